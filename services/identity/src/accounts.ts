@@ -1,0 +1,133 @@
+import { randomUUID } from 'node:crypto';
+import { IsNull, type DataSource, type EntityManager } from 'typeorm';
+import { InvalidArgumentError, NotAuthorizedError, NotFoundError, UnauthenticatedError } from '@green-impact/shared/errors';
+import type { Caller } from '@green-impact/shared/caller';
+import { AccountEntity, ApiKeyEntity, type AccountRoleName, type AccountRow, type ApiKeyRow } from './entities.js';
+import { apiKeyMatches, generateApiKey, hashApiKey, keyHint } from './api-keys.js';
+
+const LAST_USED_RESOLUTION_MS = 60_000;
+
+export interface IssuedKey {
+  apiKey: string;
+  key: ApiKeyRow;
+}
+
+/** Accounts of the service and their API keys. */
+export class AccountStore {
+  constructor(private readonly ds: DataSource) {}
+
+  async authenticate(apiKey: string): Promise<{ account: AccountRow; key: ApiKeyRow }> {
+    if (apiKey === '') throw new UnauthenticatedError();
+    const key = await this.ds.getRepository(ApiKeyEntity).findOneBy({ keyHash: hashApiKey(apiKey) });
+    if (!key || !apiKeyMatches(apiKey, key.keyHash) || key.revokedAt) {
+      throw new UnauthenticatedError('The API key is not valid.');
+    }
+    const account = await this.ds.getRepository(AccountEntity).findOneByOrFail({ id: key.accountId });
+    const now = new Date();
+    // Recording use on every request would turn each read into a write; minute resolution is enough.
+    if (!key.lastUsedAt || now.getTime() - key.lastUsedAt.getTime() > LAST_USED_RESOLUTION_MS) {
+      await this.ds.getRepository(ApiKeyEntity).update({ id: key.id }, { lastUsedAt: now });
+    }
+    return { account, key };
+  }
+
+  /** Creates the first operator account from BOOTSTRAP_API_KEY, once, when no account exists yet. */
+  async bootstrap(apiKey: string): Promise<AccountRow | undefined> {
+    return this.ds.transaction(async (m) => {
+      // Serialize concurrent starts of several replicas.
+      await m.query(`LOCK TABLE identity.accounts IN EXCLUSIVE MODE`);
+      if ((await m.getRepository(AccountEntity).count()) > 0) return undefined;
+      const account = await this.insertAccount(m, 'bootstrap operator', 'operator');
+      await this.insertKey(m, account.id, apiKey);
+      return account;
+    });
+  }
+
+  async createAccount(caller: Caller, name: string, role: AccountRoleName): Promise<{ account: AccountRow } & IssuedKey> {
+    requireOperator(caller);
+    const trimmed = name.trim();
+    if (trimmed === '' || trimmed.length > 255) throw new InvalidArgumentError('Account name must be 1 to 255 characters.');
+    return this.ds.transaction(async (m) => {
+      const account = await this.insertAccount(m, trimmed, role);
+      const issued = await this.insertKey(m, account.id, generateApiKey());
+      return { account, ...issued };
+    });
+  }
+
+  async listAccounts(caller: Caller): Promise<AccountRow[]> {
+    requireOperator(caller);
+    return this.ds.getRepository(AccountEntity).find({ order: { createdAt: 'ASC' } });
+  }
+
+  async issueKey(caller: Caller, accountId: string | undefined): Promise<IssuedKey> {
+    const target = await this.targetAccount(caller, accountId);
+    return this.ds.transaction((m) => this.insertKey(m, target, generateApiKey()));
+  }
+
+  /** Revokes every active key of the account and issues a new one, atomically. */
+  async rotateKey(caller: Caller, accountId: string | undefined): Promise<IssuedKey & { revokedKeyIds: string[] }> {
+    const target = await this.targetAccount(caller, accountId);
+    return this.ds.transaction(async (m) => {
+      const repo = m.getRepository(ApiKeyEntity);
+      const active = await repo.findBy({ accountId: target, revokedAt: IsNull() });
+      const now = new Date();
+      for (const k of active) await repo.update({ id: k.id }, { revokedAt: now });
+      const issued = await this.insertKey(m, target, generateApiKey());
+      return { ...issued, revokedKeyIds: active.map((k) => k.id) };
+    });
+  }
+
+  async revokeKey(caller: Caller, keyId: string): Promise<ApiKeyRow> {
+    const repo = this.ds.getRepository(ApiKeyEntity);
+    const key = isUuid(keyId) ? await repo.findOneBy({ id: keyId }) : null;
+    if (!key || (caller.role !== 'operator' && key.accountId !== caller.accountId)) {
+      throw new NotFoundError('No such API key.');
+    }
+    if (!key.revokedAt) {
+      key.revokedAt = new Date();
+      await repo.update({ id: key.id }, { revokedAt: key.revokedAt });
+    }
+    return key;
+  }
+
+  async listKeys(caller: Caller, accountId: string | undefined): Promise<ApiKeyRow[]> {
+    const target = await this.targetAccount(caller, accountId);
+    return this.ds.getRepository(ApiKeyEntity).find({ where: { accountId: target }, order: { createdAt: 'ASC' } });
+  }
+
+  private async targetAccount(caller: Caller, accountId: string | undefined): Promise<string> {
+    if (accountId === undefined || accountId === '' || accountId === caller.accountId) return caller.accountId;
+    requireOperator(caller);
+    const exists = isUuid(accountId) && (await this.ds.getRepository(AccountEntity).existsBy({ id: accountId }));
+    if (!exists) throw new NotFoundError('No such account.');
+    return accountId;
+  }
+
+  private async insertAccount(m: EntityManager, name: string, role: AccountRoleName): Promise<AccountRow> {
+    const account: AccountRow = { id: randomUUID(), name, role, createdAt: new Date() };
+    await m.getRepository(AccountEntity).insert(account);
+    return account;
+  }
+
+  private async insertKey(m: EntityManager, accountId: string, apiKey: string): Promise<IssuedKey> {
+    const key: ApiKeyRow = {
+      id: randomUUID(),
+      accountId,
+      keyHash: hashApiKey(apiKey),
+      hint: keyHint(apiKey),
+      createdAt: new Date(),
+      revokedAt: null,
+      lastUsedAt: null,
+    };
+    await m.getRepository(ApiKeyEntity).insert(key);
+    return { apiKey, key };
+  }
+}
+
+export function requireOperator(caller: Caller): void {
+  if (caller.role !== 'operator') throw new NotAuthorizedError();
+}
+
+function isUuid(s: string): boolean {
+  return /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(s);
+}

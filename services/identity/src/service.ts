@@ -1,0 +1,51 @@
+import { IdentityServiceService } from '@green-impact/proto/greenimpact/identity/v1/identity';
+import { openServiceDataSource } from '@green-impact/shared/db/data-source';
+import { implement, type GrpcServiceRegistration } from '@green-impact/shared/grpc/server';
+import type { Logger } from '@green-impact/shared/logger';
+import { AccountStore } from './accounts.js';
+import { identityHandlers } from './handlers.js';
+import { UserStore } from './users.js';
+import { identityEntities, SCHEMA } from './entities.js';
+import { InitIdentity1763769600000 } from './migrations/1763769600000-init-identity.js';
+
+export const IDENTITY_SERVICE_NAME = 'greenimpact.identity.v1.IdentityService';
+
+export interface IdentityServiceOptions {
+  databaseUrl: string;
+  bootstrapApiKey?: string | undefined;
+  poolSize?: number;
+  log: Logger;
+}
+
+export interface IdentityService {
+  registration: GrpcServiceRegistration;
+  accounts: AccountStore;
+  close(): Promise<void>;
+}
+
+/** Opens the identity schema (running migrations), bootstraps the first operator, and builds the gRPC service. */
+export async function createIdentityService(opts: IdentityServiceOptions): Promise<IdentityService> {
+  const ds = await openServiceDataSource({
+    url: opts.databaseUrl,
+    schema: SCHEMA,
+    entities: identityEntities,
+    migrations: [InitIdentity1763769600000],
+    ...(opts.poolSize ? { poolSize: opts.poolSize } : {}),
+    log: opts.log,
+  });
+  const accounts = new AccountStore(ds);
+  const users = new UserStore(ds);
+  if (opts.bootstrapApiKey) {
+    const created = await accounts.bootstrap(opts.bootstrapApiKey);
+    if (created) opts.log.info({ accountId: created.id }, 'bootstrap operator account created from BOOTSTRAP_API_KEY');
+  }
+  return {
+    registration: {
+      name: IDENTITY_SERVICE_NAME,
+      definition: IdentityServiceService,
+      implementation: implement(IDENTITY_SERVICE_NAME, IdentityServiceService, identityHandlers(accounts, users), opts.log),
+    },
+    accounts,
+    close: () => ds.destroy(),
+  };
+}

@@ -1,0 +1,86 @@
+/**
+ * The domain error model. Services throw these; one table (grpc/status-map.ts) turns them into gRPC
+ * status codes, and the gateway turns those into HTTP statuses and GraphQL codes. Messages are shown to
+ * clients verbatim, so they must never carry internals (SQL, stacks, other accounts' data).
+ */
+export type ErrorCode =
+  | 'INVALID_ARGUMENT'
+  | 'UNAUTHENTICATED'
+  | 'PERMISSION_DENIED'
+  | 'NOT_FOUND'
+  | 'ALREADY_EXISTS'
+  | 'FAILED_PRECONDITION'
+  | 'RESOURCE_EXHAUSTED'
+  | 'PAYLOAD_TOO_LARGE'
+  | 'UNAVAILABLE'
+  | 'DEADLINE_EXCEEDED'
+  | 'INTERNAL';
+
+export class DomainError extends Error {
+  readonly code: ErrorCode;
+  constructor(code: ErrorCode, message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = 'DomainError';
+    this.code = code;
+  }
+}
+
+export class InvalidArgumentError extends DomainError {
+  constructor(message: string) {
+    super('INVALID_ARGUMENT', message);
+    this.name = 'InvalidArgumentError';
+  }
+}
+
+export class UnauthenticatedError extends DomainError {
+  constructor(message = 'Please submit client identifier.') {
+    super('UNAUTHENTICATED', message);
+    this.name = 'UnauthenticatedError';
+  }
+}
+
+export class NotAuthorizedError extends DomainError {
+  constructor(message = 'Not authorized.') {
+    super('PERMISSION_DENIED', message);
+    this.name = 'NotAuthorizedError';
+  }
+}
+
+export class NotFoundError extends DomainError {
+  constructor(message: string) {
+    super('NOT_FOUND', message);
+    this.name = 'NotFoundError';
+  }
+}
+
+export class AlreadyExistsError extends DomainError {
+  constructor(message: string) {
+    super('ALREADY_EXISTS', message);
+    this.name = 'AlreadyExistsError';
+  }
+}
+
+export class FailedPreconditionError extends DomainError {
+  constructor(message: string) {
+    super('FAILED_PRECONDITION', message);
+    this.name = 'FailedPreconditionError';
+  }
+}
+
+export class UnavailableError extends DomainError {
+  constructor(message = 'The service is temporarily unavailable; please retry.', options?: { cause?: unknown }) {
+    super('UNAVAILABLE', message, options);
+    this.name = 'UnavailableError';
+  }
+}
+
+export class InternalError extends DomainError {
+  constructor(message = 'Internal error.', options?: { cause?: unknown }) {
+    super('INTERNAL', message, options);
+    this.name = 'InternalError';
+  }
+}
+
+export function isDomainError(err: unknown): err is DomainError {
+  return err instanceof DomainError;
+}

@@ -1,0 +1,160 @@
+import { randomUUID } from 'node:crypto';
+import {
+  Server,
+  ServerCredentials,
+  type Metadata,
+  type ServerUnaryCall,
+  type sendUnaryData,
+  type ServiceDefinition,
+  type UntypedServiceImplementation,
+} from '@grpc/grpc-js';
+import { HealthImplementation } from 'grpc-health-check';
+import { ReflectionService } from '@grpc/reflection';
+import { loadSync } from '@grpc/proto-loader';
+import type { Logger } from '../logger.js';
+import { callerFromMetadata, type Caller, METADATA_REQUEST_ID } from '../caller.js';
+import { domainErrorToGrpc } from './status-map.js';
+import { toDomainError } from './unexpected-error.js';
+import { grpcMetrics } from '../metrics.js';
+
+/** What a handler knows about its call besides the request. */
+export interface CallContext {
+  caller: Caller | undefined;
+  requestId: string;
+  metadata: Metadata;
+  log: Logger;
+  /** Aborted when the client cancels or its deadline passes. */
+  signal: AbortSignal;
+}
+
+type ReqOf<M> = M extends { requestDeserialize: (b: Buffer) => infer R } ? R : never;
+type ResOf<M> = M extends { responseSerialize: (v: infer R) => Buffer } ? R : never;
+
+/** Async handlers for every unary method of a ts-proto service definition. */
+export type UnaryHandlers<D> = {
+  [K in keyof D]: (request: ReqOf<D[K]>, ctx: CallContext) => Promise<ResOf<D[K]>>;
+};
+
+/**
+ * Adapts async handlers to grpc-js: extracts the caller from metadata, maps every thrown error through
+ * the single domain→gRPC table, logs unexpected errors (without request bodies, which may hold PII) and
+ * records metrics.
+ */
+export function implement<D extends Record<string, { path: string }>>(
+  serviceName: string,
+  definition: D,
+  handlers: UnaryHandlers<D>,
+  log: Logger,
+): UntypedServiceImplementation {
+  const impl: UntypedServiceImplementation = {};
+  for (const key of Object.keys(definition) as (keyof D & string)[]) {
+    const handler = handlers[key];
+    const method = definition[key]!.path.split('/').pop() ?? key;
+    impl[key] = (call: ServerUnaryCall<unknown, unknown>, callback: sendUnaryData<unknown>) => {
+      const started = process.hrtime.bigint();
+      const requestIdRaw = call.metadata.get(METADATA_REQUEST_ID)[0];
+      const requestId = typeof requestIdRaw === 'string' ? requestIdRaw : randomUUID();
+      const controller = new AbortController();
+      call.on('cancelled', () => controller.abort());
+      const ctx: CallContext = {
+        caller: callerFromMetadata(call.metadata),
+        requestId,
+        metadata: call.metadata,
+        log: log.child({ requestId, method }),
+        signal: controller.signal,
+      };
+      const done = (code: string) => {
+        const seconds = Number(process.hrtime.bigint() - started) / 1e9;
+        grpcMetrics.handled.inc({ service: serviceName, method, code });
+        grpcMetrics.duration.observe({ service: serviceName, method }, seconds);
+      };
+      handler(call.request as never, ctx).then(
+        (response) => {
+          done('OK');
+          callback(null, response);
+        },
+        (err: unknown) => {
+          const domain = toDomainError(err);
+          if (domain.code === 'INTERNAL' || domain.code === 'UNAVAILABLE') {
+            ctx.log.error({ err: domain.cause ?? err }, 'request failed');
+          }
+          done(domain.code);
+          callback(domainErrorToGrpc(domain));
+        },
+      );
+    };
+  }
+  return impl;
+}
+
+export interface GrpcServiceRegistration {
+  /** Fully qualified service name, e.g. greenimpact.identity.v1.IdentityService. */
+  name: string;
+  definition: ServiceDefinition;
+  implementation: UntypedServiceImplementation;
+}
+
+export interface StartedGrpcServer {
+  server: Server;
+  port: number;
+  address: string;
+  health: HealthImplementation;
+  /** Marks every service NOT_SERVING, waits for in-flight calls, then stops. */
+  shutdown(graceMs?: number): Promise<void>;
+}
+
+/**
+ * Starts a gRPC server with the standard health service (grpc.health.v1) and server reflection for the
+ * given proto files, bound to host:port (port 0 picks a free one).
+ */
+export async function startGrpcServer(opts: {
+  services: GrpcServiceRegistration[];
+  host: string;
+  port: number;
+  protoRoot: string;
+  protoFiles: string[];
+  log: Logger;
+}): Promise<StartedGrpcServer> {
+  const server = new Server({
+    'grpc.max_receive_message_length': 16 * 1024 * 1024,
+    'grpc.keepalive_permit_without_calls': 1,
+  });
+  const statuses: Record<string, 'SERVING'> = { '': 'SERVING' };
+  for (const s of opts.services) {
+    server.addService(s.definition, s.implementation);
+    statuses[s.name] = 'SERVING';
+  }
+  const health = new HealthImplementation(statuses);
+  health.addToServer(server);
+  const pkg = loadSync(opts.protoFiles, { includeDirs: [opts.protoRoot], keepCase: true });
+  new ReflectionService(pkg).addToServer(server);
+
+  const port = await new Promise<number>((resolve, reject) => {
+    server.bindAsync(`${opts.host}:${opts.port}`, ServerCredentials.createInsecure(), (err, boundPort) =>
+      err ? reject(err) : resolve(boundPort),
+    );
+  });
+  const address = `${opts.host}:${port}`;
+  opts.log.info({ address, services: opts.services.map((s) => s.name) }, 'gRPC server listening');
+
+  return {
+    server,
+    port,
+    address,
+    health,
+    async shutdown(graceMs = 10_000) {
+      for (const name of Object.keys(statuses)) health.setStatus(name, 'NOT_SERVING');
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(() => {
+          server.forceShutdown();
+          resolve();
+        }, graceMs);
+        timer.unref();
+        server.tryShutdown(() => {
+          clearTimeout(timer);
+          resolve();
+        });
+      });
+    },
+  };
+}

@@ -1,0 +1,64 @@
+import { Metadata, status as GrpcStatus, type ServiceError } from '@grpc/grpc-js';
+import { DomainError, type ErrorCode } from '../errors.js';
+
+/** The one table between domain error codes and gRPC status codes (both directions). */
+const toGrpc: Record<ErrorCode, GrpcStatus> = {
+  INVALID_ARGUMENT: GrpcStatus.INVALID_ARGUMENT,
+  UNAUTHENTICATED: GrpcStatus.UNAUTHENTICATED,
+  PERMISSION_DENIED: GrpcStatus.PERMISSION_DENIED,
+  NOT_FOUND: GrpcStatus.NOT_FOUND,
+  ALREADY_EXISTS: GrpcStatus.ALREADY_EXISTS,
+  FAILED_PRECONDITION: GrpcStatus.FAILED_PRECONDITION,
+  RESOURCE_EXHAUSTED: GrpcStatus.RESOURCE_EXHAUSTED,
+  PAYLOAD_TOO_LARGE: GrpcStatus.RESOURCE_EXHAUSTED,
+  UNAVAILABLE: GrpcStatus.UNAVAILABLE,
+  DEADLINE_EXCEEDED: GrpcStatus.DEADLINE_EXCEEDED,
+  INTERNAL: GrpcStatus.INTERNAL,
+};
+
+const fromGrpc = new Map<GrpcStatus, ErrorCode>([
+  [GrpcStatus.INVALID_ARGUMENT, 'INVALID_ARGUMENT'],
+  [GrpcStatus.OUT_OF_RANGE, 'INVALID_ARGUMENT'],
+  [GrpcStatus.UNAUTHENTICATED, 'UNAUTHENTICATED'],
+  [GrpcStatus.PERMISSION_DENIED, 'PERMISSION_DENIED'],
+  [GrpcStatus.NOT_FOUND, 'NOT_FOUND'],
+  [GrpcStatus.ALREADY_EXISTS, 'ALREADY_EXISTS'],
+  [GrpcStatus.FAILED_PRECONDITION, 'FAILED_PRECONDITION'],
+  [GrpcStatus.ABORTED, 'FAILED_PRECONDITION'],
+  [GrpcStatus.RESOURCE_EXHAUSTED, 'RESOURCE_EXHAUSTED'],
+  [GrpcStatus.UNAVAILABLE, 'UNAVAILABLE'],
+  [GrpcStatus.DEADLINE_EXCEEDED, 'DEADLINE_EXCEEDED'],
+  [GrpcStatus.CANCELLED, 'UNAVAILABLE'],
+]);
+
+/** Metadata key carrying the precise domain code (e.g. PAYLOAD_TOO_LARGE shares RESOURCE_EXHAUSTED). */
+const CODE_KEY = 'x-error-code';
+
+export interface GrpcErrorPayload {
+  code: GrpcStatus;
+  details: string;
+  metadata: Metadata;
+}
+
+export function domainErrorToGrpc(err: DomainError): GrpcErrorPayload {
+  const metadata = new Metadata();
+  metadata.set(CODE_KEY, err.code);
+  return { code: toGrpc[err.code], details: err.message, metadata };
+}
+
+/** Turns a failed call back into a DomainError, so callers (the gateway) map errors in one place. */
+export function grpcErrorToDomain(err: ServiceError): DomainError {
+  const precise = err.metadata?.get(CODE_KEY)[0];
+  if (typeof precise === 'string' && precise in toGrpc) {
+    return new DomainError(precise as ErrorCode, err.details);
+  }
+  const code = fromGrpc.get(err.code);
+  if (code) {
+    const message =
+      code === 'UNAVAILABLE' || code === 'DEADLINE_EXCEEDED'
+        ? 'A backing service is temporarily unavailable; please retry.'
+        : err.details;
+    return new DomainError(code, message, { cause: err });
+  }
+  return new DomainError('INTERNAL', 'Internal error.', { cause: err });
+}

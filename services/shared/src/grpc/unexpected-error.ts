@@ -1,0 +1,26 @@
+import { AlreadyExistsError, DomainError, InternalError, UnavailableError } from '../errors.js';
+
+const CONNECTION_ERRNOS = new Set(['ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'ETIMEDOUT', 'ENOTFOUND']);
+
+/**
+ * Classifies an error that is not a DomainError: database connection failures become UNAVAILABLE
+ * (the client may retry), everything else INTERNAL with a generic message. The original is kept as
+ * `cause` for the log, never shown to the client.
+ */
+export function toDomainError(err: unknown): DomainError {
+  if (err instanceof DomainError) return err;
+  const e = err as { code?: unknown; driverError?: { code?: unknown }; message?: unknown };
+  const code = typeof e?.code === 'string' ? e.code : typeof e?.driverError?.code === 'string' ? e.driverError.code : '';
+  const message = typeof e?.message === 'string' ? e.message : '';
+  if (
+    CONNECTION_ERRNOS.has(code) ||
+    code.startsWith('08') || // connection exception class
+    code === '57P01' || code === '57P02' || code === '57P03' || // admin shutdown, crash shutdown, cannot connect now
+    /Connection terminated|connection timeout|Cannot use a pool after calling end|Client has encountered a connection error/i.test(message)
+  ) {
+    return new UnavailableError('The database is temporarily unavailable; please retry.', { cause: err });
+  }
+  // A unique constraint lost a race between two concurrent writes of the same item.
+  if (code === '23505') return new AlreadyExistsError('The item already exists.');
+  return new InternalError('Internal error.', { cause: err });
+}
