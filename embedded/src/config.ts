@@ -1,0 +1,27 @@
+import { resolve } from 'node:path';
+import { envReader } from '@green-impact/shared/config';
+
+/** Configuration of the all-in-one process (`npm start`), validated before anything starts. */
+export interface EmbeddedConfig {
+  port: number;
+  host: string;
+  dataDir: string;
+  /** PostgreSQL instead of PGlite, when set. */
+  databaseUrl: string | undefined;
+  kafkaBrokers: string[];
+  bootstrapApiKey: string | undefined;
+  publicBaseUrl: string | undefined;
+}
+
+export function loadEmbeddedConfig(env: Record<string, string | undefined> = process.env): EmbeddedConfig {
+  const read = envReader(env);
+  return {
+    port: read.port('PORT', 8080),
+    host: read.string('HOST', '127.0.0.1'),
+    dataDir: resolve(read.string('DATA_DIR', './data')),
+    databaseUrl: read.url('DATABASE_URL', ['postgres', 'postgresql']),
+    kafkaBrokers: read.list('KAFKA_BROKERS'),
+    bootstrapApiKey: read.optionalString('BOOTSTRAP_API_KEY'),
+    publicBaseUrl: read.url('PUBLIC_BASE_URL', ['http', 'https']),
+  };
+}

@@ -1,0 +1,50 @@
+import { ConfigError } from '@green-impact/shared/config';
+import { createLogger } from '@green-impact/shared/logger';
+import { loadEmbeddedConfig } from './config.js';
+import { firstStartKey } from './first-start-key.js';
+import { pgliteDir, startSystem } from './system.js';
+
+const log = createLogger('green-impact');
+let config;
+try {
+  config = loadEmbeddedConfig();
+} catch (err) {
+  if (!(err instanceof ConfigError)) throw err;
+  log.fatal(`configuration error: ${err.message}`);
+  process.exit(78);
+}
+
+const key = firstStartKey(config);
+const system = await startSystem({
+  port: config.port,
+  host: config.host,
+  pgliteDataDir: config.databaseUrl ? undefined : pgliteDir(config.dataDir),
+  databaseUrl: config.databaseUrl,
+  bootstrapApiKey: key.bootstrapApiKey,
+  publicBaseUrl: config.publicBaseUrl,
+  log,
+});
+
+const lines = [
+  '',
+  'Green-asset impact service is up (embedded mode).',
+  `  /v1/call   POST ${system.gatewayUrl}/v1/call`,
+  `  GraphQL    ${system.gatewayUrl}/graphql`,
+  `  health     ${system.gatewayUrl}/healthz  ${system.gatewayUrl}/readyz  metrics: ${system.gatewayUrl}/metrics`,
+  `  gRPC       ${Object.entries(system.grpc).map(([k, v]) => `${k} ${v}`).join(', ')}`,
+  `  database   ${config.databaseUrl ? 'PostgreSQL (DATABASE_URL)' : `PGlite in ${pgliteDir(config.dataDir)}`}`,
+  '',
+  ...key.howToGetAKey(system.gatewayUrl),
+  '',
+];
+process.stdout.write(lines.join('\n') + '\n');
+
+let stopping = false;
+for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+  process.once(signal, () => {
+    if (stopping) return;
+    stopping = true;
+    log.info({ signal }, 'shutting down');
+    void system.stop().then(() => log.info('stopped'));
+  });
+}

@@ -1,0 +1,54 @@
+#!/usr/bin/env node
+// The multi-process topology on one machine: each service and the gateway as its own process, as they
+// run on Kubernetes, against DATABASE_URL (PostgreSQL) and KAFKA_BROKERS. Ctrl-C / SIGTERM is passed to
+// every child, which drains and stops on its own.
+import { spawn } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+
+const root = fileURLToPath(new URL('..', import.meta.url));
+if (!process.env.DATABASE_URL) {
+  console.error('start:distributed needs DATABASE_URL (e.g. postgres://postgres@127.0.0.1:5432/postgres).');
+  process.exit(78);
+}
+const host = '127.0.0.1';
+const ports = { identity: Number(process.env.IDENTITY_GRPC_PORT ?? 50051) };
+const processes = [
+  { name: 'identity', entry: 'services/identity/dist/index.js', env: { GRPC_PORT: String(ports.identity), GRPC_HOST: host } },
+  {
+    name: 'gateway',
+    entry: 'gateway/dist/index.js',
+    env: { PORT: process.env.PORT ?? '8080', IDENTITY_GRPC_ADDR: `${host}:${ports.identity}` },
+  },
+];
+
+const children = processes.map(({ name, entry, env }) => {
+  const child = spawn(process.execPath, [entry], { cwd: root, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const prefix = (stream, out) => {
+    let buf = '';
+    stream.on('data', (chunk) => {
+      buf += chunk;
+      let i;
+      while ((i = buf.indexOf('\n')) >= 0) {
+        out.write(`[${name}] ${buf.slice(0, i)}\n`);
+        buf = buf.slice(i + 1);
+      }
+    });
+  };
+  prefix(child.stdout, process.stdout);
+  prefix(child.stderr, process.stderr);
+  child.on('exit', (code, signal) => {
+    console.log(`[${name}] exited (${signal ?? code})`);
+    if (!stopping) stop('child exit');
+  });
+  return child;
+});
+
+let stopping = false;
+function stop(reason) {
+  if (stopping) return;
+  stopping = true;
+  console.log(`stopping all (${reason})`);
+  for (const c of children) if (c.exitCode === null) c.kill('SIGTERM');
+}
+process.on('SIGINT', () => stop('SIGINT'));
+process.on('SIGTERM', () => stop('SIGTERM'));
