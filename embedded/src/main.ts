@@ -45,6 +45,13 @@ for (const signal of ['SIGINT', 'SIGTERM'] as const) {
     if (stopping) return;
     stopping = true;
     log.info({ signal }, 'shutting down');
-    void system.stop().then(() => log.info('stopped'));
+    void system.stop().then(() => {
+      log.info('stopped');
+      // Everything is drained and closed; a handle some library left open must not keep us alive.
+      setTimeout(() => {
+        log.warn('handles still open after shutdown; exiting');
+        process.exit(0);
+      }, 3_000).unref();
+    });
   });
 }

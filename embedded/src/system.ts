@@ -49,7 +49,7 @@ export async function startSystem(opts: SystemOptions): Promise<RunningSystem> {
     const identity = await createIdentityService({
       databaseUrl,
       bootstrapApiKey: opts.bootstrapApiKey,
-      log: opts.log.child({ service: 'identity' }),
+      log: opts.log.child({ component: 'identity' }),
       poolSize: embedded ? 4 : 10,
     });
     stack.push(() => identity.close());
@@ -63,7 +63,7 @@ export async function startSystem(opts: SystemOptions): Promise<RunningSystem> {
       NODE_ENV: opts.nodeEnv ?? process.env['NODE_ENV'] ?? 'development',
       ...(opts.publicBaseUrl ? { PUBLIC_BASE_URL: opts.publicBaseUrl } : {}),
     });
-    const gateway = createGateway({ config: gatewayConfig, log: opts.log.child({ service: 'gateway' }) });
+    const gateway = createGateway({ config: gatewayConfig, log: opts.log.child({ component: 'gateway' }) });
     const { port } = await gateway.listen();
     stack.push(() => gateway.close());
 
@@ -91,7 +91,7 @@ async function serve(
     port: 0,
     protoRoot,
     protoFiles: [protoFiles[name]],
-    log: log.child({ service: name }),
+    log: log.child({ component: name }),
   });
 }
 

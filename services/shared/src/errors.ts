@@ -14,6 +14,7 @@ export type ErrorCode =
   | 'PAYLOAD_TOO_LARGE'
   | 'UNAVAILABLE'
   | 'DEADLINE_EXCEEDED'
+  | 'UNIMPLEMENTED'
   | 'INTERNAL';
 
 export class DomainError extends Error {

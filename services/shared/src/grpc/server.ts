@@ -14,6 +14,7 @@ import { loadSync } from '@grpc/proto-loader';
 import type { Logger } from '../logger.js';
 import { callerFromMetadata, type Caller, METADATA_REQUEST_ID } from '../caller.js';
 import { domainErrorToGrpc } from './status-map.js';
+import { DomainError } from '../errors.js';
 import { toDomainError } from './unexpected-error.js';
 import { grpcMetrics } from '../metrics.js';
 
@@ -43,13 +44,18 @@ export type UnaryHandlers<D> = {
 export function implement<D extends Record<string, { path: string }>>(
   serviceName: string,
   definition: D,
-  handlers: UnaryHandlers<D>,
+  handlers: Partial<UnaryHandlers<D>>,
   log: Logger,
 ): UntypedServiceImplementation {
   const impl: UntypedServiceImplementation = {};
   for (const key of Object.keys(definition) as (keyof D & string)[]) {
-    const handler = handlers[key];
     const method = definition[key]!.path.split('/').pop() ?? key;
+    // A method of the contract this server version does not serve yet answers UNIMPLEMENTED, as gRPC does.
+    const handler =
+      handlers[key] ??
+      (async () => {
+        throw new DomainError('UNIMPLEMENTED', `${method} is not available in this version of the service.`);
+      });
     impl[key] = (call: ServerUnaryCall<unknown, unknown>, callback: sendUnaryData<unknown>) => {
       const started = process.hrtime.bigint();
       const requestIdRaw = call.metadata.get(METADATA_REQUEST_ID)[0];

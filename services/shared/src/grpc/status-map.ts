@@ -13,6 +13,7 @@ const toGrpc: Record<ErrorCode, GrpcStatus> = {
   PAYLOAD_TOO_LARGE: GrpcStatus.RESOURCE_EXHAUSTED,
   UNAVAILABLE: GrpcStatus.UNAVAILABLE,
   DEADLINE_EXCEEDED: GrpcStatus.DEADLINE_EXCEEDED,
+  UNIMPLEMENTED: GrpcStatus.UNIMPLEMENTED,
   INTERNAL: GrpcStatus.INTERNAL,
 };
 
@@ -29,6 +30,7 @@ const fromGrpc = new Map<GrpcStatus, ErrorCode>([
   [GrpcStatus.UNAVAILABLE, 'UNAVAILABLE'],
   [GrpcStatus.DEADLINE_EXCEEDED, 'DEADLINE_EXCEEDED'],
   [GrpcStatus.CANCELLED, 'UNAVAILABLE'],
+  [GrpcStatus.UNIMPLEMENTED, 'UNIMPLEMENTED'],
 ]);
 
 /** Metadata key carrying the precise domain code (e.g. PAYLOAD_TOO_LARGE shares RESOURCE_EXHAUSTED). */

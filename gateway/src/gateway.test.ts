@@ -1,0 +1,143 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import net from 'node:net';
+import { createLogger } from '@green-impact/shared/logger';
+import { loadGatewayConfig } from './config.js';
+import { createGateway } from './gateway.js';
+import { startFakeIdentity } from './testing/fake-identity.js';
+import { defineOperation } from './v1/operation.js';
+import { createOperationTable } from './v1/operation-table.js';
+import { postCall, startTestGateway } from './testing/test-gateway.js';
+
+/** A loopback port nobody listens on. */
+async function deadPort(): Promise<number> {
+  const server = net.createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as net.AddressInfo;
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}
+
+test('/healthz, /readyz and /metrics', async () => {
+  const t = await startTestGateway();
+  try {
+    assert.deepEqual(await (await fetch(`${t.baseUrl}/healthz`)).json(), { status: 'ok' });
+    const ready = await fetch(`${t.baseUrl}/readyz`);
+    assert.equal(ready.status, 200);
+    assert.deepEqual(await ready.json(), { status: 'ready', backends: { identity: 'SERVING' } });
+
+    await postCall(t.baseUrl, { solution: 'SVC.ESG.Credits', operation: 'getGroups' });
+    await postCall(t.baseUrl, 'not json');
+    const metrics = await fetch(`${t.baseUrl}/metrics`);
+    assert.match(metrics.headers.get('content-type') ?? '', /^text\/plain/);
+    const text = await metrics.text();
+    assert.match(text, /http_requests_total\{route="\/v1\/call",method="POST",status="200"\} \d+/);
+    assert.match(text, /http_requests_total\{route="\/v1\/call",method="POST",status="400"\} \d+/);
+    assert.match(text, /http_request_duration_seconds_bucket\{le="[^"]+",route="\/v1\/call"/);
+    assert.match(text, /gateway_v1_operations_total\{operation="SVC\.ESG\.Credits\/getGroups",status="200"\} \d+/);
+    assert.match(text, /process_cpu_user_seconds_total/);
+  } finally {
+    await t.stop();
+  }
+});
+
+test('/readyz is 503 with per-backend status when a backend is down; calls answer 503', async () => {
+  const port = await deadPort();
+  const t = await startTestGateway({ TAXONOMY_GRPC_ADDR: `127.0.0.1:${port}`, READY_CHECK_TIMEOUT_MS: '500' });
+  try {
+    const res = await fetch(`${t.baseUrl}/readyz`);
+    assert.equal(res.status, 503);
+    assert.deepEqual(await res.json(), { status: 'not ready', backends: { identity: 'SERVING', taxonomy: 'UNREACHABLE' } });
+  } finally {
+    await t.stop();
+  }
+
+  const log = createLogger('gateway-test', { level: 'silent' });
+  const config = loadGatewayConfig({ IDENTITY_GRPC_ADDR: `127.0.0.1:${port}`, HOST: '127.0.0.1', PORT: '0', GRPC_DEADLINE_MS: '1000' });
+  const gateway = createGateway({ config, log });
+  const { port: httpPort } = await gateway.listen();
+  try {
+    const call = await postCall(`http://127.0.0.1:${httpPort}`, { solution: 'SVC.ESG.Credits', operation: 'getGroups' });
+    assert.equal(call.status, 503);
+    assert.equal(call.json.code, 'UNAVAILABLE');
+  } finally {
+    await gateway.close();
+  }
+});
+
+test('access log: one line per request, no keys, no bodies, no PII', async () => {
+  const identity = await startFakeIdentity();
+  const lines: unknown[] = [];
+  const log = createLogger('gateway-test', {
+    level: 'debug',
+    hooks: {
+      logMethod(args) {
+        lines.push(args);
+      },
+    },
+  });
+  const config = loadGatewayConfig({ IDENTITY_GRPC_ADDR: identity.address, HOST: '127.0.0.1', PORT: '0' });
+  const gateway = createGateway({ config, log });
+  const { port } = await gateway.listen();
+  try {
+    const res = await postCall(
+      `http://127.0.0.1:${port}`,
+      { solution: 'SVC.ESG.Credits', operation: 'addUser', parameters: { user_identifier: 'u1', user_email: 'secret.person@example.org', encryption_key: 'a'.repeat(64) } },
+      { 'content-type': 'application/json', 'x-api-key': 'user-key', 'x-request-id': 'trace-me' },
+    );
+    assert.equal(res.status, 200);
+    const logged = JSON.stringify(lines);
+    assert.match(logged, /trace-me/);
+    assert.match(logged, /SVC\.ESG\.Credits\/addUser/);
+    assert.doesNotMatch(logged, /user-key|secret\.person|aaaaaaaa|u1/);
+  } finally {
+    await gateway.close();
+    await identity.stop();
+  }
+});
+
+test('close() releases the port and is idempotent', async () => {
+  const t = await startTestGateway();
+  const port = Number(new URL(t.baseUrl).port);
+  await t.gateway.close();
+  await t.gateway.close();
+  await assert.rejects(fetch(`${t.baseUrl}/healthz`));
+  // the port can be bound again
+  const again = net.createServer();
+  await new Promise<void>((resolve, reject) => again.once('error', reject).listen(port, '127.0.0.1', resolve));
+  await new Promise((resolve) => again.close(resolve));
+  await t.identity.stop();
+});
+
+test('close() lets an in-flight request finish', async () => {
+  const identity = await startFakeIdentity();
+  let release!: () => void;
+  const gate = new Promise<void>((resolve) => (release = resolve));
+  let entered!: () => void;
+  const inside = new Promise<void>((resolve) => (entered = resolve));
+  const table = createOperationTable([
+    defineOperation({
+      solution: 'SVC.ESG.Credits',
+      operation: 'slow',
+      params: {},
+      async handler() {
+        entered();
+        await gate;
+        return { message: 'done' };
+      },
+    }),
+  ]);
+  const config = loadGatewayConfig({ IDENTITY_GRPC_ADDR: identity.address, HOST: '127.0.0.1', PORT: '0' });
+  const gateway = createGateway({ config, log: createLogger('gateway-test', { level: 'silent' }), table });
+  const { port } = await gateway.listen();
+  const base = `http://127.0.0.1:${port}`;
+  const pending = postCall(base, { solution: 'SVC.ESG.Credits', operation: 'slow' });
+  await inside;
+  const closed = gateway.close();
+  release();
+  const res = await pending;
+  assert.equal(res.status, 200);
+  assert.deepEqual(res.json, { message: 'done' });
+  await closed;
+  await identity.stop();
+});

@@ -1,0 +1,90 @@
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import express from 'express';
+import type { Logger } from '@green-impact/shared/logger';
+import { createAuthenticator } from './auth.js';
+import { createClients, type GatewayClients } from './clients.js';
+import type { GatewayConfig } from './config.js';
+import { errorHandler, notFound } from './error-handler.js';
+import { createGraphql } from './graphql/apollo.js';
+import { observeRequests } from './http-metrics.js';
+import { jsonBody } from './json-body.js';
+import { opsRoutes } from './ops-routes.js';
+import { requestId, routeLabel } from './request-context.js';
+import { callRoute } from './v1/call-route.js';
+import { operationTable, type OperationTable } from './v1/operation-table.js';
+
+export interface GatewayOptions {
+  config: GatewayConfig;
+  log: Logger;
+  /** Ready-made clients (tests, embedded launcher). Without them the gateway opens its own from config. */
+  clients?: GatewayClients;
+  /** Defaults to the full operation table. */
+  table?: OperationTable;
+}
+
+export interface Gateway {
+  server: http.Server;
+  /** Starts Apollo, then listens on config.host:config.port (port 0 picks a free one). */
+  listen(): Promise<{ port: number }>;
+  /** Stops accepting, lets in-flight requests finish (up to shutdownGraceMs), stops Apollo, closes owned clients. */
+  close(): Promise<void>;
+}
+
+/** Builds the gateway: /v1/call, /graphql, /healthz, /readyz, /metrics on one HTTP server. */
+export function createGateway(options: GatewayOptions): Gateway {
+  const { config, log } = options;
+  const clientSet = createClients(config.backends, { deadlineMs: config.grpcDeadlineMs, injected: options.clients });
+  const { clients } = clientSet;
+  const authenticate = createAuthenticator(clients.identity);
+  const graphql = createGraphql({ authenticate, clients, log, production: config.nodeEnv === 'production' });
+  let closing = false;
+  let closed: Promise<void> | undefined;
+
+  const app = express();
+  app.disable('x-powered-by');
+  app.set('etag', false);
+  app.use(requestId, observeRequests(log), (_req, res, next) => {
+    if (closing) res.setHeader('Connection', 'close');
+    next();
+  });
+  app.use(opsRoutes({ backends: clientSet.backends, timeoutMs: config.readyCheckTimeoutMs, isClosing: () => closing }));
+  app.use(callRoute({ table: options.table ?? operationTable, authenticate, clients, log, bodyLimitBytes: config.bodyLimitBytes }));
+  app.use('/graphql', routeLabel('/graphql'), jsonBody(config.bodyLimitBytes, { requireJsonType: false }), graphql.handler);
+  app.use(notFound);
+  app.use(errorHandler(log));
+
+  const server = http.createServer(app);
+  return {
+    server,
+    async listen() {
+      await graphql.start();
+      return new Promise((resolve, reject) => {
+        server.once('error', reject);
+        server.listen(config.port, config.host, () => {
+          server.off('error', reject);
+          resolve({ port: (server.address() as AddressInfo).port });
+        });
+      });
+    },
+    close: () => (closed ??= shutdown()),
+  };
+
+  async function shutdown(): Promise<void> {
+    closing = true;
+    await new Promise<void>((resolve) => {
+      // Keep-alive connections go as soon as their in-flight request is answered; after the grace
+      // period the rest are cut.
+      const sweep = setInterval(() => server.closeIdleConnections(), 100);
+      const force = setTimeout(() => server.closeAllConnections(), config.shutdownGraceMs);
+      server.close(() => {
+        clearInterval(sweep);
+        clearTimeout(force);
+        resolve();
+      });
+      server.closeIdleConnections();
+    });
+    await graphql.stop();
+    clientSet.close();
+  }
+}

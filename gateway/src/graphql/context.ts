@@ -1,0 +1,35 @@
+import type { Request } from 'express';
+import type { Logger } from '@green-impact/shared/logger';
+import { API_KEY_HEADER, type Authenticate, type Authenticated } from '../auth.js';
+import type { GatewayClients } from '../clients.js';
+
+/** Per-request GraphQL context. */
+export interface GraphqlContext {
+  requestId: string;
+  clients: GatewayClients;
+  log: Logger;
+  /**
+   * The authenticated caller, resolved on first use and memoised for the request. Lazy so that a
+   * request without a key can still introspect; fields that need a caller fail with UNAUTHENTICATED.
+   */
+  auth(): Promise<Authenticated>;
+}
+
+export function createContextFactory(deps: { authenticate: Authenticate; clients: GatewayClients; log: Logger }) {
+  return async ({ req, requestId }: { req: Request; requestId: string }): Promise<GraphqlContext> => {
+    let pending: Promise<Authenticated> | undefined;
+    const apiKey = req.header(API_KEY_HEADER);
+    return {
+      requestId,
+      clients: deps.clients,
+      log: deps.log.child({ requestId }),
+      auth: () => (pending ??= deps.authenticate(apiKey, requestId)),
+    };
+  };
+}
+
+/** Call options for a gRPC call made on behalf of the context's caller. */
+export async function callAs(ctx: GraphqlContext) {
+  const { caller } = await ctx.auth();
+  return { caller, requestId: ctx.requestId };
+}

@@ -1,0 +1,30 @@
+import type { GraphQLFormattedError } from 'graphql';
+import { GraphQLError } from 'graphql';
+import { unwrapResolverError } from '@apollo/server/errors';
+import type { Logger } from '@green-impact/shared/logger';
+import { DomainError } from '@green-impact/shared/errors';
+import { describeError } from '../http-errors.js';
+
+/**
+ * Shapes every GraphQL error. Domain errors get `extensions.code` from the same table /v1/call uses
+ * (INVALID_ARGUMENT, UNAUTHENTICATED, ...); GraphQL's own request errors keep Apollo's codes
+ * (GRAPHQL_PARSE_FAILED, GRAPHQL_VALIDATION_FAILED, BAD_USER_INPUT, ...); anything else becomes
+ * INTERNAL with a generic message, and the original goes to the log only.
+ */
+export function createFormatError(log: Logger) {
+  return (formatted: GraphQLFormattedError, error: unknown): GraphQLFormattedError => {
+    const original = unwrapResolverError(error);
+    const where = { ...(formatted.locations ? { locations: formatted.locations } : {}), ...(formatted.path ? { path: formatted.path } : {}) };
+    if (original instanceof DomainError) {
+      const { body, internal } = describeError(original);
+      if (internal) log.error({ err: original, path: formatted.path }, 'graphql resolver failed');
+      return { message: body.message, ...where, extensions: { code: body.code } };
+    }
+    const code = formatted.extensions?.['code'];
+    if (original instanceof GraphQLError && typeof code === 'string' && code !== 'INTERNAL_SERVER_ERROR') {
+      return { message: formatted.message, ...where, extensions: { code } };
+    }
+    log.error({ err: original, path: formatted.path }, 'graphql request failed');
+    return { message: 'Internal error.', ...where, extensions: { code: 'INTERNAL' } };
+  };
+}

@@ -1,0 +1,229 @@
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { startTestGateway, type TestGateway } from '../testing/test-gateway.js';
+
+interface GqlResponse {
+  status: number;
+  body: {
+    data?: Record<string, unknown> | null;
+    errors?: { message: string; extensions?: Record<string, unknown>; path?: unknown[] }[];
+  };
+}
+
+let t: TestGateway;
+before(async () => {
+  t = await startTestGateway();
+});
+after(async () => {
+  await t.stop();
+});
+
+async function gql(query: string, variables: Record<string, unknown> = {}, apiKey: string | null = 'user-key'): Promise<GqlResponse> {
+  const res = await fetch(`${t.baseUrl}/graphql`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', ...(apiKey === null ? {} : { 'x-api-key': apiKey }) },
+    body: JSON.stringify({ query, variables }),
+  });
+  return { status: res.status, body: (await res.json()) as GqlResponse['body'] };
+}
+
+function onlyError(res: GqlResponse) {
+  assert.equal(res.body.errors?.length, 1, JSON.stringify(res.body));
+  const [err] = res.body.errors!;
+  assert.deepEqual(Object.keys(err!.extensions ?? {}), ['code'], 'no stacktrace or other internals');
+  return { message: err!.message, code: err!.extensions!['code'] };
+}
+
+describe('authentication', () => {
+  test('me resolves the key to its account', async () => {
+    const res = await gql('{ me { id name role createdAt } }');
+    assert.equal(res.status, 200);
+    assert.deepEqual(res.body.data, { me: { id: 'acc-acme', name: 'Acme', role: 'USER', createdAt: '2024-01-01T00:00:00.000Z' } });
+  });
+
+  test('no key: UNAUTHENTICATED with the spec text', async () => {
+    const res = await gql('{ me { id } }', {}, null);
+    assert.deepEqual(onlyError(res), { message: 'Please submit client identifier.', code: 'UNAUTHENTICATED' });
+  });
+
+  test('bad or revoked key: UNAUTHENTICATED', async () => {
+    assert.deepEqual(onlyError(await gql('{ groups { id } }', {}, 'guess')), {
+      message: 'The API key is not valid.',
+      code: 'UNAUTHENTICATED',
+    });
+    assert.equal(onlyError(await gql('{ groups { id } }', {}, 'revoked-key')).code, 'UNAUTHENTICATED');
+  });
+
+  test('the key is checked once per request, however many fields need it', async () => {
+    const before = t.identity.calls.filter((c) => c.method === 'authenticate').length;
+    const res = await gql('{ me { id } groups { id } users { id } }');
+    assert.equal(res.body.errors, undefined);
+    assert.equal(t.identity.calls.filter((c) => c.method === 'authenticate').length, before + 1);
+  });
+});
+
+describe('error codes match /v1/call', () => {
+  test('PERMISSION_DENIED for operator-only fields', async () => {
+    assert.deepEqual(onlyError(await gql('{ accounts { id } }')), { message: 'Not authorized.', code: 'PERMISSION_DENIED' });
+  });
+
+  test('INVALID_ARGUMENT from the shared parameter rules, named after the GraphQL field', async () => {
+    const res = await gql('mutation ($input: AddUserInput!) { addUser(input: $input) { message } }', {
+      input: { userIdentifier: 'u9', email: 'nope' },
+    });
+    assert.deepEqual(onlyError(res), { message: 'input.email must be an e-mail address.', code: 'INVALID_ARGUMENT' });
+    const empty = await gql('mutation { removeUser(userIdentifier: "") { message } }');
+    assert.deepEqual(onlyError(empty), { message: 'userIdentifier is required.', code: 'INVALID_ARGUMENT' });
+  });
+
+  test('NOT_FOUND and ALREADY_EXISTS carry the spec texts', async () => {
+    assert.deepEqual(onlyError(await gql('mutation { removeUser(userIdentifier: "ghost") { message } }')), {
+      message: 'No such user.',
+      code: 'NOT_FOUND',
+    });
+  });
+
+  test('unexpected failures are INTERNAL and reveal nothing', async () => {
+    const res = await gql('{ groups { id name } }', {}, 'broken-key');
+    assert.deepEqual(onlyError(res), { message: 'Internal error.', code: 'INTERNAL' });
+    assert.doesNotMatch(JSON.stringify(res.body), /relation|db\.internal/);
+  });
+
+  test("GraphQL's own request errors keep Apollo's codes", async () => {
+    const parse = await gql('{ me { id }');
+    assert.equal(parse.status, 400);
+    assert.equal(onlyError(parse).code, 'GRAPHQL_PARSE_FAILED');
+    const validation = await gql('{ me { secret } }');
+    assert.equal(validation.status, 400);
+    assert.equal(onlyError(validation).code, 'GRAPHQL_VALIDATION_FAILED');
+    const variables = await gql('mutation ($input: AddUserInput!) { addUser(input: $input) { message } }', { input: { userIdentifier: 'x', role: 'GOD' } });
+    assert.equal(variables.status, 400);
+    assert.equal(onlyError(variables).code, 'BAD_USER_INPUT');
+  });
+
+  test('transport errors: bad JSON and oversized bodies get the GraphQL error shape', async () => {
+    const bad = await fetch(`${t.baseUrl}/graphql`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-api-key': 'user-key' },
+      body: '{"query": ',
+    });
+    assert.equal(bad.status, 400);
+    assert.deepEqual(await bad.json(), {
+      errors: [{ message: 'The request body is not valid JSON.', extensions: { code: 'INVALID_ARGUMENT' } }],
+    });
+    const big = await fetch(`${t.baseUrl}/graphql`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-api-key': 'user-key' },
+      body: JSON.stringify({ query: `{ me { id } } #${'x'.repeat(20_000)}` }),
+    });
+    assert.equal(big.status, 413);
+    assert.equal(((await big.json()) as GqlResponse['body']).errors?.[0]?.extensions?.['code'], 'PAYLOAD_TOO_LARGE');
+  });
+
+  test('CSRF prevention: a simple GET request is refused, a text/plain POST never reaches a resolver', async () => {
+    const get = await fetch(`${t.baseUrl}/graphql?query=${encodeURIComponent('{ me { id } }')}`, { headers: { 'x-api-key': 'user-key' } });
+    assert.equal(get.status, 400);
+    const plain = await fetch(`${t.baseUrl}/graphql`, {
+      method: 'POST',
+      headers: { 'content-type': 'text/plain', 'x-api-key': 'user-key' },
+      body: JSON.stringify({ query: 'mutation { generateEncryptionKey }' }),
+    });
+    assert.ok(plain.status >= 400 && plain.status < 500, `status ${plain.status}`);
+  });
+});
+
+describe('identity schema', () => {
+  test('users, groups and investor access round trip', async () => {
+    const add = await gql(
+      'mutation ($input: AddUserInput!) { addUser(input: $input) { message id } }',
+      { input: { userIdentifier: 'g1', firstName: 'Gus', role: 'ADMIN', email: 'gus@example.org' } },
+      'op-key',
+    );
+    assert.deepEqual(add.body, { data: { addUser: { message: 'User added.', id: '1' } } });
+    await gql('mutation { addGroupToUser(userIdentifier: "g1", group: "agents") { message } }', {}, 'op-key');
+    await gql('mutation { addInvestorToUser(userIdentifier: "g1", investorIdentifier: "inv-7") { message } }', {}, 'op-key');
+
+    const read = await gql(
+      `{ users(userIdentifier: "g1") { id identifier firstName lastName email role groups { id name } encrypted masked }
+         groups { name }
+         investorsOfUser { userId userIdentifier investors { id identifier name } } }`,
+      {},
+      'op-key',
+    );
+    assert.equal(read.body.errors, undefined, JSON.stringify(read.body.errors));
+    assert.deepEqual(read.body.data?.['users'], [
+      {
+        id: '1',
+        identifier: 'g1',
+        firstName: 'Gus',
+        lastName: null,
+        email: 'gus@example.org',
+        role: 'ADMIN',
+        groups: [{ id: '5', name: 'agents' }],
+        encrypted: false,
+        masked: false,
+      },
+    ]);
+    assert.equal((read.body.data?.['groups'] as unknown[]).length, 7);
+    assert.deepEqual(read.body.data?.['investorsOfUser'], [
+      { userId: '1', userIdentifier: 'g1', investors: [{ id: null, identifier: 'inv-7', name: null }] },
+    ]);
+    const none = await gql('{ users { id } investorsOfUser { userId } }', {}, 'user-key');
+    assert.deepEqual(none.body.data, { users: [], investorsOfUser: [] });
+  });
+
+  test('generateEncryptionKey returns the key as a string', async () => {
+    const res = await gql('mutation { generateEncryptionKey }');
+    assert.match(res.body.data?.['generateEncryptionKey'] as string, /^[0-9a-f]{64}$/);
+  });
+
+  test('operators create accounts; keys are issued, rotated, listed and revoked', async () => {
+    const created = await gql(
+      'mutation { createAccount(input: { name: "Beta", role: USER }) { account { id name role } apiKey key { id hint revokedAt } } }',
+      {},
+      'op-key',
+    );
+    assert.equal(created.body.errors, undefined, JSON.stringify(created.body.errors));
+    const payload = created.body.data?.['createAccount'] as { account: { id: string; role: string }; apiKey: string; key: { id: string; hint: string } };
+    assert.equal(payload.account.role, 'USER');
+    assert.equal(payload.key.hint, payload.apiKey.slice(-4));
+
+    const me = await gql('{ me { name } }', {}, payload.apiKey);
+    assert.deepEqual(me.body.data, { me: { name: 'Beta' } });
+    const issued = await gql('mutation { issueApiKey { apiKey key { accountId } revokedKeyIds } }', {}, payload.apiKey);
+    assert.equal((issued.body.data?.['issueApiKey'] as { key: { accountId: string } }).key.accountId, payload.account.id);
+    const rotated = await gql('mutation { rotateApiKey { apiKey revokedKeyIds } }', {}, payload.apiKey);
+    const { apiKey: newKey, revokedKeyIds } = rotated.body.data?.['rotateApiKey'] as { apiKey: string; revokedKeyIds: string[] };
+    assert.equal(revokedKeyIds.length, 2);
+    assert.equal(onlyError(await gql('{ me { id } }', {}, payload.apiKey)).code, 'UNAUTHENTICATED');
+
+    const keys = await gql(`{ apiKeys { id revokedAt } }`, {}, newKey);
+    const active = (keys.body.data?.['apiKeys'] as { id: string; revokedAt: string | null }[]).filter((k) => !k.revokedAt);
+    assert.equal(active.length, 1);
+    const revoked = await gql('mutation ($id: ID!) { revokeApiKey(keyId: $id) { id revokedAt } }', { id: active[0]!.id }, 'op-key');
+    assert.equal((revoked.body.data?.['revokeApiKey'] as { revokedAt: string }).revokedAt, '2024-01-01T00:00:00.000Z');
+
+    const accounts = await gql('{ accounts { name role } }', {}, 'op-key');
+    assert.ok((accounts.body.data?.['accounts'] as { name: string }[]).some((a) => a.name === 'Beta'));
+  });
+
+  test('introspection is on outside production, even without a key', async () => {
+    const res = await gql('{ __schema { queryType { name } } }', {}, null);
+    assert.deepEqual(res.body.data, { __schema: { queryType: { name: 'Query' } } });
+  });
+});
+
+test('production: introspection is off', async () => {
+  const prod = await startTestGateway({ NODE_ENV: 'production' });
+  try {
+    const res = await fetch(`${prod.baseUrl}/graphql`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ query: '{ __schema { queryType { name } } }' }),
+    });
+    const body = (await res.json()) as GqlResponse['body'];
+    assert.equal(body.errors?.[0]?.extensions?.['code'], 'GRAPHQL_VALIDATION_FAILED');
+  } finally {
+    await prod.stop();
+  }
+});

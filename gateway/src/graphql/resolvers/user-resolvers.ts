@@ -1,0 +1,165 @@
+import { investorDetails } from '../../composition/investor-details.js';
+import {
+  addUserParams,
+  getUsersParams,
+  toUserRole,
+  userGroupParams,
+  userInvestorParams,
+  userParams,
+} from '../../v1/operations/identity.js';
+import { validateParameters } from '../../v1/parameters.js';
+import { callAs, type GraphqlContext } from '../context.js';
+import { accessibleInvestor, group, messageResult, user, type GqlUserRole } from '../mappers.js';
+
+/**
+ * Users, groups and investor access: the GraphQL face of spec §4.11. Arguments go through the same
+ * parameter specs as /v1/call (labels name the GraphQL arguments in messages). Like /v1/call, each
+ * resolver authenticates before it validates.
+ */
+
+type Maybe<T> = T | null | undefined;
+
+const userFilterLabels = { user_identifier: 'userIdentifier', decryption_key: 'decryptionKey' } as const;
+const userOnly = { user_identifier: userParams.userIdentifier } as const;
+
+export const userQueries = {
+  async users(_: unknown, args: { userIdentifier?: Maybe<string>; decryptionKey?: Maybe<string> }, ctx: GraphqlContext) {
+    const opts = await callAs(ctx);
+    const p = validateParameters(
+      getUsersParams,
+      { user_identifier: args.userIdentifier, decryption_key: args.decryptionKey },
+      userFilterLabels,
+    );
+    const { users } = await ctx.clients.identity.getUsers(
+      { userIdentifier: p.user_identifier, decryptionKey: p.decryption_key },
+      opts,
+    );
+    return users.map(user);
+  },
+  async groups(_: unknown, __: unknown, ctx: GraphqlContext) {
+    const opts = await callAs(ctx);
+    const { groups } = await ctx.clients.identity.getGroups({}, opts);
+    return groups.map(group);
+  },
+  async investorsOfUser(
+    _: unknown,
+    args: { userIdentifier?: Maybe<string>; decryptionKey?: Maybe<string> },
+    ctx: GraphqlContext,
+  ) {
+    const opts = await callAs(ctx);
+    const p = validateParameters(
+      getUsersParams,
+      { user_identifier: args.userIdentifier, decryption_key: args.decryptionKey },
+      userFilterLabels,
+    );
+    const { users } = await ctx.clients.identity.getInvestorsOfUser({ userIdentifier: p.user_identifier }, opts);
+    const composition = { caller: opts.caller, requestId: ctx.requestId, clients: ctx.clients };
+    return Promise.all(
+      users.map(async (u) => ({
+        userId: u.userId,
+        userIdentifier: u.userIdentifier,
+        investors: (await investorDetails(u.investorIdentifiers, { decryptionKey: p.decryption_key }, composition)).map(
+          accessibleInvestor,
+        ),
+      })),
+    );
+  },
+};
+
+export interface AddUserInput {
+  userIdentifier: string;
+  firstName?: Maybe<string>;
+  lastName?: Maybe<string>;
+  email?: Maybe<string>;
+  role?: Maybe<GqlUserRole>;
+  encryptionKey?: Maybe<string>;
+}
+
+export const userMutations = {
+  async addUser(_: unknown, { input }: { input: AddUserInput }, ctx: GraphqlContext) {
+    const opts = await callAs(ctx);
+    const p = validateParameters(
+      addUserParams,
+      {
+        user_identifier: input.userIdentifier,
+        user_first_name: input.firstName,
+        user_last_name: input.lastName,
+        user_email: input.email,
+        user_role: input.role?.toLowerCase(),
+        encryption_key: input.encryptionKey,
+      },
+      {
+        user_identifier: 'input.userIdentifier',
+        user_first_name: 'input.firstName',
+        user_last_name: 'input.lastName',
+        user_email: 'input.email',
+        user_role: 'input.role',
+        encryption_key: 'input.encryptionKey',
+      },
+    );
+    const res = await ctx.clients.identity.addUser(
+      {
+        userIdentifier: p.user_identifier,
+        userFirstName: p.user_first_name,
+        userLastName: p.user_last_name,
+        userEmail: p.user_email,
+        userRole: toUserRole(p.user_role),
+        encryptionKey: p.encryption_key,
+      },
+      opts,
+    );
+    return messageResult(res);
+  },
+  async removeUser(_: unknown, args: { userIdentifier: string }, ctx: GraphqlContext) {
+    const opts = await callAs(ctx);
+    const p = validateParameters(userOnly, { user_identifier: args.userIdentifier }, userFilterLabels);
+    return messageResult(await ctx.clients.identity.removeUser({ userIdentifier: p.user_identifier }, opts));
+  },
+  async addGroupToUser(_: unknown, args: { userIdentifier: string; group: string }, ctx: GraphqlContext) {
+    const opts = await callAs(ctx);
+    const p = validateParameters(userGroupParams, { user_identifier: args.userIdentifier, group: args.group }, userFilterLabels);
+    return messageResult(
+      await ctx.clients.identity.addGroupToUser({ userIdentifier: p.user_identifier, group: p.group }, opts),
+    );
+  },
+  async removeGroupFromUser(_: unknown, args: { userIdentifier: string; group: string }, ctx: GraphqlContext) {
+    const opts = await callAs(ctx);
+    const p = validateParameters(userGroupParams, { user_identifier: args.userIdentifier, group: args.group }, userFilterLabels);
+    return messageResult(
+      await ctx.clients.identity.removeGroupFromUser({ userIdentifier: p.user_identifier, group: p.group }, opts),
+    );
+  },
+  async addInvestorToUser(_: unknown, args: { userIdentifier: string; investorIdentifier: string }, ctx: GraphqlContext) {
+    const opts = await callAs(ctx);
+    const p = validateParameters(
+      userInvestorParams,
+      { user_identifier: args.userIdentifier, investor_identifier: args.investorIdentifier },
+      { ...userFilterLabels, investor_identifier: 'investorIdentifier' },
+    );
+    return messageResult(
+      await ctx.clients.identity.addInvestorToUser(
+        { userIdentifier: p.user_identifier, investorIdentifier: p.investor_identifier },
+        opts,
+      ),
+    );
+  },
+  async removeInvestorFromUser(_: unknown, args: { userIdentifier: string; investorIdentifier: string }, ctx: GraphqlContext) {
+    const opts = await callAs(ctx);
+    const p = validateParameters(
+      userInvestorParams,
+      { user_identifier: args.userIdentifier, investor_identifier: args.investorIdentifier },
+      { ...userFilterLabels, investor_identifier: 'investorIdentifier' },
+    );
+    return messageResult(
+      await ctx.clients.identity.removeInvestorFromUser(
+        { userIdentifier: p.user_identifier, investorIdentifier: p.investor_identifier },
+        opts,
+      ),
+    );
+  },
+  async generateEncryptionKey(_: unknown, __: unknown, ctx: GraphqlContext) {
+    const opts = await callAs(ctx);
+    const { key } = await ctx.clients.identity.generateEncryptionKey({}, opts);
+    return key;
+  },
+};

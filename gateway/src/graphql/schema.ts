@@ -1,0 +1,215 @@
+/**
+ * The GraphQL schema (SDL). camelCase counterpart of the /v1/call identity operations plus account
+ * and API-key administration. Other domains add their types here as their services land.
+ */
+export const typeDefs = /* GraphQL */ `
+  """
+  Reads. Every field needs an X-Api-Key header; without one it fails with extensions.code UNAUTHENTICATED.
+  """
+  type Query {
+    "The account the request's API key belongs to."
+    me: Account!
+    "Users of the caller's account (spec getUsers). Empty when none are registered."
+    users(
+      "Only the user with this identifier."
+      userIdentifier: String
+      "Key given to addUser's encryptionKey; without it encrypted names and e-mails come back masked."
+      decryptionKey: String
+    ): [User!]!
+    "The groups a user can be put in (spec getGroups)."
+    groups: [Group!]!
+    "For each user, the investors the user may access (spec getInvestorsOfUser). Empty when none are registered."
+    investorsOfUser(
+      "Only the user with this identifier."
+      userIdentifier: String
+      "Key that decrypts investor names encrypted at rest."
+      decryptionKey: String
+    ): [UserInvestors!]!
+    "Every account of the service. Operators only."
+    accounts: [Account!]!
+    "API keys of an account, without their secrets. Defaults to the caller's account; other accounts need an operator."
+    apiKeys("Account whose keys to list; defaults to the caller's." accountId: ID): [ApiKey!]!
+  }
+
+  "Changes. Every field needs an X-Api-Key header."
+  type Mutation {
+    "Adds a user to the caller's account, or updates the one with the same identifier (spec addUser)."
+    addUser(input: AddUserInput!): MessageResult!
+    "Removes a user (spec removeUser)."
+    removeUser("Identifier of the user." userIdentifier: String!): MessageResult!
+    "Puts a user in a group (spec addGroupToUser)."
+    addGroupToUser("Identifier of the user." userIdentifier: String!, "Name of the group, one of groups." group: String!): MessageResult!
+    "Takes a user out of a group (spec removeGroupFromUser)."
+    removeGroupFromUser("Identifier of the user." userIdentifier: String!, "Name of the group." group: String!): MessageResult!
+    "Gives a user access to an investor (spec addInvestorToUser)."
+    addInvestorToUser(
+      "Identifier of the user."
+      userIdentifier: String!
+      "Identifier of the investor."
+      investorIdentifier: String!
+    ): MessageResult!
+    "Withdraws a user's access to an investor (spec removeInvestorFromUser)."
+    removeInvestorFromUser(
+      "Identifier of the user."
+      userIdentifier: String!
+      "Identifier of the investor."
+      investorIdentifier: String!
+    ): MessageResult!
+    "A fresh 256-bit key (64 hex characters) for encrypting PII at rest. The service never stores it: keep it safe."
+    generateEncryptionKey: String!
+    "Creates an account and its first API key. Operators only."
+    createAccount(input: CreateAccountInput!): CreateAccountPayload!
+    "Revokes every active key of an account and issues a new one. Defaults to the caller's account."
+    rotateApiKey("Account whose keys to rotate; defaults to the caller's." accountId: ID): ApiKeyPayload!
+    "Issues an additional API key. Defaults to the caller's account."
+    issueApiKey("Account to issue the key for; defaults to the caller's." accountId: ID): ApiKeyPayload!
+    "Revokes one API key."
+    revokeApiKey("Id of the key (not the key itself)." keyId: ID!): ApiKey!
+  }
+
+  "Role of an account of the service."
+  enum AccountRole {
+    "Administers accounts and changes shared reference data (taxonomy, currencies, FX rates)."
+    OPERATOR
+    "Owns its own frameworks, projects, assets, investors and users."
+    USER
+  }
+
+  "Role of a user within an account, as the spec names it (user_role)."
+  enum UserRole {
+    "An ordinary user."
+    USER
+    "An administrator of the account's users."
+    ADMIN
+  }
+
+  "A customer of the service; API keys belong to accounts, and data is scoped by account."
+  type Account {
+    "Account id."
+    id: ID!
+    "Display name."
+    name: String!
+    "What the account may do."
+    role: AccountRole!
+    "Creation time, RFC 3339."
+    createdAt: String!
+  }
+
+  "An API key's record. The key itself is shown only once, when issued."
+  type ApiKey {
+    "Key id, used to revoke it."
+    id: ID!
+    "Account the key belongs to."
+    accountId: ID!
+    "Last four characters of the key, to tell keys apart."
+    hint: String!
+    "Creation time, RFC 3339."
+    createdAt: String!
+    "Revocation time, RFC 3339; null while the key is active."
+    revokedAt: String
+    "Time of last use, RFC 3339; null if never used."
+    lastUsedAt: String
+  }
+
+  "A newly issued API key with its record."
+  type ApiKeyPayload {
+    "The key in clear. Shown only now; the service keeps just a hash."
+    apiKey: String!
+    "The key's record."
+    key: ApiKey!
+    "Ids of keys revoked by this call (rotateApiKey); empty otherwise."
+    revokedKeyIds: [ID!]!
+  }
+
+  "Result of createAccount."
+  type CreateAccountPayload {
+    "The new account."
+    account: Account!
+    "Its first API key in clear. Shown only now."
+    apiKey: String!
+    "The key's record."
+    key: ApiKey!
+  }
+
+  "Input of createAccount."
+  input CreateAccountInput {
+    "Display name, at most 255 characters."
+    name: String!
+    "Role of the new account."
+    role: AccountRole!
+  }
+
+  "A user of an account (spec user)."
+  type User {
+    "User id (spec user_id)."
+    id: ID!
+    "The account's identifier for the user (spec user_identifier)."
+    identifier: String!
+    "First name; masked when stored encrypted and no matching decryptionKey was given; null when not set."
+    firstName: String
+    "Last name; masked or null as firstName."
+    lastName: String
+    "E-mail address; masked or null as firstName."
+    email: String
+    "Role of the user."
+    role: UserRole!
+    "Groups the user is in."
+    groups: [Group!]!
+    "True when the user's names and e-mail are stored encrypted."
+    encrypted: Boolean!
+    "True when names and e-mail are returned masked (encrypted and no matching key given)."
+    masked: Boolean!
+  }
+
+  "A group users can be put in."
+  type Group {
+    "Group id."
+    id: ID!
+    "Group name, e.g. investors."
+    name: String!
+  }
+
+  "A user and the investors the user may access."
+  type UserInvestors {
+    "User id."
+    userId: ID!
+    "The user's identifier."
+    userIdentifier: String!
+    "Investors the user may access."
+    investors: [AccessibleInvestor!]!
+  }
+
+  "An investor a user may access."
+  type AccessibleInvestor {
+    "Investor id; null until the portfolio service provides investor details."
+    id: ID
+    "The investor's identifier."
+    identifier: String!
+    "Investor name (PII); null until the portfolio service provides investor details."
+    name: String
+  }
+
+  "Input of addUser."
+  input AddUserInput {
+    "The account's identifier for the user, at most 255 characters."
+    userIdentifier: String!
+    "First name, at most 255 characters."
+    firstName: String
+    "Last name, at most 255 characters."
+    lastName: String
+    "E-mail address."
+    email: String
+    "Role of the user; the identity service decides the default when omitted."
+    role: UserRole
+    "Key from generateEncryptionKey; names and e-mail are then stored encrypted with it."
+    encryptionKey: String
+  }
+
+  "Answer of a change: the service's message, and the id of the item changed when there is one."
+  type MessageResult {
+    "The service's message, as /v1/call returns it."
+    message: String!
+    "Id of the item created or changed, when there is one."
+    id: ID
+  }
+`;

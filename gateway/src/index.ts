@@ -1,0 +1,20 @@
+import { createLogger } from '@green-impact/shared/logger';
+import { loadGatewayConfig } from './config.js';
+import { createGateway } from './gateway.js';
+
+// Standalone launcher: read config, start, stop cleanly on SIGTERM/SIGINT. Never exits mid-flight.
+const log = createLogger('gateway');
+try {
+  const config = loadGatewayConfig();
+  const gateway = createGateway({ config, log });
+  const stop = (signal: string) => {
+    log.info({ signal }, 'stopping');
+    gateway.close().then(() => log.info('stopped'), (err: unknown) => ((process.exitCode = 1), log.error({ err }, 'stop failed')));
+  };
+  process.once('SIGTERM', stop).once('SIGINT', stop);
+  const { port } = await gateway.listen().catch(async (err: unknown) => (await gateway.close(), Promise.reject(err)));
+  log.info({ host: config.host, port }, 'gateway listening');
+} catch (err) {
+  log.fatal({ err: err instanceof Error ? { name: err.name, message: err.message } : err }, 'gateway failed to start');
+  process.exitCode = 1;
+}

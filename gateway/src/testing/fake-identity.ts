@@ -1,0 +1,206 @@
+import { randomBytes } from 'node:crypto';
+import type { ServiceDefinition } from '@grpc/grpc-js';
+import {
+  AccountRole,
+  IdentityServiceService,
+  UserRole,
+  type Account,
+  type ApiKeyInfo,
+  type User,
+} from '@green-impact/proto/greenimpact/identity/v1/identity';
+import { protoFiles, protoRoot } from '@green-impact/proto/paths';
+import type { Caller } from '@green-impact/shared/caller';
+import {
+  AlreadyExistsError,
+  InvalidArgumentError,
+  NotAuthorizedError,
+  NotFoundError,
+  UnauthenticatedError,
+} from '@green-impact/shared/errors';
+import { implement, startGrpcServer, type CallContext, type StartedGrpcServer } from '@green-impact/shared/grpc/server';
+import { createLogger } from '@green-impact/shared/logger';
+
+/**
+ * A small in-memory IdentityService served over real gRPC, for the gateway's own tests. It is not the
+ * identity service: texts and rules are only as faithful as these tests need. Keys:
+ * `op-key` (operator), `user-key` (user "acme"), `broken-key` (its getGroups fails unexpectedly),
+ * `revoked-key` (refused as revoked); anything else is refused as unknown.
+ */
+export interface FakeIdentity {
+  address: string;
+  /** Every call received: method name and the caller the gateway sent. */
+  calls: { method: string; caller: Caller | undefined; requestId: string }[];
+  stop(): Promise<void>;
+}
+
+const GROUPS = ['bankers', 'investors', 'capitalists', 'issuers', 'agents', 'exchanges', 'regulators'];
+const now = '2024-01-01T00:00:00.000Z';
+
+export async function startFakeIdentity(): Promise<FakeIdentity> {
+  const log = createLogger('fake-identity', { level: 'silent' });
+  const accounts = new Map<string, Account>([
+    ['acc-op', { id: 'acc-op', name: 'Operator', role: AccountRole.ACCOUNT_ROLE_OPERATOR, createdAt: now }],
+    ['acc-acme', { id: 'acc-acme', name: 'Acme', role: AccountRole.ACCOUNT_ROLE_USER, createdAt: now }],
+    ['acc-broken', { id: 'acc-broken', name: 'Broken', role: AccountRole.ACCOUNT_ROLE_USER, createdAt: now }],
+  ]);
+  const keys = new Map<string, { info: ApiKeyInfo; secret: string }>();
+  const addKey = (accountId: string, secret = `k-${randomBytes(8).toString('hex')}`) => {
+    const info: ApiKeyInfo = { id: `key-${keys.size + 1}`, accountId, hint: secret.slice(-4), createdAt: now };
+    keys.set(info.id, { info, secret });
+    return { apiKey: secret, key: info };
+  };
+  addKey('acc-op', 'op-key');
+  addKey('acc-acme', 'user-key');
+  addKey('acc-broken', 'broken-key');
+  const users = new Map<string, Map<string, User & { investors: string[] }>>();
+  const usersOf = (c: Caller) => users.get(c.accountId) ?? users.set(c.accountId, new Map()).get(c.accountId)!;
+  const calls: FakeIdentity['calls'] = [];
+
+  const who = (method: string, ctx: CallContext): Caller => {
+    calls.push({ method, caller: ctx.caller, requestId: ctx.requestId });
+    if (!ctx.caller) throw new UnauthenticatedError();
+    return ctx.caller;
+  };
+  const userOf = (c: Caller, identifier: string) => {
+    const u = usersOf(c).get(identifier);
+    if (!u) throw new NotFoundError('No such user.');
+    return u;
+  };
+  const plain = ({ investors: _investors, ...u }: User & { investors: string[] }): User => u;
+
+  const implementation = implement('greenimpact.identity.v1.IdentityService', IdentityServiceService, {
+    async authenticate({ apiKey }, ctx) {
+      calls.push({ method: 'authenticate', caller: ctx.caller, requestId: ctx.requestId });
+      if (apiKey === 'revoked-key') throw new UnauthenticatedError('The API key has been revoked.');
+      const found = [...keys.values()].find((k) => k.secret === apiKey && !k.info.revokedAt);
+      if (!found) throw new UnauthenticatedError('The API key is not valid.');
+      return { account: accounts.get(found.info.accountId)!, keyId: found.info.id };
+    },
+    async getGroups(_req, ctx) {
+      const c = who('getGroups', ctx);
+      if (c.accountId === 'acc-broken') throw new Error('relation "groups" does not exist at db.internal:5432');
+      return { groups: GROUPS.map((group, i) => ({ id: i + 1, group })) };
+    },
+    async getUsers(req, ctx) {
+      const all = [...usersOf(who('getUsers', ctx)).values()].map(plain);
+      return { users: req.userIdentifier ? all.filter((u) => u.userIdentifier === req.userIdentifier) : all };
+    },
+    async addUser(req, ctx) {
+      const mine = usersOf(who('addUser', ctx));
+      const existing = mine.get(req.userIdentifier);
+      const user = {
+        userId: existing?.userId ?? mine.size + 1,
+        userIdentifier: req.userIdentifier,
+        userFirstName: req.userFirstName ?? existing?.userFirstName ?? '',
+        userLastName: req.userLastName ?? existing?.userLastName ?? '',
+        userEmail: req.userEmail ?? existing?.userEmail ?? '',
+        userRole: req.userRole || existing?.userRole || UserRole.USER_ROLE_USER,
+        userGroups: existing?.userGroups ?? [],
+        encrypted: req.encryptionKey !== undefined,
+        masked: false,
+        investors: existing?.investors ?? [],
+      };
+      mine.set(req.userIdentifier, user);
+      return { message: existing ? 'User updated.' : 'User added.', id: user.userId };
+    },
+    async removeUser(req, ctx) {
+      const c = who('removeUser', ctx);
+      userOf(c, req.userIdentifier);
+      usersOf(c).delete(req.userIdentifier);
+      return { message: 'User removed.' };
+    },
+    async addGroupToUser(req, ctx) {
+      const u = userOf(who('addGroupToUser', ctx), req.userIdentifier);
+      const id = GROUPS.indexOf(req.group) + 1;
+      if (id === 0) throw new NotFoundError('No such group.');
+      if (u.userGroups.some((g) => g.group === req.group)) throw new AlreadyExistsError('Group is already connected to user.');
+      u.userGroups.push({ id, group: req.group });
+      return { message: 'Group added to user.' };
+    },
+    async removeGroupFromUser(req, ctx) {
+      const u = userOf(who('removeGroupFromUser', ctx), req.userIdentifier);
+      u.userGroups = u.userGroups.filter((g) => g.group !== req.group);
+      return { message: 'Group removed from user.' };
+    },
+    async getInvestorsOfUser(req, ctx) {
+      const all = [...usersOf(who('getInvestorsOfUser', ctx)).values()];
+      return {
+        users: all
+          .filter((u) => !req.userIdentifier || u.userIdentifier === req.userIdentifier)
+          .map((u) => ({ userId: u.userId, userIdentifier: u.userIdentifier, investorIdentifiers: u.investors })),
+      };
+    },
+    async addInvestorToUser(req, ctx) {
+      const u = userOf(who('addInvestorToUser', ctx), req.userIdentifier);
+      if (u.investors.includes(req.investorIdentifier)) throw new AlreadyExistsError('Investor is already connected to user.');
+      u.investors.push(req.investorIdentifier);
+      return { message: 'Investor added to user.' };
+    },
+    async removeInvestorFromUser(req, ctx) {
+      const u = userOf(who('removeInvestorFromUser', ctx), req.userIdentifier);
+      if (!u.investors.includes(req.investorIdentifier)) throw new NotFoundError('No such investor.');
+      u.investors = u.investors.filter((i) => i !== req.investorIdentifier);
+      return { message: 'Investor removed from user.' };
+    },
+    async generateEncryptionKey(_req, ctx) {
+      who('generateEncryptionKey', ctx);
+      return { key: randomBytes(32).toString('hex') };
+    },
+    async listAccounts(_req, ctx) {
+      if (who('listAccounts', ctx).role !== 'operator') throw new NotAuthorizedError();
+      return { accounts: [...accounts.values()] };
+    },
+    async createAccount(req, ctx) {
+      if (who('createAccount', ctx).role !== 'operator') throw new NotAuthorizedError();
+      if (req.name === '') throw new InvalidArgumentError('name is required.');
+      const account: Account = { id: `acc-${accounts.size + 1}`, name: req.name, role: req.role, createdAt: now };
+      accounts.set(account.id, account);
+      return { account, ...addKey(account.id) };
+    },
+    async issueApiKey(req, ctx) {
+      const c = who('issueApiKey', ctx);
+      const accountId = req.accountId ?? c.accountId;
+      if (accountId !== c.accountId && c.role !== 'operator') throw new NotAuthorizedError();
+      return addKey(accountId);
+    },
+    async rotateApiKey(req, ctx) {
+      const c = who('rotateApiKey', ctx);
+      const accountId = req.accountId ?? c.accountId;
+      if (accountId !== c.accountId && c.role !== 'operator') throw new NotAuthorizedError();
+      const revokedKeyIds = [...keys.values()]
+        .filter((k) => k.info.accountId === accountId && !k.info.revokedAt)
+        .map((k) => ((k.info.revokedAt = now), k.info.id));
+      return { ...addKey(accountId), revokedKeyIds };
+    },
+    async revokeApiKey(req, ctx) {
+      const c = who('revokeApiKey', ctx);
+      const k = keys.get(req.keyId);
+      if (!k) throw new NotFoundError('No such key.');
+      if (k.info.accountId !== c.accountId && c.role !== 'operator') throw new NotAuthorizedError();
+      k.info.revokedAt = now;
+      return { key: k.info };
+    },
+    async listApiKeys(req, ctx) {
+      const c = who('listApiKeys', ctx);
+      const accountId = req.accountId ?? c.accountId;
+      if (accountId !== c.accountId && c.role !== 'operator') throw new NotAuthorizedError();
+      return { keys: [...keys.values()].filter((k) => k.info.accountId === accountId).map((k) => k.info) };
+    },
+  }, log);
+
+  const started: StartedGrpcServer = await startGrpcServer({
+    services: [
+      {
+        name: 'greenimpact.identity.v1.IdentityService',
+        definition: IdentityServiceService as unknown as ServiceDefinition,
+        implementation,
+      },
+    ],
+    host: '127.0.0.1',
+    port: 0,
+    protoRoot,
+    protoFiles: [protoFiles.identity],
+    log,
+  });
+  return { address: started.address, calls, stop: () => started.shutdown(1_000) };
+}

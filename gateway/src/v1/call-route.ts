@@ -1,0 +1,42 @@
+import { Router } from 'express';
+import type { Logger } from '@green-impact/shared/logger';
+import { NotFoundError } from '@green-impact/shared/errors';
+import { API_KEY_HEADER, type Authenticate } from '../auth.js';
+import type { GatewayClients } from '../clients.js';
+import { jsonBody } from '../json-body.js';
+import { locals, routeLabel } from '../request-context.js';
+import { parseCall } from './envelope.js';
+import type { OperationTable } from './operation-table.js';
+
+export interface CallRouteOptions {
+  table: OperationTable;
+  authenticate: Authenticate;
+  clients: GatewayClients;
+  log: Logger;
+  bodyLimitBytes: number;
+}
+
+/**
+ * POST /v1/call: parse the body, authenticate the key, check envelope and parameters against the
+ * operation table, run the row's handler and answer 200 with what it returns. Errors go to the
+ * gateway's error handler.
+ */
+export function callRoute(options: CallRouteOptions): Router {
+  const router = Router();
+  const parseBody = jsonBody(options.bodyLimitBytes, { requireJsonType: true });
+  router.post('/v1/call', routeLabel('/v1/call'), parseBody, async (req, res) => {
+    const { requestId } = locals(res);
+    const { caller } = await options.authenticate(req.header(API_KEY_HEADER), requestId);
+    const { entry, parameters, envelope } = parseCall(req.body, options.table);
+    locals(res).operation = `${entry.solution}/${entry.operation}`;
+    const log = options.log.child({ requestId, operation: entry.operation });
+    const ctx = { caller, requestId, clients: options.clients, log, envelope };
+    // parameters were validated against this very row's specs, so they have the row's ParamsOf type.
+    const result = await entry.handler(parameters as never, ctx);
+    res.status(200).json(result);
+  });
+  router.all('/v1/call', routeLabel('/v1/call'), () => {
+    throw new NotFoundError('Every operation is POST /v1/call.');
+  });
+  return router;
+}

@@ -1,0 +1,36 @@
+import { identityOperations } from './operations/identity.js';
+import type { OperationEntry, Solution } from './operation.js';
+
+/**
+ * THE /v1/call operation table: every operation the gateway answers. To add operations, write
+ * `v1/operations/<domain>.ts` exporting `defineOperation(...)` entries and spread them in below.
+ */
+export const operationEntries: readonly OperationEntry[] = [...identityOperations];
+
+export interface OperationTable {
+  find(solution: Solution, operation: string): OperationEntry | undefined;
+  entries: readonly OperationEntry[];
+}
+
+/** Indexes entries; throws on duplicate operations or aliases that shadow another parameter. */
+export function createOperationTable(entries: readonly OperationEntry[]): OperationTable {
+  const byKey = new Map<string, OperationEntry>();
+  for (const entry of entries) {
+    const key = `${entry.solution}\u0000${entry.operation}`;
+    if (byKey.has(key)) throw new Error(`Operation ${entry.solution}/${entry.operation} is defined twice.`);
+    const names = new Set(Object.keys(entry.params));
+    for (const [name, spec] of Object.entries(entry.params)) {
+      for (const alias of spec.aliases ?? []) {
+        if (names.has(alias)) throw new Error(`Alias ${alias} of ${entry.operation}.${name} names another parameter.`);
+        names.add(alias);
+      }
+    }
+    byKey.set(key, entry);
+  }
+  return {
+    find: (solution, operation) => byKey.get(`${solution}\u0000${operation}`),
+    entries,
+  };
+}
+
+export const operationTable: OperationTable = createOperationTable(operationEntries);
