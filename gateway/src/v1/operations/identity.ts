@@ -12,6 +12,8 @@ export const userParams = {
   userIdentifier: { type: 'identifier', required: true },
   optionalUserIdentifier: { type: 'identifier' },
   key: { type: 'string', maxLength: 255 },
+  /** The spec misspells decryption_key as depryption_key in one table; legacy clients may send either. */
+  decryptionKey: { type: 'string', maxLength: 255, aliases: ['depryption_key'] },
   name: { type: 'string', maxLength: 255 },
   email: { type: 'email' },
   role: { type: 'enum', values: ['user', 'admin'] },
@@ -21,7 +23,7 @@ export const userParams = {
 
 export const getUsersParams = {
   user_identifier: userParams.optionalUserIdentifier,
-  decryption_key: userParams.key,
+  decryption_key: userParams.decryptionKey,
 } as const;
 
 export const addUserParams = {

@@ -1,0 +1,249 @@
+import { after, before, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { startKafkaMock, type KafkaMock } from '../testing/kafka-mock.js';
+import type { BusMessage, EventBus, Subscription } from './event-bus.js';
+import { InProcessBus } from './in-process-bus.js';
+import { KafkaBus } from './kafka-bus.js';
+
+/**
+ * One contract, two adapters: every behaviour event-bus.ts promises is checked against the in-process bus
+ * and against kafkajs talking to a real Kafka wire-protocol broker (librdkafka's mock cluster).
+ * Each test uses its own topic and group ids so tests never see each other's messages.
+ */
+
+const TEST_TIMEOUT_MS = 60_000;
+const TOPICS = {
+  basic: 'contract.basic',
+  split: 'contract.split',
+  resume: 'contract.resume',
+  order: 'contract.order',
+  headers: 'contract.headers',
+  retry: 'contract.retry',
+};
+const FAST_RETRY = { initialDelayMs: 20, maxDelayMs: 200 };
+
+interface Adapter {
+  name: string;
+  setUp(): Promise<void>;
+  tearDown(): Promise<void>;
+  createBus(): EventBus;
+}
+
+const inProcess: Adapter = {
+  name: 'InProcessBus',
+  setUp: async () => undefined,
+  tearDown: async () => undefined,
+  createBus: () => new InProcessBus({ partitions: 3, retry: FAST_RETRY }),
+};
+
+let mock: KafkaMock | undefined;
+const kafka: Adapter = {
+  name: 'KafkaBus (librdkafka mock cluster)',
+  // Fails the suite, with the launcher's build error, when the mock cannot be built: never a skip.
+  setUp: async () => {
+    mock = await startKafkaMock({ partitions: 3, topics: Object.values(TOPICS) });
+  },
+  tearDown: async () => mock?.stop(),
+  createBus: () => {
+    if (!mock) throw new Error('Kafka mock cluster is not running');
+    return new KafkaBus({
+      brokers: mock.brokers,
+      clientId: 'contract-test',
+      // The mock has no controller broker, which kafkajs' idempotent producer needs (see kafka-bus.ts).
+      idempotent: false,
+      retry: FAST_RETRY,
+      // The mock rebalances in (session timeout - 1 s) and holds empty fetches for the full wait.
+      consumer: { sessionTimeoutMs: 3_000, heartbeatIntervalMs: 300, maxWaitTimeMs: 100, joinTimeoutMs: 30_000 },
+    });
+  },
+};
+
+async function waitFor(condition: () => boolean, what: string, timeoutMs = 30_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!condition()) {
+    if (Date.now() > deadline) throw new Error(`Timed out after ${timeoutMs} ms waiting for ${what}`);
+    await sleep(25);
+  }
+}
+
+/** Long enough for a wrongly redelivered message to show up. */
+const settle = () => sleep(500);
+
+const text = (m: BusMessage) => m.value.toString('utf8');
+
+function assertNoDuplicates(values: string[]): void {
+  assert.equal(new Set(values).size, values.length, `duplicates in ${JSON.stringify(values)}`);
+}
+
+for (const adapter of [inProcess, kafka]) {
+  // Concurrent: tests share nothing but the broker, and the mock spends most of a test waiting on group joins.
+  describe(`EventBus contract: ${adapter.name}`, { concurrency: true }, () => {
+    let run = 0;
+    const group = (name: string) => `${name}-${process.pid}-${++run}`;
+    const buses: EventBus[] = [];
+
+    // Every test awaits the set-up, so a broker that cannot start fails each test with its reason
+    // (a failing before() hook would only mark them cancelled).
+    let ready: Promise<void> = Promise.resolve();
+    before(() => {
+      ready = adapter.setUp();
+      ready.catch(() => undefined);
+    });
+    after(async () => {
+      await Promise.all(buses.map((b) => b.close()));
+      await adapter.tearDown();
+    });
+    const newBus = async () => {
+      await ready;
+      const bus = adapter.createBus();
+      buses.push(bus);
+      return bus;
+    };
+
+    it('delivers published messages to each group, with topic, partition and offset', { timeout: TEST_TIMEOUT_MS }, async () => {
+      const bus = await newBus();
+      const values = Array.from({ length: 6 }, (_, i) => `basic-${i}`);
+      await bus.publish(TOPICS.basic, values.map((v, i) => ({ key: `k${i}`, value: v })));
+      const seen = new Map<string, BusMessage[]>([['a', []], ['b', []]]);
+      await Promise.all(
+        [...seen].map(([name, list]) =>
+          bus.subscribe({ topic: TOPICS.basic, groupId: group(`basic-${name}`), fromBeginning: true, handler: async (m) => void list.push(m) }),
+        ),
+      );
+      await waitFor(() => [...seen.values()].every((l) => l.length >= values.length), 'both groups to get every message');
+      await settle();
+      for (const list of seen.values()) {
+        assert.deepEqual(list.map(text).sort(), [...values].sort());
+        const lastOffset = new Map<number, bigint>();
+        for (const m of list) {
+          assert.equal(m.topic, TOPICS.basic);
+          assert.ok(m.partition >= 0 && m.partition < 3, `partition ${m.partition}`);
+          assert.match(m.offset, /^\d+$/);
+          const previous = lastOffset.get(m.partition) ?? -1n;
+          assert.ok(BigInt(m.offset) > previous, 'offsets increase within a partition');
+          lastOffset.set(m.partition, BigInt(m.offset));
+        }
+      }
+    });
+
+    it('splits partitions between two members of one group without duplicates', { timeout: TEST_TIMEOUT_MS }, async () => {
+      const bus = await newBus();
+      const groupId = group('split');
+      const byMember = { first: [] as BusMessage[], second: [] as BusMessage[] };
+      await bus.subscribe({ topic: TOPICS.split, groupId, fromBeginning: true, handler: async (m) => void byMember.first.push(m) });
+      await bus.subscribe({ topic: TOPICS.split, groupId, fromBeginning: true, handler: async (m) => void byMember.second.push(m) });
+      const values = Array.from({ length: 30 }, (_, i) => `split-${i}`);
+      await bus.publish(TOPICS.split, values.map((v) => ({ key: v, value: v })));
+      await waitFor(() => byMember.first.length + byMember.second.length >= values.length, 'all messages');
+      await settle();
+      const all = [...byMember.first, ...byMember.second].map(text);
+      assertNoDuplicates(all);
+      assert.deepEqual(all.sort(), [...values].sort());
+      assert.ok(byMember.first.length > 0 && byMember.second.length > 0, 'both members got work');
+      const firstPartitions = new Set(byMember.first.map((m) => m.partition));
+      assert.ok(byMember.second.every((m) => !firstPartitions.has(m.partition)), 'a partition belongs to one member');
+    });
+
+    it('resumes after the last committed offset: no loss, no duplicates', { timeout: TEST_TIMEOUT_MS }, async () => {
+      const bus = await newBus();
+      const groupId = group('resume');
+      const firstBatch = Array.from({ length: 10 }, (_, i) => `resume-${i}`);
+      const secondBatch = Array.from({ length: 5 }, (_, i) => `resume-${10 + i}`);
+      const handledBefore: string[] = [];
+      const keep = 4;
+      await bus.publish(TOPICS.resume, firstBatch.map((v) => ({ key: v, value: v })));
+      const first = await bus.subscribe({
+        topic: TOPICS.resume,
+        groupId,
+        fromBeginning: true,
+        // Accepts `keep` messages, then keeps failing: close() must stop those retries without committing.
+        handler: async (m) => {
+          if (handledBefore.length >= keep) throw new Error('not now');
+          handledBefore.push(text(m));
+        },
+      });
+      await waitFor(() => handledBefore.length === keep, `${keep} handled messages`);
+      await sleep(100);
+      await first.close();
+      await bus.publish(TOPICS.resume, secondBatch.map((v) => ({ key: v, value: v })));
+
+      const handledAfter: string[] = [];
+      await bus.subscribe({ topic: TOPICS.resume, groupId, fromBeginning: true, handler: async (m) => void handledAfter.push(text(m)) });
+      const expected = [...firstBatch, ...secondBatch].filter((v) => !handledBefore.includes(v));
+      await waitFor(() => handledAfter.length >= expected.length, `${expected.length} remaining messages`);
+      await settle();
+      assertNoDuplicates(handledAfter);
+      assert.deepEqual([...handledAfter].sort(), [...expected].sort());
+    });
+
+    it('handles messages with the same key in publish order', { timeout: TEST_TIMEOUT_MS }, async () => {
+      const bus = await newBus();
+      const keys = ['alpha', 'beta', 'gamma'];
+      const count = 20;
+      for (let seq = 0; seq < count; seq++) {
+        await bus.publish(TOPICS.order, keys.map((key) => ({ key, value: String(seq) })));
+      }
+      const seqByKey = new Map<string, number[]>(keys.map((k) => [k, []]));
+      await bus.subscribe({
+        topic: TOPICS.order,
+        groupId: group('order'),
+        fromBeginning: true,
+        handler: async (m) => {
+          await sleep(Math.floor(Math.random() * 3));
+          seqByKey.get(m.key!)!.push(Number(text(m)));
+        },
+      });
+      await waitFor(() => [...seqByKey.values()].every((s) => s.length >= count), 'every key fully handled');
+      await settle();
+      const inOrder = Array.from({ length: count }, (_, i) => i);
+      for (const key of keys) assert.deepEqual(seqByKey.get(key), inOrder, `order of ${key}`);
+    });
+
+    it('round-trips headers, binary values and null keys', { timeout: TEST_TIMEOUT_MS }, async () => {
+      const bus = await newBus();
+      const binary = Buffer.from([0, 1, 2, 127, 128, 254, 255]);
+      const headers = { 'content-type': 'application/octet-stream', 'x-trace-id': 'trace-42', 'x-unicode': 'héllo ✓' };
+      await bus.publish(TOPICS.headers, [
+        { key: null, value: binary, headers },
+        { key: 'text', value: 'plain ünïcode' },
+      ]);
+      const seen: BusMessage[] = [];
+      await bus.subscribe({ topic: TOPICS.headers, groupId: group('headers'), fromBeginning: true, handler: async (m) => void seen.push(m) });
+      await waitFor(() => seen.length >= 2, 'both messages');
+      const withHeaders = seen.find((m) => m.key === null);
+      const plain = seen.find((m) => m.key === 'text');
+      assert.ok(withHeaders && plain, 'both messages arrive with their keys');
+      assert.ok(Buffer.isBuffer(withHeaders.value));
+      assert.deepEqual([...withHeaders.value], [...binary]);
+      assert.deepEqual(withHeaders.headers, headers);
+      assert.equal(text(plain), 'plain ünïcode');
+      assert.deepEqual(plain.headers, {});
+    });
+
+    it('retries a handler that throws, in order, without losing the message', { timeout: TEST_TIMEOUT_MS }, async () => {
+      const bus = await newBus();
+      const attempts = new Map<string, number>();
+      const handled: string[] = [];
+      const values = Array.from({ length: 5 }, (_, i) => `retry-${i}`);
+      await bus.publish(TOPICS.retry, values.map((v) => ({ key: 'one-key', value: v })));
+      const subscription: Subscription = await bus.subscribe({
+        topic: TOPICS.retry,
+        groupId: group('retry'),
+        fromBeginning: true,
+        handler: async (m) => {
+          const v = text(m);
+          const attempt = (attempts.get(v) ?? 0) + 1;
+          attempts.set(v, attempt);
+          if (v === 'retry-2' && attempt === 1) throw new Error('transient failure');
+          handled.push(v);
+        },
+      });
+      await waitFor(() => handled.length >= values.length, 'all messages handled');
+      await settle();
+      await subscription.close();
+      assert.deepEqual(handled, values, 'each message once, in order, the failed one included');
+      assert.equal(attempts.get('retry-2'), 2);
+    });
+  });
+}

@@ -1,0 +1,181 @@
+import { setTimeout as sleep } from 'node:timers/promises';
+import type { Consumer, EachMessagePayload, IHeaders, Kafka } from 'kafkajs';
+import type { BusLogger, BusMessage, HandlerRetryOptions, SubscribeOptions, Subscription } from './event-bus.js';
+import { runHandlerWithRetry } from './handler-retry.js';
+
+/** Consumer timings; kafkajs defaults when absent. Tests shorten them (see the contract test). */
+export interface KafkaConsumerTuning {
+  /**
+   * kafkajs heartbeats between messages and between handler retries, not while a handler runs: a single
+   * handler call longer than this costs the member its partitions (the message is then redelivered).
+   */
+  sessionTimeoutMs?: number;
+  heartbeatIntervalMs?: number;
+  /**
+   * How long a fetch waits for data. librdkafka's mock broker always waits the full time when a partition
+   * is empty (a real broker answers as soon as data arrives), so tests keep it short.
+   */
+  maxWaitTimeMs?: number;
+  /** Partitions handled at once by one member; same-key order holds regardless. Default 4. */
+  partitionsConsumedConcurrently?: number;
+  /** How long `subscribe` waits for the member to join its group. Default 60 s. */
+  joinTimeoutMs?: number;
+}
+
+export interface KafkaSubscriptionOptions {
+  retry?: HandlerRetryOptions | undefined;
+  logger?: BusLogger | undefined;
+  tuning?: KafkaConsumerTuning | undefined;
+  onClosed: () => void;
+}
+
+/**
+ * One group member: a kafkajs consumer with manual commits after each handled message.
+ *
+ * kafkajs gives up for good on errors it deems non-retriable (its consumer disconnects and emits a crash
+ * with restart: false). A member that silently stops consuming would stall its partitions, so this class
+ * then starts a fresh consumer, with backoff, until it is closed. librdkafka's mock broker triggers this:
+ * it answers a follower's SyncGroup that arrives after the leader's with INVALID_REQUEST.
+ */
+export class KafkaSubscription implements Subscription {
+  private consumer: Consumer | undefined;
+  private readonly abort = new AbortController();
+  private launching: Promise<void> | undefined;
+  private relaunching = false;
+  private closing: Promise<void> | undefined;
+  private onJoined: (() => void) | undefined;
+
+  constructor(
+    private readonly kafka: Kafka,
+    private readonly opts: SubscribeOptions,
+    private readonly options: KafkaSubscriptionOptions,
+  ) {}
+
+  /** Resolves once the member first joined its group (see EventBus.subscribe). */
+  async start(): Promise<void> {
+    const timeoutMs = this.options.tuning?.joinTimeoutMs ?? 60_000;
+    let timer: NodeJS.Timeout | undefined;
+    const joined = new Promise<void>((resolve, reject) => {
+      this.onJoined = resolve;
+      timer = setTimeout(
+        () => reject(new Error(`Kafka consumer for ${this.opts.topic} did not join group ${this.opts.groupId} within ${timeoutMs} ms`)),
+        timeoutMs,
+      );
+    });
+    try {
+      await Promise.all([this.launch(), joined]);
+    } catch (err) {
+      await this.close();
+      throw err;
+    } finally {
+      clearTimeout(timer);
+      this.onJoined = undefined;
+    }
+  }
+
+  close(): Promise<void> {
+    this.closing ??= (async () => {
+      this.abort.abort();
+      await this.launching?.catch(() => undefined);
+      try {
+        // Waits for the message in flight (and its commit), then leaves the group.
+        await this.consumer?.disconnect();
+      } finally {
+        this.options.onClosed();
+      }
+    })();
+    return this.closing;
+  }
+
+  private launch(): Promise<void> {
+    const consumer = this.createConsumer();
+    this.consumer = consumer;
+    this.launching = (async () => {
+      await consumer.connect();
+      await consumer.subscribe({ topics: [this.opts.topic], fromBeginning: this.opts.fromBeginning ?? false });
+      await consumer.run({
+        autoCommit: false,
+        partitionsConsumedConcurrently: this.options.tuning?.partitionsConsumedConcurrently ?? 4,
+        eachMessage: (payload) => this.handle(consumer, payload),
+      });
+    })();
+    return this.launching;
+  }
+
+  private createConsumer(): Consumer {
+    const t = this.options.tuning ?? {};
+    const consumer = this.kafka.consumer({
+      groupId: this.opts.groupId,
+      ...(t.sessionTimeoutMs !== undefined ? { sessionTimeout: t.sessionTimeoutMs } : {}),
+      ...(t.heartbeatIntervalMs !== undefined ? { heartbeatInterval: t.heartbeatIntervalMs } : {}),
+      ...(t.maxWaitTimeMs !== undefined ? { maxWaitTimeInMs: t.maxWaitTimeMs } : {}),
+    });
+    consumer.on(consumer.events.GROUP_JOIN, () => this.onJoined?.());
+    consumer.on(consumer.events.CRASH, (event) => {
+      if (!event.payload.restart) void this.relaunch(event.payload.error);
+    });
+    return consumer;
+  }
+
+  private async relaunch(error: unknown): Promise<void> {
+    if (this.relaunching) return;
+    this.relaunching = true;
+    const { signal } = this.abort;
+    try {
+      for (let attempt = 1; !signal.aborted; attempt++) {
+        this.options.logger?.error(
+          { err: error, topic: this.opts.topic, groupId: this.opts.groupId, attempt },
+          'Kafka consumer stopped on an error; starting a new one',
+        );
+        await this.consumer?.disconnect().catch(() => undefined);
+        await sleep(Math.min(30_000, 250 * 2 ** (attempt - 1)), undefined, { signal }).catch(() => undefined);
+        if (signal.aborted) return;
+        try {
+          await this.launch();
+          return;
+        } catch (err) {
+          error = err;
+        }
+      }
+    } finally {
+      this.relaunching = false;
+    }
+  }
+
+  private async handle(consumer: Consumer, { topic, partition, message, heartbeat }: EachMessagePayload): Promise<void> {
+    const msg: BusMessage = {
+      key: message.key === null ? null : message.key.toString(),
+      value: message.value ?? Buffer.alloc(0),
+      headers: decodeHeaders(message.headers),
+      topic,
+      partition,
+      offset: message.offset,
+    };
+    try {
+      await runHandlerWithRetry(this.opts.handler, msg, {
+        signal: this.abort.signal,
+        retry: this.options.retry,
+        logger: this.options.logger,
+        // A rebalance surfaces here as an error: rethrown, kafkajs rejoins and the new owner of the
+        // partition starts again from the committed offset, i.e. at this message.
+        beforeRetry: heartbeat,
+      });
+    } catch (err) {
+      // Closing: return quietly. The offset is not committed, so the group hands this message out again;
+      // kafkajs stops its loop because the consumer is no longer running.
+      if (this.abort.signal.aborted) return;
+      throw err;
+    }
+    await consumer.commitOffsets([{ topic, partition, offset: (BigInt(message.offset) + 1n).toString() }]);
+  }
+}
+
+/** Kafka allows repeated and binary headers; the bus contract has one string per name, the last one wins. */
+function decodeHeaders(headers: IHeaders | undefined): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [name, raw] of Object.entries(headers ?? {})) {
+    const value = Array.isArray(raw) ? raw[raw.length - 1] : raw;
+    if (value !== undefined) out[name] = value.toString();
+  }
+  return out;
+}

@@ -1,0 +1,144 @@
+import { execFile, spawn, type ChildProcessByStdio } from 'node:child_process';
+import { existsSync, statSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import type { Readable, Writable } from 'node:stream';
+import { fileURLToPath } from 'node:url';
+
+/**
+ * A real Kafka wire-protocol broker for tests (ARCHITECTURE §5): librdkafka's mock cluster, started by
+ * the small launcher in infra/kafka-mock. No JVM, no Docker; CI installs librdkafka-dev.
+ *
+ * Known limits of the librdkafka 2.0.2 mock, as seen from kafkajs:
+ * - no CreateTopics: topics must be named here (the project's topics always exist);
+ * - it advertises controller id 0, which is no broker, so kafkajs' idempotent producer cannot start:
+ *   use `idempotent: false` on the bus;
+ * - an empty fetch always waits its full maxWait, and a group's first join waits ~3 s and each later
+ *   rebalance ~(session timeout - 1 s): keep consumer timings short in tests.
+ */
+export interface KafkaMock {
+  brokers: string[];
+  /** Stops the cluster; idempotent. The launcher also exits by itself if this process dies. */
+  stop(): Promise<void>;
+}
+
+export interface KafkaMockOptions {
+  /** Partitions per topic (default 3, like production's topics). */
+  partitions?: number;
+  /** Brokers in the cluster (default 1). */
+  brokers?: number;
+  /** Topics to create besides chain.jobs and chain.job-events; "name" or "name:partitions". */
+  topics?: string[];
+  startTimeoutMs?: number;
+}
+
+export class KafkaMockUnavailableError extends Error {
+  constructor(message: string, options?: ErrorOptions) {
+    super(message, options);
+    this.name = 'KafkaMockUnavailableError';
+  }
+}
+
+type MockProcess = ChildProcessByStdio<Writable, Readable, Readable>;
+
+export async function startKafkaMock(options: KafkaMockOptions = {}): Promise<KafkaMock> {
+  const bin = await buildKafkaMock();
+  const args = ['--partitions', String(options.partitions ?? 3), '--brokers', String(options.brokers ?? 1)];
+  const child: MockProcess = spawn(bin, [...args, ...(options.topics ?? [])], { stdio: ['pipe', 'pipe', 'pipe'] });
+  // Ending stdin of a launcher that already exited raises EPIPE; its exit is handled elsewhere.
+  child.stdin.on('error', () => undefined);
+  let stderr = '';
+  child.stderr.setEncoding('utf8').on('data', (chunk: string) => {
+    stderr = (stderr + chunk).slice(-4000);
+  });
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+
+  let brokers: string[];
+  try {
+    brokers = await readBootstrap(child, options.startTimeoutMs ?? 10_000, () => stderr);
+  } catch (err) {
+    child.kill('SIGKILL');
+    await exited;
+    throw err;
+  }
+
+  // Nothing here may keep the test process alive; if it exits without stop(), stdin closes and the
+  // launcher exits on its own.
+  child.unref();
+  for (const stream of [child.stdin, child.stdout, child.stderr]) (stream as unknown as { unref?: () => void }).unref?.();
+
+  let stopping: Promise<void> | undefined;
+  return {
+    brokers,
+    stop: () => {
+      stopping ??= (async () => {
+        if (child.exitCode !== null || child.signalCode !== null) return;
+        child.ref();
+        child.stdin.end();
+        const kill = setTimeout(() => child.kill('SIGKILL'), 5_000);
+        child.kill('SIGTERM');
+        await exited;
+        clearTimeout(kill);
+        child.stdout.destroy();
+        child.stderr.destroy();
+      })();
+      return stopping;
+    },
+  };
+}
+
+/** Builds infra/kafka-mock/kafka-mock when it is missing or older than its source; returns its path. */
+export async function buildKafkaMock(): Promise<string> {
+  const dir = join(findRepoRoot(), 'infra', 'kafka-mock');
+  const bin = join(dir, 'kafka-mock');
+  if (existsSync(bin) && statSync(bin).mtimeMs >= statSync(join(dir, 'kafka-mock.c')).mtimeMs) return bin;
+  await new Promise<void>((resolve, reject) => {
+    execFile('make', ['-C', dir], { timeout: 120_000 }, (err, _stdout, stderr) => {
+      if (!err) return resolve();
+      reject(
+        new KafkaMockUnavailableError(
+          `Cannot build the Kafka mock broker (make -C ${dir}): ${String(stderr).trim() || err.message}\n` +
+            'It needs a C compiler, make, pkg-config and librdkafka-dev (apt-get install build-essential pkg-config librdkafka-dev).',
+          { cause: err },
+        ),
+      );
+    });
+  });
+  return bin;
+}
+
+/** The repository root: the nearest ancestor of this file that holds infra/kafka-mock. */
+export function findRepoRoot(from: string = fileURLToPath(import.meta.url)): string {
+  for (let dir = dirname(from); ; dir = dirname(dir)) {
+    if (existsSync(join(dir, 'infra', 'kafka-mock', 'Makefile'))) return dir;
+    if (dirname(dir) === dir) throw new KafkaMockUnavailableError(`No infra/kafka-mock above ${from}`);
+  }
+}
+
+function readBootstrap(child: MockProcess, timeoutMs: number, stderr: () => string): Promise<string[]> {
+  return new Promise((resolve, reject) => {
+    let out = '';
+    const finish = (err: Error | null, brokers?: string[]) => {
+      clearTimeout(timer);
+      child.stdout.off('data', onData);
+      child.off('exit', onExit);
+      child.off('error', onError);
+      if (err) reject(err);
+      else resolve(brokers!);
+    };
+    const onData = (chunk: Buffer) => {
+      out += chunk.toString('utf8');
+      const match = /^BOOTSTRAP (\S+)$/m.exec(out);
+      if (match) finish(null, match[1]!.split(','));
+    };
+    const onExit = (code: number | null) =>
+      finish(new KafkaMockUnavailableError(`Kafka mock broker exited (code ${code}) before it was ready: ${stderr().trim()}`));
+    const onError = (err: Error) => finish(new KafkaMockUnavailableError(`Cannot start the Kafka mock broker: ${err.message}`, { cause: err }));
+    const timer = setTimeout(
+      () => finish(new KafkaMockUnavailableError(`Kafka mock broker printed no BOOTSTRAP line within ${timeoutMs} ms: ${stderr().trim()}`)),
+      timeoutMs,
+    );
+    child.stdout.on('data', onData);
+    child.once('exit', onExit);
+    child.once('error', onError);
+  });
+}

@@ -1,0 +1,49 @@
+import { createLogger } from '@green-impact/shared/logger';
+import { createScratchPostgresDatabase, type TestDatabase } from '@green-impact/shared/testing/databases';
+import { startSystem, type RunningSystem } from '@green-impact/embedded/system';
+
+/** The whole system in this process (as `npm start` runs it) on the given test database. */
+export async function startTestSystem(db: TestDatabase, bootstrapApiKey: string): Promise<RunningSystem> {
+  const log = createLogger('e2e');
+  if (db.name === 'pglite') {
+    return startSystem({ port: 0, host: '127.0.0.1', bootstrapApiKey, log, nodeEnv: 'test' });
+  }
+  const scratch = await createScratchPostgresDatabase();
+  const system = await startSystem({ port: 0, host: '127.0.0.1', databaseUrl: scratch.url, bootstrapApiKey, log, nodeEnv: 'test' });
+  return {
+    ...system,
+    async stop() {
+      await system.stop();
+      await scratch.stop();
+    },
+  };
+}
+
+export interface CallResult {
+  status: number;
+  body: any;
+}
+
+/** A legacy client: POST /v1/call with X-Api-Key. */
+export function v1Client(baseUrl: string, apiKey: string) {
+  return async (solution: string, operation: string, parameters?: Record<string, unknown>): Promise<CallResult> => {
+    const res = await fetch(`${baseUrl}/v1/call`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-api-key': apiKey },
+      body: JSON.stringify({ solution, operation, ...(parameters ? { parameters } : {}) }),
+    });
+    return { status: res.status, body: await res.json() };
+  };
+}
+
+/** A frontend client: POST /graphql. */
+export function graphqlClient(baseUrl: string, apiKey: string) {
+  return async (query: string, variables?: Record<string, unknown>): Promise<{ data?: any; errors?: any[] }> => {
+    const res = await fetch(`${baseUrl}/graphql`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-api-key': apiKey },
+      body: JSON.stringify({ query, variables }),
+    });
+    return (await res.json()) as { data?: any; errors?: any[] };
+  };
+}
