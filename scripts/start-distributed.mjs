@@ -39,12 +39,15 @@ const children = processes.map(({ name, entry, env }) => {
   child.on('exit', (code, signal) => {
     console.log(`[${name}] exited (${signal ?? code})`);
     if (!stopping) stop('child exit');
+    if (children.every((c) => c.exitCode !== null || c.signalCode !== null)) process.exitCode = stoppedCleanly ? 0 : 1;
   });
   return child;
 });
 
 let stopping = false;
+let stoppedCleanly = true;
 function stop(reason) {
+  if (reason === 'child exit') stoppedCleanly = false;
   if (stopping) return;
   stopping = true;
   console.log(`stopping all (${reason})`);

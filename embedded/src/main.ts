@@ -10,7 +10,8 @@ try {
   config = loadEmbeddedConfig();
 } catch (err) {
   if (!(err instanceof ConfigError)) throw err;
-  log.fatal(`configuration error: ${err.message}`);
+  // Always shown, whatever LOG_LEVEL says: nothing started, and the operator must see why.
+  process.stderr.write(`configuration error: ${err.message}\n`);
   process.exit(78);
 }
 

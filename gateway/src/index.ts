@@ -1,3 +1,4 @@
+import { ConfigError } from '@green-impact/shared/config';
 import { createLogger } from '@green-impact/shared/logger';
 import { loadGatewayConfig } from './config.js';
 import { createGateway } from './gateway.js';
@@ -15,6 +16,11 @@ try {
   const { port } = await gateway.listen().catch(async (err: unknown) => (await gateway.close(), Promise.reject(err)));
   log.info({ host: config.host, port }, 'gateway listening');
 } catch (err) {
+  if (err instanceof ConfigError) {
+    // Always shown, whatever LOG_LEVEL says: nothing started, and the operator must see why.
+    process.stderr.write(`gateway: configuration error: ${err.message}\n`);
+    process.exit(78);
+  }
   log.fatal({ err: err instanceof Error ? { name: err.name, message: err.message } : err }, 'gateway failed to start');
   process.exitCode = 1;
 }

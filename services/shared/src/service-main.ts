@@ -30,7 +30,8 @@ export async function runServiceProcess(opts: {
     service = await opts.create(env, log);
   } catch (err) {
     if (err instanceof ConfigError) {
-      log.fatal(`configuration error: ${err.message}`);
+      // Always shown, whatever LOG_LEVEL says: nothing started, and the operator must see why.
+      process.stderr.write(`${opts.name}: configuration error: ${err.message}\n`);
       process.exitCode = 78; // EX_CONFIG
       return;
     }
