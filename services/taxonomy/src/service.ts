@@ -1,0 +1,57 @@
+import type { DataSource } from 'typeorm';
+import { TaxonomyServiceService } from '@green-impact/proto/greenimpact/taxonomy/v1/taxonomy';
+import { openServiceDataSource } from '@green-impact/shared/db/data-source';
+import { implement, type GrpcServiceRegistration } from '@green-impact/shared/grpc/server';
+import type { Logger } from '@green-impact/shared/logger';
+import { currencyEntities } from './currencies/entities.js';
+import { taxonomyServiceHandlers } from './handlers.js';
+import { InitTaxonomy1763856000000 } from './migrations/1763856000000-init-taxonomy.js';
+import { SeedReferenceData1763856000001 } from './migrations/1763856000001-seed-reference-data.js';
+import { referenceEntities } from './reference/entities.js';
+import { SCHEMA } from './schema.js';
+import { createStores, type TaxonomyStores } from './stores.js';
+import { taxonomyItemEntities } from './taxonomy/entities.js';
+
+export const TAXONOMY_SERVICE_NAME = 'greenimpact.taxonomy.v1.TaxonomyService';
+
+export interface TaxonomyServiceOptions {
+  databaseUrl: string;
+  poolSize?: number;
+  log: Logger;
+}
+
+export interface TaxonomyService {
+  registration: GrpcServiceRegistration;
+  stores: TaxonomyStores;
+  /** The service's data source (tests and tools inspect the schema through it). */
+  dataSource: DataSource;
+  close(): Promise<void>;
+}
+
+/** Opens the taxonomy schema (running migrations, which seed the reference data) and builds the gRPC service. */
+export async function createTaxonomyService(opts: TaxonomyServiceOptions): Promise<TaxonomyService> {
+  const ds = await openServiceDataSource({
+    url: opts.databaseUrl,
+    schema: SCHEMA,
+    entities: [...referenceEntities, ...taxonomyItemEntities, ...currencyEntities],
+    migrations: [InitTaxonomy1763856000000, SeedReferenceData1763856000001],
+    ...(opts.poolSize ? { poolSize: opts.poolSize } : {}),
+    log: opts.log,
+  });
+  try {
+    const stores = await createStores(ds);
+    return {
+      registration: {
+        name: TAXONOMY_SERVICE_NAME,
+        definition: TaxonomyServiceService,
+        implementation: implement(TAXONOMY_SERVICE_NAME, TaxonomyServiceService, taxonomyServiceHandlers(stores), opts.log),
+      },
+      stores,
+      dataSource: ds,
+      close: () => ds.destroy(),
+    };
+  } catch (err) {
+    await ds.destroy();
+    throw err;
+  }
+}

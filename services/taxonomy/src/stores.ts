@@ -1,0 +1,47 @@
+import type { DataSource } from 'typeorm';
+import { CurrencyStore } from './currencies/currencies.js';
+import { FxRateStore } from './currencies/fx-rates.js';
+import { GoalReader } from './reference/goal-reader.js';
+import { LanguageCatalog } from './reference/language-catalog.js';
+import { CategoryStore } from './taxonomy/categories.js';
+import { GoalLinkStore } from './taxonomy/goal-links.js';
+import { IndicatorStore } from './taxonomy/indicators.js';
+import { TaxonomyReader } from './taxonomy/reads.js';
+import { SubCategoryStore } from './taxonomy/sub-categories.js';
+import { SuperIndicatorStore } from './taxonomy/super-indicators.js';
+import { TranslationStore } from './taxonomy/translations.js';
+import { UnitStore } from './taxonomy/units.js';
+
+/** Everything the handlers call: one store per kind of data, all on the service's data source. */
+export interface TaxonomyStores {
+  languages: LanguageCatalog;
+  goals: GoalReader;
+  reader: TaxonomyReader;
+  categories: CategoryStore;
+  subCategories: SubCategoryStore;
+  units: UnitStore;
+  superIndicators: SuperIndicatorStore;
+  indicators: IndicatorStore;
+  goalLinks: GoalLinkStore;
+  translations: TranslationStore;
+  currencies: CurrencyStore;
+  fxRates: FxRateStore;
+}
+
+export async function createStores(ds: DataSource): Promise<TaxonomyStores> {
+  const languages = await LanguageCatalog.load(ds);
+  return {
+    languages,
+    goals: new GoalReader(ds, languages),
+    reader: new TaxonomyReader(ds, languages),
+    categories: new CategoryStore(ds, languages),
+    subCategories: new SubCategoryStore(ds, languages),
+    units: new UnitStore(ds, languages),
+    superIndicators: new SuperIndicatorStore(ds, languages),
+    indicators: new IndicatorStore(ds, languages),
+    goalLinks: new GoalLinkStore(ds),
+    translations: new TranslationStore(ds, languages),
+    currencies: new CurrencyStore(ds),
+    fxRates: new FxRateStore(ds),
+  };
+}

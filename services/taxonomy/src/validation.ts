@@ -1,0 +1,64 @@
+import { InvalidArgumentError } from '@green-impact/shared/errors';
+
+/**
+ * Input checks of the service (defence in depth: the gateway validates first). Pure functions that
+ * return the normalized value or throw INVALID_ARGUMENT with a message naming the parameter.
+ */
+
+export const MIN_YEAR = 1900;
+export const MAX_YEAR = 2200;
+export const MAX_NAME_LENGTH = 255;
+
+export function reportingYear(value: number, field = 'reporting_year'): number {
+  if (!Number.isInteger(value) || value < MIN_YEAR || value > MAX_YEAR) {
+    throw new InvalidArgumentError(`${field} must be a 4-digit year from ${MIN_YEAR} to ${MAX_YEAR}, got ${value}.`);
+  }
+  return value;
+}
+
+/** A name or translation: trimmed, 1 to 255 characters. */
+export function name(field: string, value: string | undefined): string {
+  const trimmed = (value ?? '').trim();
+  if (trimmed === '' || [...trimmed].length > MAX_NAME_LENGTH) {
+    throw new InvalidArgumentError(`${field} must be 1 to ${MAX_NAME_LENGTH} characters.`);
+  }
+  return trimmed;
+}
+
+/** An optional new name (`*_changed`): absent or blank means not given, as legacy clients send "". */
+export function optionalName(field: string, value: string | undefined): string | undefined {
+  return value === undefined || value.trim() === '' ? undefined : name(field, value);
+}
+
+export function id(field: string, value: number): number {
+  if (!Number.isSafeInteger(value) || value <= 0) throw new InvalidArgumentError(`${field} must be a positive integer.`);
+  return value;
+}
+
+export function optionalId(field: string, value: number | undefined): number | undefined {
+  return value === undefined ? undefined : id(field, value);
+}
+
+/** ISO 4217-style code: 3 letters, accepted in any case, returned upper case. */
+export function currencyCode(field: string, value: string): string {
+  const code = (value ?? '').trim().toUpperCase();
+  if (!/^[A-Z]{3}$/.test(code)) {
+    throw new InvalidArgumentError(`${field} must be a 3-letter currency code, got "${truncate(value ?? '')}".`);
+  }
+  return code;
+}
+
+export function positiveRate(field: string, value: number): number {
+  if (!Number.isFinite(value) || value <= 0) throw new InvalidArgumentError(`${field} must be a positive number.`);
+  return value;
+}
+
+export function finiteAmount(field: string, value: number): number {
+  if (!Number.isFinite(value)) throw new InvalidArgumentError(`${field} must be a finite number.`);
+  return value;
+}
+
+/** Echoed input is cut short: a message must stay readable whatever a client sends. */
+export function truncate(value: string, max = 40): string {
+  return value.length > max ? `${value.slice(0, max)}…` : value;
+}
