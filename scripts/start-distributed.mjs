@@ -11,13 +11,21 @@ if (!process.env.DATABASE_URL) {
   process.exit(78);
 }
 const host = '127.0.0.1';
-const ports = { identity: Number(process.env.IDENTITY_GRPC_PORT ?? 50051) };
+const ports = {
+  identity: Number(process.env.IDENTITY_GRPC_PORT ?? 50051),
+  taxonomy: Number(process.env.TAXONOMY_GRPC_PORT ?? 50052),
+};
 const processes = [
   { name: 'identity', entry: 'services/identity/dist/index.js', env: { GRPC_PORT: String(ports.identity), GRPC_HOST: host } },
+  { name: 'taxonomy', entry: 'services/taxonomy/dist/index.js', env: { GRPC_PORT: String(ports.taxonomy), GRPC_HOST: host } },
   {
     name: 'gateway',
     entry: 'gateway/dist/index.js',
-    env: { PORT: process.env.PORT ?? '8080', IDENTITY_GRPC_ADDR: `${host}:${ports.identity}` },
+    env: {
+      PORT: process.env.PORT ?? '8080',
+      IDENTITY_GRPC_ADDR: `${host}:${ports.identity}`,
+      TAXONOMY_GRPC_ADDR: `${host}:${ports.taxonomy}`,
+    },
   },
 ];
 

@@ -11,6 +11,8 @@ export interface EmbeddedConfig {
   kafkaBrokers: string[];
   bootstrapApiKey: string | undefined;
   publicBaseUrl: string | undefined;
+  /** Loopback gRPC ports start here (identity, taxonomy, …); 0 picks free ones. */
+  grpcBasePort: number;
 }
 
 export function loadEmbeddedConfig(env: Record<string, string | undefined> = process.env): EmbeddedConfig {
@@ -23,5 +25,6 @@ export function loadEmbeddedConfig(env: Record<string, string | undefined> = pro
     kafkaBrokers: read.list('KAFKA_BROKERS'),
     bootstrapApiKey: read.optionalString('BOOTSTRAP_API_KEY'),
     publicBaseUrl: read.url('PUBLIC_BASE_URL', ['http', 'https']),
+    grpcBasePort: read.port('GRPC_BASE_PORT', 50051),
   };
 }

@@ -23,6 +23,7 @@ const system = await startSystem({
   databaseUrl: config.databaseUrl,
   bootstrapApiKey: key.bootstrapApiKey,
   publicBaseUrl: config.publicBaseUrl,
+  grpcBasePort: config.grpcBasePort,
   log,
 });
 
@@ -36,6 +37,9 @@ const lines = [
   `  database   ${config.databaseUrl ? 'PostgreSQL (DATABASE_URL)' : `PGlite in ${pgliteDir(config.dataDir)}`}`,
   '',
   ...key.howToGetAKey(system.gatewayUrl),
+  '',
+  'Example taxonomy (ICMA core indicators, 2024), loaded once through the taxonomy API:',
+  `  TAXONOMY_GRPC_ADDR=${system.grpc.taxonomy} npm run example:load`,
   '',
 ];
 process.stdout.write(lines.join('\n') + '\n');

@@ -4,6 +4,7 @@ import { startEmbeddedPostgres, type EmbeddedPostgres } from '@green-impact/shar
 import { startGrpcServer, type StartedGrpcServer } from '@green-impact/shared/grpc/server';
 import type { Logger } from '@green-impact/shared/logger';
 import { createIdentityService } from '@green-impact/identity/service';
+import { createTaxonomyService } from '@green-impact/taxonomy/service';
 import { createGateway } from '@green-impact/gateway/gateway';
 import { loadGatewayConfig } from '@green-impact/gateway/config';
 
@@ -17,13 +18,15 @@ export interface SystemOptions {
   bootstrapApiKey?: string | undefined;
   publicBaseUrl?: string | undefined;
   nodeEnv?: string;
+  /** First gRPC port: identity on it, taxonomy on the next; 0 (the default) picks free ports. */
+  grpcBasePort?: number;
   log: Logger;
 }
 
 export interface RunningSystem {
   gatewayUrl: string;
   databaseUrl: string;
-  grpc: Record<'identity', string>;
+  grpc: Record<'identity' | 'taxonomy', string>;
   stop(): Promise<void>;
 }
 
@@ -53,13 +56,24 @@ export async function startSystem(opts: SystemOptions): Promise<RunningSystem> {
       poolSize: embedded ? 4 : 10,
     });
     stack.push(() => identity.close());
-    const identityServer = await serve('identity', identity.registration, opts.log);
+    const grpcPort = (offset: number) => (opts.grpcBasePort ? opts.grpcBasePort + offset : 0);
+    const identityServer = await serve('identity', identity.registration, opts.log, grpcPort(0));
     stack.push(() => identityServer.shutdown());
+
+    const taxonomy = await createTaxonomyService({
+      databaseUrl,
+      log: opts.log.child({ component: 'taxonomy' }),
+      poolSize: embedded ? 4 : 10,
+    });
+    stack.push(() => taxonomy.close());
+    const taxonomyServer = await serve('taxonomy', taxonomy.registration, opts.log, grpcPort(1));
+    stack.push(() => taxonomyServer.shutdown());
 
     const gatewayConfig = loadGatewayConfig({
       PORT: String(opts.port),
       HOST: opts.host,
       IDENTITY_GRPC_ADDR: identityServer.address,
+      TAXONOMY_GRPC_ADDR: taxonomyServer.address,
       NODE_ENV: opts.nodeEnv ?? process.env['NODE_ENV'] ?? 'development',
       ...(opts.publicBaseUrl ? { PUBLIC_BASE_URL: opts.publicBaseUrl } : {}),
     });
@@ -71,7 +85,7 @@ export async function startSystem(opts: SystemOptions): Promise<RunningSystem> {
     return {
       gatewayUrl: `http://${shownHost}:${port}`,
       databaseUrl,
-      grpc: { identity: identityServer.address },
+      grpc: { identity: identityServer.address, taxonomy: taxonomyServer.address },
       stop,
     };
   } catch (err) {
@@ -84,11 +98,12 @@ async function serve(
   name: keyof typeof protoFiles,
   registration: Parameters<typeof startGrpcServer>[0]['services'][number],
   log: Logger,
+  port: number,
 ): Promise<StartedGrpcServer> {
   return startGrpcServer({
     services: [registration],
     host: '127.0.0.1',
-    port: 0,
+    port,
     protoRoot,
     protoFiles: [protoFiles[name]],
     log: log.child({ component: name }),

@@ -44,6 +44,7 @@ describe('npm run start:distributed (each service its own process, on PostgreSQL
     db = await createScratchPostgresDatabase();
     const port = await freePort();
     const identityPort = await freePort();
+    const taxonomyPort = await freePort();
     url = `http://127.0.0.1:${port}`;
     child = spawn(process.execPath, [join(root, 'scripts/start-distributed.mjs')], {
       cwd: root,
@@ -52,6 +53,7 @@ describe('npm run start:distributed (each service its own process, on PostgreSQL
         DATABASE_URL: db.url,
         PORT: String(port),
         IDENTITY_GRPC_PORT: String(identityPort),
+        TAXONOMY_GRPC_PORT: String(taxonomyPort),
         BOOTSTRAP_API_KEY: 'distributed-key',
         LOG_LEVEL: 'warn',
       },
@@ -88,5 +90,6 @@ describe('npm run start:distributed (each service its own process, on PostgreSQL
     await exited;
     assert.match(output, /\[identity\] exited/);
     assert.match(output, /\[gateway\] exited/);
+    assert.match(output, /\[taxonomy\] exited/);
   });
 });

@@ -19,7 +19,7 @@ interface Started {
 async function start(env: Record<string, string>): Promise<Started> {
   const child = spawn(process.execPath, [main], {
     cwd: root,
-    env: { ...process.env, NODE_ENV: 'development', LOG_LEVEL: 'warn', PORT: '0', ...env },
+    env: { ...process.env, NODE_ENV: 'development', LOG_LEVEL: 'warn', PORT: '0', GRPC_BASE_PORT: '0', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let out = '';
