@@ -1,0 +1,94 @@
+import { after, before, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+import { credentials, loadPackageDefinition, type GrpcObject, type ServiceClientConstructor } from '@grpc/grpc-js';
+import { loadSync } from '@grpc/proto-loader';
+import { IdentityServiceService } from '@green-impact/proto/greenimpact/identity/v1/identity';
+import { protoFiles, protoRoot } from '@green-impact/proto/paths';
+import { createLogger } from '../logger.js';
+import { NotFoundError } from '../errors.js';
+import { createGrpcClient } from './client.js';
+import { implement, startGrpcServer, type StartedGrpcServer } from './server.js';
+
+const require = createRequire(import.meta.url);
+const SERVICE = 'greenimpact.identity.v1.IdentityService';
+
+function clientFor(protoPath: string, includeDir: string, pkgPath: string[], address: string): any {
+  const def = loadSync(protoPath, { includeDirs: [includeDir], keepCase: true, enums: String });
+  let obj: GrpcObject | ServiceClientConstructor = loadPackageDefinition(def);
+  for (const p of pkgPath) obj = (obj as GrpcObject)[p] as GrpcObject;
+  const Ctor = obj as unknown as ServiceClientConstructor;
+  return new Ctor(address, credentials.createInsecure());
+}
+
+describe('gRPC server helper', () => {
+  let server: StartedGrpcServer;
+  let slowCalls = 0;
+
+  before(async () => {
+    const log = createLogger('grpc-test');
+    const impl = implement(SERVICE, IdentityServiceService, {
+      async getGroups(_req, ctx) {
+        if (!ctx.caller) throw new NotFoundError('No caller.');
+        return { groups: [{ id: 1, group: ctx.caller.accountId }] };
+      },
+      async listAccounts() {
+        slowCalls++;
+        await new Promise((r) => setTimeout(r, 500));
+        return { accounts: [] };
+      },
+    }, log);
+    server = await startGrpcServer({
+      services: [{ name: SERVICE, definition: IdentityServiceService, implementation: impl }],
+      host: '127.0.0.1',
+      port: 0,
+      protoRoot,
+      protoFiles: [protoFiles.identity],
+      log,
+    });
+  });
+  after(() => server.shutdown(500));
+
+  it('passes the caller in metadata and maps domain errors to status codes', async () => {
+    const client = createGrpcClient(IdentityServiceService, server.address);
+    const { groups } = await client.getGroups({}, { caller: { accountId: 'acc-1', role: 'user' } });
+    assert.deepEqual(groups, [{ id: 1, group: 'acc-1' }]);
+    await assert.rejects(client.getGroups({}), { code: 'NOT_FOUND', message: 'No caller.' });
+    await assert.rejects(client.removeUser({ userIdentifier: 'x' }), { code: 'UNIMPLEMENTED' });
+    client.close();
+  });
+
+  it('enforces client deadlines', async () => {
+    const client = createGrpcClient(IdentityServiceService, server.address, { deadlineMs: 100 });
+    await assert.rejects(client.listAccounts({}), { code: 'DEADLINE_EXCEEDED' });
+    assert.equal(slowCalls, 1);
+    client.close();
+  });
+
+  it('serves the standard health service', async () => {
+    const healthProto = join(dirname(require.resolve('grpc-health-check/package.json')), 'proto/health/v1/health.proto');
+    const health = clientFor(healthProto, dirname(healthProto), ['grpc', 'health', 'v1', 'Health'], server.address);
+    const check = (service: string) =>
+      new Promise<{ status: string }>((resolve, reject) => health.Check({ service }, (e: Error | null, r: { status: string }) => (e ? reject(e) : resolve(r))));
+    assert.equal((await check('')).status, 'SERVING');
+    assert.equal((await check(SERVICE)).status, 'SERVING');
+    health.close();
+  });
+
+  it('serves reflection listing the service', async () => {
+    const reflectionRoot = join(dirname(require.resolve('@grpc/reflection/package.json')), 'build/proto');
+    const reflection = clientFor(join(reflectionRoot, 'grpc/reflection/v1/reflection.proto'), reflectionRoot, ['grpc', 'reflection', 'v1', 'ServerReflection'], server.address);
+    const call = reflection.ServerReflectionInfo();
+    const services = await new Promise<string[]>((resolve, reject) => {
+      call.on('data', (r: { list_services_response?: { service: { name: string }[] } }) => {
+        resolve(r.list_services_response?.service.map((s) => s.name) ?? []);
+        call.end();
+      });
+      call.on('error', reject);
+      call.write({ list_services: '' });
+    });
+    assert.ok(services.includes(SERVICE), services.join(','));
+    reflection.close();
+  });
+});
