@@ -1,9 +1,12 @@
 import { Client, credentials } from '@grpc/grpc-js';
 import { createGrpcClient, type TypedClient } from '@green-impact/shared/grpc/client';
+import { UnavailableError } from '@green-impact/shared/errors';
 import { IdentityServiceService } from '@green-impact/proto/greenimpact/identity/v1/identity';
+import { TaxonomyServiceService } from '@green-impact/proto/greenimpact/taxonomy/v1/taxonomy';
 import type { BackendAddresses } from './config.js';
 
 export type IdentityClient = TypedClient<typeof IdentityServiceService>;
+export type TaxonomyClient = TypedClient<typeof TaxonomyServiceService>;
 
 /**
  * The gRPC clients operation handlers and resolvers call. When a backend's proto lands, add its typed
@@ -11,6 +14,19 @@ export type IdentityClient = TypedClient<typeof IdentityServiceService>;
  */
 export interface GatewayClients {
   identity: IdentityClient;
+  /**
+   * Absent when TAXONOMY_GRPC_ADDR is not set. Reach it through {@link taxonomyClient}, which turns the
+   * absence into 503 UNAVAILABLE.
+   */
+  taxonomy?: TaxonomyClient | undefined;
+}
+
+/** The taxonomy client, or 503 UNAVAILABLE when this gateway has no taxonomy backend configured. */
+export function taxonomyClient(clients: GatewayClients): TaxonomyClient {
+  if (!clients.taxonomy) {
+    throw new UnavailableError('The taxonomy service is not available: this gateway has no taxonomy backend configured.');
+  }
+  return clients.taxonomy;
 }
 
 /** A backend /readyz checks: its name and the channel to ask. */
@@ -27,23 +43,28 @@ export interface ClientSet {
 }
 
 /**
- * Opens clients for every configured backend, unless `injected` supplies them. Configured backends that
- * have no typed client yet still get a bare channel so readiness covers them.
+ * Opens clients for every configured backend, unless `injected` supplies them (an injected set without
+ * an optional client gets one opened from its configured address). Configured backends that have no
+ * typed client yet still get a bare channel so readiness covers them.
  */
 export function createClients(
   addresses: BackendAddresses,
   options: { deadlineMs: number; injected?: GatewayClients | undefined },
 ): ClientSet {
   const owned: { close(): void }[] = [];
-  let clients = options.injected;
-  if (!clients) {
-    clients = { identity: createGrpcClient(IdentityServiceService, addresses.identity, { deadlineMs: options.deadlineMs }) };
-    owned.push(clients.identity);
+  const own = <C extends { close(): void }>(client: C): C => (owned.push(client), client);
+  const defaults = { deadlineMs: options.deadlineMs };
+  const injected = options.injected;
+  const clients: GatewayClients = {
+    identity: injected?.identity ?? own(createGrpcClient(IdentityServiceService, addresses.identity, defaults)),
+    taxonomy:
+      injected?.taxonomy ??
+      (addresses.taxonomy === undefined ? undefined : own(createGrpcClient(TaxonomyServiceService, addresses.taxonomy, defaults))),
+  };
+  const backends: Backend[] = [];
+  for (const [name, client] of Object.entries(clients)) {
+    if (client !== undefined) backends.push({ name, channel: (client as { raw: Client }).raw });
   }
-  const backends: Backend[] = Object.entries(clients).map(([name, client]) => ({
-    name,
-    channel: (client as { raw: Client }).raw,
-  }));
   for (const [name, address] of Object.entries(addresses)) {
     if (address === undefined || backends.some((b) => b.name === name)) continue;
     const channel = new Client(address, credentials.createInsecure());

@@ -1,8 +1,12 @@
+import { taxonomyMutationTypeDefs } from './taxonomy-mutations-schema.js';
+import { taxonomyTypeDefs } from './taxonomy-schema.js';
+
 /**
  * The GraphQL schema (SDL). camelCase counterpart of the /v1/call identity operations plus account
- * and API-key administration. Other domains add their types here as their services land.
+ * and API-key administration; other domains `extend type Query` / `Mutation` in their own file
+ * (taxonomy-schema.ts, taxonomy-mutations-schema.ts) and are appended below.
  */
-export const typeDefs = /* GraphQL */ `
+const identityTypeDefs = /* GraphQL */ `
   """
   Reads. Every field needs an X-Api-Key header; without one it fails with extensions.code UNAUTHENTICATED.
   """
@@ -213,3 +217,5 @@ export const typeDefs = /* GraphQL */ `
     id: ID
   }
 `;
+
+export const typeDefs = identityTypeDefs + taxonomyTypeDefs + taxonomyMutationTypeDefs;

@@ -2,19 +2,30 @@ import { createLogger } from '@green-impact/shared/logger';
 import { loadGatewayConfig } from '../config.js';
 import { createGateway, type Gateway } from '../gateway.js';
 import { startFakeIdentity, type FakeIdentity } from './fake-identity.js';
+import { startFakeTaxonomy, type FakeTaxonomy } from './fake-taxonomy.js';
 
 export interface TestGateway {
   baseUrl: string;
   gateway: Gateway;
   identity: FakeIdentity;
+  /** Present when started with `{ taxonomy: true }`. */
+  taxonomy: FakeTaxonomy | undefined;
   stop(): Promise<void>;
 }
 
-/** A gateway on a free loopback port in front of the fake identity service, both over real sockets. */
-export async function startTestGateway(env: Record<string, string> = {}): Promise<TestGateway> {
+/**
+ * A gateway on a free loopback port in front of the fake identity service (and, with `taxonomy`, the
+ * fake taxonomy service as TAXONOMY_GRPC_ADDR), all over real sockets.
+ */
+export async function startTestGateway(
+  env: Record<string, string> = {},
+  options: { taxonomy?: boolean } = {},
+): Promise<TestGateway> {
   const identity = await startFakeIdentity();
+  const taxonomy = options.taxonomy ? await startFakeTaxonomy() : undefined;
   const config = loadGatewayConfig({
     IDENTITY_GRPC_ADDR: identity.address,
+    ...(taxonomy ? { TAXONOMY_GRPC_ADDR: taxonomy.address } : {}),
     HOST: '127.0.0.1',
     PORT: '0',
     NODE_ENV: 'test',
@@ -28,9 +39,11 @@ export async function startTestGateway(env: Record<string, string> = {}): Promis
     baseUrl: `http://127.0.0.1:${port}`,
     gateway,
     identity,
+    taxonomy,
     async stop() {
       await gateway.close();
       await identity.stop();
+      await taxonomy?.stop();
     },
   };
 }

@@ -1,11 +1,19 @@
+import { currencyOperations } from './operations/currencies.js';
 import { identityOperations } from './operations/identity.js';
+import { taxonomyOperations } from './operations/taxonomy.js';
+import { translationOperations } from './operations/translations.js';
 import type { OperationEntry, Solution } from './operation.js';
 
 /**
  * THE /v1/call operation table: every operation the gateway answers. To add operations, write
  * `v1/operations/<domain>.ts` exporting `defineOperation(...)` entries and spread them in below.
  */
-export const operationEntries: readonly OperationEntry[] = [...identityOperations];
+export const operationEntries: readonly OperationEntry[] = [
+  ...identityOperations,
+  ...taxonomyOperations,
+  ...translationOperations,
+  ...currencyOperations,
+];
 
 export interface OperationTable {
   find(solution: Solution, operation: string): OperationEntry | undefined;

@@ -1,8 +1,13 @@
 import { accountMutations, accountQueries } from './account-resolvers.js';
+import { currencyMutations } from './currency-mutations.js';
+import { taxonomyMutations } from './taxonomy-mutations.js';
+import { taxonomyQueries, taxonomyTypes } from './taxonomy-resolvers.js';
+import { translationMutations } from './translation-mutations.js';
 import { userMutations, userQueries } from './user-resolvers.js';
 
 /** The resolver map handed to Apollo; each domain contributes its Query and Mutation fields. */
 export const resolvers = {
-  Query: { ...accountQueries, ...userQueries },
-  Mutation: { ...accountMutations, ...userMutations },
+  Query: { ...accountQueries, ...userQueries, ...taxonomyQueries },
+  Mutation: { ...accountMutations, ...userMutations, ...taxonomyMutations, ...translationMutations, ...currencyMutations },
+  ...taxonomyTypes,
 };

@@ -1,0 +1,190 @@
+/**
+ * SDL of the changes to the taxonomy, its translations, currencies and FX rates (spec §4.3–§4.5), with
+ * their input types. Appended to schema.ts's typeDefs.
+ */
+export const taxonomyMutationTypeDefs = /* GraphQL */ `
+  extend type Mutation {
+    "Adds a category, or renames one with newName (spec addCategory). Operators only."
+    addCategory(input: AddCategoryInput!): MessageResult!
+    "Adds a sub category, or renames / moves one (spec addSubCategory). Operators only."
+    addSubCategory(input: AddSubCategoryInput!): MessageResult!
+    "Links an SDG and/or an EU objective to a sub category (spec addGoalObjectiveToSubCategory). Operators only."
+    addGoalObjectiveToSubCategory(input: GoalObjectiveInput!): MessageResult!
+    "Unlinks an SDG and/or an EU objective from a sub category (removeGoalObjectiveFromSubCategory). Operators only."
+    removeGoalObjectiveFromSubCategory(input: GoalObjectiveInput!): MessageResult!
+    "Adds a unit, or renames one (spec addUnit). Operators only."
+    addUnit(input: AddUnitInput!): MessageResult!
+    "Adds a super indicator to a category, or renames / moves one (spec addSuperIndicator). Operators only."
+    addSuperIndicator(input: AddSuperIndicatorInput!): MessageResult!
+    "Adds an indicator, or renames / re-parents one / changes its unit (spec addIndicator). Operators only."
+    addIndicator(input: AddIndicatorInput!): MessageResult!
+    "Removes a category and its translations; refused while anything uses it (removeCategory). Operators only."
+    removeCategory(input: RemoveTaxonomyItemInput!): MessageResult!
+    "Removes a sub category, its goal links and translations; refused while anything uses it (removeSubCategory). Operators only."
+    removeSubCategory(input: RemoveTaxonomyItemInput!): MessageResult!
+    "Removes a super indicator from one category, or from all of them (removeSuperIndicator). Operators only."
+    removeSuperIndicator(input: RemoveSuperIndicatorInput!): MessageResult!
+    "Removes an indicator and its translations; refused while anything uses it (removeIndicator). Operators only."
+    removeIndicator(input: RemoveTaxonomyItemInput!): MessageResult!
+    "Removes a unit and its translations; refused while indicators use it (removeUnit). Operators only."
+    removeUnit(input: RemoveTaxonomyItemInput!): MessageResult!
+    "Adds or replaces a category's name in a language (spec addCategoryTranslation). Operators only."
+    addCategoryTranslation(input: TranslationInput!): MessageResult!
+    "Adds or replaces a sub category's name in a language (spec addSubCategoryTranslation). Operators only."
+    addSubCategoryTranslation(input: TranslationInput!): MessageResult!
+    "Adds or replaces a super indicator's name in a language (spec addSuperIndicatorTranslation). Operators only."
+    addSuperIndicatorTranslation(input: TranslationInput!): MessageResult!
+    "Adds or replaces an indicator's name in a language (spec addIndicatorTranslation). Operators only."
+    addIndicatorTranslation(input: TranslationInput!): MessageResult!
+    "Adds or replaces a unit's name in a language (spec addUnitTranslation). Operators only."
+    addUnitTranslation(input: TranslationInput!): MessageResult!
+    "Registers a currency (spec addCurrency). Operators only."
+    addCurrency("3-letter currency code, e.g. SEK." currencyCode: String!): MessageResult!
+    "Removes a currency; refused while FX rates, frameworks or projects use it (spec removeCurrency). Operators only."
+    removeCurrency("3-letter currency code." currencyCode: String!): MessageResult!
+    "Adds or replaces the FX rate of a currency pair for a year (spec addFXrate). Operators only."
+    addFxRate(input: AddFxRateInput!): MessageResult!
+    "Removes the FX rate of a currency pair for a year, in both directions (spec removeFXrate). Operators only."
+    removeFxRate(input: RemoveFxRateInput!): MessageResult!
+  }
+
+  "Input of addCategory."
+  input AddCategoryInput {
+    "Name to add, or the current name of the category to rename; at most 255 characters."
+    name: String!
+    "Reporting year, 4 digits."
+    year: Int!
+    "Original language of the name, one of languages."
+    languageCode: String!
+    "New name when renaming."
+    newName: String
+  }
+
+  "Input of addSubCategory."
+  input AddSubCategoryInput {
+    "Name to add, or the current name of the sub category to change."
+    name: String!
+    "Category it belongs to (and is looked up in when changing)."
+    categoryId: ID!
+    "Reporting year, 4 digits."
+    year: Int!
+    "Original language of the name, one of languages."
+    languageCode: String!
+    "New name when renaming."
+    newName: String
+    "New category when moving it (spec category_id_changed)."
+    newCategoryId: ID
+  }
+
+  "Input of addGoalObjectiveToSubCategory and removeGoalObjectiveFromSubCategory; give sdgId, euObjectiveId or both."
+  input GoalObjectiveInput {
+    "Sub category id."
+    subCategoryId: ID!
+    "Reporting year, 4 digits."
+    year: Int!
+    "SDG id."
+    sdgId: ID
+    "EU objective id."
+    euObjectiveId: ID
+  }
+
+  "Input of addUnit."
+  input AddUnitInput {
+    "Name to add, or the current name of the unit to rename."
+    name: String!
+    "Reporting year, 4 digits."
+    year: Int!
+    "Original language of the name; default en."
+    languageCode: String
+    "New name when renaming."
+    newName: String
+  }
+
+  "Input of addSuperIndicator."
+  input AddSuperIndicatorInput {
+    "Name to add, or the current name of the super indicator to change."
+    name: String!
+    "Category to link it to."
+    categoryId: ID!
+    "Reporting year, 4 digits."
+    year: Int!
+    "Original language of the name; default en."
+    languageCode: String
+    "New name when renaming."
+    newName: String
+    "Moves the link with categoryId to this category."
+    newCategoryId: ID
+  }
+
+  "Input of addIndicator."
+  input AddIndicatorInput {
+    "Name to add, or the current name of the indicator to change."
+    name: String!
+    "Super indicator it belongs to (and is looked up in when changing)."
+    superIndicatorId: ID!
+    "Unit of its values; required when adding."
+    unitId: ID
+    "Reporting year, 4 digits."
+    year: Int!
+    "Original language of the name; default en."
+    languageCode: String
+    "New name when renaming."
+    newName: String
+    "New super indicator when re-parenting."
+    newSuperIndicatorId: ID
+    "New unit."
+    newUnitId: ID
+  }
+
+  "Identifies a taxonomy item of a year to remove."
+  input RemoveTaxonomyItemInput {
+    "Id of the item."
+    id: ID!
+    "Reporting year, 4 digits."
+    year: Int!
+  }
+
+  "Input of removeSuperIndicator."
+  input RemoveSuperIndicatorInput {
+    "Super indicator id."
+    id: ID!
+    "Reporting year, 4 digits."
+    year: Int!
+    "Only the link to this category; omitted: from every category, and the super indicator itself."
+    categoryId: ID
+  }
+
+  "Input of the add…Translation mutations."
+  input TranslationInput {
+    "Id of the item to translate."
+    id: ID!
+    "Reporting year, 4 digits."
+    year: Int!
+    "Language of the translation, one of languages."
+    languageCode: String!
+    "The translated name, at most 255 characters."
+    translation: String!
+  }
+
+  "Input of addFxRate."
+  input AddFxRateInput {
+    "Numerator currency code, 3 letters (spec currency_code_numerator)."
+    numeratorCurrencyCode: String!
+    "Denominator currency code, 3 letters (spec currency_code_denominator)."
+    denominatorCurrencyCode: String!
+    "numerator / denominator, positive (spec currency_code_quota)."
+    rate: Float!
+    "Reporting year, 4 digits."
+    year: Int!
+  }
+
+  "Input of removeFxRate: the pair in either order."
+  input RemoveFxRateInput {
+    "One currency code of the pair."
+    currencyCode1: String!
+    "The other currency code."
+    currencyCode2: String!
+    "Reporting year, 4 digits."
+    year: Int!
+  }
+`;
