@@ -4,9 +4,12 @@ import { openServiceDataSource } from '@green-impact/shared/db/data-source';
 import { implement, type GrpcServiceRegistration } from '@green-impact/shared/grpc/server';
 import type { Logger } from '@green-impact/shared/logger';
 import { currencyEntities } from './currencies/entities.js';
+import { frameworkEntities } from './frameworks/entities.js';
 import { taxonomyServiceHandlers } from './handlers.js';
 import { InitTaxonomy1763856000000 } from './migrations/1763856000000-init-taxonomy.js';
 import { SeedReferenceData1763856000001 } from './migrations/1763856000001-seed-reference-data.js';
+import { FrameworksProjects1763856000002 } from './migrations/1763856000002-frameworks-projects.js';
+import { projectEntities } from './projects/entities.js';
 import { referenceEntities } from './reference/entities.js';
 import { SCHEMA } from './schema.js';
 import { createStores, type TaxonomyStores } from './stores.js';
@@ -33,8 +36,8 @@ export async function createTaxonomyService(opts: TaxonomyServiceOptions): Promi
   const ds = await openServiceDataSource({
     url: opts.databaseUrl,
     schema: SCHEMA,
-    entities: [...referenceEntities, ...taxonomyItemEntities, ...currencyEntities],
-    migrations: [InitTaxonomy1763856000000, SeedReferenceData1763856000001],
+    entities: [...referenceEntities, ...taxonomyItemEntities, ...currencyEntities, ...frameworkEntities, ...projectEntities],
+    migrations: [InitTaxonomy1763856000000, SeedReferenceData1763856000001, FrameworksProjects1763856000002],
     ...(opts.poolSize ? { poolSize: opts.poolSize } : {}),
     log: opts.log,
   });

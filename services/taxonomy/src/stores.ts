@@ -1,6 +1,14 @@
 import type { DataSource } from 'typeorm';
 import { CurrencyStore } from './currencies/currencies.js';
 import { FxRateStore } from './currencies/fx-rates.js';
+import { FrameworkDocuments } from './documents/framework-documents.js';
+import { FrameworkStore } from './frameworks/frameworks.js';
+import { FRAMEWORK, PROJECT } from './frameworks/owned.js';
+import { OwnedRowStore } from './frameworks/owned-rows.js';
+import { FrameworkReader } from './frameworks/reads.js';
+import { FrameworkBuilder } from './projects/build.js';
+import { ProjectStore } from './projects/projects.js';
+import { ProjectReader } from './projects/reads.js';
 import { GoalReader } from './reference/goal-reader.js';
 import { LanguageCatalog } from './reference/language-catalog.js';
 import { CategoryStore } from './taxonomy/categories.js';
@@ -26,10 +34,19 @@ export interface TaxonomyStores {
   translations: TranslationStore;
   currencies: CurrencyStore;
   fxRates: FxRateStore;
+  frameworks: FrameworkStore;
+  frameworkRows: OwnedRowStore;
+  frameworkReader: FrameworkReader;
+  frameworkDocuments: FrameworkDocuments;
+  projects: ProjectStore;
+  projectRows: OwnedRowStore;
+  projectReader: ProjectReader;
+  frameworkBuilder: FrameworkBuilder;
 }
 
 export async function createStores(ds: DataSource): Promise<TaxonomyStores> {
   const languages = await LanguageCatalog.load(ds);
+  const frameworkReader = new FrameworkReader(ds, languages);
   return {
     languages,
     goals: new GoalReader(ds, languages),
@@ -43,5 +60,13 @@ export async function createStores(ds: DataSource): Promise<TaxonomyStores> {
     translations: new TranslationStore(ds, languages),
     currencies: new CurrencyStore(ds),
     fxRates: new FxRateStore(ds),
+    frameworks: new FrameworkStore(ds),
+    frameworkRows: new OwnedRowStore(ds, FRAMEWORK),
+    frameworkReader,
+    frameworkDocuments: new FrameworkDocuments(frameworkReader, languages),
+    projects: new ProjectStore(ds),
+    projectRows: new OwnedRowStore(ds, PROJECT),
+    projectReader: new ProjectReader(ds, languages),
+    frameworkBuilder: new FrameworkBuilder(ds),
   };
 }

@@ -2,6 +2,7 @@ import type { DataSource, EntityManager } from 'typeorm';
 import type { Caller } from '@green-impact/shared/caller';
 import { FailedPreconditionError, NotFoundError } from '@green-impact/shared/errors';
 import { requireOperator } from '../authorization.js';
+import { currencyUsersIn } from '../frameworks/usage.js';
 import { joinAnd } from '../messages.js';
 import { pgErrorCode } from '../taxonomy/items.js';
 import * as v from '../validation.js';
@@ -9,9 +10,8 @@ import { CurrencyEntity, type CurrencyRow } from './entities.js';
 import { CURRENCY_MSG } from './messages.js';
 
 /**
- * What still uses a currency, as phrases for the refusal ("FX rates of 2023 and 2024"). Frameworks and
- * projects (a later issue) add their checks here; assets and positions live in the portfolio service
- * and are not checked.
+ * What still uses a currency, as phrases for the refusal ("FX rates of 2023 and 2024", "2 frameworks").
+ * Assets and positions live in the portfolio service and are not checked.
  */
 type CurrencyUsageCheck = (m: EntityManager, code: string) => Promise<string | undefined>;
 
@@ -23,6 +23,8 @@ const usageChecks: CurrencyUsageCheck[] = [
     );
     return rows.length ? `FX rates of ${joinAnd(rows.map((r) => String(r.reporting_year)))}` : undefined;
   },
+  currencyUsersIn('frameworks'),
+  currencyUsersIn('projects'),
 ];
 
 /** Registered currencies (ISO 4217 seeded; operators add and remove). Codes are stored upper case. */

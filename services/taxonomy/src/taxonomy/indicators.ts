@@ -1,7 +1,8 @@
 import type { DataSource } from 'typeorm';
 import type { Caller } from '@green-impact/shared/caller';
-import { InvalidArgumentError } from '@green-impact/shared/errors';
+import { FailedPreconditionError, InvalidArgumentError } from '@green-impact/shared/errors';
 import { requireOperator } from '../authorization.js';
+import { rowUsersOf } from '../frameworks/usage.js';
 import type { LanguageCatalog } from '../reference/language-catalog.js';
 import { DEFAULT_LANGUAGE } from '../reference/languages.js';
 import { MSG } from '../messages.js';
@@ -98,13 +99,15 @@ export class IndicatorStore {
     });
   }
 
+  /** Refused while framework or project rows use the indicator. */
   async remove(caller: Caller, indicatorId: number, reportingYear: number): Promise<Outcome> {
     requireOperator(caller);
     const id = v.id('indicator_id', indicatorId);
     const year = v.reportingYear(reportingYear);
     return this.ds.transaction(async (m) => {
       await requireItem(m, INDICATOR, id, year);
-      // Framework and project rows (a later issue) will refuse here too, as they will hold the indicator.
+      const users = await rowUsersOf(m, 'indicator_id', id);
+      if (users.length) throw new FailedPreconditionError(MSG.inUse('indicator', id, users, 'remove those rows first'));
       await deleteItem(m, INDICATOR, id);
       return { id, message: MSG.removed('indicator') };
     });

@@ -1,6 +1,8 @@
 import type { DataSource } from 'typeorm';
 import type { Caller } from '@green-impact/shared/caller';
+import { FailedPreconditionError } from '@green-impact/shared/errors';
 import { requireOperator } from '../authorization.js';
+import { rowUsersOf } from '../frameworks/usage.js';
 import type { LanguageCatalog } from '../reference/language-catalog.js';
 import { MSG } from '../messages.js';
 import * as v from '../validation.js';
@@ -64,14 +66,15 @@ export class SubCategoryStore {
     });
   }
 
-  /** Removes the sub category with its translations and its SDG / EU objective links. */
+  /** Removes the sub category with its translations and its SDG / EU objective links; refused while framework or project rows use it. */
   async remove(caller: Caller, subCategoryId: number, reportingYear: number): Promise<Outcome> {
     requireOperator(caller);
     const id = v.id('sub_category_id', subCategoryId);
     const year = v.reportingYear(reportingYear);
     return this.ds.transaction(async (m) => {
       await requireItem(m, SUB_CATEGORY, id, year);
-      // Framework and project rows (a later issue) will refuse here too, as they will hold the sub category.
+      const users = await rowUsersOf(m, 'sub_category_id', id);
+      if (users.length) throw new FailedPreconditionError(MSG.inUse('sub category', id, users, 'remove those rows first'));
       await deleteItem(m, SUB_CATEGORY, id);
       return { id, message: MSG.removed('sub category') };
     });

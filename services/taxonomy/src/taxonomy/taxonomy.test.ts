@@ -269,7 +269,6 @@ for (const db of testDatabases) {
       await rejectsWith(h.client.addSubCategory({ subCategoryName: 'X', categoryId, reportingYear: 2023, languageCode: 'en' }, op()), 'NOT_FOUND', `No such category ${categoryId} in 2023.`);
       await rejectsWith(h.client.addIndicator({ indicatorName: 'X', superIndicatorId, unitId: 999, reportingYear: Y }, op()), 'NOT_FOUND', 'No such unit 999 in 2024.');
       await rejectsWith(h.client.removeIndicator({ indicatorId: 0, reportingYear: Y }, op()), 'INVALID_ARGUMENT', 'indicator_id must be a positive integer.');
-      await rejectsWith(h.client.getFrameworks({ reportingYear: Y }, op()), 'UNIMPLEMENTED');
     });
 
     it('refuses removals while children use an item, then removes with translations', async () => {

@@ -1,0 +1,55 @@
+import type { TaxonomyServiceService } from '@green-impact/proto/greenimpact/taxonomy/v1/taxonomy';
+import { requireCaller } from '@green-impact/shared/caller';
+import type { UnaryHandlers } from '@green-impact/shared/grpc/server';
+import type { TaxonomyStores } from '../stores.js';
+
+/** §4.7 projects and buildFrameworkFromProjects: thin translations to store calls. */
+export function projectHandlers(s: TaxonomyStores): Partial<UnaryHandlers<typeof TaxonomyServiceService>> {
+  return {
+    // ---- reads (own and public) ----
+    async getProjects(req, ctx) {
+      return { projects: await s.projectReader.list(requireCaller(ctx.caller), req.reportingYear, req.projectVisibility) };
+    },
+    async getProjectDetails(req, ctx) {
+      const detail = await s.projectReader.details(requireCaller(ctx.caller), req.projectIdentifier, req.reportingYear, req.languageCode);
+      return { projects: [detail] };
+    },
+
+    // ---- changes (the owner) ----
+    async addProject(req, ctx) {
+      return s.projects.add(requireCaller(ctx.caller), {
+        identifier: req.projectIdentifier,
+        name: req.projectName,
+        currencyCode: req.projectCurrencyCode,
+        frameworkIdentifier: req.frameworkIdentifier,
+        visibility: req.projectVisibility,
+      });
+    },
+    async addYearSpecificsToProject(req, ctx) {
+      return s.projects.addYearSpecifics(requireCaller(ctx.caller), {
+        identifier: req.projectIdentifier,
+        allocatedAmount: req.allocatedAmount,
+        reportingYear: req.reportingYear,
+      });
+    },
+    async addCategoryIndicatorToProject(req, ctx) {
+      return s.projectRows.addRow(requireCaller(ctx.caller), { identifier: req.projectIdentifier, ...req });
+    },
+    async buildFrameworkFromProjects(req, ctx) {
+      return s.frameworkBuilder.build(requireCaller(ctx.caller), req.frameworkIdentifier, req.reportingYear);
+    },
+    async removeIndicatorFromProject(req, ctx) {
+      const caller = requireCaller(ctx.caller);
+      return s.projectRows.removeRow(caller, req.projectIdentifier, req.subCategoryId, req.indicatorId, req.reportingYear);
+    },
+    async removeCategoryFromProject(req, ctx) {
+      return s.projectRows.removeSubCategory(requireCaller(ctx.caller), req.projectIdentifier, req.subCategoryId, req.reportingYear);
+    },
+    async removeYearSpecificsFromProject(req, ctx) {
+      return s.projectRows.removeYearSpecifics(requireCaller(ctx.caller), req.projectIdentifier, req.reportingYear);
+    },
+    async removeProject(req, ctx) {
+      return s.projects.remove(requireCaller(ctx.caller), req.projectIdentifier);
+    },
+  };
+}

@@ -1,0 +1,94 @@
+import type { DataSource } from 'typeorm';
+import type { Visibility } from '@green-impact/proto/greenimpact/common/v1/common';
+import type { Caller } from '@green-impact/shared/caller';
+import { NotFoundError } from '@green-impact/shared/errors';
+import { requireCurrency } from '../currencies/currencies.js';
+import * as input from '../frameworks/inputs.js';
+import { OWNED_MSG } from '../frameworks/messages.js';
+import { accountOf, FRAMEWORK, PROJECT, requireOwned, requireVisible } from '../frameworks/owned.js';
+import { pgErrorCode } from '../taxonomy/items.js';
+import type { Outcome } from '../taxonomy/year-named.js';
+import * as v from '../validation.js';
+
+export interface AddProjectInput {
+  identifier: string;
+  name: string;
+  currencyCode: string;
+  frameworkIdentifier: string;
+  visibility?: Visibility | undefined;
+}
+
+export interface ProjectYearSpecificsInput {
+  identifier: string;
+  allocatedAmount: number;
+  reportingYear: number;
+}
+
+/**
+ * Projects of an account (spec §4.7): add or update, year specifics, removal. A project refers to a
+ * framework the caller sees (its own, else a public one), resolved to that framework when added or updated.
+ */
+export class ProjectStore {
+  constructor(private readonly ds: DataSource) {}
+
+  async add(caller: Caller, req: AddProjectInput): Promise<Outcome> {
+    const account = accountOf(caller);
+    const identifier = input.identifier('project_identifier', req.identifier);
+    const name = v.name('project_name', req.name);
+    const currency = v.currencyCode('project_currency_code', req.currencyCode);
+    const frameworkIdentifier = input.identifier('framework_identifier', req.frameworkIdentifier);
+    const visibility = input.visibility('project_visibility', req.visibility);
+    return this.ds.transaction(async (m) => {
+      await requireCurrency(m, currency);
+      const framework = await requireVisible(m, FRAMEWORK, account, frameworkIdentifier);
+      const rows = await m.query<{ id: number; inserted: boolean }[]>(
+        `INSERT INTO taxonomy.projects (account_id, identifier, name, currency_code, framework_id, visibility)
+         VALUES ($1, $2, $3, $4, $5, COALESCE($6::varchar, 'private'))
+         ON CONFLICT (account_id, identifier) DO UPDATE
+           SET name = EXCLUDED.name, currency_code = EXCLUDED.currency_code, framework_id = EXCLUDED.framework_id,
+               visibility = COALESCE($6::varchar, taxonomy.projects.visibility), updated_at = now()
+         RETURNING id, (xmax = 0) AS inserted`,
+        [account, identifier, name, currency, framework.id, visibility ?? null],
+      ).catch((err: unknown) => {
+        // The framework was removed since it was resolved (projects_framework_id_fkey).
+        const constraint = (err as { driverError?: { constraint?: unknown } }).driverError?.constraint;
+        if (pgErrorCode(err) === '23503' && constraint === 'projects_framework_id_fkey') {
+          throw new NotFoundError(OWNED_MSG.noSuch('framework', frameworkIdentifier));
+        }
+        throw err;
+      });
+      const { id, inserted } = rows[0]!;
+      return { id, message: inserted ? OWNED_MSG.added('project', id) : OWNED_MSG.updated('project') };
+    });
+  }
+
+  /** Adds or replaces the project's allocated amount of a year (in the project currency). */
+  async addYearSpecifics(caller: Caller, req: ProjectYearSpecificsInput): Promise<Outcome> {
+    const account = accountOf(caller);
+    const identifier = input.identifier('project_identifier', req.identifier);
+    const allocatedAmount = input.amount('allocated_amount', req.allocatedAmount);
+    const year = v.reportingYear(req.reportingYear);
+    return this.ds.transaction(async (m) => {
+      const project = await requireOwned(m, PROJECT, account, identifier);
+      const rows: { inserted: boolean }[] = await m.query(
+        `INSERT INTO taxonomy.project_year_specifics (project_id, reporting_year, allocated_amount) VALUES ($1, $2, $3)
+         ON CONFLICT (project_id, reporting_year) DO UPDATE SET allocated_amount = EXCLUDED.allocated_amount, updated_at = now()
+         RETURNING (xmax = 0) AS inserted`,
+        [project.id, year, allocatedAmount],
+      );
+      const message = rows[0]!.inserted ? OWNED_MSG.yearSpecificsAdded('project', year) : OWNED_MSG.yearSpecificsUpdated('project', year);
+      return { id: project.id, message };
+    });
+  }
+
+  /** Removes the project with its year specifics and rows of every year. */
+  async remove(caller: Caller, projectIdentifier: string): Promise<Outcome> {
+    const account = accountOf(caller);
+    const identifier = input.identifier('project_identifier', projectIdentifier);
+    return this.ds.transaction(async (m) => {
+      const project = await requireOwned(m, PROJECT, account, identifier);
+      await m.query(`DELETE FROM taxonomy.projects WHERE id = $1`, [project.id]);
+      return { id: project.id, message: OWNED_MSG.removed('project') };
+    });
+  }
+}

@@ -1,0 +1,72 @@
+import type { DataSource } from 'typeorm';
+import type { Visibility } from '@green-impact/proto/greenimpact/common/v1/common';
+import type { ProjectDetail, ProjectSummary } from '@green-impact/proto/greenimpact/taxonomy/v1/taxonomy';
+import type { Caller } from '@green-impact/shared/caller';
+import type { OwnedRecord } from '../frameworks/entities.js';
+import * as input from '../frameworks/inputs.js';
+import { accountOf, ownedColumns, PROJECT, requireVisible, visibleTo } from '../frameworks/owned.js';
+import { readRows } from '../frameworks/rows.js';
+import type { LanguageCatalog } from '../reference/language-catalog.js';
+import * as v from '../validation.js';
+
+interface SummaryRecord extends OwnedRecord {
+  frameworkIdentifier: string;
+  frameworkName: string;
+  allocatedAmount: number | null;
+}
+
+const SUMMARY_SQL = `
+  SELECT ${ownedColumns('p')}, f.identifier AS "frameworkIdentifier", f.name AS "frameworkName",
+         y.allocated_amount AS "allocatedAmount"
+  FROM taxonomy.projects p
+  JOIN taxonomy.frameworks f ON f.id = p.framework_id
+  LEFT JOIN taxonomy.project_year_specifics y ON y.project_id = p.id AND y.reporting_year = $2`;
+
+/** Project reads (spec §4.7): the caller's own projects and other accounts' public ones. */
+export class ProjectReader {
+  constructor(
+    private readonly ds: DataSource,
+    private readonly languages: LanguageCatalog,
+  ) {}
+
+  async list(caller: Caller, reportingYear: number, visibility?: Visibility): Promise<ProjectSummary[]> {
+    const account = accountOf(caller);
+    const year = v.reportingYear(reportingYear);
+    const filter = input.visibility('project_visibility', visibility);
+    const rows: SummaryRecord[] = await this.ds.query(
+      `${SUMMARY_SQL} WHERE ${visibleTo('p', filter)} ORDER BY p.identifier, (p.account_id = $1) DESC, p.id`,
+      [account, year],
+    );
+    return rows.map((r) => projectSummary(r, account, year));
+  }
+
+  /** The summary and rows of one project (own, else public) for the year, names in the requested language. */
+  async details(caller: Caller, projectIdentifier: string, reportingYear: number, languageCode?: string): Promise<ProjectDetail> {
+    const account = accountOf(caller);
+    const identifier = input.identifier('project_identifier', projectIdentifier);
+    const year = v.reportingYear(reportingYear);
+    const lang = this.languages.optional(languageCode)?.code ?? null;
+    const project = await requireVisible(this.ds, PROJECT, account, identifier);
+    const [summary]: SummaryRecord[] = await this.ds.query(`${SUMMARY_SQL} WHERE p.id = $1`, [project.id, year]);
+    const rows = await readRows(this.ds, this.languages, PROJECT, project.id, year, lang);
+    return {
+      projectSummary: projectSummary(summary!, account, year),
+      project: rows.map((r) => ({ ...r, projectCurrencyCode: project.currencyCode })),
+    };
+  }
+}
+
+function projectSummary(p: SummaryRecord, account: string, year: number): ProjectSummary {
+  return {
+    projectId: p.id,
+    projectIdentifier: p.identifier,
+    projectName: p.name,
+    ...(p.allocatedAmount !== null ? { projectAllocatedAmount: p.allocatedAmount } : {}),
+    projectCurrencyCode: p.currencyCode,
+    frameworkIdentifier: p.frameworkIdentifier,
+    frameworkName: p.frameworkName,
+    projectVisibility: input.toVisibility(p.visibility),
+    reportingYear: year,
+    owned: p.accountId === account,
+  };
+}
