@@ -1,0 +1,238 @@
+import type { DataSource, EntityManager } from 'typeorm';
+import type { Caller } from '@green-impact/shared/caller';
+import { FailedPreconditionError, InvalidArgumentError, NotAuthorizedError, NotFoundError } from '@green-impact/shared/errors';
+import type { Logger } from '@green-impact/shared/logger';
+import type { AssetRow, VisibilityName } from '../entities.js';
+import type { FrameworkSource } from '../framework-source.js';
+import { MSG } from '../messages.js';
+import { FOREIGN_KEY_VIOLATION, pgErrorCode } from '../pg-errors.js';
+import * as v from '../validation.js';
+
+export interface AssetView extends AssetRow {
+  /** True when the caller's account owns the asset. */
+  owned: boolean;
+}
+
+export interface AddAssetInput {
+  assetIdentifier: string;
+  assetName: string;
+  issuerIdentifier: string;
+  frameworkIdentifier: string;
+  valueOutstanding?: number | undefined;
+  currencyCode: string;
+  dateIssued?: string | undefined;
+  dateMaturity?: string | undefined;
+  visibility?: VisibilityName | undefined;
+  issuerName?: string | undefined;
+}
+
+export interface AssetFilter {
+  visibility?: VisibilityName | undefined;
+  issuerIdentifier?: string | undefined;
+  frameworkIdentifier?: string | undefined;
+}
+
+/** Columns of an asset row, named as AssetRow's fields (dates as YYYY-MM-DD, independent of DateStyle). */
+export const ASSET_COLUMNS = `
+  a.id, a.account_id AS "accountId", a.asset_identifier AS "assetIdentifier", a.asset_name AS "assetName",
+  a.issuer_identifier AS "issuerIdentifier", a.issuer_name AS "issuerName", a.framework_id AS "frameworkId",
+  a.framework_identifier AS "frameworkIdentifier", a.framework_name AS "frameworkName",
+  a.value_outstanding AS "valueOutstanding", a.currency_code AS "currencyCode",
+  to_char(a.date_issued, 'YYYY-MM-DD') AS "dateIssued", to_char(a.date_maturity, 'YYYY-MM-DD') AS "dateMaturity",
+  a.visibility, a.created_at AS "createdAt", a.updated_at AS "updatedAt"`;
+
+/**
+ * Assets (spec §4.8). An asset belongs to an account and is tied to a framework the caller can see when
+ * adding it; others see it only when public, and only the owner changes or removes it. A read by
+ * identifier resolves the caller's own asset first, then a public one (the oldest, if several accounts
+ * published one under the same identifier).
+ */
+export class AssetStore {
+  constructor(
+    private readonly ds: DataSource,
+    private readonly frameworks: FrameworkSource,
+    private readonly log: Logger,
+  ) {}
+
+  async add(caller: Caller, input: AddAssetInput): Promise<{ id: number; created: boolean }> {
+    const assetIdentifier = v.text('asset_identifier', input.assetIdentifier);
+    const assetName = v.text('asset_name', input.assetName);
+    const issuerIdentifier = v.text('issuer_identifier', input.issuerIdentifier);
+    const frameworkIdentifier = v.text('framework_identifier', input.frameworkIdentifier);
+    const currencyCode = v.currencyCode('asset_currency_code', input.currencyCode);
+    const valueOutstanding =
+      input.valueOutstanding === undefined ? undefined : v.nonNegativeAmount('asset_value_outstanding', input.valueOutstanding);
+    const dateIssued = v.optionalIsoDate('date_issued', input.dateIssued);
+    const dateMaturity = v.optionalIsoDate('date_maturity', input.dateMaturity);
+    const givenIssuerName = v.optionalText('issuer_name', input.issuerName);
+
+    const framework = await this.frameworks.visibleFramework(caller, frameworkIdentifier);
+    if (!framework) throw new NotFoundError(MSG.noSuchFramework(frameworkIdentifier));
+
+    return this.ds.transaction(async (m) => {
+      // Two attempts: a concurrent add of the same identifier makes the insert find a row after all.
+      for (let attempt = 0; attempt < 2; attempt++) {
+        const existing = await this.ownAsset(m, caller, assetIdentifier, true);
+        const issuerName =
+          givenIssuerName ??
+          (existing && existing.issuerIdentifier === issuerIdentifier ? existing.issuerName : undefined) ??
+          (await this.knownIssuerName(m, caller, issuerIdentifier)) ??
+          issuerIdentifier;
+        const issued = dateIssued ?? existing?.dateIssued ?? null;
+        const maturity = dateMaturity ?? existing?.dateMaturity ?? null;
+        if (issued && maturity && maturity < issued) throw new InvalidArgumentError(MSG.datesReversed);
+        const values = [
+          assetName,
+          issuerIdentifier,
+          issuerName,
+          framework.frameworkId,
+          framework.frameworkIdentifier,
+          framework.frameworkName,
+          valueOutstanding ?? existing?.valueOutstanding ?? null,
+          currencyCode,
+          issued,
+          maturity,
+          input.visibility ?? existing?.visibility ?? 'private',
+        ];
+        if (existing) {
+          await m.query(
+            `UPDATE portfolio.assets SET asset_name = $2, issuer_identifier = $3, issuer_name = $4, framework_id = $5,
+               framework_identifier = $6, framework_name = $7, value_outstanding = $8, currency_code = $9,
+               date_issued = $10, date_maturity = $11, visibility = $12, updated_at = now()
+             WHERE id = $1`,
+            [existing.id, ...values],
+          );
+          return { id: existing.id, created: false };
+        }
+        const inserted: { id: number }[] = await m.query(
+          `INSERT INTO portfolio.assets (account_id, asset_identifier, asset_name, issuer_identifier, issuer_name, framework_id,
+             framework_identifier, framework_name, value_outstanding, currency_code, date_issued, date_maturity, visibility)
+           VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)
+           ON CONFLICT (account_id, asset_identifier) DO NOTHING RETURNING id`,
+          [caller.accountId, assetIdentifier, ...values],
+        );
+        if (inserted[0]) return { id: inserted[0].id, created: true };
+      }
+      throw new Error(`asset ${assetIdentifier} neither inserted nor found`);
+    });
+  }
+
+  /** Refused while positions (of any account) hold the asset: their impacts are made of it. */
+  async remove(caller: Caller, assetIdentifier: string): Promise<number> {
+    const identifier = v.text('asset_identifier', assetIdentifier);
+    return this.ds.transaction(async (m) => {
+      const asset = await this.ownAsset(m, caller, identifier, true);
+      if (!asset) {
+        const visible = await this.visibleAsset(m, caller, identifier);
+        if (visible) throw new NotAuthorizedError();
+        throw new NotFoundError(MSG.noSuchAsset(identifier));
+      }
+      const holders: { id: number; own: boolean }[] = await m.query(
+        `SELECT id, account_id = $2 AS own FROM portfolio.positions WHERE asset_id = $1 ORDER BY id`,
+        [asset.id, caller.accountId],
+      );
+      if (holders.length) {
+        const own = holders.filter((h) => h.own).map((h) => h.id);
+        throw new FailedPreconditionError(MSG.assetHeld(identifier, own, own.length < holders.length));
+      }
+      try {
+        await m.query(`DELETE FROM portfolio.assets WHERE id = $1`, [asset.id]);
+      } catch (err) {
+        if (pgErrorCode(err) === FOREIGN_KEY_VIOLATION) throw new FailedPreconditionError(MSG.assetHeldConcurrently(identifier));
+        throw err;
+      }
+      return asset.id;
+    });
+  }
+
+  /** The caller's assets and the public ones, filtered. */
+  async list(caller: Caller, filter: AssetFilter): Promise<AssetView[]> {
+    const where = [`(a.account_id = $1 OR a.visibility = 'public')`];
+    const params: unknown[] = [caller.accountId];
+    const add = (sql: string, value: unknown) => {
+      params.push(value);
+      where.push(sql.replace('?', `$${params.length}`));
+    };
+    if (filter.visibility) add(`a.visibility = ?`, filter.visibility);
+    if (filter.issuerIdentifier) add(`a.issuer_identifier = ?`, filter.issuerIdentifier.trim());
+    if (filter.frameworkIdentifier) add(`a.framework_identifier = ?`, filter.frameworkIdentifier.trim());
+    const rows: AssetRow[] = await this.ds.query(
+      `SELECT ${ASSET_COLUMNS} FROM portfolio.assets a WHERE ${where.join(' AND ')} ORDER BY a.id`,
+      params,
+    );
+    return this.withCurrentFrameworkNames(caller, rows);
+  }
+
+  /** Batch read (one query): the visible asset of each identifier; unknown or invisible ones are left out. */
+  async byIdentifiers(caller: Caller, identifiers: string[]): Promise<AssetView[]> {
+    const wanted = v.batch('asset_identifiers', identifiers.map((i) => i.trim()).filter((i) => i !== ''));
+    if (wanted.length === 0) return [];
+    const rows: AssetRow[] = await this.ds.query(
+      `SELECT DISTINCT ON (a.asset_identifier) ${ASSET_COLUMNS} FROM portfolio.assets a
+       WHERE a.asset_identifier = ANY($2) AND (a.account_id = $1 OR a.visibility = 'public')
+       ORDER BY a.asset_identifier, (a.account_id = $1) DESC, a.id`,
+      [caller.accountId, wanted],
+    );
+    const order = new Map(wanted.map((w, i) => [w, i]));
+    rows.sort((a, b) => order.get(a.assetIdentifier)! - order.get(b.assetIdentifier)!);
+    return this.withCurrentFrameworkNames(caller, rows);
+  }
+
+  /** The asset a caller means by an identifier (own first, then public), or NOT_FOUND. */
+  async requireVisible(caller: Caller, assetIdentifier: string, m: EntityManager = this.ds.manager): Promise<AssetRow> {
+    const identifier = v.text('asset_identifier', assetIdentifier);
+    const asset = await this.visibleAsset(m, caller, identifier);
+    if (!asset) throw new NotFoundError(MSG.noSuchAsset(identifier));
+    return asset;
+  }
+
+  private async ownAsset(m: EntityManager, caller: Caller, identifier: string, lock: boolean): Promise<AssetRow | undefined> {
+    const rows: AssetRow[] = await m.query(
+      `SELECT ${ASSET_COLUMNS} FROM portfolio.assets a WHERE a.account_id = $1 AND a.asset_identifier = $2${lock ? ' FOR UPDATE' : ''}`,
+      [caller.accountId, identifier],
+    );
+    return rows[0];
+  }
+
+  private async visibleAsset(m: EntityManager, caller: Caller, identifier: string): Promise<AssetRow | undefined> {
+    const rows: AssetRow[] = await m.query(
+      `SELECT ${ASSET_COLUMNS} FROM portfolio.assets a
+       WHERE a.asset_identifier = $2 AND (a.account_id = $1 OR a.visibility = 'public')
+       ORDER BY (a.account_id = $1) DESC, a.id LIMIT 1`,
+      [caller.accountId, identifier],
+    );
+    return rows[0];
+  }
+
+  private async knownIssuerName(m: EntityManager, caller: Caller, issuerIdentifier: string): Promise<string | undefined> {
+    const rows: { issuer_name: string }[] = await m.query(
+      `SELECT issuer_name FROM portfolio.assets WHERE account_id = $1 AND issuer_identifier = $2 ORDER BY updated_at DESC, id DESC LIMIT 1`,
+      [caller.accountId, issuerIdentifier],
+    );
+    return rows[0]?.issuer_name;
+  }
+
+  /**
+   * Framework names as the taxonomy service knows them now (a framework may be renamed after the asset
+   * was linked). When the taxonomy service cannot answer, the names stored with the assets are shown:
+   * a listing of assets should not fail for a label.
+   */
+  private async withCurrentFrameworkNames(caller: Caller, rows: AssetRow[]): Promise<AssetView[]> {
+    let current = new Map<number, { frameworkName: string; frameworkIdentifier: string }>();
+    if (rows.length) {
+      try {
+        current = await this.frameworks.summariesByIds(caller, rows.map((r) => r.frameworkId));
+      } catch (err) {
+        this.log.warn({ err }, 'framework names unavailable; showing the names stored with the assets');
+      }
+    }
+    return rows.map((r) => {
+      const f = current.get(r.frameworkId);
+      return {
+        ...r,
+        ...(f ? { frameworkName: f.frameworkName, frameworkIdentifier: f.frameworkIdentifier } : {}),
+        owned: r.accountId === caller.accountId,
+      };
+    });
+  }
+}

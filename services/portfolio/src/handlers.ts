@@ -1,0 +1,21 @@
+import type { PortfolioServiceService } from '@green-impact/proto/greenimpact/portfolio/v1/portfolio';
+import type { UnaryHandlers } from '@green-impact/shared/grpc/server';
+import { assetHandlers } from './assets/handlers.js';
+import { documentHandlers } from './documents/handlers.js';
+import { impactHandlers } from './impacts/handlers.js';
+import { investorHandlers } from './investors/handlers.js';
+import { portfolioHandlers } from './portfolios/handlers.js';
+import { positionHandlers } from './positions/handlers.js';
+import type { PortfolioStores } from './stores.js';
+
+/** Every PortfolioService method, composed from the method groups. */
+export function portfolioServiceHandlers(stores: PortfolioStores): UnaryHandlers<typeof PortfolioServiceService> {
+  return {
+    ...assetHandlers(stores),
+    ...investorHandlers(stores),
+    ...positionHandlers(stores),
+    ...portfolioHandlers(stores),
+    ...impactHandlers(stores),
+    ...documentHandlers(stores),
+  };
+}

@@ -1,0 +1,142 @@
+import type { DataSource, EntityManager } from 'typeorm';
+import type { Caller } from '@green-impact/shared/caller';
+import { NotFoundError } from '@green-impact/shared/errors';
+import { parseEncryptionKey } from '@green-impact/shared/pii';
+import { InvestorEntity, type InvestorRow } from '../entities.js';
+import { MSG } from '../messages.js';
+import * as v from '../validation.js';
+import { newInvestorIdentifier } from './investor-identifier.js';
+import {
+  fingerprintOf,
+  openForUpdate,
+  openPii,
+  parseDecryptionKey,
+  requireKeyFitsSome,
+  sealPii,
+  type PiiValues,
+} from './investor-pii.js';
+
+export interface InvestorView {
+  id: number;
+  investorIdentifier: string;
+  investorName: string;
+  investorEmail?: string;
+  currencyCode: string;
+  encrypted: boolean;
+  masked: boolean;
+}
+
+export interface AddInvestorInput {
+  investorIdentifier: string;
+  investorName: string;
+  currencyCode: string;
+  encryptionKey?: string | undefined;
+  investorEmail?: string | undefined;
+}
+
+/** Investors (spec §4.9): always private to their account; PII optionally encrypted at rest. */
+export class InvestorStore {
+  constructor(private readonly ds: DataSource) {}
+
+  async list(caller: Caller, decryptionKey?: string): Promise<InvestorView[]> {
+    const key = parseDecryptionKey(decryptionKey);
+    const rows = await this.ds.getRepository(InvestorEntity).find({ where: { accountId: caller.accountId }, order: { id: 'ASC' } });
+    requireKeyFitsSome(rows, key);
+    return rows.map((r) => toView(r, key));
+  }
+
+  /** Batch read (one query); unknown identifiers are left out. */
+  async byIdentifiers(caller: Caller, identifiers: string[], decryptionKey?: string): Promise<InvestorView[]> {
+    const key = parseDecryptionKey(decryptionKey);
+    const wanted = v.batch('investor_identifiers', identifiers.map((i) => i.trim()).filter((i) => i !== ''));
+    if (wanted.length === 0) return [];
+    const rows: InvestorRow[] = await this.ds.query(
+      `SELECT ${INVESTOR_COLUMNS} FROM portfolio.investors i WHERE i.account_id = $1 AND i.investor_identifier = ANY($2) ORDER BY i.id`,
+      [caller.accountId, wanted],
+    );
+    requireKeyFitsSome(rows, key);
+    const order = new Map(wanted.map((w, i) => [w, i]));
+    return rows.sort((a, b) => order.get(a.investorIdentifier)! - order.get(b.investorIdentifier)!).map((r) => toView(r, key));
+  }
+
+  async add(caller: Caller, input: AddInvestorInput): Promise<{ id: number; created: boolean }> {
+    const investorIdentifier = v.text('investor_identifier', input.investorIdentifier);
+    const given: PiiValues = { investorName: v.text('investor_name', input.investorName) };
+    const email = v.optionalEmail('investor_email', input.investorEmail);
+    if (email !== undefined) given.investorEmail = email;
+    const currencyCode = v.currencyCode('investor_currency_code', input.currencyCode);
+    const key = input.encryptionKey ? parseEncryptionKey(input.encryptionKey) : undefined;
+    return this.ds.transaction(async (m) => {
+      for (let attempt = 0; attempt < 2; attempt++) {
+        const existing = await this.findInvestor(m, caller, investorIdentifier, true);
+        if (existing) {
+          const merged = { ...openForUpdate(existing, key, given), ...given };
+          const sealed = sealPii(merged, key, caller.accountId, investorIdentifier);
+          await m.query(
+            `UPDATE portfolio.investors SET investor_name = $2, investor_email = $3, currency_code = $4, key_fingerprint = $5,
+               updated_at = now() WHERE id = $1`,
+            [existing.id, sealed.investorName, sealed.investorEmail, currencyCode, fingerprintOf(key)],
+          );
+          return { id: existing.id, created: false };
+        }
+        const sealed = sealPii(given, key, caller.accountId, investorIdentifier);
+        const inserted: { id: number }[] = await m.query(
+          `INSERT INTO portfolio.investors (account_id, investor_identifier, investor_name, investor_email, currency_code, key_fingerprint)
+           VALUES ($1, $2, $3, $4, $5, $6) ON CONFLICT (account_id, investor_identifier) DO NOTHING RETURNING id`,
+          [caller.accountId, investorIdentifier, sealed.investorName, sealed.investorEmail, currencyCode, fingerprintOf(key)],
+        );
+        if (inserted[0]) return { id: inserted[0].id, created: true };
+      }
+      throw new Error(`investor neither inserted nor found`);
+    });
+  }
+
+  /** Removes the investor with its positions (and their impacts) and portfolios: one cascading delete. */
+  async remove(caller: Caller, investorIdentifier: string): Promise<number> {
+    const identifier = v.text('investor_identifier', investorIdentifier);
+    const deleted: [{ id: number }[], number] = await this.ds.query(
+      `DELETE FROM portfolio.investors WHERE account_id = $1 AND investor_identifier = $2 RETURNING id`,
+      [caller.accountId, identifier],
+    );
+    const id = deleted[0]?.[0]?.id;
+    if (id === undefined) throw new NotFoundError(MSG.noSuchInvestor);
+    return id;
+  }
+
+  /** A fresh random identifier, not yet used in the account. */
+  async generateIdentifier(caller: Caller): Promise<string> {
+    for (;;) {
+      const candidate = newInvestorIdentifier();
+      const taken = await this.ds.getRepository(InvestorEntity).existsBy({ accountId: caller.accountId, investorIdentifier: candidate });
+      if (!taken) return candidate;
+    }
+  }
+
+  async requireInvestor(m: EntityManager, caller: Caller, investorIdentifier: string, lock = false): Promise<InvestorRow> {
+    const investor = await this.findInvestor(m, caller, v.text('investor_identifier', investorIdentifier), lock);
+    if (!investor) throw new NotFoundError(MSG.noSuchInvestor);
+    return investor;
+  }
+
+  private async findInvestor(m: EntityManager, caller: Caller, identifier: string, lock: boolean): Promise<InvestorRow | undefined> {
+    const rows: InvestorRow[] = await m.query(
+      `SELECT ${INVESTOR_COLUMNS} FROM portfolio.investors i WHERE i.account_id = $1 AND i.investor_identifier = $2${lock ? ' FOR UPDATE' : ''}`,
+      [caller.accountId, identifier],
+    );
+    return rows[0];
+  }
+}
+
+const INVESTOR_COLUMNS = `
+  i.id, i.account_id AS "accountId", i.investor_identifier AS "investorIdentifier", i.investor_name AS "investorName",
+  i.investor_email AS "investorEmail", i.currency_code AS "currencyCode", i.key_fingerprint AS "keyFingerprint",
+  i.created_at AS "createdAt", i.updated_at AS "updatedAt"`;
+
+function toView(r: InvestorRow, key: Buffer | undefined): InvestorView {
+  return {
+    id: r.id,
+    investorIdentifier: r.investorIdentifier,
+    currencyCode: r.currencyCode,
+    ...openPii(r, key),
+  };
+}

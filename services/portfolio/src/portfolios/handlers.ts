@@ -1,0 +1,70 @@
+import type { PortfolioServiceService } from '@green-impact/proto/greenimpact/portfolio/v1/portfolio';
+import { requireAccount } from '../caller.js';
+import type { UnaryHandlers } from '@green-impact/shared/grpc/server';
+import { MSG } from '../messages.js';
+import type { PortfolioStores } from '../stores.js';
+
+type Handlers = UnaryHandlers<typeof PortfolioServiceService>;
+
+/** §4.10 portfolios. */
+export function portfolioHandlers(
+  s: PortfolioStores,
+): Pick<Handlers, 'getPortfolios' | 'getPortfolioPositions' | 'addPortfolio' | 'addPositionToPortfolio' | 'removePositionFromPortfolio' | 'removePortfolio'> {
+  return {
+    async getPortfolios(req, ctx) {
+      const list = await s.portfolios.list(
+        requireAccount(ctx.caller),
+        {
+          investorIdentifier: req.investorIdentifier,
+          assetIdentifier: req.assetIdentifier,
+          investorsAllowed: req.investorFilterActive ? req.investorIdentifiersAllowed : undefined,
+        },
+        req.decryptionKey,
+      );
+      return {
+        portfolios: list.map((p) => ({
+          portfolioId: p.id,
+          portfolioIdentifier: p.portfolioIdentifier,
+          investorIdentifier: p.investorIdentifier,
+          investorName: p.investorName,
+          assets: p.assets,
+          masked: p.masked,
+          positionIds: p.positionIds,
+        })),
+      };
+    },
+    async getPortfolioPositions(req, ctx) {
+      const list = await s.portfolios.positions(requireAccount(ctx.caller), req.portfolioIdentifier);
+      return {
+        positions: list.map((p) => ({
+          positionId: p.positionId,
+          positionAmount: p.amount,
+          positionCurrencyCode: p.currencyCode,
+          positionDays: p.days,
+          assetIdentifier: p.assetIdentifier,
+          assetName: p.assetName,
+          issuerIdentifier: p.issuerIdentifier,
+          issuerName: p.issuerName,
+          ...(p.startDate ? { positionStartDate: p.startDate } : {}),
+        })),
+      };
+    },
+    async addPortfolio(req, ctx) {
+      const r = await s.portfolios.add(requireAccount(ctx.caller), req.investorIdentifier, req.portfolioIdentifier, req.portfolioIdentifierChanged);
+      const message = r.outcome === 'added' ? MSG.portfolioAdded(r.id) : r.outcome === 'exists' ? MSG.portfolioExists(r.id) : MSG.portfolioChanged;
+      return { message, id: r.id };
+    },
+    async addPositionToPortfolio(req, ctx) {
+      const id = await s.portfolios.addPosition(requireAccount(ctx.caller), req.investorIdentifier, req.portfolioIdentifier, req.positionId);
+      return { message: MSG.positionAddedToPortfolio, id };
+    },
+    async removePositionFromPortfolio(req, ctx) {
+      const id = await s.portfolios.removePosition(requireAccount(ctx.caller), req.investorIdentifier, req.portfolioIdentifier, req.positionId);
+      return { message: MSG.positionRemovedFromPortfolio, id };
+    },
+    async removePortfolio(req, ctx) {
+      const id = await s.portfolios.remove(requireAccount(ctx.caller), req.investorIdentifier, req.portfolioIdentifier);
+      return { message: MSG.portfolioRemoved, id };
+    },
+  };
+}

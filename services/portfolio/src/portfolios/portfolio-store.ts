@@ -1,0 +1,247 @@
+import type { DataSource, EntityManager } from 'typeorm';
+import type { Caller } from '@green-impact/shared/caller';
+import { AlreadyExistsError, NotFoundError } from '@green-impact/shared/errors';
+import { openPii, parseDecryptionKey, requireKeyFitsSome, type StoredPii } from '../investors/investor-pii.js';
+import type { InvestorStore } from '../investors/investor-store.js';
+import { MSG } from '../messages.js';
+import { UNIQUE_VIOLATION, pgErrorCode } from '../pg-errors.js';
+import * as v from '../validation.js';
+
+export interface PortfolioView {
+  id: number;
+  portfolioIdentifier: string;
+  investorIdentifier: string;
+  investorName: string;
+  masked: boolean;
+  /** Distinct assets of the portfolio's positions, in the order of the positions. */
+  assets: { assetIdentifier: string; assetName: string }[];
+  positionIds: number[];
+}
+
+export interface PortfolioPositionView {
+  positionId: number;
+  amount: number;
+  currencyCode: string;
+  days: number;
+  startDate: string | null;
+  assetIdentifier: string;
+  assetName: string;
+  issuerIdentifier: string;
+  issuerName: string;
+}
+
+export interface PortfolioFilter {
+  investorIdentifier?: string | undefined;
+  assetIdentifier?: string | undefined;
+  investorsAllowed?: string[] | undefined;
+}
+
+export interface PortfolioRef {
+  id: number;
+  portfolioIdentifier: string;
+  investorId: number;
+  investorIdentifier: string;
+}
+
+export type AddPortfolioOutcome = 'added' | 'exists' | 'changed';
+
+/**
+ * Portfolios (spec §4.10): named groups of one investor's positions. Identifiers are unique per account
+ * (getPortfolioPositions takes only portfolio_identifier); removing a portfolio keeps its positions.
+ */
+export class PortfolioStore {
+  constructor(
+    private readonly ds: DataSource,
+    private readonly investors: InvestorStore,
+  ) {}
+
+  /** Adds a portfolio (idempotently), or renames it with portfolioIdentifierChanged. */
+  async add(
+    caller: Caller,
+    investorIdentifier: string,
+    portfolioIdentifier: string,
+    portfolioIdentifierChanged?: string,
+  ): Promise<{ id: number; outcome: AddPortfolioOutcome }> {
+    const investorId = v.text('investor_identifier', investorIdentifier);
+    const identifier = v.text('portfolio_identifier', portfolioIdentifier);
+    const changed = v.optionalText('portfolio_identifier_changed', portfolioIdentifierChanged);
+    return this.ds.transaction(async (m) => {
+      const investor = await this.investors.requireInvestor(m, caller, investorId);
+      if (changed !== undefined) {
+        const portfolio = await this.requireOfInvestor(m, caller, identifier, investorId, true);
+        if (changed === identifier) return { id: portfolio.id, outcome: 'changed' };
+        try {
+          await m.query(`UPDATE portfolio.portfolios SET portfolio_identifier = $2, updated_at = now() WHERE id = $1`, [portfolio.id, changed]);
+        } catch (err) {
+          if (pgErrorCode(err) === UNIQUE_VIOLATION) throw new AlreadyExistsError(MSG.portfolioTaken(changed));
+          throw err;
+        }
+        return { id: portfolio.id, outcome: 'changed' };
+      }
+      const inserted: { id: number }[] = await m.query(
+        `INSERT INTO portfolio.portfolios (account_id, investor_id, portfolio_identifier) VALUES ($1, $2, $3)
+         ON CONFLICT (account_id, portfolio_identifier) DO NOTHING RETURNING id`,
+        [caller.accountId, investor.id, identifier],
+      );
+      if (inserted[0]) return { id: inserted[0].id, outcome: 'added' };
+      const existing = await this.find(m, caller, identifier);
+      if (!existing || existing.investorId !== investor.id) throw new AlreadyExistsError(MSG.portfolioTaken(identifier));
+      return { id: existing.id, outcome: 'exists' };
+    });
+  }
+
+  async remove(caller: Caller, investorIdentifier: string, portfolioIdentifier: string): Promise<number> {
+    const investorId = v.text('investor_identifier', investorIdentifier);
+    const identifier = v.text('portfolio_identifier', portfolioIdentifier);
+    return this.ds.transaction(async (m) => {
+      await this.investors.requireInvestor(m, caller, investorId);
+      const portfolio = await this.requireOfInvestor(m, caller, identifier, investorId, true);
+      await m.query(`DELETE FROM portfolio.portfolios WHERE id = $1`, [portfolio.id]);
+      return portfolio.id;
+    });
+  }
+
+  async addPosition(caller: Caller, investorIdentifier: string, portfolioIdentifier: string, positionId: number): Promise<number> {
+    const { portfolio, pid } = await this.membershipArgs(caller, investorIdentifier, portfolioIdentifier, positionId);
+    return this.ds.transaction(async (m) => {
+      const p = await this.requireOfInvestor(m, caller, portfolio.identifier, portfolio.investor, true);
+      await this.requirePositionOfInvestor(m, caller, pid, p.investorId, portfolio.investor);
+      const inserted: { portfolio_id: number }[] = await m.query(
+        `INSERT INTO portfolio.portfolio_positions (portfolio_id, position_id) VALUES ($1, $2)
+         ON CONFLICT DO NOTHING RETURNING portfolio_id`,
+        [p.id, pid],
+      );
+      if (!inserted[0]) throw new AlreadyExistsError(MSG.positionAlreadyInPortfolio(pid, p.portfolioIdentifier));
+      return p.id;
+    });
+  }
+
+  async removePosition(caller: Caller, investorIdentifier: string, portfolioIdentifier: string, positionId: number): Promise<number> {
+    const { portfolio, pid } = await this.membershipArgs(caller, investorIdentifier, portfolioIdentifier, positionId);
+    return this.ds.transaction(async (m) => {
+      const p = await this.requireOfInvestor(m, caller, portfolio.identifier, portfolio.investor, true);
+      const [deleted]: [unknown[], number] = await m.query(
+        `DELETE FROM portfolio.portfolio_positions WHERE portfolio_id = $1 AND position_id = $2 RETURNING position_id`,
+        [p.id, pid],
+      );
+      if (deleted.length === 0) throw new NotFoundError(MSG.positionNotInPortfolio(pid, p.portfolioIdentifier));
+      return p.id;
+    });
+  }
+
+  async list(caller: Caller, filter: PortfolioFilter, decryptionKey?: string): Promise<PortfolioView[]> {
+    const key = parseDecryptionKey(decryptionKey);
+    const investorIdentifier = v.optionalText('investor_identifier', filter.investorIdentifier);
+    if (investorIdentifier !== undefined) {
+      if (filter.investorsAllowed && !filter.investorsAllowed.includes(investorIdentifier)) return [];
+      await this.investors.requireInvestor(this.ds.manager, caller, investorIdentifier);
+    }
+    const where = ['pf.account_id = $1'];
+    const params: unknown[] = [caller.accountId];
+    const add = (sql: string, value: unknown) => {
+      params.push(value);
+      where.push(sql.replaceAll('?', `$${params.length}`));
+    };
+    if (investorIdentifier !== undefined) add('i.investor_identifier = ?', investorIdentifier);
+    if (filter.investorsAllowed) add('i.investor_identifier = ANY(?)', filter.investorsAllowed);
+    const assetIdentifier = v.optionalText('asset_identifier', filter.assetIdentifier);
+    if (assetIdentifier !== undefined) {
+      add(
+        `EXISTS (SELECT 1 FROM portfolio.portfolio_positions pp2 JOIN portfolio.positions p2 ON p2.id = pp2.position_id
+                 JOIN portfolio.assets a2 ON a2.id = p2.asset_id WHERE pp2.portfolio_id = pf.id AND a2.asset_identifier = ?)`,
+        assetIdentifier,
+      );
+    }
+    const rows: (StoredPii & { id: number; portfolioIdentifier: string; members: { positionId: number; assetIdentifier: string; assetName: string }[] })[] =
+      await this.ds.query(
+        `SELECT pf.id, pf.portfolio_identifier AS "portfolioIdentifier", i.account_id AS "accountId",
+           i.investor_identifier AS "investorIdentifier", i.investor_name AS "investorName", i.investor_email AS "investorEmail",
+           i.key_fingerprint AS "keyFingerprint",
+           COALESCE(json_agg(json_build_object('positionId', p.id, 'assetIdentifier', a.asset_identifier, 'assetName', a.asset_name)
+             ORDER BY p.id) FILTER (WHERE p.id IS NOT NULL), '[]'::json) AS members
+         FROM portfolio.portfolios pf
+         JOIN portfolio.investors i ON i.id = pf.investor_id
+         LEFT JOIN portfolio.portfolio_positions pp ON pp.portfolio_id = pf.id
+         LEFT JOIN portfolio.positions p ON p.id = pp.position_id
+         LEFT JOIN portfolio.assets a ON a.id = p.asset_id
+         WHERE ${where.join(' AND ')}
+         GROUP BY pf.id, i.id
+         ORDER BY pf.id`,
+        params,
+      );
+    requireKeyFitsSome(rows, key);
+    return rows.map((r) => {
+      const pii = openPii(r, key);
+      const assets = new Map<string, string>();
+      for (const member of r.members) if (!assets.has(member.assetIdentifier)) assets.set(member.assetIdentifier, member.assetName);
+      return {
+        id: r.id,
+        portfolioIdentifier: r.portfolioIdentifier,
+        investorIdentifier: r.investorIdentifier,
+        investorName: pii.investorName,
+        masked: pii.masked,
+        assets: [...assets].map(([assetIdentifier, assetName]) => ({ assetIdentifier, assetName })),
+        positionIds: r.members.map((member) => member.positionId),
+      };
+    });
+  }
+
+  async positions(caller: Caller, portfolioIdentifier: string): Promise<PortfolioPositionView[]> {
+    const portfolio = await this.require(this.ds.manager, caller, portfolioIdentifier);
+    return this.ds.query(
+      `SELECT p.id AS "positionId", p.amount, p.currency_code AS "currencyCode", p.days,
+         to_char(p.start_date, 'YYYY-MM-DD') AS "startDate", a.asset_identifier AS "assetIdentifier", a.asset_name AS "assetName",
+         a.issuer_identifier AS "issuerIdentifier", a.issuer_name AS "issuerName"
+       FROM portfolio.portfolio_positions pp
+       JOIN portfolio.positions p ON p.id = pp.position_id
+       JOIN portfolio.assets a ON a.id = p.asset_id
+       WHERE pp.portfolio_id = $1 ORDER BY p.id`,
+      [portfolio.id],
+    );
+  }
+
+  /** The account's portfolio of that identifier with its position ids, or NOT_FOUND. */
+  async require(m: EntityManager, caller: Caller, portfolioIdentifier: string): Promise<PortfolioRef & { positionIds: number[] }> {
+    const identifier = v.text('portfolio_identifier', portfolioIdentifier);
+    const portfolio = await this.find(m, caller, identifier);
+    if (!portfolio) throw new NotFoundError(MSG.noSuchPortfolio(identifier));
+    const members: { position_id: number }[] = await m.query(
+      `SELECT position_id FROM portfolio.portfolio_positions WHERE portfolio_id = $1 ORDER BY position_id`,
+      [portfolio.id],
+    );
+    return { ...portfolio, positionIds: members.map((x) => x.position_id) };
+  }
+
+  private async membershipArgs(caller: Caller, investorIdentifier: string, portfolioIdentifier: string, positionId: number) {
+    const investor = v.text('investor_identifier', investorIdentifier);
+    const identifier = v.text('portfolio_identifier', portfolioIdentifier);
+    const pid = v.id('position_id', positionId);
+    await this.investors.requireInvestor(this.ds.manager, caller, investor);
+    return { portfolio: { investor, identifier }, pid };
+  }
+
+  private async find(m: EntityManager, caller: Caller, identifier: string, lock = false): Promise<PortfolioRef | undefined> {
+    const rows: PortfolioRef[] = await m.query(
+      `SELECT pf.id, pf.portfolio_identifier AS "portfolioIdentifier", pf.investor_id AS "investorId", i.investor_identifier AS "investorIdentifier"
+       FROM portfolio.portfolios pf JOIN portfolio.investors i ON i.id = pf.investor_id
+       WHERE pf.account_id = $1 AND pf.portfolio_identifier = $2${lock ? ' FOR UPDATE OF pf' : ''}`,
+      [caller.accountId, identifier],
+    );
+    return rows[0];
+  }
+
+  private async requireOfInvestor(m: EntityManager, caller: Caller, identifier: string, investorIdentifier: string, lock: boolean): Promise<PortfolioRef> {
+    const portfolio = await this.find(m, caller, identifier, lock);
+    if (!portfolio) throw new NotFoundError(MSG.noSuchPortfolio(identifier));
+    if (portfolio.investorIdentifier !== investorIdentifier) throw new NotFoundError(MSG.noSuchPortfolioOfInvestor(identifier, investorIdentifier));
+    return portfolio;
+  }
+
+  private async requirePositionOfInvestor(m: EntityManager, caller: Caller, positionId: number, investorId: number, investorIdentifier: string): Promise<void> {
+    const rows: unknown[] = await m.query(
+      `SELECT 1 FROM portfolio.positions WHERE id = $1 AND account_id = $2 AND investor_id = $3 FOR KEY SHARE`,
+      [positionId, caller.accountId, investorId],
+    );
+    if (rows.length === 0) throw new NotFoundError(MSG.noSuchPositionOfInvestor(positionId, investorIdentifier));
+  }
+}

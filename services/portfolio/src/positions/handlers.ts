@@ -1,0 +1,65 @@
+import type { PortfolioServiceService, Position } from '@green-impact/proto/greenimpact/portfolio/v1/portfolio';
+import { requireAccount } from '../caller.js';
+import type { UnaryHandlers } from '@green-impact/shared/grpc/server';
+import { MSG } from '../messages.js';
+import type { PortfolioStores } from '../stores.js';
+import type { PositionView } from './position-reads.js';
+
+type Handlers = UnaryHandlers<typeof PortfolioServiceService>;
+
+/** §4.10 positions. */
+export function positionHandlers(s: PortfolioStores): Pick<Handlers, 'getPositions' | 'addPosition' | 'removePosition' | 'getPositionsByIds'> {
+  return {
+    async getPositions(req, ctx) {
+      const list = await s.positions.list(
+        requireAccount(ctx.caller),
+        {
+          investorIdentifier: req.investorIdentifier,
+          assetIdentifier: req.assetIdentifier,
+          issuerIdentifier: req.issuerIdentifier,
+          investorsAllowed: req.investorFilterActive ? req.investorIdentifiersAllowed : undefined,
+        },
+        req.decryptionKey,
+      );
+      return { positions: list.map(positionMsg) };
+    },
+    async addPosition(req, ctx) {
+      const r = await s.positions.add(requireAccount(ctx.caller), {
+        investorIdentifier: req.investorIdentifier,
+        assetIdentifier: req.assetIdentifier,
+        amount: req.positionAmount,
+        currencyCode: req.positionCurrencyCode,
+        reportingYear: req.reportingYear,
+        days: req.positionDays,
+        startDate: req.positionStartDate,
+      });
+      return { message: MSG.positionAdded(r.id), id: r.id, impacts: r.impacts };
+    },
+    async removePosition(req, ctx) {
+      const id = await s.positions.remove(requireAccount(ctx.caller), req.investorIdentifier, req.positionId);
+      return { message: MSG.positionRemoved, id };
+    },
+    async getPositionsByIds(req, ctx) {
+      const list = await s.positions.byIds(requireAccount(ctx.caller), req.positionIds, req.decryptionKey);
+      return { positions: list.map(positionMsg) };
+    },
+  };
+}
+
+function positionMsg(p: PositionView): Position {
+  return {
+    positionId: p.id,
+    positionAmount: p.amount,
+    positionCurrencyCode: p.currencyCode,
+    positionDays: p.days,
+    ...(p.startDate ? { positionStartDate: p.startDate } : {}),
+    investorIdentifier: p.investorIdentifier,
+    investorName: p.investorName,
+    assetIdentifier: p.assetIdentifier,
+    assetName: p.assetName,
+    issuerIdentifier: p.issuerIdentifier,
+    issuerName: p.issuerName,
+    masked: p.masked,
+    impactYears: p.impactYears,
+  };
+}

@@ -1,0 +1,42 @@
+import type { DataSource } from 'typeorm';
+import type { Logger } from '@green-impact/shared/logger';
+import { AssetFrameworkDetailsReader } from './assets/asset-framework-details.js';
+import { AssetStore } from './assets/asset-store.js';
+import { PositionDocumentRenderer } from './documents/position-document-renderer.js';
+import type { FrameworkSource } from './framework-source.js';
+import { ImpactCalculator } from './impacts/impact-calculator.js';
+import { ImpactService } from './impacts/impact-service.js';
+import { ImpactStore } from './impacts/impact-store.js';
+import { InvestorStore } from './investors/investor-store.js';
+import { PortfolioStore } from './portfolios/portfolio-store.js';
+import { PositionStore } from './positions/position-store.js';
+
+/** Everything the handlers call, all on the service's data source and the taxonomy service. */
+export interface PortfolioStores {
+  assets: AssetStore;
+  assetDetails: AssetFrameworkDetailsReader;
+  investors: InvestorStore;
+  positions: PositionStore;
+  portfolios: PortfolioStore;
+  impacts: ImpactService;
+  documents: PositionDocumentRenderer;
+}
+
+export function createStores(ds: DataSource, frameworks: FrameworkSource, log: Logger): PortfolioStores {
+  const assets = new AssetStore(ds, frameworks, log);
+  const investors = new InvestorStore(ds);
+  const calculator = new ImpactCalculator(frameworks);
+  const impactStore = new ImpactStore();
+  const positions = new PositionStore(ds, assets, investors, calculator, impactStore);
+  const portfolios = new PortfolioStore(ds, investors);
+  const impacts = new ImpactService(ds, positions, portfolios, investors, calculator, impactStore);
+  return {
+    assets,
+    assetDetails: new AssetFrameworkDetailsReader(assets, frameworks),
+    investors,
+    positions,
+    portfolios,
+    impacts,
+    documents: new PositionDocumentRenderer(ds, positions, impacts, impactStore, frameworks),
+  };
+}
