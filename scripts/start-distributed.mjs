@@ -14,10 +14,16 @@ const host = '127.0.0.1';
 const ports = {
   identity: Number(process.env.IDENTITY_GRPC_PORT ?? 50051),
   taxonomy: Number(process.env.TAXONOMY_GRPC_PORT ?? 50052),
+  portfolio: Number(process.env.PORTFOLIO_GRPC_PORT ?? 50053),
 };
 const processes = [
   { name: 'identity', entry: 'services/identity/dist/index.js', env: { GRPC_PORT: String(ports.identity), GRPC_HOST: host } },
   { name: 'taxonomy', entry: 'services/taxonomy/dist/index.js', env: { GRPC_PORT: String(ports.taxonomy), GRPC_HOST: host } },
+  {
+    name: 'portfolio',
+    entry: 'services/portfolio/dist/index.js',
+    env: { GRPC_PORT: String(ports.portfolio), GRPC_HOST: host, TAXONOMY_GRPC_ADDR: `${host}:${ports.taxonomy}` },
+  },
   {
     name: 'gateway',
     entry: 'gateway/dist/index.js',
@@ -25,6 +31,7 @@ const processes = [
       PORT: process.env.PORT ?? '8080',
       IDENTITY_GRPC_ADDR: `${host}:${ports.identity}`,
       TAXONOMY_GRPC_ADDR: `${host}:${ports.taxonomy}`,
+      PORTFOLIO_GRPC_ADDR: `${host}:${ports.portfolio}`,
     },
   },
 ];

@@ -5,6 +5,7 @@ import { startGrpcServer, type StartedGrpcServer } from '@green-impact/shared/gr
 import type { Logger } from '@green-impact/shared/logger';
 import { createIdentityService } from '@green-impact/identity/service';
 import { createTaxonomyService } from '@green-impact/taxonomy/service';
+import { createPortfolioService } from '@green-impact/portfolio/service';
 import { createGateway } from '@green-impact/gateway/gateway';
 import { loadGatewayConfig } from '@green-impact/gateway/config';
 
@@ -26,7 +27,7 @@ export interface SystemOptions {
 export interface RunningSystem {
   gatewayUrl: string;
   databaseUrl: string;
-  grpc: Record<'identity' | 'taxonomy', string>;
+  grpc: Record<'identity' | 'taxonomy' | 'portfolio', string>;
   stop(): Promise<void>;
 }
 
@@ -69,11 +70,22 @@ export async function startSystem(opts: SystemOptions): Promise<RunningSystem> {
     const taxonomyServer = await serve('taxonomy', taxonomy.registration, opts.log, grpcPort(1));
     stack.push(() => taxonomyServer.shutdown());
 
+    const portfolio = await createPortfolioService({
+      databaseUrl,
+      taxonomyAddress: taxonomyServer.address,
+      log: opts.log.child({ component: 'portfolio' }),
+      poolSize: embedded ? 4 : 10,
+    });
+    stack.push(() => portfolio.close());
+    const portfolioServer = await serve('portfolio', portfolio.registration, opts.log, grpcPort(2));
+    stack.push(() => portfolioServer.shutdown());
+
     const gatewayConfig = loadGatewayConfig({
       PORT: String(opts.port),
       HOST: opts.host,
       IDENTITY_GRPC_ADDR: identityServer.address,
       TAXONOMY_GRPC_ADDR: taxonomyServer.address,
+      PORTFOLIO_GRPC_ADDR: portfolioServer.address,
       NODE_ENV: opts.nodeEnv ?? process.env['NODE_ENV'] ?? 'development',
       ...(opts.publicBaseUrl ? { PUBLIC_BASE_URL: opts.publicBaseUrl } : {}),
     });
@@ -85,7 +97,7 @@ export async function startSystem(opts: SystemOptions): Promise<RunningSystem> {
     return {
       gatewayUrl: `http://${shownHost}:${port}`,
       databaseUrl,
-      grpc: { identity: identityServer.address, taxonomy: taxonomyServer.address },
+      grpc: { identity: identityServer.address, taxonomy: taxonomyServer.address, portfolio: portfolioServer.address },
       stop,
     };
   } catch (err) {

@@ -45,6 +45,7 @@ describe('npm run start:distributed (each service its own process, on PostgreSQL
     const port = await freePort();
     const identityPort = await freePort();
     const taxonomyPort = await freePort();
+    const portfolioPort = await freePort();
     url = `http://127.0.0.1:${port}`;
     child = spawn(process.execPath, [join(root, 'scripts/start-distributed.mjs')], {
       cwd: root,
@@ -54,6 +55,7 @@ describe('npm run start:distributed (each service its own process, on PostgreSQL
         PORT: String(port),
         IDENTITY_GRPC_PORT: String(identityPort),
         TAXONOMY_GRPC_PORT: String(taxonomyPort),
+        PORTFOLIO_GRPC_PORT: String(portfolioPort),
         BOOTSTRAP_API_KEY: 'distributed-key',
         LOG_LEVEL: 'warn',
       },
@@ -91,5 +93,6 @@ describe('npm run start:distributed (each service its own process, on PostgreSQL
     assert.match(output, /\[identity\] exited/);
     assert.match(output, /\[gateway\] exited/);
     assert.match(output, /\[taxonomy\] exited/);
+    assert.match(output, /\[portfolio\] exited/);
   });
 });
