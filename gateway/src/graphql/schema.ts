@@ -1,10 +1,13 @@
+import { frameworkMutationTypeDefs } from './framework-mutations-schema.js';
+import { frameworkTypeDefs } from './framework-schema.js';
 import { taxonomyMutationTypeDefs } from './taxonomy-mutations-schema.js';
 import { taxonomyTypeDefs } from './taxonomy-schema.js';
 
 /**
  * The GraphQL schema (SDL). camelCase counterpart of the /v1/call identity operations plus account
  * and API-key administration; other domains `extend type Query` / `Mutation` in their own file
- * (taxonomy-schema.ts, taxonomy-mutations-schema.ts) and are appended below.
+ * (taxonomy-schema.ts, taxonomy-mutations-schema.ts, framework-schema.ts, framework-mutations-schema.ts)
+ * and are appended below.
  */
 const identityTypeDefs = /* GraphQL */ `
   """
@@ -218,4 +221,4 @@ const identityTypeDefs = /* GraphQL */ `
   }
 `;
 
-export const typeDefs = identityTypeDefs + taxonomyTypeDefs + taxonomyMutationTypeDefs;
+export const typeDefs = identityTypeDefs + taxonomyTypeDefs + taxonomyMutationTypeDefs + frameworkTypeDefs + frameworkMutationTypeDefs;

@@ -19,12 +19,14 @@ import {
 } from '@green-impact/shared/errors';
 import { implement, startGrpcServer, type CallContext } from '@green-impact/shared/grpc/server';
 import { createLogger } from '@green-impact/shared/logger';
+import { fakeFrameworkHandlers, type FakeRowNames } from './fake-frameworks.js';
 
 /**
  * A small in-memory TaxonomyService served over real gRPC, for the gateway's own tests. It is not the
  * taxonomy service: one reporting year (2024) of fixed data in English with a few Swedish translations,
  * texts modelled on the service's (services/taxonomy/src/messages.ts) and rules only as faithful as the
- * gateway's tests need. Reads are open to any caller; changes need an operator.
+ * gateway's tests need. Reads are open to any caller; changes need an operator. Frameworks and
+ * projects (any account's, in memory) are in fake-frameworks.ts.
  */
 export interface FakeTaxonomy {
   address: string;
@@ -171,6 +173,26 @@ export async function startFakeTaxonomy(): Promise<FakeTaxonomy> {
     return found;
   };
   const removed = (label: string) => ({ message: `${label} removed.` });
+  const rowNames = (subCategoryId: number, indicatorId: number, y: number, lang: 'en' | 'sv' | undefined): FakeRowNames => {
+    const sc = subCategory(existing(subCategories, 'sub category', subCategoryId, y), lang);
+    const { indicatorName, superIndicatorId, superIndicatorName, unitId, unitName, language, languageCode } = indicator(
+      existing(indicators, 'indicator', indicatorId, y),
+      lang,
+    );
+    const { categoryId, categoryName, subCategoryName, sdg, euObjective } = sc;
+    return {
+      ...{ categoryId, categoryName, subCategoryName, superIndicatorId, superIndicatorName, indicatorName, unitId, unitName },
+      ...{ sdg, euObjective, language, languageCode },
+    };
+  };
+  const frameworkHandlers = fakeFrameworkHandlers({
+    record,
+    language,
+    currency: (code) => {
+      if (!currencies.includes(code)) throw new NotFoundError(`No such currency ${code}.`);
+    },
+    names: rowNames,
+  });
 
   const implementation = implement(
     'greenimpact.taxonomy.v1.TaxonomyService',
@@ -391,6 +413,7 @@ export async function startFakeTaxonomy(): Promise<FakeTaxonomy> {
         operator('removeFxRate', req, ctx);
         return { message: 'FX rate removed.' };
       },
+      ...frameworkHandlers,
     },
     log,
   );

@@ -1,5 +1,7 @@
 import { currencyOperations } from './operations/currencies.js';
+import { frameworkOperations } from './operations/frameworks.js';
 import { identityOperations } from './operations/identity.js';
+import { projectOperations } from './operations/projects.js';
 import { taxonomyOperations } from './operations/taxonomy.js';
 import { translationOperations } from './operations/translations.js';
 import type { OperationEntry, Solution } from './operation.js';
@@ -13,6 +15,8 @@ export const operationEntries: readonly OperationEntry[] = [
   ...taxonomyOperations,
   ...translationOperations,
   ...currencyOperations,
+  ...frameworkOperations,
+  ...projectOperations,
 ];
 
 export interface OperationTable {

@@ -47,3 +47,13 @@ export function graphqlClient(baseUrl: string, apiKey: string) {
     return (await res.json()) as { data?: any; errors?: any[] };
   };
 }
+
+/** Creates a USER account with the operator's key (GraphQL createAccount) and answers its first API key. */
+export async function createUserAccount(baseUrl: string, operatorKey: string, name: string): Promise<string> {
+  const res = await graphqlClient(baseUrl, operatorKey)(
+    'mutation($name: String!) { createAccount(input: {name: $name, role: USER}) { apiKey } }',
+    { name },
+  );
+  if (res.errors || !res.data?.createAccount?.apiKey) throw new Error(`createAccount failed: ${JSON.stringify(res.errors)}`);
+  return res.data.createAccount.apiKey as string;
+}

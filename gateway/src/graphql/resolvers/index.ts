@@ -1,5 +1,7 @@
 import { accountMutations, accountQueries } from './account-resolvers.js';
 import { currencyMutations } from './currency-mutations.js';
+import { frameworkMutations } from './framework-mutations.js';
+import { frameworkQueries, frameworkTypes } from './framework-resolvers.js';
 import { taxonomyMutations } from './taxonomy-mutations.js';
 import { taxonomyQueries, taxonomyTypes } from './taxonomy-resolvers.js';
 import { translationMutations } from './translation-mutations.js';
@@ -7,7 +9,15 @@ import { userMutations, userQueries } from './user-resolvers.js';
 
 /** The resolver map handed to Apollo; each domain contributes its Query and Mutation fields. */
 export const resolvers = {
-  Query: { ...accountQueries, ...userQueries, ...taxonomyQueries },
-  Mutation: { ...accountMutations, ...userMutations, ...taxonomyMutations, ...translationMutations, ...currencyMutations },
+  Query: { ...accountQueries, ...userQueries, ...taxonomyQueries, ...frameworkQueries },
+  Mutation: {
+    ...accountMutations,
+    ...userMutations,
+    ...taxonomyMutations,
+    ...translationMutations,
+    ...currencyMutations,
+    ...frameworkMutations,
+  },
   ...taxonomyTypes,
+  ...frameworkTypes,
 };

@@ -19,7 +19,7 @@ import type {
  */
 
 /** A goal map (number → name), keys in goal-number order. */
-function goals(map: Readonly<Record<string, string>> | undefined): Record<string, string> {
+export function goals(map: Readonly<Record<string, string>> | undefined): Record<string, string> {
   const entries = Object.entries(map ?? {}).sort(([a], [b]) => Number(a) - Number(b) || a.localeCompare(b));
   return Object.fromEntries(entries);
 }

@@ -1,0 +1,378 @@
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { Visibility } from '@green-impact/proto/greenimpact/common/v1/common';
+import { startTestGateway, type TestGateway } from '../testing/test-gateway.js';
+
+/**
+ * GraphQL over frameworks and projects, against the fake TaxonomyService over real gRPC. `user-key` is
+ * the issuer; `op-key` belongs to another account.
+ */
+
+interface GqlResponse {
+  status: number;
+  body: {
+    data?: Record<string, unknown> | null;
+    errors?: { message: string; extensions?: Record<string, unknown>; path?: unknown[] }[];
+  };
+}
+
+let t: TestGateway;
+before(async () => {
+  t = await startTestGateway({}, { taxonomy: true });
+});
+after(async () => {
+  await t.stop();
+});
+
+async function gql(query: string, variables: Record<string, unknown> = {}, apiKey = 'user-key'): Promise<GqlResponse> {
+  const res = await fetch(`${t.baseUrl}/graphql`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', 'x-api-key': apiKey },
+    body: JSON.stringify({ query, variables }),
+  });
+  return { status: res.status, body: (await res.json()) as GqlResponse['body'] };
+}
+
+function data(res: GqlResponse): Record<string, any> {
+  assert.equal(res.body.errors, undefined, JSON.stringify(res.body.errors));
+  return res.body.data!;
+}
+
+function onlyError(res: GqlResponse) {
+  assert.equal(res.body.errors?.length, 1, JSON.stringify(res.body));
+  const [err] = res.body.errors!;
+  return { message: err!.message, code: err!.extensions?.['code'] };
+}
+
+/** Calls per method the fake taxonomy service receives while `run` runs. */
+async function callsDuring(run: () => Promise<unknown>): Promise<Record<string, number>> {
+  const before = t.taxonomy!.calls.length;
+  await run();
+  const counts: Record<string, number> = {};
+  for (const c of t.taxonomy!.calls.slice(before)) counts[c.method] = (counts[c.method] ?? 0) + 1;
+  return counts;
+}
+
+const sent = (method: string) => JSON.parse(JSON.stringify(t.taxonomy!.calls.filter((c) => c.method === method).at(-1)!.request));
+
+describe('changes answer MessageResult', () => {
+  test('a framework, its year specifics, two projects with rows, and the build', async () => {
+    const res = await gql(`mutation {
+      f: addFramework(input: { identifier: "GBF-2024", name: "Green Bond Framework", currencyCode: "eur", visibility: PUBLIC }) { message id }
+      p: addFramework(input: { identifier: "PRIV-1", name: "Draft", currencyCode: "SEK" }) { message id }
+      y: addYearSpecificsToFramework(input: { identifier: "GBF-2024", year: 2024, valueOutstanding: 500000000, allocatedAmount: 450000000, valueOutstandingFramework: false }) { message }
+      s: addProject(input: { identifier: "P-SOLAR", name: "Solar park", currencyCode: "EUR", frameworkIdentifier: "GBF-2024" }) { message id }
+      w: addProject(input: { identifier: "P-WIND", name: "Wind farm", currencyCode: "EUR", frameworkIdentifier: "GBF-2024", visibility: PUBLIC }) { message }
+      a: addYearSpecificsToProject(input: { identifier: "P-SOLAR", year: 2024, allocatedAmount: 250000000 }) { message }
+      r1: addCategoryIndicatorToProject(input: { identifier: "P-SOLAR", year: 2024, subCategoryId: 10, volume: 200, indicatorId: 30, value: 1000 }) { message }
+      r2: addCategoryIndicatorToProject(input: { identifier: "P-WIND", year: 2024, subCategoryId: "10", volume: 150, indicatorId: "30", value: 500.5 }) { message }
+      r3: addCategoryIndicatorToProject(input: { identifier: "P-WIND", year: 2024, subCategoryId: 11, volume: 100, indicatorId: 31, value: 20 }) { message }
+      b: buildFrameworkFromProjects(identifier: "GBF-2024", year: 2024) { message id }
+    }`);
+    assert.deepEqual(data(res), {
+      f: { message: 'Framework added with id 1.', id: '1' },
+      p: { message: 'Framework added with id 2.', id: '2' },
+      y: { message: 'Year specifics for 2024 added to framework.' },
+      s: { message: 'Project added with id 3.', id: '3' },
+      w: { message: 'Project added with id 4.' },
+      a: { message: 'Year specifics for 2024 added to project.' },
+      r1: { message: 'Indicator 30 of sub category 10 added to project.' },
+      r2: { message: 'Indicator 30 of sub category 10 added to project.' },
+      r3: { message: 'Indicator 31 of sub category 11 added to project.' },
+      b: { message: 'Framework built from 2 projects: 2 rows.', id: '1' },
+    });
+    assert.deepEqual(sent('addYearSpecificsToFramework'), {
+      frameworkIdentifier: 'GBF-2024',
+      valueOutstanding: 500e6,
+      allocatedAmount: 450e6,
+      valueOutstandingFramework: false,
+      reportingYear: 2024,
+    });
+    assert.equal(sent('addProject').projectVisibility, Visibility.VISIBILITY_PUBLIC);
+    assert.equal(sent('addFramework').frameworkVisibility, undefined, 'an omitted visibility stays absent');
+  });
+});
+
+describe('reads', () => {
+  test('frameworks with year specifics, translated rows, their projects and back: each read once', async () => {
+    let res!: GqlResponse;
+    const counts = await callsDuring(async () => {
+      res = await gql(`{
+        frameworks(year: 2024) {
+          id identifier name currencyCode visibility owned year
+          yearSpecifics { valueOutstanding allocatedAmount activePercentage valueOutstandingFramework }
+          rows(languageCode: "sv") {
+            category { id name } subCategory { id name } superIndicator { name } indicator { id name } unit { id name }
+            volume currencyCode value year sdgs { goalNo name } euObjectives { objectiveNo } language languageCode
+          }
+          projects {
+            identifier name currencyCode visibility allocatedAmount frameworkIdentifier
+            framework { identifier yearSpecifics { activePercentage } }
+            rows { subCategory { id } indicator { id } volume value currencyCode }
+          }
+        }
+      }`);
+    });
+    const [gbf, priv] = data(res)['frameworks'];
+    assert.deepEqual({ ...gbf, rows: undefined, projects: undefined }, {
+      id: '1',
+      identifier: 'GBF-2024',
+      name: 'Green Bond Framework',
+      currencyCode: 'EUR',
+      visibility: 'PUBLIC',
+      owned: true,
+      year: 2024,
+      yearSpecifics: { valueOutstanding: 500e6, allocatedAmount: 450e6, activePercentage: 90, valueOutstandingFramework: false },
+      rows: undefined,
+      projects: undefined,
+    });
+    assert.deepEqual(gbf.rows, [
+      {
+        category: { id: '1', name: 'Förnybar energi' },
+        subCategory: { id: '10', name: 'Solar power' },
+        superIndicator: { name: 'Växthusgasutsläpp' },
+        indicator: { id: '30', name: 'Avoided emissions' },
+        unit: { id: '40', name: 'tCO2e' },
+        volume: 350,
+        currencyCode: 'EUR',
+        value: 1500.5,
+        year: 2024,
+        sdgs: [{ goalNo: '7', name: 'Hållbar energi för alla' }],
+        euObjectives: [{ objectiveNo: '1' }],
+        language: 'English',
+        languageCode: 'en',
+      },
+      {
+        category: { id: '1', name: 'Förnybar energi' },
+        subCategory: { id: '11', name: 'Wind power' },
+        superIndicator: { name: 'Energy' },
+        indicator: { id: '31', name: 'Renewable energy produced' },
+        unit: { id: '41', name: 'MWh' },
+        volume: 100,
+        currencyCode: 'EUR',
+        value: 20,
+        year: 2024,
+        sdgs: [{ goalNo: '7', name: 'Hållbar energi för alla' }, { goalNo: '13', name: 'Bekämpa klimatförändringarna' }],
+        euObjectives: [],
+        language: 'English',
+        languageCode: 'en',
+      },
+    ]);
+    assert.deepEqual(gbf.projects, [
+      {
+        identifier: 'P-SOLAR',
+        name: 'Solar park',
+        currencyCode: 'EUR',
+        visibility: 'PRIVATE',
+        allocatedAmount: 250e6,
+        frameworkIdentifier: 'GBF-2024',
+        framework: { identifier: 'GBF-2024', yearSpecifics: { activePercentage: 90 } },
+        rows: [{ subCategory: { id: '10' }, indicator: { id: '30' }, volume: 200, value: 1000, currencyCode: 'EUR' }],
+      },
+      {
+        identifier: 'P-WIND',
+        name: 'Wind farm',
+        currencyCode: 'EUR',
+        visibility: 'PUBLIC',
+        allocatedAmount: null,
+        frameworkIdentifier: 'GBF-2024',
+        framework: { identifier: 'GBF-2024', yearSpecifics: { activePercentage: 90 } },
+        rows: [
+          { subCategory: { id: '10' }, indicator: { id: '30' }, volume: 150, value: 500.5, currencyCode: 'EUR' },
+          { subCategory: { id: '11' }, indicator: { id: '31' }, volume: 100, value: 20, currencyCode: 'EUR' },
+        ],
+      },
+    ]);
+    assert.deepEqual([priv.identifier, priv.visibility, priv.yearSpecifics, priv.rows, priv.projects], ['PRIV-1', 'PRIVATE', null, [], []]);
+    // Two frameworks, two projects: one listing each, one batched framework read, one detail per item and
+    // language, and each taxonomy list once per language (the projects' rows are read in the original
+    // language, the frameworks' in Swedish).
+    assert.deepEqual(counts, {
+      getFrameworks: 1,
+      getFrameworkDetails: 2,
+      getProjects: 1,
+      getFrameworksByIdentifiers: 1,
+      getProjectDetails: 2,
+      getCategories: 1,
+      getSubCategories: 2,
+      getSuperIndicators: 1,
+      getIndicators: 2,
+      getUnits: 1,
+      getSdgs: 1,
+      getEuObjectives: 1,
+    });
+    assert.deepEqual(sent('getFrameworksByIdentifiers'), { frameworkIdentifiers: ['GBF-2024'], frameworkIds: [], reportingYear: 2024 });
+  });
+
+  test('framework(identifier, year): its rows in the original language cost no second read; unknown is null', async () => {
+    let res!: GqlResponse;
+    const counts = await callsDuring(async () => {
+      res = await gql(`{
+        framework(identifier: "GBF-2024", year: 2024) { id name rows { indicator { name } value } }
+        missing: framework(identifier: "NOPE", year: 2024) { id }
+      }`);
+    });
+    assert.deepEqual(data(res), {
+      framework: { id: '1', name: 'Green Bond Framework', rows: [{ indicator: { name: 'Avoided emissions' }, value: 1500.5 }, { indicator: { name: 'Renewable energy produced' }, value: 20 }] },
+      missing: null,
+    });
+    assert.deepEqual(counts, { getFrameworkDetails: 2, getIndicators: 1 });
+  });
+
+  test('projects(year, visibility), project(identifier, year) with its framework', async () => {
+    const res = await gql(`{
+      projects(year: 2024, visibility: PUBLIC) { identifier owned year }
+      project(identifier: "P-SOLAR", year: 2024) { id identifier allocatedAmount framework { id name } rows(languageCode: "sv") { category { name } } }
+      none: project(identifier: "P-NONE", year: 2024) { id }
+      old: project(identifier: "P-SOLAR", year: 2023) { allocatedAmount rows { value } framework { yearSpecifics { valueOutstanding } } }
+    }`);
+    assert.deepEqual(data(res), {
+      projects: [{ identifier: 'P-WIND', owned: true, year: 2024 }],
+      project: { id: '3', identifier: 'P-SOLAR', allocatedAmount: 250e6, framework: { id: '1', name: 'Green Bond Framework' }, rows: [{ category: { name: 'Förnybar energi' } }] },
+      none: null,
+      old: { allocatedAmount: null, rows: [], framework: { yearSpecifics: null } },
+    });
+    assert.deepEqual(sent('getProjects'), { reportingYear: 2024, projectVisibility: Visibility.VISIBILITY_PUBLIC });
+  });
+
+  test('another account sees only what is public', async () => {
+    const res = await gql('{ frameworks(year: 2024) { identifier owned projects { identifier owned } } projects(year: 2024) { identifier } }', {}, 'op-key');
+    assert.deepEqual(data(res), {
+      frameworks: [{ identifier: 'GBF-2024', owned: false, projects: [{ identifier: 'P-WIND', owned: false }] }],
+      projects: [{ identifier: 'P-WIND' }],
+    });
+    assert.deepEqual(data(await gql('{ framework(identifier: "PRIV-1", year: 2024) { id } }', {}, 'op-key')), { framework: null });
+  });
+
+  test("rows of another account's framework shadowed by the caller's own identifier: a clear error", async () => {
+    const mine = await gql('mutation { addFramework(input: { identifier: "GBF-2024", name: "Mine", currencyCode: "SEK" }) { id } }', {}, 'op-key');
+    const ownId = data(mine)['addFramework'].id;
+    const res = await gql('{ frameworks(year: 2024) { id owned rows { value } } }', {}, 'op-key');
+    assert.equal(res.body.errors?.length, 1, JSON.stringify(res.body));
+    assert.deepEqual(res.body.errors![0]!.extensions, { code: 'FAILED_PRECONDITION' });
+    assert.equal(res.body.errors![0]!.message, `The rows of another account's framework "GBF-2024" cannot be read while you have a framework with the same identifier.`);
+    assert.deepEqual(res.body.errors![0]!.path, ['frameworks', 1, 'rows']);
+    assert.deepEqual(res.body.data, { frameworks: [{ id: ownId, owned: true, rows: [] }, { id: '1', owned: false, rows: null }] }, 'the rest of the answer stands');
+    assert.equal(data(await gql('mutation ($i: String!) { removeFramework(identifier: $i) { message } }', { i: 'GBF-2024' }, 'op-key'))['removeFramework'].message, 'Framework removed.');
+  });
+});
+
+describe('errors carry extensions.code', () => {
+  test('amounts, identifiers and years are validated before any call, naming the GraphQL field', async () => {
+    const cases: [string, string][] = [
+      [
+        'mutation { addYearSpecificsToFramework(input: { identifier: "GBF-2024", year: 2024, valueOutstanding: -1, allocatedAmount: 0, valueOutstandingFramework: true }) { message } }',
+        'input.valueOutstanding must be between 0 and 1000000000000000.',
+      ],
+      [
+        'mutation { addYearSpecificsToProject(input: { identifier: "P-SOLAR", year: 2024, allocatedAmount: 1e16 }) { message } }',
+        'input.allocatedAmount must be between 0 and 1000000000000000.',
+      ],
+      [
+        'mutation { addCategoryIndicatorToFramework(input: { identifier: "GBF-2024", year: 2024, subCategoryId: 10, volume: 1, indicatorId: "x", value: 1 }) { message } }',
+        'input.indicatorId must be an integer.',
+      ],
+      ['mutation { addFramework(input: { identifier: "", name: "X", currencyCode: "EUR" }) { message } }', 'input.identifier is required.'],
+      ['mutation { addProject(input: { identifier: "P", name: "X", currencyCode: "EURO", frameworkIdentifier: "F" }) { message } }', 'input.currencyCode must be a 3-letter currency code.'],
+      ['mutation { addProject(input: { identifier: "P", name: "X", currencyCode: "EUR", frameworkIdentifier: "" }) { message } }', 'input.frameworkIdentifier is required.'],
+      ['mutation { removeProject(identifier: "") { message } }', 'identifier is required.'],
+      ['mutation { buildFrameworkFromProjects(identifier: "GBF-2024", year: 24) { message } }', 'year must be a 4-digit year.'],
+      ['{ frameworks(year: 20245) { id } }', 'year must be a 4-digit year.'],
+      ['{ framework(identifier: "a\\nb", year: 2024) { id } }', 'identifier must not contain control characters.'],
+    ];
+    for (const [query, message] of cases) {
+      const counts = await callsDuring(async () => {
+        assert.deepEqual(onlyError(await gql(query)), { message, code: 'INVALID_ARGUMENT' }, query);
+      });
+      assert.deepEqual(counts, {}, query);
+    }
+  });
+
+  test('a visibility outside the enum is refused by GraphQL itself', async () => {
+    const res = await gql('{ frameworks(year: 2024, visibility: SHARED) { id } }');
+    assert.equal(onlyError(res).code, 'GRAPHQL_VALIDATION_FAILED');
+  });
+
+  test("another account's changes of public items: PERMISSION_DENIED Not authorized.; private ones: NOT_FOUND", async () => {
+    // One request each: an error in a non-null mutation field ends the (serial) mutation.
+    const cases: [string, string, string][] = [
+      ['mutation { removeFramework(identifier: "GBF-2024") { message } }', 'Not authorized.', 'PERMISSION_DENIED'],
+      ['mutation { addYearSpecificsToProject(input: { identifier: "P-WIND", year: 2024, allocatedAmount: 1 }) { message } }', 'Not authorized.', 'PERMISSION_DENIED'],
+      ['mutation { buildFrameworkFromProjects(identifier: "GBF-2024", year: 2024) { message } }', 'Not authorized.', 'PERMISSION_DENIED'],
+      ['mutation { removeFramework(identifier: "PRIV-1") { message } }', 'No such framework "PRIV-1".', 'NOT_FOUND'],
+    ];
+    for (const [query, message, code] of cases) assert.deepEqual(onlyError(await gql(query, {}, 'op-key')), { message, code }, query);
+  });
+});
+
+describe('removals', () => {
+  test('each removal answers the service message; a framework in use is refused first', async () => {
+    const refused = await gql('mutation { removeFramework(identifier: "GBF-2024") { message } }');
+    assert.equal(onlyError(refused).code, 'FAILED_PRECONDITION');
+    const res = await gql(`mutation {
+      a: removeIndicatorFromProject(input: { identifier: "P-WIND", year: 2024, subCategoryId: 11, indicatorId: 31 }) { message }
+      b: removeCategoryFromProject(input: { identifier: "P-WIND", year: 2024, subCategoryId: 10 }) { message }
+      c: removeYearSpecificsFromProject(identifier: "P-SOLAR", year: 2024) { message }
+      d: removeProject(identifier: "P-SOLAR") { message id }
+      e: removeProject(identifier: "P-WIND") { message }
+      f: removeIndicatorFromFramework(input: { identifier: "GBF-2024", year: 2024, subCategoryId: 11, indicatorId: 31 }) { message }
+      g: removeCategoryFromFramework(input: { identifier: "GBF-2024", year: 2024, subCategoryId: 10 }) { message }
+      h: removeFrameworkYearSpecifics(identifier: "GBF-2024", year: 2024) { message }
+      i: removeFramework(identifier: "GBF-2024") { message }
+    }`);
+    assert.deepEqual(data(res), {
+      a: { message: 'Indicator 31 of sub category 11 removed from project.' },
+      b: { message: 'Sub category 10 removed from project (1 row).' },
+      c: { message: 'Year specifics for 2024 removed from project.' },
+      d: { message: 'Project removed.', id: '3' },
+      e: { message: 'Project removed.' },
+      f: { message: 'Indicator 31 of sub category 11 removed from framework.' },
+      g: { message: 'Sub category 10 removed from framework (1 row).' },
+      h: { message: 'Year specifics for 2024 removed from framework.' },
+      i: { message: 'Framework removed.' },
+    });
+    assert.deepEqual(sent('removeIndicatorFromProject'), { projectIdentifier: 'P-WIND', indicatorId: 31, subCategoryId: 11, reportingYear: 2024 });
+    assert.deepEqual(data(await gql('{ frameworks(year: 2024) { identifier } projects(year: 2024) { identifier } }')), {
+      frameworks: [{ identifier: 'PRIV-1' }],
+      projects: [],
+    });
+  });
+});
+
+test('every framework and project type, field and argument is described', async () => {
+  const res = await gql(`{
+    __schema { types { name description enumValues { name description } fields { name description args { name description } }
+      inputFields { name description } } }
+  }`);
+  type T = {
+    name: string;
+    description: string | null;
+    enumValues: { name: string; description: string | null }[] | null;
+    fields: { name: string; description: string | null; args: { name: string; description: string | null }[] }[] | null;
+    inputFields: { name: string; description: string | null }[] | null;
+  };
+  const types = (data(res)['__schema'] as { types: T[] }).types;
+  const mine = new Set([
+    'Visibility', 'Framework', 'FrameworkYearSpecifics', 'Project', 'FrameworkRow', 'AddFrameworkInput', 'FrameworkYearSpecificsInput',
+    'CategoryIndicatorInput', 'RemoveIndicatorRowInput', 'RemoveSubCategoryRowsInput', 'AddProjectInput', 'ProjectYearSpecificsInput',
+  ]);
+  const missing: string[] = [];
+  for (const type of types) {
+    if (mine.has(type.name)) {
+      if (!type.description) missing.push(type.name);
+      for (const f of [...(type.inputFields ?? []), ...(type.enumValues ?? [])]) if (!f.description) missing.push(`${type.name}.${f.name}`);
+      for (const f of type.fields ?? []) {
+        if (!f.description) missing.push(`${type.name}.${f.name}`);
+        for (const a of f.args) if (!a.description) missing.push(`${type.name}.${f.name}(${a.name})`);
+      }
+    }
+    if (type.name === 'Query' || type.name === 'Mutation') {
+      for (const f of type.fields ?? []) {
+        if (!f.description) missing.push(`${type.name}.${f.name}`);
+        for (const a of f.args) if (!a.description && a.name !== 'input') missing.push(`${type.name}.${f.name}(${a.name})`);
+      }
+    }
+  }
+  assert.deepEqual(missing, []);
+  assert.ok(mine.size === types.filter((x) => mine.has(x.name)).length, 'every type is in the schema');
+});

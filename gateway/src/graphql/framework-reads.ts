@@ -1,0 +1,239 @@
+import { Visibility } from '@green-impact/proto/greenimpact/common/v1/common';
+import type {
+  FrameworkDetail,
+  FrameworkRow,
+  FrameworkSummary,
+  ProjectDetail,
+  ProjectRow,
+  ProjectSummary,
+} from '@green-impact/proto/greenimpact/taxonomy/v1/taxonomy';
+import { FailedPreconditionError, InternalError } from '@green-impact/shared/errors';
+import { taxonomyClient } from '../clients.js';
+import { BatchLoader } from './batch-loader.js';
+import { callAs, type GraphqlContext } from './context.js';
+import type { Scope } from './taxonomy-reads.js';
+
+/**
+ * Frameworks and projects as GraphQL resolves them. Every read of a request is memoised by its
+ * arguments, so a query however deeply nested costs at most one call per distinct read: GetFrameworks /
+ * GetProjects per (year, visibility), GetFrameworkDetails / GetProjectDetails per (identifier, year,
+ * language), and GetFrameworksByIdentifiers per year and batch of sibling fields (Project.framework).
+ * Nothing is cached across requests.
+ */
+
+export type GqlVisibility = 'PUBLIC' | 'PRIVATE';
+
+export interface GqlFrameworkYearSpecifics {
+  valueOutstanding: number;
+  allocatedAmount: number;
+  activePercentage: number;
+  valueOutstandingFramework: boolean;
+}
+
+export interface GqlFramework {
+  id: number;
+  identifier: string;
+  name: string;
+  currencyCode: string;
+  visibility: GqlVisibility;
+  owned: boolean;
+  year: number;
+  /** Null when the framework has no year specifics for `year`. */
+  yearSpecifics: GqlFrameworkYearSpecifics | null;
+}
+
+export interface GqlProject {
+  id: number;
+  identifier: string;
+  name: string;
+  currencyCode: string;
+  visibility: GqlVisibility;
+  owned: boolean;
+  year: number;
+  allocatedAmount: number | null;
+  frameworkIdentifier: string;
+  frameworkName: string;
+}
+
+/** A framework or project row; its taxonomy items resolve in `scope` (the row's year, the requested language). */
+export interface GqlRow {
+  row: FrameworkRow | ProjectRow;
+  volume: number;
+  value: number;
+  currencyCode: string;
+  year: number;
+  language: string;
+  languageCode: string;
+  scope: Scope;
+}
+
+export const toGqlVisibility = (v: Visibility): GqlVisibility => (v === Visibility.VISIBILITY_PUBLIC ? 'PUBLIC' : 'PRIVATE');
+
+export function toFramework(s: FrameworkSummary, year: number): GqlFramework {
+  const v = s.frameworkValueOutstanding;
+  const l = s.frameworkAllocatedAmount;
+  const pct = s.frameworkActivePercentage;
+  const flag = s.valueOutstandingFramework;
+  return {
+    id: s.frameworkId,
+    identifier: s.frameworkIdentifier,
+    name: s.frameworkName,
+    currencyCode: s.frameworkCurrencyCode,
+    visibility: toGqlVisibility(s.frameworkVisibility),
+    owned: s.owned,
+    year,
+    yearSpecifics:
+      v === undefined || l === undefined || pct === undefined || flag === undefined
+        ? null
+        : { valueOutstanding: v, allocatedAmount: l, activePercentage: pct, valueOutstandingFramework: flag },
+  };
+}
+
+export function toProject(s: ProjectSummary, year: number): GqlProject {
+  return {
+    id: s.projectId,
+    identifier: s.projectIdentifier,
+    name: s.projectName,
+    currencyCode: s.projectCurrencyCode,
+    visibility: toGqlVisibility(s.projectVisibility),
+    owned: s.owned,
+    year,
+    allocatedAmount: s.projectAllocatedAmount ?? null,
+    frameworkIdentifier: s.frameworkIdentifier,
+    frameworkName: s.frameworkName,
+  };
+}
+
+export function toRow(row: FrameworkRow | ProjectRow, currencyCode: string, languageCode: string | undefined): GqlRow {
+  return {
+    row,
+    volume: row.subCategoryVolume,
+    value: row.indicatorValue,
+    currencyCode,
+    year: row.year,
+    language: row.language,
+    languageCode: row.languageCode,
+    scope: { year: row.year, languageCode },
+  };
+}
+
+/** The detail's summary; the service always sends it. */
+export function summaryOf<S>(summary: S | undefined): S {
+  if (summary === undefined) throw new InternalError('Internal error.', { cause: new Error('taxonomy returned a detail without its summary') });
+  return summary;
+}
+
+/**
+ * A read by identifier resolves the caller's own item first (as on /v1/call). When a listed item of
+ * another account shares its identifier with one of the caller's, its details cannot be read by
+ * identifier: say so rather than answer the caller's own rows under the other item.
+ */
+function sameItem(kind: 'framework' | 'project', expectedId: number, gotId: number, identifier: string): void {
+  if (expectedId !== gotId) {
+    throw new FailedPreconditionError(
+      `The rows of another account's ${kind} "${identifier}" cannot be read while you have a ${kind} with the same identifier.`,
+    );
+  }
+}
+
+/** One request's framework and project reads; get it with {@link frameworkReads}. */
+export class FrameworkReads {
+  private readonly memo = new Map<string, Promise<unknown>>();
+  private readonly frameworksByIdentifier = new Map<number, BatchLoader<string, GqlFramework>>();
+
+  constructor(private readonly ctx: GraphqlContext) {}
+
+  frameworks(year: number, visibility: Visibility | undefined): Promise<GqlFramework[]> {
+    return this.once(key('frameworks', year, visibility), async () => {
+      const req = { reportingYear: year, frameworkVisibility: visibility };
+      const { frameworks } = await this.client().getFrameworks(req, await callAs(this.ctx));
+      return frameworks.map((s) => toFramework(s, year));
+    });
+  }
+
+  frameworkDetail(identifier: string, year: number, languageCode: string | undefined): Promise<FrameworkDetail | undefined> {
+    return this.once(key('frameworkDetail', identifier, year, languageCode), async () => {
+      const req = { frameworkIdentifier: identifier, reportingYear: year, languageCode };
+      return (await this.client().getFrameworkDetails(req, await callAs(this.ctx))).frameworks[0];
+    });
+  }
+
+  /** The framework's rows of its year in a language; the framework must be the one its identifier reads. */
+  async frameworkRows(framework: GqlFramework, languageCode: string | undefined): Promise<GqlRow[]> {
+    const detail = await this.frameworkDetail(framework.identifier, framework.year, languageCode);
+    if (!detail) return [];
+    sameItem('framework', framework.id, summaryOf(detail.frameworkSummary).frameworkId, framework.identifier);
+    return detail.framework.map((r) => toRow(r, r.frameworkCurrencyCode, languageCode));
+  }
+
+  /** The framework an identifier reads for the caller (own, else public), with the year's figures. */
+  frameworkByIdentifier(identifier: string, year: number): Promise<GqlFramework | undefined> {
+    let loader = this.frameworksByIdentifier.get(year);
+    if (!loader) {
+      loader = new BatchLoader(async (identifiers) => {
+        const req = { frameworkIdentifiers: identifiers, frameworkIds: [], reportingYear: year };
+        const { frameworks } = await this.client().getFrameworksByIdentifiers(req, await callAs(this.ctx));
+        return new Map(frameworks.map((s) => [s.frameworkIdentifier, toFramework(s, year)]));
+      });
+      this.frameworksByIdentifier.set(year, loader);
+    }
+    return loader.load(identifier);
+  }
+
+  projects(year: number, visibility: Visibility | undefined): Promise<GqlProject[]> {
+    return this.once(key('projects', year, visibility), async () => {
+      const req = { reportingYear: year, projectVisibility: visibility };
+      const { projects } = await this.client().getProjects(req, await callAs(this.ctx));
+      return projects.map((s) => toProject(s, year));
+    });
+  }
+
+  projectDetail(identifier: string, year: number, languageCode: string | undefined): Promise<ProjectDetail | undefined> {
+    return this.once(key('projectDetail', identifier, year, languageCode), async () => {
+      const req = { projectIdentifier: identifier, reportingYear: year, languageCode };
+      return (await this.client().getProjectDetails(req, await callAs(this.ctx))).projects[0];
+    });
+  }
+
+  async projectRows(project: GqlProject, languageCode: string | undefined): Promise<GqlRow[]> {
+    const detail = await this.projectDetail(project.identifier, project.year, languageCode);
+    if (!detail) return [];
+    sameItem('project', project.id, summaryOf(detail.projectSummary).projectId, project.identifier);
+    return detail.project.map((r) => toRow(r, r.projectCurrencyCode, languageCode));
+  }
+
+  /**
+   * Visible projects of the year that refer to the framework. ProjectSummary names its framework by
+   * identifier and name, not id, so those two are matched.
+   */
+  async projectsOf(framework: GqlFramework): Promise<GqlProject[]> {
+    const all = await this.projects(framework.year, undefined);
+    return all.filter((p) => p.frameworkIdentifier === framework.identifier && p.frameworkName === framework.name);
+  }
+
+  private client() {
+    return taxonomyClient(this.ctx.clients);
+  }
+
+  /** A failed read stays failed for the rest of the request: every field that needs it reports the same error. */
+  private once<T>(memoKey: string, load: () => Promise<T>): Promise<T> {
+    let pending = this.memo.get(memoKey) as Promise<T> | undefined;
+    if (!pending) {
+      pending = load();
+      this.memo.set(memoKey, pending);
+    }
+    return pending;
+  }
+}
+
+/** Identifiers and language codes are free text: a JSON array keeps different arguments apart. */
+const key = (...parts: unknown[]) => JSON.stringify(parts.map((p) => p ?? null));
+
+const perRequest = new WeakMap<GraphqlContext, FrameworkReads>();
+
+/** The request's FrameworkReads (one per GraphQL context). */
+export function frameworkReads(ctx: GraphqlContext): FrameworkReads {
+  let reads = perRequest.get(ctx);
+  if (!reads) perRequest.set(ctx, (reads = new FrameworkReads(ctx)));
+  return reads;
+}
