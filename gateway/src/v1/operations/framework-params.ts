@@ -109,7 +109,7 @@ export const addProjectParams = {
   project_visibility: f.visibility,
 } as const;
 
-/** The spec types allocated_amount integer; any amount is accepted (docs/operations.md: amounts are double). */
+/** The spec types allocated_amount integer; any amount is accepted (docs/api-operations.md: amounts are double). */
 export const addYearSpecificsToProjectParams = {
   project_identifier: projectIdentifier,
   allocated_amount: f.amount,

@@ -29,7 +29,7 @@ import {
 
 /**
  * /v1/call operations of spec §4.3 (taxonomy reads, adds and renames) and the removals the spec leaves
- * unnamed (docs/operations.md). Every one is a call to TaxonomyService; reads answer arrays of the
+ * unnamed (docs/api-operations.md). Every one is a call to TaxonomyService; reads answer arrays of the
  * spec's rows (empty when there is nothing), changes answer `{message}` with the service's text.
  */
 
