@@ -1,6 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import { PGlite } from '@electric-sql/pglite';
 import { PGLiteSocketServer } from '@electric-sql/pglite-socket';
+import { ExclusiveQueryQueue } from './exclusive-query-queue.js';
 
 export interface EmbeddedPostgres {
   /** postgres:// URL any pg client (TypeORM's driver included) connects to. */
@@ -11,7 +12,8 @@ export interface EmbeddedPostgres {
 /**
  * PGlite (PostgreSQL compiled to WASM) served on a loopback port by pglite-socket, so the services use
  * the very same `pg` driver and SQL in the embedded default as against a PostgreSQL server. The socket
- * server multiplexes connections and keeps a transaction's statements together.
+ * server multiplexes connections onto PGlite's one session; each protocol exchange, and each open
+ * transaction, has the session to itself.
  */
 export async function startEmbeddedPostgres(opts: {
   /** Directory for the data files; in memory when omitted. */
@@ -28,6 +30,10 @@ export async function startEmbeddedPostgres(opts: {
     port: opts.port ?? 0,
     maxConnections: opts.maxConnections ?? 64,
   });
+  // pglite-socket interleaves extended-protocol messages of different connections outside transactions;
+  // this queue keeps each exchange whole (see exclusive-query-queue.ts). Handlers take the server's queue
+  // when they are created, so it is replaced before the first connection.
+  (server as unknown as { queryQueue: ExclusiveQueryQueue }).queryQueue = new ExclusiveQueryQueue(db);
   let port = opts.port ?? 0;
   server.addEventListener('listening', (e) => {
     const detail = (e as CustomEvent<{ port?: number }>).detail;
