@@ -1,0 +1,67 @@
+import { describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { ConfigError } from '@green-impact/shared/config';
+import { defaultSignerKeyEnv, loadNetworkSpecs } from './config.js';
+
+const KEY = '59c6995e998f97a5a0044966f0945389dc9e86dae88c7a8412f4603b6b78690d';
+const noFiles = (path: string): string => {
+  throw Object.assign(new Error(`ENOENT: ${path}`), { code: 'ENOENT' });
+};
+const load = (networks: unknown, env: Record<string, string> = {}, files: Record<string, string> = {}) =>
+  loadNetworkSpecs({ CHAIN_NETWORKS: JSON.stringify(networks), ...env }, (p) => files[p] ?? noFiles(p));
+const fails = (fn: () => unknown, message: RegExp) =>
+  assert.throws(fn, (err: unknown) => err instanceof ConfigError && message.test(err.message));
+
+describe('CHAIN_NETWORKS', () => {
+  it('defaults to the embedded networks sepolia, amoy and mumbai (alias of amoy)', () => {
+    const specs = loadNetworkSpecs({}, noFiles);
+    assert.deepEqual(specs.map((s) => [s.name, s.kind, s.kind === 'alias' ? s.aliasOf : undefined]), [
+      ['sepolia', 'embedded', undefined],
+      ['amoy', 'embedded', undefined],
+      ['mumbai', 'alias', 'amoy'],
+    ]);
+  });
+
+  it('reads real networks with keys from env or secret files, and aliases', () => {
+    const specs = load(
+      [
+        { name: 'sepolia', chainId: 11155111, rpcUrl: 'https://rpc.example/v3/SECRET', explorerUrl: 'https://sepolia.etherscan.io', confirmations: 3,
+          contracts: { keyValueStore: '0x5FbDB2315678afecb367f032d93F642f64180aa3', documentRegistry: '0xe7f1725E7734CE288F8367e1Bb143E90bb3F0512' } },
+        { name: 'amoy', chainId: 80002, rpcUrl: 'https://amoy.example', nativeCurrencySymbol: 'POL', signerKeyFile: '/run/secrets/amoy', networkFee: 0.001 },
+        { name: 'mumbai', aliasOf: 'amoy' },
+      ],
+      { [defaultSignerKeyEnv('sepolia')]: `0x${KEY}` },
+      { '/run/secrets/amoy': `${KEY}\n` },
+    );
+    const [sepolia, amoy, mumbai] = specs;
+    assert.equal(defaultSignerKeyEnv('sepolia'), 'CHAIN_SIGNER_KEY_SEPOLIA');
+    assert.ok(sepolia!.kind === 'remote' && amoy!.kind === 'remote');
+    assert.equal(sepolia.confirmations, 3);
+    assert.equal(sepolia.signerKey, `0x${KEY}`);
+    assert.equal(amoy.signerKey, `0x${KEY}`);
+    assert.equal(amoy.confirmations, 2);
+    assert.equal(amoy.networkFee, 0.001);
+    assert.deepEqual(mumbai, { kind: 'alias', name: 'mumbai', aliasOf: 'amoy' });
+  });
+
+  it('explains what is wrong, and never shows a key', () => {
+    const base = { name: 'sepolia', chainId: 11155111, rpcUrl: 'https://rpc.example', signerKeyEnv: 'K' };
+    const env = { K: KEY };
+    fails(() => loadNetworkSpecs({ CHAIN_NETWORKS: '[{' }, noFiles), /^CHAIN_NETWORKS must be a JSON array of networks/);
+    fails(() => load([], env), /non-empty JSON array/);
+    fails(() => load([{ ...base, rpcUrl: 'ftp://x' }], env), /CHAIN_NETWORKS\[0\] \(sepolia\)\.rpcUrl must be an http\(s\) URL/);
+    fails(() => load([{ ...base, chainId: 0 }], env), /chainId must be an integer from 1/);
+    fails(() => load([{ ...base, confirmatons: 2 }], env), /unknown field\(s\) confirmatons/);
+    fails(() => load([{ ...base, contracts: { documentRegistry: '0x12' } }], env), /contracts.documentRegistry must be a contract address/);
+    fails(() => load([{ ...base, gasBumpPercent: 5 }], env), /gasBumpPercent must be an integer from 10/);
+    fails(() => load([{ ...base, signerKeyEnv: undefined }], {}), /no signer key; set CHAIN_SIGNER_KEY_SEPOLIA/);
+    fails(() => load([base], { K: 'not-a-key-0123' }), /signer key from K must be 32 bytes of hex/);
+    assert.throws(() => load([base], { K: `${KEY}ff` }), (err: Error) => !err.message.includes(KEY));
+    fails(() => load([{ ...base, signerKeyFile: '/nope' }], env), /signer key file \/nope cannot be read: ENOENT/);
+    fails(() => load([base, base], env), /network sepolia is listed twice/);
+    fails(() => load([base, { name: 'mumbai', aliasOf: 'amoy' }], env), /alias of amoy, which is not listed/);
+    fails(() => load([{ name: 'Sepolia!' }], env), /name must be a lower-case network name/);
+    fails(() => loadNetworkSpecs({ CHAIN_NETWORKS: '[]', CHAIN_NETWORKS_FILE: '/x' }, noFiles), /not both/);
+    fails(() => loadNetworkSpecs({ CHAIN_NETWORKS_FILE: '/etc/chain.json' }, noFiles), /CHAIN_NETWORKS_FILE \(\/etc\/chain.json\) cannot be read/);
+  });
+});

@@ -1,0 +1,164 @@
+import { readFileSync } from 'node:fs';
+import { isAddress } from 'ethers';
+import { ConfigError } from '@green-impact/shared/config';
+import { DEFAULT_TUNING, embeddedNetworkSpecs, type NetworkSpec, type NetworkTuning, type RemoteNetworkSpec } from './networks/network-spec.js';
+
+type Env = Record<string, string | undefined>;
+
+const NAME = /^[a-z0-9][a-z0-9_-]{0,63}$/;
+const KEY = /^(0x)?[0-9a-fA-F]{64}$/;
+const REMOTE_FIELDS = new Set([
+  'name', 'chainId', 'rpcUrl', 'explorerUrl', 'confirmations', 'nativeCurrencySymbol', 'signerKeyFile', 'signerKeyEnv',
+  'contracts', 'pollIntervalMs', 'stuckAfterMs', 'maxGasBumps', 'gasBumpPercent', 'maxStringValueBytes', 'networkFee',
+]);
+const CONTRACT_FIELDS = ['keyValueStore', 'documentRegistry', 'nft'] as const;
+
+/** The env variable a network's signer key is read from when neither signerKeyFile nor signerKeyEnv is set. */
+export function defaultSignerKeyEnv(network: string): string {
+  return `CHAIN_SIGNER_KEY_${network.toUpperCase().replace(/[^A-Z0-9]/g, '_')}`;
+}
+
+/**
+ * The networks of this service. CHAIN_NETWORKS (JSON) or CHAIN_NETWORKS_FILE (a path to the same JSON,
+ * e.g. a mounted ConfigMap) lists them; with neither, the embedded default runs local networks named
+ * sepolia, amoy and mumbai (an alias of amoy). Signer keys never sit in that JSON: each comes from a
+ * file (signerKeyFile, e.g. a mounted Secret), from the env variable named by signerKeyEnv, or from
+ * CHAIN_SIGNER_KEY_<NAME>. Everything is checked here, before anything starts.
+ */
+export function loadNetworkSpecs(env: Env = process.env, readFile: (path: string) => string = (p) => readFileSync(p, 'utf8')): NetworkSpec[] {
+  const inline = env['CHAIN_NETWORKS']?.trim();
+  const file = env['CHAIN_NETWORKS_FILE']?.trim();
+  if (inline && file) throw new ConfigError('Set CHAIN_NETWORKS or CHAIN_NETWORKS_FILE, not both.');
+  let text: string;
+  let source: string;
+  if (inline) {
+    text = inline;
+    source = 'CHAIN_NETWORKS';
+  } else if (file) {
+    source = `CHAIN_NETWORKS_FILE (${file})`;
+    try {
+      text = readFile(file);
+    } catch (err) {
+      throw new ConfigError(`${source} cannot be read: ${(err as Error).message}`);
+    }
+  } else {
+    return embeddedNetworkSpecs();
+  }
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch (err) {
+    throw new ConfigError(`${source} must be a JSON array of networks: ${(err as Error).message}`);
+  }
+  if (!Array.isArray(parsed) || parsed.length === 0) throw new ConfigError(`${source} must be a non-empty JSON array of networks.`);
+  const specs = parsed.map((entry, i) => networkSpec(entry, `${source}[${i}]`, env, readFile));
+  const names = new Set<string>();
+  for (const s of specs) {
+    if (names.has(s.name)) throw new ConfigError(`${source}: network ${s.name} is listed twice.`);
+    names.add(s.name);
+  }
+  for (const s of specs) {
+    if (s.kind !== 'alias') continue;
+    const target = specs.find((t) => t.name === s.aliasOf);
+    if (!target) throw new ConfigError(`${source}: network ${s.name} is an alias of ${s.aliasOf}, which is not listed.`);
+    if (target.kind === 'alias') throw new ConfigError(`${source}: network ${s.name} is an alias of ${s.aliasOf}, which is an alias itself.`);
+  }
+  return specs;
+}
+
+function networkSpec(entry: unknown, at: string, env: Env, readFile: (path: string) => string): NetworkSpec {
+  if (typeof entry !== 'object' || entry === null || Array.isArray(entry)) throw new ConfigError(`${at} must be an object.`);
+  const o = entry as Record<string, unknown>;
+  const name = o['name'];
+  if (typeof name !== 'string' || !NAME.test(name)) {
+    throw new ConfigError(`${at}.name must be a lower-case network name (letters, digits, - and _), got ${JSON.stringify(name)}.`);
+  }
+  const where = `${at} (${name})`;
+  if ('aliasOf' in o) {
+    const extra = Object.keys(o).filter((k) => k !== 'name' && k !== 'aliasOf');
+    if (extra.length) throw new ConfigError(`${where}: an alias has only name and aliasOf, got also ${extra.join(', ')}.`);
+    if (typeof o['aliasOf'] !== 'string' || !NAME.test(o['aliasOf'])) throw new ConfigError(`${where}.aliasOf must be a network name.`);
+    return { kind: 'alias', name, aliasOf: o['aliasOf'] };
+  }
+  const unknown = Object.keys(o).filter((k) => !REMOTE_FIELDS.has(k));
+  if (unknown.length) throw new ConfigError(`${where}: unknown field(s) ${unknown.join(', ')}; known: ${[...REMOTE_FIELDS].join(', ')}, or name + aliasOf.`);
+
+  const int = (field: string, fallback: number | undefined, min: number, max = Number.MAX_SAFE_INTEGER): number => {
+    const v = o[field] ?? fallback;
+    if (v === undefined) throw new ConfigError(`${where}.${field} is required.`);
+    if (typeof v !== 'number' || !Number.isInteger(v) || v < min || v > max) {
+      throw new ConfigError(`${where}.${field} must be an integer from ${min}${max < Number.MAX_SAFE_INTEGER ? ` to ${max}` : ''}, got ${JSON.stringify(v)}.`);
+    }
+    return v;
+  };
+  const url = (field: string, required: boolean): string | undefined => {
+    const v = o[field];
+    if (v === undefined && !required) return undefined;
+    if (typeof v !== 'string') throw new ConfigError(`${where}.${field} is required (an http(s) URL).`);
+    try {
+      const u = new URL(v);
+      if (u.protocol !== 'http:' && u.protocol !== 'https:') throw new Error('protocol');
+    } catch {
+      throw new ConfigError(`${where}.${field} must be an http(s) URL.`);
+    }
+    return v;
+  };
+
+  const contractsRaw = o['contracts'] ?? {};
+  if (typeof contractsRaw !== 'object' || contractsRaw === null) throw new ConfigError(`${where}.contracts must be an object of addresses.`);
+  const contracts: RemoteNetworkSpec['contracts'] = {};
+  for (const [k, v] of Object.entries(contractsRaw)) {
+    if (!(CONTRACT_FIELDS as readonly string[]).includes(k)) throw new ConfigError(`${where}.contracts.${k} is unknown; known: ${CONTRACT_FIELDS.join(', ')}.`);
+    if (typeof v !== 'string' || !isAddress(v)) throw new ConfigError(`${where}.contracts.${k} must be a contract address (0x + 40 hex digits).`);
+    contracts[k as (typeof CONTRACT_FIELDS)[number]] = v;
+  }
+  const networkFee = o['networkFee'] ?? DEFAULT_TUNING.networkFee;
+  if (typeof networkFee !== 'number' || !(networkFee >= 0)) throw new ConfigError(`${where}.networkFee must be a number ≥ 0 (native coin).`);
+  const symbol = o['nativeCurrencySymbol'] ?? 'ETH';
+  if (typeof symbol !== 'string' || !/^[A-Za-z0-9]{1,11}$/.test(symbol)) throw new ConfigError(`${where}.nativeCurrencySymbol must be a short symbol such as ETH or POL.`);
+
+  const tuning: NetworkTuning = {
+    confirmations: int('confirmations', 2, 1, 1_000),
+    pollIntervalMs: int('pollIntervalMs', DEFAULT_TUNING.pollIntervalMs, 50, 600_000),
+    stuckAfterMs: int('stuckAfterMs', DEFAULT_TUNING.stuckAfterMs, 1_000, 86_400_000),
+    maxGasBumps: int('maxGasBumps', DEFAULT_TUNING.maxGasBumps, 0, 100),
+    gasBumpPercent: int('gasBumpPercent', DEFAULT_TUNING.gasBumpPercent, 10, 1_000),
+    maxStringValueBytes: int('maxStringValueBytes', DEFAULT_TUNING.maxStringValueBytes, 1, 1_000_000),
+    networkFee,
+  };
+  return {
+    kind: 'remote',
+    name,
+    chainId: int('chainId', undefined, 1),
+    rpcUrl: url('rpcUrl', true)!,
+    explorerUrl: url('explorerUrl', false),
+    nativeCurrencySymbol: symbol,
+    signerKey: signerKey(o, name, where, env, readFile),
+    contracts,
+    ...tuning,
+  };
+}
+
+function signerKey(o: Record<string, unknown>, name: string, where: string, env: Env, readFile: (path: string) => string): string {
+  const file = o['signerKeyFile'];
+  const envName = o['signerKeyEnv'] ?? defaultSignerKeyEnv(name);
+  let value: string | undefined;
+  let source: string;
+  if (file !== undefined) {
+    if (typeof file !== 'string' || !file) throw new ConfigError(`${where}.signerKeyFile must be a file path.`);
+    source = `signer key file ${file}`;
+    try {
+      value = readFile(file).trim();
+    } catch (err) {
+      throw new ConfigError(`${where}: ${source} cannot be read: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}.`);
+    }
+  } else {
+    if (typeof envName !== 'string' || !/^[A-Za-z_][A-Za-z0-9_]*$/.test(envName)) throw new ConfigError(`${where}.signerKeyEnv must be an env variable name.`);
+    source = envName;
+    value = env[envName]?.trim();
+    if (!value) throw new ConfigError(`${where}: no signer key; set ${envName}, or signerKeyFile / signerKeyEnv in the network's entry.`);
+  }
+  // Never echo the value: it is a private key.
+  if (!KEY.test(value)) throw new ConfigError(`${where}: the signer key from ${source} must be 32 bytes of hex (64 hex digits, optionally 0x-prefixed).`);
+  return value.startsWith('0x') ? value : `0x${value}`;
+}

@@ -1,0 +1,19 @@
+import { ContractFactory } from 'ethers';
+import type { ChainNetwork } from '../networks/chain-network.js';
+import { contractArtifact, type ContractName } from './artifacts.js';
+
+/**
+ * Deploys the service's contracts on an embedded network at start (they start empty every time). Real
+ * networks get the addresses of contracts deployed once by an operator (CHAIN_NETWORKS).
+ */
+export async function deployEmbeddedContracts(network: ChainNetwork): Promise<void> {
+  network.contracts.keyValueStore = await deploy(network, 'KeyValueStore');
+  network.contracts.documentRegistry = await deploy(network, 'DocumentRegistry');
+}
+
+async function deploy(network: ChainNetwork, name: ContractName): Promise<string> {
+  const { abi, bytecode } = contractArtifact(name);
+  const contract = await new ContractFactory(abi, bytecode, network.wallet).deploy();
+  await contract.waitForDeployment();
+  return contract.getAddress();
+}

@@ -1,0 +1,64 @@
+import { DocumentKind } from '@green-impact/proto/greenimpact/chain/v1/chain';
+import { DomainError, InvalidArgumentError } from '@green-impact/shared/errors';
+import { nameOf, DOCUMENT_KINDS, type DocumentKindName } from '../jobs/job-types.js';
+
+/** Rendered reports are small; anything larger is a mistake (and would not fit a gRPC message later). */
+export const MAX_DOCUMENT_BYTES = 8 * 1024 * 1024;
+
+export const isFrameworkKind = (k: DocumentKindName) => k === 'framework_json' || k === 'framework_html';
+export const isJsonKind = (k: DocumentKindName) => k === 'framework_json' || k === 'position_impacts_json';
+
+export function documentKindName(kind: DocumentKind): DocumentKindName {
+  const name = nameOf(DOCUMENT_KINDS, kind);
+  if (!name) throw new InvalidArgumentError(`kind is required; one of ${Object.values(DOCUMENT_KINDS).map((v) => DocumentKind[v]).join(', ')}.`);
+  return name;
+}
+
+export interface DocumentSubject {
+  frameworkIdentifier?: string | undefined;
+  investorIdentifier?: string | undefined;
+  positionId?: number | undefined;
+}
+
+/** Framework documents need framework_identifier; position impacts documents investor + position. */
+export function validSubject(kind: DocumentKindName, s: DocumentSubject): DocumentSubject {
+  const text = (v: string | undefined) => (v === undefined || v.trim() === '' ? undefined : v.trim());
+  if (isFrameworkKind(kind)) {
+    const frameworkIdentifier = text(s.frameworkIdentifier);
+    if (!frameworkIdentifier) throw new InvalidArgumentError('framework_identifier is required for framework documents.');
+    return { frameworkIdentifier };
+  }
+  const investorIdentifier = text(s.investorIdentifier);
+  if (!investorIdentifier) throw new InvalidArgumentError('investor_identifier is required for position impacts documents.');
+  if (s.positionId === undefined || !Number.isSafeInteger(s.positionId) || s.positionId <= 0) {
+    throw new InvalidArgumentError('position_id is required for position impacts documents (a positive integer).');
+  }
+  return { investorIdentifier, positionId: s.positionId };
+}
+
+/** Checks the content against its kind; answers the content type stored with it. */
+export function validContent(kind: DocumentKindName, content: Buffer, contentType: string): string {
+  if (content.length === 0) throw new InvalidArgumentError('content is required.');
+  if (content.length > MAX_DOCUMENT_BYTES) {
+    throw new DomainError('PAYLOAD_TOO_LARGE', `content must be at most ${MAX_DOCUMENT_BYTES} bytes, got ${content.length}.`);
+  }
+  const type = contentType.trim() || (isJsonKind(kind) ? 'application/json' : 'text/html; charset=utf-8');
+  const base = type.split(';')[0]!.trim().toLowerCase();
+  if (isJsonKind(kind)) {
+    if (base !== 'application/json') throw new InvalidArgumentError(`content_type must be application/json for ${kind} documents, got "${type}".`);
+    try {
+      JSON.parse(content.toString('utf8'));
+    } catch {
+      throw new InvalidArgumentError('content must be valid JSON for JSON documents.');
+    }
+  } else if (base !== 'text/html') {
+    throw new InvalidArgumentError(`content_type must be text/html for ${kind} documents, got "${type}".`);
+  }
+  return type;
+}
+
+export function validReportingYear(year: number | undefined): number | undefined {
+  if (year === undefined || year === 0) return undefined;
+  if (!Number.isInteger(year) || year < 1000 || year > 9999) throw new InvalidArgumentError('reporting_year must be a 4-digit year.');
+  return year;
+}

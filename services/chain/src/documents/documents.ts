@@ -1,0 +1,163 @@
+import type { DataSource } from 'typeorm';
+import type { DocumentJobEntry, GetDocumentResponse, ListDocumentJobsRequest, SubmitDocumentRequest } from '@green-impact/proto/greenimpact/chain/v1/chain';
+import type { Caller } from '@green-impact/shared/caller';
+import { FailedPreconditionError, InvalidArgumentError, UnavailableError } from '@green-impact/shared/errors';
+import { cidOf, type ContentStore } from '../content/content-store.js';
+import { anchorIdOf, readAnchor, type Anchor } from '../contracts/document-registry.js';
+import { DocumentEntity, type JobRow } from '../jobs/entities.js';
+import type { JobStore } from '../jobs/job-store.js';
+import { DOCUMENT_KINDS, JOB_STATUSES, type DocumentKindName, type DocumentPayload } from '../jobs/job-types.js';
+import type { NetworkRegistry } from '../networks/network-registry.js';
+import { documentKindName, isFrameworkKind, validContent, validReportingYear, validSubject } from './document-rules.js';
+
+export interface ReadDocument extends Omit<GetDocumentResponse, 'job'> {
+  jobRow: JobRow;
+}
+
+/**
+ * Report documents (§4.2): a write stores the content in the content-addressed store, then queues the job
+ * that anchors sha256 + CID on the registry; a read re-reads the anchor from the chain and checks the
+ * stored content against it.
+ */
+export class Documents {
+  constructor(
+    private readonly ds: DataSource,
+    private readonly store: JobStore,
+    private readonly networks: NetworkRegistry,
+    private readonly content: ContentStore,
+  ) {}
+
+  async submit(caller: Caller, req: SubmitDocumentRequest): Promise<{ job: JobRow; documentId: number; replayed: boolean }> {
+    const kind = documentKindName(req.kind);
+    const named = this.networks.resolve(req.network);
+    const subject = validSubject(kind, req);
+    const content = Buffer.from(req.content);
+    const contentType = validContent(kind, content, req.contentType);
+    const { sha256 } = cidOf(content);
+    if (req.sha256 !== undefined && req.sha256.trim().toLowerCase() !== sha256) {
+      throw new InvalidArgumentError(`sha256 does not match the content (computed ${sha256}).`);
+    }
+    const reportingYear = validReportingYear(req.reportingYear);
+    const languageCode = req.languageCode?.trim() || undefined;
+    // Content first: it is addressed by its hash, so a write that fails afterwards leaves only a harmless file.
+    const stored = await this.content.put(content, contentType);
+    let documentId = 0;
+    const { job, replayed } = await this.store.create(
+      {
+        caller,
+        kind: 'document',
+        documentKind: kind,
+        network: named.name,
+        chainNetwork: named.aliasOf ?? named.name,
+        signer: named.network.signerAddress,
+        request: req.requestEcho && Object.keys(req.requestEcho).length > 0 ? req.requestEcho : { network: named.name, kind, ...subject },
+        payload: {},
+        fingerprint: { kind, network: named.name, sha256, ...subject, reportingYear: reportingYear ?? null, languageCode: languageCode ?? null },
+        idempotencyKey: req.idempotencyKey,
+        subject: { ...subject, reportingYear, languageCode },
+      },
+      async (m, jobId) => {
+        const [row] = (await m.query(
+          `INSERT INTO chain.documents (job_id, account_id, kind, cid, sha256, content_type, size, framework_identifier,
+             investor_identifier, position_id, reporting_year, language_code)
+           VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12) RETURNING id`,
+          [
+            jobId, caller.accountId, kind, stored.cid, stored.sha256, contentType, stored.size, subject.frameworkIdentifier ?? null,
+            subject.investorIdentifier ?? null, subject.positionId ?? null, reportingYear ?? null, languageCode ?? null,
+          ],
+        )) as [{ id: string }];
+        documentId = Number(row.id);
+        const payload: DocumentPayload = {
+          documentId, anchorId: anchorIdOf(jobId), cid: stored.cid, sha256: stored.sha256, contentType, size: stored.size,
+        };
+        await m.query(`UPDATE chain.jobs SET payload = $2 WHERE id = $1`, [jobId, JSON.stringify(payload)]);
+      },
+    );
+    if (replayed) documentId = (job.payload as unknown as DocumentPayload).documentId;
+    return { job, documentId, replayed };
+  }
+
+  /** Reads a completed document back and verifies it against the anchor on the chain now. */
+  async read(caller: Caller, ref: string): Promise<ReadDocument> {
+    const job = await this.store.get(caller, ref);
+    if (job.kind !== 'document') throw new FailedPreconditionError(`Job ${job.id} is not a document job.`);
+    if (job.status !== 'completed') {
+      throw new FailedPreconditionError(
+        job.status === 'failed'
+          ? `Job ${job.id} failed; there is no document to read: ${job.error ?? 'no reason recorded'}`
+          : `Job ${job.id} is ${job.status}; the document can be read once it is completed.`,
+      );
+    }
+    const doc = await this.ds.getRepository(DocumentEntity).findOneByOrFail({ jobId: job.id });
+    const payload = job.payload as unknown as DocumentPayload;
+    const network = this.networks.byCanonicalName(job.chainNetwork);
+    if (!network) throw new FailedPreconditionError(`Network ${job.chainNetwork} of job ${job.id} is not configured in this service.`);
+    let anchor: Anchor | undefined;
+    try {
+      anchor = await readAnchor(network, payload.anchorId);
+    } catch (err) {
+      throw new UnavailableError(`Network ${job.network} did not answer; please retry.`, { cause: err });
+    }
+    if (!anchor) {
+      throw new FailedPreconditionError(
+        network.embedded
+          ? `The anchor of document ${doc.id} is not on network ${job.network}: embedded networks start empty on every start of the service.`
+          : `The anchor of document ${doc.id} is not on network ${job.network} (registry ${network.contracts.documentRegistry}).`,
+      );
+    }
+    const found = await this.content.get(anchor.cid);
+    if (!found) throw new FailedPreconditionError(`The content of document ${doc.id} (CID ${anchor.cid}) is missing from the content store.`);
+    const verified = found.sha256 === anchor.sha256 && cidOf(found.content).cid === anchor.cid && anchor.cid === doc.cid;
+    return {
+      jobRow: job,
+      kind: DOCUMENT_KINDS[doc.kind],
+      content: found.content,
+      contentType: doc.contentType,
+      cid: anchor.cid,
+      sha256: found.sha256,
+      anchoredSha256: anchor.sha256,
+      verified,
+      documentId: doc.id,
+    };
+  }
+
+  /** getBlockchainJobsForFrameworks / getBlockchainJobsForImpacts: the caller's entries, oldest first. */
+  async list(caller: Caller, req: ListDocumentJobsRequest): Promise<DocumentJobEntry[]> {
+    const framework = req.frameworkIdentifier?.trim() || undefined;
+    const investor = req.investorIdentifier?.trim() || undefined;
+    const kinds = req.kinds.map(documentKindName);
+    let where: string;
+    const params: unknown[] = [caller.accountId];
+    if (framework) {
+      params.push(framework);
+      where = `d.framework_identifier = $2`;
+      if (kinds.length === 0) kinds.push('framework_json', 'framework_html');
+    } else if (investor && req.positionId !== undefined) {
+      params.push(investor, req.positionId);
+      where = `d.investor_identifier = $2 AND d.position_id = $3`;
+      if (kinds.length === 0) kinds.push('position_impacts_json', 'position_impacts_html');
+    } else {
+      throw new InvalidArgumentError('framework_identifier, or investor_identifier with position_id, is required.');
+    }
+    params.push(kinds.filter((k) => isFrameworkKind(k) === Boolean(framework)));
+    const rows: {
+      id: string; job_id: string; kind: DocumentKindName; status: keyof typeof JOB_STATUSES; network: string;
+      reporting_year: number | null; created_at: Date;
+    }[] = await this.ds.query(
+      `SELECT d.id, d.job_id, d.kind, j.status, j.network, d.reporting_year, d.created_at
+         FROM chain.documents d JOIN chain.jobs j ON j.id = d.job_id
+        WHERE d.account_id = $1 AND ${where} AND d.kind = ANY($${params.length}::varchar[])
+        ORDER BY d.id`,
+      params,
+    );
+    return rows.map((r) => ({
+      id: Number(r.id),
+      jobId: r.job_id,
+      kind: DOCUMENT_KINDS[r.kind],
+      status: JOB_STATUSES[r.status],
+      network: r.network,
+      ...(r.reporting_year !== null ? { reportingYear: r.reporting_year } : {}),
+      createdAt: new Date(r.created_at).toISOString(),
+    }));
+  }
+}

@@ -1,0 +1,93 @@
+import type { ChainServiceService } from '@green-impact/proto/greenimpact/chain/v1/chain';
+import { requireCaller } from '@green-impact/shared/caller';
+import { NotFoundError } from '@green-impact/shared/errors';
+import type { UnaryHandlers } from '@green-impact/shared/grpc/server';
+import type { ContentStore } from './content/content-store.js';
+import type { Documents } from './documents/documents.js';
+import type { JobRow } from './jobs/entities.js';
+import { listJobs } from './jobs/job-list.js';
+import type { JobStore } from './jobs/job-store.js';
+import { toJob } from './jobs/job-view.js';
+import type { KeyValueJobs, KeyValueOperation } from './key-value/key-value-jobs.js';
+import type { NetworkRegistry } from './networks/network-registry.js';
+import type { DataSource } from 'typeorm';
+
+export interface ChainHandlerDeps {
+  ds: DataSource;
+  jobs: JobStore;
+  documents: Documents;
+  keyValue: KeyValueJobs;
+  networks: NetworkRegistry;
+  content: ContentStore;
+}
+
+/**
+ * The ChainService methods this version serves (jobs, documents, key-value, networks, content, relay).
+ * NFTs (a later issue) are not here yet: `implement` answers them UNIMPLEMENTED. WatchJobs is a stream
+ * and is served by jobs/job-watch.ts.
+ */
+export function chainHandlers(d: ChainHandlerDeps): Partial<UnaryHandlers<typeof ChainServiceService>> {
+  const view = (row: JobRow) => toJob(row, (hash) => d.networks.byCanonicalName(row.chainNetwork)?.txUrl(hash));
+  const keyValue = (op: KeyValueOperation) =>
+    async (req: { network: string; key: string; value?: string; idempotencyKey?: string | undefined; requestEcho?: Record<string, unknown> | undefined }, ctx: { caller: Parameters<typeof requireCaller>[0] }) => {
+      const { job, replayed } = await d.keyValue.submit(requireCaller(ctx.caller), op, req);
+      return { jobId: job.id, job: view(job), replayed };
+    };
+
+  return {
+    async getJob(req, ctx) {
+      return { job: view(await d.jobs.get(requireCaller(ctx.caller), req.jobId)) };
+    },
+    async listJobs(req, ctx) {
+      const { jobs, nextPageToken } = await listJobs(d.ds, requireCaller(ctx.caller), req);
+      return { jobs: jobs.map(view), nextPageToken };
+    },
+
+    async submitDocument(req, ctx) {
+      const { job, documentId, replayed } = await d.documents.submit(requireCaller(ctx.caller), req);
+      return { job: view(job), documentId, replayed };
+    },
+    async getDocument(req, ctx) {
+      const { jobRow, ...doc } = await d.documents.read(requireCaller(ctx.caller), req.jobId);
+      return { job: view(jobRow), ...doc };
+    },
+    async listDocumentJobs(req, ctx) {
+      return { jobs: await d.documents.list(requireCaller(ctx.caller), req) };
+    },
+
+    insertString: keyValue('insertString'),
+    selectString: keyValue('selectString'),
+    insertBytes32: keyValue('insertBytes32'),
+    selectBytes32: keyValue('selectBytes32'),
+
+    async listNetworks(_req, ctx) {
+      requireCaller(ctx.caller);
+      return {
+        networks: d.networks.list().map(({ name, aliasOf, network: n }) => ({
+          name,
+          chainId: n.chainId,
+          embedded: n.embedded,
+          rpcUrl: n.embedded ? `/rpc/${name}` : n.rpcUrlShown,
+          explorerUrl: n.explorerUrl ?? '',
+          confirmations: n.tuning.confirmations,
+          ...(aliasOf ? { aliasOf } : {}),
+          signerAddress: n.signerAddress,
+          nativeCurrencySymbol: n.nativeCurrencySymbol,
+          keyValueStoreAddress: n.contracts.keyValueStore ?? '',
+          documentRegistryAddress: n.contracts.documentRegistry ?? '',
+          nftContractAddress: n.contracts.nft ?? '',
+        })),
+      };
+    },
+    // Public by design (the gateway serves /ipfs/<cid> and /rpc/<network> without an API key).
+    async getContent(req) {
+      const found = await d.content.get(req.cid);
+      if (!found) throw new NotFoundError(`No content with CID ${req.cid.trim()}.`);
+      return { content: found.content, contentType: found.contentType, cid: found.cid };
+    },
+    async relayJsonRpc(req) {
+      const { network } = d.networks.resolve(req.network);
+      return { body: await network.relay(Buffer.from(req.body)) };
+    },
+  };
+}

@@ -1,0 +1,33 @@
+import { resolve } from 'node:path';
+import { protoFiles } from '@green-impact/proto/paths';
+import { createEventBus } from '@green-impact/shared/bus/create-bus';
+import { runServiceProcess } from '@green-impact/shared/service-main';
+import { loadNetworkSpecs } from './config.js';
+import { createChainService } from './service.js';
+
+await runServiceProcess({
+  name: 'chain',
+  protoFile: protoFiles.chain,
+  defaultPort: 50054,
+  create: async (env, log) => {
+    const databaseUrl = env.string('DATABASE_URL');
+    const poolSize = env.int('DATABASE_POOL_SIZE', 10, { min: 1, max: 200 });
+    const networks = loadNetworkSpecs();
+    const contentDir = resolve(env.string('CONTENT_DIR', './data/content'));
+    const worker = env.bool('CHAIN_WORKER', true);
+    const bus = createEventBus({ kafkaBrokers: env.list('KAFKA_BROKERS'), clientId: 'chain', logger: log });
+    try {
+      const service = await createChainService({ databaseUrl, poolSize, bus, networks, contentDir, worker, log });
+      return {
+        registration: service.registration,
+        close: async () => {
+          await service.close();
+          await bus.close();
+        },
+      };
+    } catch (err) {
+      await bus.close();
+      throw err;
+    }
+  },
+});

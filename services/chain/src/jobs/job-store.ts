@@ -1,0 +1,161 @@
+import { createHash, randomUUID } from 'node:crypto';
+import { In, type DataSource, type EntityManager } from 'typeorm';
+import type { Caller } from '@green-impact/shared/caller';
+import { FailedPreconditionError, InvalidArgumentError, NotFoundError } from '@green-impact/shared/errors';
+import { TOPIC_JOB_EVENTS, TOPIC_JOBS } from '../schema.js';
+import { JobEntity, type JobRow } from './entities.js';
+import type { DocumentKindName, JobEvent, JobKindName, JobMessage, JobStatusName } from './job-types.js';
+import { enqueueOutbox } from './outbox.js';
+
+export interface JobSubject {
+  frameworkIdentifier?: string | undefined;
+  positionId?: number | undefined;
+  investorIdentifier?: string | undefined;
+  reportingYear?: number | undefined;
+  languageCode?: string | undefined;
+  kvKey?: string | undefined;
+}
+
+export interface NewJob {
+  caller: Caller;
+  kind: JobKindName;
+  documentKind?: DocumentKindName | undefined;
+  /** As the client named it. */
+  network: string;
+  /** Alias resolved. */
+  chainNetwork: string;
+  signer: string;
+  request: Record<string, unknown>;
+  payload: Record<string, unknown>;
+  /** What makes two requests "the same" for an idempotency key. */
+  fingerprint: unknown;
+  idempotencyKey?: string | undefined;
+  subject?: JobSubject;
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+const MAX_IDEMPOTENCY_KEY = 255;
+
+/**
+ * Job rows and their status changes. Creating a job writes the job, its chain.jobs message and its first
+ * event in one transaction; every later status change writes its event in the same transaction as the
+ * change (transactional outbox), so Kafka never misses or invents a change.
+ */
+export class JobStore {
+  constructor(
+    private readonly ds: DataSource,
+    /** Called after a commit that wrote outbox rows (wakes the relay). */
+    private readonly onOutbox: () => void,
+  ) {}
+
+  /**
+   * Creates a queued job, or answers the existing job of the same idempotency key (replayed). `within`
+   * runs in the same transaction, after the job row exists (documents add their entry there).
+   */
+  async create(input: NewJob, within?: (m: EntityManager, jobId: string) => Promise<void>): Promise<{ job: JobRow; replayed: boolean }> {
+    const key = input.idempotencyKey?.trim() || undefined;
+    if (key !== undefined && key.length > MAX_IDEMPOTENCY_KEY) {
+      throw new InvalidArgumentError(`Idempotency-Key must be at most ${MAX_IDEMPOTENCY_KEY} characters.`);
+    }
+    const requestHash = createHash('sha256').update(JSON.stringify(input.fingerprint)).digest('hex');
+    const id = randomUUID();
+    const s = input.subject ?? {};
+    const created = await this.ds.transaction(async (m) => {
+      const inserted: { id: string }[] = await m.query(
+        `INSERT INTO chain.jobs (id, account_id, kind, document_kind, network, chain_network, status, request, payload,
+           request_hash, idempotency_key, signer, framework_identifier, position_id, investor_identifier,
+           reporting_year, language_code, kv_key)
+         VALUES ($1, $2, $3, $4, $5, $6, 'queued', $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17)
+         ON CONFLICT (account_id, idempotency_key) WHERE idempotency_key IS NOT NULL DO NOTHING
+         RETURNING id`,
+        [
+          id, input.caller.accountId, input.kind, input.documentKind ?? null, input.network, input.chainNetwork,
+          JSON.stringify(input.request), JSON.stringify(input.payload), requestHash, key ?? null, input.signer,
+          s.frameworkIdentifier ?? null, s.positionId ?? null, s.investorIdentifier ?? null, s.reportingYear ?? null,
+          s.languageCode ?? null, s.kvKey ?? null,
+        ],
+      );
+      if (inserted.length === 0) return undefined;
+      await within?.(m, id);
+      const job = await m.getRepository(JobEntity).findOneByOrFail({ id });
+      const message: JobMessage = { jobId: id, network: input.chainNetwork, signer: input.signer };
+      await enqueueOutbox(m, TOPIC_JOBS, `${input.chainNetwork}:${input.signer}`, message);
+      await enqueueOutbox(m, TOPIC_JOB_EVENTS, id, jobEvent(job, null));
+      return job;
+    });
+    if (created) {
+      this.onOutbox();
+      return { job: created, replayed: false };
+    }
+    const existing = await this.ds.getRepository(JobEntity).findOneByOrFail({ accountId: input.caller.accountId, idempotencyKey: key! });
+    if (existing.requestHash !== requestHash) {
+      throw new FailedPreconditionError(`Idempotency-Key "${key}" was already used for a different request (job ${existing.id}).`);
+    }
+    return { job: existing, replayed: true };
+  }
+
+  /** A job of the caller's account by UUID or by the decimal entry id of a document; NOT_FOUND otherwise. */
+  async get(caller: Caller, ref: string): Promise<JobRow> {
+    const text = ref.trim();
+    let job: JobRow | null = null;
+    if (UUID.test(text)) {
+      job = await this.ds.getRepository(JobEntity).findOneBy({ id: text.toLowerCase(), accountId: caller.accountId });
+    } else if (/^\d{1,15}$/.test(text)) {
+      const rows: { job_id: string }[] = await this.ds.query(
+        `SELECT job_id FROM chain.documents WHERE id = $1 AND account_id = $2`,
+        [Number(text), caller.accountId],
+      );
+      if (rows[0]) job = await this.ds.getRepository(JobEntity).findOneBy({ id: rows[0].job_id, accountId: caller.accountId });
+    } else if (!text) {
+      throw new InvalidArgumentError('job_id is required.');
+    } else {
+      throw new InvalidArgumentError(`job_id must be a job id (UUID) or an entry id (number), got "${ref}".`);
+    }
+    if (!job) throw new NotFoundError(`No such job ${text}.`);
+    return job;
+  }
+
+  /** For the worker: any job by id. */
+  async load(id: string, m: EntityManager = this.ds.manager): Promise<JobRow | null> {
+    return m.getRepository(JobEntity).findOneBy({ id });
+  }
+
+  /**
+   * Moves a job from one of `from` to the patch's status (or just patches it) and writes the status
+   * event in the same transaction. A function patch runs inside that transaction (with its manager). Answers the job after the change, or undefined when it was not in
+   * `from` (another worker got there first).
+   */
+  async transition(
+    id: string,
+    from: JobStatusName[],
+    patch: Partial<JobRow> | ((m: EntityManager, before: JobRow) => Promise<Partial<JobRow>>),
+  ): Promise<JobRow | undefined> {
+    const changed = await this.ds.transaction(async (m) => {
+      const repo = m.getRepository(JobEntity);
+      const before = await repo.findOne({ where: { id, status: In(from) }, lock: { mode: 'pessimistic_write' } });
+      if (!before) return undefined;
+      const values = typeof patch === 'function' ? await patch(m, before) : patch;
+      // TypeORM's deep-partial type rejects jsonb records; the values are plain column values.
+      await repo.update({ id }, { ...values, updatedAt: new Date() } as never);
+      const after = await repo.findOneByOrFail({ id });
+      if (after.status !== before.status) await enqueueOutbox(m, TOPIC_JOB_EVENTS, id, jobEvent(after, before.status));
+      return { after, event: after.status !== before.status };
+    });
+    if (changed?.event) this.onOutbox();
+    return changed?.after;
+  }
+}
+
+export function jobEvent(job: JobRow, previousStatus: JobStatusName | null): JobEvent {
+  return {
+    type: 'job.status',
+    jobId: job.id,
+    accountId: job.accountId,
+    kind: job.kind,
+    network: job.network,
+    status: job.status,
+    previousStatus,
+    txHash: job.txHash,
+    updatedAt: job.updatedAt.toISOString(),
+  };
+}

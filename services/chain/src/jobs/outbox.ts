@@ -1,0 +1,117 @@
+import type { DataSource, EntityManager } from 'typeorm';
+import type { EventBus } from '@green-impact/shared/bus/event-bus';
+import type { Logger } from '@green-impact/shared/logger';
+
+/** Adds a message to the outbox, inside the caller's transaction: it is published iff that commits. */
+export async function enqueueOutbox(m: EntityManager, topic: string, key: string | null, payload: unknown): Promise<void> {
+  await m.query(`INSERT INTO chain.outbox (topic, message_key, payload) VALUES ($1, $2, $3)`, [topic, key, JSON.stringify(payload)]);
+}
+
+interface OutboxRow {
+  id: string;
+  topic: string;
+  message_key: string | null;
+  payload: unknown;
+}
+
+/** Any constant: the advisory lock that makes one relay (of all replicas) publish at a time. */
+const RELAY_LOCK = 0x6368_6169; // "chai"
+
+/**
+ * Publishes outbox rows to the bus, oldest first, and deletes them once the bus accepted them. One relay
+ * publishes at a time across replicas (a transaction-level advisory lock), so messages leave in the order
+ * they were written and per-key order holds. A crash between publishing and deleting publishes the rows
+ * again: consumers are idempotent (at-least-once, as the bus itself).
+ */
+export class OutboxRelay {
+  private timer: NodeJS.Timeout | undefined;
+  private running: Promise<void> | undefined;
+  private again = false;
+  private stopped = true;
+  private failures = 0;
+
+  constructor(
+    private readonly ds: DataSource,
+    private readonly bus: EventBus,
+    private readonly log: Logger,
+    private readonly opts: { pollIntervalMs: number; batchSize?: number },
+  ) {}
+
+  start(): void {
+    this.stopped = false;
+    this.wake();
+  }
+
+  /** Runs a pass soon (after a commit that wrote outbox rows). */
+  wake(): void {
+    if (this.stopped) return;
+    if (this.running) {
+      this.again = true;
+      return;
+    }
+    clearTimeout(this.timer);
+    this.running = this.pass().finally(() => {
+      this.running = undefined;
+      if (this.stopped) return;
+      const delay = this.again ? 0 : this.failures ? Math.min(30_000, 250 * 2 ** this.failures) : this.opts.pollIntervalMs;
+      this.again = false;
+      this.timer = setTimeout(() => this.wake(), delay);
+      this.timer.unref();
+    });
+  }
+
+  async stop(): Promise<void> {
+    this.stopped = true;
+    clearTimeout(this.timer);
+    await this.running;
+  }
+
+  /** Publishes everything pending now (waiting for another replica's relay if need be); for tests. */
+  async flush(timeoutMs = 10_000): Promise<void> {
+    const deadline = Date.now() + timeoutMs;
+    for (;;) {
+      await this.running;
+      const published = await this.publishBatch();
+      if (published > 0) continue;
+      const [{ n }] = (await this.ds.query(`SELECT count(*)::int AS n FROM chain.outbox`)) as [{ n: number }];
+      if (n === 0) return;
+      if (Date.now() > deadline) throw new Error(`outbox still holds ${n} rows after ${timeoutMs} ms`);
+      await new Promise((r) => setTimeout(r, 20));
+    }
+  }
+
+  private async pass(): Promise<void> {
+    try {
+      while (!this.stopped && (await this.publishBatch()) === (this.opts.batchSize ?? 200));
+      this.failures = 0;
+    } catch (err) {
+      this.failures++;
+      this.log.warn({ err, failures: this.failures }, 'outbox relay could not publish; retrying');
+    }
+  }
+
+  /** One batch in one transaction; returns how many rows it published. */
+  private publishBatch(): Promise<number> {
+    return this.ds.transaction(async (m) => {
+      const [{ locked }] = (await m.query(`SELECT pg_try_advisory_xact_lock($1) AS locked`, [RELAY_LOCK])) as [{ locked: boolean }];
+      if (!locked) return 0;
+      const rows: OutboxRow[] = await m.query(
+        `SELECT id, topic, message_key, payload FROM chain.outbox ORDER BY id LIMIT $1`,
+        [this.opts.batchSize ?? 200],
+      );
+      if (rows.length === 0) return 0;
+      // Consecutive rows of one topic go in one publish call, keeping the overall order.
+      for (let i = 0; i < rows.length; ) {
+        let j = i;
+        while (j < rows.length && rows[j]!.topic === rows[i]!.topic) j++;
+        await this.bus.publish(
+          rows[i]!.topic,
+          rows.slice(i, j).map((r) => ({ key: r.message_key, value: JSON.stringify(r.payload) })),
+        );
+        i = j;
+      }
+      await m.query(`DELETE FROM chain.outbox WHERE id = ANY($1::bigint[])`, [rows.map((r) => r.id)]);
+      return rows.length;
+    });
+  }
+}

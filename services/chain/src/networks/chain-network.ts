@@ -1,0 +1,109 @@
+import { JsonRpcProvider, Network, Wallet, type JsonRpcApiProvider } from 'ethers';
+import { callEip1193, Eip1193JsonRpcProvider, type Eip1193 } from './eip1193-provider.js';
+import { relayJsonRpc, type RpcCall } from './json-rpc-relay.js';
+import type { EmbeddedNetworkSpec, NetworkTuning, RemoteNetworkSpec } from './network-spec.js';
+import { startEmbeddedChain } from './embedded-chain.js';
+
+export interface ContractAddresses {
+  keyValueStore?: string | undefined;
+  documentRegistry?: string | undefined;
+  nft?: string | undefined;
+}
+
+/** A connected network: provider, signer, contract addresses and tuning. */
+export interface ChainNetwork {
+  readonly name: string;
+  readonly chainId: number;
+  readonly embedded: boolean;
+  /** Whose nonces these are: `chain:<chain id>`, or `embedded:<name>` (history replayed at each start). */
+  readonly instanceId: string;
+  /** Shown in ListNetworks: the RPC origin (never its path or query, which may hold an API key). */
+  readonly rpcUrlShown: string;
+  readonly explorerUrl: string | undefined;
+  readonly nativeCurrencySymbol: string;
+  readonly tuning: NetworkTuning;
+  readonly provider: JsonRpcApiProvider;
+  readonly wallet: Wallet;
+  readonly signerAddress: string;
+  readonly contracts: ContractAddresses;
+  /** Embedded networks only: the in-process EVM (tests drive mining through it). */
+  readonly edr?: Eip1193 | undefined;
+  relay(body: Buffer): Promise<Buffer>;
+  txUrl(hash: string): string | undefined;
+  close(): void;
+}
+
+class ConnectedNetwork implements ChainNetwork {
+  readonly signerAddress: string;
+  readonly wallet: Wallet;
+  readonly instanceId: string;
+
+  constructor(
+    readonly name: string,
+    readonly chainId: number,
+    readonly embedded: boolean,
+    readonly rpcUrlShown: string,
+    readonly explorerUrl: string | undefined,
+    readonly nativeCurrencySymbol: string,
+    readonly tuning: NetworkTuning,
+    readonly provider: JsonRpcApiProvider,
+    signerKey: string,
+    readonly contracts: ContractAddresses,
+    private readonly rpcCall: RpcCall,
+    readonly edr?: Eip1193,
+  ) {
+    this.wallet = new Wallet(signerKey, provider);
+    this.signerAddress = this.wallet.address;
+    this.instanceId = embedded ? `embedded:${name}` : `chain:${chainId}`;
+  }
+
+  relay(body: Buffer): Promise<Buffer> {
+    return relayJsonRpc(body, this.rpcCall);
+  }
+
+  txUrl(hash: string): string | undefined {
+    return this.explorerUrl ? `${this.explorerUrl.replace(/\/+$/, '')}/tx/${hash}` : undefined;
+  }
+
+  close(): void {
+    this.provider.destroy();
+  }
+}
+
+export function connectRemoteNetwork(spec: RemoteNetworkSpec): ChainNetwork {
+  const network = new Network(spec.name, spec.chainId);
+  const provider = new JsonRpcProvider(spec.rpcUrl, network, { staticNetwork: network });
+  let nextId = 1;
+  const rpcCall: RpcCall = async (method, params) => {
+    try {
+      const res = await fetch(spec.rpcUrl, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ jsonrpc: '2.0', id: nextId++, method, params }),
+        signal: AbortSignal.timeout(15_000),
+      });
+      const answer = (await res.json()) as { result?: unknown; error?: { code: number; message: string; data?: unknown } };
+      return answer.error ? { error: answer.error } : { result: answer.result ?? null };
+    } catch {
+      return { error: { code: -32603, message: `Network ${spec.name} did not answer` } };
+    }
+  };
+  return new ConnectedNetwork(
+    spec.name, spec.chainId, false, new URL(spec.rpcUrl).origin, spec.explorerUrl, spec.nativeCurrencySymbol,
+    spec, provider, spec.signerKey, { ...spec.contracts }, rpcCall,
+  );
+}
+
+/** Starts the in-process EVM; contracts are deployed afterwards (see deploy-contracts.ts). */
+export async function startEmbeddedNetwork(spec: EmbeddedNetworkSpec): Promise<ChainNetwork> {
+  const edr = await startEmbeddedChain({ chainId: spec.chainId, signerKey: spec.signerKey });
+  const provider = new Eip1193JsonRpcProvider(edr, spec.name, spec.chainId);
+  const rpcCall: RpcCall = async (method, params) => {
+    const { id: _id, ...answer } = await callEip1193(edr, 0, method, params);
+    return answer;
+  };
+  return new ConnectedNetwork(
+    spec.name, spec.chainId, true, `/rpc/${spec.name}`, undefined, spec.nativeCurrencySymbol,
+    spec, provider, spec.signerKey, {}, rpcCall, edr,
+  );
+}

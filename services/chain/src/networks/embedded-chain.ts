@@ -1,0 +1,47 @@
+import { createRequire } from 'node:module';
+import { Wallet } from 'ethers';
+import type { Eip1193 } from './eip1193-provider.js';
+
+const require = createRequire(import.meta.url);
+
+interface HardhatProviderModule {
+  createHardhatNetworkProvider(config: Record<string, unknown>, logger: { enabled: boolean }): Promise<Eip1193>;
+}
+
+/** Balance of the embedded signer: plenty for any local workload. */
+const SIGNER_BALANCE = 10n ** 24n;
+
+/**
+ * Starts a local EVM (Hardhat 2's EDR) in this process: no server, no download. It behaves like a real
+ * node where the service can tell: failing transactions are mined with status 0 (not thrown at send),
+ * failing calls throw, fees follow EIP-1559 (cancun, the contracts' EVM version), every transaction is
+ * mined at once (automine) unless a test turns that off.
+ */
+export async function startEmbeddedChain(opts: { chainId: number; signerKey: string }): Promise<Eip1193> {
+  // Hardhat 2 has no public entry point for a network without a project config; this is the function its
+  // own `hre.network.provider` uses.
+  const mod = require('hardhat/internal/hardhat-network/provider/provider') as HardhatProviderModule;
+  new Wallet(opts.signerKey); // throws early on a malformed key
+  return mod.createHardhatNetworkProvider(
+    {
+      chainId: opts.chainId,
+      networkId: opts.chainId,
+      hardfork: 'cancun',
+      blockGasLimit: 30_000_000,
+      minGasPrice: 0n,
+      initialBaseFeePerGas: 1_000_000_000,
+      automine: true,
+      intervalMining: 0,
+      mempoolOrder: 'priority',
+      chains: new Map(),
+      genesisAccounts: [{ privateKey: opts.signerKey, balance: SIGNER_BALANCE }],
+      allowUnlimitedContractSize: false,
+      throwOnTransactionFailures: false,
+      throwOnCallFailures: true,
+      allowBlocksWithSameTimestamp: false,
+      enableTransientStorage: false,
+      enableRip7212: false,
+    },
+    { enabled: false },
+  );
+}

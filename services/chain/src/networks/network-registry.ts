@@ -1,0 +1,77 @@
+import { InvalidArgumentError } from '@green-impact/shared/errors';
+import type { Logger } from '@green-impact/shared/logger';
+import { deployEmbeddedContracts } from '../contracts/deploy-contracts.js';
+import { connectRemoteNetwork, startEmbeddedNetwork, type ChainNetwork } from './chain-network.js';
+import type { NetworkSpec } from './network-spec.js';
+
+export interface NamedNetwork {
+  /** The name as configured (an alias stays an alias). */
+  name: string;
+  aliasOf: string | undefined;
+  network: ChainNetwork;
+}
+
+/** The configured networks by name, aliases included. */
+export class NetworkRegistry {
+  private constructor(private readonly byName: Map<string, NamedNetwork>) {}
+
+  /** Connects (or starts, for embedded ones) every network; aliases resolve to their target. */
+  static async open(specs: NetworkSpec[], log: Logger): Promise<NetworkRegistry> {
+    const byName = new Map<string, NamedNetwork>();
+    const opened: ChainNetwork[] = [];
+    try {
+      for (const spec of specs) {
+        if (spec.kind === 'alias') continue;
+        const network = spec.kind === 'embedded' ? await startEmbeddedNetwork(spec) : connectRemoteNetwork(spec);
+        opened.push(network);
+        if (spec.kind === 'embedded') await deployEmbeddedContracts(network);
+        byName.set(spec.name, { name: spec.name, aliasOf: undefined, network });
+        log.info(
+          { network: spec.name, chainId: spec.chainId, embedded: network.embedded, signer: network.signerAddress, contracts: network.contracts },
+          'network ready',
+        );
+      }
+      for (const spec of specs) {
+        if (spec.kind !== 'alias') continue;
+        const target = byName.get(spec.aliasOf);
+        if (!target) throw new Error(`Network alias ${spec.name} names unknown network ${spec.aliasOf}`);
+        byName.set(spec.name, { name: spec.name, aliasOf: spec.aliasOf, network: target.network });
+      }
+    } catch (err) {
+      for (const n of opened) n.close();
+      throw err;
+    }
+    return new NetworkRegistry(byName);
+  }
+
+  /** The network a client named, or INVALID_ARGUMENT listing the known names. */
+  resolve(name: string): NamedNetwork {
+    const found = this.byName.get(name.trim());
+    if (found) return found;
+    if (!name.trim()) throw new InvalidArgumentError(`network is required; one of ${this.names().join(', ')}.`);
+    throw new InvalidArgumentError(`Unknown network "${name}"; expected one of ${this.names().join(', ')}.`);
+  }
+
+  /** The network a stored job runs on (its canonical name, never an alias). */
+  byCanonicalName(name: string): ChainNetwork | undefined {
+    const found = this.byName.get(name);
+    return found && !found.aliasOf ? found.network : undefined;
+  }
+
+  names(): string[] {
+    return [...this.byName.keys()];
+  }
+
+  list(): NamedNetwork[] {
+    return [...this.byName.values()];
+  }
+
+  /** Distinct networks (aliases left out). */
+  networks(): ChainNetwork[] {
+    return this.list().filter((n) => !n.aliasOf).map((n) => n.network);
+  }
+
+  close(): void {
+    for (const n of this.networks()) n.close();
+  }
+}

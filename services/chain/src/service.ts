@@ -1,0 +1,140 @@
+import { randomUUID } from 'node:crypto';
+import type { DataSource } from 'typeorm';
+import { ChainServiceService } from '@green-impact/proto/greenimpact/chain/v1/chain';
+import type { EventBus } from '@green-impact/shared/bus/event-bus';
+import { openServiceDataSource } from '@green-impact/shared/db/data-source';
+import { implement, type GrpcServiceRegistration } from '@green-impact/shared/grpc/server';
+import type { Logger } from '@green-impact/shared/logger';
+import { ContentStore } from './content/content-store.js';
+import { Documents } from './documents/documents.js';
+import { chainHandlers } from './handlers.js';
+import { chainEntities } from './jobs/entities.js';
+import { JobStore } from './jobs/job-store.js';
+import { JobEventHub, watchJobsHandler } from './jobs/job-watch.js';
+import { OutboxRelay } from './jobs/outbox.js';
+import { KeyValueJobs } from './key-value/key-value-jobs.js';
+import { InitChain1764028800000 } from './migrations/1764028800000-init-chain.js';
+import type { NetworkSpec } from './networks/network-spec.js';
+import { replayEmbeddedHistory } from './networks/embedded-replay.js';
+import { NetworkRegistry } from './networks/network-registry.js';
+import { SCHEMA } from './schema.js';
+import { JobWorker, type JobWorkerOptions } from './worker/job-worker.js';
+
+export const CHAIN_SERVICE_NAME = 'greenimpact.chain.v1.ChainService';
+
+export interface ChainServiceOptions {
+  databaseUrl: string;
+  /** Kafka or the in-process bus; owned (and closed) by the caller. */
+  bus: EventBus;
+  /** From CHAIN_NETWORKS, or embeddedNetworkSpecs() when none are configured. */
+  networks: NetworkSpec[];
+  /** Directory of the content-addressed store. */
+  contentDir: string;
+  log: Logger;
+  poolSize?: number;
+  /** Run the chain worker in this process (default true); false for API-only replicas. */
+  worker?: boolean | JobWorkerOptions;
+  /** How often the outbox relay looks for rows written by other replicas (default 1000 ms). */
+  relayPollIntervalMs?: number;
+}
+
+export interface ChainService {
+  registration: GrpcServiceRegistration;
+  networks: NetworkRegistry;
+  jobs: JobStore;
+  relay: OutboxRelay;
+  content: ContentStore;
+  dataSource: DataSource;
+  /** The worker of this process, when it runs one. */
+  worker: JobWorker | undefined;
+  /** Starts a worker (again, after stopWorker: tests restart it). */
+  startWorker(options?: JobWorkerOptions): Promise<JobWorker>;
+  stopWorker(): Promise<void>;
+  close(): Promise<void>;
+}
+
+/**
+ * Opens the chain schema (running migrations), connects or starts the networks (deploying the contracts
+ * on embedded ones), and builds the gRPC service with its outbox relay, job event hub and, unless turned
+ * off, the chain worker.
+ */
+export async function createChainService(opts: ChainServiceOptions): Promise<ChainService> {
+  const log = opts.log;
+  const ds = await openServiceDataSource({
+    url: opts.databaseUrl,
+    schema: SCHEMA,
+    entities: chainEntities,
+    migrations: [InitChain1764028800000],
+    ...(opts.poolSize ? { poolSize: opts.poolSize } : {}),
+    log,
+  });
+  const cleanup: (() => Promise<void> | void)[] = [() => ds.destroy()];
+  const unwind = async () => {
+    while (cleanup.length) await Promise.resolve(cleanup.pop()!()).catch((err: unknown) => log.error({ err }, 'error while closing'));
+  };
+  try {
+    const content = new ContentStore(opts.contentDir);
+    await content.init();
+    const networks = await NetworkRegistry.open(opts.networks, log);
+    cleanup.push(() => networks.close());
+    for (const n of networks.networks()) if (n.embedded) await replayEmbeddedHistory(ds, n, log);
+
+    const relay = new OutboxRelay(ds, opts.bus, log, { pollIntervalMs: opts.relayPollIntervalMs ?? 1_000 });
+    const jobs = new JobStore(ds, () => relay.wake());
+    relay.start();
+    cleanup.push(() => relay.stop());
+
+    const hub = new JobEventHub(log);
+    await hub.start(opts.bus, randomUUID());
+    cleanup.push(() => hub.stop());
+
+    let worker: JobWorker | undefined;
+    const startWorker = async (options: JobWorkerOptions = {}) => {
+      if (worker) return worker;
+      const w = new JobWorker(ds, jobs, networks, opts.bus, log, options);
+      await w.start();
+      worker = w;
+      return w;
+    };
+    const stopWorker = async () => {
+      const w = worker;
+      worker = undefined;
+      await w?.stop();
+    };
+    if (opts.worker !== false) await startWorker(typeof opts.worker === 'object' ? opts.worker : {});
+    cleanup.push(stopWorker);
+
+    const documents = new Documents(ds, jobs, networks, content);
+    const keyValue = new KeyValueJobs(jobs, networks);
+    const implementation = implement(
+      CHAIN_SERVICE_NAME,
+      ChainServiceService,
+      chainHandlers({ ds, jobs, documents, keyValue, networks, content }),
+      log,
+    );
+    implementation['watchJobs'] = watchJobsHandler(
+      hub,
+      jobs,
+      (row, hash) => networks.byCanonicalName(row.chainNetwork)?.txUrl(hash),
+      log,
+    ) as never;
+
+    return {
+      registration: { name: CHAIN_SERVICE_NAME, definition: ChainServiceService, implementation },
+      networks,
+      jobs,
+      relay,
+      content,
+      dataSource: ds,
+      get worker() {
+        return worker;
+      },
+      startWorker,
+      stopWorker,
+      close: unwind,
+    };
+  } catch (err) {
+    await unwind();
+    throw err;
+  }
+}

@@ -1,0 +1,245 @@
+import type { TransactionReceipt } from 'ethers';
+import type { DataSource } from 'typeorm';
+import type { Logger } from '@green-impact/shared/logger';
+import { describeRevertData, isRevert, revertData } from '../contracts/revert-reason.js';
+import type { ChainNetwork } from '../networks/chain-network.js';
+import { JobEntity, type JobRow } from '../jobs/entities.js';
+import type { JobStore } from '../jobs/job-store.js';
+import type { SentTransaction } from '../jobs/job-types.js';
+import { JobPlanError, planJob } from './executors.js';
+import { LEASE_MS } from './job-sender.js';
+import type { SignerQueues } from './signer-queue.js';
+import { broadcast, bumpedFees, currentFees, networkCost, receiptView, signTransaction } from './transactions.js';
+
+/**
+ * Follows SUBMITTED jobs of one network until they are final: polls receipts (all jobs at once, not one
+ * after the other), waits for the network's confirmations, completes or fails the job with a reason,
+ * resubmits a transaction stuck without a receipt with higher fees (same nonce, through the signer's
+ * queue), and broadcasts again a transaction the node does not know (a crash right after signing, or a
+ * dropped transaction). Jobs are leased in the database, so a job whose worker died is taken over by
+ * another replica once its lease expires. Reads (selects) run here too, after earlier writes of the same
+ * key have finished.
+ */
+export class ConfirmationTracker {
+  private timer: NodeJS.Timeout | undefined;
+  private running: Promise<void> | undefined;
+  private stopped = true;
+
+  constructor(
+    private readonly ds: DataSource,
+    private readonly store: JobStore,
+    private readonly network: ChainNetwork,
+    private readonly queues: SignerQueues,
+    private readonly workerId: string,
+    private readonly log: Logger,
+  ) {}
+
+  start(): void {
+    this.stopped = false;
+    this.schedule(0);
+  }
+
+  async stop(): Promise<void> {
+    this.stopped = true;
+    clearTimeout(this.timer);
+    await this.running;
+  }
+
+  private schedule(delayMs: number): void {
+    if (this.stopped) return;
+    this.timer = setTimeout(() => {
+      this.running = this.tick()
+        .catch((err: unknown) => this.log.warn({ err, network: this.network.name }, 'receipt check failed; retrying'))
+        .finally(() => {
+          this.running = undefined;
+          this.schedule(this.network.tuning.pollIntervalMs);
+        });
+    }, delayMs);
+    this.timer.unref();
+  }
+
+  /** One pass over the network's SUBMITTED jobs this worker holds (or may take over). */
+  async tick(): Promise<void> {
+    const jobs = await this.claim();
+    if (jobs.length === 0) return;
+    const latest = await this.network.provider.getBlockNumber();
+    await Promise.all(
+      jobs.map((job) =>
+        this.check(job, latest).catch((err: unknown) =>
+          this.log.warn({ err, jobId: job.id, network: this.network.name }, 'job check failed; will retry'),
+        ),
+      ),
+    );
+  }
+
+  private async claim(): Promise<JobRow[]> {
+    // A CTE, so the statement is a SELECT: TypeORM answers UPDATE … RETURNING as [rows, count].
+    const rows: { id: string }[] = await this.ds.query(
+      `WITH claimed AS (
+         UPDATE chain.jobs SET lease_owner = $1, lease_until = now() + ($3 || ' milliseconds')::interval
+          WHERE id IN (
+            SELECT id FROM chain.jobs
+             WHERE status = 'submitted' AND chain_network = $2
+               AND (lease_owner = $1 OR lease_until IS NULL OR lease_until < now())
+             ORDER BY seq LIMIT 200 FOR UPDATE SKIP LOCKED)
+          RETURNING id)
+       SELECT id FROM claimed`,
+      [this.workerId, this.network.name, String(LEASE_MS)],
+    );
+    if (rows.length === 0) return [];
+    const jobs = await this.ds.getRepository(JobEntity).findBy(rows.map((r) => ({ id: r.id })));
+    return jobs.sort((a, b) => a.seq - b.seq);
+  }
+
+  private async check(job: JobRow, latest: number): Promise<void> {
+    if (job.transactions.length === 0) return this.read(job);
+    if (job.chainInstance !== this.network.instanceId) {
+      return this.fail(job, `The transaction was sent on ${job.chainInstance}, but network ${this.network.name} is now ${this.network.instanceId}; submit the job again.`);
+    }
+    const receipt = await this.findReceipt(job);
+    if (receipt) {
+      if (latest - receipt.blockNumber + 1 < this.network.tuning.confirmations) return;
+      return this.finish(job, receipt);
+    }
+    const mined = await this.network.provider.getTransactionCount(job.signer!, 'latest');
+    if (mined > job.nonce!) {
+      // The nonce is used; one of ours may have been mined since the receipt check.
+      const late = await this.findReceipt(job);
+      if (late) return;
+      return this.fail(job, `Nonce ${job.nonce} of ${job.signer} was used by another transaction; none of this job's transactions was mined.`);
+    }
+    const last = job.transactions[job.transactions.length - 1]!;
+    const waited = Date.now() - (job.lastSentAt?.getTime() ?? 0);
+    const bumps = job.transactions.length - 1;
+    if (waited >= this.network.tuning.stuckAfterMs && bumps < this.network.tuning.maxGasBumps) {
+      return this.queues.run(`${this.network.name}:${job.signer}`, () => this.resubmit(job.id, last));
+    }
+    if (!(await this.network.provider.getTransaction(last.hash))) {
+      const outcome = await broadcast(this.network, last.raw);
+      this.log.info({ jobId: job.id, hash: last.hash, outcome: outcome.kind }, 'transaction unknown to the node; broadcast again');
+    }
+  }
+
+  private async findReceipt(job: JobRow): Promise<TransactionReceipt | null> {
+    for (const tx of [...job.transactions].reverse()) {
+      const receipt = await this.network.provider.getTransactionReceipt(tx.hash);
+      if (receipt) return receipt;
+    }
+    return null;
+  }
+
+  /** Same nonce, higher fees: whichever of the job's transactions is mined first completes it. */
+  private async resubmit(jobId: string, stuck: SentTransaction): Promise<void> {
+    const fees = bumpedFees(stuck, await currentFees(this.network), this.network.tuning.gasBumpPercent);
+    let replacement: SentTransaction | undefined;
+    const updated = await this.store.transition(jobId, ['submitted'], async (_m, job) => {
+      if (job.txHash !== stuck.hash) return {}; // changed meanwhile
+      const plan = planJob(job, this.network);
+      if (plan.type !== 'write') return {};
+      replacement = await signTransaction(this.network, { to: plan.to, data: plan.data, nonce: job.nonce!, gasLimit: BigInt(stuck.gasLimit), fees });
+      return {
+        txHash: replacement.hash,
+        transactions: [...job.transactions, replacement],
+        attempts: job.attempts + 1,
+        lastSentAt: new Date(),
+      };
+    });
+    if (!updated || !replacement) return;
+    const outcome = await broadcast(this.network, replacement.raw);
+    this.log.info(
+      { jobId, nonce: replacement.nonce, replaced: stuck.hash, hash: replacement.hash, attempt: updated.attempts, outcome: outcome.kind },
+      'stuck transaction resubmitted with a gas bump',
+    );
+  }
+
+  private async finish(job: JobRow, receipt: TransactionReceipt): Promise<void> {
+    const cost = networkCost(receipt);
+    const fee = this.network.tuning.networkFee;
+    const common = {
+      txHash: receipt.hash,
+      blockNumber: receipt.blockNumber,
+      receipt: receiptView(receipt) as unknown as Record<string, unknown>,
+      gasUsed: Number(receipt.gasUsed),
+      gasPrice: receipt.gasPrice.toString(),
+      networkCost: cost,
+      networkFee: fee,
+      networkTotal: cost + fee,
+      completedAt: new Date(),
+      leaseOwner: null,
+      leaseUntil: null,
+    };
+    if (receipt.status === 1) {
+      const plan = planJob(job, this.network);
+      if (plan.type !== 'write') throw new Error(`job ${job.id} has a receipt but is not a write`);
+      const done = plan.complete(receipt);
+      await this.store.transition(job.id, ['submitted'], {
+        ...common,
+        status: 'completed',
+        outcome: done.outcome as Record<string, unknown>,
+        result: done.result,
+      });
+      return;
+    }
+    const reason = await this.revertReason(job, receipt);
+    await this.store.transition(job.id, ['submitted'], {
+      ...common,
+      status: 'failed',
+      error: `The transaction reverted in block ${receipt.blockNumber}: ${reason}.`,
+    });
+  }
+
+  /** Replays the call on the state before its block to learn why it reverted. */
+  private async revertReason(job: JobRow, receipt: TransactionReceipt): Promise<string> {
+    const tx = job.transactions.find((t) => t.hash === receipt.hash);
+    const sent = tx ? await this.network.provider.getTransaction(tx.hash) : null;
+    if (!sent) return 'no reason given';
+    try {
+      await this.network.provider.call({ from: sent.from, to: sent.to, data: sent.data, blockTag: receipt.blockNumber - 1 });
+      return Number(receipt.gasUsed) >= Number(sent.gasLimit) ? 'out of gas' : 'no reason given';
+    } catch (err) {
+      return isRevert(err) ? describeRevertData(revertData(err)) : 'no reason given';
+    }
+  }
+
+  private async read(job: JobRow): Promise<void> {
+    // A select waits for earlier writes of the same key by the same account, so it reads what they wrote.
+    const [pending] = (await this.ds.query(
+      `SELECT count(*)::int AS n FROM chain.jobs
+        WHERE account_id = $1 AND chain_network = $2 AND kv_key = $3 AND seq < $4
+          AND kind IN ('kv_insert_string', 'kv_insert_bytes32') AND status IN ('queued', 'submitted')`,
+      [job.accountId, job.chainNetwork, job.kvKey, job.seq],
+    )) as [{ n: number }];
+    if (pending.n > 0) return;
+    let plan;
+    try {
+      plan = planJob(job, this.network);
+    } catch (err) {
+      if (err instanceof JobPlanError) return this.fail(job, err.message);
+      throw err;
+    }
+    if (plan.type !== 'read') return;
+    let done;
+    try {
+      done = await plan.read();
+    } catch (err) {
+      if (isRevert(err)) return this.fail(job, `The read reverted: ${describeRevertData(revertData(err))}.`);
+      throw err;
+    }
+    await this.store.transition(job.id, ['submitted'], {
+      status: 'completed',
+      outcome: done.outcome as Record<string, unknown>,
+      result: done.result,
+      ...(done.blockNumber !== undefined ? { blockNumber: done.blockNumber } : {}),
+      networkCost: 0,
+      networkFee: 0,
+      networkTotal: 0,
+      completedAt: new Date(),
+      leaseOwner: null,
+      leaseUntil: null,
+    });
+  }
+
+  private async fail(job: JobRow, error: string): Promise<void> {
+    await this.store.transition(job.id, ['submitted'], { status: 'failed', error, completedAt: new Date(), leaseOwner: null, leaseUntil: null });
+  }
+}
