@@ -15,6 +15,7 @@ const ports = {
   identity: Number(process.env.IDENTITY_GRPC_PORT ?? 50051),
   taxonomy: Number(process.env.TAXONOMY_GRPC_PORT ?? 50052),
   portfolio: Number(process.env.PORTFOLIO_GRPC_PORT ?? 50053),
+  chain: Number(process.env.CHAIN_GRPC_PORT ?? 50054),
 };
 const processes = [
   { name: 'identity', entry: 'services/identity/dist/index.js', env: { GRPC_PORT: String(ports.identity), GRPC_HOST: host } },
@@ -25,6 +26,11 @@ const processes = [
     env: { GRPC_PORT: String(ports.portfolio), GRPC_HOST: host, TAXONOMY_GRPC_ADDR: `${host}:${ports.taxonomy}` },
   },
   {
+    name: 'chain',
+    entry: 'services/chain/dist/index.js',
+    env: { GRPC_PORT: String(ports.chain), GRPC_HOST: host, CONTENT_DIR: process.env.CONTENT_DIR ?? 'data/content' },
+  },
+  {
     name: 'gateway',
     entry: 'gateway/dist/index.js',
     env: {
@@ -32,6 +38,7 @@ const processes = [
       IDENTITY_GRPC_ADDR: `${host}:${ports.identity}`,
       TAXONOMY_GRPC_ADDR: `${host}:${ports.taxonomy}`,
       PORTFOLIO_GRPC_ADDR: `${host}:${ports.portfolio}`,
+      CHAIN_GRPC_ADDR: `${host}:${ports.chain}`,
     },
   },
 ];

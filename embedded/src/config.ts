@@ -1,5 +1,7 @@
 import { resolve } from 'node:path';
 import { envReader } from '@green-impact/shared/config';
+import { loadNetworkSpecs } from '@green-impact/chain/config';
+import type { NetworkSpec } from '@green-impact/chain/networks/network-spec';
 
 /** Configuration of the all-in-one process (`npm start`), validated before anything starts. */
 export interface EmbeddedConfig {
@@ -13,6 +15,8 @@ export interface EmbeddedConfig {
   publicBaseUrl: string | undefined;
   /** Loopback gRPC ports start here (identity, taxonomy, …); 0 picks free ones. */
   grpcBasePort: number;
+  /** CHAIN_NETWORKS / CHAIN_NETWORKS_FILE, or the embedded networks when neither is set. */
+  chainNetworks: NetworkSpec[];
 }
 
 export function loadEmbeddedConfig(env: Record<string, string | undefined> = process.env): EmbeddedConfig {
@@ -26,5 +30,6 @@ export function loadEmbeddedConfig(env: Record<string, string | undefined> = pro
     bootstrapApiKey: read.optionalString('BOOTSTRAP_API_KEY'),
     publicBaseUrl: read.url('PUBLIC_BASE_URL', ['http', 'https']),
     grpcBasePort: read.port('GRPC_BASE_PORT', 50051),
+    chainNetworks: loadNetworkSpecs(env),
   };
 }

@@ -1,3 +1,4 @@
+import { join } from 'node:path';
 import { ConfigError } from '@green-impact/shared/config';
 import { createLogger } from '@green-impact/shared/logger';
 import { loadEmbeddedConfig } from './config.js';
@@ -24,6 +25,9 @@ const system = await startSystem({
   bootstrapApiKey: key.bootstrapApiKey,
   publicBaseUrl: config.publicBaseUrl,
   grpcBasePort: config.grpcBasePort,
+  kafkaBrokers: config.kafkaBrokers,
+  contentDir: join(config.dataDir, 'content'),
+  chainNetworks: config.chainNetworks,
   log,
 });
 
@@ -34,6 +38,7 @@ const lines = [
   `  GraphQL    ${system.gatewayUrl}/graphql`,
   `  health     ${system.gatewayUrl}/healthz  ${system.gatewayUrl}/readyz  metrics: ${system.gatewayUrl}/metrics`,
   `  gRPC       ${Object.entries(system.grpc).map(([k, v]) => `${k} ${v}`).join(', ')}`,
+  `  events     ${config.kafkaBrokers.length ? `Kafka ${config.kafkaBrokers.join(',')}` : 'in-process bus'}`,
   `  database   ${config.databaseUrl ? 'PostgreSQL (DATABASE_URL)' : `PGlite in ${pgliteDir(config.dataDir)}`}`,
   '',
   ...key.howToGetAKey(system.gatewayUrl),

@@ -1,3 +1,5 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { protoFiles, protoRoot } from '@green-impact/proto/paths';
 import { startEmbeddedPostgres, type EmbeddedPostgres } from '@green-impact/shared/db/embedded-postgres';
@@ -6,6 +8,10 @@ import type { Logger } from '@green-impact/shared/logger';
 import { createIdentityService } from '@green-impact/identity/service';
 import { createTaxonomyService } from '@green-impact/taxonomy/service';
 import { createPortfolioService } from '@green-impact/portfolio/service';
+import { createChainService } from '@green-impact/chain/service';
+import { loadNetworkSpecs } from '@green-impact/chain/config';
+import type { NetworkSpec } from '@green-impact/chain/networks/network-spec';
+import { createEventBus } from '@green-impact/shared/bus/create-bus';
 import { createGateway } from '@green-impact/gateway/gateway';
 import { loadGatewayConfig } from '@green-impact/gateway/config';
 
@@ -16,6 +22,12 @@ export interface SystemOptions {
   /** PGlite data directory; in memory when undefined and no databaseUrl is given. */
   pgliteDataDir?: string | undefined;
   databaseUrl?: string | undefined;
+  /** Kafka brokers for the event bus; the in-process bus when empty. */
+  kafkaBrokers?: string[];
+  /** Content-addressed store of the chain service; a temporary directory when undefined. */
+  contentDir?: string | undefined;
+  /** Chain networks (from CHAIN_NETWORKS…); the embedded networks when undefined. */
+  chainNetworks?: NetworkSpec[] | undefined;
   bootstrapApiKey?: string | undefined;
   publicBaseUrl?: string | undefined;
   nodeEnv?: string;
@@ -27,7 +39,7 @@ export interface SystemOptions {
 export interface RunningSystem {
   gatewayUrl: string;
   databaseUrl: string;
-  grpc: Record<'identity' | 'taxonomy' | 'portfolio', string>;
+  grpc: Record<'identity' | 'taxonomy' | 'portfolio' | 'chain', string>;
   stop(): Promise<void>;
 }
 
@@ -80,12 +92,37 @@ export async function startSystem(opts: SystemOptions): Promise<RunningSystem> {
     const portfolioServer = await serve('portfolio', portfolio.registration, opts.log, grpcPort(2));
     stack.push(() => portfolioServer.shutdown());
 
+    const bus = createEventBus({
+      ...(opts.kafkaBrokers?.length ? { kafkaBrokers: opts.kafkaBrokers } : {}),
+      clientId: 'green-impact',
+      logger: opts.log.child({ component: 'bus' }),
+    });
+    stack.push(() => bus.close());
+    let contentDir = opts.contentDir;
+    if (!contentDir) {
+      contentDir = await mkdtemp(join(tmpdir(), 'gi-content-'));
+      const dir = contentDir;
+      stack.push(() => rm(dir, { recursive: true, force: true }));
+    }
+    const chain = await createChainService({
+      databaseUrl,
+      bus,
+      networks: opts.chainNetworks ?? loadNetworkSpecs({}),
+      contentDir,
+      log: opts.log.child({ component: 'chain' }),
+      poolSize: embedded ? 4 : 10,
+    });
+    stack.push(() => chain.close());
+    const chainServer = await serve('chain', chain.registration, opts.log, grpcPort(3));
+    stack.push(() => chainServer.shutdown());
+
     const gatewayConfig = loadGatewayConfig({
       PORT: String(opts.port),
       HOST: opts.host,
       IDENTITY_GRPC_ADDR: identityServer.address,
       TAXONOMY_GRPC_ADDR: taxonomyServer.address,
       PORTFOLIO_GRPC_ADDR: portfolioServer.address,
+      CHAIN_GRPC_ADDR: chainServer.address,
       NODE_ENV: opts.nodeEnv ?? process.env['NODE_ENV'] ?? 'development',
       ...(opts.publicBaseUrl ? { PUBLIC_BASE_URL: opts.publicBaseUrl } : {}),
     });
@@ -97,7 +134,7 @@ export async function startSystem(opts: SystemOptions): Promise<RunningSystem> {
     return {
       gatewayUrl: `http://${shownHost}:${port}`,
       databaseUrl,
-      grpc: { identity: identityServer.address, taxonomy: taxonomyServer.address, portfolio: portfolioServer.address },
+      grpc: { identity: identityServer.address, taxonomy: taxonomyServer.address, portfolio: portfolioServer.address, chain: chainServer.address },
       stop,
     };
   } catch (err) {

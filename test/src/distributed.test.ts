@@ -2,6 +2,8 @@ import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createServer } from 'node:net';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createScratchPostgresDatabase, skipReason, testDatabases } from '@green-impact/shared/testing/databases';
@@ -39,13 +41,16 @@ describe('npm run start:distributed (each service its own process, on PostgreSQL
   let output = '';
   let db: { url: string; stop(): Promise<void> };
   let url: string;
+  let contentDir: string;
 
   before(async () => {
     db = await createScratchPostgresDatabase();
+    contentDir = mkdtempSync(join(tmpdir(), 'gi-dist-content-'));
     const port = await freePort();
     const identityPort = await freePort();
     const taxonomyPort = await freePort();
     const portfolioPort = await freePort();
+    const chainPort = await freePort();
     url = `http://127.0.0.1:${port}`;
     child = spawn(process.execPath, [join(root, 'scripts/start-distributed.mjs')], {
       cwd: root,
@@ -56,6 +61,8 @@ describe('npm run start:distributed (each service its own process, on PostgreSQL
         IDENTITY_GRPC_PORT: String(identityPort),
         TAXONOMY_GRPC_PORT: String(taxonomyPort),
         PORTFOLIO_GRPC_PORT: String(portfolioPort),
+        CHAIN_GRPC_PORT: String(chainPort),
+        CONTENT_DIR: contentDir,
         BOOTSTRAP_API_KEY: 'distributed-key',
         LOG_LEVEL: 'warn',
       },
@@ -75,6 +82,7 @@ describe('npm run start:distributed (each service its own process, on PostgreSQL
       await exited;
     }
     await db?.stop();
+    if (contentDir) rmSync(contentDir, { recursive: true, force: true });
   });
 
   it('serves /v1/call through the gateway process backed by the identity process', async () => {
@@ -94,5 +102,6 @@ describe('npm run start:distributed (each service its own process, on PostgreSQL
     assert.match(output, /\[gateway\] exited/);
     assert.match(output, /\[taxonomy\] exited/);
     assert.match(output, /\[portfolio\] exited/);
+    assert.match(output, /\[chain\] exited/);
   });
 });
