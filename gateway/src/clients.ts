@@ -2,11 +2,13 @@ import { Client, credentials } from '@grpc/grpc-js';
 import { createGrpcClient, type TypedClient } from '@green-impact/shared/grpc/client';
 import { UnavailableError } from '@green-impact/shared/errors';
 import { IdentityServiceService } from '@green-impact/proto/greenimpact/identity/v1/identity';
+import { PortfolioServiceService } from '@green-impact/proto/greenimpact/portfolio/v1/portfolio';
 import { TaxonomyServiceService } from '@green-impact/proto/greenimpact/taxonomy/v1/taxonomy';
 import type { BackendAddresses } from './config.js';
 
 export type IdentityClient = TypedClient<typeof IdentityServiceService>;
 export type TaxonomyClient = TypedClient<typeof TaxonomyServiceService>;
+export type PortfolioClient = TypedClient<typeof PortfolioServiceService>;
 
 /**
  * The gRPC clients operation handlers and resolvers call. When a backend's proto lands, add its typed
@@ -19,6 +21,11 @@ export interface GatewayClients {
    * absence into 503 UNAVAILABLE.
    */
   taxonomy?: TaxonomyClient | undefined;
+  /**
+   * Absent when PORTFOLIO_GRPC_ADDR is not set. Reach it through {@link portfolioClient}, which turns the
+   * absence into 503 UNAVAILABLE.
+   */
+  portfolio?: PortfolioClient | undefined;
 }
 
 /** The taxonomy client, or 503 UNAVAILABLE when this gateway has no taxonomy backend configured. */
@@ -27,6 +34,14 @@ export function taxonomyClient(clients: GatewayClients): TaxonomyClient {
     throw new UnavailableError('The taxonomy service is not available: this gateway has no taxonomy backend configured.');
   }
   return clients.taxonomy;
+}
+
+/** The portfolio client, or 503 UNAVAILABLE when this gateway has no portfolio backend configured. */
+export function portfolioClient(clients: GatewayClients): PortfolioClient {
+  if (!clients.portfolio) {
+    throw new UnavailableError('The portfolio service is not available: this gateway has no portfolio backend configured.');
+  }
+  return clients.portfolio;
 }
 
 /** A backend /readyz checks: its name and the channel to ask. */
@@ -60,6 +75,9 @@ export function createClients(
     taxonomy:
       injected?.taxonomy ??
       (addresses.taxonomy === undefined ? undefined : own(createGrpcClient(TaxonomyServiceService, addresses.taxonomy, defaults))),
+    portfolio:
+      injected?.portfolio ??
+      (addresses.portfolio === undefined ? undefined : own(createGrpcClient(PortfolioServiceService, addresses.portfolio, defaults))),
   };
   const backends: Backend[] = [];
   for (const [name, client] of Object.entries(clients)) {

@@ -1,4 +1,5 @@
 import { Visibility } from '@green-impact/proto/greenimpact/common/v1/common';
+import type { AssetFrameworkRow } from '@green-impact/proto/greenimpact/portfolio/v1/portfolio';
 import type {
   FrameworkDetail,
   FrameworkRow,
@@ -11,6 +12,7 @@ import { FailedPreconditionError, InternalError } from '@green-impact/shared/err
 import { taxonomyClient } from '../clients.js';
 import { BatchLoader } from './batch-loader.js';
 import { callAs, type GraphqlContext } from './context.js';
+import { RequestMemo } from './request-memo.js';
 import type { Scope } from './taxonomy-reads.js';
 
 /**
@@ -55,9 +57,12 @@ export interface GqlProject {
   frameworkName: string;
 }
 
-/** A framework or project row; its taxonomy items resolve in `scope` (the row's year, the requested language). */
+/**
+ * A framework, project or asset-attributed framework row; its taxonomy items resolve in `scope` (the row's
+ * year, the requested language).
+ */
 export interface GqlRow {
-  row: FrameworkRow | ProjectRow;
+  row: FrameworkRow | ProjectRow | AssetFrameworkRow;
   volume: number;
   value: number;
   currencyCode: string;
@@ -104,7 +109,7 @@ export function toProject(s: ProjectSummary, year: number): GqlProject {
   };
 }
 
-export function toRow(row: FrameworkRow | ProjectRow, currencyCode: string, languageCode: string | undefined): GqlRow {
+export function toRow(row: FrameworkRow | ProjectRow | AssetFrameworkRow, currencyCode: string, languageCode: string | undefined): GqlRow {
   return {
     row,
     volume: row.subCategoryVolume,
@@ -138,13 +143,13 @@ function sameItem(kind: 'framework' | 'project', expectedId: number, gotId: numb
 
 /** One request's framework and project reads; get it with {@link frameworkReads}. */
 export class FrameworkReads {
-  private readonly memo = new Map<string, Promise<unknown>>();
+  private readonly memo = new RequestMemo();
   private readonly frameworksByIdentifier = new Map<number, BatchLoader<string, GqlFramework>>();
 
   constructor(private readonly ctx: GraphqlContext) {}
 
   frameworks(year: number, visibility: Visibility | undefined): Promise<GqlFramework[]> {
-    return this.once(key('frameworks', year, visibility), async () => {
+    return this.memo.once(['frameworks', year, visibility], async () => {
       const req = { reportingYear: year, frameworkVisibility: visibility };
       const { frameworks } = await this.client().getFrameworks(req, await callAs(this.ctx));
       return frameworks.map((s) => toFramework(s, year));
@@ -152,7 +157,7 @@ export class FrameworkReads {
   }
 
   frameworkDetail(identifier: string, year: number, languageCode: string | undefined): Promise<FrameworkDetail | undefined> {
-    return this.once(key('frameworkDetail', identifier, year, languageCode), async () => {
+    return this.memo.once(['frameworkDetail', identifier, year, languageCode], async () => {
       const req = { frameworkIdentifier: identifier, reportingYear: year, languageCode };
       return (await this.client().getFrameworkDetails(req, await callAs(this.ctx))).frameworks[0];
     });
@@ -181,7 +186,7 @@ export class FrameworkReads {
   }
 
   projects(year: number, visibility: Visibility | undefined): Promise<GqlProject[]> {
-    return this.once(key('projects', year, visibility), async () => {
+    return this.memo.once(['projects', year, visibility], async () => {
       const req = { reportingYear: year, projectVisibility: visibility };
       const { projects } = await this.client().getProjects(req, await callAs(this.ctx));
       return projects.map((s) => toProject(s, year));
@@ -189,7 +194,7 @@ export class FrameworkReads {
   }
 
   projectDetail(identifier: string, year: number, languageCode: string | undefined): Promise<ProjectDetail | undefined> {
-    return this.once(key('projectDetail', identifier, year, languageCode), async () => {
+    return this.memo.once(['projectDetail', identifier, year, languageCode], async () => {
       const req = { projectIdentifier: identifier, reportingYear: year, languageCode };
       return (await this.client().getProjectDetails(req, await callAs(this.ctx))).projects[0];
     });
@@ -214,20 +219,7 @@ export class FrameworkReads {
   private client() {
     return taxonomyClient(this.ctx.clients);
   }
-
-  /** A failed read stays failed for the rest of the request: every field that needs it reports the same error. */
-  private once<T>(memoKey: string, load: () => Promise<T>): Promise<T> {
-    let pending = this.memo.get(memoKey) as Promise<T> | undefined;
-    if (!pending) {
-      pending = load();
-      this.memo.set(memoKey, pending);
-    }
-    return pending;
-  }
 }
-
-/** Identifiers and language codes are free text: a JSON array keeps different arguments apart. */
-const key = (...parts: unknown[]) => JSON.stringify(parts.map((p) => p ?? null));
 
 const perRequest = new WeakMap<GraphqlContext, FrameworkReads>();
 

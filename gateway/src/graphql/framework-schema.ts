@@ -1,8 +1,8 @@
 /**
  * SDL of frameworks and projects (spec §4.6–§4.7): the camelCase counterpart of getFrameworks,
  * getFrameworkDetails, getProjects and getProjectDetails. Appended to schema.ts's typeDefs; the changes
- * are in framework-mutations-schema.ts. A framework's assets are not here yet: they belong to the
- * portfolio service, which the gateway does not call yet.
+ * are in framework-mutations-schema.ts. A framework's assets (Framework.assets) come from the portfolio
+ * service; the Asset type is in portfolio-schema.ts.
  */
 export const frameworkTypeDefs = /* GraphQL */ `
   extend type Query {
@@ -72,6 +72,11 @@ export const frameworkTypeDefs = /* GraphQL */ `
     ): [FrameworkRow!]
     "Projects visible to the caller that are built into this framework, with their figures of the year."
     projects: [Project!]!
+    """
+    Assets visible to the caller that finance this framework (linked to it when added). Null, with an error, only
+    when the portfolio service cannot answer (e.g. UNAVAILABLE): the framework's own fields stand.
+    """
+    assets: [Asset!]
   }
 
   "A framework's funding figures of one year (spec addYearSpecificsToFramework)."
@@ -118,7 +123,7 @@ export const frameworkTypeDefs = /* GraphQL */ `
     ): [FrameworkRow!]
   }
 
-  "One (sub category, indicator) row of a framework or project for a year: the volume of the sub category and the indicator's value."
+  "One (sub category, indicator) row of a framework, project or asset (attributed) for a year: the volume of the sub category and the indicator's value."
   type FrameworkRow {
     "Category of the sub category."
     category: Category!
@@ -130,11 +135,11 @@ export const frameworkTypeDefs = /* GraphQL */ `
     indicator: Indicator!
     "Unit of value."
     unit: Unit!
-    "Funding / use of proceeds of the sub category, in currencyCode; the same in every row of the sub category (spec sub_category_volume)."
+    "Funding / use of proceeds of the sub category, in currencyCode; the same in every row of the sub category (spec sub_category_volume). An asset's rows: the asset's share of it."
     volume: Float!
-    "Currency of volume: the framework's or the project's (spec framework_currency_code / project_currency_code)."
+    "Currency of volume: the framework's, the project's or, in an asset's rows, the asset's (spec framework_currency_code / project_currency_code / currency_code)."
     currencyCode: String!
-    "The indicator's value, in its unit (spec indicator_value)."
+    "The indicator's value, in its unit (spec indicator_value). An asset's rows: the asset's share of it."
     value: Float!
     "Reporting year."
     year: Int!

@@ -1,13 +1,15 @@
 import { frameworkMutationTypeDefs } from './framework-mutations-schema.js';
 import { frameworkTypeDefs } from './framework-schema.js';
+import { portfolioMutationTypeDefs } from './portfolio-mutations-schema.js';
+import { portfolioTypeDefs } from './portfolio-schema.js';
 import { taxonomyMutationTypeDefs } from './taxonomy-mutations-schema.js';
 import { taxonomyTypeDefs } from './taxonomy-schema.js';
 
 /**
  * The GraphQL schema (SDL). camelCase counterpart of the /v1/call identity operations plus account
  * and API-key administration; other domains `extend type Query` / `Mutation` in their own file
- * (taxonomy-schema.ts, taxonomy-mutations-schema.ts, framework-schema.ts, framework-mutations-schema.ts)
- * and are appended below.
+ * (taxonomy-schema.ts, taxonomy-mutations-schema.ts, framework-schema.ts, framework-mutations-schema.ts,
+ * portfolio-schema.ts, portfolio-mutations-schema.ts) and are appended below.
  */
 const identityTypeDefs = /* GraphQL */ `
   """
@@ -188,11 +190,11 @@ const identityTypeDefs = /* GraphQL */ `
 
   "An investor a user may access."
   type AccessibleInvestor {
-    "Investor id; null until the portfolio service provides investor details."
+    "Investor id; null when the account has no investor with this identifier (or the gateway has no portfolio backend)."
     id: ID
     "The investor's identifier."
     identifier: String!
-    "Investor name (PII); null until the portfolio service provides investor details."
+    "Investor name (PII), masked unless decryptionKey opens it; null when id is null."
     name: String
   }
 
@@ -221,4 +223,11 @@ const identityTypeDefs = /* GraphQL */ `
   }
 `;
 
-export const typeDefs = identityTypeDefs + taxonomyTypeDefs + taxonomyMutationTypeDefs + frameworkTypeDefs + frameworkMutationTypeDefs;
+export const typeDefs =
+  identityTypeDefs +
+  taxonomyTypeDefs +
+  taxonomyMutationTypeDefs +
+  frameworkTypeDefs +
+  frameworkMutationTypeDefs +
+  portfolioTypeDefs +
+  portfolioMutationTypeDefs;

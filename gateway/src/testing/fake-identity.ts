@@ -123,7 +123,9 @@ export async function startFakeIdentity(): Promise<FakeIdentity> {
       return { message: 'Group removed from user.' };
     },
     async getInvestorsOfUser(req, ctx) {
-      const all = [...usersOf(who('getInvestorsOfUser', ctx)).values()];
+      const c = who('getInvestorsOfUser', ctx);
+      if (req.userIdentifier) userOf(c, req.userIdentifier);
+      const all = [...usersOf(c).values()];
       return {
         users: all
           .filter((u) => !req.userIdentifier || u.userIdentifier === req.userIdentifier)

@@ -2,30 +2,36 @@ import { createLogger } from '@green-impact/shared/logger';
 import { loadGatewayConfig } from '../config.js';
 import { createGateway, type Gateway } from '../gateway.js';
 import { startFakeIdentity, type FakeIdentity } from './fake-identity.js';
+import { startFakePortfolio, type FakePortfolio } from './fake-portfolio.js';
 import { startFakeTaxonomy, type FakeTaxonomy } from './fake-taxonomy.js';
 
 export interface TestGateway {
   baseUrl: string;
   gateway: Gateway;
   identity: FakeIdentity;
-  /** Present when started with `{ taxonomy: true }`. */
+  /** Present when started with `{ taxonomy: true }` or `{ portfolio: true }`. */
   taxonomy: FakeTaxonomy | undefined;
+  /** Present when started with `{ portfolio: true }`. */
+  portfolio: FakePortfolio | undefined;
   stop(): Promise<void>;
 }
 
 /**
- * A gateway on a free loopback port in front of the fake identity service (and, with `taxonomy`, the
- * fake taxonomy service as TAXONOMY_GRPC_ADDR), all over real sockets.
+ * A gateway on a free loopback port in front of the fake identity service (with `taxonomy`, the fake
+ * taxonomy service as TAXONOMY_GRPC_ADDR; with `portfolio`, the fake portfolio service as
+ * PORTFOLIO_GRPC_ADDR, over the fake taxonomy service), all over real sockets.
  */
 export async function startTestGateway(
   env: Record<string, string> = {},
-  options: { taxonomy?: boolean } = {},
+  options: { taxonomy?: boolean; portfolio?: boolean } = {},
 ): Promise<TestGateway> {
   const identity = await startFakeIdentity();
-  const taxonomy = options.taxonomy ? await startFakeTaxonomy() : undefined;
+  const taxonomy = options.taxonomy || options.portfolio ? await startFakeTaxonomy() : undefined;
+  const portfolio = options.portfolio && taxonomy ? await startFakePortfolio({ taxonomyAddress: taxonomy.address }) : undefined;
   const config = loadGatewayConfig({
     IDENTITY_GRPC_ADDR: identity.address,
     ...(taxonomy ? { TAXONOMY_GRPC_ADDR: taxonomy.address } : {}),
+    ...(portfolio ? { PORTFOLIO_GRPC_ADDR: portfolio.address } : {}),
     HOST: '127.0.0.1',
     PORT: '0',
     NODE_ENV: 'test',
@@ -40,9 +46,11 @@ export async function startTestGateway(
     gateway,
     identity,
     taxonomy,
+    portfolio,
     async stop() {
       await gateway.close();
       await identity.stop();
+      await portfolio?.stop();
       await taxonomy?.stop();
     },
   };

@@ -1,6 +1,11 @@
+import { assetOperations } from './operations/assets.js';
 import { currencyOperations } from './operations/currencies.js';
 import { frameworkOperations } from './operations/frameworks.js';
 import { identityOperations } from './operations/identity.js';
+import { impactOperations } from './operations/impacts.js';
+import { investorOperations } from './operations/investors.js';
+import { portfolioOperations } from './operations/portfolios.js';
+import { positionOperations } from './operations/positions.js';
 import { projectOperations } from './operations/projects.js';
 import { taxonomyOperations } from './operations/taxonomy.js';
 import { translationOperations } from './operations/translations.js';
@@ -17,6 +22,11 @@ export const operationEntries: readonly OperationEntry[] = [
   ...currencyOperations,
   ...frameworkOperations,
   ...projectOperations,
+  ...assetOperations,
+  ...investorOperations,
+  ...positionOperations,
+  ...portfolioOperations,
+  ...impactOperations,
 ];
 
 export interface OperationTable {

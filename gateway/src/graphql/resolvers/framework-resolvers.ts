@@ -19,6 +19,7 @@ import {
   type GqlRow,
   type GqlVisibility,
 } from '../framework-reads.js';
+import { portfolioReads } from '../portfolio-reads.js';
 import type { GqlTaxonomyRow } from '../taxonomy-reads.js';
 import { taxonomyTypes } from './taxonomy-resolvers.js';
 
@@ -90,6 +91,8 @@ export const frameworkTypes = {
       return frameworkReads(ctx).frameworkRows(f, await languageArg(ctx, args.languageCode));
     },
     projects: (f: GqlFramework, _: unknown, ctx: GraphqlContext) => frameworkReads(ctx).projectsOf(f),
+    /** From the portfolio service: one GetAssets per request, whatever the number of frameworks. */
+    assets: (f: GqlFramework, _: unknown, ctx: GraphqlContext) => portfolioReads(ctx).assetsOfFramework(f),
   },
   Project: {
     async framework(p: GqlProject, _: unknown, ctx: GraphqlContext) {

@@ -2,6 +2,8 @@ import { accountMutations, accountQueries } from './account-resolvers.js';
 import { currencyMutations } from './currency-mutations.js';
 import { frameworkMutations } from './framework-mutations.js';
 import { frameworkQueries, frameworkTypes } from './framework-resolvers.js';
+import { portfolioMutations } from './portfolio-mutations.js';
+import { portfolioQueries, portfolioTypes } from './portfolio-resolvers.js';
 import { taxonomyMutations } from './taxonomy-mutations.js';
 import { taxonomyQueries, taxonomyTypes } from './taxonomy-resolvers.js';
 import { translationMutations } from './translation-mutations.js';
@@ -9,7 +11,7 @@ import { userMutations, userQueries } from './user-resolvers.js';
 
 /** The resolver map handed to Apollo; each domain contributes its Query and Mutation fields. */
 export const resolvers = {
-  Query: { ...accountQueries, ...userQueries, ...taxonomyQueries, ...frameworkQueries },
+  Query: { ...accountQueries, ...userQueries, ...taxonomyQueries, ...frameworkQueries, ...portfolioQueries },
   Mutation: {
     ...accountMutations,
     ...userMutations,
@@ -17,7 +19,9 @@ export const resolvers = {
     ...translationMutations,
     ...currencyMutations,
     ...frameworkMutations,
+    ...portfolioMutations,
   },
   ...taxonomyTypes,
   ...frameworkTypes,
+  ...portfolioTypes,
 };

@@ -1,4 +1,4 @@
-import { investorDetails } from '../../composition/investor-details.js';
+import { withInvestorDetails } from '../../composition/investor-details.js';
 import {
   addUserParams,
   getUsersParams,
@@ -54,15 +54,10 @@ export const userQueries = {
     );
     const { users } = await ctx.clients.identity.getInvestorsOfUser({ userIdentifier: p.user_identifier }, opts);
     const composition = { caller: opts.caller, requestId: ctx.requestId, clients: ctx.clients };
-    return Promise.all(
-      users.map(async (u) => ({
-        userId: u.userId,
-        userIdentifier: u.userIdentifier,
-        investors: (await investorDetails(u.investorIdentifiers, { decryptionKey: p.decryption_key }, composition)).map(
-          accessibleInvestor,
-        ),
-      })),
-    );
+    return (await withInvestorDetails(users, { decryptionKey: p.decryption_key }, composition)).map((u) => ({
+      ...u,
+      investors: u.investors.map(accessibleInvestor),
+    }));
   },
 };
 

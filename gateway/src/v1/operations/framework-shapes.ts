@@ -39,8 +39,11 @@ export function frameworkSummaryRow(s: FrameworkSummary) {
   };
 }
 
-/** Fields every framework and project row shares, in the spec's order around the currency field. */
-function rowHead(r: FrameworkRow | ProjectRow) {
+/** What every framework, project and asset row has: all but the currency field, whose name differs. */
+export type RowFields = Omit<FrameworkRow, 'frameworkCurrencyCode'>;
+
+/** Fields every framework, project and asset row shares, in the spec's order around the currency field. */
+export function rowHead(r: RowFields) {
   return {
     category_id: r.categoryId,
     category_name: r.categoryName,
@@ -50,7 +53,7 @@ function rowHead(r: FrameworkRow | ProjectRow) {
   };
 }
 
-function rowTail(r: FrameworkRow | ProjectRow) {
+export function rowTail(r: RowFields) {
   return {
     super_indicator_id: r.superIndicatorId,
     super_indicator_name: r.superIndicatorName,

@@ -1,5 +1,5 @@
 import { UserRole, type User } from '@green-impact/proto/greenimpact/identity/v1/identity';
-import { investorDetails } from '../../composition/investor-details.js';
+import { withInvestorDetails } from '../../composition/investor-details.js';
 import { defineOperation, type OperationContext } from '../operation.js';
 
 /** /v1/call operations of spec §4.11 (users, groups, investor access) and generateEncryptionKey (§4.9). */
@@ -144,15 +144,15 @@ export const identityOperations = [
     async handler(p, ctx) {
       const { users } = await ctx.clients.identity.getInvestorsOfUser({ userIdentifier: p.user_identifier }, call(ctx));
       if (users.length === 0) return NO_USERS;
-      return Promise.all(
-        users.map(async (u) => ({
-          user_id: u.userId,
-          user_identifier: u.userIdentifier,
-          investors: (await investorDetails(u.investorIdentifiers, { decryptionKey: p.decryption_key }, ctx)).map(
-            (i) => ({ investor_id: i.investorId, investor_identifier: i.investorIdentifier, investor_name: i.investorName }),
-          ),
+      return (await withInvestorDetails(users, { decryptionKey: p.decryption_key }, ctx)).map((u) => ({
+        user_id: u.userId,
+        user_identifier: u.userIdentifier,
+        investors: u.investors.map((i) => ({
+          investor_id: i.investorId,
+          investor_identifier: i.investorIdentifier,
+          investor_name: i.investorName,
         })),
-      );
+      }));
     },
   }),
   defineOperation({

@@ -1,0 +1,422 @@
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { startTestGateway, type TestGateway } from '../testing/test-gateway.js';
+
+/**
+ * GraphQL over assets, investors, positions, portfolios and impacts, against the fake PortfolioService and
+ * TaxonomyService over real gRPC. `user-key` (account acc-acme) is the issuer and investor manager;
+ * `op-key` belongs to another account.
+ */
+
+interface GqlResponse {
+  status: number;
+  body: {
+    data?: Record<string, any> | null;
+    errors?: { message: string; extensions?: Record<string, unknown>; path?: unknown[] }[];
+  };
+}
+
+const KEY = 'a'.repeat(64);
+const ACME = { accountId: 'acc-acme', role: 'user' as const };
+
+let t: TestGateway;
+before(async () => {
+  t = await startTestGateway({}, { portfolio: true });
+  // A public EUR framework of 2024: D = max(L, V) = 1 000 000 (valueOutstandingFramework false); two rows.
+  data(
+    await gql(`mutation {
+      f: addFramework(input: { identifier: "GBF", name: "Green Bond Framework", currencyCode: "EUR", visibility: PUBLIC }) { id }
+      y: addYearSpecificsToFramework(input: { identifier: "GBF", year: 2024, valueOutstanding: 800000, allocatedAmount: 1000000, valueOutstandingFramework: false }) { message }
+      r1: addCategoryIndicatorToFramework(input: { identifier: "GBF", year: 2024, subCategoryId: 10, volume: 600000, indicatorId: 30, value: 5000 }) { message }
+      r2: addCategoryIndicatorToFramework(input: { identifier: "GBF", year: 2024, subCategoryId: 11, volume: 200000, indicatorId: 31, value: 800 }) { message }
+    }`),
+  );
+});
+after(async () => {
+  await t.stop();
+});
+
+async function gql(query: string, variables: Record<string, unknown> = {}, apiKey = 'user-key'): Promise<GqlResponse> {
+  const res = await fetch(`${t.baseUrl}/graphql`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', 'x-api-key': apiKey },
+    body: JSON.stringify({ query, variables }),
+  });
+  return { status: res.status, body: (await res.json()) as GqlResponse['body'] };
+}
+
+function data(res: GqlResponse): Record<string, any> {
+  assert.equal(res.body.errors, undefined, JSON.stringify(res.body.errors));
+  return res.body.data!;
+}
+
+function onlyError(res: GqlResponse) {
+  assert.equal(res.body.errors?.length, 1, JSON.stringify(res.body));
+  const [err] = res.body.errors!;
+  return { message: err!.message, code: err!.extensions?.['code'] };
+}
+
+/** Calls per method the fake portfolio and taxonomy services receive while `run` runs. */
+async function callsDuring(run: () => Promise<unknown>): Promise<Record<string, number>> {
+  const before = { portfolio: t.portfolio!.calls.length, taxonomy: t.taxonomy!.calls.length };
+  await run();
+  const counts: Record<string, number> = {};
+  for (const c of [...t.portfolio!.calls.slice(before.portfolio), ...t.taxonomy!.calls.slice(before.taxonomy)]) {
+    counts[c.method] = (counts[c.method] ?? 0) + 1;
+  }
+  return counts;
+}
+
+const sent = (method: string) => JSON.parse(JSON.stringify(t.portfolio!.calls.filter((c) => c.method === method).at(-1)!.request));
+
+describe('changes and reads', () => {
+  let positionId: string;
+
+  test('mutations answer MessageResult; addPosition with a year answers its impacts', async () => {
+    const setup = data(
+      await gql(
+        `mutation($key: String!) {
+          a: addAsset(input: { identifier: "SE0001", name: "Green bond 2029", issuerIdentifier: "ISS-1", issuerName: "Nordic Issuer",
+                               frameworkIdentifier: "GBF", valueOutstanding: 100000, currencyCode: "eur", dateIssued: "2024-03-01",
+                               dateMaturity: "2029-03-01", visibility: PUBLIC }) { message id }
+          b: addAsset(input: { identifier: "SE0002", name: "Private bond", issuerIdentifier: "ISS-1", frameworkIdentifier: "GBF", currencyCode: "EUR" }) { message }
+          g: generateInvestorIdentifier
+          i: addInvestor(input: { identifier: "inv_1", name: "Ann Investor", currencyCode: "EUR", email: "ann@example.org", encryptionKey: $key }) { message id }
+          j: addInvestor(input: { identifier: "inv_2", name: "Bo Plain", currencyCode: "SEK" }) { message }
+          p: addPosition(input: { investorIdentifier: "inv_1", assetIdentifier: "SE0001", amount: 250000, currencyCode: "EUR", year: 2024 }) {
+            message id impacts { indicator { id name } value attributedVolume inputs { amountInFrameworkCurrency denominator tau fxRate } }
+          }
+          f: addPortfolio(investorIdentifier: "inv_1", identifier: "core") { message }
+        }`,
+        { key: KEY },
+      ),
+    );
+    assert.match(setup['a'].message, /^Asset added with id \d+\.$/);
+    assert.equal(setup['b'].message.startsWith('Asset added'), true);
+    assert.match(setup['g'], /^inv_/);
+    assert.equal(setup['i'].message, 'Investor added.');
+    positionId = setup['p'].id;
+    assert.equal(setup['p'].message, `Position added with id ${positionId}.`);
+    // P_f ÷ D = 250 000 ÷ max(1 000 000, 800 000); tau = 365/366 (2024 is a leap year, the holding misses 31 December).
+    const tau = 365 / 366;
+    assert.deepEqual(setup['p'].impacts, [
+      { indicator: { id: '30', name: 'Avoided emissions' }, value: tau * 0.25 * 5000, attributedVolume: tau * 0.25 * 600000, inputs: { amountInFrameworkCurrency: 250000, denominator: 1e6, tau, fxRate: 1 } },
+      { indicator: { id: '31', name: 'Renewable energy produced' }, value: tau * 0.25 * 800, attributedVolume: tau * 0.25 * 200000, inputs: { amountInFrameworkCurrency: 250000, denominator: 1e6, tau, fxRate: 1 } },
+    ]);
+    assert.deepEqual(sent('addPosition'), { investorIdentifier: 'inv_1', assetIdentifier: 'SE0001', positionAmount: 250000, positionCurrencyCode: 'EUR', reportingYear: 2024 });
+
+    const more = data(
+      await gql(`mutation($id: ID!) {
+        m: addPositionToPortfolio(investorIdentifier: "inv_1", portfolioIdentifier: "core", positionId: $id) { message }
+        c: computePositionImpacts(positionId: $id, year: 2024) { message id impacts { id } }
+        q: addPosition(input: { investorIdentifier: "inv_2", assetIdentifier: "SE0001", amount: 1000, currencyCode: "EUR", days: 30, startDate: "2024-12-15" }) { message impacts { id } }
+      }`, { id: positionId }),
+    );
+    assert.deepEqual(more['m'], { message: 'Position added to portfolio.' });
+    assert.equal(more['c'].message, `Impacts of position ${positionId} for 2024 computed: 2 records.`);
+    assert.equal(more['c'].id, positionId);
+    assert.equal(more['c'].impacts.length, 2);
+    assert.deepEqual(more['q'].impacts, []);
+  });
+
+  test('validation names the GraphQL fields, before any portfolio call', async () => {
+    const cases: [string, string][] = [
+      ['addPosition(input: { investorIdentifier: "inv_1", assetIdentifier: "SE0001", amount: -5, currencyCode: "EUR" }) { message }', 'input.amount must be greater than 0.'],
+      ['addPosition(input: { investorIdentifier: "inv_1", assetIdentifier: "SE0001", amount: 5, currencyCode: "EUR", days: 0 }) { message }', 'input.days must be between 1 and 36525.'],
+      ['addPosition(input: { investorIdentifier: "inv_1", assetIdentifier: "SE0001", amount: 5, currencyCode: "EUR", startDate: "2024-02-30" }) { message }', 'input.startDate must be a date in the form YYYY-MM-DD.'],
+      ['addAsset(input: { identifier: "X", name: "X", issuerIdentifier: "I", frameworkIdentifier: "GBF", currencyCode: "EUR", dateIssued: "2024-06-01", dateMaturity: "2024-01-01" }) { message }', 'input.dateMaturity must not be before input.dateIssued.'],
+      ['addAsset(input: { identifier: "X", name: "X", issuerIdentifier: "I", frameworkIdentifier: "GBF", currencyCode: "EURO" }) { message }', 'input.currencyCode must be a 3-letter currency code.'],
+      ['addInvestor(input: { identifier: "inv_9", name: "X", currencyCode: "EUR", email: "nope" }) { message }', 'input.email must be an e-mail address.'],
+      ['removePosition(investorIdentifier: "inv_1", positionId: "0") { message }', 'positionId must be at least 1.'],
+      ['computePositionImpacts(positionId: "1", year: 20245) { message }', 'year must be a 4-digit year.'],
+    ];
+    for (const [mutation, message] of cases) {
+      const before = t.portfolio!.calls.length;
+      assert.deepEqual(onlyError(await gql(`mutation { ${mutation} }`)), { message, code: 'INVALID_ARGUMENT' }, mutation);
+      assert.equal(t.portfolio!.calls.length, before, mutation);
+    }
+  });
+
+  test('assets: list, one by identifier, its framework of a year, its attributed rows, Framework.assets', async () => {
+    const res = data(
+      await gql(`{
+        assets { identifier visibility owned }
+        publicOnes: assets(visibility: PUBLIC) { identifier }
+        asset(identifier: "SE0001") {
+          id identifier name valueOutstanding currencyCode dateIssued dateMaturity issuer { identifier name } frameworkIdentifier frameworkName visibility
+          framework(year: 2024) { identifier yearSpecifics { valueOutstanding } assets { identifier } }
+          frameworkDetails(year: 2024, languageCode: "sv") { year currencyCode frameworkCurrencyCode share denominator fxRate
+            rows { indicator { id name } subCategory { name } volume currencyCode value } }
+        }
+        none: asset(identifier: "NOPE") { id }
+        frameworks(year: 2024) { identifier assets { identifier } }
+      }`),
+    );
+    assert.deepEqual(res['assets'], [
+      { identifier: 'SE0001', visibility: 'PUBLIC', owned: true },
+      { identifier: 'SE0002', visibility: 'PRIVATE', owned: true },
+    ]);
+    assert.deepEqual(res['publicOnes'], [{ identifier: 'SE0001' }]);
+    const asset = res['asset'];
+    assert.deepEqual({ ...asset, framework: undefined, frameworkDetails: undefined }, {
+      id: asset.id,
+      identifier: 'SE0001',
+      name: 'Green bond 2029',
+      valueOutstanding: 100000,
+      currencyCode: 'EUR',
+      dateIssued: '2024-03-01',
+      dateMaturity: '2029-03-01',
+      issuer: { identifier: 'ISS-1', name: 'Nordic Issuer' },
+      frameworkIdentifier: 'GBF',
+      frameworkName: 'Green Bond Framework',
+      visibility: 'PUBLIC',
+      framework: undefined,
+      frameworkDetails: undefined,
+    });
+    assert.deepEqual(asset.framework, { identifier: 'GBF', yearSpecifics: { valueOutstanding: 800000 }, assets: [{ identifier: 'SE0001' }, { identifier: 'SE0002' }] });
+    assert.deepEqual(asset.frameworkDetails, {
+      year: 2024,
+      currencyCode: 'EUR',
+      frameworkCurrencyCode: 'EUR',
+      share: 0.1,
+      denominator: 1e6,
+      fxRate: 1,
+      rows: [
+        { indicator: { id: '30', name: 'Avoided emissions' }, subCategory: { name: 'Solar power' }, volume: 60000, currencyCode: 'EUR', value: 500 },
+        { indicator: { id: '31', name: 'Renewable energy produced' }, subCategory: { name: 'Wind power' }, volume: 20000, currencyCode: 'EUR', value: 80 },
+      ],
+    });
+    assert.equal(res['none'], null);
+    assert.deepEqual(res['frameworks'], [{ identifier: 'GBF', assets: [{ identifier: 'SE0001' }, { identifier: 'SE0002' }] }]);
+
+    const other = data(await gql('{ assets { identifier owned } frameworks(year: 2024) { assets { identifier } } }', {}, 'op-key'));
+    assert.deepEqual(other, { assets: [{ identifier: 'SE0001', owned: false }], frameworks: [{ assets: [{ identifier: 'SE0001' }] }] });
+    const noValue = await gql('{ asset(identifier: "SE0002") { identifier frameworkDetails(year: 2024) { share } } }');
+    assert.deepEqual(noValue.body.data, { asset: { identifier: 'SE0002', frameworkDetails: null } });
+    assert.equal(noValue.body.errors?.[0]?.extensions?.['code'], 'FAILED_PRECONDITION');
+  });
+
+  test('investors: masked without the key, in clear with it, a wrong key is INVALID_ARGUMENT; nested positions, portfolios, impacts', async () => {
+    const masked = data(await gql('{ investors { identifier name email currencyCode encrypted masked } }'));
+    assert.deepEqual(masked['investors'], [
+      { identifier: 'inv_1', name: '********', email: '********', currencyCode: 'EUR', encrypted: true, masked: true },
+      { identifier: 'inv_2', name: 'Bo Plain', email: null, currencyCode: 'SEK', encrypted: false, masked: false },
+    ]);
+    const open = data(
+      await gql(
+        `query($key: String) { investor(identifier: "inv_1", decryptionKey: $key) {
+           name email masked
+           positions { id amount investor { name } }
+           portfolios { identifier positions { id } investor { name } }
+           impacts(year: 2024) { year totals { indicator { id } unit { name } value positionCount } volumeTotals { subCategory { id } attributedVolume } positionIdsWithoutImpacts }
+         }
+         nobody: investor(identifier: "inv_404") { id } }`,
+        { key: KEY },
+      ),
+    );
+    const tau = 365 / 366;
+    assert.deepEqual(open['investor'], {
+      name: 'Ann Investor',
+      email: 'ann@example.org',
+      masked: false,
+      positions: [{ id: positionId, amount: 250000, investor: { name: 'Ann Investor' } }],
+      portfolios: [{ identifier: 'core', positions: [{ id: positionId }], investor: { name: 'Ann Investor' } }],
+      impacts: {
+        year: 2024,
+        totals: [
+          { indicator: { id: '30' }, unit: { name: 'tCO2e' }, value: tau * 0.25 * 5000, positionCount: 1 },
+          { indicator: { id: '31' }, unit: { name: 'MWh' }, value: tau * 0.25 * 800, positionCount: 1 },
+        ],
+        volumeTotals: [
+          { subCategory: { id: '10' }, attributedVolume: tau * 0.25 * 600000 },
+          { subCategory: { id: '11' }, attributedVolume: tau * 0.25 * 200000 },
+        ],
+        positionIdsWithoutImpacts: [],
+      },
+    });
+    assert.equal(open['nobody'], null);
+    assert.deepEqual(onlyError(await gql('{ investors(decryptionKey: "nope") { name } }')), {
+      message: 'The decryption key does not match the key the data was encrypted with.',
+      code: 'INVALID_ARGUMENT',
+    });
+    assert.deepEqual(data(await gql('{ investors { id } }', {}, 'op-key')), { investors: [] });
+
+    // Investor.positions / portfolios come from the account's listings, read without the key: the positions
+    // of investors encrypted with another key do not make this investor's key "wrong".
+    const other = 'b'.repeat(64);
+    data(await gql(`mutation { addInvestor(input: { identifier: "inv_3", name: "Cy", currencyCode: "EUR", encryptionKey: "${other}" }) { message } }`));
+    const own = data(await gql(`{ investor(identifier: "inv_3", decryptionKey: "${other}") { name positions { id } portfolios { id } } }`));
+    assert.deepEqual(own, { investor: { name: 'Cy', positions: [], portfolios: [] } });
+    data(await gql('mutation { removeInvestor(identifier: "inv_3") { message } }'));
+  });
+
+  test('positions: filters, the user filter through identity, nested investor, asset and impacts', async () => {
+    const all = data(await gql('{ positions { id investorIdentifier days startDate impactYears asset { identifier } } }'));
+    assert.deepEqual(all['positions'].map((p: any) => [p.investorIdentifier, p.days, p.startDate, p.impactYears]), [
+      ['inv_1', 365, null, [2024]],
+      ['inv_2', 30, '2024-12-15', []],
+    ]);
+    assert.equal(sent('getPositions').investorIdentifier, '', 'no investor: every investor of the account');
+
+    assert.deepEqual(onlyError(await gql('{ positions(userIdentifier: "nobody") { id } }')), { message: 'No such user.', code: 'NOT_FOUND' });
+    data(await gql('mutation { addUser(input: { userIdentifier: "u1" }) { message } addInvestorToUser(userIdentifier: "u1", investorIdentifier: "inv_2") { message } }'));
+    const limited = data(
+      await gql(`{ positions(userIdentifier: "u1") { investorIdentifier investor { name } impacts(year: 2024) { value } }
+                   portfolios(userIdentifier: "u1") { identifier } }`),
+    );
+    assert.deepEqual(limited, { positions: [{ investorIdentifier: 'inv_2', investor: { name: 'Bo Plain' }, impacts: [] }], portfolios: [] });
+    assert.deepEqual(sent('getPortfolios'), { investorIdentifier: '', investorIdentifiersAllowed: ['inv_2'], investorFilterActive: true });
+
+    const one = data(await gql(`{ positions(investorIdentifier: "inv_1", assetIdentifier: "SE0001") { impacts(year: 2024) { year indicator { name } unit { name } currencyCode frameworkIdentifier inputs { positionAmount positionCurrencyCode holdingDaysInYear daysInYear indicatorValue subCategoryVolume valueOutstandingFramework frameworkValueOutstanding frameworkAllocatedAmount } } } }`));
+    assert.deepEqual(one['positions'][0].impacts[0], {
+      year: 2024,
+      indicator: { name: 'Avoided emissions' },
+      unit: { name: 'tCO2e' },
+      currencyCode: 'EUR',
+      frameworkIdentifier: 'GBF',
+      inputs: {
+        positionAmount: 250000,
+        positionCurrencyCode: 'EUR',
+        holdingDaysInYear: 365,
+        daysInYear: 366,
+        indicatorValue: 5000,
+        subCategoryVolume: 600000,
+        valueOutstandingFramework: false,
+        frameworkValueOutstanding: 800000,
+        frameworkAllocatedAmount: 1000000,
+      },
+    });
+  });
+
+  test('portfolios: one by identifier, its assets, impacts; removals', async () => {
+    const res = data(await gql(`{ portfolio(identifier: "core") { identifier investorIdentifier assets { identifier } impacts(year: 2024) { totals { value } records { positionId } } } gone: portfolio(identifier: "x") { id } }`));
+    assert.deepEqual(res['portfolio'].assets, [{ identifier: 'SE0001' }]);
+    assert.deepEqual(res['portfolio'].impacts.records, [{ positionId }, { positionId }]);
+    assert.equal(res['gone'], null);
+
+    const removed = data(
+      await gql(`mutation($id: ID!) {
+        a: removePositionFromPortfolio(investorIdentifier: "inv_1", portfolioIdentifier: "core", positionId: $id) { message }
+        b: addPortfolio(investorIdentifier: "inv_1", identifier: "core", newIdentifier: "main") { message }
+        c: removePortfolio(investorIdentifier: "inv_1", identifier: "main") { message }
+        d: removePosition(investorIdentifier: "inv_1", positionId: $id) { message id }
+        e: removeInvestor(identifier: "inv_2") { message }
+        f: removeAsset(identifier: "SE0002") { message }
+      }`, { id: positionId }),
+    );
+    assert.deepEqual(removed, {
+      a: { message: 'Position removed from portfolio.' },
+      b: { message: 'Portfolio changed.' },
+      c: { message: 'Portfolio removed.' },
+      d: { message: 'Position removed.', id: positionId },
+      e: { message: 'Investor removed.' },
+      f: { message: 'Asset removed.' },
+    });
+    assert.deepEqual(data(await gql('{ positions { id } portfolios { id } }')), { positions: [], portfolios: [] });
+    assert.deepEqual(onlyError(await gql('mutation { removeAsset(identifier: "SE0001") { message } }', {}, 'op-key')), { message: 'Not authorized.', code: 'PERMISSION_DENIED' });
+  });
+});
+
+describe('batching: a portfolio of many positions costs a small constant number of calls', () => {
+  const QUERY = `query($key: String) {
+    portfolios(decryptionKey: $key) {
+      identifier
+      investor { name }
+      impacts(year: 2024) { totals { value } }
+      positions {
+        id amount
+        investor { name masked }
+        impacts(year: 2024) { value inputs { tau } }
+        asset {
+          identifier issuer { name }
+          framework(year: 2024) { identifier yearSpecifics { valueOutstanding } rows { value indicator { name unit { name } } subCategory { name category { name } } } }
+        }
+      }
+    }
+  }`;
+
+  async function portfolioOf(n: number, investor: string, portfolio: string): Promise<void> {
+    data(
+      await gql(
+        `mutation($investor: String!, $portfolio: String!) {
+          addInvestor(input: { identifier: $investor, name: "Big Fund", currencyCode: "EUR", encryptionKey: "${KEY}" }) { message }
+          addPortfolio(investorIdentifier: $investor, identifier: $portfolio) { message }
+        }`,
+        { investor, portfolio },
+      ),
+    );
+    for (const asset of ['BIG-A', 'BIG-B']) {
+      await t.portfolio!.seedPositions(ACME, { investorIdentifier: investor, assetIdentifier: asset, count: n / 2, amount: 1000, year: 2024, portfolioIdentifier: portfolio });
+    }
+  }
+
+  test('1 000 positions in two assets of one framework: the same calls as 10 positions', async () => {
+    data(
+      await gql(`mutation {
+        a: addAsset(input: { identifier: "BIG-A", name: "A", issuerIdentifier: "ISS", frameworkIdentifier: "GBF", currencyCode: "EUR", valueOutstanding: 1 }) { message }
+        b: addAsset(input: { identifier: "BIG-B", name: "B", issuerIdentifier: "ISS", frameworkIdentifier: "GBF", currencyCode: "EUR", valueOutstanding: 1 }) { message }
+      }`),
+    );
+    await portfolioOf(10, 'inv_small', 'small');
+    const small = await callsDuring(async () => {
+      const res = data(await gql(QUERY.replace('portfolios(decryptionKey: $key)', 'portfolios(investorIdentifier: "inv_small", decryptionKey: $key)'), { key: KEY }));
+      assert.equal(res['portfolios'][0].positions.length, 10);
+    });
+    await portfolioOf(1000, 'inv_big', 'big');
+    let answered: any;
+    const big = await callsDuring(async () => {
+      answered = data(await gql(QUERY.replace('portfolios(decryptionKey: $key)', 'portfolios(investorIdentifier: "inv_big", decryptionKey: $key)'), { key: KEY }));
+    });
+    const [portfolio] = answered['portfolios'];
+    assert.equal(portfolio.positions.length, 1000);
+    assert.equal(portfolio.investor.name, 'Big Fund');
+    assert.deepEqual(portfolio.positions[999].investor, { name: 'Big Fund', masked: false });
+    assert.equal(portfolio.positions[0].impacts.length, 2);
+    assert.equal(portfolio.positions[999].asset.framework.rows.length, 2);
+    // 1 000 positions × tau (365/366) × (1 000 ÷ D 1 000 000) × x 5 000, summed in floating point.
+    assert.ok(Math.abs(portfolio.impacts.totals[0].value - 1000 * (365 / 366) * (1000 / 1e6) * 5000) < 1e-9);
+
+    const total = (counts: Record<string, number>) => Object.values(counts).reduce((a, b) => a + b, 0);
+    assert.deepEqual(big, small, 'the calls do not grow with the number of positions');
+    assert.deepEqual(big, {
+      // portfolio service: one listing, then one batch per nested level, one impacts read per portfolio / investor
+      getPortfolios: 1,
+      getInvestorsByIdentifiers: 1,
+      getPortfolioImpacts: 1,
+      getPositionsByIds: 1,
+      getInvestorImpacts: 1,
+      getAssetsByIdentifiers: 1,
+      // taxonomy service: the framework (batched), its rows (one framework), the taxonomy lists of the rows' items
+      getFrameworksByIdentifiers: 1,
+      getFrameworkDetails: 1,
+      getIndicators: 1,
+      getUnits: 1,
+      getSubCategories: 1,
+      getCategories: 1,
+    });
+    assert.equal(total(big), 12);
+  });
+});
+
+test('without PORTFOLIO_GRPC_ADDR: UNAVAILABLE on the portfolio fields; a framework answers without its assets', async () => {
+  const bare = await startTestGateway({}, { taxonomy: true });
+  try {
+    const post = async (query: string) => {
+      const res = await fetch(`${bare.baseUrl}/graphql`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-api-key': 'user-key' },
+        body: JSON.stringify({ query }),
+      });
+      return { status: res.status, body: (await res.json()) as GqlResponse['body'] };
+    };
+    const message = 'The portfolio service is not available: this gateway has no portfolio backend configured.';
+    assert.deepEqual(onlyError(await post('{ assets { id } }')), { message, code: 'UNAVAILABLE' });
+    assert.deepEqual(onlyError(await post('mutation { generateInvestorIdentifier }')), { message, code: 'UNAVAILABLE' });
+    await post('mutation { addFramework(input: { identifier: "F", name: "F", currencyCode: "EUR" }) { id } }');
+    const partial = await post('{ frameworks(year: 2024) { identifier assets { id } } }');
+    assert.deepEqual(partial.body.data, { frameworks: [{ identifier: 'F', assets: null }] });
+    assert.deepEqual(partial.body.errors?.map((e) => [e.message, e.extensions?.['code'], e.path]), [[message, 'UNAVAILABLE', ['frameworks', 0, 'assets']]]);
+  } finally {
+    await bare.stop();
+  }
+});

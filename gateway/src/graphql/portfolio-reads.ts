@@ -1,0 +1,228 @@
+import type { Visibility } from '@green-impact/proto/greenimpact/common/v1/common';
+import type { AssetFrameworkDetail } from '@green-impact/proto/greenimpact/portfolio/v1/portfolio';
+import { portfolioClient } from '../clients.js';
+import type { InvestorFilter } from '../composition/user-investor-filter.js';
+import { BatchLoader } from './batch-loader.js';
+import { callAs, type GraphqlContext } from './context.js';
+import type { GqlFramework } from './framework-reads.js';
+import {
+  toAsset,
+  toImpactSummary,
+  toInvestor,
+  toPortfolio,
+  toPosition,
+  type GqlAsset,
+  type GqlImpact,
+  type GqlImpactSummary,
+  type GqlInvestor,
+  type GqlPortfolio,
+  type GqlPosition,
+} from './portfolio-objects.js';
+import { RequestMemo } from './request-memo.js';
+
+/**
+ * Assets, investors, positions, portfolios and impacts as GraphQL resolves them, for one request. Nested
+ * fields never read one item at a time: items named by their parents are collected by per-request
+ * DataLoaders (batch-loader.ts) and read in one batch call per tick — GetAssetsByIdentifiers,
+ * GetInvestorsByIdentifiers and GetPositionsByIds (per decryption key), up to 1 000 keys a call — and
+ * listings are read once per request and grouped (Investor.positions, Investor.portfolios,
+ * Framework.assets). Impacts come per (investor, year) from GetInvestorImpacts, which Position.impacts
+ * shares, and per (portfolio, year) from GetPortfolioImpacts. Nothing is cached across requests.
+ */
+
+type Key = string | undefined;
+
+export interface PositionListing {
+  investorIdentifier: string;
+  assetIdentifier?: string | undefined;
+  issuerIdentifier?: string | undefined;
+  decryptionKey: Key;
+  filter: InvestorFilter;
+}
+
+export interface PortfolioListing {
+  investorIdentifier: string;
+  assetIdentifier?: string | undefined;
+  decryptionKey: Key;
+  filter: InvestorFilter;
+}
+
+const NO_FILTER: InvestorFilter = { investorIdentifiersAllowed: [], investorFilterActive: false };
+
+function groupBy<T>(items: readonly T[], keyOf: (item: T) => string | number): Map<string | number, T[]> {
+  const groups = new Map<string | number, T[]>();
+  for (const item of items) {
+    const k = keyOf(item);
+    const group = groups.get(k);
+    if (group) group.push(item);
+    else groups.set(k, [item]);
+  }
+  return groups;
+}
+
+/** One request's portfolio reads; get it with {@link portfolioReads}. */
+export class PortfolioReads {
+  private readonly memo = new RequestMemo();
+  private readonly assetLoader: BatchLoader<string, GqlAsset>;
+  /** Per decryption key: a batch answers in clear only what that key opens. */
+  private readonly investorLoaders = new Map<Key, BatchLoader<string, GqlInvestor>>();
+  private readonly positionLoaders = new Map<Key, BatchLoader<number, GqlPosition>>();
+
+  constructor(private readonly ctx: GraphqlContext) {
+    this.assetLoader = new BatchLoader(async (assetIdentifiers) => {
+      const { assets } = await this.client().getAssetsByIdentifiers({ assetIdentifiers }, await callAs(this.ctx));
+      return new Map(assets.map((a) => [a.assetIdentifier, toAsset(a)]));
+    });
+  }
+
+  // ---- assets ----
+
+  assets(filter: { visibility?: Visibility | undefined; issuerIdentifier?: string | undefined; frameworkIdentifier?: string | undefined }): Promise<GqlAsset[]> {
+    return this.memo.once(['assets', filter.visibility, filter.issuerIdentifier, filter.frameworkIdentifier], async () => {
+      const req = { issuerVisibility: filter.visibility, issuerIdentifier: filter.issuerIdentifier, frameworkIdentifier: filter.frameworkIdentifier };
+      return (await this.client().getAssets(req, await callAs(this.ctx))).assets.map(toAsset);
+    });
+  }
+
+  /** The asset an identifier reads for the caller (own first, else public); undefined when none is visible. */
+  asset(identifier: string): Promise<GqlAsset | undefined> {
+    return this.assetLoader.load(identifier);
+  }
+
+  /** Visible assets linked to the framework (by id: the identifier may since name another framework). */
+  async assetsOfFramework(framework: GqlFramework): Promise<GqlAsset[]> {
+    return (await this.assets({})).filter((a) => a.frameworkId === framework.id);
+  }
+
+  assetFrameworkDetails(identifier: string, year: number, languageCode: string | undefined): Promise<AssetFrameworkDetail | undefined> {
+    return this.memo.once(['assetFrameworkDetails', identifier, year, languageCode], async () => {
+      const req = { assetIdentifier: identifier, reportingYear: year, languageCode };
+      return (await this.client().getAssetFrameworkDetails(req, await callAs(this.ctx))).frameworks[0];
+    });
+  }
+
+  // ---- investors ----
+
+  investors(decryptionKey: Key): Promise<GqlInvestor[]> {
+    return this.memo.once(['investors', decryptionKey], async () => {
+      const { investors } = await this.client().getInvestors({ decryptionKey }, await callAs(this.ctx));
+      return investors.map((i) => toInvestor(i, decryptionKey));
+    });
+  }
+
+  investor(identifier: string, decryptionKey: Key): Promise<GqlInvestor | undefined> {
+    let loader = this.investorLoaders.get(decryptionKey);
+    if (!loader) {
+      loader = new BatchLoader(async (investorIdentifiers) => {
+        const { investors } = await this.client().getInvestorsByIdentifiers({ investorIdentifiers, decryptionKey }, await callAs(this.ctx));
+        return new Map(investors.map((i) => [i.investorIdentifier, toInvestor(i, decryptionKey)]));
+      });
+      this.investorLoaders.set(decryptionKey, loader);
+    }
+    return loader.load(identifier);
+  }
+
+  // ---- positions ----
+
+  positions(listing: PositionListing): Promise<GqlPosition[]> {
+    const { filter, decryptionKey } = listing;
+    const parts = ['positions', listing.investorIdentifier, listing.assetIdentifier, listing.issuerIdentifier, decryptionKey, filter.investorFilterActive, filter.investorIdentifiersAllowed];
+    return this.memo.once(parts, async () => {
+      const req = {
+        investorIdentifier: listing.investorIdentifier,
+        assetIdentifier: listing.assetIdentifier,
+        issuerIdentifier: listing.issuerIdentifier,
+        decryptionKey,
+        ...filter,
+      };
+      return (await this.client().getPositions(req, await callAs(this.ctx))).positions.map((p) => toPosition(p, decryptionKey));
+    });
+  }
+
+  /**
+   * From one listing of every position of the account, whatever the number of investors asked about. The
+   * listing is read without the key: its investor names are not used (Position.investor reads the
+   * investor with the key the positions carry), and another investor's key must not fail this one's.
+   */
+  async positionsOfInvestor(identifier: string, decryptionKey: Key): Promise<GqlPosition[]> {
+    const grouped = await this.memo.once(['positionsByInvestor'], async () =>
+      groupBy(await this.positions({ investorIdentifier: '', decryptionKey: undefined, filter: NO_FILTER }), (p) => p.investorIdentifier),
+    );
+    return (grouped.get(identifier) ?? []).map((p) => ({ ...p, decryptionKey }));
+  }
+
+  position(id: number, decryptionKey: Key): Promise<GqlPosition | undefined> {
+    let loader = this.positionLoaders.get(decryptionKey);
+    if (!loader) {
+      loader = new BatchLoader(async (positionIds) => {
+        const { positions } = await this.client().getPositionsByIds({ positionIds, decryptionKey }, await callAs(this.ctx));
+        return new Map(positions.map((p) => [p.positionId, toPosition(p, decryptionKey)]));
+      });
+      this.positionLoaders.set(decryptionKey, loader);
+    }
+    return loader.load(id);
+  }
+
+  // ---- portfolios ----
+
+  portfolios(listing: PortfolioListing): Promise<GqlPortfolio[]> {
+    const { filter, decryptionKey } = listing;
+    const parts = ['portfolios', listing.investorIdentifier, listing.assetIdentifier, decryptionKey, filter.investorFilterActive, filter.investorIdentifiersAllowed];
+    return this.memo.once(parts, async () => {
+      const req = { investorIdentifier: listing.investorIdentifier, assetIdentifier: listing.assetIdentifier, decryptionKey, ...filter };
+      return (await this.client().getPortfolios(req, await callAs(this.ctx))).portfolios.map((p) => toPortfolio(p, decryptionKey));
+    });
+  }
+
+  /** One portfolio of the account (identifiers are unique per account), from the listing read without the key. */
+  async portfolio(identifier: string, decryptionKey: Key): Promise<GqlPortfolio | undefined> {
+    const all = await this.portfolios({ investorIdentifier: '', decryptionKey: undefined, filter: NO_FILTER });
+    const found = all.find((p) => p.identifier === identifier);
+    return found && { ...found, decryptionKey };
+  }
+
+  /** As {@link positionsOfInvestor}: one listing of the account's portfolios, read without the key. */
+  async portfoliosOfInvestor(identifier: string, decryptionKey: Key): Promise<GqlPortfolio[]> {
+    const grouped = await this.memo.once(['portfoliosByInvestor'], async () =>
+      groupBy(await this.portfolios({ investorIdentifier: '', decryptionKey: undefined, filter: NO_FILTER }), (p) => p.investorIdentifier),
+    );
+    return (grouped.get(identifier) ?? []).map((p) => ({ ...p, decryptionKey }));
+  }
+
+  // ---- impacts ----
+
+  investorImpacts(identifier: string, year: number, computeMissing: boolean): Promise<GqlImpactSummary> {
+    return this.memo.once(['investorImpacts', identifier, year, computeMissing], async () => {
+      const req = { investorIdentifier: identifier, reportingYear: year, computeMissing };
+      return toImpactSummary(await this.client().getInvestorImpacts(req, await callAs(this.ctx)));
+    });
+  }
+
+  /** A position's stored records of the year, from its investor's records: one call per investor and year. */
+  async positionImpacts(position: GqlPosition, year: number): Promise<GqlImpact[]> {
+    const grouped = await this.memo.once(['positionImpacts', position.investorIdentifier, year], async () =>
+      groupBy((await this.investorImpacts(position.investorIdentifier, year, false)).records, (r) => r.positionId),
+    );
+    return grouped.get(position.id) ?? [];
+  }
+
+  portfolioImpacts(identifier: string, year: number, computeMissing: boolean): Promise<GqlImpactSummary> {
+    return this.memo.once(['portfolioImpacts', identifier, year, computeMissing], async () => {
+      const req = { portfolioIdentifier: identifier, reportingYear: year, computeMissing };
+      return toImpactSummary(await this.client().getPortfolioImpacts(req, await callAs(this.ctx)));
+    });
+  }
+
+  private client() {
+    return portfolioClient(this.ctx.clients);
+  }
+}
+
+const perRequest = new WeakMap<GraphqlContext, PortfolioReads>();
+
+/** The request's PortfolioReads (one per GraphQL context). */
+export function portfolioReads(ctx: GraphqlContext): PortfolioReads {
+  let reads = perRequest.get(ctx);
+  if (!reads) perRequest.set(ctx, (reads = new PortfolioReads(ctx)));
+  return reads;
+}

@@ -1,0 +1,182 @@
+import type {
+  Asset,
+  AssetFrameworkDetail,
+  AssetFrameworkRow,
+  ImpactRecord,
+  ImpactTotal,
+  Investor,
+  Portfolio,
+  PortfolioPosition,
+  Position,
+  VolumeTotal,
+} from '@green-impact/proto/greenimpact/portfolio/v1/portfolio';
+import { frameworkSummaryRow, rowHead, rowTail, visibilityText } from './framework-shapes.js';
+
+/**
+ * proto messages → the spec's JSON of assets (§2.5), investors (§2.6), positions and portfolios (§2.7),
+ * key for key and in the spec's order; optional values the service leaves out are `null` (the key is
+ * always there). The proto's extras (`owned`, `framework_id`, `masked`, `encrypted`, `impact_years`,
+ * `position_ids`) stay out of /v1/call answers. Impacts are not spec resources: their JSON is the proto's
+ * fields in snake_case.
+ */
+
+const orNull = <T>(value: T | undefined): T | null => (value === undefined ? null : value);
+const yesNo = (flag: boolean): 'yes' | 'no' => (flag ? 'yes' : 'no');
+
+export function assetRow(a: Asset) {
+  return {
+    asset_id: a.assetId,
+    asset_identifier: a.assetIdentifier,
+    asset_name: a.assetName,
+    asset_value_outstanding: orNull(a.assetValueOutstanding),
+    asset_currency_code: a.assetCurrencyCode,
+    asset_date_issued: orNull(a.assetDateIssued),
+    asset_date_maturity: orNull(a.assetDateMaturity),
+    issuer_identifier: a.issuerIdentifier,
+    issuer_name: a.issuerName,
+    framework_identifier: a.frameworkIdentifier,
+    framework_name: a.frameworkName,
+    asset_visibility: visibilityText(a.assetVisibility),
+  };
+}
+
+/** An asset-based framework row (§2.3): the framework row attributed to the asset, in `currency_code`. */
+export function assetFrameworkRow(r: AssetFrameworkRow) {
+  return { ...rowHead(r), currency_code: r.currencyCode, ...rowTail(r) };
+}
+
+/**
+ * The asset's framework detail: the framework summary of the year plus `framework`, its rows attributed to
+ * the asset. The detail carries every summary field under the summary's names, so the framework's shaper
+ * serves it; the attribution inputs (share, D, FX rate) are GraphQL's.
+ */
+export function assetFrameworkDetail(d: AssetFrameworkDetail) {
+  return { ...frameworkSummaryRow({ ...d, reportingYear: 0, owned: false }), framework: d.framework.map(assetFrameworkRow) };
+}
+
+export function investorRow(i: Investor) {
+  return {
+    investor_id: i.investorId,
+    investor_identifier: i.investorIdentifier,
+    investor_name: i.investorName,
+    investor_currency_code: i.investorCurrencyCode,
+    investor_email: orNull(i.investorEmail),
+  };
+}
+
+export function positionRow(p: Position) {
+  return {
+    position_id: p.positionId,
+    position_amount: p.positionAmount,
+    position_currency_code: p.positionCurrencyCode,
+    position_days: p.positionDays,
+    position_start_date: orNull(p.positionStartDate),
+    investor_identifier: p.investorIdentifier,
+    investor_name: p.investorName,
+    asset_identifier: p.assetIdentifier,
+    asset_name: p.assetName,
+    issuer_identifier: p.issuerIdentifier,
+    issuer_name: p.issuerName,
+  };
+}
+
+export function portfolioRow(p: Portfolio) {
+  return {
+    portfolio_id: p.portfolioId,
+    portfolio_identifier: p.portfolioIdentifier,
+    investor_identifier: p.investorIdentifier,
+    investor_name: p.investorName,
+    assets: p.assets.map((a) => ({ asset_identifier: a.assetIdentifier, asset_name: a.assetName })),
+  };
+}
+
+export function portfolioPositionRow(p: PortfolioPosition) {
+  return {
+    position_id: p.positionId,
+    position_amount: p.positionAmount,
+    position_currency_code: p.positionCurrencyCode,
+    position_days: p.positionDays,
+    asset_identifier: p.assetIdentifier,
+    asset_name: p.assetName,
+    issuer_identifier: p.issuerIdentifier,
+    issuer_name: p.issuerName,
+  };
+}
+
+/** One stored impact with every input of the formula, so a report can be audited. */
+export function impactRecordRow(r: ImpactRecord) {
+  return {
+    impact_id: r.id,
+    position_id: r.positionId,
+    reporting_year: r.reportingYear,
+    investor_identifier: r.investorIdentifier,
+    asset_identifier: r.assetIdentifier,
+    framework_identifier: r.frameworkIdentifier,
+    category_id: r.categoryId,
+    category_name: r.categoryName,
+    sub_category_id: r.subCategoryId,
+    sub_category_name: r.subCategoryName,
+    super_indicator_id: r.superIndicatorId,
+    super_indicator_name: r.superIndicatorName,
+    indicator_id: r.indicatorId,
+    indicator_name: r.indicatorName,
+    unit_id: r.unitId,
+    unit_name: r.unitName,
+    value: r.value,
+    attributed_volume: r.attributedVolume,
+    framework_currency_code: r.frameworkCurrencyCode,
+    position_amount: r.positionAmount,
+    position_currency_code: r.positionCurrencyCode,
+    fx_rate: r.fxRate,
+    position_amount_framework_currency: r.positionAmountFrameworkCurrency,
+    framework_value_outstanding: r.frameworkValueOutstanding,
+    framework_allocated_amount: r.frameworkAllocatedAmount,
+    value_outstanding_framework: yesNo(r.valueOutstandingFramework),
+    attribution_denominator: r.attributionDenominator,
+    holding_days_in_year: r.holdingDaysInYear,
+    days_in_year: r.daysInYear,
+    tau: r.tau,
+    indicator_value: r.indicatorValue,
+    sub_category_volume: r.subCategoryVolume,
+    computed_at: r.computedAt,
+  };
+}
+
+export function impactTotalRow(t: ImpactTotal) {
+  return {
+    indicator_id: t.indicatorId,
+    indicator_name: t.indicatorName,
+    super_indicator_id: t.superIndicatorId,
+    super_indicator_name: t.superIndicatorName,
+    unit_id: t.unitId,
+    unit_name: t.unitName,
+    value: t.value,
+    position_count: t.positionCount,
+  };
+}
+
+export function volumeTotalRow(t: VolumeTotal) {
+  return {
+    sub_category_id: t.subCategoryId,
+    sub_category_name: t.subCategoryName,
+    currency_code: t.currencyCode,
+    attributed_volume: t.attributedVolume,
+  };
+}
+
+/** Totals of a portfolio's or an investor's positions for a year, with the records they are made of. */
+export function impactSummary(s: {
+  reportingYear: number;
+  totals: ImpactTotal[];
+  volumeTotals: VolumeTotal[];
+  impacts: ImpactRecord[];
+  positionIdsWithoutImpacts: number[];
+}) {
+  return {
+    reporting_year: s.reportingYear,
+    totals: s.totals.map(impactTotalRow),
+    volume_totals: s.volumeTotals.map(volumeTotalRow),
+    impacts: s.impacts.map(impactRecordRow),
+    position_ids_without_impacts: s.positionIdsWithoutImpacts,
+  };
+}
