@@ -1,5 +1,6 @@
 import { IdentityServiceService } from '@green-impact/proto/greenimpact/identity/v1/identity';
 import { openServiceDataSource } from '@green-impact/shared/db/data-source';
+import type { ServiceSchema } from '@green-impact/shared/migrate-main';
 import { implement, type GrpcServiceRegistration } from '@green-impact/shared/grpc/server';
 import type { Logger } from '@green-impact/shared/logger';
 import { AccountStore } from './accounts.js';
@@ -9,6 +10,13 @@ import { identityEntities, SCHEMA } from './entities.js';
 import { InitIdentity1763769600000 } from './migrations/1763769600000-init-identity.js';
 
 export const IDENTITY_SERVICE_NAME = 'greenimpact.identity.v1.IdentityService';
+
+/** The tables this service owns and the migrations that make them (also run alone by migrate.ts). */
+export const identitySchema: ServiceSchema = {
+  schema: SCHEMA,
+  entities: identityEntities,
+  migrations: [InitIdentity1763769600000],
+};
 
 export interface IdentityServiceOptions {
   databaseUrl: string;
@@ -27,9 +35,7 @@ export interface IdentityService {
 export async function createIdentityService(opts: IdentityServiceOptions): Promise<IdentityService> {
   const ds = await openServiceDataSource({
     url: opts.databaseUrl,
-    schema: SCHEMA,
-    entities: identityEntities,
-    migrations: [InitIdentity1763769600000],
+    ...identitySchema,
     ...(opts.poolSize ? { poolSize: opts.poolSize } : {}),
     log: opts.log,
   });

@@ -1,6 +1,7 @@
 import type { DataSource } from 'typeorm';
 import { PortfolioServiceService } from '@green-impact/proto/greenimpact/portfolio/v1/portfolio';
 import { openServiceDataSource } from '@green-impact/shared/db/data-source';
+import type { ServiceSchema } from '@green-impact/shared/migrate-main';
 import { implement, type GrpcServiceRegistration } from '@green-impact/shared/grpc/server';
 import type { Logger } from '@green-impact/shared/logger';
 import { createTaxonomyClient } from '@green-impact/taxonomy/taxonomy-client';
@@ -12,6 +13,13 @@ import { SCHEMA } from './schema.js';
 import { createStores, type PortfolioStores } from './stores.js';
 
 export const PORTFOLIO_SERVICE_NAME = 'greenimpact.portfolio.v1.PortfolioService';
+
+/** The tables this service owns and the migrations that make them (also run alone by migrate.ts). */
+export const portfolioSchema: ServiceSchema = {
+  schema: SCHEMA,
+  entities: portfolioEntities,
+  migrations: [InitPortfolio1763942400000],
+};
 
 export interface PortfolioServiceOptions {
   databaseUrl: string;
@@ -33,9 +41,7 @@ export interface PortfolioService {
 export async function createPortfolioService(opts: PortfolioServiceOptions): Promise<PortfolioService> {
   const ds = await openServiceDataSource({
     url: opts.databaseUrl,
-    schema: SCHEMA,
-    entities: portfolioEntities,
-    migrations: [InitPortfolio1763942400000],
+    ...portfolioSchema,
     ...(opts.poolSize ? { poolSize: opts.poolSize } : {}),
     log: opts.log,
   });

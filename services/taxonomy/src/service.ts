@@ -1,6 +1,7 @@
 import type { DataSource } from 'typeorm';
 import { TaxonomyServiceService } from '@green-impact/proto/greenimpact/taxonomy/v1/taxonomy';
 import { openServiceDataSource } from '@green-impact/shared/db/data-source';
+import type { ServiceSchema } from '@green-impact/shared/migrate-main';
 import { implement, type GrpcServiceRegistration } from '@green-impact/shared/grpc/server';
 import type { Logger } from '@green-impact/shared/logger';
 import { currencyEntities } from './currencies/entities.js';
@@ -16,6 +17,13 @@ import { createStores, type TaxonomyStores } from './stores.js';
 import { taxonomyItemEntities } from './taxonomy/entities.js';
 
 export const TAXONOMY_SERVICE_NAME = 'greenimpact.taxonomy.v1.TaxonomyService';
+
+/** The tables this service owns and the migrations that make them (also run alone by migrate.ts). */
+export const taxonomySchema: ServiceSchema = {
+  schema: SCHEMA,
+  entities: [...referenceEntities, ...taxonomyItemEntities, ...currencyEntities, ...frameworkEntities, ...projectEntities],
+  migrations: [InitTaxonomy1763856000000, SeedReferenceData1763856000001, FrameworksProjects1763856000002],
+};
 
 export interface TaxonomyServiceOptions {
   databaseUrl: string;
@@ -35,9 +43,7 @@ export interface TaxonomyService {
 export async function createTaxonomyService(opts: TaxonomyServiceOptions): Promise<TaxonomyService> {
   const ds = await openServiceDataSource({
     url: opts.databaseUrl,
-    schema: SCHEMA,
-    entities: [...referenceEntities, ...taxonomyItemEntities, ...currencyEntities, ...frameworkEntities, ...projectEntities],
-    migrations: [InitTaxonomy1763856000000, SeedReferenceData1763856000001, FrameworksProjects1763856000002],
+    ...taxonomySchema,
     ...(opts.poolSize ? { poolSize: opts.poolSize } : {}),
     log: opts.log,
   });

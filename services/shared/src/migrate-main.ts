@@ -1,0 +1,32 @@
+import type { EntitySchema, MigrationInterface } from 'typeorm';
+import { ConfigError, envReader } from './config.js';
+import { openServiceDataSource } from './db/data-source.js';
+import { createLogger } from './logger.js';
+
+export interface ServiceSchema {
+  schema: string;
+  entities: EntitySchema[];
+  migrations: (new () => MigrationInterface)[];
+}
+
+/**
+ * Applies one service's migrations to DATABASE_URL and exits: the entry of the Kubernetes migrations Job,
+ * so an upgrade migrates once before new replicas start (each service also migrates at start, which is
+ * then a no-op).
+ */
+export async function runMigrationsProcess(name: string, definition: ServiceSchema): Promise<void> {
+  const log = createLogger(`${name}-migrate`);
+  let url: string;
+  try {
+    url = envReader().string('DATABASE_URL');
+  } catch (err) {
+    if (!(err instanceof ConfigError)) throw err;
+    process.stderr.write(`${name} migrate: configuration error: ${err.message}\n`);
+    process.exitCode = 78;
+    return;
+  }
+  const ds = await openServiceDataSource({ url, ...definition, poolSize: 1, log });
+  const applied = await ds.query(`SELECT name FROM "${definition.schema}".typeorm_migrations ORDER BY id`);
+  log.info({ schema: definition.schema, applied: applied.map((r: { name: string }) => r.name) }, 'schema up to date');
+  await ds.destroy();
+}
