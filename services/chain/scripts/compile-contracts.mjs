@@ -27,7 +27,9 @@ for (const name of readdirSync(sourceDir).filter((f) => f.endsWith('.sol')).sort
   sources[name] = { content: readFileSync(join(sourceDir, name), 'utf8') };
 }
 const version = solc.version();
-const inputHash = createHash('sha256').update(JSON.stringify({ version, settings, sources })).digest('hex');
+// Imported libraries (OpenZeppelin) are part of the bytecode: a new version of them compiles again.
+const libraries = { '@openzeppelin/contracts': require('@openzeppelin/contracts/package.json').version };
+const inputHash = createHash('sha256').update(JSON.stringify({ version, settings, sources, libraries })).digest('hex');
 
 if (existsSync(outFile)) {
   try {

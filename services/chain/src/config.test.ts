@@ -1,7 +1,7 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { ConfigError } from '@green-impact/shared/config';
-import { defaultSignerKeyEnv, loadNetworkSpecs } from './config.js';
+import { ConfigError, envReader } from '@green-impact/shared/config';
+import { defaultSignerKeyEnv, loadNetworkSpecs, loadNftSettings } from './config.js';
 
 const KEY = '59c6995e998f97a5a0044966f0945389dc9e86dae88c7a8412f4603b6b78690d';
 const noFiles = (path: string): string => {
@@ -63,5 +63,35 @@ describe('CHAIN_NETWORKS', () => {
     fails(() => load([{ name: 'Sepolia!' }], env), /name must be a lower-case network name/);
     fails(() => loadNetworkSpecs({ CHAIN_NETWORKS: '[]', CHAIN_NETWORKS_FILE: '/x' }, noFiles), /not both/);
     fails(() => loadNetworkSpecs({ CHAIN_NETWORKS_FILE: '/etc/chain.json' }, noFiles), /CHAIN_NETWORKS_FILE \(\/etc\/chain.json\) cannot be read/);
+  });
+});
+
+describe('NFT settings', () => {
+  it('default to the embedded gateway address, the mail outbox and 7-day codes', () => {
+    const { publicBaseUrl, nfts } = loadNftSettings(envReader({}));
+    assert.equal(publicBaseUrl, 'http://127.0.0.1:8080');
+    assert.equal(nfts.smtpUrl, undefined);
+    assert.equal(nfts.ipfsApiUrl, undefined);
+    assert.equal(nfts.codeTtlMs, 7 * 24 * 3_600_000);
+    assert.deepEqual(nfts.image, { maxBytes: 10 * 1024 * 1024, timeoutMs: 15_000, allowPrivateHosts: false });
+  });
+
+  it('read SMTP, pinning, code lifetime and image limits from the environment', () => {
+    const { publicBaseUrl, nfts } = loadNftSettings(envReader({
+      PUBLIC_BASE_URL: 'https://impact.example.org', SMTP_URL: 'smtps://user:pw@mail.example.org:465', MAIL_FROM: 'nft@example.org',
+      MAIL_OUTBOX_DIR: '/var/mail-outbox', IPFS_API_URL: 'http://ipfs:5001', NFT_CODE_TTL_HOURS: '48', NFT_IMAGE_MAX_BYTES: '2048',
+      NFT_IMAGE_TIMEOUT_MS: '500', NFT_IMAGE_ALLOW_PRIVATE_HOSTS: 'true',
+    }));
+    assert.equal(publicBaseUrl, 'https://impact.example.org');
+    assert.deepEqual(nfts, {
+      smtpUrl: 'smtps://user:pw@mail.example.org:465', mailOutboxDir: '/var/mail-outbox', mailFrom: 'nft@example.org', ipfsApiUrl: 'http://ipfs:5001',
+      codeTtlMs: 48 * 3_600_000, image: { maxBytes: 2048, timeoutMs: 500, allowPrivateHosts: true },
+    });
+  });
+
+  it('refuse what cannot work', () => {
+    fails(() => loadNftSettings(envReader({ SMTP_URL: 'http://mail' })), /SMTP_URL must use smtp or smtps/);
+    fails(() => loadNftSettings(envReader({ PUBLIC_BASE_URL: 'ftp://x' })), /PUBLIC_BASE_URL must use http or https/);
+    fails(() => loadNftSettings(envReader({ NFT_CODE_TTL_HOURS: '0' })), /NFT_CODE_TTL_HOURS must be at least 1/);
   });
 });

@@ -1,6 +1,11 @@
 import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
 import { isAddress } from 'ethers';
-import { ConfigError } from '@green-impact/shared/config';
+import { ConfigError, type EnvReader } from '@green-impact/shared/config';
+import { DEFAULT_MAIL_FROM } from './mail/mailer.js';
+import { DEFAULT_IMAGE_FETCH } from './nfts/image-source.js';
+import { DEFAULT_CODE_TTL_MS } from './nfts/transfer-codes.js';
+import { DEFAULT_PUBLIC_BASE_URL, type NftOptions } from './nfts/nft-options.js';
 import { DEFAULT_TUNING, embeddedNetworkSpecs, type NetworkSpec, type NetworkTuning, type RemoteNetworkSpec } from './networks/network-spec.js';
 
 type Env = Record<string, string | undefined>;
@@ -161,4 +166,31 @@ function signerKey(o: Record<string, unknown>, name: string, where: string, env:
   // Never echo the value: it is a private key.
   if (!KEY.test(value)) throw new ConfigError(`${where}: the signer key from ${source} must be 32 bytes of hex (64 hex digits, optionally 0x-prefixed).`);
   return value.startsWith('0x') ? value : `0x${value}`;
+}
+
+/**
+ * NFT settings of the standalone service (the embedded launcher passes the same options itself):
+ * PUBLIC_BASE_URL (where clients reach the gateway: metadata, image, certificate and claim URLs),
+ * SMTP_URL (else .eml files in MAIL_OUTBOX_DIR), MAIL_FROM, IPFS_API_URL (optional pinning),
+ * NFT_CODE_TTL_HOURS (send codes, default 168 = 7 days), NFT_IMAGE_MAX_BYTES, NFT_IMAGE_TIMEOUT_MS and
+ * NFT_IMAGE_ALLOW_PRIVATE_HOSTS (fetching images from private addresses; off by default).
+ */
+export function loadNftSettings(env: EnvReader): { publicBaseUrl: string; nfts: NftOptions } {
+  const publicBaseUrl = env.url('PUBLIC_BASE_URL', ['http', 'https']) ?? DEFAULT_PUBLIC_BASE_URL;
+  const mailOutboxDir = env.optionalString('MAIL_OUTBOX_DIR');
+  return {
+    publicBaseUrl,
+    nfts: {
+      smtpUrl: env.url('SMTP_URL', ['smtp', 'smtps']),
+      ...(mailOutboxDir ? { mailOutboxDir: resolve(mailOutboxDir) } : {}),
+      mailFrom: env.string('MAIL_FROM', DEFAULT_MAIL_FROM),
+      ipfsApiUrl: env.url('IPFS_API_URL', ['http', 'https']),
+      codeTtlMs: env.int('NFT_CODE_TTL_HOURS', DEFAULT_CODE_TTL_MS / 3_600_000, { min: 1, max: 24 * 365 }) * 3_600_000,
+      image: {
+        maxBytes: env.int('NFT_IMAGE_MAX_BYTES', DEFAULT_IMAGE_FETCH.maxBytes, { min: 1_024, max: 100 * 1024 * 1024 }),
+        timeoutMs: env.int('NFT_IMAGE_TIMEOUT_MS', DEFAULT_IMAGE_FETCH.timeoutMs, { min: 100, max: 300_000 }),
+        allowPrivateHosts: env.bool('NFT_IMAGE_ALLOW_PRIVATE_HOSTS', false),
+      },
+    },
+  };
 }

@@ -10,6 +10,8 @@ import type { JobStore } from './jobs/job-store.js';
 import { toJob } from './jobs/job-view.js';
 import type { KeyValueJobs, KeyValueOperation } from './key-value/key-value-jobs.js';
 import type { NetworkRegistry } from './networks/network-registry.js';
+import type { NftTransfers } from './nfts/nft-transfers.js';
+import type { Nfts } from './nfts/nfts.js';
 import type { DataSource } from 'typeorm';
 
 export interface ChainHandlerDeps {
@@ -19,12 +21,13 @@ export interface ChainHandlerDeps {
   keyValue: KeyValueJobs;
   networks: NetworkRegistry;
   content: ContentStore;
+  nfts: Nfts;
+  nftTransfers: NftTransfers;
 }
 
 /**
- * The ChainService methods this version serves (jobs, documents, key-value, networks, content, relay).
- * NFTs (a later issue) are not here yet: `implement` answers them UNIMPLEMENTED. WatchJobs is a stream
- * and is served by jobs/job-watch.ts.
+ * The ChainService's unary methods: jobs, documents, key-value, NFTs, networks, content and the relay.
+ * WatchJobs is a stream and is served by jobs/job-watch.ts.
  */
 export function chainHandlers(d: ChainHandlerDeps): Partial<UnaryHandlers<typeof ChainServiceService>> {
   const view = (row: JobRow) => toJob(row, (hash) => d.networks.byCanonicalName(row.chainNetwork)?.txUrl(hash));
@@ -59,6 +62,33 @@ export function chainHandlers(d: ChainHandlerDeps): Partial<UnaryHandlers<typeof
     selectString: keyValue('selectString'),
     insertBytes32: keyValue('insertBytes32'),
     selectBytes32: keyValue('selectBytes32'),
+
+    async mintNft(req, ctx) {
+      const { job, replayed } = await d.nfts.mint(requireCaller(ctx.caller), req);
+      return { jobId: job.id, job: view(job), replayed };
+    },
+    async listNfts(req, ctx) {
+      return { nfts: await d.nfts.list(requireCaller(ctx.caller), req) };
+    },
+    // Without a caller: by guid only, for the gateway's public certificate pages (see Nfts.get).
+    async getNft(req, ctx) {
+      return { nft: await d.nfts.get(ctx.caller, req) };
+    },
+    async transferNft(req, ctx) {
+      const { job, replayed } = await d.nftTransfers.transfer(requireCaller(ctx.caller), req);
+      return { jobId: job.id, job: view(job), replayed };
+    },
+    async sendNft(req, ctx) {
+      return { nft: await d.nftTransfers.send(requireCaller(ctx.caller), req) };
+    },
+    // Claim and revoke are authorized by their codes: the recipient of an e-mail has no account.
+    async claimNft(req) {
+      const { job, replayed } = await d.nftTransfers.claim(req);
+      return { jobId: job.id, job: view(job), replayed };
+    },
+    async revokeNftSend(req) {
+      return d.nftTransfers.revoke(req);
+    },
 
     async listNetworks(_req, ctx) {
       requireCaller(ctx.caller);

@@ -2,7 +2,7 @@ import { resolve } from 'node:path';
 import { protoFiles } from '@green-impact/proto/paths';
 import { createEventBus } from '@green-impact/shared/bus/create-bus';
 import { runServiceProcess } from '@green-impact/shared/service-main';
-import { loadNetworkSpecs } from './config.js';
+import { loadNetworkSpecs, loadNftSettings } from './config.js';
 import { createChainService } from './service.js';
 
 await runServiceProcess({
@@ -15,9 +15,10 @@ await runServiceProcess({
     const networks = loadNetworkSpecs();
     const contentDir = resolve(env.string('CONTENT_DIR', './data/content'));
     const worker = env.bool('CHAIN_WORKER', true);
+    const { publicBaseUrl, nfts } = loadNftSettings(env);
     const bus = createEventBus({ kafkaBrokers: env.list('KAFKA_BROKERS'), clientId: 'chain', logger: log });
     try {
-      const service = await createChainService({ databaseUrl, poolSize, bus, networks, contentDir, worker, log });
+      const service = await createChainService({ databaseUrl, poolSize, bus, networks, contentDir, worker, log, publicBaseUrl, nfts });
       return {
         registration: service.registration,
         close: async () => {

@@ -14,9 +14,14 @@ import { JobEventHub, watchJobsHandler } from './jobs/job-watch.js';
 import { OutboxRelay } from './jobs/outbox.js';
 import { KeyValueJobs } from './key-value/key-value-jobs.js';
 import { InitChain1764028800000 } from './migrations/1764028800000-init-chain.js';
+import { Nfts1764633600000 } from './migrations/1764633600000-nfts.js';
 import type { NetworkSpec } from './networks/network-spec.js';
 import { replayEmbeddedHistory } from './networks/embedded-replay.js';
 import { NetworkRegistry } from './networks/network-registry.js';
+import { nftEntities } from './nfts/nft-entities.js';
+import { createNftModule } from './nfts/nft-module.js';
+import type { NftOptions } from './nfts/nft-options.js';
+import type { NftStore } from './nfts/nft-store.js';
 import { SCHEMA } from './schema.js';
 import { JobWorker, type JobWorkerOptions } from './worker/job-worker.js';
 
@@ -36,6 +41,12 @@ export interface ChainServiceOptions {
   worker?: boolean | JobWorkerOptions;
   /** How often the outbox relay looks for rows written by other replicas (default 1000 ms). */
   relayPollIntervalMs?: number;
+  /**
+   * Where clients reach the gateway (PUBLIC_BASE_URL): the base of NFT metadata, image and certificate
+   * URLs, claim links and the explorer placeholder. Default http://127.0.0.1:8080.
+   */
+  publicBaseUrl?: string | undefined;
+  nfts?: NftOptions;
 }
 
 export interface ChainService {
@@ -44,6 +55,7 @@ export interface ChainService {
   jobs: JobStore;
   relay: OutboxRelay;
   content: ContentStore;
+  nfts: NftStore;
   dataSource: DataSource;
   /** The worker of this process, when it runs one. */
   worker: JobWorker | undefined;
@@ -63,8 +75,8 @@ export async function createChainService(opts: ChainServiceOptions): Promise<Cha
   const ds = await openServiceDataSource({
     url: opts.databaseUrl,
     schema: SCHEMA,
-    entities: chainEntities,
-    migrations: [InitChain1764028800000],
+    entities: [...chainEntities, ...nftEntities],
+    migrations: [InitChain1764028800000, Nfts1764633600000],
     ...(opts.poolSize ? { poolSize: opts.poolSize } : {}),
     log,
   });
@@ -84,6 +96,11 @@ export async function createChainService(opts: ChainServiceOptions): Promise<Cha
     relay.start();
     cleanup.push(() => relay.stop());
 
+    const nftModule = createNftModule({
+      ds, jobs, networks, content, contentDir: opts.contentDir, publicBaseUrl: opts.publicBaseUrl, options: opts.nfts ?? {}, log,
+    });
+    cleanup.push(() => nftModule.close());
+
     const hub = new JobEventHub(log);
     await hub.start(opts.bus, randomUUID());
     cleanup.push(() => hub.stop());
@@ -91,7 +108,7 @@ export async function createChainService(opts: ChainServiceOptions): Promise<Cha
     let worker: JobWorker | undefined;
     const startWorker = async (options: JobWorkerOptions = {}) => {
       if (worker) return worker;
-      const w = new JobWorker(ds, jobs, networks, opts.bus, log, options);
+      const w = new JobWorker(ds, jobs, networks, opts.bus, log, options, { nfts: nftModule.jobs });
       await w.start();
       worker = w;
       return w;
@@ -109,7 +126,7 @@ export async function createChainService(opts: ChainServiceOptions): Promise<Cha
     const implementation = implement(
       CHAIN_SERVICE_NAME,
       ChainServiceService,
-      chainHandlers({ ds, jobs, documents, keyValue, networks, content }),
+      chainHandlers({ ds, jobs, documents, keyValue, networks, content, nfts: nftModule.nfts, nftTransfers: nftModule.transfers }),
       log,
     );
     implementation['watchJobs'] = watchJobsHandler(
@@ -125,6 +142,7 @@ export async function createChainService(opts: ChainServiceOptions): Promise<Cha
       jobs,
       relay,
       content,
+      nfts: nftModule.store,
       dataSource: ds,
       get worker() {
         return worker;

@@ -4,7 +4,7 @@ import { contractArtifact } from './artifacts.js';
 let interfaces: Interface[] | undefined;
 
 function serviceInterfaces(): Interface[] {
-  interfaces ??= (['KeyValueStore', 'DocumentRegistry'] as const).map((n) => new Interface(contractArtifact(n).abi));
+  interfaces ??= (['KeyValueStore', 'DocumentRegistry', 'GreenImpactNft'] as const).map((n) => new Interface(contractArtifact(n).abi));
   return interfaces;
 }
 

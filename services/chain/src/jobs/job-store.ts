@@ -37,27 +37,37 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const MAX_IDEMPOTENCY_KEY = 255;
 
 /**
+ * Runs inside the transaction of every job status change, after the change (NFTs keep their own state in
+ * step with their jobs this way). Must use only the given manager.
+ */
+export type JobTransitionHook = (m: EntityManager, before: JobRow, after: JobRow) => Promise<void>;
+
+/**
  * Job rows and their status changes. Creating a job writes the job, its chain.jobs message and its first
  * event in one transaction; every later status change writes its event in the same transaction as the
  * change (transactional outbox), so Kafka never misses or invents a change.
  */
 export class JobStore {
+  private readonly hooks: JobTransitionHook[] = [];
+
   constructor(
     private readonly ds: DataSource,
     /** Called after a commit that wrote outbox rows (wakes the relay). */
     private readonly onOutbox: () => void,
   ) {}
 
+  /** Adds a hook run in the transaction of each status change. */
+  onTransition(hook: JobTransitionHook): void {
+    this.hooks.push(hook);
+  }
+
   /**
    * Creates a queued job, or answers the existing job of the same idempotency key (replayed). `within`
    * runs in the same transaction, after the job row exists (documents add their entry there).
    */
   async create(input: NewJob, within?: (m: EntityManager, jobId: string) => Promise<void>): Promise<{ job: JobRow; replayed: boolean }> {
-    const key = input.idempotencyKey?.trim() || undefined;
-    if (key !== undefined && key.length > MAX_IDEMPOTENCY_KEY) {
-      throw new InvalidArgumentError(`Idempotency-Key must be at most ${MAX_IDEMPOTENCY_KEY} characters.`);
-    }
-    const requestHash = createHash('sha256').update(JSON.stringify(input.fingerprint)).digest('hex');
+    const key = idempotencyKey(input.idempotencyKey);
+    const requestHash = fingerprintHash(input.fingerprint);
     const id = randomUUID();
     const s = input.subject ?? {};
     const created = await this.ds.transaction(async (m) => {
@@ -87,7 +97,21 @@ export class JobStore {
       this.onOutbox();
       return { job: created, replayed: false };
     }
-    const existing = await this.ds.getRepository(JobEntity).findOneByOrFail({ accountId: input.caller.accountId, idempotencyKey: key! });
+    return (await this.replay(input.caller, key!, requestHash))!;
+  }
+
+  /**
+   * The job an idempotency key already created for this request, before doing work the replay would
+   * skip (fetching an image, checking a single-use code); undefined when the key is new.
+   */
+  async findReplay(caller: Caller, rawKey: string | undefined, fingerprint: unknown): Promise<{ job: JobRow; replayed: true } | undefined> {
+    const key = idempotencyKey(rawKey);
+    return key === undefined ? undefined : this.replay(caller, key, fingerprintHash(fingerprint));
+  }
+
+  private async replay(caller: Caller, key: string, requestHash: string): Promise<{ job: JobRow; replayed: true } | undefined> {
+    const existing = await this.ds.getRepository(JobEntity).findOneBy({ accountId: caller.accountId, idempotencyKey: key });
+    if (!existing) return undefined;
     if (existing.requestHash !== requestHash) {
       throw new FailedPreconditionError(`Idempotency-Key "${key}" was already used for a different request (job ${existing.id}).`);
     }
@@ -138,12 +162,27 @@ export class JobStore {
       // TypeORM's deep-partial type rejects jsonb records; the values are plain column values.
       await repo.update({ id }, { ...values, updatedAt: new Date() } as never);
       const after = await repo.findOneByOrFail({ id });
-      if (after.status !== before.status) await enqueueOutbox(m, TOPIC_JOB_EVENTS, id, jobEvent(after, before.status));
+      if (after.status !== before.status) {
+        for (const hook of this.hooks) await hook(m, before, after);
+        await enqueueOutbox(m, TOPIC_JOB_EVENTS, id, jobEvent(after, before.status));
+      }
       return { after, event: after.status !== before.status };
     });
     if (changed?.event) this.onOutbox();
     return changed?.after;
   }
+}
+
+function idempotencyKey(raw: string | undefined): string | undefined {
+  const key = raw?.trim() || undefined;
+  if (key !== undefined && key.length > MAX_IDEMPOTENCY_KEY) {
+    throw new InvalidArgumentError(`Idempotency-Key must be at most ${MAX_IDEMPOTENCY_KEY} characters.`);
+  }
+  return key;
+}
+
+function fingerprintHash(fingerprint: unknown): string {
+  return createHash('sha256').update(JSON.stringify(fingerprint)).digest('hex');
 }
 
 export function jobEvent(job: JobRow, previousStatus: JobStatusName | null): JobEvent {

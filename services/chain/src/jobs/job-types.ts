@@ -68,6 +68,24 @@ export interface DocumentPayload {
   size: number;
 }
 
+/** Worker input of an NFT mint: mint to the custody wallet with the metadata's ipfs:// URI. */
+export interface NftMintPayload {
+  guid: string;
+  /** The custody wallet (the network's signer). */
+  to: string;
+  tokenUri: string;
+  metadataCid: string;
+  imageCid: string;
+}
+
+/** Worker input of an NFT transfer or claim: from the custody wallet to the recipient. */
+export interface NftTransferPayload {
+  guid: string;
+  tokenId: string;
+  from: string;
+  to: string;
+}
+
 /** Message of chain.jobs: which job to run. The job row holds everything else. */
 export interface JobMessage {
   jobId: string;

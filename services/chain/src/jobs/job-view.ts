@@ -1,4 +1,4 @@
-import type { DocumentResult, Job, KeyValueResult, TransactionReceipt } from '@green-impact/proto/greenimpact/chain/v1/chain';
+import type { DocumentResult, Job, KeyValueResult, Nft, TransactionReceipt } from '@green-impact/proto/greenimpact/chain/v1/chain';
 import type { JobRow } from './entities.js';
 import { DOCUMENT_KINDS, JOB_KINDS, JOB_STATUSES } from './job-types.js';
 
@@ -6,6 +6,7 @@ import { DOCUMENT_KINDS, JOB_KINDS, JOB_STATUSES } from './job-types.js';
 export interface StoredOutcome {
   keyValue?: KeyValueResult;
   document?: DocumentResult;
+  nft?: Nft;
 }
 
 /** A stored job as the contract's Job. `txUrl` comes from the network's explorer. */
@@ -41,7 +42,17 @@ export function toJob(row: JobRow, txUrl: (hash: string) => string | undefined):
     ...(row.reportingYear !== null ? { reportingYear: row.reportingYear } : {}),
     ...(row.languageCode !== null ? { languageCode: row.languageCode } : {}),
     ...(row.kvKey !== null ? { key: row.kvKey } : {}),
+    ...nftSubject(row, outcome),
     ...(outcome.keyValue ? { keyValue: outcome.keyValue } : {}),
     ...(outcome.document ? { document: outcome.document } : {}),
+    ...(outcome.nft ? { nft: outcome.nft } : {}),
   };
+}
+
+/** NFT jobs name their NFT: guid always, token id once known (transfers know it from the start). */
+function nftSubject(row: JobRow, outcome: StoredOutcome): Pick<Job, 'nftGuid' | 'nftId'> {
+  if (!row.kind.startsWith('nft_')) return {};
+  const p = row.payload as { guid?: string; tokenId?: string };
+  const nftId = outcome.nft?.nftId || p.tokenId;
+  return { ...(p.guid ? { nftGuid: p.guid } : {}), ...(nftId ? { nftId } : {}) };
 }

@@ -15,7 +15,7 @@ import { createLogger } from '@green-impact/shared/logger';
 import type { TestDatabase } from '@green-impact/shared/testing/databases';
 import { createChainClient, type ChainClient } from '../chain-client.js';
 import { embeddedNetworkSpecs, type NetworkTuning } from '../networks/network-spec.js';
-import { createChainService, type ChainService } from '../service.js';
+import { createChainService, type ChainService, type ChainServiceOptions } from '../service.js';
 
 /** A chain service on a fresh database and fresh embedded networks, over real gRPC, and a client. */
 export interface ChainHarness {
@@ -36,6 +36,8 @@ export async function startChainHarness(opts: {
   /** Default: a fresh in-process bus (closed by stop()). */
   bus?: EventBus;
   tuning?: Partial<NetworkTuning>;
+  /** NFT settings (public base URL, mail, pinning, image fetching). */
+  service?: Pick<ChainServiceOptions, 'publicBaseUrl' | 'nfts'>;
 }): Promise<ChainHarness> {
   const started = await opts.db.start();
   const contentDir = await mkdtemp(join(tmpdir(), 'chain-content-'));
@@ -50,6 +52,7 @@ export async function startChainHarness(opts: {
       log,
       poolSize: 6,
       relayPollIntervalMs: 100,
+      ...opts.service,
     });
     const server = await startGrpcServer({
       services: [service.registration],

@@ -6,7 +6,7 @@ import type { ChainNetwork } from '../networks/chain-network.js';
 import { JobEntity, type JobRow } from '../jobs/entities.js';
 import type { JobStore } from '../jobs/job-store.js';
 import type { SentTransaction } from '../jobs/job-types.js';
-import { JobPlanError, planJob } from './executors.js';
+import { JobPlanError, planJob, type JobPlanners } from './executors.js';
 import { LEASE_MS } from './job-sender.js';
 import type { SignerQueues } from './signer-queue.js';
 import { broadcast, bumpedFees, currentFees, networkCost, receiptView, signTransaction } from './transactions.js';
@@ -32,6 +32,7 @@ export class ConfirmationTracker {
     private readonly queues: SignerQueues,
     private readonly workerId: string,
     private readonly log: Logger,
+    private readonly planners: JobPlanners = {},
   ) {}
 
   start(): void {
@@ -134,7 +135,7 @@ export class ConfirmationTracker {
     let replacement: SentTransaction | undefined;
     const updated = await this.store.transition(jobId, ['submitted'], async (_m, job) => {
       if (job.txHash !== stuck.hash) return {}; // changed meanwhile
-      const plan = planJob(job, this.network);
+      const plan = planJob(job, this.network, this.planners);
       if (plan.type !== 'write') return {};
       replacement = await signTransaction(this.network, { to: plan.to, data: plan.data, nonce: job.nonce!, gasLimit: BigInt(stuck.gasLimit), fees });
       return {
@@ -169,9 +170,9 @@ export class ConfirmationTracker {
       leaseUntil: null,
     };
     if (receipt.status === 1) {
-      const plan = planJob(job, this.network);
+      const plan = planJob(job, this.network, this.planners);
       if (plan.type !== 'write') throw new Error(`job ${job.id} has a receipt but is not a write`);
-      const done = plan.complete(receipt);
+      const done = await plan.complete(receipt);
       await this.store.transition(job.id, ['submitted'], {
         ...common,
         status: 'completed',
@@ -212,7 +213,7 @@ export class ConfirmationTracker {
     if (pending.n > 0) return;
     let plan;
     try {
-      plan = planJob(job, this.network);
+      plan = planJob(job, this.network, this.planners);
     } catch (err) {
       if (err instanceof JobPlanError) return this.fail(job, err.message);
       throw err;

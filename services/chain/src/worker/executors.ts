@@ -18,8 +18,11 @@ export interface WritePlan {
   type: 'write';
   to: string;
   data: string;
-  /** Turns the successful receipt into the job's outcome. */
-  complete(receipt: TransactionReceipt): Completion;
+  /**
+   * Turns the successful receipt into the job's outcome. May be async and write content (NFT
+   * certificates): it runs before the job's transaction and may run again if that fails.
+   */
+  complete(receipt: TransactionReceipt): Completion | Promise<Completion>;
 }
 
 /** A job that only reads (selects): an eth_call, no transaction. */
@@ -29,6 +32,11 @@ export interface ReadPlan {
 }
 
 export type JobPlan = WritePlan | ReadPlan;
+
+/** Job families planned outside this file (NFTs need the content store and the certificates). */
+export interface JobPlanners {
+  nfts?: { plan(job: JobRow, network: ChainNetwork): WritePlan };
+}
 
 export class JobPlanError extends Error {
   constructor(message: string) {
@@ -42,13 +50,13 @@ let registryInterface: Interface | undefined;
 const kv = () => (kvInterface ??= new Interface(contractArtifact('KeyValueStore').abi));
 const registry = () => (registryInterface ??= new Interface(contractArtifact('DocumentRegistry').abi));
 
-function requireAddress(address: string | undefined, what: string, network: ChainNetwork): string {
+export function requireAddress(address: string | undefined, what: string, network: ChainNetwork): string {
   if (!address) throw new JobPlanError(`Network ${network.name} has no ${what} contract configured.`);
   return address;
 }
 
 /** The contract call (or read) a job stands for. Pure: nothing is sent here. */
-export function planJob(job: JobRow, network: ChainNetwork): JobPlan {
+export function planJob(job: JobRow, network: ChainNetwork, planners: JobPlanners = {}): JobPlan {
   switch (job.kind) {
     case 'kv_insert_string':
     case 'kv_insert_bytes32': {
@@ -117,6 +125,11 @@ export function planJob(job: JobRow, network: ChainNetwork): JobPlan {
         }),
       };
     }
+    case 'nft_mint':
+    case 'nft_transfer':
+    case 'nft_claim':
+      if (planners.nfts) return planners.nfts.plan(job, network);
+      throw new JobPlanError(`Jobs of kind ${job.kind} are not run by this worker.`);
     default:
       throw new JobPlanError(`Jobs of kind ${job.kind} are not run by this version of the service.`);
   }

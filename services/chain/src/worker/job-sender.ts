@@ -5,7 +5,7 @@ import type { JobRow } from '../jobs/entities.js';
 import type { JobStore } from '../jobs/job-store.js';
 import type { SentTransaction } from '../jobs/job-types.js';
 import { describeRevertData, isRevert, revertData } from '../contracts/revert-reason.js';
-import { JobPlanError, planJob, type WritePlan } from './executors.js';
+import { JobPlanError, planJob, type JobPlanners, type WritePlan } from './executors.js';
 import { broadcast, currentFees, signTransaction } from './transactions.js';
 
 /** Gas limit = estimate + this margin (%), for state that changes between estimate and inclusion. */
@@ -24,12 +24,13 @@ export class JobSender {
     private readonly store: JobStore,
     private readonly workerId: string,
     private readonly log: Logger,
+    private readonly planners: JobPlanners = {},
   ) {}
 
   async send(job: JobRow, network: ChainNetwork): Promise<void> {
     let plan;
     try {
-      plan = planJob(job, network);
+      plan = planJob(job, network, this.planners);
     } catch (err) {
       if (err instanceof JobPlanError) return this.fail(job.id, ['queued'], err.message);
       throw err;

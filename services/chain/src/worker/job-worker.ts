@@ -7,6 +7,7 @@ import type { JobStore } from '../jobs/job-store.js';
 import type { JobMessage } from '../jobs/job-types.js';
 import { TOPIC_JOBS } from '../schema.js';
 import { ConfirmationTracker } from './confirmation-tracker.js';
+import type { JobPlanners } from './executors.js';
 import { JobSender } from './job-sender.js';
 import { SignerQueues } from './signer-queue.js';
 
@@ -38,10 +39,11 @@ export class JobWorker {
     private readonly bus: EventBus,
     private readonly log: Logger,
     private readonly opts: JobWorkerOptions = {},
+    planners: JobPlanners = {},
   ) {
     this.workerId = opts.workerId ?? `worker-${randomUUID()}`;
-    this.sender = new JobSender(store, this.workerId, log);
-    this.trackers = networks.networks().map((n) => new ConfirmationTracker(ds, store, n, this.queues, this.workerId, log));
+    this.sender = new JobSender(store, this.workerId, log, planners);
+    this.trackers = networks.networks().map((n) => new ConfirmationTracker(ds, store, n, this.queues, this.workerId, log, planners));
   }
 
   async start(): Promise<void> {

@@ -1,0 +1,47 @@
+import { Interface, ZeroAddress, type Log } from 'ethers';
+import type { ChainNetwork } from '../networks/chain-network.js';
+import { contractArtifact } from './artifacts.js';
+
+let iface: Interface | undefined;
+const nft = () => (iface ??= new Interface(contractArtifact('GreenImpactNft').abi));
+
+/** Calldata of GreenImpactNft.mint(to, uri). */
+export function encodeMint(to: string, tokenUri: string): string {
+  return nft().encodeFunctionData('mint', [to, tokenUri]);
+}
+
+/**
+ * Calldata of safeTransferFrom(from, to, tokenId): a contract recipient that cannot hold ERC-721 tokens
+ * makes the transfer revert (at gas estimation, so nothing is sent) instead of locking the token.
+ */
+export function encodeTransfer(from: string, to: string, tokenId: string): string {
+  return nft().encodeFunctionData('safeTransferFrom(address,address,uint256)', [from, to, BigInt(tokenId)]);
+}
+
+/** The token id a mint created: its Transfer event from the zero address. */
+export function mintedTokenId(logs: readonly Pick<Log, 'address' | 'topics' | 'data'>[], contract: string): string | undefined {
+  for (const log of logs) {
+    if (log.address.toLowerCase() !== contract.toLowerCase()) continue;
+    const parsed = nft().parseLog({ topics: [...log.topics], data: log.data });
+    if (parsed?.name === 'Transfer' && parsed.args[0] === ZeroAddress) return (parsed.args[2] as bigint).toString();
+  }
+  return undefined;
+}
+
+/** ownerOf(tokenId) now; undefined when the token does not exist. */
+export async function ownerOf(network: ChainNetwork, tokenId: string): Promise<string | undefined> {
+  const to = network.contracts.nft;
+  if (!to) return undefined;
+  try {
+    const raw = await network.provider.call({ to, data: nft().encodeFunctionData('ownerOf', [BigInt(tokenId)]) });
+    return nft().decodeFunctionResult('ownerOf', raw)[0] as string;
+  } catch {
+    return undefined;
+  }
+}
+
+/** tokenURI(tokenId) now. */
+export async function tokenUri(network: ChainNetwork, tokenId: string): Promise<string> {
+  const raw = await network.provider.call({ to: network.contracts.nft!, data: nft().encodeFunctionData('tokenURI', [BigInt(tokenId)]) });
+  return nft().decodeFunctionResult('tokenURI', raw)[0] as string;
+}

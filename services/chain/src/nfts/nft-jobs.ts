@@ -1,0 +1,180 @@
+import type { TransactionReceipt } from 'ethers';
+import type { EntityManager } from 'typeorm';
+import type { Logger } from '@green-impact/shared/logger';
+import { CertificateRenderError, certificateUrls, type CertificateRenderer, type StoredCertificates } from '../certificates/certificates.js';
+import type { ContentStore } from '../content/content-store.js';
+import type { IpfsPinner } from '../content/ipfs-pinner.js';
+import { encodeMint, encodeTransfer, mintedTokenId } from '../contracts/nft-contract.js';
+import type { JobRow } from '../jobs/entities.js';
+import type { NftMintPayload, NftTransferPayload } from '../jobs/job-types.js';
+import type { StoredOutcome } from '../jobs/job-view.js';
+import type { ChainNetwork } from '../networks/chain-network.js';
+import { requireAddress, type Completion, type WritePlan } from '../worker/executors.js';
+import { NftEntity, type NftRow } from './nft-entities.js';
+import { legacyNftResult, toNft, type NftViewContext } from './nft-view.js';
+
+/**
+ * The worker's side of NFTs: the contract call of each NFT job (mint to the custody wallet; transfer
+ * from it), the outcome when it is mined (a mint also renders and stores its certificates of trust),
+ * and the NFT's own state, kept in step with its jobs inside each job transition's transaction.
+ */
+export class NftJobs {
+  constructor(
+    private readonly content: ContentStore,
+    private readonly certificates: CertificateRenderer,
+    private readonly view: NftViewContext,
+    private readonly loadNft: (guid: string) => Promise<NftRow>,
+    private readonly log: Logger,
+    private readonly pinner?: IpfsPinner,
+  ) {}
+
+  plan(job: JobRow, network: ChainNetwork): WritePlan {
+    const contract = requireAddress(network.contracts.nft, 'NFT', network);
+    if (job.kind === 'nft_mint') {
+      const p = job.payload as unknown as NftMintPayload;
+      return { type: 'write', to: contract, data: encodeMint(p.to, p.tokenUri), complete: (r) => this.minted(p, network, contract, r) };
+    }
+    const p = job.payload as unknown as NftTransferPayload;
+    return {
+      type: 'write',
+      to: contract,
+      data: encodeTransfer(p.from, p.to, p.tokenId),
+      complete: (r) => this.transferred(job.id, p, r),
+    };
+  }
+
+  /** The minted NFT: token id from the Transfer event, certificates rendered and stored. */
+  private async minted(p: NftMintPayload, network: ChainNetwork, contract: string, receipt: TransactionReceipt): Promise<Completion> {
+    const tokenId = mintedTokenId(receipt.logs, contract);
+    if (tokenId === undefined) throw new Error(`mint ${receipt.hash} has no Transfer event of ${contract}`);
+    const row = await this.loadNft(p.guid);
+    const block = await network.provider.getBlock(receipt.blockNumber);
+    const mintedAt = new Date(Number(block?.timestamp ?? Math.floor(Date.now() / 1000)) * 1000);
+    const image = await this.content.get(row.imageCid);
+    const certificates = await this.storeCertificates(
+      {
+        guid: row.guid,
+        name: row.metadata.name,
+        description: row.metadata.description,
+        attributes: row.metadata.attributes,
+        network: row.network,
+        chainId: network.chainId,
+        contractAddress: contract,
+        tokenId,
+        txHash: receipt.hash,
+        blockNumber: receipt.blockNumber,
+        mintedAt,
+        custodyAddress: p.to,
+        metadataCid: row.metadataCid,
+        imageCid: row.imageCid,
+        verificationUrl: certificateUrls(this.view.publicBaseUrl, row.guid).page,
+        image: image ? { bytes: image.content, contentType: image.contentType } : undefined,
+      },
+      this.content,
+      this.pinner ? (bytes, cid) => this.pinQuietly(bytes, cid) : undefined,
+    );
+    const nft = toNft(
+      {
+        ...row,
+        status: 'created',
+        tokenId,
+        contractAddress: contract,
+        mintTxHash: receipt.hash,
+        ownerAddress: p.to,
+        certificatePdfCid: certificates?.pdfCid ?? null,
+        certificateJpgCid: certificates?.jpgCid ?? null,
+        mintedAt,
+        statusChangedAt: new Date(),
+      },
+      this.view,
+    );
+    return { outcome: { nft }, result: legacyNftResult(nft) };
+  }
+
+  private async transferred(jobId: string, p: NftTransferPayload, receipt: TransactionReceipt): Promise<Completion> {
+    const row = await this.loadNft(p.guid);
+    const nft = toNft(
+      { ...row, status: 'transferred', ownerAddress: p.to, transferredTo: p.to, transferJobId: jobId, sendExpiresAt: null, statusChangedAt: new Date() },
+      this.view,
+    );
+    this.log.info({ guid: p.guid, tokenId: p.tokenId, hash: receipt.hash }, 'NFT transferred');
+    return { outcome: { nft }, result: legacyNftResult(nft) };
+  }
+
+  /**
+   * The certificates of a mint. If they cannot be drawn from these facts, the mint completes without
+   * them (it happened on chain; a job that never completes would be worse); other failures (the
+   * renderer's thread died, the disk is full) are retried with the job.
+   */
+  private async storeCertificates(...args: Parameters<CertificateRenderer['store']>): Promise<StoredCertificates | undefined> {
+    try {
+      return await this.certificates.store(...args);
+    } catch (err) {
+      if (!(err instanceof CertificateRenderError)) throw err;
+      this.log.error({ err, guid: args[0].guid }, 'certificate of trust could not be rendered; the NFT has none');
+      return undefined;
+    }
+  }
+
+  /** Certificates are pinned for convenience; they stay served by the service if the node fails. */
+  private async pinQuietly(bytes: Buffer, cid: string): Promise<void> {
+    try {
+      await this.pinner!.pin(bytes, cid);
+    } catch (err) {
+      this.log.warn({ err, cid, node: this.pinner!.shownUrl }, 'could not pin a certificate to the IPFS node');
+    }
+  }
+
+  /**
+   * Keeps the NFT in step with its jobs (JobStore transition hook, inside the job's transaction): a
+   * completed mint makes it created, a failed mint failed (no NFT); a completed transfer or claim makes
+   * it transferred; a failed transfer makes it created again, a failed claim e-mailed again with its
+   * receiver code usable again (the code did not move the NFT, so it is not spent).
+   */
+  async onJobTransition(m: EntityManager, before: JobRow, after: JobRow): Promise<void> {
+    if (!after.kind.startsWith('nft_') || (after.status !== 'completed' && after.status !== 'failed') || before.status === after.status) return;
+    const guid = (after.payload as { guid: string }).guid;
+    const repo = m.getRepository(NftEntity);
+    const nft = (after.outcome as StoredOutcome | null)?.nft;
+    if (after.kind === 'nft_mint') {
+      if (after.status === 'completed' && nft) {
+        const at = new Date(nft.timestamp);
+        await repo.update(
+          { guid, status: 'minting' },
+          {
+            status: 'created', tokenId: nft.nftId, contractAddress: nft.contractAddress, mintTxHash: nft.nftTxHash, ownerAddress: nft.ownerAddress,
+            certificatePdfCid: nft.certificatePdfCid || null, certificateJpgCid: nft.certificateJpgCid || null, mintedAt: at, statusChangedAt: at,
+          },
+        );
+      } else {
+        await repo.update({ guid, status: 'minting' }, { status: 'failed', error: after.error ?? 'the mint failed', statusChangedAt: new Date() });
+      }
+      return;
+    }
+    if (after.status === 'completed' && nft) {
+      await repo.update(
+        { guid, transferJobId: after.id },
+        { status: 'transferred', ownerAddress: nft.ownerAddress, transferredTo: nft.ownerAddress, sendExpiresAt: null, statusChangedAt: new Date(nft.timestamp) },
+      );
+      return;
+    }
+    if (after.kind === 'nft_claim') {
+      // A CTE, so the statement is a SELECT: TypeORM answers UPDATE … RETURNING as [rows, count].
+      const [restored] = (await m.query(
+        `WITH reopened AS (
+           UPDATE chain.nft_sends SET claimed_at = NULL, claim_address = NULL, claim_job_id = NULL
+            WHERE claim_job_id = $1 RETURNING email, expires_at)
+         SELECT email, expires_at FROM reopened`,
+        [after.id],
+      )) as { email: string; expires_at: Date }[];
+      if (restored) {
+        await repo.update(
+          { guid, transferJobId: after.id },
+          { status: 'emailed', transferredTo: restored.email, sendExpiresAt: new Date(restored.expires_at), statusChangedAt: new Date() },
+        );
+        return;
+      }
+    }
+    await repo.update({ guid, transferJobId: after.id }, { status: 'created', transferredTo: null, sendExpiresAt: null, statusChangedAt: new Date() });
+  }
+}

@@ -1,0 +1,103 @@
+import type { DataSource, EntityManager } from 'typeorm';
+import type { Caller } from '@green-impact/shared/caller';
+import { FailedPreconditionError, InvalidArgumentError, NotFoundError } from '@green-impact/shared/errors';
+import { effectiveStatus, NftEntity, NftSendEntity, type NftRow, type NftSendRow } from './nft-entities.js';
+import { validTokenId } from './nft-rules.js';
+
+/** Without a range, list answers the last this many NFTs (spec §8). */
+export const LIST_DEFAULT = 20;
+/** A range answers at most this many, newest first. */
+export const LIST_MAX = 1_000;
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** Reads of NFTs and sends, and the availability rule every transfer and send checks. */
+export class NftStore {
+  constructor(private readonly ds: DataSource) {}
+
+  async byGuid(guid: string, m: EntityManager = this.ds.manager): Promise<NftRow | null> {
+    const text = guid.trim().toLowerCase();
+    if (!UUID.test(text)) return null;
+    return m.getRepository(NftEntity).findOneBy({ guid: text });
+  }
+
+  /** For the worker: an NFT that must exist. */
+  async load(guid: string): Promise<NftRow> {
+    const row = await this.byGuid(guid);
+    if (!row) throw new Error(`NFT ${guid} is not in the database`);
+    return row;
+  }
+
+  /**
+   * An NFT of the caller's account by token id on a network (alias resolved), or by guid; NOT_FOUND
+   * otherwise, the same for another account's NFT as for none (NFTs are private to their account).
+   */
+  async owned(caller: Caller, network: { name: string; chainNetwork: string; contract: string | undefined }, nftId: string): Promise<NftRow> {
+    const { chainNetwork } = network;
+    const text = nftId.trim();
+    let row: NftRow | null;
+    if (UUID.test(text)) {
+      row = await this.byGuid(text);
+      if (row && row.chainNetwork !== chainNetwork) row = null;
+    } else {
+      const tokenId = validTokenId(text);
+      row = network.contract ? await this.ds.getRepository(NftEntity).findOneBy({ chainNetwork, contractAddress: network.contract, tokenId }) : null;
+    }
+    if (!row || row.accountId !== caller.accountId || row.status === 'failed') {
+      throw new NotFoundError(`No NFT ${text} on network ${network.name} in your account.`);
+    }
+    return row;
+  }
+
+  /** The caller's NFTs created in [from, to] (ms, inclusive), newest first; the last LIST_DEFAULT without a range. */
+  async list(caller: Caller, range: { from?: Date; to?: Date } | undefined, chainNetwork: string | undefined): Promise<NftRow[]> {
+    const q = this.ds
+      .getRepository(NftEntity)
+      .createQueryBuilder('n')
+      .where('n.account_id = :account', { account: caller.accountId })
+      .andWhere(`n.status <> 'failed'`);
+    if (chainNetwork) q.andWhere('n.chain_network = :network', { network: chainNetwork });
+    if (range?.from) q.andWhere('n.created_at >= :from', { from: range.from });
+    // Stored times have microseconds: the last millisecond of the range is included whole.
+    if (range?.to) q.andWhere('n.created_at < :to', { to: new Date(range.to.getTime() + 1) });
+    return q
+      .orderBy('n.created_at', 'DESC')
+      .addOrderBy('n.guid', 'DESC')
+      .take(range ? LIST_MAX : LIST_DEFAULT)
+      .getMany();
+  }
+
+  /** The NFT locked for a change (inside the change's transaction). */
+  async lock(m: EntityManager, guid: string): Promise<NftRow> {
+    return m.getRepository(NftEntity).findOneOrFail({ where: { guid }, lock: { mode: 'pessimistic_write' } });
+  }
+
+  async sendByCodeHash(which: 'owner' | 'receiver', hash: string, m: EntityManager = this.ds.manager, lock = false): Promise<NftSendRow | null> {
+    return m.getRepository(NftSendEntity).findOne({
+      where: which === 'owner' ? { ownerCodeHash: hash } : { receiverCodeHash: hash },
+      ...(lock ? { lock: { mode: 'pessimistic_write' as const } } : {}),
+    });
+  }
+}
+
+/**
+ * An NFT can be transferred or sent while the custody wallet holds it and nothing else is under way:
+ * created, or e-mailed with an expired send. Otherwise the reason, as a sentence.
+ */
+export function requireAvailable(row: NftRow, now = new Date()): void {
+  const id = row.tokenId ?? row.guid;
+  switch (effectiveStatus(row, now)) {
+    case 'created':
+      return;
+    case 'minting':
+      throw new FailedPreconditionError(`NFT ${row.guid} is still being minted; try again once its mint job (${row.mintJobId}) completed.`);
+    case 'transferring':
+      throw new FailedPreconditionError(`NFT ${id} is being transferred (job ${row.transferJobId}).`);
+    case 'transferred':
+      throw new FailedPreconditionError(`NFT ${id} was already transferred to ${row.transferredTo}; the service no longer holds it.`);
+    case 'emailed':
+      throw new FailedPreconditionError(`NFT ${id} was sent by e-mail and waits to be claimed; revoke the send with its owner code first.`);
+    case 'failed':
+      throw new InvalidArgumentError(`NFT ${row.guid} was never minted.`);
+  }
+}
