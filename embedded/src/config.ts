@@ -1,6 +1,7 @@
 import { resolve } from 'node:path';
 import { envReader } from '@green-impact/shared/config';
-import { loadNetworkSpecs } from '@green-impact/chain/config';
+import { loadNetworkSpecs, loadNftSettings } from '@green-impact/chain/config';
+import type { NftOptions } from '@green-impact/chain/nfts/nft-options';
 import type { NetworkSpec } from '@green-impact/chain/networks/network-spec';
 
 /** Configuration of the all-in-one process (`npm start`), validated before anything starts. */
@@ -17,6 +18,8 @@ export interface EmbeddedConfig {
   grpcBasePort: number;
   /** CHAIN_NETWORKS / CHAIN_NETWORKS_FILE, or the embedded networks when neither is set. */
   chainNetworks: NetworkSpec[];
+  /** NFT e-mail, pinning and image settings (SMTP_URL, IPFS_API_URL, NFT_…). */
+  nfts: NftOptions;
 }
 
 export function loadEmbeddedConfig(env: Record<string, string | undefined> = process.env): EmbeddedConfig {
@@ -31,5 +34,6 @@ export function loadEmbeddedConfig(env: Record<string, string | undefined> = pro
     publicBaseUrl: read.url('PUBLIC_BASE_URL', ['http', 'https']),
     grpcBasePort: read.port('GRPC_BASE_PORT', 50051),
     chainNetworks: loadNetworkSpecs(env),
+    nfts: { mailOutboxDir: resolve(read.string('DATA_DIR', './data'), 'mail-outbox'), ...loadNftSettings(read).nfts },
   };
 }

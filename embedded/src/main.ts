@@ -28,6 +28,7 @@ const system = await startSystem({
   kafkaBrokers: config.kafkaBrokers,
   contentDir: join(config.dataDir, 'content'),
   chainNetworks: config.chainNetworks,
+  nfts: config.nfts,
   log,
 });
 

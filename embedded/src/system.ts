@@ -1,4 +1,5 @@
 import { mkdtemp, rm } from 'node:fs/promises';
+import { createServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { protoFiles, protoRoot } from '@green-impact/proto/paths';
@@ -11,6 +12,7 @@ import { createPortfolioService } from '@green-impact/portfolio/service';
 import { createChainService } from '@green-impact/chain/service';
 import { loadNetworkSpecs } from '@green-impact/chain/config';
 import type { NetworkSpec } from '@green-impact/chain/networks/network-spec';
+import type { NftOptions } from '@green-impact/chain/nfts/nft-options';
 import { createEventBus } from '@green-impact/shared/bus/create-bus';
 import { createGateway } from '@green-impact/gateway/gateway';
 import { loadGatewayConfig } from '@green-impact/gateway/config';
@@ -28,6 +30,8 @@ export interface SystemOptions {
   contentDir?: string | undefined;
   /** Chain networks (from CHAIN_NETWORKS…); the embedded networks when undefined. */
   chainNetworks?: NetworkSpec[] | undefined;
+  /** NFT e-mail, pinning and image settings; .eml files in a temporary outbox when undefined. */
+  nfts?: NftOptions | undefined;
   bootstrapApiKey?: string | undefined;
   publicBaseUrl?: string | undefined;
   nodeEnv?: string;
@@ -54,6 +58,11 @@ export async function startSystem(opts: SystemOptions): Promise<RunningSystem> {
     while (stack.length) await stack.pop()!().catch((err: unknown) => opts.log.error({ err }, 'error while stopping'));
   };
   try {
+    // Links the services hand out (NFT metadata, certificates, claim links) point at the gateway, so its
+    // port is settled before they start.
+    const port = opts.port === 0 ? await freeLoopbackPort(opts.host) : opts.port;
+    const shownHost = opts.host === '0.0.0.0' || opts.host === '::' ? '127.0.0.1' : opts.host;
+    const publicBaseUrl = opts.publicBaseUrl ?? `http://${shownHost}:${port}`;
     let embedded: EmbeddedPostgres | undefined;
     let databaseUrl = opts.databaseUrl;
     if (!databaseUrl) {
@@ -111,26 +120,27 @@ export async function startSystem(opts: SystemOptions): Promise<RunningSystem> {
       contentDir,
       log: opts.log.child({ component: 'chain' }),
       poolSize: embedded ? 4 : 10,
+      publicBaseUrl,
+      nfts: opts.nfts ?? { mailOutboxDir: join(contentDir, '..', 'mail-outbox') },
     });
     stack.push(() => chain.close());
     const chainServer = await serve('chain', chain.registration, opts.log, grpcPort(3));
     stack.push(() => chainServer.shutdown());
 
     const gatewayConfig = loadGatewayConfig({
-      PORT: String(opts.port),
+      PORT: String(port),
       HOST: opts.host,
       IDENTITY_GRPC_ADDR: identityServer.address,
       TAXONOMY_GRPC_ADDR: taxonomyServer.address,
       PORTFOLIO_GRPC_ADDR: portfolioServer.address,
       CHAIN_GRPC_ADDR: chainServer.address,
       NODE_ENV: opts.nodeEnv ?? process.env['NODE_ENV'] ?? 'development',
-      ...(opts.publicBaseUrl ? { PUBLIC_BASE_URL: opts.publicBaseUrl } : {}),
+      PUBLIC_BASE_URL: publicBaseUrl,
     });
     const gateway = createGateway({ config: gatewayConfig, log: opts.log.child({ component: 'gateway' }) });
-    const { port } = await gateway.listen();
+    await gateway.listen();
     stack.push(() => gateway.close());
 
-    const shownHost = opts.host === '0.0.0.0' || opts.host === '::' ? '127.0.0.1' : opts.host;
     return {
       gatewayUrl: `http://${shownHost}:${port}`,
       databaseUrl,
@@ -156,6 +166,17 @@ async function serve(
     protoRoot,
     protoFiles: [protoFiles[name]],
     log: log.child({ component: name }),
+  });
+}
+
+async function freeLoopbackPort(host: string): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const srv = createServer();
+    srv.once('error', reject);
+    srv.listen(0, host, () => {
+      const { port } = srv.address() as AddressInfo;
+      srv.close(() => resolve(port));
+    });
   });
 }
 

@@ -10,7 +10,7 @@ import { createScratchPostgresDatabase, skipReason, testDatabases } from '@green
 const run = promisify(execFile);
 const root = fileURLToPath(new URL('../../', import.meta.url));
 const postgres = testDatabases.find((d) => d.name === 'postgresql')!;
-const services = ['identity', 'taxonomy', 'portfolio'];
+const services = ['identity', 'taxonomy', 'portfolio', 'chain'];
 
 describe('migration entry points (the Kubernetes migrations Job)', { skip: await skipReason(postgres) }, () => {
   it('migrate each schema once, and a second run changes nothing', async () => {

@@ -3,6 +3,7 @@ import type { DataSource } from 'typeorm';
 import { ChainServiceService } from '@green-impact/proto/greenimpact/chain/v1/chain';
 import type { EventBus } from '@green-impact/shared/bus/event-bus';
 import { openServiceDataSource } from '@green-impact/shared/db/data-source';
+import type { ServiceSchema } from '@green-impact/shared/migrate-main';
 import { implement, type GrpcServiceRegistration } from '@green-impact/shared/grpc/server';
 import type { Logger } from '@green-impact/shared/logger';
 import { ContentStore } from './content/content-store.js';
@@ -26,6 +27,13 @@ import { SCHEMA } from './schema.js';
 import { JobWorker, type JobWorkerOptions } from './worker/job-worker.js';
 
 export const CHAIN_SERVICE_NAME = 'greenimpact.chain.v1.ChainService';
+
+/** The tables this service owns and the migrations that make them (also run alone by migrate.ts). */
+export const chainSchema: ServiceSchema = {
+  schema: SCHEMA,
+  entities: [...chainEntities, ...nftEntities],
+  migrations: [InitChain1764028800000, Nfts1764633600000],
+};
 
 export interface ChainServiceOptions {
   databaseUrl: string;
@@ -74,9 +82,7 @@ export async function createChainService(opts: ChainServiceOptions): Promise<Cha
   const log = opts.log;
   const ds = await openServiceDataSource({
     url: opts.databaseUrl,
-    schema: SCHEMA,
-    entities: [...chainEntities, ...nftEntities],
-    migrations: [InitChain1764028800000, Nfts1764633600000],
+    ...chainSchema,
     ...(opts.poolSize ? { poolSize: opts.poolSize } : {}),
     log,
   });
