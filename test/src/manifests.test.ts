@@ -1,0 +1,274 @@
+import { describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { parse } from 'yaml';
+import { execForm, parseDockerfile } from './support/infra/dockerfile.js';
+import { helmTemplateProblems, unknownOverrides } from './support/infra/helm-static.js';
+import { imageFileList, missingAtRuntime } from './support/infra/image-layout.js';
+import {
+  generatedObjects, hasCommand, kustomizationResources, readKustomization, readYamlFile, renderWith, repoRoot, type K8sObject,
+} from './support/infra/manifests.js';
+import { allowedEdges, egressToOutside, reachableFromOutside } from './support/infra/network-policy.js';
+import { kafkaTopicErrors, schemaErrors } from './support/infra/schema.js';
+import { systemProblems, type SystemSpec } from './support/infra/system-invariants.js';
+
+// The system as the issue describes it; every check below compares the manifests with this.
+const WORKLOADS: SystemSpec['workloads'] = {
+  identity: { port: 50051, probe: 'grpc' },
+  taxonomy: { port: 50052, probe: 'grpc' },
+  portfolio: { port: 50053, probe: 'grpc' },
+  chain: { port: 50054, probe: 'grpc' },
+  gateway: { port: 8080, probe: 'http' },
+};
+const WORKLOAD_DIR: Record<string, string> = { identity: 'services/identity', taxonomy: 'services/taxonomy', portfolio: 'services/portfolio', chain: 'services/chain', gateway: 'gateway' };
+const MIGRATIONS = ['identity', 'taxonomy', 'portfolio', 'chain'];
+const CALLS = ['gateway -> chain:50054', 'gateway -> identity:50051', 'gateway -> portfolio:50053', 'gateway -> taxonomy:50052', 'portfolio -> taxonomy:50052'];
+const EXTERNAL_SECRETS = ['identity-secrets', 'taxonomy-secrets', 'portfolio-secrets', 'chain-secrets', 'chain-networks', 'chain-signer-keys'];
+const CANDIDATE_PORTS = ['53/UDP', '53/TCP', '80/TCP', '443/TCP', '465/TCP', '587/TCP', '5001/TCP', '5432/TCP', '6379/TCP', '8080/TCP', '9092/TCP'];
+const DNS = ['53/UDP', '53/TCP'];
+
+/** What each workload may send outside the namespace (DNS, PostgreSQL, Kafka, RPC over HTTPS, SMTP). */
+function outsideEgress(chainExtra: string[], withPostgresPod: boolean): Record<string, string[]> {
+  const only = (...ports: string[]) => CANDIDATE_PORTS.filter((p) => [...DNS, ...ports].includes(p));
+  return {
+    gateway: only('9092/TCP'),
+    identity: only('5432/TCP'),
+    taxonomy: only('5432/TCP'),
+    portfolio: only('5432/TCP'),
+    chain: only('443/TCP', '5432/TCP', '9092/TCP', ...chainExtra),
+    ...Object.fromEntries(MIGRATIONS.map((s) => [`${s}-migrate`, only('5432/TCP')])),
+    ...(withPostgresPod ? { postgres: only() } : {}),
+  };
+}
+
+const infra = (...p: string[]) => join(repoRoot, 'infra', ...p);
+const kubectl = hasCommand('kubectl', ['version', '--client']);
+const helm = hasCommand('helm', ['version']);
+const built = existsSync(join(repoRoot, 'services/identity/dist/index.js'));
+const operationsDoc = existsSync(join(repoRoot, 'docs/operations.md')) ? readFileSync(join(repoRoot, 'docs/operations.md'), 'utf8') : '';
+
+async function assertSchemaValid(objects: K8sObject[]) {
+  const errors = (await Promise.all(objects.map(schemaErrors))).flat();
+  assert.deepEqual(errors, []);
+}
+
+/** The checks every rendering of the system passes (kustomize base and overlays, Helm). */
+function assertSystem(objects: K8sObject[], spec: Omit<SystemSpec, 'workloads' | 'migrations'>, net: { edges: string[]; chainEgress: string[]; postgresPod: boolean }) {
+  assert.deepEqual(systemProblems(objects, { workloads: WORKLOADS, migrations: MIGRATIONS, ...spec }), []);
+  assert.deepEqual(allowedEdges(objects), [...net.edges].sort(), 'pod-to-pod traffic is exactly the call graph');
+  assert.deepEqual(reachableFromOutside(objects), ['gateway:8080'], 'only the gateway is reachable from outside');
+  assert.deepEqual(egressToOutside(objects, CANDIDATE_PORTS), outsideEgress(net.chainEgress, net.postgresPod));
+}
+
+describe('container image (infra/docker/Dockerfile, read statically: no Docker engine runs here)', () => {
+  const dockerfile = parseDockerfile(readFileSync(infra('docker/Dockerfile'), 'utf8'));
+  const stage = (name: string) => dockerfile.stages.find((s) => s.name === name);
+
+  it('builds with npm ci and npm run build, installs each service with --omit=dev, copies only from earlier stages', () => {
+    const runs = (name: string) => (stage(name)?.instructions ?? []).filter((i) => i.keyword === 'RUN').map((i) => i.args).join('\n');
+    assert.match(runs('build'), /npm ci\b/);
+    assert.match(runs('build'), /npm run build/);
+    assert.match(runs('prod-deps'), /npm ci --omit=dev .*--workspace=/);
+    dockerfile.stages.forEach((s, i) => {
+      for (const ins of s.instructions) {
+        const from = /--from=(\S+)/.exec(ins.args)?.[1];
+        if (from) assert.ok(dockerfile.stages.slice(0, i).some((e) => e.name === from), `${s.name}: COPY --from=${from} names no earlier stage`);
+      }
+    });
+    const rootPkg = JSON.parse(readFileSync(join(repoRoot, 'package.json'), 'utf8')) as { workspaces: string[] };
+    const copied = (stage('manifests')?.instructions ?? []).filter((i) => i.keyword === 'COPY').map((i) => i.args);
+    for (const ws of rootPkg.workspaces) assert.ok(copied.some((c) => c.startsWith(`${ws}/package.json `)), `manifests stage must copy ${ws}/package.json (npm ci needs every workspace)`);
+  });
+
+  for (const [name, w] of Object.entries(WORKLOADS)) {
+    it(`target ${name}: distroless non-root, no RUN, its entry, port and HEALTHCHECK`, () => {
+      const s = stage(name);
+      assert.ok(s, `no stage named ${name}`);
+      assert.match(s.base, /^gcr\.io\/distroless\/nodejs20-debian12(:nonroot|@sha256:)/);
+      const of = (kw: string) => s.instructions.filter((i) => i.keyword === kw);
+      assert.deepEqual(of('RUN'), [], 'a runtime stage has no shell, no package manager, no build tools');
+      const user = of('USER').at(-1)?.args ?? '';
+      assert.match(user, /^[1-9]\d*(:\d+)?$/, 'USER must be a numeric non-root uid (kubelet checks runAsNonRoot against it)');
+      const cmd = execForm(of('CMD').at(-1)?.args ?? '');
+      assert.deepEqual(cmd, [`${WORKLOAD_DIR[name]}/dist/index.js`]);
+      assert.ok(existsSync(join(repoRoot, `${WORKLOAD_DIR[name]}/src/index.ts`)), 'the entry is built from src/index.ts');
+      assert.equal(of('EXPOSE').at(-1)?.args, String(w.port));
+      const health = execForm(of('HEALTHCHECK').at(-1)?.args ?? '');
+      assert.deepEqual(health?.slice(1, 4), ['/app/healthcheck.mjs', w.probe, String(w.port)]);
+      assert.ok(of('COPY').every((c) => /--from=assemble\b/.test(c.args)), 'runtime files come from the assemble stage only');
+      assert.ok(of('ENV').some((e) => /NODE_ENV=production/.test(e.args)));
+    });
+  }
+
+  it('Dockerfile.dockerignore keeps dependencies, build output and Git out of the context', () => {
+    const ignored = readFileSync(infra('docker/Dockerfile.dockerignore'), 'utf8').split('\n').map((l) => l.trim());
+    for (const p of ['**/node_modules', '**/dist', '.git', 'data']) assert.ok(ignored.includes(p), `${p} must be ignored`);
+  });
+
+  it('each image holds its entry, proto sources, contracts and every import it makes, and no tests', { skip: built ? false : 'needs npm run build' }, () => {
+    const healthcheck = { file: 'healthcheck.mjs', text: readFileSync(infra('docker/healthcheck.mjs'), 'utf8') };
+    for (const name of Object.keys(WORKLOADS)) {
+      const files = imageFileList(name);
+      assert.ok(files.includes(`${WORKLOAD_DIR[name]}/dist/index.js`), `${name}: entry missing`);
+      if (existsSync(join(repoRoot, `${WORKLOAD_DIR[name]}/src/migrate.ts`))) assert.ok(files.includes(`${WORKLOAD_DIR[name]}/dist/migrate.js`), `${name}: migrate entry missing`);
+      assert.ok(files.some((f) => /^proto\/greenimpact\/.+\.proto$/.test(f)), `${name}: proto sources missing`);
+      if (name === 'chain') assert.ok(files.includes('services/chain/generated/contracts.json'), 'chain: compiled contracts missing');
+      assert.deepEqual(files.filter((f) => /\.test\.|\.map$|\.d\.ts$/.test(f)), [], `${name}: tests or build leftovers`);
+      assert.deepEqual(missingAtRuntime(files, [healthcheck]), [], name);
+    }
+  });
+});
+
+describe('Kubernetes manifests (infra/k8s)', () => {
+  const base = infra('k8s/base');
+  const rawBase = [...kustomizationResources(base), ...generatedObjects(base)];
+
+  it('every base object is valid against the Kubernetes 1.27 schema (kubernetes-models, offline)', async () => {
+    await assertSchemaValid(rawBase);
+  });
+
+  it('base: security, probes, resources, HPA/PDB, config refs, migrations Jobs and NetworkPolicies', () => {
+    assertSystem(rawBase, { externalSecrets: EXTERNAL_SECRETS, secretObjectsAllowed: false }, { edges: CALLS, chainEgress: [], postgresPod: false });
+  });
+
+  it('every migrations Job runs an entry that exists in the source (services/<name>/src/migrate.ts)', () => {
+    const missing = MIGRATIONS.filter((s) => !existsSync(join(repoRoot, `services/${s}/src/migrate.ts`)));
+    assert.deepEqual(missing, [], 'the Job runs node services/<name>/dist/migrate.js: add src/migrate.ts (see services/identity/src/migrate.ts)');
+  });
+
+  for (const overlay of ['dev', 'prod']) {
+    it(`overlays/${overlay}: every file exists, every patch and image names something in the base`, () => {
+      const dir = infra('k8s/overlays', overlay);
+      const k = readKustomization(dir);
+      for (const p of [...(k['resources'] ?? []), ...(k['components'] ?? []), ...((k['patches'] ?? []) as { path?: string }[]).flatMap((p) => (p.path ? [p.path] : []))]) {
+        assert.ok(existsSync(join(dir, p)), `${overlay}: ${p} does not exist`);
+      }
+      const objects = kustomizationResources(dir);
+      const exists = (kind: string, name?: string) => objects.some((o) => o.kind === kind && (name === undefined || o.metadata.name === name));
+      for (const p of (k['patches'] ?? []) as { path?: string; target?: { kind: string; name?: string } }[]) {
+        if (p.target) assert.ok(exists(p.target.kind, p.target.name), `${overlay}: patch target ${p.target.kind}/${p.target.name ?? '*'} matches nothing`);
+        if (p.path) for (const o of readYamlFile(join(dir, p.path))) assert.ok(exists(o.kind, o.metadata.name), `${overlay}: ${p.path} patches ${o.kind}/${o.metadata.name}, which is not there`);
+      }
+      const images = new Set(objects.flatMap((o) => (o['spec']?.template?.spec?.containers ?? []).map((c: { image: string }) => c.image.split(':')[0])));
+      for (const i of (k['images'] ?? []) as { name: string }[]) assert.ok(images.has(i.name), `${overlay}: image ${i.name} is used by nothing`);
+      const baseGenerators = (readKustomization(base)['configMapGenerator'] as { name: string }[]).map((g) => g.name);
+      for (const g of (k['configMapGenerator'] ?? []) as { name: string; behavior?: string }[]) {
+        if (g.behavior === 'merge') assert.ok(baseGenerators.includes(g.name), `${overlay}: merges into ${g.name}, which the base does not generate`);
+      }
+    });
+  }
+
+  it('components/kafka-topics: Strimzi KafkaTopics for the chain service\'s topics', () => {
+    const topics = kustomizationResources(infra('k8s/components/kafka-topics'));
+    assert.equal(readKustomization(infra('k8s/components/kafka-topics'))['kind'], 'Component');
+    const schema = readFileSync(join(repoRoot, 'services/chain/src/schema.ts'), 'utf8');
+    const names = [...schema.matchAll(/export const TOPIC_\w+ = '([^']+)'/g)].map((m) => m[1]);
+    assert.deepEqual(topics.map((t) => t['spec'].topicName).sort(), ['chain.job-events', 'chain.jobs']);
+    assert.deepEqual([...names].sort(), ['chain.job-events', 'chain.jobs'], 'the topics the chain service uses');
+    for (const t of topics) assert.deepEqual(kafkaTopicErrors(t), [], t.metadata.name);
+  });
+
+  it('docs/operations.md names every Secret production provides', () => {
+    for (const s of [...EXTERNAL_SECRETS, 'gateway-tls']) assert.ok(operationsDoc.includes(s), `docs/operations.md must describe Secret ${s}`);
+  });
+
+  describe('rendered with kubectl kustomize', { skip: kubectl ? false : 'kubectl is not on PATH: overlays checked structurally only' }, () => {
+    const render = (dir: string) => renderWith('kubectl', ['kustomize', dir], dir);
+
+    it('base renders, validates and keeps the invariants', async () => {
+      const objects = render(base);
+      await assertSchemaValid(objects);
+      assertSystem(objects, { externalSecrets: EXTERNAL_SECRETS, secretObjectsAllowed: false }, { edges: CALLS, chainEgress: [], postgresPod: false });
+    });
+
+    it('dev: self-contained (every Secret generated, a PostgreSQL pod reachable by the services only), one replica', async () => {
+      const objects = render(infra('k8s/overlays/dev'));
+      await assertSchemaValid(objects);
+      const dbClients = [...MIGRATIONS, ...MIGRATIONS.map((s) => `${s}-migrate`)].map((c) => `${c} -> postgres:5432`);
+      assertSystem(objects, { externalSecrets: [], secretObjectsAllowed: true }, { edges: [...CALLS, ...dbClients], chainEgress: [], postgresPod: true });
+      for (const h of objects.filter((o) => o.kind === 'HorizontalPodAutoscaler')) assert.equal(h['spec'].maxReplicas, 1, h.metadata.name);
+      assert.ok(objects.every((o) => o.kind === 'Namespace' || o.metadata['namespace'] === 'green-impact-dev'));
+    });
+
+    it('prod: no Secret in Git, real networks required, registry images, Ingress for the gateway, Kafka topics', async () => {
+      const objects = render(infra('k8s/overlays/prod'));
+      await assertSchemaValid(objects);
+      assertSystem(objects, { externalSecrets: EXTERNAL_SECRETS, secretObjectsAllowed: false }, { edges: CALLS, chainEgress: ['465/TCP', '587/TCP'], postgresPod: false });
+      const chain = objects.find((o) => o.kind === 'Deployment' && o.metadata.name === 'chain')!['spec'].template.spec;
+      const networks = chain.containers[0].env.find((e: { name: string }) => e.name === 'CHAIN_NETWORKS');
+      assert.equal(networks.valueFrom.secretKeyRef.optional, false, 'prod never falls back to the embedded networks');
+      assert.equal(chain.volumes.find((v: { name: string }) => v.name === 'signer-keys').secret.optional, false);
+      for (const o of objects) {
+        for (const c of o['spec']?.template?.spec?.containers ?? []) assert.match(c.image, /^[a-z0-9.-]+\.[a-z]+(:\d+)?\/.+:\d+\.\d+\.\d+$/, `${o.metadata.name}: registry image with a release tag`);
+      }
+      assert.deepEqual(objects.filter((o) => o.kind === 'KafkaTopic').map((t) => t['spec'].topicName).sort(), ['chain.job-events', 'chain.jobs']);
+      assert.ok(objects.some((o) => o.kind === 'Ingress'));
+    });
+  });
+});
+
+describe('Helm chart (infra/helm/green-impact)', () => {
+  const chartDir = infra('helm/green-impact');
+  const chart = parse(readFileSync(join(chartDir, 'Chart.yaml'), 'utf8')) as Record<string, string>;
+  const values = parse(readFileSync(join(chartDir, 'values.yaml'), 'utf8')) as Record<string, any>;
+  const templates = readdirSync(join(chartDir, 'templates')).map((name) => ({ name, text: readFileSync(join(chartDir, 'templates', name), 'utf8') }));
+
+  it('Chart.yaml is a v2 application chart whose appVersion is the project\'s version', () => {
+    const pkg = JSON.parse(readFileSync(join(repoRoot, 'package.json'), 'utf8')) as { version: string };
+    assert.equal(chart['apiVersion'], 'v2');
+    assert.equal(chart['name'], 'green-impact');
+    assert.match(String(chart['version']), /^\d+\.\d+\.\d+(-[\w.]+)?$/);
+    assert.equal(chart['appVersion'], pkg.version);
+  });
+
+  it('values.yaml describes the same workloads, ports, call graph and migrations', () => {
+    const services = values['services'] as Record<string, { port: number; kind: string; calls: string[]; migrations: boolean }>;
+    assert.deepEqual(Object.keys(services).sort(), Object.keys(WORKLOADS).sort());
+    for (const [name, w] of Object.entries(WORKLOADS)) assert.deepEqual([services[name]!.port, services[name]!.kind], [w.port, w.probe]);
+    const edges = Object.entries(services).flatMap(([from, s]) => s.calls.map((to) => `${from} -> ${to}:${services[to]!.port}`));
+    assert.deepEqual(edges.sort(), CALLS);
+    assert.deepEqual(Object.keys(services).filter((s) => services[s]!.migrations).sort(), [...MIGRATIONS].sort());
+  });
+
+  it('templates: balanced blocks, only defined values and named templates, numbers printed as integers', () => {
+    assert.deepEqual(helmTemplateProblems(templates, values), []);
+    const kinds = new Set(templates.flatMap((t) => [...t.text.matchAll(/^kind: (\w+)/gm)].map((m) => m[1])));
+    for (const k of ['Deployment', 'Service', 'HorizontalPodAutoscaler', 'PodDisruptionBudget', 'NetworkPolicy', 'Job', 'ConfigMap', 'Secret', 'ServiceAccount', 'PersistentVolumeClaim', 'Ingress', 'KafkaTopic']) {
+      assert.ok(kinds.has(k), `no template renders a ${k}`);
+    }
+  });
+
+  it('values-dev.yaml overrides only values that exist', () => {
+    const dev = parse(readFileSync(join(chartDir, 'values-dev.yaml'), 'utf8')) as Record<string, unknown>;
+    assert.deepEqual(unknownOverrides(dev, values, ['secrets.signerKeys', 'ingress.annotations', 'networkPolicy.dnsPodLabels']), []);
+  });
+
+  describe('rendered with helm', { skip: helm ? false : 'helm is not on PATH: the chart is checked statically only' }, () => {
+    const template = (...valueFiles: string[]) => renderWith('helm', ['template', 'green-impact', chartDir, ...valueFiles.flatMap((f) => ['-f', f])], chartDir);
+
+    it('helm lint passes', () => {
+      renderWith('helm', ['lint', '--strict', chartDir], chartDir);
+    });
+
+    it('default values (production): the same invariants as the prod overlay', async () => {
+      const dir = mkdtempSync(join(tmpdir(), 'helm-values-'));
+      try {
+        const full = join(dir, 'full.yaml');
+        writeFileSync(full, 'ingress:\n  enabled: true\nkafkaTopics:\n  enabled: true\n');
+        const objects = template(full);
+        await assertSchemaValid(objects);
+        assertSystem(objects, { externalSecrets: EXTERNAL_SECRETS, secretObjectsAllowed: false }, { edges: CALLS, chainEgress: ['465/TCP', '587/TCP'], postgresPod: false });
+      } finally {
+        rmSync(dir, { recursive: true, force: true });
+      }
+    });
+
+    it('values-dev.yaml: Secrets made by the chart, one replica, no Kafka or SMTP egress', async () => {
+      const objects = template(join(chartDir, 'values-dev.yaml'));
+      await assertSchemaValid(objects);
+      assertSystem(objects, { externalSecrets: [], secretObjectsAllowed: true }, { edges: CALLS, chainEgress: [], postgresPod: false });
+    });
+  });
+});
