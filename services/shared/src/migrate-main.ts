@@ -25,7 +25,7 @@ export async function runMigrationsProcess(name: string, definition: ServiceSche
     process.exitCode = 78;
     return;
   }
-  const ds = await openServiceDataSource({ url, ...definition, poolSize: 1, log });
+  const ds = await openServiceDataSource({ url, ...definition, poolSize: 2, log });
   const applied = await ds.query(`SELECT name FROM "${definition.schema}".typeorm_migrations ORDER BY id`);
   log.info({ schema: definition.schema, applied: applied.map((r: { name: string }) => r.name) }, 'schema up to date');
   await ds.destroy();

@@ -34,14 +34,28 @@ export async function openServiceDataSource(opts: ServiceDataSourceOptions): Pro
     synchronize: false,
     logging: false,
     extra: {
-      max: opts.poolSize ?? 10,
+      // At least two: migrations run beside the connection holding the migration lock.
+      max: Math.max(opts.poolSize ?? 10, 2),
       connectionTimeoutMillis: 5_000,
       idleTimeoutMillis: 30_000,
     },
   });
   await ds.initialize();
-  await ds.query(`CREATE SCHEMA IF NOT EXISTS "${opts.schema}"`);
-  const applied = await ds.runMigrations({ transaction: 'each' });
+  // Replicas starting together on a fresh database take turns: one migrates, the others then find
+  // nothing to do. The advisory lock is held on its own connection for the duration.
+  const lock = ds.createQueryRunner();
+  let applied: { name: string }[];
+  try {
+    await lock.query('SELECT pg_advisory_lock(hashtext($1))', [`green-impact/migrations/${opts.schema}`]);
+    await ds.query(`CREATE SCHEMA IF NOT EXISTS "${opts.schema}"`);
+    applied = await ds.runMigrations({ transaction: 'each' });
+    await lock.query('SELECT pg_advisory_unlock(hashtext($1))', [`green-impact/migrations/${opts.schema}`]);
+  } catch (err) {
+    await ds.destroy().catch(() => undefined);
+    throw err;
+  } finally {
+    await lock.release().catch(() => undefined);
+  }
   if (applied.length > 0) {
     opts.log?.info({ schema: opts.schema, migrations: applied.map((m) => m.name) }, 'migrations applied');
   }
