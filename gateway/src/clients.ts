@@ -1,6 +1,7 @@
 import { Client, credentials } from '@grpc/grpc-js';
 import { createGrpcClient, type TypedClient } from '@green-impact/shared/grpc/client';
 import { UnavailableError } from '@green-impact/shared/errors';
+import { ChainServiceService } from '@green-impact/proto/greenimpact/chain/v1/chain';
 import { IdentityServiceService } from '@green-impact/proto/greenimpact/identity/v1/identity';
 import { PortfolioServiceService } from '@green-impact/proto/greenimpact/portfolio/v1/portfolio';
 import { TaxonomyServiceService } from '@green-impact/proto/greenimpact/taxonomy/v1/taxonomy';
@@ -9,6 +10,7 @@ import type { BackendAddresses } from './config.js';
 export type IdentityClient = TypedClient<typeof IdentityServiceService>;
 export type TaxonomyClient = TypedClient<typeof TaxonomyServiceService>;
 export type PortfolioClient = TypedClient<typeof PortfolioServiceService>;
+export type ChainClient = TypedClient<typeof ChainServiceService>;
 
 /**
  * The gRPC clients operation handlers and resolvers call. When a backend's proto lands, add its typed
@@ -26,6 +28,11 @@ export interface GatewayClients {
    * absence into 503 UNAVAILABLE.
    */
   portfolio?: PortfolioClient | undefined;
+  /**
+   * Absent when CHAIN_GRPC_ADDR is not set. Reach it through {@link chainClient}, which turns the absence
+   * into 503 UNAVAILABLE.
+   */
+  chain?: ChainClient | undefined;
 }
 
 /** The taxonomy client, or 503 UNAVAILABLE when this gateway has no taxonomy backend configured. */
@@ -42,6 +49,14 @@ export function portfolioClient(clients: GatewayClients): PortfolioClient {
     throw new UnavailableError('The portfolio service is not available: this gateway has no portfolio backend configured.');
   }
   return clients.portfolio;
+}
+
+/** The chain client, or 503 UNAVAILABLE when this gateway has no chain backend configured. */
+export function chainClient(clients: GatewayClients): ChainClient {
+  if (!clients.chain) {
+    throw new UnavailableError('The chain service is not available: this gateway has no chain backend configured.');
+  }
+  return clients.chain;
 }
 
 /** A backend /readyz checks: its name and the channel to ask. */
@@ -78,6 +93,9 @@ export function createClients(
     portfolio:
       injected?.portfolio ??
       (addresses.portfolio === undefined ? undefined : own(createGrpcClient(PortfolioServiceService, addresses.portfolio, defaults))),
+    chain:
+      injected?.chain ??
+      (addresses.chain === undefined ? undefined : own(createGrpcClient(ChainServiceService, addresses.chain, defaults))),
   };
   const backends: Backend[] = [];
   for (const [name, client] of Object.entries(clients)) {

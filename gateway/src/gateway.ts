@@ -3,6 +3,7 @@ import type { AddressInfo } from 'node:net';
 import express from 'express';
 import type { Logger } from '@green-impact/shared/logger';
 import { createAuthenticator } from './auth.js';
+import { chainRoutes } from './chain-routes.js';
 import { createClients, type GatewayClients } from './clients.js';
 import type { GatewayConfig } from './config.js';
 import { errorHandler, notFound } from './error-handler.js';
@@ -31,13 +32,22 @@ export interface Gateway {
   close(): Promise<void>;
 }
 
-/** Builds the gateway: /v1/call, /graphql, /healthz, /readyz, /metrics on one HTTP server. */
+/**
+ * Builds the gateway: /v1/call, /graphql, the chain's pages (/jobs/<id>.html, /ipfs/<cid>, /rpc/<network>),
+ * /healthz, /readyz, /metrics on one HTTP server.
+ */
 export function createGateway(options: GatewayOptions): Gateway {
   const { config, log } = options;
   const clientSet = createClients(config.backends, { deadlineMs: config.grpcDeadlineMs, injected: options.clients });
   const { clients } = clientSet;
   const authenticate = createAuthenticator(clients.identity);
-  const graphql = createGraphql({ authenticate, clients, log, production: config.nodeEnv === 'production' });
+  const graphql = createGraphql({
+    authenticate,
+    clients,
+    log,
+    production: config.nodeEnv === 'production',
+    publicBaseUrl: config.publicBaseUrl,
+  });
   let closing = false;
   let closed: Promise<void> | undefined;
 
@@ -49,7 +59,17 @@ export function createGateway(options: GatewayOptions): Gateway {
     next();
   });
   app.use(opsRoutes({ backends: clientSet.backends, timeoutMs: config.readyCheckTimeoutMs, isClosing: () => closing }));
-  app.use(callRoute({ table: options.table ?? operationTable, authenticate, clients, log, bodyLimitBytes: config.bodyLimitBytes }));
+  app.use(
+    callRoute({
+      table: options.table ?? operationTable,
+      authenticate,
+      clients,
+      log,
+      bodyLimitBytes: config.bodyLimitBytes,
+      publicBaseUrl: config.publicBaseUrl,
+    }),
+  );
+  app.use(chainRoutes({ authenticate, clients, bodyLimitBytes: config.bodyLimitBytes }));
   app.use('/graphql', routeLabel('/graphql'), jsonBody(config.bodyLimitBytes, { requireJsonType: false }), graphql.handler);
   app.use(notFound);
   app.use(errorHandler(log));

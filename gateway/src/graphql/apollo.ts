@@ -27,6 +27,8 @@ export function createGraphql(deps: {
   clients: GatewayClients;
   log: Logger;
   production: boolean;
+  /** PUBLIC_BASE_URL, for links in answers. */
+  publicBaseUrl?: string | undefined;
 }): GraphqlEndpoint {
   const log = deps.log.child({ component: 'graphql' });
   const apollo = new ApolloServer<GraphqlContext>({
@@ -41,7 +43,7 @@ export function createGraphql(deps: {
     stopOnTerminationSignals: false,
     logger: log,
   });
-  const context = createContextFactory({ authenticate: deps.authenticate, clients: deps.clients, log });
+  const context = createContextFactory({ authenticate: deps.authenticate, clients: deps.clients, log, publicBaseUrl: deps.publicBaseUrl });
   let started: Promise<void> | undefined;
   let inner: RequestHandler | undefined;
   return {

@@ -2,12 +2,15 @@ import type { Request } from 'express';
 import type { Logger } from '@green-impact/shared/logger';
 import { API_KEY_HEADER, type Authenticate, type Authenticated } from '../auth.js';
 import type { GatewayClients } from '../clients.js';
+import { baseUrlOf } from '../v1/request-facts.js';
 
 /** Per-request GraphQL context. */
 export interface GraphqlContext {
   requestId: string;
   clients: GatewayClients;
   log: Logger;
+  /** Where clients reach the gateway (PUBLIC_BASE_URL, else the request's origin), for links such as /ipfs/<cid>. */
+  baseUrl: string;
   /**
    * The authenticated caller, resolved on first use and memoised for the request. Lazy so that a
    * request without a key can still introspect; fields that need a caller fail with UNAUTHENTICATED.
@@ -15,7 +18,12 @@ export interface GraphqlContext {
   auth(): Promise<Authenticated>;
 }
 
-export function createContextFactory(deps: { authenticate: Authenticate; clients: GatewayClients; log: Logger }) {
+export function createContextFactory(deps: {
+  authenticate: Authenticate;
+  clients: GatewayClients;
+  log: Logger;
+  publicBaseUrl?: string | undefined;
+}) {
   return async ({ req, requestId }: { req: Request; requestId: string }): Promise<GraphqlContext> => {
     let pending: Promise<Authenticated> | undefined;
     const apiKey = req.header(API_KEY_HEADER);
@@ -23,6 +31,7 @@ export function createContextFactory(deps: { authenticate: Authenticate; clients
       requestId,
       clients: deps.clients,
       log: deps.log.child({ requestId }),
+      baseUrl: baseUrlOf(deps.publicBaseUrl, { protocol: req.protocol, host: req.get('host') }),
       auth: () => (pending ??= deps.authenticate(apiKey, requestId)),
     };
   };

@@ -1,5 +1,8 @@
+import { chainMutationTypeDefs } from './chain-mutations-schema.js';
+import { chainTypeDefs } from './chain-schema.js';
 import { frameworkMutationTypeDefs } from './framework-mutations-schema.js';
 import { frameworkTypeDefs } from './framework-schema.js';
+import { jobTypeDefs } from './job-schema.js';
 import { portfolioMutationTypeDefs } from './portfolio-mutations-schema.js';
 import { portfolioTypeDefs } from './portfolio-schema.js';
 import { taxonomyMutationTypeDefs } from './taxonomy-mutations-schema.js';
@@ -9,7 +12,8 @@ import { taxonomyTypeDefs } from './taxonomy-schema.js';
  * The GraphQL schema (SDL). camelCase counterpart of the /v1/call identity operations plus account
  * and API-key administration; other domains `extend type Query` / `Mutation` in their own file
  * (taxonomy-schema.ts, taxonomy-mutations-schema.ts, framework-schema.ts, framework-mutations-schema.ts,
- * portfolio-schema.ts, portfolio-mutations-schema.ts) and are appended below.
+ * portfolio-schema.ts, portfolio-mutations-schema.ts, chain-schema.ts, job-schema.ts,
+ * chain-mutations-schema.ts) and are appended below.
  */
 const identityTypeDefs = /* GraphQL */ `
   """
@@ -230,4 +234,7 @@ export const typeDefs =
   frameworkTypeDefs +
   frameworkMutationTypeDefs +
   portfolioTypeDefs +
-  portfolioMutationTypeDefs;
+  portfolioMutationTypeDefs +
+  chainTypeDefs +
+  jobTypeDefs +
+  chainMutationTypeDefs;

@@ -3,6 +3,7 @@ import type { FrameworkSummary, ProjectSummary, TaxonomyServiceService } from '@
 import type { Caller } from '@green-impact/shared/caller';
 import { FailedPreconditionError, NotAuthorizedError, NotFoundError } from '@green-impact/shared/errors';
 import type { CallContext, UnaryHandlers } from '@green-impact/shared/grpc/server';
+import { renderFakeDocument } from './fake-documents.js';
 
 /**
  * The frameworks and projects methods of the fake TaxonomyService (fake-taxonomy.ts): in memory, with
@@ -200,6 +201,19 @@ export function fakeFrameworkHandlers(deps: FakeFrameworkDeps): Partial<UnaryHan
       const f = read(frameworks, 'framework', c, req.frameworkIdentifier);
       const framework = rowsOf(f, req.reportingYear, lang).map((r) => ({ ...r, frameworkCurrencyCode: f.currency }));
       return { frameworks: [{ frameworkSummary: frameworkSummary(f, c, req.reportingYear), framework }] };
+    },
+    async renderFrameworkDocument(req, ctx) {
+      const c = deps.record('renderFrameworkDocument', req, ctx);
+      const f = read(frameworks, 'framework', c, req.frameworkIdentifier);
+      const data = {
+        document: 'framework',
+        framework_identifier: f.identifier,
+        reporting_year: req.reportingYear,
+        language_code: req.languageCode ?? null,
+        decimals: req.decimals ?? 2,
+        rows: rowsOf(f, req.reportingYear, deps.language(req.languageCode)).map((r) => [r.subCategoryId, r.indicatorId, r.subCategoryVolume, r.indicatorValue]),
+      };
+      return { ...renderFakeDocument(req.format, f.name, data), frameworkId: f.id, frameworkIdentifier: f.identifier };
     },
     async getFrameworksByIdentifiers(req, ctx) {
       const c = deps.record('getFrameworksByIdentifiers', req, ctx);

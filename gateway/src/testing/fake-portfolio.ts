@@ -16,6 +16,7 @@ import {
 import { createGrpcClient } from '@green-impact/shared/grpc/client';
 import { implement, startGrpcServer, type CallContext } from '@green-impact/shared/grpc/server';
 import { createLogger } from '@green-impact/shared/logger';
+import { renderFakeDocument } from './fake-documents.js';
 import { computeRecords, totalsOf } from './fake-portfolio-impacts.js';
 import {
   assetMsg,
@@ -435,6 +436,25 @@ export async function startFakePortfolio(options: { taxonomyAddress: string }): 
         const held = f.positionIds.map((id) => positions.find((p) => p.id === id)!);
         const s = await summary(c, held, req.reportingYear, req.computeMissing);
         return { portfolioIdentifier: f.identifier, investorIdentifier: f.investor.identifier, ...s };
+      },
+      async renderPositionImpactsDocument(req, ctx) {
+        const c = record('renderPositionImpactsDocument', req, ctx);
+        const p = readPosition(c, req.positionId);
+        const impacts = p.impacts.get(req.reportingYear) ?? (await compute(c, p, req.reportingYear));
+        const data = {
+          document: 'position_impacts',
+          position_id: p.id,
+          reporting_year: req.reportingYear,
+          investor: req.writeInvestorToBlockchain ? p.investor.identifier : null,
+          impacts: impacts.map((i) => [i.indicatorId, i.value]),
+        };
+        return {
+          ...renderFakeDocument(req.format, `Position ${p.id}`, data),
+          investorIdentifier: p.investor.identifier,
+          positionId: p.id,
+          assetIdentifier: p.asset.identifier,
+          frameworkIdentifier: p.asset.frameworkIdentifier,
+        };
       },
       async getInvestorImpacts(req, ctx) {
         const c = record('getInvestorImpacts', req, ctx);

@@ -1,6 +1,7 @@
 import { createLogger } from '@green-impact/shared/logger';
 import { loadGatewayConfig } from '../config.js';
 import { createGateway, type Gateway } from '../gateway.js';
+import { startFakeChain, type FakeChain } from './fake-chain.js';
 import { startFakeIdentity, type FakeIdentity } from './fake-identity.js';
 import { startFakePortfolio, type FakePortfolio } from './fake-portfolio.js';
 import { startFakeTaxonomy, type FakeTaxonomy } from './fake-taxonomy.js';
@@ -13,25 +14,30 @@ export interface TestGateway {
   taxonomy: FakeTaxonomy | undefined;
   /** Present when started with `{ portfolio: true }`. */
   portfolio: FakePortfolio | undefined;
+  /** Present when started with `{ chain: true }`. */
+  chain: FakeChain | undefined;
   stop(): Promise<void>;
 }
 
 /**
  * A gateway on a free loopback port in front of the fake identity service (with `taxonomy`, the fake
  * taxonomy service as TAXONOMY_GRPC_ADDR; with `portfolio`, the fake portfolio service as
- * PORTFOLIO_GRPC_ADDR, over the fake taxonomy service), all over real sockets.
+ * PORTFOLIO_GRPC_ADDR, over the fake taxonomy service; with `chain`, the fake chain service as
+ * CHAIN_GRPC_ADDR), all over real sockets.
  */
 export async function startTestGateway(
   env: Record<string, string> = {},
-  options: { taxonomy?: boolean; portfolio?: boolean } = {},
+  options: { taxonomy?: boolean; portfolio?: boolean; chain?: boolean } = {},
 ): Promise<TestGateway> {
   const identity = await startFakeIdentity();
   const taxonomy = options.taxonomy || options.portfolio ? await startFakeTaxonomy() : undefined;
   const portfolio = options.portfolio && taxonomy ? await startFakePortfolio({ taxonomyAddress: taxonomy.address }) : undefined;
+  const chain = options.chain ? await startFakeChain() : undefined;
   const config = loadGatewayConfig({
     IDENTITY_GRPC_ADDR: identity.address,
     ...(taxonomy ? { TAXONOMY_GRPC_ADDR: taxonomy.address } : {}),
     ...(portfolio ? { PORTFOLIO_GRPC_ADDR: portfolio.address } : {}),
+    ...(chain ? { CHAIN_GRPC_ADDR: chain.address } : {}),
     HOST: '127.0.0.1',
     PORT: '0',
     NODE_ENV: 'test',
@@ -47,11 +53,13 @@ export async function startTestGateway(
     identity,
     taxonomy,
     portfolio,
+    chain,
     async stop() {
       await gateway.close();
       await identity.stop();
       await portfolio?.stop();
       await taxonomy?.stop();
+      await chain?.stop();
     },
   };
 }

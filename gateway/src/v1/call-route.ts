@@ -7,6 +7,7 @@ import { jsonBody } from '../json-body.js';
 import { locals, routeLabel } from '../request-context.js';
 import { parseCall } from './envelope.js';
 import type { OperationTable } from './operation-table.js';
+import { baseUrlOf, IDEMPOTENCY_KEY_HEADER, parseIdempotencyKey } from './request-facts.js';
 
 export interface CallRouteOptions {
   table: OperationTable;
@@ -14,6 +15,8 @@ export interface CallRouteOptions {
   clients: GatewayClients;
   log: Logger;
   bodyLimitBytes: number;
+  /** PUBLIC_BASE_URL, for links in answers; the request's own origin when undefined. */
+  publicBaseUrl?: string | undefined;
 }
 
 /**
@@ -30,7 +33,15 @@ export function callRoute(options: CallRouteOptions): Router {
     const { entry, parameters, envelope } = parseCall(req.body, options.table);
     locals(res).operation = `${entry.solution}/${entry.operation}`;
     const log = options.log.child({ requestId, operation: entry.operation });
-    const ctx = { caller, requestId, clients: options.clients, log, envelope };
+    const idempotencyHeader = req.header(IDEMPOTENCY_KEY_HEADER);
+    const http = {
+      // Checked when an operation that creates a job reads it; the others ignore the header.
+      get idempotencyKey() {
+        return parseIdempotencyKey(idempotencyHeader);
+      },
+      baseUrl: baseUrlOf(options.publicBaseUrl, { protocol: req.protocol, host: req.get('host') }),
+    };
+    const ctx = { caller, requestId, clients: options.clients, log, envelope, http };
     // parameters were validated against this very row's specs, so they have the row's ParamsOf type.
     const result = await entry.handler(parameters as never, ctx);
     res.status(200).json(result);

@@ -1,6 +1,8 @@
 import { assetOperations } from './operations/assets.js';
+import { blockchainOperations } from './operations/blockchain.js';
 import { currencyOperations } from './operations/currencies.js';
 import { frameworkOperations } from './operations/frameworks.js';
+import { hashOperations } from './operations/hash.js';
 import { identityOperations } from './operations/identity.js';
 import { impactOperations } from './operations/impacts.js';
 import { investorOperations } from './operations/investors.js';
@@ -27,6 +29,8 @@ export const operationEntries: readonly OperationEntry[] = [
   ...positionOperations,
   ...portfolioOperations,
   ...impactOperations,
+  ...blockchainOperations,
+  ...hashOperations,
 ];
 
 export interface OperationTable {

@@ -2,6 +2,7 @@ import type { Caller } from '@green-impact/shared/caller';
 import type { Logger } from '@green-impact/shared/logger';
 import type { GatewayClients } from '../clients.js';
 import type { ParamsOf, ParamSpecs } from './parameters.js';
+import type { RequestFacts } from './request-facts.js';
 
 /** The values of the envelope's `solution` field (spec §1, §4.1). */
 export const SOLUTIONS = ['SVC.ESG.Credits', 'SVC.Blockchain.Hash', 'SVC.NFT.zK'] as const;
@@ -18,6 +19,8 @@ export interface OperationContext {
   log: Logger;
   /** Envelope fields of the Hash and NFT solutions, already checked. */
   envelope: { version?: number; network?: string };
+  /** What the HTTP request adds to the body (request-facts.ts). */
+  http: RequestFacts;
 }
 
 /**

@@ -1,4 +1,6 @@
 import { accountMutations, accountQueries } from './account-resolvers.js';
+import { chainMutations } from './chain-mutations.js';
+import { chainQueries, chainTypes } from './chain-resolvers.js';
 import { currencyMutations } from './currency-mutations.js';
 import { frameworkMutations } from './framework-mutations.js';
 import { frameworkQueries, frameworkTypes } from './framework-resolvers.js';
@@ -11,7 +13,7 @@ import { userMutations, userQueries } from './user-resolvers.js';
 
 /** The resolver map handed to Apollo; each domain contributes its Query and Mutation fields. */
 export const resolvers = {
-  Query: { ...accountQueries, ...userQueries, ...taxonomyQueries, ...frameworkQueries, ...portfolioQueries },
+  Query: { ...accountQueries, ...userQueries, ...taxonomyQueries, ...frameworkQueries, ...portfolioQueries, ...chainQueries },
   Mutation: {
     ...accountMutations,
     ...userMutations,
@@ -20,8 +22,10 @@ export const resolvers = {
     ...currencyMutations,
     ...frameworkMutations,
     ...portfolioMutations,
+    ...chainMutations,
   },
   ...taxonomyTypes,
   ...frameworkTypes,
   ...portfolioTypes,
+  ...chainTypes,
 };

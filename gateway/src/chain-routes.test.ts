@@ -1,0 +1,166 @@
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { postCall, startTestGateway, type TestGateway } from './testing/test-gateway.js';
+
+/**
+ * The chain's HTTP routes against the fake ChainService over real gRPC: GET /jobs/<id>.html (verified
+ * pages, private to the account), GET /ipfs/<cid> (public, immutable), POST /rpc/<network> (public relay),
+ * and /readyz with a chain backend.
+ */
+
+const ACME = { 'content-type': 'application/json', 'x-api-key': 'user-key' };
+const WRITE = { framework_identifier: 'GBF', reporting_year: 2024, solution: 'SVC.Blockchain.Save', operation: 'save', version: 1, network: 'sepolia' };
+
+let t: TestGateway;
+let htmlJob: string;
+let jsonJob: string;
+before(async () => {
+  t = await startTestGateway({}, { taxonomy: true, chain: true });
+  const ok = async (operation: string, parameters: Record<string, unknown>) => {
+    const res = await postCall(t.baseUrl, { solution: 'SVC.ESG.Credits', operation, parameters }, ACME);
+    assert.equal(res.status, 200, res.text);
+    return res.json as any;
+  };
+  await ok('addFramework', { framework_identifier: 'GBF', framework_name: 'Green <Bond> Framework', framework_currency_code: 'EUR' });
+  htmlJob = (await ok('writeHtmlFrameworkToBlockchain', WRITE)).job_id;
+  jsonJob = (await ok('writeJsonFrameworkToBlockchain', WRITE)).job_id;
+  t.chain!.complete(htmlJob);
+  t.chain!.complete(jsonJob);
+});
+after(async () => {
+  await t.stop();
+});
+
+const get = (path: string, headers: Record<string, string> = {}) => fetch(`${t.baseUrl}${path}`, { headers });
+
+describe('GET /jobs/<job_id>.html', () => {
+  test('serves the verified page with its content type and the document headers', async () => {
+    const res = await get(`/jobs/${htmlJob}.html`, { 'x-api-key': 'user-key' });
+    assert.equal(res.status, 200);
+    assert.equal(res.headers.get('content-type'), 'text/html; charset=utf-8');
+    assert.equal(res.headers.get('cache-control'), 'private, no-cache');
+    assert.equal(res.headers.get('x-content-type-options'), 'nosniff');
+    assert.match(res.headers.get('content-security-policy') ?? '', /default-src 'none'.*sandbox/);
+    const cid = res.headers.get('x-document-cid');
+    assert.match(cid ?? '', /^bafkrei/);
+    assert.equal(res.headers.get('etag'), `"${cid}"`);
+    assert.match(res.headers.get('x-document-sha256') ?? '', /^[0-9a-f]{64}$/);
+    assert.match(await res.text(), /^<!doctype html>.*<title>Green <Bond> Framework<\/title>/);
+  });
+
+  test('needs the account key: jobs are private', async () => {
+    const res = await get(`/jobs/${htmlJob}.html`);
+    assert.equal(res.status, 401);
+    assert.deepEqual(await res.json(), { message: 'Please submit client identifier.', code: 'UNAUTHENTICATED' });
+    const other = await get(`/jobs/${htmlJob}.html`, { 'x-api-key': 'op-key' });
+    assert.equal(other.status, 404);
+    assert.equal(((await other.json()) as any).code, 'NOT_FOUND');
+  });
+
+  test('unknown job 404; a JSON document has no page; a job not yet completed is 400', async () => {
+    const unknown = await get('/jobs/00000000-0000-4000-8000-000000000000.html', { 'x-api-key': 'user-key' });
+    assert.equal(unknown.status, 404);
+    assert.deepEqual(await unknown.json(), { message: 'No such job 00000000-0000-4000-8000-000000000000.', code: 'NOT_FOUND' });
+    const json = await get(`/jobs/${jsonJob}.html`, { 'x-api-key': 'user-key' });
+    assert.equal(json.status, 404);
+    assert.deepEqual(await json.json(), { message: `Job ${jsonJob} has no HTML document: it holds a JSON document.`, code: 'NOT_FOUND' });
+    const res = await postCall(t.baseUrl, { solution: 'SVC.ESG.Credits', operation: 'writeHtmlFrameworkToBlockchain', parameters: WRITE }, ACME);
+    const pending = await get(`/jobs/${(res.json as any).job_id}.html`, { 'x-api-key': 'user-key' });
+    assert.equal(pending.status, 400);
+    assert.equal(((await pending.json()) as any).code, 'FAILED_PRECONDITION');
+    assert.equal((await get(`/jobs/${htmlJob}`, { 'x-api-key': 'user-key' })).status, 404);
+  });
+
+  test('a page that no longer matches its anchor is refused, never served', async () => {
+    const res = await postCall(t.baseUrl, { solution: 'SVC.ESG.Credits', operation: 'writeHtmlFrameworkToBlockchain', parameters: { ...WRITE, decimals: 3 } }, ACME);
+    const jobId = (res.json as any).job_id as string;
+    t.chain!.complete(jobId);
+    t.chain!.tamper(jobId);
+    const page = await get(`/jobs/${jobId}.html`, { 'x-api-key': 'user-key' });
+    assert.equal(page.status, 400);
+    assert.equal(page.headers.get('content-type'), 'application/json; charset=utf-8');
+    const body = (await page.json()) as any;
+    assert.equal(body.code, 'FAILED_PRECONDITION');
+    assert.match(body.message, new RegExp(`^The document of job ${jobId} does not match its anchor`));
+  });
+});
+
+describe('GET /ipfs/<cid>', () => {
+  test('serves content by CID without a key, immutable, with its content type; 304 for a known ETag', async () => {
+    const page = await get(`/jobs/${htmlJob}.html`, { 'x-api-key': 'user-key' });
+    const cid = page.headers.get('x-document-cid')!;
+    const res = await get(`/ipfs/${cid}`);
+    assert.equal(res.status, 200);
+    assert.equal(res.headers.get('content-type'), 'text/html; charset=utf-8');
+    assert.equal(res.headers.get('cache-control'), 'public, max-age=31536000, immutable');
+    assert.equal(res.headers.get('etag'), `"${cid}"`);
+    assert.equal(res.headers.get('access-control-allow-origin'), '*');
+    assert.equal(await res.text(), await page.text());
+    const calls = t.chain!.count('getContent');
+    const again = await get(`/ipfs/${cid}`, { 'if-none-match': `W/"x", "${cid}"` });
+    assert.equal(again.status, 304);
+    assert.equal(t.chain!.count('getContent'), calls, 'answered without the chain service');
+  });
+
+  test('unknown CID 404, not a CID 400', async () => {
+    const unknown = await get('/ipfs/bafkreiaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa');
+    assert.equal(unknown.status, 404);
+    assert.equal(((await unknown.json()) as any).code, 'NOT_FOUND');
+    const bad = await get('/ipfs/not-a-cid');
+    assert.equal(bad.status, 400);
+    assert.deepEqual(await bad.json(), { message: '"not-a-cid" is not a CID.', code: 'INVALID_ARGUMENT' });
+  });
+});
+
+describe('POST /rpc/<network>', () => {
+  const rpc = (network: string, body: string, headers: Record<string, string> = { 'content-type': 'application/json' }) =>
+    fetch(`${t.baseUrl}/rpc/${network}`, { method: 'POST', headers, body });
+
+  test('relays a JSON-RPC request without a key and answers JSON-RPC', async () => {
+    const res = await rpc('sepolia', JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'eth_blockNumber', params: [] }));
+    assert.equal(res.status, 200);
+    assert.equal(res.headers.get('content-type'), 'application/json; charset=utf-8');
+    assert.equal(res.headers.get('access-control-allow-origin'), '*');
+    assert.deepEqual(await res.json(), { jsonrpc: '2.0', id: 1, result: '0x2a' });
+    const sent = t.chain!.calls.filter((c) => c.method === 'relayJsonRpc').at(-1)!;
+    assert.equal(sent.caller, undefined, 'public: no caller');
+    // Any content type is relayed as it came (some clients send text/plain).
+    const plain = await rpc('mumbai', JSON.stringify({ jsonrpc: '2.0', id: 'a', method: 'eth_sendRawTransaction', params: ['0x00'] }), { 'content-type': 'text/plain' });
+    assert.equal(plain.status, 200);
+    assert.equal(((await plain.json()) as any).error.code, -32601);
+  });
+
+  test('an unknown network is 400 with the known ones; a CORS preflight is answered', async () => {
+    const res = await rpc('goerli', '{}');
+    assert.equal(res.status, 400);
+    assert.deepEqual(await res.json(), { message: 'Unknown network "goerli"; expected one of sepolia, amoy, mumbai.', code: 'INVALID_ARGUMENT' });
+    const preflight = await fetch(`${t.baseUrl}/rpc/sepolia`, { method: 'OPTIONS', headers: { origin: 'https://dapp.example', 'access-control-request-method': 'POST' } });
+    assert.equal(preflight.status, 204);
+    assert.equal(preflight.headers.get('access-control-allow-methods'), 'POST, OPTIONS');
+    assert.equal(preflight.headers.get('access-control-allow-headers'), 'Content-Type');
+  });
+
+  test('a body over the limit is 413', async () => {
+    const res = await rpc('sepolia', 'x'.repeat(20_000));
+    assert.equal(res.status, 413);
+  });
+});
+
+test('/readyz checks the chain backend', async () => {
+  const res = await get('/readyz');
+  assert.equal(res.status, 200);
+  assert.deepEqual(((await res.json()) as any).backends, { identity: 'SERVING', taxonomy: 'SERVING', chain: 'SERVING' });
+});
+
+test('without a chain backend the routes answer 503', async () => {
+  const bare = await startTestGateway();
+  try {
+    const res = await fetch(`${bare.baseUrl}/ipfs/bafkreiabc`);
+    assert.equal(res.status, 503);
+    assert.equal(((await res.json()) as any).code, 'UNAVAILABLE');
+    const rpc = await fetch(`${bare.baseUrl}/rpc/sepolia`, { method: 'POST', body: '{}' });
+    assert.equal(rpc.status, 503);
+  } finally {
+    await bare.stop();
+  }
+});

@@ -1,0 +1,264 @@
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { DocumentFormat } from '@green-impact/proto/greenimpact/common/v1/common';
+import { startTestGateway, type TestGateway } from '../testing/test-gateway.js';
+
+/**
+ * GraphQL over blockchain jobs, networks and documents, against the fake ChainService (documents rendered by
+ * the fake TaxonomyService and PortfolioService) over real gRPC. `user-key` (account acc-acme) writes;
+ * `op-key` is another account.
+ */
+
+interface GqlResponse {
+  status: number;
+  body: {
+    data?: Record<string, any> | null;
+    errors?: { message: string; extensions?: Record<string, unknown>; path?: unknown[] }[];
+  };
+}
+
+let t: TestGateway;
+let positionId: string;
+before(async () => {
+  t = await startTestGateway({ PUBLIC_BASE_URL: 'https://impact.example.org/' }, { portfolio: true, chain: true });
+  data(
+    await gql(`mutation {
+      f: addFramework(input: { identifier: "GBF", name: "Green Bond Framework", currencyCode: "EUR", visibility: PUBLIC }) { id }
+      y: addYearSpecificsToFramework(input: { identifier: "GBF", year: 2024, valueOutstanding: 1000000, allocatedAmount: 800000, valueOutstandingFramework: true }) { message }
+      r: addCategoryIndicatorToFramework(input: { identifier: "GBF", year: 2024, subCategoryId: 10, volume: 600000, indicatorId: 30, value: 5000 }) { message }
+      i: addInvestor(input: { identifier: "inv_1", name: "Ann", currencyCode: "EUR" }) { message }
+      a: addAsset(input: { identifier: "SE0001", name: "Green bond", issuerIdentifier: "ISS-1", frameworkIdentifier: "GBF", currencyCode: "EUR", valueOutstanding: 1000000 }) { message }
+    }`),
+  );
+  const added = data(
+    await gql(`mutation { addPosition(input: { investorIdentifier: "inv_1", assetIdentifier: "SE0001", amount: 100000, currencyCode: "EUR", year: 2024 }) { id } }`),
+  );
+  positionId = String(added['addPosition'].id);
+});
+after(async () => {
+  await t.stop();
+});
+
+async function gql(query: string, variables: Record<string, unknown> = {}, apiKey = 'user-key'): Promise<GqlResponse> {
+  const res = await fetch(`${t.baseUrl}/graphql`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', 'x-api-key': apiKey },
+    body: JSON.stringify({ query, variables }),
+  });
+  return { status: res.status, body: (await res.json()) as GqlResponse['body'] };
+}
+
+function data(res: GqlResponse): Record<string, any> {
+  assert.equal(res.body.errors, undefined, JSON.stringify(res.body.errors));
+  return res.body.data!;
+}
+
+function onlyError(res: GqlResponse) {
+  assert.equal(res.body.errors?.length, 1, JSON.stringify(res.body));
+  const [err] = res.body.errors!;
+  return { message: err!.message, code: err!.extensions?.['code'] };
+}
+
+const JOB = `id kind documentKind network status request txHash txUrl blockNumber gasUsed gasPrice networkCost networkTotal error attempts
+  createdAt updatedAt completedAt idempotencyKey frameworkIdentifier positionId investorIdentifier reportingYear key
+  receipt { blockNumber status from to logs { address topics transactionHash } }
+  keyValue { key value found contractAddress }
+  document { documentId kind cid sha256 contentType size contentUrl pageUrl }`;
+
+describe('document writes', () => {
+  test('writeFrameworkDocument queues a job; job(id) follows it to COMPLETED; document(jobId) reads it verified', async () => {
+    const written = data(
+      await gql(`mutation($input: WriteFrameworkDocumentInput!) { writeFrameworkDocument(input: $input) { ${JOB} } }`, {
+        input: { identifier: 'GBF', year: 2024, format: 'JSON', network: 'sepolia', decimals: 1, sdgGoalsIncluded: true, idempotencyKey: 'gql-1' },
+      }),
+    )['writeFrameworkDocument'];
+    assert.equal(written.status, 'QUEUED');
+    assert.equal(written.kind, 'DOCUMENT');
+    assert.equal(written.documentKind, 'FRAMEWORK_JSON');
+    assert.equal(written.frameworkIdentifier, 'GBF');
+    assert.equal(written.idempotencyKey, 'gql-1');
+    assert.equal(written.txHash, null);
+    assert.deepEqual(written.request, {
+      solution: 'SVC.ESG.Credits',
+      operation: 'writeJsonFrameworkToBlockchain',
+      parameters: {
+        framework_identifier: 'GBF', reporting_year: 2024, decimals: 1, solution: 'SVC.Blockchain.Save', operation: 'save', version: 1, network: 'sepolia',
+        sdg_goals_included: 'yes', eu_objectives_included: 'no',
+      },
+    });
+    const render = t.taxonomy!.calls.filter((c) => c.method === 'renderFrameworkDocument').at(-1)!.request as any;
+    assert.deepEqual(JSON.parse(JSON.stringify(render)), { frameworkIdentifier: 'GBF', reportingYear: 2024, format: DocumentFormat.DOCUMENT_FORMAT_JSON, decimals: 1, sdgGoalsIncluded: true, euObjectivesIncluded: false });
+
+    // The same idempotency key answers the same job.
+    const again = data(
+      await gql(`mutation { writeFrameworkDocument(input: { identifier: "GBF", year: 2024, format: JSON, network: "sepolia", decimals: 1, sdgGoalsIncluded: true, idempotencyKey: "gql-1" }) { id } }`),
+    );
+    assert.equal(again['writeFrameworkDocument'].id, written.id);
+
+    t.chain!.complete(written.id);
+    const job = data(await gql(`query($id: ID!) { job(id: $id) { ${JOB} } }`, { id: written.id }))['job'];
+    assert.equal(job.status, 'COMPLETED');
+    assert.match(job.txHash, /^0x[0-9a-f]{64}$/);
+    assert.equal(job.receipt.status, 1);
+    assert.equal(job.gasUsed, '50000');
+    assert.equal(job.document.kind, 'FRAMEWORK_JSON');
+    assert.equal(job.document.contentUrl, `https://impact.example.org/ipfs/${job.document.cid}`);
+    assert.equal(job.document.pageUrl, null);
+
+    const doc = data(
+      await gql(`query($id: ID!) { document(jobId: $id) { kind verified cid sha256 anchoredSha256 contentType json content pageUrl job { id status } } }`, { id: written.id }),
+    )['document'];
+    assert.equal(doc.verified, true);
+    assert.equal(doc.sha256, doc.anchoredSha256);
+    assert.equal(doc.json.framework_identifier, 'GBF');
+    assert.deepEqual(JSON.parse(doc.content), doc.json);
+    assert.deepEqual(doc.job, { id: written.id, status: 'COMPLETED' });
+
+    // Another account sees nothing of it.
+    const theirs = data(await gql(`query($id: ID!) { job(id: $id) { id } document(jobId: $id) { cid } }`, { id: written.id }, 'op-key'));
+    assert.deepEqual(theirs, { job: null, document: null });
+  });
+
+  test('an HTML position impacts document; documents lists it; a tampered one is an error', async () => {
+    const written = data(
+      await gql(`mutation($input: WritePositionImpactsDocumentInput!) { writePositionImpactsDocument(input: $input) { id documentKind investorIdentifier positionId request } }`, {
+        input: { positionId, year: 2024, format: 'HTML', network: 'mumbai', writeInvestor: true, decryptionKey: 'k'.repeat(64) },
+      }),
+    )['writePositionImpactsDocument'];
+    assert.equal(written.documentKind, 'POSITION_IMPACTS_HTML');
+    assert.equal(written.investorIdentifier, 'inv_1');
+    assert.equal(written.positionId, positionId);
+    assert.equal(written.request.operation, 'writeHtmlPositionImpactsToBlockchain');
+    assert.equal(written.request.parameters.write_investor_to_blockchain, 'yes');
+    assert.doesNotMatch(JSON.stringify(written.request), /decryption|kkkk/);
+    t.chain!.complete(written.id);
+    const doc = data(await gql(`query($id: ID!) { document(jobId: $id) { pageUrl json } }`, { id: written.id }))['document'];
+    assert.deepEqual(doc, { pageUrl: `https://impact.example.org/jobs/${written.id}.html`, json: null });
+    const entries = data(await gql(`query($p: ID!) { documents(investorIdentifier: "inv_1", positionId: $p) { id jobId kind status network reportingYear } }`, { p: positionId }))['documents'];
+    assert.deepEqual(entries.map((e: any) => ({ ...e, id: undefined })), [
+      { id: undefined, jobId: written.id, kind: 'POSITION_IMPACTS_HTML', status: 'COMPLETED', network: 'mumbai', reportingYear: 2024 },
+    ]);
+    t.chain!.tamper(written.id);
+    const err = onlyError(await gql(`query($id: ID!) { document(jobId: $id) { cid } }`, { id: written.id }));
+    assert.equal(err.code, 'FAILED_PRECONDITION');
+    assert.match(err.message, /does not match its anchor/);
+  });
+
+  test('validation names the input fields; unknown networks are refused with the known ones', async () => {
+    const write = (input: string) => gql(`mutation { writeFrameworkDocument(input: { ${input} }) { id } }`);
+    assert.deepEqual(onlyError(await write('identifier: "GBF", year: 24, format: JSON, network: "sepolia"')), {
+      message: 'input.year must be a 4-digit year.', code: 'INVALID_ARGUMENT',
+    });
+    assert.deepEqual(onlyError(await write('identifier: "GBF", year: 2024, format: JSON, network: "sepolia", decimals: 11')), {
+      message: 'input.decimals must be between 0 and 10.', code: 'INVALID_ARGUMENT',
+    });
+    assert.deepEqual(onlyError(await write('identifier: "GBF", year: 2024, format: JSON, network: "a b"')), {
+      message: 'input.network must be a network name such as sepolia.', code: 'INVALID_ARGUMENT',
+    });
+    assert.deepEqual(onlyError(await write('identifier: "GBF", year: 2024, format: JSON, network: "goerli"')), {
+      message: 'Unknown network "goerli"; expected one of sepolia, amoy, mumbai.', code: 'INVALID_ARGUMENT',
+    });
+    assert.equal(onlyError(await write('identifier: "GBF", year: 2024, format: PDF, network: "sepolia"')).code, 'GRAPHQL_VALIDATION_FAILED');
+  });
+});
+
+describe('key-value jobs, listings and networks', () => {
+  test('insert and select; the selected value arrives in keyValue', async () => {
+    const inserted = data(await gql(`mutation { insertBytes32(input: { network: "sepolia", key: "k1", value: "ééé" }) { id kind status key request } }`))['insertBytes32'];
+    assert.deepEqual(
+      { kind: inserted.kind, status: inserted.status, key: inserted.key },
+      { kind: 'KV_INSERT_BYTES32', status: 'QUEUED', key: 'k1' },
+    );
+    assert.deepEqual(inserted.request, { solution: 'SVC.Blockchain.Hash', version: 1, network: 'sepolia', operation: 'insertBytes32', parameters: { key: 'k1', value: 'ééé' } });
+    t.chain!.complete(inserted.id);
+    const selected = data(await gql(`mutation { selectBytes32(input: { network: "sepolia", key: "k1" }) { id } }`))['selectBytes32'];
+    t.chain!.complete(selected.id);
+    const job = data(await gql(`query($id: ID!) { job(id: $id) { status txHash networkCost keyValue { key value found } result } }`, { id: selected.id }))['job'];
+    assert.deepEqual(job, { status: 'COMPLETED', txHash: null, networkCost: 0, keyValue: { key: 'k1', value: 'ééé', found: true }, result: { key: 'k1', value: 'ééé' } });
+  });
+
+  test('the limits of /v1/call, with messages naming the input fields', async () => {
+    assert.deepEqual(onlyError(await gql(`mutation { insertString(input: { network: "sepolia", key: "${'k'.repeat(33)}", value: "v" }) { id } }`)), {
+      message: 'input.key must be at most 32 characters, got 33.', code: 'INVALID_ARGUMENT',
+    });
+    assert.deepEqual(onlyError(await gql(`mutation { insertBytes32(input: { network: "sepolia", key: "k", value: "é${'v'.repeat(31)}" }) { id } }`)), {
+      message: 'input.value must be at most 32 characters and 32 bytes (UTF-8) for insertBytes32, got 32 characters, 33 bytes.', code: 'INVALID_ARGUMENT',
+    });
+    assert.deepEqual(onlyError(await gql(`mutation { selectString(input: { network: "sepolia", key: "k", idempotencyKey: "${'i'.repeat(256)}" }) { id } }`)), {
+      message: 'input.idempotencyKey must be at most 255 characters.', code: 'INVALID_ARGUMENT',
+    });
+  });
+
+  test('jobs: newest first, filtered by status and kind, paged', async () => {
+    for (const key of ['p1', 'p2', 'p3']) data(await gql(`mutation { insertString(input: { network: "amoy", key: "${key}", value: "v" }) { id } }`));
+    const page1 = data(await gql(`{ jobs(kind: KV_INSERT_STRING, status: QUEUED, first: 2) { nodes { key status } pageInfo { hasNextPage endCursor } } }`))['jobs'];
+    assert.deepEqual(page1.nodes, [{ key: 'p3', status: 'QUEUED' }, { key: 'p2', status: 'QUEUED' }]);
+    assert.equal(page1.pageInfo.hasNextPage, true);
+    const page2 = data(await gql(`query($after: String) { jobs(kind: KV_INSERT_STRING, status: QUEUED, first: 2, after: $after) { nodes { key } pageInfo { hasNextPage endCursor } } }`, { after: page1.pageInfo.endCursor }))['jobs'];
+    assert.deepEqual(page2, { nodes: [{ key: 'p1' }], pageInfo: { hasNextPage: false, endCursor: null } });
+    assert.deepEqual(onlyError(await gql(`{ jobs(first: 501) { nodes { id } } }`)), { message: 'first must be between 1 and 500.', code: 'INVALID_ARGUMENT' });
+    const listed = t.chain!.calls.filter((c) => c.method === 'listJobs').at(-2)!.request as any;
+    assert.equal(listed.pageSize, 2);
+  });
+
+  test('networks, with the legacy alias marked', async () => {
+    const { networks } = data(await gql('{ networks { name chainId aliasOf explorerUrl embedded nftContractAddress } }'));
+    assert.deepEqual(networks, [
+      { name: 'sepolia', chainId: 11155111, aliasOf: null, explorerUrl: 'https://sepolia.etherscan.io', embedded: false, nftContractAddress: null },
+      { name: 'amoy', chainId: 80002, aliasOf: null, explorerUrl: null, embedded: false, nftContractAddress: null },
+      { name: 'mumbai', chainId: 80002, aliasOf: 'amoy', explorerUrl: null, embedded: false, nftContractAddress: null },
+    ]);
+  });
+
+  test('documents needs a subject; no key is UNAUTHENTICATED', async () => {
+    assert.deepEqual(onlyError(await gql('{ documents { id } }')), { message: 'Give frameworkIdentifier, or investorIdentifier with positionId.', code: 'INVALID_ARGUMENT' });
+    assert.deepEqual(onlyError(await gql('{ documents(investorIdentifier: "inv_1") { id } }')), { message: 'positionId is required.', code: 'INVALID_ARGUMENT' });
+    assert.equal(onlyError(await gql('{ networks { name } }', {}, '')).code, 'UNAUTHENTICATED');
+  });
+});
+
+test('without a chain backend: UNAVAILABLE', async () => {
+  const bare = await startTestGateway({}, { taxonomy: true });
+  try {
+    const res = await fetch(`${bare.baseUrl}/graphql`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-api-key': 'user-key' },
+      body: JSON.stringify({ query: '{ networks { name } }' }),
+    });
+    const body = (await res.json()) as GqlResponse['body'];
+    assert.equal(body.errors?.[0]?.extensions?.['code'], 'UNAVAILABLE');
+  } finally {
+    await bare.stop();
+  }
+});
+
+test('every chain type, field, argument and enum value is described', async () => {
+  const res = await gql(`{
+    __schema { types { name description enumValues { name description } fields { name description args { name description } }
+      inputFields { name description } } }
+  }`);
+  type T = {
+    name: string;
+    description: string | null;
+    enumValues: { name: string; description: string | null }[] | null;
+    fields: { name: string; description: string | null; args: { name: string; description: string | null }[] }[] | null;
+    inputFields: { name: string; description: string | null }[] | null;
+  };
+  const mine = new Set([
+    'JSON', 'JobStatus', 'JobKind', 'DocumentKind', 'DocumentFormat', 'Job', 'JobConnection', 'PageInfo', 'TransactionReceipt', 'TransactionLog',
+    'KeyValueResult', 'DocumentResult', 'Network', 'DocumentEntry', 'Document', 'WriteFrameworkDocumentInput', 'WritePositionImpactsDocumentInput',
+    'KeyValueInput', 'KeySelectInput',
+  ]);
+  const missing: string[] = [];
+  const types = (data(res)['__schema'] as { types: T[] }).types;
+  assert.deepEqual(types.filter((t) => mine.has(t.name)).length, mine.size);
+  for (const type of types.filter((t) => mine.has(t.name))) {
+    if (!type.description) missing.push(type.name);
+    for (const f of [...(type.inputFields ?? []), ...(type.enumValues ?? [])]) if (!f.description) missing.push(`${type.name}.${f.name}`);
+    for (const f of type.fields ?? []) {
+      if (!f.description) missing.push(`${type.name}.${f.name}`);
+      for (const a of f.args) if (!a.description) missing.push(`${type.name}.${f.name}(${a.name})`);
+    }
+  }
+  assert.deepEqual(missing, []);
+});

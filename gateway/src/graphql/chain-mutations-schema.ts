@@ -1,0 +1,99 @@
+/**
+ * SDL of the blockchain writes (spec §4.2 writes, §4.12): each queues a job of ChainService and answers it
+ * at once, QUEUED; follow it with job(id). Appended to schema.ts's typeDefs. `idempotencyKey` plays the
+ * HTTP Idempotency-Key header's part: the same key of the account answers the same job.
+ */
+export const chainMutationTypeDefs = /* GraphQL */ `
+  extend type Mutation {
+    "Writes a framework's document of a year to a network (spec writeJsonFrameworkToBlockchain / writeHtmlFrameworkToBlockchain)."
+    writeFrameworkDocument(input: WriteFrameworkDocumentInput!): Job!
+    "Writes a position's impacts document of a year to a network (spec writeJsonPositionImpactsToBlockchain / writeHtml…)."
+    writePositionImpactsDocument(input: WritePositionImpactsDocumentInput!): Job!
+    "Stores a string under a key of the caller's namespace (spec insertString)."
+    insertString(input: KeyValueInput!): Job!
+    "Stores up to 32 bytes under a key of the caller's namespace (spec insertBytes32)."
+    insertBytes32(input: KeyValueInput!): Job!
+    "Reads a string key; the value arrives in the job's keyValue (spec selectString)."
+    selectString(input: KeySelectInput!): Job!
+    "Reads a bytes32 key; the value arrives in the job's keyValue (spec selectBytes32)."
+    selectBytes32(input: KeySelectInput!): Job!
+  }
+
+  "Format of a written document."
+  enum DocumentFormat {
+    "UTF-8 JSON."
+    JSON
+    "A self-contained HTML page."
+    HTML
+  }
+
+  "Input of writeFrameworkDocument."
+  input WriteFrameworkDocumentInput {
+    "The framework's identifier (the caller's own, else another account's public one)."
+    identifier: String!
+    "Reporting year, 4 digits."
+    year: Int!
+    "JSON or HTML."
+    format: DocumentFormat!
+    "Network name, one of networks."
+    network: String!
+    "Decimals of the figures, 0 to 10; default 2."
+    decimals: Int
+    "Include the UN SDGs of each row; default false."
+    sdgGoalsIncluded: Boolean
+    "Include the EU environmental objectives of each row; default false."
+    euObjectivesIncluded: Boolean
+    "Language of the names; default each item's original language."
+    languageCode: String
+    "Same key, same job: a retry never writes twice."
+    idempotencyKey: String
+  }
+
+  "Input of writePositionImpactsDocument."
+  input WritePositionImpactsDocumentInput {
+    "The position's id (one of the caller's)."
+    positionId: ID!
+    "Reporting year, 4 digits."
+    year: Int!
+    "JSON or HTML."
+    format: DocumentFormat!
+    "Network name, one of networks."
+    network: String!
+    "Decimals of the figures, 0 to 10; default 2."
+    decimals: Int
+    "Include the UN SDGs of each row; default false."
+    sdgGoalsIncluded: Boolean
+    "Include the EU environmental objectives of each row; default false."
+    euObjectivesIncluded: Boolean
+    "Language of the names; default each item's original language."
+    languageCode: String
+    "Include the investor's name and e-mail (PII) in the document; default false."
+    writeInvestor: Boolean
+    "Decrypts the investor's PII when it is stored encrypted."
+    decryptionKey: String
+    "Same key, same job: a retry never writes twice."
+    idempotencyKey: String
+  }
+
+  "Input of insertString and insertBytes32."
+  input KeyValueInput {
+    "Network name, one of networks."
+    network: String!
+    "At most 32 characters."
+    key: String!
+    "insertBytes32: at most 32 characters and 32 bytes of UTF-8. insertString: up to the network's limit."
+    value: String!
+    "Same key, same job: a retry never writes twice."
+    idempotencyKey: String
+  }
+
+  "Input of selectString and selectBytes32."
+  input KeySelectInput {
+    "Network name, one of networks."
+    network: String!
+    "At most 32 characters."
+    key: String!
+    "Same key, same job."
+    idempotencyKey: String
+  }
+`;

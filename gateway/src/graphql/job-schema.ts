@@ -1,0 +1,171 @@
+/**
+ * SDL of a blockchain job and its outcome (chain-schema.ts reads them, chain-mutations-schema.ts answers
+ * them). Appended to schema.ts's typeDefs.
+ */
+export const jobTypeDefs = /* GraphQL */ `
+  "A blockchain job: asynchronous, followed by its status."
+  type Job {
+    "UUID; the legacy info.jobId."
+    id: ID!
+    "What the job does."
+    kind: JobKind!
+    "Document jobs: which report they write."
+    documentKind: DocumentKind
+    "Network name as requested."
+    network: String!
+    "Where the job is: QUEUED, SUBMITTED, COMPLETED or FAILED."
+    status: JobStatus!
+    "Echo of the call that created the job (the legacy info.request)."
+    request: JSON
+    "Hash of the (last) transaction; set from SUBMITTED on. Selects send none."
+    txHash: String
+    "Explorer URL of the transaction, when the network has an explorer."
+    txUrl: String
+    "Block of the transaction, once mined."
+    blockNumber: Int
+    "Receipt of the transaction, once completed (or reverted)."
+    receipt: TransactionReceipt
+    "Gas used, decimal text."
+    gasUsed: String
+    "Effective gas price in wei, decimal text."
+    gasPrice: String
+    "Gas used × gas price, in the network's native coin."
+    networkCost: Float
+    "What the service charges on top, in the native coin."
+    networkFee: Float
+    "networkCost + networkFee."
+    networkTotal: Float
+    "The result in the legacy info.result shape; keyValue and document are its typed form."
+    result: JSON
+    "Why the job failed."
+    error: String
+    "Submissions so far (resubmissions with a gas bump count)."
+    attempts: Int!
+    "RFC 3339."
+    createdAt: String!
+    "RFC 3339; the last status change."
+    updatedAt: String!
+    "RFC 3339; set when COMPLETED."
+    completedAt: String
+    "The Idempotency-Key the job was created with."
+    idempotencyKey: String
+    "Document jobs about a framework: its identifier."
+    frameworkIdentifier: String
+    "Document jobs about a position: its id."
+    positionId: ID
+    "Document jobs about a position: its investor."
+    investorIdentifier: String
+    "Document jobs: the reporting year written."
+    reportingYear: Int
+    "Document jobs: the language the document was rendered in."
+    languageCode: String
+    "Key-value jobs: the key."
+    key: String
+    "Outcome of a completed key-value job."
+    keyValue: KeyValueResult
+    "Outcome of a completed document job."
+    document: DocumentResult
+  }
+
+  "A page of jobs."
+  type JobConnection {
+    "The jobs of the page."
+    nodes: [Job!]!
+    "Where the page ends."
+    pageInfo: PageInfo!
+  }
+
+  "Paging of a list."
+  type PageInfo {
+    "True when another page follows."
+    hasNextPage: Boolean!
+    "Pass as after to read the next page; null on the last page."
+    endCursor: String
+  }
+
+  "A transaction receipt (ethers v6 TransactionReceipt)."
+  type TransactionReceipt {
+    "Hash of the block."
+    blockHash: String!
+    "Number of the block."
+    blockNumber: Int!
+    "Set only for contract creations."
+    contractAddress: String
+    "Gas used in the block up to this transaction, decimal text."
+    cumulativeGasUsed: String!
+    "Sender: the service's signer."
+    from: String!
+    "Effective gas price in wei, decimal text."
+    gasPrice: String!
+    "Gas used, decimal text."
+    gasUsed: String!
+    "Transaction hash."
+    hash: String!
+    "Position of the transaction in its block."
+    index: Int!
+    "Event logs."
+    logs: [TransactionLog!]!
+    "Bloom filter of the logs."
+    logsBloom: String!
+    "1 success, 0 reverted."
+    status: Int!
+    "Contract called."
+    to: String
+  }
+
+  "An event log of a receipt."
+  type TransactionLog {
+    "Contract that emitted it."
+    address: String!
+    "Hash of the block."
+    blockHash: String!
+    "Number of the block."
+    blockNumber: Int!
+    "0x-prefixed hex data."
+    data: String!
+    "Position of the log in its block."
+    index: Int!
+    "0x-prefixed 32-byte topics."
+    topics: [String!]!
+    "Transaction hash."
+    transactionHash: String!
+    "Position of the transaction in its block."
+    transactionIndex: Int!
+  }
+
+  "Outcome of a key-value job."
+  type KeyValueResult {
+    "The key, at most 32 characters."
+    key: String!
+    "Inserts: the value written. Selects: the value read; null when the key was never written."
+    value: String
+    "bytes32 jobs: the raw 32 bytes as 0x-prefixed hex."
+    valueHex: String
+    "Selects: whether the key has a value."
+    found: Boolean!
+    "Address of the key-value contract."
+    contractAddress: String!
+  }
+
+  "Outcome of a document job."
+  type DocumentResult {
+    "Entry id of the document (the id of documents entries)."
+    documentId: ID!
+    "Which report."
+    kind: DocumentKind!
+    "CID of the content in the content-addressed store."
+    cid: String!
+    "Lower-case hex SHA-256 of the content, as anchored."
+    sha256: String!
+    "application/json or text/html; charset=utf-8."
+    contentType: String!
+    "Size in bytes."
+    size: Int!
+    "Address of the document registry contract the anchor is on."
+    registryAddress: String!
+    "Where the gateway serves the content: <base>/ipfs/<cid>."
+    contentUrl: String!
+    "HTML documents: the verified page, <base>/jobs/<job id>.html (needs the account's X-Api-Key)."
+    pageUrl: String
+  }
+`;

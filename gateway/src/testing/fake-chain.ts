@@ -1,0 +1,315 @@
+import { createHash, randomBytes, randomUUID } from 'node:crypto';
+import type { ServiceDefinition } from '@grpc/grpc-js';
+import {
+  ChainServiceService,
+  DocumentKind,
+  JobKind,
+  JobStatus,
+  type DocumentJobEntry,
+  type Job,
+  type Network,
+} from '@green-impact/proto/greenimpact/chain/v1/chain';
+import { protoFiles, protoRoot } from '@green-impact/proto/paths';
+import type { Caller } from '@green-impact/shared/caller';
+import { FailedPreconditionError, InvalidArgumentError, NotFoundError, UnauthenticatedError } from '@green-impact/shared/errors';
+import { implement, startGrpcServer, type CallContext } from '@green-impact/shared/grpc/server';
+import { createLogger } from '@green-impact/shared/logger';
+
+/**
+ * A small in-memory ChainService served over real gRPC, for the gateway's own tests. It is not the chain
+ * service (services/chain): nothing is mined; a test moves a job on with `complete` or `fail`, as the
+ * worker would, and `tamper` changes a stored document behind its anchor. Texts and rules (networks and
+ * the `mumbai` alias, key and value limits, Idempotency-Key, account scoping) are only as faithful as the
+ * gateway's tests need. sepolia's insertString limit is 64 bytes, so the network's own limit can be seen.
+ */
+export interface FakeChain {
+  address: string;
+  /** Every call received: method name, the request as decoded, and the caller the gateway sent. */
+  calls: { method: string; request: unknown; caller: Caller | undefined }[];
+  count(method: string): number;
+  /** Completes a job as the worker would: transaction, receipt, costs, and the outcome (a select reads the store). */
+  complete(jobId: string): void;
+  fail(jobId: string, error: string): void;
+  /** Changes a written document's stored content: GetDocument then answers `verified: false`. */
+  tamper(jobId: string): void;
+  stop(): Promise<void>;
+}
+
+const NETWORKS: Network[] = [
+  network('sepolia', 11155111, 'https://sepolia.etherscan.io'),
+  network('amoy', 80002, ''),
+  { ...network('mumbai', 80002, ''), aliasOf: 'amoy' },
+];
+const MAX_STRING_BYTES: Record<string, number> = { sepolia: 64, amoy: 4096 };
+
+function network(name: string, chainId: number, explorerUrl: string): Network {
+  return {
+    name, chainId, embedded: false, rpcUrl: `https://rpc.example/${name}`, explorerUrl, confirmations: 1,
+    signerAddress: '0x' + 'a'.repeat(40), nativeCurrencySymbol: 'ETH', keyValueStoreAddress: '0x' + 'b'.repeat(40),
+    documentRegistryAddress: '0x' + 'c'.repeat(40), nftContractAddress: '',
+  };
+}
+
+interface Stored {
+  job: Job;
+  account: string;
+  /** Key-value jobs: what to write or read. */
+  kv?: { op: 'insertString' | 'selectString' | 'insertBytes32' | 'selectBytes32'; key: string; value?: string };
+  /** Document jobs. */
+  doc?: { id: number; kind: DocumentKind; cid: string; sha256: string; contentType: string };
+  fingerprint: string;
+}
+
+const resolve = (name: string): Network => {
+  const found = NETWORKS.find((n) => n.name === name.trim());
+  if (!found) throw new InvalidArgumentError(`Unknown network "${name}"; expected one of ${NETWORKS.map((n) => n.name).join(', ')}.`);
+  return found;
+};
+const sha256 = (bytes: Uint8Array) => createHash('sha256').update(bytes).digest('hex');
+const chars = (s: string) => [...s].length;
+
+export async function startFakeChain(): Promise<FakeChain> {
+  const log = createLogger('fake-chain', { level: 'silent' });
+  const calls: FakeChain['calls'] = [];
+  const jobs = new Map<string, Stored>();
+  const content = new Map<string, { bytes: Buffer; contentType: string }>();
+  const kvStore = new Map<string, string>();
+  const idempotency = new Map<string, string>();
+  let nextDocumentId = 1;
+
+  const record = (method: string, request: unknown, ctx: CallContext): Caller => {
+    calls.push({ method, request, caller: ctx.caller });
+    if (!ctx.caller) throw new UnauthenticatedError();
+    return ctx.caller;
+  };
+  const find = (c: Caller, ref: string): Stored => {
+    const text = ref.trim();
+    const s = /^\d+$/.test(text)
+      ? [...jobs.values()].find((j) => j.doc?.id === Number(text))
+      : jobs.get(text.toLowerCase());
+    if (!s || s.account !== c.accountId) throw new NotFoundError(`No such job ${text}.`);
+    return s;
+  };
+  const create = (
+    c: Caller,
+    fields: { kind: JobKind; network: string; request: Record<string, unknown> | undefined; idempotencyKey: string | undefined; fingerprint: unknown },
+    extra: Partial<Job>,
+    attach: Omit<Stored, 'job' | 'account' | 'fingerprint'>,
+  ): { job: Job; replayed: boolean } => {
+    const fingerprint = JSON.stringify(fields.fingerprint);
+    const key = fields.idempotencyKey?.trim();
+    if (key) {
+      const existing = jobs.get(idempotency.get(`${c.accountId}\u0000${key}`) ?? '');
+      if (existing && existing.fingerprint !== fingerprint) {
+        throw new FailedPreconditionError(`Idempotency-Key "${key}" was already used for a different request (job ${existing.job.id}).`);
+      }
+      if (existing) return { job: existing.job, replayed: true };
+    }
+    const now = new Date().toISOString();
+    const job: Job = {
+      id: randomUUID(), kind: fields.kind, network: fields.network, status: JobStatus.JOB_STATUS_QUEUED,
+      request: fields.request && Object.keys(fields.request).length > 0 ? fields.request : { network: fields.network },
+      attempts: 0, createdAt: now, updatedAt: now, ...(key ? { idempotencyKey: key } : {}), ...extra,
+    };
+    jobs.set(job.id, { job, account: c.accountId, fingerprint, ...attach });
+    if (key) idempotency.set(`${c.accountId}\u0000${key}`, job.id);
+    return { job, replayed: false };
+  };
+  const keyValue = (op: NonNullable<Stored['kv']>['op'], kind: JobKind) =>
+    async (
+      req: { network: string; key: string; value?: string; idempotencyKey?: string | undefined; requestEcho?: Record<string, unknown> | undefined },
+      ctx: CallContext,
+    ) => {
+      const c = record(op, req, ctx);
+      const n = resolve(req.network);
+      if (!req.key) throw new InvalidArgumentError('key is required.');
+      if (chars(req.key) > 32) throw new InvalidArgumentError(`key must be at most 32 characters, got ${chars(req.key)}.`);
+      const value = op.startsWith('insert') ? (req.value ?? '') : undefined;
+      const limit = op === 'insertBytes32' ? 32 : (MAX_STRING_BYTES[n.aliasOf ?? n.name] ?? 4096);
+      if (value !== undefined && Buffer.byteLength(value) > limit) {
+        throw new InvalidArgumentError(`value is too large for network ${n.name}: at most ${limit} bytes (UTF-8), got ${Buffer.byteLength(value)}.`);
+      }
+      const { job, replayed } = create(
+        c,
+        { kind, network: n.name, request: req.requestEcho, idempotencyKey: req.idempotencyKey, fingerprint: [op, n.name, req.key, value ?? null] },
+        { key: req.key },
+        { kv: { op, key: req.key, ...(value !== undefined ? { value } : {}) } },
+      );
+      return { jobId: job.id, job, replayed };
+    };
+
+  const implementation = implement(
+    'greenimpact.chain.v1.ChainService',
+    ChainServiceService,
+    {
+      async getJob(req, ctx) {
+        return { job: find(record('getJob', req, ctx), req.jobId).job };
+      },
+      async listJobs(req, ctx) {
+        const c = record('listJobs', req, ctx);
+        const mine = [...jobs.values()]
+          .filter((s) => s.account === c.accountId)
+          .map((s) => s.job)
+          .filter((j) => (req.kind === undefined || j.kind === req.kind) && (req.status === undefined || j.status === req.status))
+          .filter((j) => (req.network === undefined || j.network === req.network) && (req.frameworkIdentifier === undefined || j.frameworkIdentifier === req.frameworkIdentifier))
+          .reverse();
+        const size = req.pageSize > 0 ? Math.min(req.pageSize, 500) : 50;
+        const from = Number(req.pageToken || 0);
+        const page = mine.slice(from, from + size);
+        return { jobs: page, nextPageToken: from + size < mine.length ? String(from + size) : '' };
+      },
+      async submitDocument(req, ctx) {
+        const c = record('submitDocument', req, ctx);
+        const n = resolve(req.network);
+        if (req.kind === DocumentKind.DOCUMENT_KIND_UNSPECIFIED) throw new InvalidArgumentError('kind is required.');
+        const framework = req.kind === DocumentKind.DOCUMENT_KIND_FRAMEWORK_JSON || req.kind === DocumentKind.DOCUMENT_KIND_FRAMEWORK_HTML;
+        if (framework && !req.frameworkIdentifier) throw new InvalidArgumentError('framework_identifier is required for framework documents.');
+        if (!framework && (!req.investorIdentifier || !req.positionId)) {
+          throw new InvalidArgumentError('investor_identifier and position_id are required for position impacts documents.');
+        }
+        const hash = sha256(req.content);
+        if (req.sha256 !== undefined && req.sha256 !== hash) throw new InvalidArgumentError(`sha256 does not match the content (computed ${hash}).`);
+        const cid = `bafkrei${hash.slice(0, 52)}`;
+        content.set(cid, { bytes: Buffer.from(req.content), contentType: req.contentType });
+        const subject = framework
+          ? { frameworkIdentifier: req.frameworkIdentifier! }
+          : { investorIdentifier: req.investorIdentifier!, positionId: req.positionId! };
+        const documentId = nextDocumentId;
+        const { job, replayed } = create(
+          c,
+          { kind: JobKind.JOB_KIND_DOCUMENT, network: n.name, request: req.requestEcho, idempotencyKey: req.idempotencyKey, fingerprint: [req.kind, n.name, hash, subject] },
+          { documentKind: req.kind, ...subject, ...(req.reportingYear !== undefined ? { reportingYear: req.reportingYear } : {}) },
+          { doc: { id: documentId, kind: req.kind, cid, sha256: hash, contentType: req.contentType } },
+        );
+        if (!replayed) nextDocumentId++;
+        return { job, documentId: jobs.get(job.id)!.doc!.id, replayed };
+      },
+      async getDocument(req, ctx) {
+        const s = find(record('getDocument', req, ctx), req.jobId);
+        if (!s.doc) throw new FailedPreconditionError(`Job ${s.job.id} is not a document job.`);
+        if (s.job.status !== JobStatus.JOB_STATUS_COMPLETED) {
+          throw new FailedPreconditionError(`Job ${s.job.id} is not completed; the document can be read once it is completed.`);
+        }
+        const stored = content.get(s.doc.cid)!;
+        const actual = sha256(stored.bytes);
+        return {
+          job: s.job, kind: s.doc.kind, content: stored.bytes, contentType: s.doc.contentType, cid: s.doc.cid,
+          sha256: actual, anchoredSha256: s.doc.sha256, verified: actual === s.doc.sha256, documentId: s.doc.id,
+        };
+      },
+      async listDocumentJobs(req, ctx) {
+        const c = record('listDocumentJobs', req, ctx);
+        if (!req.frameworkIdentifier && !(req.investorIdentifier && req.positionId !== undefined)) {
+          throw new InvalidArgumentError('framework_identifier, or investor_identifier with position_id, is required.');
+        }
+        const entries: DocumentJobEntry[] = [...jobs.values()]
+          .filter((s) => s.account === c.accountId && s.doc)
+          .filter((s) =>
+            req.frameworkIdentifier
+              ? s.job.frameworkIdentifier === req.frameworkIdentifier
+              : s.job.investorIdentifier === req.investorIdentifier && s.job.positionId === req.positionId,
+          )
+          .map((s) => ({
+            id: s.doc!.id, jobId: s.job.id, kind: s.doc!.kind, status: s.job.status, network: s.job.network,
+            ...(s.job.reportingYear !== undefined ? { reportingYear: s.job.reportingYear } : {}), createdAt: s.job.createdAt,
+          }));
+        return { jobs: entries };
+      },
+      insertString: keyValue('insertString', JobKind.JOB_KIND_KV_INSERT_STRING),
+      selectString: keyValue('selectString', JobKind.JOB_KIND_KV_SELECT_STRING),
+      insertBytes32: keyValue('insertBytes32', JobKind.JOB_KIND_KV_INSERT_BYTES32),
+      selectBytes32: keyValue('selectBytes32', JobKind.JOB_KIND_KV_SELECT_BYTES32),
+      async listNetworks(req, ctx) {
+        record('listNetworks', req, ctx);
+        return { networks: NETWORKS };
+      },
+      async getContent(req, ctx) {
+        calls.push({ method: 'getContent', request: req, caller: ctx.caller });
+        const found = content.get(req.cid.trim());
+        if (!found) throw new NotFoundError(`No content with CID ${req.cid.trim()}.`);
+        return { content: found.bytes, contentType: found.contentType, cid: req.cid.trim() };
+      },
+      async relayJsonRpc(req, ctx) {
+        calls.push({ method: 'relayJsonRpc', request: req, caller: ctx.caller });
+        resolve(req.network);
+        let body: { id?: unknown; method?: unknown };
+        try {
+          body = JSON.parse(Buffer.from(req.body).toString('utf8')) as typeof body;
+        } catch {
+          return { body: Buffer.from(JSON.stringify({ jsonrpc: '2.0', id: null, error: { code: -32700, message: 'Parse error' } })) };
+        }
+        const answer =
+          body.method === 'eth_blockNumber'
+            ? { result: '0x2a' }
+            : { error: { code: -32601, message: `Method ${String(body.method)} is not relayed (read methods only)` } };
+        return { body: Buffer.from(JSON.stringify({ jsonrpc: '2.0', id: body.id ?? null, ...answer })) };
+      },
+    },
+    log,
+  );
+
+  const started = await startGrpcServer({
+    services: [{ name: 'greenimpact.chain.v1.ChainService', definition: ChainServiceService as unknown as ServiceDefinition, implementation }],
+    host: '127.0.0.1',
+    port: 0,
+    protoRoot,
+    protoFiles: [protoFiles.chain],
+    log,
+  });
+
+  const stored = (jobId: string) => {
+    const s = jobs.get(jobId);
+    if (!s) throw new Error(`fake chain: no job ${jobId}`);
+    return s;
+  };
+  return {
+    address: started.address,
+    calls,
+    count: (method) => calls.filter((c) => c.method === method).length,
+    complete(jobId) {
+      const s = stored(jobId);
+      const n = resolve(s.job.network);
+      const hash = `0x${randomBytes(32).toString('hex')}`;
+      const now = new Date().toISOString();
+      const receipt = {
+        type: 'TransactionReceipt', blockHash: `0x${'1'.repeat(64)}`, blockNumber: 7, cumulativeGasUsed: '50000', from: n.signerAddress,
+        gasPrice: '1000000000', gasUsed: '50000', hash, index: 0, logsBloom: `0x${'0'.repeat(512)}`, status: 1, to: n.documentRegistryAddress,
+        logs: [{ type: 'log', address: n.documentRegistryAddress, blockHash: `0x${'1'.repeat(64)}`, blockNumber: 7, data: '0x', index: 0, topics: [`0x${'2'.repeat(64)}`], transactionHash: hash, transactionIndex: 0 }],
+      };
+      let outcome: Partial<Job> = {};
+      if (s.kv) {
+        const slot = `${s.account}\u0000${s.kv.op.endsWith('Bytes32') ? 'b' : 's'}\u0000${s.kv.key}`;
+        if (s.kv.value !== undefined) kvStore.set(slot, s.kv.value);
+        const value = s.kv.value ?? kvStore.get(slot);
+        outcome = {
+          result: { key: s.kv.key, value: value ?? null },
+          keyValue: { key: s.kv.key, ...(value !== undefined ? { value } : {}), found: value !== undefined, contractAddress: n.keyValueStoreAddress },
+        };
+      }
+      if (s.doc) {
+        outcome = {
+          result: { id: s.doc.id, job_id: s.job.id, cid: s.doc.cid, sha256: s.doc.sha256 },
+          document: { documentId: s.doc.id, kind: s.doc.kind, cid: s.doc.cid, sha256: s.doc.sha256, contentType: s.doc.contentType, size: content.get(s.doc.cid)!.bytes.length, registryAddress: n.documentRegistryAddress },
+        };
+      }
+      const select = s.kv?.op.startsWith('select');
+      s.job = {
+        ...s.job, status: JobStatus.JOB_STATUS_COMPLETED, updatedAt: now, completedAt: now, attempts: 1, ...outcome,
+        ...(select ? { networkCost: 0, networkFee: 0, networkTotal: 0 } : {
+          txHash: hash, ...(n.explorerUrl ? { txUrl: `${n.explorerUrl}/tx/${hash}` } : {}), blockNumber: 7, receipt,
+          gasUsed: 50000, gasPrice: '1000000000', networkCost: 0.00005, networkFee: 0, networkTotal: 0.00005,
+        }),
+      };
+    },
+    fail(jobId, error) {
+      const s = stored(jobId);
+      s.job = { ...s.job, status: JobStatus.JOB_STATUS_FAILED, error, updatedAt: new Date().toISOString() };
+    },
+    tamper(jobId) {
+      const s = stored(jobId);
+      const c = content.get(s.doc!.cid)!;
+      content.set(s.doc!.cid, { ...c, bytes: Buffer.concat([Buffer.from(c.bytes), Buffer.from('<!-- changed -->')]) });
+    },
+    stop: () => started.shutdown(1_000),
+  };
+}

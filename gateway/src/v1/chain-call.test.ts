@@ -1,0 +1,323 @@
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { DocumentKind } from '@green-impact/proto/greenimpact/chain/v1/chain';
+import { DocumentFormat } from '@green-impact/proto/greenimpact/common/v1/common';
+import { postCall, startTestGateway, type TestGateway } from '../testing/test-gateway.js';
+
+/**
+ * /v1/call for the blockchain operations of SVC.ESG.Credits (spec §4.2) and SVC.Blockchain.Hash (§4.12)
+ * against the fake ChainService (with the fake TaxonomyService and PortfolioService rendering documents),
+ * over real gRPC: validation before any chain call, the requests sent, Idempotency-Key, the answers' shapes.
+ * `user-key` (account acme) writes; `op-key` is another account.
+ */
+
+const ESG = 'SVC.ESG.Credits';
+const HASH = 'SVC.Blockchain.Hash';
+const ACME = { 'content-type': 'application/json', 'x-api-key': 'user-key' };
+const OTHER = { 'content-type': 'application/json', 'x-api-key': 'op-key' };
+const INNER = { solution: 'SVC.Blockchain.Save', operation: 'save', version: 1, network: 'sepolia' };
+const WRITE = { framework_identifier: 'GBF', reporting_year: 2024, ...INNER };
+const UUID = /^[0-9a-f-]{36}$/;
+
+let t: TestGateway;
+let positionId: number;
+before(async () => {
+  t = await startTestGateway({}, { portfolio: true, chain: true });
+  await ok(ESG, 'addFramework', { framework_identifier: 'GBF', framework_name: 'Green Bond Framework', framework_currency_code: 'EUR', framework_visibility: 'public' });
+  await ok(ESG, 'addYearSpecificsToFramework', { framework_identifier: 'GBF', value_outstanding: 1_000_000, allocated_amount: 800_000, value_outstanding_framework: 'yes', reporting_year: 2024 });
+  await ok(ESG, 'addCategoryIndicatorToFramework', { framework_identifier: 'GBF', sub_category_id: 10, sub_category_volume: 600_000, indicator_id: 30, indicator_value: 5_000, reporting_year: 2024 });
+  await ok(ESG, 'addInvestor', { investor_identifier: 'inv_1', investor_name: 'Ann Investor', investor_currency_code: 'EUR' });
+  await ok(ESG, 'addAsset', { asset_identifier: 'SE0001', asset_name: 'Green bond', issuer_identifier: 'ISS-1', framework_identifier: 'GBF', asset_currency_code: 'EUR', asset_value_outstanding: 1_000_000 });
+  const added = await ok(ESG, 'addPosition', { investor_identifier: 'inv_1', asset_identifier: 'SE0001', position_amount: 100_000, position_currency_code: 'EUR', reporting_year: 2024 });
+  positionId = Number(/(\d+)\.$/.exec(added.message)![1]);
+});
+after(async () => {
+  await t.stop();
+});
+
+type Res = Omit<Awaited<ReturnType<typeof postCall>>, 'json'> & { json: any };
+
+const post = (body: object, headers: Record<string, string>): Promise<Res> => postCall(t.baseUrl, body, headers);
+const call = (solution: string, operation: string, parameters?: Record<string, unknown>, headers: Record<string, string> = ACME, envelope: Record<string, unknown> = {}) =>
+  post({ solution, operation, ...envelope, ...(parameters ? { parameters } : {}) }, headers);
+const hash = (operation: string, parameters: Record<string, unknown>, envelope: Record<string, unknown> = { version: 1, network: 'sepolia' }, headers = ACME) =>
+  call(HASH, operation, parameters, headers, envelope);
+
+async function ok(solution: string, operation: string, parameters?: Record<string, unknown>, headers: Record<string, string> = ACME): Promise<any> {
+  const res = await call(solution, operation, parameters, headers);
+  assert.equal(res.status, 200, `${operation}: ${res.text}`);
+  return res.json;
+}
+
+function assertError(res: Res, status: number, code: string, message: string | RegExp) {
+  assert.equal(res.status, status, res.text);
+  assert.equal(res.json.code, code, res.text);
+  if (typeof message === 'string') assert.equal(res.json.message, message);
+  else assert.match(String(res.json.message), message);
+}
+
+function lastChainRequest(method: string): any {
+  const found = t.chain!.calls.filter((c) => c.method === method).at(-1);
+  assert.ok(found, `no ${method} call`);
+  return found.request;
+}
+
+describe('validation failures are 400 before any chain call', () => {
+  const cases: [string, string, string, Record<string, unknown>, Record<string, unknown> | undefined, string][] = [
+    ['inner solution not the save solution', ESG, 'writeJsonFrameworkToBlockchain', { ...WRITE, solution: 'SVC.Blockchain.Hash' }, undefined, 'parameters.solution must be SVC.Blockchain.Save.'],
+    ['inner operation not save', ESG, 'writeHtmlFrameworkToBlockchain', { ...WRITE, operation: 'insertString' }, undefined, 'parameters.operation must be save.'],
+    ['inner version 2', ESG, 'writeJsonFrameworkToBlockchain', { ...WRITE, version: 2 }, undefined, 'parameters.version must be 1.'],
+    ['inner version missing', ESG, 'writeJsonFrameworkToBlockchain', { ...WRITE, version: undefined }, undefined, 'parameters.version is required.'],
+    ['inner network missing', ESG, 'writeJsonPositionImpactsToBlockchain', { position_id: 1, reporting_year: 2024, ...INNER, network: '' }, undefined, 'parameters.network is required.'],
+    ['decimals out of range', ESG, 'writeJsonFrameworkToBlockchain', { ...WRITE, decimals: 11 }, undefined, 'decimals must be between 0 and 10.'],
+    ['sdg flag not yes/no', ESG, 'writeJsonFrameworkToBlockchain', { ...WRITE, sdg_goals_included: 'ja' }, undefined, 'sdg_goals_included must be yes or no.'],
+    ['write without year', ESG, 'writeHtmlFrameworkToBlockchain', { ...WRITE, reporting_year: undefined }, undefined, 'reporting_year is required.'],
+    ['status without job id', ESG, 'getJobStatusFromBlockchain', {}, undefined, 'job_id is required.'],
+    ['impacts jobs without position', ESG, 'getBlockchainJobsForImpacts', { investor_identifier: 'inv_1' }, undefined, 'position_id is required.'],
+    ['33-character key', HASH, 'insertString', { key: 'k'.repeat(33), value: 'v' }, { version: 1, network: 'sepolia' }, 'key must be at most 32 characters, got 33.'],
+    ['33-character select key', HASH, 'selectBytes32', { key: 'k'.repeat(33) }, { version: 1, network: 'sepolia' }, 'key must be at most 32 characters, got 33.'],
+    ['33-byte bytes32 value', HASH, 'insertBytes32', { key: 'k', value: 'v'.repeat(33) }, { version: 1, network: 'sepolia' },
+      'value must be at most 32 characters and 32 bytes (UTF-8) for insertBytes32, got 33 characters, 33 bytes.'],
+    ['32 characters but 33 bytes', HASH, 'insertBytes32', { key: 'k', value: 'é' + 'v'.repeat(31) }, { version: 1, network: 'sepolia' },
+      'value must be at most 32 characters and 32 bytes (UTF-8) for insertBytes32, got 32 characters, 33 bytes.'],
+    ['Hash without version', HASH, 'insertString', { key: 'k', value: 'v' }, { network: 'sepolia' }, 'version is required for insertString.'],
+    ['Hash version 2', HASH, 'insertString', { key: 'k', value: 'v' }, { version: 2, network: 'sepolia' }, 'version must be 1.'],
+    ['Hash without network', HASH, 'selectString', { key: 'k' }, { version: 1 }, 'network is required for selectString.'],
+    ['fetch without version', HASH, 'fetch', { jobId: 'x' }, {}, 'version is required for fetch.'],
+    ['insert without value', HASH, 'insertString', { key: 'k' }, { version: 1, network: 'sepolia' }, 'value is required.'],
+  ];
+  for (const [name, solution, operation, parameters, envelope, message] of cases) {
+    test(name, async () => {
+      const before = t.chain!.calls.length;
+      assertError(await call(solution, operation, parameters, ACME, envelope), 400, 'INVALID_ARGUMENT', message);
+      assert.equal(t.chain!.calls.length, before, 'no chain call');
+    });
+  }
+
+  test('a bad Idempotency-Key header is 400', async () => {
+    const res = await post({ solution: HASH, version: 1, network: 'sepolia', operation: 'insertString', parameters: { key: 'k', value: 'v' } }, { ...ACME, 'idempotency-key': 'k'.repeat(256) });
+    assertError(res, 400, 'INVALID_ARGUMENT', 'Idempotency-Key must be at most 255 characters.');
+    // Operations that create no job ignore the header.
+    const read = await post({ solution: ESG, operation: 'getBlockchainJobsForFrameworks', parameters: { framework_identifier: 'GBF' } }, { ...ACME, 'idempotency-key': 'k'.repeat(256) });
+    assert.equal(read.status, 200, read.text);
+  });
+});
+
+describe('unknown networks are 400 with the list of known ones', () => {
+  test('on a write, before anything is rendered', async () => {
+    const renders = t.taxonomy!.count('renderFrameworkDocument');
+    assertError(await call(ESG, 'writeJsonFrameworkToBlockchain', { ...WRITE, network: 'goerli' }), 400, 'INVALID_ARGUMENT',
+      'Unknown network "goerli"; expected one of sepolia, amoy, mumbai.');
+    assert.equal(t.taxonomy!.count('renderFrameworkDocument'), renders);
+  });
+  test('on a Hash call (the chain service says so)', async () => {
+    assertError(await hash('insertString', { key: 'k', value: 'v' }, { version: 1, network: 'goerli' }), 400, 'INVALID_ARGUMENT',
+      'Unknown network "goerli"; expected one of sepolia, amoy, mumbai.');
+  });
+  test("insertString's value limit is the network's", async () => {
+    assertError(await hash('insertString', { key: 'k', value: 'x'.repeat(65) }), 400, 'INVALID_ARGUMENT',
+      'value is too large for network sepolia: at most 64 bytes (UTF-8), got 65.');
+    assert.equal((await hash('insertString', { key: 'k', value: 'x'.repeat(65) }, { version: '1', network: 'amoy' })).status, 200);
+  });
+});
+
+describe('framework documents: write, status, read back, list', () => {
+  test('writeJsonFrameworkToBlockchain renders, submits and answers the job id', async () => {
+    const body = await ok(ESG, 'writeJsonFrameworkToBlockchain', { ...WRITE, decimals: 1, sdg_goals_included: 'yes', language_code: 'sv' });
+    assert.deepEqual(Object.keys(body), ['statusCode', 'statusMessage', 'info', 'job_id']);
+    assert.equal(body.statusCode, 200);
+    assert.equal(body.statusMessage, '');
+    assert.match(body.info.jobId, UUID);
+    assert.equal(body.job_id, body.info.jobId);
+
+    const render = t.taxonomy!.calls.filter((c) => c.method === 'renderFrameworkDocument').at(-1)!.request as any;
+    assert.deepEqual(
+      { ...render },
+      { frameworkIdentifier: 'GBF', reportingYear: 2024, format: DocumentFormat.DOCUMENT_FORMAT_JSON, languageCode: 'sv', decimals: 1, sdgGoalsIncluded: true, euObjectivesIncluded: false },
+    );
+    const submit = lastChainRequest('submitDocument');
+    assert.equal(submit.kind, DocumentKind.DOCUMENT_KIND_FRAMEWORK_JSON);
+    assert.equal(submit.network, 'sepolia');
+    assert.equal(submit.contentType, 'application/json');
+    assert.equal(submit.frameworkIdentifier, 'GBF');
+    assert.equal(submit.reportingYear, 2024);
+    assert.match(submit.sha256, /^[0-9a-f]{64}$/);
+    assert.deepEqual(submit.requestEcho, {
+      solution: ESG,
+      operation: 'writeJsonFrameworkToBlockchain',
+      parameters: { framework_identifier: 'GBF', reporting_year: 2024, ...INNER, decimals: 1, sdg_goals_included: 'yes', language_code: 'sv' },
+    });
+
+    // Status while queued, then completed.
+    const queued = await ok(ESG, 'getJobStatusFromBlockchain', { job_id: body.job_id });
+    assert.deepEqual(queued.info.status, { Value: 'queued' });
+    assert.equal(queued.info.hash, null);
+    assertError(await call(ESG, 'getJsonFrameworkFromBlockchain', { job_id: body.job_id }), 400, 'FAILED_PRECONDITION', /can be read once it is completed/);
+    t.chain!.complete(body.job_id);
+    const done = await ok(ESG, 'getJobStatusFromBlockchain', { job_id: body.job_id });
+    assert.equal(done.statusCode, 200);
+    assert.deepEqual(done.info.status, { Value: 'completed' });
+    assert.match(done.info.hash, /^0x[0-9a-f]{64}$/);
+    assert.equal(done.info.txnUrl, `https://sepolia.etherscan.io/tx/${done.info.hash}`);
+    assert.equal(done.info.receipt._type, 'TransactionReceipt');
+    assert.deepEqual(done.info.type, { value: 'blockchain-job' });
+    assert.equal(done.info.guid, body.job_id);
+    assert.deepEqual(done.info.request, submit.requestEcho);
+
+    // Read back: the verified document as written.
+    const read = await ok(ESG, 'getJsonFrameworkFromBlockchain', { job_id: body.job_id });
+    assert.equal(read.document, 'framework');
+    assert.equal(read.framework_identifier, 'GBF');
+    assert.equal(read.language_code, 'sv');
+    // By the entry id as well (the spec calls job_id the "entry id").
+    const [entry] = await ok(ESG, 'getBlockchainJobsForFrameworks', { framework_identifier: 'GBF' });
+    assert.deepEqual(entry, { id: entry.id, job_id: body.job_id });
+    assert.deepEqual(await ok(ESG, 'getJsonFrameworkFromBlockchain', { job_id: String(entry.id) }), read);
+    // Wrong reader: HTML of a JSON document, or a position's reader of a framework's document.
+    assertError(await call(ESG, 'getHtmlFrameworkFromBlockchain', { job_id: body.job_id }), 400, 'FAILED_PRECONDITION',
+      `Job ${body.job_id} holds a JSON framework document; read it with getJsonFrameworkFromBlockchain.`);
+    assertError(await call(ESG, 'getJsonPositionImpactsFromBlockchain', { job_id: body.job_id }), 400, 'FAILED_PRECONDITION',
+      `Job ${body.job_id} holds a framework document, not a position impacts document.`);
+    // Another account sees nothing of it.
+    assertError(await call(ESG, 'getJobStatusFromBlockchain', { job_id: body.job_id }, OTHER), 404, 'NOT_FOUND', `No such job ${body.job_id}.`);
+    assert.deepEqual(await ok(ESG, 'getBlockchainJobsForFrameworks', { framework_identifier: 'GBF' }, OTHER), []);
+  });
+
+  test('writeHtmlFrameworkToBlockchain, then getHtmlFrameworkFromBlockchain links {jobs_url}/<job_id>.html', async () => {
+    const { job_id } = await ok(ESG, 'writeHtmlFrameworkToBlockchain', WRITE);
+    assert.equal(lastChainRequest('submitDocument').contentType, 'text/html; charset=utf-8');
+    t.chain!.complete(job_id);
+    // Without PUBLIC_BASE_URL the link starts with the origin the client used.
+    assert.deepEqual(await ok(ESG, 'getHtmlFrameworkFromBlockchain', { job_id }), {
+      'Framework document on the blockchain': `${t.baseUrl}/jobs/${job_id}.html`,
+    });
+  });
+
+  test('a document that no longer matches its anchor is never answered', async () => {
+    const { job_id } = await ok(ESG, 'writeJsonFrameworkToBlockchain', WRITE);
+    t.chain!.complete(job_id);
+    t.chain!.tamper(job_id);
+    assertError(await call(ESG, 'getJsonFrameworkFromBlockchain', { job_id }), 400, 'FAILED_PRECONDITION',
+      new RegExp(`^The document of job ${job_id} does not match its anchor on network sepolia \\(content sha256 [0-9a-f]{64}, anchored [0-9a-f]{64}\\): it is not served\\.$`));
+  });
+
+  test('a failed job: fetch answers the reason; reading is refused', async () => {
+    const { job_id } = await ok(ESG, 'writeJsonFrameworkToBlockchain', WRITE);
+    t.chain!.fail(job_id, 'The network refused the transaction: insufficient funds.');
+    const status = await ok(ESG, 'getJobStatusFromBlockchain', { job_id });
+    assert.equal(status.statusCode, 200);
+    assert.equal(status.statusMessage, 'The network refused the transaction: insufficient funds.');
+    assert.deepEqual(status.info.status, { Value: 'failed' });
+    assert.equal(status.info.error, 'The network refused the transaction: insufficient funds.');
+  });
+
+  test('unknown framework: the taxonomy service says so; nothing is submitted', async () => {
+    const submits = t.chain!.count('submitDocument');
+    assertError(await call(ESG, 'writeJsonFrameworkToBlockchain', { ...WRITE, framework_identifier: 'NOPE' }), 404, 'NOT_FOUND', 'No such framework "NOPE".');
+    assert.equal(t.chain!.count('submitDocument'), submits);
+  });
+});
+
+describe('position impacts documents', () => {
+  test('write with the investor and a decryption key that is never echoed; list by investor and position', async () => {
+    const body = await ok(ESG, 'writeJsonPositionImpactsToBlockchain', {
+      position_id: positionId, reporting_year: 2024, ...INNER, network: 'mumbai', write_investor_to_blockchain: 'yes', depryption_key: 'k'.repeat(64),
+    });
+    const render = t.portfolio!.calls.filter((c) => c.method === 'renderPositionImpactsDocument').at(-1)!.request as any;
+    assert.equal(render.positionId, positionId);
+    assert.equal(render.writeInvestorToBlockchain, true);
+    assert.equal(render.decryptionKey, 'k'.repeat(64));
+    const submit = lastChainRequest('submitDocument');
+    assert.equal(submit.kind, DocumentKind.DOCUMENT_KIND_POSITION_IMPACTS_JSON);
+    assert.equal(submit.network, 'mumbai');
+    assert.equal(submit.investorIdentifier, 'inv_1');
+    assert.equal(submit.positionId, positionId);
+    assert.doesNotMatch(JSON.stringify(submit.requestEcho), /kkkk|decryption|depryption/);
+    t.chain!.complete(body.job_id);
+    const doc = await ok(ESG, 'getJsonPositionImpactsFromBlockchain', { job_id: body.job_id });
+    assert.equal(doc.position_id, positionId);
+    assert.equal(doc.investor, 'inv_1');
+    assert.deepEqual(await ok(ESG, 'getBlockchainJobsForImpacts', { investor_identfier: 'inv_1', position_id: positionId }), [
+      { id: (await ok(ESG, 'getBlockchainJobsForImpacts', { investor_identifier: 'inv_1', position_id: positionId }))[0].id, job_id: body.job_id },
+    ]);
+    const html = await ok(ESG, 'writeHtmlPositionImpactsToBlockchain', { position_id: positionId, reporting_year: 2024, ...INNER });
+    t.chain!.complete(html.job_id);
+    assert.deepEqual(await ok(ESG, 'getHtmlPositionImpactsFromBlockchain', { job_id: html.job_id }), {
+      'Position impacts document on the blockchain': `${t.baseUrl}/jobs/${html.job_id}.html`,
+    });
+  });
+});
+
+describe('key-value storage (SVC.Blockchain.Hash)', () => {
+  test('insert, select and fetch; the select reads what was inserted', async () => {
+    const insert = await hash('insertString', { key: 'greeting', value: 'hello' });
+    assert.equal(insert.status, 200, insert.text);
+    assert.deepEqual(Object.keys(insert.json), ['statusCode', 'statusMessage', 'info']);
+    assert.equal(insert.json.statusCode, 200);
+    assert.equal(insert.json.statusMessage, '');
+    assert.match(insert.json.info.jobId, UUID);
+    assert.deepEqual(lastChainRequest('insertString').requestEcho, {
+      solution: HASH, version: 1, network: 'sepolia', operation: 'insertString', parameters: { key: 'greeting', value: 'hello' },
+    });
+    t.chain!.complete(insert.json.info.jobId);
+
+    const select = await hash('selectString', { key: 'greeting' });
+    t.chain!.complete(select.json.info.jobId);
+    const fetched = await hash('fetch', { jobId: select.json.info.jobId }, { version: 1 });
+    assert.equal(fetched.status, 200, fetched.text);
+    assert.deepEqual(fetched.json.info.status, { Value: 'completed' });
+    assert.deepEqual(fetched.json.info.result, { key: 'greeting', value: 'hello' });
+    // job_id is accepted as well; the network, when sent, is only checked for its form.
+    assert.deepEqual((await hash('fetch', { job_id: select.json.info.jobId }, { version: 1, network: 'amoy' })).json, fetched.json);
+  });
+
+  test('bytes32: 32 bytes of multi-byte UTF-8 pass', async () => {
+    const res = await hash('insertBytes32', { key: 'k32', value: 'é'.repeat(16) });
+    assert.equal(res.status, 200, res.text);
+    assert.equal(lastChainRequest('insertBytes32').value, 'é'.repeat(16));
+  });
+
+  test('the body field `contract` is accepted in place of `solution`', async () => {
+    const res = await post({ contract: HASH, version: 1, network: 'sepolia', operation: 'selectString', parameters: { key: 'greeting' } }, ACME);
+    assert.equal(res.status, 200, res.text);
+    assert.match(res.json.info.jobId, UUID);
+  });
+
+  test('Idempotency-Key: the same key answers the same job; another request with it is refused', async () => {
+    const headers = { ...ACME, 'idempotency-key': 'order-42' };
+    const first = await post({ solution: HASH, version: 1, network: 'sepolia', operation: 'insertString', parameters: { key: 'k', value: 'v1' } }, headers);
+    const again = await post({ solution: HASH, version: 1, network: 'sepolia', operation: 'insertString', parameters: { key: 'k', value: 'v1' } }, headers);
+    assert.equal(first.status, 200, first.text);
+    assert.deepEqual(again.json, first.json);
+    assert.equal(lastChainRequest('insertString').idempotencyKey, 'order-42');
+    const other = await post({ solution: HASH, version: 1, network: 'sepolia', operation: 'insertString', parameters: { key: 'k', value: 'v2' } }, headers);
+    assertError(other, 400, 'FAILED_PRECONDITION', /^Idempotency-Key "order-42" was already used for a different request/);
+    // Keys are per account: another account's same key is another job.
+    const theirs = await post({ solution: HASH, version: 1, network: 'sepolia', operation: 'insertString', parameters: { key: 'k', value: 'v1' } }, { ...OTHER, 'idempotency-key': 'order-42' });
+    assert.notEqual(theirs.json.info.jobId, first.json.info.jobId);
+  });
+
+  test('Idempotency-Key on a document write', async () => {
+    const headers = { ...ACME, 'idempotency-key': 'fw-2024' };
+    const first = await post({ solution: ESG, operation: 'writeJsonFrameworkToBlockchain', parameters: WRITE }, headers);
+    const again = await post({ solution: ESG, operation: 'writeJsonFrameworkToBlockchain', parameters: WRITE }, headers);
+    assert.equal(first.status, 200, first.text);
+    assert.equal(again.json.job_id, first.json.job_id);
+  });
+});
+
+describe('without a chain backend', () => {
+  test('the operations answer 503 after validation', async () => {
+    const bare = await startTestGateway({}, { taxonomy: true });
+    try {
+      const write = await postCall(bare.baseUrl, { solution: ESG, operation: 'writeJsonFrameworkToBlockchain', parameters: WRITE }, ACME);
+      assertError(write, 503, 'UNAVAILABLE', 'The chain service is not available: this gateway has no chain backend configured.');
+      const bad = await postCall(bare.baseUrl, { solution: HASH, version: 1, network: 'sepolia', operation: 'insertString', parameters: { key: 'k'.repeat(33), value: 'v' } }, ACME);
+      assertError(bad, 400, 'INVALID_ARGUMENT', 'key must be at most 32 characters, got 33.');
+      const fetch = await postCall(bare.baseUrl, { solution: HASH, version: 1, operation: 'fetch', parameters: { jobId: 'x' } }, ACME);
+      assert.equal(fetch.status, 503);
+    } finally {
+      await bare.stop();
+    }
+  });
+});

@@ -1,0 +1,188 @@
+import {
+  JobStatus,
+  type DocumentJobEntry,
+  type GetDocumentResponse,
+  type Job,
+  type TransactionLog,
+  type TransactionReceipt,
+} from '@green-impact/proto/greenimpact/chain/v1/chain';
+import { FailedPreconditionError, InternalError } from '@green-impact/shared/errors';
+import { documentKindParts, type DocumentFamily, type DocumentFormatName } from './blockchain-params.js';
+
+/**
+ * Chain proto messages → the spec's JSON for the blockchain operations (§4.2, §4.12, §4.13 fetch) and the
+ * checks a read of a written document must pass before anything of it is shown. Pure.
+ */
+
+/** `info.status.Value` of a job: the status' lower-case name (docs/api-operations.md). */
+export type JobStatusName = 'queued' | 'submitted' | 'completed' | 'failed';
+
+export function jobStatusName(status: JobStatus): JobStatusName {
+  switch (status) {
+    case JobStatus.JOB_STATUS_QUEUED:
+      return 'queued';
+    case JobStatus.JOB_STATUS_SUBMITTED:
+      return 'submitted';
+    case JobStatus.JOB_STATUS_COMPLETED:
+      return 'completed';
+    case JobStatus.JOB_STATUS_FAILED:
+      return 'failed';
+    default:
+      // The chain service never stores a job without a status; answering one would be a contract breach.
+      throw new InternalError('Internal error.', { cause: new Error(`job status ${status} from the chain service`) });
+  }
+}
+
+/** The answer of a job-creating Hash (and NFT) call, spec §4.12: `{statusCode, statusMessage, info: {jobId}}`. */
+export function jobAccepted(jobId: string) {
+  return { statusCode: 200, statusMessage: '', info: { jobId } };
+}
+
+/**
+ * The answer of the four writes of §4.2 (not shown in the spec): the Hash/NFT job answer, plus `job_id` at
+ * the top level under the name every other §4.2 operation uses for it.
+ */
+export function writeAccepted(jobId: string) {
+  return { ...jobAccepted(jobId), job_id: jobId };
+}
+
+function logShape(l: TransactionLog) {
+  return {
+    _type: l.type,
+    address: l.address,
+    blockHash: l.blockHash,
+    blockNumber: l.blockNumber,
+    data: l.data,
+    index: l.index,
+    topics: l.topics,
+    transactionHash: l.transactionHash,
+    transactionIndex: l.transactionIndex,
+  };
+}
+
+/** The spec's `receipt` (ethers v6 TransactionReceipt: `_type`, camelCase; absent addresses are null). */
+export function receiptShape(r: TransactionReceipt) {
+  return {
+    _type: r.type,
+    blockHash: r.blockHash,
+    blockNumber: r.blockNumber,
+    contractAddress: r.contractAddress ?? null,
+    cumulativeGasUsed: r.cumulativeGasUsed,
+    from: r.from,
+    gasPrice: r.gasPrice,
+    gasUsed: r.gasUsed,
+    hash: r.hash,
+    index: r.index,
+    logs: r.logs.map(logShape),
+    logsBloom: r.logsBloom,
+    status: r.status,
+    to: r.to ?? null,
+  };
+}
+
+/**
+ * The fetch answer of a job (spec §4.13's fetch result; getJobStatusFromBlockchain and Hash `fetch` answer
+ * it too), mapped as docs/api-operations.md says. Every key is present; what the job does not have yet is
+ * null. A failed job keeps statusCode 200 (the fetch worked) and says why in statusMessage and `error`.
+ */
+export function fetchAnswer(job: Job) {
+  const failed = job.status === JobStatus.JOB_STATUS_FAILED;
+  const nft = job.nft;
+  return {
+    statusCode: 200,
+    statusMessage: failed ? (job.error ?? 'The job failed.') : '',
+    info: {
+      status: { Value: jobStatusName(job.status) },
+      request: job.request ?? null,
+      result: job.result ?? null,
+      hash: job.txHash ?? null,
+      txnUrl: job.txUrl ?? null,
+      receipt: job.receipt ? receiptShape(job.receipt) : null,
+      networkCost: job.networkCost ?? null,
+      networkFee: job.networkFee ?? null,
+      networkTotal: job.networkTotal ?? null,
+      // Mint jobs (SVC.NFT.zK new) carry the certificate of trust of the NFT they made.
+      ...(nft
+        ? {
+            certificateOfTrust: nft.certificateOfTrust,
+            certificateOfTrustJPG: nft.certificateOfTrustJpg,
+            certificateOfTrustUrl: nft.certificateOfTrustUrl,
+          }
+        : {}),
+      guid: job.nftGuid ?? job.id,
+      type: { value: 'blockchain-job' },
+      timestampInMillis: Date.parse(job.updatedAt),
+      ...(job.error !== undefined ? { error: job.error } : {}),
+    },
+  };
+}
+
+/** getBlockchainJobsForFrameworks / getBlockchainJobsForImpacts entries: `{id, job_id}` (§2.9). */
+export function jobListEntry(e: DocumentJobEntry) {
+  return { id: e.id, job_id: e.jobId };
+}
+
+const FAMILY_TEXT: Record<DocumentFamily, string> = { framework: 'framework', position_impacts: 'position impacts' };
+const FORMAT_TEXT: Record<DocumentFormatName, string> = { json: 'JSON', html: 'HTML' };
+const READER: Record<DocumentFamily, Record<DocumentFormatName, string>> = {
+  framework: { json: 'getJsonFrameworkFromBlockchain', html: 'getHtmlFrameworkFromBlockchain' },
+  position_impacts: { json: 'getJsonPositionImpactsFromBlockchain', html: 'getHtmlPositionImpactsFromBlockchain' },
+};
+
+/**
+ * A document read back from the chain service may be shown only when it is the kind asked for and it
+ * verified against its anchor on the chain now. A document whose content no longer matches its anchor is
+ * FAILED_PRECONDITION (400): the request is fine, the stored document is not, and it is never served as
+ * genuine (docs/chain.md).
+ */
+export function requireVerifiedDocument(
+  doc: GetDocumentResponse,
+  wanted: { family?: DocumentFamily; format?: DocumentFormatName },
+): GetDocumentResponse & { job: Job } {
+  const job = doc.job;
+  if (!job) throw new InternalError('Internal error.', { cause: new Error('GetDocument answered no job') });
+  const parts = documentKindParts(doc.kind);
+  if (!parts) throw new FailedPreconditionError(`Job ${job.id} holds no report document.`);
+  if (wanted.family !== undefined && parts.family !== wanted.family) {
+    throw new FailedPreconditionError(
+      `Job ${job.id} holds a ${FAMILY_TEXT[parts.family]} document, not a ${FAMILY_TEXT[wanted.family]} document.`,
+    );
+  }
+  if (wanted.format !== undefined && parts.format !== wanted.format) {
+    throw new FailedPreconditionError(
+      `Job ${job.id} holds a ${FORMAT_TEXT[parts.format]} ${FAMILY_TEXT[parts.family]} document; read it with ${READER[parts.family][parts.format]}.`,
+    );
+  }
+  if (!doc.verified) {
+    throw new FailedPreconditionError(
+      `The document of job ${job.id} does not match its anchor on network ${job.network} ` +
+        `(content sha256 ${doc.sha256 || 'unknown'}, anchored ${doc.anchoredSha256 || 'unknown'}): it is not served.`,
+    );
+  }
+  return { ...doc, job };
+}
+
+/** The content of a verified JSON document, as written. */
+export function jsonDocument(doc: GetDocumentResponse): unknown {
+  try {
+    return JSON.parse(Buffer.from(doc.content).toString('utf8'));
+  } catch (err) {
+    // JSON kinds are checked to be JSON when written, and the content verified against its hash since.
+    throw new InternalError('Internal error.', { cause: err });
+  }
+}
+
+const LINK_TEXT: Record<DocumentFamily, string> = {
+  framework: 'Framework document on the blockchain',
+  position_impacts: 'Position impacts document on the blockchain',
+};
+
+/** `{jobs_url}`: where the gateway serves written HTML documents (GET /jobs/<job_id>.html). */
+export function jobsUrl(baseUrl: string): string {
+  return `${baseUrl}/jobs`;
+}
+
+/** getHtml*FromBlockchain: one key carrying a link text, valued `{jobs_url}/<job_id>.html` (spec §4.2). */
+export function documentLink(family: DocumentFamily, baseUrl: string, jobId: string): Record<string, string> {
+  return { [LINK_TEXT[family]]: `${jobsUrl(baseUrl)}/${encodeURIComponent(jobId)}.html` };
+}
