@@ -7,6 +7,8 @@ import { createGrpcClient } from '@green-impact/shared/grpc/client';
 import { skipReason, testDatabases } from '@green-impact/shared/testing/databases';
 import type { RunningSystem } from '@green-impact/embedded/system';
 import { rawCidOf } from './support/cid.js';
+import { createHash } from 'node:crypto';
+import { Contract, JsonRpcProvider, keccak256, toUtf8Bytes } from 'ethers';
 import { createUserAccount, graphqlClient, startTestSystem, v1Client, type CallResult } from './support/system.js';
 
 const ESG = 'SVC.ESG.Credits';
@@ -147,6 +149,18 @@ for (const db of testDatabases) {
         assert.equal(rawCidOf(bytes), cid);
         assert.deepEqual(bytes, Buffer.from(rendered.content));
 
+        // An independent ethers client on the gateway's JSON-RPC relay finds the same hash and CID
+        // anchored on the registry contract, under the job's id (docs/chain.md: the id's 16 bytes, padded).
+        const nets = await graphqlClient(system.gatewayUrl, issuerKey)('{ networks { name documentRegistryAddress } }');
+        const registryAddress = nets.data.networks.find((n: { name: string }) => n.name === 'sepolia').documentRegistryAddress;
+        const provider = new JsonRpcProvider(`${system.gatewayUrl}/rpc/sepolia`, undefined, { staticNetwork: true, cacheTimeout: -1 });
+        const registry = new Contract(registryAddress, ['function getAnchor(bytes32 id) view returns (bool found, bytes32 sha256Hash, string cid, address writer, uint64 anchoredAt, uint64 blockNumber)'], provider);
+        const anchor = await registry.getFunction('getAnchor')(`0x${json.job_id.replace(/-/g, '').padEnd(64, '0')}`);
+        assert.equal(anchor.found, true);
+        assert.equal(anchor.sha256Hash, `0x${createHash('sha256').update(bytes).digest('hex')}`);
+        assert.equal(anchor.cid, cid);
+        provider.destroy();
+
         // The HTML page, served after verification to the account that wrote it.
         const htmlRendered = await taxonomy.renderFrameworkDocument(
           { frameworkIdentifier: 'GBF-CHAIN', reportingYear: YEAR, format: DocumentFormat.DOCUMENT_FORMAT_HTML, sdgGoalsIncluded: false, euObjectivesIncluded: false },
@@ -236,6 +250,16 @@ for (const db of testDatabases) {
       await finished(bytes.info.jobId);
       const read = await finished((await hash('selectBytes32', { key: 'b32' })).info.jobId);
       assert.equal(read.info.result.value, 'é'.repeat(16));
+
+      // An independent ethers read of the key-value contract through /rpc/sepolia sees the stored string
+      // in the account's namespace (docs/chain.md: keccak256 of "greenimpact:account:<account id>").
+      const nets = await graphqlClient(system.gatewayUrl, issuerKey)('{ networks { name keyValueStoreAddress } }');
+      const storeAddress = nets.data.networks.find((n: { name: string }) => n.name === 'sepolia').keyValueStoreAddress;
+      const provider = new JsonRpcProvider(`${system.gatewayUrl}/rpc/sepolia`, undefined, { staticNetwork: true, cacheTimeout: -1 });
+      const store = new Contract(storeAddress, ['function selectString(bytes32 namespace, string key) view returns (bool found, string value)'], provider);
+      const onChain = await store.getFunction('selectString')(keccak256(toUtf8Bytes(`greenimpact:account:${issuer.accountId}`)), 'greeting');
+      assert.deepEqual([onChain.found, onChain.value], [true, 'hello, chain']);
+      provider.destroy();
 
       const tooLong = await post({ solution: HASH, version: 1, network: 'sepolia', operation: 'insertBytes32', parameters: { key: 'b33', value: 'é'.repeat(16) + 'x' } });
       assert.equal(tooLong.status, 400);
