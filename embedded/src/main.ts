@@ -1,6 +1,7 @@
 import { join } from 'node:path';
 import { ConfigError } from '@green-impact/shared/config';
 import { createLogger } from '@green-impact/shared/logger';
+import { initTracing } from '@green-impact/shared/tracing/tracing';
 import { loadEmbeddedConfig } from './config.js';
 import { firstStartKey } from './first-start-key.js';
 import { pgliteDir, startSystem } from './system.js';
@@ -9,6 +10,7 @@ const log = createLogger('green-impact');
 let config;
 try {
   config = loadEmbeddedConfig();
+  initTracing('green-impact'); // only when OTEL_EXPORTER_OTLP_ENDPOINT / OTEL_TRACES_EXPORTER say so
 } catch (err) {
   if (!(err instanceof ConfigError)) throw err;
   // Always shown, whatever LOG_LEVEL says: nothing started, and the operator must see why.

@@ -1,11 +1,13 @@
 import { ConfigError } from '@green-impact/shared/config';
 import { createLogger } from '@green-impact/shared/logger';
+import { initTracing } from '@green-impact/shared/tracing/tracing';
 import { loadGatewayConfig } from './config.js';
 import { createGateway } from './gateway.js';
 
 // Standalone launcher: read config, start, stop cleanly on SIGTERM/SIGINT. Never exits mid-flight.
 const log = createLogger('gateway');
 try {
+  initTracing('gateway'); // only when OTEL_EXPORTER_OTLP_ENDPOINT / OTEL_TRACES_EXPORTER say so
   const config = loadGatewayConfig();
   const gateway = createGateway({ config, log });
   const stop = (signal: string) => {

@@ -10,6 +10,11 @@
  *
  * The mock does not implement CreateTopics, so every topic a test needs must exist before
  * clients connect: the project's topics always, extra ones from the arguments.
+ *
+ * Commands on stdin, one per line (fault tests), each answered by one line on stdout:
+ *   down <broker id>   disconnect the broker and refuse connections (-1: every broker)
+ *   up <broker id>     accept connections again; topics, offsets and groups were kept
+ * answer "OK <command> <id>" or "ERR <command> <id> <reason>". Broker ids start at 1.
  */
 #include <errno.h>
 #include <poll.h>
@@ -74,6 +79,28 @@ static int create_topic(rd_kafka_mock_cluster_t *mc, const char *spec, int parti
                 return -1;
         }
         return 0;
+}
+
+/* Runs one stdin command line (see the header comment) and answers it on stdout. */
+static void run_command(rd_kafka_mock_cluster_t *mc, char *line) {
+        char cmd[16];
+        char *end = NULL;
+        int consumed = 0;
+        if (sscanf(line, "%15s %n", cmd, &consumed) != 1) return; /* blank line */
+        const char *arg = line + consumed;
+        long id = strtol(arg, &end, 10);
+        if (end == arg || (*end && *end != '\r') || id < -1 || id > 10000) {
+                printf("ERR %s %s invalid broker id\n", cmd, arg);
+        } else if (!strcmp(cmd, "down") || !strcmp(cmd, "up")) {
+                rd_kafka_resp_err_t err = !strcmp(cmd, "down")
+                                              ? rd_kafka_mock_broker_set_down(mc, (int32_t)id)
+                                              : rd_kafka_mock_broker_set_up(mc, (int32_t)id);
+                if (err) printf("ERR %s %ld %s\n", cmd, id, rd_kafka_err2str(err));
+                else printf("OK %s %ld\n", cmd, id);
+        } else {
+                printf("ERR %s %ld unknown command\n", cmd, id);
+        }
+        fflush(stdout);
 }
 
 int main(int argc, char **argv) {
@@ -156,6 +183,8 @@ int main(int argc, char **argv) {
                 struct pollfd fds[2] = {{.fd = signal_pipe[0], .events = POLLIN},
                                         {.fd = STDIN_FILENO, .events = POLLIN}};
                 char buf[256];
+                char line[256];
+                size_t line_len = 0;
                 for (;;) {
                         int n = poll(fds, watch_stdin ? 2 : 1, -1);
                         if (n < 0) {
@@ -165,9 +194,20 @@ int main(int argc, char **argv) {
                         }
                         if (fds[0].revents) break;
                         if (watch_stdin && fds[1].revents) {
-                                /* Input is ignored; only end-of-file (or error) matters. */
+                                /* Commands, one per line; end-of-file (or an error) stops. */
                                 ssize_t r = read(STDIN_FILENO, buf, sizeof(buf));
-                                if (r <= 0 && !(r < 0 && errno == EINTR)) break;
+                                if (r < 0 && errno == EINTR) continue;
+                                if (r <= 0) break;
+                                for (ssize_t i = 0; i < r; i++) {
+                                        if (buf[i] != '\n') {
+                                                /* An over-long line is cut to its first 255 bytes. */
+                                                if (line_len < sizeof(line) - 1) line[line_len++] = buf[i];
+                                                continue;
+                                        }
+                                        line[line_len] = '\0';
+                                        line_len = 0;
+                                        run_command(mc, line);
+                                }
                         }
                 }
         }

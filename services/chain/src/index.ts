@@ -1,6 +1,6 @@
 import { resolve } from 'node:path';
 import { protoFiles } from '@green-impact/proto/paths';
-import { createEventBus } from '@green-impact/shared/bus/create-bus';
+import { createEventBus, eventBusSettingsFromEnv } from '@green-impact/shared/bus/create-bus';
 import { runServiceProcess } from '@green-impact/shared/service-main';
 import { loadNetworkSpecs, loadNftSettings } from './config.js';
 import { createChainService } from './service.js';
@@ -16,7 +16,7 @@ await runServiceProcess({
     const contentDir = resolve(env.string('CONTENT_DIR', './data/content'));
     const worker = env.bool('CHAIN_WORKER', true);
     const { publicBaseUrl, nfts } = loadNftSettings(env);
-    const bus = createEventBus({ kafkaBrokers: env.list('KAFKA_BROKERS'), clientId: 'chain', logger: log });
+    const bus = createEventBus({ ...eventBusSettingsFromEnv(env), clientId: 'chain', logger: log });
     try {
       const service = await createChainService({ databaseUrl, poolSize, bus, networks, contentDir, worker, log, publicBaseUrl, nfts });
       return {

@@ -12,10 +12,12 @@ import { chainHandlers } from './handlers.js';
 import { chainEntities } from './jobs/entities.js';
 import { JobStore } from './jobs/job-store.js';
 import { JobEventHub, watchJobsHandler } from './jobs/job-watch.js';
+import { registerChainMetrics } from './jobs/job-metrics.js';
 import { OutboxRelay } from './jobs/outbox.js';
 import { KeyValueJobs } from './key-value/key-value-jobs.js';
 import { InitChain1764028800000 } from './migrations/1764028800000-init-chain.js';
 import { Nfts1764633600000 } from './migrations/1764633600000-nfts.js';
+import { OutboxTraceContext1765238400000 } from './migrations/1765238400000-outbox-trace-context.js';
 import type { NetworkSpec } from './networks/network-spec.js';
 import { replayEmbeddedHistory } from './networks/embedded-replay.js';
 import { NetworkRegistry } from './networks/network-registry.js';
@@ -32,7 +34,7 @@ export const CHAIN_SERVICE_NAME = 'greenimpact.chain.v1.ChainService';
 export const chainSchema: ServiceSchema = {
   schema: SCHEMA,
   entities: [...chainEntities, ...nftEntities],
-  migrations: [InitChain1764028800000, Nfts1764633600000],
+  migrations: [InitChain1764028800000, Nfts1764633600000, OutboxTraceContext1765238400000],
 };
 
 export interface ChainServiceOptions {
@@ -101,6 +103,7 @@ export async function createChainService(opts: ChainServiceOptions): Promise<Cha
     const jobs = new JobStore(ds, () => relay.wake());
     relay.start();
     cleanup.push(() => relay.stop());
+    cleanup.push(registerChainMetrics(ds, log));
 
     const nftModule = createNftModule({
       ds, jobs, networks, content, contentDir: opts.contentDir, publicBaseUrl: opts.publicBaseUrl, options: opts.nfts ?? {}, log,

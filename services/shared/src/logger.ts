@@ -1,4 +1,5 @@
 import { pino, type Logger, type LoggerOptions } from 'pino';
+import { traceLogFields } from './tracing/tracer.js';
 
 export type { Logger };
 
@@ -18,6 +19,7 @@ export function createLogger(name: string, options: LoggerOptions = {}): Logger 
       censor: '[redacted]',
     },
     base: { service: name },
+    mixin: traceLogFields,
     ...options,
   });
 }

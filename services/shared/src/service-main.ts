@@ -2,6 +2,8 @@ import { protoRoot } from '@green-impact/proto/paths';
 import { envReader, ConfigError, type EnvReader } from './config.js';
 import { createLogger, type Logger } from './logger.js';
 import { startGrpcServer, type GrpcServiceRegistration } from './grpc/server.js';
+import { startMetricsServer, type MetricsServer } from './metrics-server.js';
+import { initTracing, shutdownTracing } from './tracing/tracing.js';
 
 export interface RunnableService {
   registration: GrpcServiceRegistration;
@@ -10,8 +12,11 @@ export interface RunnableService {
 
 /**
  * Runs one service as its own process (the distributed topology): validates config before anything
- * starts, serves gRPC with health and reflection, and on SIGTERM/SIGINT stops accepting, lets
- * in-flight calls finish, then closes its resources. Never exits mid-flight.
+ * starts, serves gRPC with health and reflection and Prometheus metrics on METRICS_PORT (default: the gRPC
+ * port + 1000; 0 turns it off), traces when OpenTelemetry is configured (tracing/tracing.ts), and on
+ * SIGTERM/SIGINT stops accepting, lets in-flight calls finish (up to SHUTDOWN_GRACE_MS), then closes its
+ * resources (the service drains its consumers and workers, commits offsets, closes its pool), then the
+ * metrics listener, then flushes traces. Never exits mid-flight.
  */
 export async function runServiceProcess(opts: {
   name: string;
@@ -23,10 +28,15 @@ export async function runServiceProcess(opts: {
   let service: RunnableService;
   let port: number;
   let host: string;
+  let metricsPort: number;
+  let graceMs: number;
   try {
     const env = envReader();
     port = env.port('GRPC_PORT', opts.defaultPort);
     host = env.string('GRPC_HOST', '0.0.0.0');
+    metricsPort = env.optionalString('METRICS_PORT') === undefined ? defaultMetricsPort(port) : env.port('METRICS_PORT');
+    graceMs = env.int('SHUTDOWN_GRACE_MS', 10_000, { min: 0, max: 600_000 });
+    initTracing(opts.name);
     service = await opts.create(env, log);
   } catch (err) {
     if (err instanceof ConfigError) {
@@ -45,15 +55,41 @@ export async function runServiceProcess(opts: {
     protoFiles: [opts.protoFile],
     log,
   });
+  let metrics: MetricsServer | undefined;
+  if (metricsPort !== 0) {
+    try {
+      metrics = await startMetricsServer({ host, port: metricsPort, log });
+    } catch (err) {
+      log.fatal({ err, port: metricsPort }, 'metrics listener could not start (set METRICS_PORT, 0 turns it off)');
+      await server.shutdown(0);
+      await service.close();
+      process.exitCode = 1;
+      return;
+    }
+  }
   let stopping = false;
   const stop = async (signal: string) => {
     if (stopping) return;
     stopping = true;
     log.info({ signal }, 'shutting down');
-    await server.shutdown();
-    await service.close();
-    log.info('stopped');
+    try {
+      await server.shutdown(graceMs);
+      await service.close();
+      await metrics?.close();
+      await shutdownTracing();
+      log.info('stopped');
+    } catch (err) {
+      process.exitCode = 1;
+      log.error({ err }, 'shutdown failed');
+    }
   };
   process.once('SIGTERM', () => void stop('SIGTERM'));
   process.once('SIGINT', () => void stop('SIGINT'));
+}
+
+/** The gRPC port + 1000 (50051 → 51051); off when the gRPC port is picked at random (0). */
+function defaultMetricsPort(grpcPort: number): number {
+  if (grpcPort === 0) return 0;
+  if (grpcPort + 1000 > 65535) throw new ConfigError(`METRICS_PORT must be set: GRPC_PORT ${grpcPort} + 1000 is no port.`);
+  return grpcPort + 1000;
 }

@@ -1,10 +1,20 @@
 import type { DataSource, EntityManager } from 'typeorm';
 import type { EventBus } from '@green-impact/shared/bus/event-bus';
 import type { Logger } from '@green-impact/shared/logger';
+import { traceHeaders } from '@green-impact/shared/tracing/carriers';
 
-/** Adds a message to the outbox, inside the caller's transaction: it is published iff that commits. */
+/**
+ * Adds a message to the outbox, inside the caller's transaction: it is published iff that commits. The
+ * row keeps the active trace context, so the message continues the trace of the request that wrote it.
+ */
 export async function enqueueOutbox(m: EntityManager, topic: string, key: string | null, payload: unknown): Promise<void> {
-  await m.query(`INSERT INTO chain.outbox (topic, message_key, payload) VALUES ($1, $2, $3)`, [topic, key, JSON.stringify(payload)]);
+  const headers = traceHeaders();
+  await m.query(`INSERT INTO chain.outbox (topic, message_key, payload, headers) VALUES ($1, $2, $3, $4)`, [
+    topic,
+    key,
+    JSON.stringify(payload),
+    Object.keys(headers).length ? JSON.stringify(headers) : null,
+  ]);
 }
 
 interface OutboxRow {
@@ -12,6 +22,7 @@ interface OutboxRow {
   topic: string;
   message_key: string | null;
   payload: unknown;
+  headers: Record<string, string> | null;
 }
 
 /** Any constant: the advisory lock that makes one relay (of all replicas) publish at a time. */
@@ -96,7 +107,7 @@ export class OutboxRelay {
       const [{ locked }] = (await m.query(`SELECT pg_try_advisory_xact_lock($1) AS locked`, [RELAY_LOCK])) as [{ locked: boolean }];
       if (!locked) return 0;
       const rows: OutboxRow[] = await m.query(
-        `SELECT id, topic, message_key, payload FROM chain.outbox ORDER BY id LIMIT $1`,
+        `SELECT id, topic, message_key, payload, headers FROM chain.outbox ORDER BY id LIMIT $1`,
         [this.opts.batchSize ?? 200],
       );
       if (rows.length === 0) return 0;
@@ -106,7 +117,7 @@ export class OutboxRelay {
         while (j < rows.length && rows[j]!.topic === rows[i]!.topic) j++;
         await this.bus.publish(
           rows[i]!.topic,
-          rows.slice(i, j).map((r) => ({ key: r.message_key, value: JSON.stringify(r.payload) })),
+          rows.slice(i, j).map((r) => ({ key: r.message_key, value: JSON.stringify(r.payload), ...(r.headers ? { headers: r.headers } : {}) })),
         );
         i = j;
       }

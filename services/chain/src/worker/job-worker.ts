@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { DataSource } from 'typeorm';
 import type { BusMessage, EventBus, Subscription } from '@green-impact/shared/bus/event-bus';
 import type { Logger } from '@green-impact/shared/logger';
+import { annotateActiveSpan } from '@green-impact/shared/tracing/tracer';
 import type { NetworkRegistry } from '../networks/network-registry.js';
 import type { JobStore } from '../jobs/job-store.js';
 import type { JobMessage } from '../jobs/job-types.js';
@@ -33,7 +34,7 @@ export class JobWorker {
   private subscription: Subscription | undefined;
 
   constructor(
-    ds: DataSource,
+    private readonly ds: DataSource,
     private readonly store: JobStore,
     private readonly networks: NetworkRegistry,
     private readonly bus: EventBus,
@@ -57,12 +58,19 @@ export class JobWorker {
     this.log.info({ workerId: this.workerId }, 'chain worker started');
   }
 
-  /** Leaves the group (the message in flight finishes first), then stops following receipts. */
+  /**
+   * Leaves the group (the message in flight finishes and its offset is committed), lets the signer queues
+   * drain, stops following receipts, then gives up its leases so the next worker (a restart, another
+   * replica) follows the submitted jobs at once instead of after the lease expired.
+   */
   async stop(): Promise<void> {
     await this.subscription?.close();
     this.subscription = undefined;
     await this.queues.idle();
     await Promise.all(this.trackers.map((t) => t.stop()));
+    await this.ds
+      .query(`UPDATE chain.jobs SET lease_owner = NULL, lease_until = NULL WHERE lease_owner = $1 AND status = 'submitted'`, [this.workerId])
+      .catch((err: unknown) => this.log.warn({ err, workerId: this.workerId }, 'could not release job leases; they expire on their own'));
   }
 
   /** Runs one tracker pass on every network now (tests use it to avoid waiting for the poll interval). */
@@ -78,6 +86,7 @@ export class JobWorker {
       this.log.error({ offset: msg.offset, partition: msg.partition }, 'unreadable chain.jobs message skipped');
       return;
     }
+    annotateActiveSpan({ 'app.job_id': message.jobId });
     const job = await this.store.load(message.jobId);
     if (!job) {
       this.log.error({ jobId: message.jobId }, 'chain.jobs names an unknown job; skipped');

@@ -1,3 +1,4 @@
+import type { EnvReader } from '../config.js';
 import type { BusLogger, EventBus, HandlerRetryOptions } from './event-bus.js';
 import { InProcessBus } from './in-process-bus.js';
 import { KafkaBus } from './kafka-bus.js';
@@ -22,4 +23,25 @@ export function createEventBus(options: CreateEventBusOptions): EventBus {
     return new KafkaBus({ brokers: kafkaBrokers, clientId, logger, retry, idempotent, consumer });
   }
   return new InProcessBus({ logger, retry });
+}
+
+/**
+ * The bus settings of a service process, from its environment: `KAFKA_BROKERS` (empty: in-process bus),
+ * `KAFKA_IDEMPOTENT` (default true; false for librdkafka's mock cluster, see KafkaBusOptions.idempotent)
+ * and the consumer timings `KAFKA_SESSION_TIMEOUT_MS`, `KAFKA_HEARTBEAT_INTERVAL_MS`,
+ * `KAFKA_MAX_WAIT_MS` (kafkajs defaults when unset; tests against the mock shorten them).
+ */
+export function eventBusSettingsFromEnv(env: EnvReader): Pick<CreateEventBusOptions, 'kafkaBrokers' | 'idempotent' | 'consumer'> {
+  const optionalMs = (name: string, min: number) => {
+    const v = env.optionalString(name);
+    return v === undefined ? undefined : env.int(name, undefined, { min, max: 600_000 });
+  };
+  const consumer: KafkaConsumerTuning = {};
+  const session = optionalMs('KAFKA_SESSION_TIMEOUT_MS', 1_000);
+  const heartbeat = optionalMs('KAFKA_HEARTBEAT_INTERVAL_MS', 100);
+  const maxWait = optionalMs('KAFKA_MAX_WAIT_MS', 0);
+  if (session !== undefined) consumer.sessionTimeoutMs = session;
+  if (heartbeat !== undefined) consumer.heartbeatIntervalMs = heartbeat;
+  if (maxWait !== undefined) consumer.maxWaitTimeMs = maxWait;
+  return { kafkaBrokers: env.list('KAFKA_BROKERS'), idempotent: env.bool('KAFKA_IDEMPOTENT', true), consumer };
 }

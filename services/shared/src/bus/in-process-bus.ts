@@ -10,6 +10,7 @@ import {
   type Subscription,
 } from './event-bus.js';
 import { runHandlerWithRetry } from './handler-retry.js';
+import { tracedHandler, tracedPublish } from '../tracing/bus-spans.js';
 
 export interface InProcessBusOptions {
   /** Partitions per topic; same default as the Kafka topics so ordering behaves alike. */
@@ -89,6 +90,10 @@ export class InProcessBus implements EventBus {
 
   async publish(topic: string, messages: OutgoingMessage[]): Promise<void> {
     if (this.closed) throw new EventBusClosedError();
+    await tracedPublish('in-process', topic, messages, async (traced) => this.append(topic, traced));
+  }
+
+  private append(topic: string, messages: OutgoingMessage[]): void {
     const log = this.topicLog(topic);
     for (const m of messages) {
       const key = m.key ?? null;
@@ -106,7 +111,7 @@ export class InProcessBus implements EventBus {
   async subscribe(opts: SubscribeOptions): Promise<Subscription> {
     if (this.closed) throw new EventBusClosedError();
     const group = this.group(opts.topic, opts.groupId, opts.fromBeginning ?? false);
-    const member: Member = { handler: opts.handler, abort: new AbortController(), inFlight: new Set(), closed: false };
+    const member: Member = { handler: tracedHandler('in-process', opts), abort: new AbortController(), inFlight: new Set(), closed: false };
     group.members.push(member);
     this.rebalance(group);
     const log = this.topicLog(opts.topic);

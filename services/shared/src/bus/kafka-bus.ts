@@ -9,6 +9,7 @@ import {
   type Subscription,
 } from './event-bus.js';
 import { KafkaSubscription, type KafkaConsumerTuning } from './kafka-subscription.js';
+import { tracedHandler, tracedPublish } from '../tracing/bus-spans.js';
 
 export interface KafkaBusOptions {
   brokers: string[];
@@ -51,16 +52,18 @@ export class KafkaBus implements EventBus {
     if (this.closed) throw new EventBusClosedError();
     if (messages.length === 0) return;
     const producer = await this.connectedProducer();
-    await producer.send({
-      topic,
-      acks: -1,
-      messages: messages.map((m) => ({ key: m.key ?? null, value: m.value, headers: { ...m.headers } })),
+    await tracedPublish('kafka', topic, messages, async (traced) => {
+      await producer.send({
+        topic,
+        acks: -1,
+        messages: traced.map((m) => ({ key: m.key ?? null, value: m.value, headers: { ...m.headers } })),
+      });
     });
   }
 
   async subscribe(opts: SubscribeOptions): Promise<Subscription> {
     if (this.closed) throw new EventBusClosedError();
-    const subscription = new KafkaSubscription(this.kafka, opts, {
+    const subscription = new KafkaSubscription(this.kafka, { ...opts, handler: tracedHandler('kafka', opts) }, {
       retry: this.options.retry,
       logger: this.options.logger,
       tuning: this.options.consumer,

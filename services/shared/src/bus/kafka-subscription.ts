@@ -63,6 +63,7 @@ export class KafkaSubscription implements Subscription {
       );
     });
     try {
+      if (!(this.opts.fromBeginning ?? false)) await this.pinStartOffsets();
       await Promise.all([this.launch(), joined]);
     } catch (err) {
       await this.close();
@@ -85,6 +86,31 @@ export class KafkaSubscription implements Subscription {
       }
     })();
     return this.closing;
+  }
+
+  /**
+   * "Start at the end of the log" must mean the end when the group first subscribes, not wherever the log
+   * ends when a consumer that kafkajs restarted (after a broker outage) rejoins: kafkajs resolves a
+   * partition without a committed offset to its end at every join, which skips what was published in
+   * between. So the end is committed for the group now, once; every later join resumes from a committed
+   * offset (at worst a repeat, never a gap). A group that already has active members cannot be changed
+   * from outside, and needs no pinning: its offsets are theirs.
+   */
+  private async pinStartOffsets(): Promise<void> {
+    const admin = this.kafka.admin();
+    try {
+      await admin.connect();
+      const [committed] = await admin.fetchOffsets({ groupId: this.opts.groupId, topics: [this.opts.topic] });
+      const unset = new Set((committed?.partitions ?? []).filter((p) => p.offset === '-1').map((p) => p.partition));
+      if (unset.size === 0) return;
+      const ends = await admin.fetchTopicOffsets(this.opts.topic);
+      const partitions = ends.filter((e) => unset.has(e.partition)).map((e) => ({ partition: e.partition, offset: e.high }));
+      if (partitions.length > 0) await admin.setOffsets({ groupId: this.opts.groupId, topic: this.opts.topic, partitions });
+    } catch (err) {
+      this.options.logger?.debug({ err, groupId: this.opts.groupId, topic: this.opts.topic }, 'start offsets not pinned');
+    } finally {
+      await admin.disconnect().catch(() => undefined);
+    }
   }
 
   private launch(): Promise<void> {

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { Client, credentials, Metadata, type ServiceError } from '@grpc/grpc-js';
 import { callerToMetadata, type Caller } from '../caller.js';
 import { grpcErrorToDomain } from './status-map.js';
+import { startClientSpan } from '../tracing/grpc-spans.js';
 
 type ReqOf<M> = M extends { requestSerialize: (v: infer R) => Buffer } ? R : never;
 type ResOf<M> = M extends { responseDeserialize: (b: Buffer) => infer R } ? R : never;
@@ -54,6 +55,7 @@ export function createGrpcClient<D extends Record<string, MethodDef>>(
       new Promise((resolve, reject) => {
         const metadata = callerToMetadata(options.caller, new Metadata());
         metadata.set('x-request-id', options.requestId ?? options.caller?.requestId ?? randomUUID());
+        const span = startClientSpan(def.path, metadata);
         client.makeUnaryRequest(
           def.path,
           def.requestSerialize as (v: unknown) => Buffer,
@@ -62,6 +64,7 @@ export function createGrpcClient<D extends Record<string, MethodDef>>(
           metadata,
           { deadline: Date.now() + (options.deadlineMs ?? defaultDeadline) },
           (err: ServiceError | null, response?: unknown) => {
+            span.end(err ? err.code : 0);
             if (err) reject(grpcErrorToDomain(err));
             else resolve(response);
           },

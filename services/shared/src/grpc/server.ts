@@ -17,6 +17,7 @@ import { domainErrorToGrpc } from './status-map.js';
 import { DomainError } from '../errors.js';
 import { toDomainError } from './unexpected-error.js';
 import { grpcMetrics } from '../metrics.js';
+import { startServerSpan } from '../tracing/grpc-spans.js';
 
 /** What a handler knows about its call besides the request. */
 export interface CallContext {
@@ -69,14 +70,17 @@ export function implement<D extends Record<string, { path: string }>>(
         log: log.child({ requestId, method }),
         signal: controller.signal,
       };
-      const done = (code: string) => {
+      // Continues the caller's trace (traceparent in the metadata); what the handler does joins it.
+      const span = startServerSpan(serviceName, method, call.metadata, requestId);
+      const done = (code: string, grpcCode: number) => {
         const seconds = Number(process.hrtime.bigint() - started) / 1e9;
         grpcMetrics.handled.inc({ service: serviceName, method, code });
         grpcMetrics.duration.observe({ service: serviceName, method }, seconds);
+        span.end(grpcCode);
       };
-      handler(call.request as never, ctx).then(
+      span.run(() => handler(call.request as never, ctx)).then(
         (response) => {
-          done('OK');
+          done('OK', 0);
           callback(null, response);
         },
         (err: unknown) => {
@@ -84,8 +88,9 @@ export function implement<D extends Record<string, { path: string }>>(
           if (domain.code === 'INTERNAL' || domain.code === 'UNAVAILABLE') {
             ctx.log.error({ err: domain.cause ?? err }, 'request failed');
           }
-          done(domain.code);
-          callback(domainErrorToGrpc(domain));
+          const status = domainErrorToGrpc(domain);
+          done(domain.code, status.code);
+          callback(status);
         },
       );
     };

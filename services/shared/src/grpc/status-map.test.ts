@@ -31,6 +31,8 @@ describe('domain error ↔ gRPC status', () => {
     assert.equal(toDomainError(Object.assign(new Error('connect ECONNREFUSED'), { code: 'ECONNREFUSED' })).code, 'UNAVAILABLE');
     assert.equal(toDomainError({ driverError: { code: '57P01' }, message: 'terminating connection' }).code, 'UNAVAILABLE');
     assert.equal(toDomainError({ code: '23505', message: 'duplicate key value violates unique constraint "x"' }).code, 'ALREADY_EXISTS');
+    assert.equal(toDomainError({ code: '22003', message: 'value "2147483648" is out of range for type integer' }).code, 'INVALID_ARGUMENT');
+    assert.doesNotMatch(toDomainError({ code: '22003', message: 'value "2147483648" is out of range for type integer' }).message, /integer/);
     const internal = toDomainError(new TypeError('cannot read x of undefined'));
     assert.equal(internal.code, 'INTERNAL');
     assert.equal(internal.message, 'Internal error.');

@@ -1,4 +1,4 @@
-import { AlreadyExistsError, DomainError, InternalError, UnavailableError } from '../errors.js';
+import { AlreadyExistsError, DomainError, InternalError, InvalidArgumentError, UnavailableError } from '../errors.js';
 
 const CONNECTION_ERRNOS = new Set(['ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'ETIMEDOUT', 'ENOTFOUND']);
 
@@ -20,6 +20,10 @@ export function toDomainError(err: unknown): DomainError {
   ) {
     return new UnavailableError('The database is temporarily unavailable; please retry.', { cause: err });
   }
+  // A value the database cannot hold (a number beyond its column, text that is not a number): the
+  // client's input, not a fault, whichever path let it through.
+  if (code === '22003') return new InvalidArgumentError('A number in the request is out of range.');
+  if (code === '22P02' || code === '22007' || code === '22008') return new InvalidArgumentError('A value in the request is not valid for its field.');
   // A unique constraint lost a race between two concurrent writes of the same item.
   if (code === '23505') return new AlreadyExistsError('The item already exists.');
   return new InternalError('Internal error.', { cause: err });

@@ -17,6 +17,14 @@ import { fileURLToPath } from 'node:url';
  */
 export interface KafkaMock {
   brokers: string[];
+  /**
+   * Takes a broker down (fault tests): its connections are closed and new ones refused, until brokerUp.
+   * Broker ids start at 1 (the first of `brokers`); -1, the default, is every broker. The cluster keeps
+   * its topics, messages, committed offsets and groups, as a restarted Kafka broker keeps its log.
+   */
+  brokerDown(brokerId?: number): Promise<void>;
+  /** Lets a broker taken down accept connections again (-1, the default: every broker). */
+  brokerUp(brokerId?: number): Promise<void>;
   /** Stops the cluster; idempotent. The launcher also exits by itself if this process dies. */
   stop(): Promise<void>;
 }
@@ -66,9 +74,12 @@ export async function startKafkaMock(options: KafkaMockOptions = {}): Promise<Ka
   child.unref();
   for (const stream of [child.stdin, child.stdout, child.stderr]) (stream as unknown as { unref?: () => void }).unref?.();
 
+  const command = commandChannel(child, () => stderr);
   let stopping: Promise<void> | undefined;
   return {
     brokers,
+    brokerDown: (brokerId = -1) => command(`down ${brokerId}`),
+    brokerUp: (brokerId = -1) => command(`up ${brokerId}`),
     stop: () => {
       stopping ??= (async () => {
         if (child.exitCode !== null || child.signalCode !== null) return;
@@ -84,6 +95,47 @@ export async function startKafkaMock(options: KafkaMockOptions = {}): Promise<Ka
       return stopping;
     },
   };
+}
+
+/**
+ * Sends launcher commands (one line each on stdin) and awaits their answers (one line each on stdout,
+ * in order): "OK <command>" resolves, "ERR <command> <reason>" rejects.
+ */
+function commandChannel(child: MockProcess, stderr: () => string): (line: string) => Promise<void> {
+  const pending: { line: string; resolve: () => void; reject: (err: Error) => void; timer: NodeJS.Timeout }[] = [];
+  let out = '';
+  child.stdout.on('data', (chunk: Buffer) => {
+    out += chunk.toString('utf8');
+    for (let nl = out.indexOf('\n'); nl >= 0; nl = out.indexOf('\n')) {
+      const answer = out.slice(0, nl).trim();
+      out = out.slice(nl + 1);
+      const next = pending.shift();
+      if (!next) continue;
+      clearTimeout(next.timer);
+      if (answer.startsWith('OK ')) next.resolve();
+      else next.reject(new Error(`Kafka mock refused "${next.line}": ${answer}`));
+    }
+  });
+  child.once('exit', (code) => {
+    for (const p of pending.splice(0)) {
+      clearTimeout(p.timer);
+      p.reject(new KafkaMockUnavailableError(`Kafka mock broker exited (code ${code}) before answering "${p.line}": ${stderr().trim()}`));
+    }
+  });
+  return (line) =>
+    new Promise<void>((resolve, reject) => {
+      if (child.exitCode !== null || child.signalCode !== null) {
+        reject(new KafkaMockUnavailableError(`Kafka mock broker is not running (cannot send "${line}")`));
+        return;
+      }
+      // A late answer still belongs to this command (answers come in order): the entry stays queued.
+      const entry = { line, resolve, reject, timer: setTimeout(() => {
+        entry.resolve = entry.reject = () => undefined;
+        reject(new Error(`Kafka mock did not answer "${line}" within 5000 ms`));
+      }, 5_000) };
+      pending.push(entry);
+      child.stdin.write(`${line}\n`);
+    });
 }
 
 /** Builds infra/kafka-mock/kafka-mock when it is missing or older than its source; returns its path. */

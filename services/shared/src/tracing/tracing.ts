@@ -1,0 +1,103 @@
+import { W3CTraceContextPropagator } from '@opentelemetry/core';
+import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';
+import { resourceFromAttributes } from '@opentelemetry/resources';
+import {
+  BatchSpanProcessor,
+  ConsoleSpanExporter,
+  SimpleSpanProcessor,
+  type SpanExporter,
+  type SpanProcessor,
+} from '@opentelemetry/sdk-trace-base';
+import { NodeTracerProvider } from '@opentelemetry/sdk-trace-node';
+import { ATTR_SERVICE_NAME, ATTR_SERVICE_NAMESPACE } from '@opentelemetry/semantic-conventions';
+import { ConfigError, envReader } from '../config.js';
+import { installHttpServerTracing } from './http-spans.js';
+import { markTracingEnabled } from './tracer.js';
+
+export interface TracingOptions {
+  /** Exports every span here, synchronously, whatever the environment says (tests: InMemorySpanExporter). */
+  exporter?: SpanExporter;
+  env?: Record<string, string | undefined>;
+}
+
+export interface Tracing {
+  serviceName: string;
+  /** Exports what is buffered and stops; later spans are dropped. */
+  shutdown(): Promise<void>;
+}
+
+const EXPORTERS = ['otlp', 'console', 'none'] as const;
+
+let active: { tracing: Tracing; provider: NodeTracerProvider } | undefined;
+
+/**
+ * Starts OpenTelemetry tracing for this process, if configured (the standard variables):
+ * `OTEL_TRACES_EXPORTER` (`otlp`, `console`, `none`; default `otlp` when an OTLP endpoint is set, else
+ * tracing stays off), `OTEL_EXPORTER_OTLP_ENDPOINT` / `OTEL_EXPORTER_OTLP_TRACES_ENDPOINT` (OTLP over HTTP
+ * with JSON bodies), `OTEL_SERVICE_NAME`, `OTEL_TRACES_SAMPLER`, `OTEL_BSP_*`, `OTEL_SDK_DISABLED`.
+ * Context travels as W3C `traceparent`: HTTP headers, gRPC metadata, bus message headers.
+ * Answers undefined when tracing stays off; calling it twice keeps the first set-up.
+ */
+export function initTracing(serviceName: string, options: TracingOptions = {}): Tracing | undefined {
+  if (active) return active.tracing;
+  const env = options.env ?? process.env;
+  const read = envReader(env);
+  let exporters: SpanExporter[];
+  if (options.exporter) {
+    exporters = [options.exporter];
+  } else {
+    if (read.bool('OTEL_SDK_DISABLED', false)) return undefined;
+    exporters = exportersFromEnv(read);
+    if (exporters.length === 0) return undefined;
+  }
+  const name = read.optionalString('OTEL_SERVICE_NAME') ?? serviceName;
+  const processors: SpanProcessor[] = options.exporter
+    ? [new SimpleSpanProcessor(options.exporter)]
+    : exporters.map((e) => new BatchSpanProcessor(e));
+  const provider = new NodeTracerProvider({
+    resource: resourceFromAttributes({ [ATTR_SERVICE_NAME]: name, [ATTR_SERVICE_NAMESPACE]: 'green-impact' }),
+    spanProcessors: processors,
+  });
+  provider.register({ propagator: new W3CTraceContextPropagator() });
+  markTracingEnabled();
+  installHttpServerTracing();
+
+  let stopped: Promise<void> | undefined;
+  const tracing: Tracing = {
+    serviceName: name,
+    shutdown: () => (stopped ??= provider.shutdown().catch(() => undefined)),
+  };
+  active = { tracing, provider };
+  // A process that ends on its own (every handle closed after SIGTERM) exports what is still buffered.
+  process.once('beforeExit', () => void tracing.shutdown());
+  return tracing;
+}
+
+/** Flushes and stops the process's tracing, if any (service shutdown calls it last). */
+export async function shutdownTracing(): Promise<void> {
+  await active?.tracing.shutdown();
+}
+
+function exportersFromEnv(read: ReturnType<typeof envReader>): SpanExporter[] {
+  const endpoint =
+    read.url('OTEL_EXPORTER_OTLP_TRACES_ENDPOINT', ['http', 'https']) ?? read.url('OTEL_EXPORTER_OTLP_ENDPOINT', ['http', 'https']);
+  const names = read.list('OTEL_TRACES_EXPORTER');
+  if (names.length === 0 && endpoint) names.push('otlp');
+  const out: SpanExporter[] = [];
+  for (const n of names) {
+    if (!(EXPORTERS as readonly string[]).includes(n)) {
+      throw new ConfigError(`OTEL_TRACES_EXPORTER must list ${EXPORTERS.join(', ')}; got "${n}".`);
+    }
+    if (n === 'console') out.push(new ConsoleSpanExporter());
+    if (n === 'otlp') {
+      const protocol = read.optionalString('OTEL_EXPORTER_OTLP_TRACES_PROTOCOL') ?? read.optionalString('OTEL_EXPORTER_OTLP_PROTOCOL');
+      if (protocol !== undefined && protocol !== 'http/json') {
+        throw new ConfigError(`OTEL_EXPORTER_OTLP_PROTOCOL: this service exports OTLP over HTTP with JSON; set http/json or leave it unset, got "${protocol}".`);
+      }
+      // The exporter reads the endpoint, headers, timeout and TLS files from the same variables.
+      out.push(new OTLPTraceExporter());
+    }
+  }
+  if (names.includes('none')) return [];
+  return out;
+}

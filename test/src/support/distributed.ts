@@ -1,0 +1,172 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import http from 'node:http';
+import { createServer, type AddressInfo } from 'node:net';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = fileURLToPath(new URL('../../../', import.meta.url));
+
+export async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const srv = createServer();
+    srv.listen(0, '127.0.0.1', () => {
+      const { port } = srv.address() as AddressInfo;
+      srv.close(() => resolve(port));
+    });
+    srv.on('error', reject);
+  });
+}
+
+export interface TopologyPorts {
+  gateway: number;
+  identity: number;
+  taxonomy: number;
+  portfolio: number;
+  chain: number;
+  /** /metrics of each service process. */
+  metrics: Record<'identity' | 'taxonomy' | 'portfolio' | 'chain', number>;
+}
+
+export async function topologyPorts(): Promise<TopologyPorts> {
+  const p = () => freePort();
+  return {
+    gateway: await p(),
+    identity: await p(),
+    taxonomy: await p(),
+    portfolio: await p(),
+    chain: await p(),
+    metrics: { identity: await p(), taxonomy: await p(), portfolio: await p(), chain: await p() },
+  };
+}
+
+/** `scripts/start-distributed.mjs` as a child: five processes behind one parent. */
+export interface Topology {
+  url: string;
+  child: ChildProcess;
+  /** Everything the processes printed so far (prefixed [name] per line). */
+  output(): string;
+  /** Resolves with the parent's exit code once every process exited. */
+  exited: Promise<number | null>;
+  /** SIGTERM to the parent (which stops the gateway, then the services) and waits for the exit. */
+  stop(): Promise<number | null>;
+}
+
+/** The environment a topology's processes run with: ports, database, content store, the caller's extras. */
+export function topologyEnv(ports: TopologyPorts, extra: Record<string, string>): NodeJS.ProcessEnv {
+  return {
+    ...process.env,
+    PORT: String(ports.gateway),
+    IDENTITY_GRPC_PORT: String(ports.identity),
+    TAXONOMY_GRPC_PORT: String(ports.taxonomy),
+    PORTFOLIO_GRPC_PORT: String(ports.portfolio),
+    CHAIN_GRPC_PORT: String(ports.chain),
+    IDENTITY_METRICS_PORT: String(ports.metrics.identity),
+    TAXONOMY_METRICS_PORT: String(ports.metrics.taxonomy),
+    PORTFOLIO_METRICS_PORT: String(ports.metrics.portfolio),
+    CHAIN_METRICS_PORT: String(ports.metrics.chain),
+    ...extra,
+  };
+}
+
+export async function startTopology(env: NodeJS.ProcessEnv, readyTimeoutMs = 45_000): Promise<Topology> {
+  const child = spawn(process.execPath, [join(root, 'scripts/start-distributed.mjs')], { cwd: root, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  let output = '';
+  child.stdout!.setEncoding('utf8').on('data', (c: string) => (output += c));
+  child.stderr!.setEncoding('utf8').on('data', (c: string) => (output += c));
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  const url = `http://127.0.0.1:${env['PORT']}`;
+  const topology: Topology = {
+    url,
+    child,
+    output: () => output,
+    exited,
+    async stop() {
+      if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
+      return exited;
+    },
+  };
+  const deadline = Date.now() + readyTimeoutMs;
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`start-distributed exited with ${child.exitCode}:\n${output}`);
+    try {
+      if ((await fetch(`${url}/readyz`)).status === 200) return topology;
+    } catch {
+      // not listening yet
+    }
+    if (Date.now() > deadline) {
+      await topology.stop();
+      throw new Error(`the topology was not ready within ${readyTimeoutMs} ms:\n${output}`);
+    }
+    await new Promise((r) => setTimeout(r, 250));
+  }
+}
+
+/** A span as an OTLP/HTTP JSON export carries it, with the exporting process's service.name. */
+export interface CollectedSpan {
+  service: string;
+  traceId: string;
+  spanId: string;
+  parentSpanId: string | undefined;
+  name: string;
+  /** OTLP: 1 internal, 2 server, 3 client, 4 producer, 5 consumer. */
+  kind: number;
+  attributes: Record<string, string | number | boolean>;
+}
+
+export interface OtlpCollector {
+  endpoint: string;
+  spans: CollectedSpan[];
+  close(): Promise<void>;
+}
+
+interface OtlpValue {
+  stringValue?: string;
+  intValue?: string | number;
+  doubleValue?: number;
+  boolValue?: boolean;
+}
+type OtlpAttributes = { key: string; value: OtlpValue }[] | undefined;
+
+const attrs = (list: OtlpAttributes): Record<string, string | number | boolean> =>
+  Object.fromEntries(
+    (list ?? []).map(({ key, value }) => [key, value.stringValue ?? (value.intValue !== undefined ? Number(value.intValue) : undefined) ?? value.doubleValue ?? value.boolValue ?? '']),
+  );
+
+/** A minimal OpenTelemetry collector: accepts OTLP/HTTP JSON trace exports and keeps the spans. */
+export async function startOtlpCollector(): Promise<OtlpCollector> {
+  const spans: CollectedSpan[] = [];
+  const server = http.createServer((req, res) => {
+    let body = '';
+    req.setEncoding('utf8').on('data', (c: string) => (body += c));
+    req.on('end', () => {
+      if (req.url === '/v1/traces') {
+        const data = JSON.parse(body) as {
+          resourceSpans?: { resource?: { attributes?: OtlpAttributes }; scopeSpans?: { spans?: any[] }[] }[];
+        };
+        for (const rs of data.resourceSpans ?? []) {
+          const service = String(attrs(rs.resource?.attributes)['service.name'] ?? '');
+          for (const ss of rs.scopeSpans ?? []) {
+            for (const s of ss.spans ?? []) {
+              spans.push({
+                service,
+                traceId: s.traceId,
+                spanId: s.spanId,
+                parentSpanId: s.parentSpanId || undefined,
+                name: s.name,
+                kind: s.kind,
+                attributes: attrs(s.attributes),
+              });
+            }
+          }
+        }
+      }
+      res.writeHead(200, { 'content-type': 'application/json' }).end('{}');
+    });
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  return {
+    endpoint: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    spans,
+    close: () => new Promise<void>((r) => (server.closeAllConnections(), server.close(() => r()))),
+  };
+}
