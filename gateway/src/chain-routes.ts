@@ -93,7 +93,7 @@ export function chainRoutes(options: ChainRoutesOptions): Router {
 }
 
 /** A named path parameter as one string ('' when absent; only wildcards give arrays). */
-function param(req: Request, name: string): string {
+export function param(req: Request, name: string): string {
   const value = req.params[name];
   return typeof value === 'string' ? value : '';
 }
@@ -108,7 +108,7 @@ function rpcCors(): Record<string, string> {
 }
 
 /** If-None-Match names this CID's ETag: the client has these very bytes, which cannot have changed. */
-function matchesEtag(req: Request, cid: string): boolean {
+export function matchesEtag(req: Request, cid: string): boolean {
   const header = req.header('if-none-match');
   if (!header) return false;
   return header.split(',').some((tag) => {

@@ -10,6 +10,7 @@ import { errorHandler, notFound } from './error-handler.js';
 import { createGraphql } from './graphql/apollo.js';
 import { observeRequests } from './http-metrics.js';
 import { jsonBody } from './json-body.js';
+import { nftRoutes } from './nft-routes.js';
 import { opsRoutes } from './ops-routes.js';
 import { requestId, routeLabel } from './request-context.js';
 import { callRoute } from './v1/call-route.js';
@@ -34,7 +35,7 @@ export interface Gateway {
 
 /**
  * Builds the gateway: /v1/call, /graphql, the chain's pages (/jobs/<id>.html, /ipfs/<cid>, /rpc/<network>),
- * /healthz, /readyz, /metrics on one HTTP server.
+ * the public NFT pages (/certificates/…, /claim, /explorer/…), /healthz, /readyz, /metrics on one HTTP server.
  */
 export function createGateway(options: GatewayOptions): Gateway {
   const { config, log } = options;
@@ -70,6 +71,7 @@ export function createGateway(options: GatewayOptions): Gateway {
     }),
   );
   app.use(chainRoutes({ authenticate, clients, bodyLimitBytes: config.bodyLimitBytes }));
+  app.use(nftRoutes({ clients, log, publicBaseUrl: config.publicBaseUrl }));
   app.use('/graphql', routeLabel('/graphql'), jsonBody(config.bodyLimitBytes, { requireJsonType: false }), graphql.handler);
   app.use(notFound);
   app.use(errorHandler(log));

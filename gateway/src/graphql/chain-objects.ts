@@ -13,6 +13,7 @@ import {
 import { InternalError } from '@green-impact/shared/errors';
 import { documentKindParts } from '../v1/operations/blockchain-params.js';
 import { jsonDocument } from '../v1/operations/blockchain-shapes.js';
+import { toGqlNft } from './nft-objects.js';
 
 /** proto messages of ChainService → the GraphQL objects of chain-schema.ts. Pure. */
 
@@ -84,6 +85,9 @@ export function toGqlJob(j: Job, baseUrl: string) {
     key: j.key ?? null,
     keyValue: j.keyValue ? { ...j.keyValue, value: j.keyValue.value ?? null, valueHex: j.keyValue.valueHex ?? null } : null,
     document: j.document ? documentResult(j.document, j.id, baseUrl) : null,
+    nftGuid: j.nftGuid ?? null,
+    nftId: j.nftId ?? null,
+    nft: j.nft ? toGqlNft(j.nft) : null,
   };
 }
 

@@ -24,6 +24,12 @@ export function createFormatError(log: Logger) {
     if (original instanceof GraphQLError && typeof code === 'string' && code !== 'INTERNAL_SERVER_ERROR') {
       return { message: formatted.message, ...where, extensions: { code } };
     }
+    // A request-level error (no resolver path, nothing underneath) that graphql-js or Apollo raised without
+    // a code — a persisted-query hash that does not match, an operation type the schema lacks — is about
+    // the request, not a fault: say so, and keep it out of the error log.
+    if (original instanceof GraphQLError && !formatted.path && !original.originalError) {
+      return { message: formatted.message, ...where, extensions: { code: 'BAD_REQUEST' } };
+    }
     log.error({ err: original, path: formatted.path }, 'graphql request failed');
     return { message: 'Internal error.', ...where, extensions: { code: 'INTERNAL' } };
   };

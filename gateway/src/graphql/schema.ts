@@ -3,6 +3,7 @@ import { chainTypeDefs } from './chain-schema.js';
 import { frameworkMutationTypeDefs } from './framework-mutations-schema.js';
 import { frameworkTypeDefs } from './framework-schema.js';
 import { jobTypeDefs } from './job-schema.js';
+import { nftTypeDefs } from './nft-schema.js';
 import { portfolioMutationTypeDefs } from './portfolio-mutations-schema.js';
 import { portfolioTypeDefs } from './portfolio-schema.js';
 import { taxonomyMutationTypeDefs } from './taxonomy-mutations-schema.js';
@@ -13,7 +14,7 @@ import { taxonomyTypeDefs } from './taxonomy-schema.js';
  * and API-key administration; other domains `extend type Query` / `Mutation` in their own file
  * (taxonomy-schema.ts, taxonomy-mutations-schema.ts, framework-schema.ts, framework-mutations-schema.ts,
  * portfolio-schema.ts, portfolio-mutations-schema.ts, chain-schema.ts, job-schema.ts,
- * chain-mutations-schema.ts) and are appended below.
+ * chain-mutations-schema.ts, nft-schema.ts) and are appended below.
  */
 const identityTypeDefs = /* GraphQL */ `
   """
@@ -237,4 +238,5 @@ export const typeDefs =
   portfolioMutationTypeDefs +
   chainTypeDefs +
   jobTypeDefs +
-  chainMutationTypeDefs;
+  chainMutationTypeDefs +
+  nftTypeDefs;

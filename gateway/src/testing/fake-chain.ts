@@ -14,6 +14,7 @@ import type { Caller } from '@green-impact/shared/caller';
 import { FailedPreconditionError, InvalidArgumentError, NotFoundError, UnauthenticatedError } from '@green-impact/shared/errors';
 import { implement, startGrpcServer, type CallContext } from '@green-impact/shared/grpc/server';
 import { createLogger } from '@green-impact/shared/logger';
+import { fakeNfts, rpcReceipt } from './fake-chain-nfts.js';
 
 /**
  * A small in-memory ChainService served over real gRPC, for the gateway's own tests. It is not the chain
@@ -21,6 +22,7 @@ import { createLogger } from '@green-impact/shared/logger';
  * worker would, and `tamper` changes a stored document behind its anchor. Texts and rules (networks and
  * the `mumbai` alias, key and value limits, Idempotency-Key, account scoping) are only as faithful as the
  * gateway's tests need. sepolia's insertString limit is 64 bytes, so the network's own limit can be seen.
+ * The NFT methods are in fake-chain-nfts.ts.
  */
 export interface FakeChain {
   address: string;
@@ -34,6 +36,9 @@ export interface FakeChain {
   tamper(jobId: string): void;
   stop(): Promise<void>;
 }
+
+/** The PUBLIC_BASE_URL the fake's NFT links start with. */
+export const FAKE_PUBLIC_BASE_URL = 'https://impact.example.org';
 
 const NETWORKS: Network[] = [
   network('sepolia', 11155111, 'https://sepolia.etherscan.io'),
@@ -137,6 +142,14 @@ export async function startFakeChain(): Promise<FakeChain> {
       );
       return { jobId: job.id, job, replayed };
     };
+  const nfts = fakeNfts({
+    record,
+    recordAnonymous: (method, request, ctx) => void calls.push({ method, request, caller: ctx.caller }),
+    resolve,
+    create: (c, fields, extra) => create(c, fields, extra, {}),
+    content,
+    publicBaseUrl: FAKE_PUBLIC_BASE_URL,
+  });
 
   const implementation = implement(
     'greenimpact.chain.v1.ChainService',
@@ -219,6 +232,7 @@ export async function startFakeChain(): Promise<FakeChain> {
       selectString: keyValue('selectString', JobKind.JOB_KIND_KV_SELECT_STRING),
       insertBytes32: keyValue('insertBytes32', JobKind.JOB_KIND_KV_INSERT_BYTES32),
       selectBytes32: keyValue('selectBytes32', JobKind.JOB_KIND_KV_SELECT_BYTES32),
+      ...nfts.handlers,
       async listNetworks(req, ctx) {
         record('listNetworks', req, ctx);
         return { networks: NETWORKS };
@@ -232,16 +246,24 @@ export async function startFakeChain(): Promise<FakeChain> {
       async relayJsonRpc(req, ctx) {
         calls.push({ method: 'relayJsonRpc', request: req, caller: ctx.caller });
         resolve(req.network);
-        let body: { id?: unknown; method?: unknown };
+        let body: { id?: unknown; method?: unknown; params?: unknown[] };
         try {
           body = JSON.parse(Buffer.from(req.body).toString('utf8')) as typeof body;
         } catch {
           return { body: Buffer.from(JSON.stringify({ jsonrpc: '2.0', id: null, error: { code: -32700, message: 'Parse error' } })) };
         }
+        const tx = typeof body.params?.[0] === 'string' ? [...jobs.values()].find((s) => s.job.txHash === body.params![0])?.job : undefined;
+        const call = (body.params?.[0] ?? {}) as { to?: string; data?: string };
         const answer =
           body.method === 'eth_blockNumber'
             ? { result: '0x2a' }
-            : { error: { code: -32601, message: `Method ${String(body.method)} is not relayed (read methods only)` } };
+            : body.method === 'eth_getTransactionReceipt'
+              ? { result: tx ? rpcReceipt(tx) : null }
+              : body.method === 'eth_getTransactionByHash'
+                ? { result: tx ? { hash: tx.txHash } : null }
+                : body.method === 'eth_call'
+                  ? { result: nfts.ownerOfWord(call.to ?? '', call.data ?? '') ?? '0x' }
+                  : { error: { code: -32601, message: `Method ${String(body.method)} is not relayed (read methods only)` } };
         return { body: Buffer.from(JSON.stringify({ jsonrpc: '2.0', id: body.id ?? null, ...answer })) };
       },
     },
@@ -292,11 +314,13 @@ export async function startFakeChain(): Promise<FakeChain> {
           document: { documentId: s.doc.id, kind: s.doc.kind, cid: s.doc.cid, sha256: s.doc.sha256, contentType: s.doc.contentType, size: content.get(s.doc.cid)!.bytes.length, registryAddress: n.documentRegistryAddress },
         };
       }
+      const nftOutcome = nfts.complete(s.job, { ...receipt, to: receipt.to }, n.explorerUrl);
+      if (nftOutcome) outcome = nftOutcome;
       const select = s.kv?.op.startsWith('select');
       s.job = {
         ...s.job, status: JobStatus.JOB_STATUS_COMPLETED, updatedAt: now, completedAt: now, attempts: 1, ...outcome,
         ...(select ? { networkCost: 0, networkFee: 0, networkTotal: 0 } : {
-          txHash: hash, ...(n.explorerUrl ? { txUrl: `${n.explorerUrl}/tx/${hash}` } : {}), blockNumber: 7, receipt,
+          txHash: hash, ...(n.explorerUrl ? { txUrl: `${n.explorerUrl}/tx/${hash}` } : {}), blockNumber: 7, receipt: outcome.receipt ?? receipt,
           gasUsed: 50000, gasPrice: '1000000000', networkCost: 0.00005, networkFee: 0, networkTotal: 0.00005,
         }),
       };

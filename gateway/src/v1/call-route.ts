@@ -6,6 +6,7 @@ import type { GatewayClients } from '../clients.js';
 import { jsonBody } from '../json-body.js';
 import { locals, routeLabel } from '../request-context.js';
 import { parseCall } from './envelope.js';
+import { SOLUTIONS, type Solution } from './operation.js';
 import type { OperationTable } from './operation-table.js';
 import { baseUrlOf, IDEMPOTENCY_KEY_HEADER, parseIdempotencyKey } from './request-facts.js';
 
@@ -29,7 +30,10 @@ export function callRoute(options: CallRouteOptions): Router {
   const parseBody = jsonBody(options.bodyLimitBytes, { requireJsonType: true });
   router.post('/v1/call', routeLabel('/v1/call'), parseBody, async (req, res) => {
     const { requestId } = locals(res);
-    const { caller } = await options.authenticate(req.header(API_KEY_HEADER), requestId);
+    // Operations authorized by their parameters (withoutApiKey) skip the key; all others authenticate
+    // before anything of the body is checked.
+    const keyless = isKeylessCall(req.body, options.table);
+    const caller = keyless ? undefined : (await options.authenticate(req.header(API_KEY_HEADER), requestId)).caller;
     const { entry, parameters, envelope } = parseCall(req.body, options.table);
     locals(res).operation = `${entry.solution}/${entry.operation}`;
     const log = options.log.child({ requestId, operation: entry.operation });
@@ -41,13 +45,29 @@ export function callRoute(options: CallRouteOptions): Router {
       },
       baseUrl: baseUrlOf(options.publicBaseUrl, { protocol: req.protocol, host: req.get('host') }),
     };
-    const ctx = { caller, requestId, clients: options.clients, log, envelope, http };
+    const ctx = { requestId, clients: options.clients, log, envelope, http };
     // parameters were validated against this very row's specs, so they have the row's ParamsOf type.
-    const result = await entry.handler(parameters as never, ctx);
+    const result = entry.withoutApiKey
+      ? await entry.handler(parameters as never, ctx)
+      : await entry.handler(parameters as never, { ...ctx, caller: caller! });
     res.status(200).json(result);
   });
   router.all('/v1/call', routeLabel('/v1/call'), () => {
     throw new NotFoundError('Every operation is POST /v1/call.');
   });
   return router;
+}
+
+/**
+ * Whether the body names an operation the table marks withoutApiKey. Only looks: the envelope and the
+ * parameters are checked by parseCall afterwards, exactly as for every other operation.
+ */
+function isKeylessCall(body: unknown, table: OperationTable): boolean {
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) return false;
+  const b = body as Record<string, unknown>;
+  const solution = b['solution'] ?? b['contract'];
+  const operation = b['operation'];
+  if (typeof solution !== 'string' || typeof operation !== 'string') return false;
+  if (!(SOLUTIONS as readonly string[]).includes(solution)) return false;
+  return table.find(solution as Solution, operation)?.withoutApiKey === true;
 }

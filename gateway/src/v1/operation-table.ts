@@ -6,6 +6,7 @@ import { hashOperations } from './operations/hash.js';
 import { identityOperations } from './operations/identity.js';
 import { impactOperations } from './operations/impacts.js';
 import { investorOperations } from './operations/investors.js';
+import { nftOperations } from './operations/nfts.js';
 import { portfolioOperations } from './operations/portfolios.js';
 import { positionOperations } from './operations/positions.js';
 import { projectOperations } from './operations/projects.js';
@@ -31,6 +32,7 @@ export const operationEntries: readonly OperationEntry[] = [
   ...impactOperations,
   ...blockchainOperations,
   ...hashOperations,
+  ...nftOperations,
 ];
 
 export interface OperationTable {

@@ -24,18 +24,45 @@ export interface OperationContext {
 }
 
 /**
- * One row of the /v1/call operation table: which solution and operation it answers, the parameters
- * it accepts, and a handler that calls the backend and shapes the answer into the spec's JSON.
- * The handler's return value is sent as the 200 body; failures are thrown as DomainErrors.
+ * What the handler of an operation called without an API key gets: everything but a caller. The chain
+ * service decides on what the parameters carry (a transfer code), not on an account.
  */
-export interface OperationEntry<S extends ParamSpecs = ParamSpecs> {
+export interface KeylessOperationContext extends Omit<OperationContext, 'caller'> {
+  caller?: undefined;
+}
+
+interface OperationRow<S extends ParamSpecs> {
   solution: Solution;
   operation: string;
   params: S;
   /** Envelope fields this operation needs (Hash and NFT solutions only). */
   envelope?: { version?: 'required'; network?: 'required' };
+}
+
+/** A row called with the account's X-Api-Key (every operation but the few below). */
+export interface KeyedOperationEntry<S extends ParamSpecs = ParamSpecs> extends OperationRow<S> {
+  withoutApiKey?: false;
   handler(params: ParamsOf<S>, ctx: OperationContext): Promise<unknown>;
 }
+
+/**
+ * A row a client calls WITHOUT an X-Api-Key, because something in its parameters is the authority (NFT
+ * claim and revoke: the transfer code; the recipient of an e-mailed NFT has no account). The gateway then
+ * neither asks for nor reads a key (one sent anyway is ignored) and the handler gets no caller.
+ * `authority` names what authorizes the call, for the reader of the table.
+ */
+export interface KeylessOperationEntry<S extends ParamSpecs = ParamSpecs> extends OperationRow<S> {
+  withoutApiKey: true;
+  authority: string;
+  handler(params: ParamsOf<S>, ctx: KeylessOperationContext): Promise<unknown>;
+}
+
+/**
+ * One row of the /v1/call operation table: which solution and operation it answers, the parameters
+ * it accepts, and a handler that calls the backend and shapes the answer into the spec's JSON.
+ * The handler's return value is sent as the 200 body; failures are thrown as DomainErrors.
+ */
+export type OperationEntry<S extends ParamSpecs = ParamSpecs> = KeyedOperationEntry<S> | KeylessOperationEntry<S>;
 
 /** Declares a table row with its parameters typed from the specs. */
 export function defineOperation<const S extends ParamSpecs>(entry: OperationEntry<S>): OperationEntry {

@@ -34,6 +34,8 @@ export interface ParamSpec {
   /** Inclusive bounds for int and number. */
   readonly min?: number;
   readonly max?: number;
+  /** An `int` that may exceed 32 bits (millisecond timestamps); others are bounded to int4 like the ids they name. */
+  readonly wide?: boolean;
   /** For enum. */
   readonly values?: readonly string[];
   /** Other names legacy clients send for this parameter (the spec's misspellings). */
@@ -145,10 +147,14 @@ function text(label: string, spec: ParamSpec, value: unknown): string {
   return s;
 }
 
+const INT32_MAX = 2_147_483_647;
+
 function integer(label: string, spec: ParamSpec, value: unknown): number {
   const n = typeof value === 'number' ? value : typeof value === 'string' && INT_TEXT.test(value) ? Number(value) : NaN;
   if (!Number.isInteger(n)) throw new InvalidArgumentError(`${label} must be an integer.`);
   if (!Number.isSafeInteger(n)) throw new InvalidArgumentError(`${label} is out of range.`);
+  // Ids and counts are 32-bit in storage; a larger value is the client's mistake, said here.
+  if (!spec.wide && spec.max === undefined && Math.abs(n) > INT32_MAX) throw new InvalidArgumentError(`${label} is out of range.`);
   return inRange(label, spec, n);
 }
 

@@ -1,15 +1,18 @@
 import { createLogger } from '@green-impact/shared/logger';
 import { createScratchPostgresDatabase, type TestDatabase } from '@green-impact/shared/testing/databases';
-import { startSystem, type RunningSystem } from '@green-impact/embedded/system';
+import { startSystem, type RunningSystem, type SystemOptions } from '@green-impact/embedded/system';
+
+/** What a suite may set besides the database: the NFT settings (SMTP server, image fetching). */
+export type TestSystemOptions = Pick<SystemOptions, 'nfts'>;
 
 /** The whole system in this process (as `npm start` runs it) on the given test database. */
-export async function startTestSystem(db: TestDatabase, bootstrapApiKey: string): Promise<RunningSystem> {
+export async function startTestSystem(db: TestDatabase, bootstrapApiKey: string, extra: TestSystemOptions = {}): Promise<RunningSystem> {
   const log = createLogger('e2e');
   if (db.name === 'pglite') {
-    return startSystem({ port: 0, host: '127.0.0.1', bootstrapApiKey, log, nodeEnv: 'test' });
+    return startSystem({ port: 0, host: '127.0.0.1', bootstrapApiKey, log, nodeEnv: 'test', ...extra });
   }
   const scratch = await createScratchPostgresDatabase();
-  const system = await startSystem({ port: 0, host: '127.0.0.1', databaseUrl: scratch.url, bootstrapApiKey, log, nodeEnv: 'test' });
+  const system = await startSystem({ port: 0, host: '127.0.0.1', databaseUrl: scratch.url, bootstrapApiKey, log, nodeEnv: 'test', ...extra });
   return {
     ...system,
     async stop() {

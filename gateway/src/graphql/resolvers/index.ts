@@ -4,6 +4,8 @@ import { chainQueries, chainTypes } from './chain-resolvers.js';
 import { currencyMutations } from './currency-mutations.js';
 import { frameworkMutations } from './framework-mutations.js';
 import { frameworkQueries, frameworkTypes } from './framework-resolvers.js';
+import { nftMutations } from './nft-mutations.js';
+import { nftQueries } from './nft-resolvers.js';
 import { portfolioMutations } from './portfolio-mutations.js';
 import { portfolioQueries, portfolioTypes } from './portfolio-resolvers.js';
 import { taxonomyMutations } from './taxonomy-mutations.js';
@@ -13,7 +15,7 @@ import { userMutations, userQueries } from './user-resolvers.js';
 
 /** The resolver map handed to Apollo; each domain contributes its Query and Mutation fields. */
 export const resolvers = {
-  Query: { ...accountQueries, ...userQueries, ...taxonomyQueries, ...frameworkQueries, ...portfolioQueries, ...chainQueries },
+  Query: { ...accountQueries, ...userQueries, ...taxonomyQueries, ...frameworkQueries, ...portfolioQueries, ...chainQueries, ...nftQueries },
   Mutation: {
     ...accountMutations,
     ...userMutations,
@@ -23,6 +25,7 @@ export const resolvers = {
     ...frameworkMutations,
     ...portfolioMutations,
     ...chainMutations,
+    ...nftMutations,
   },
   ...taxonomyTypes,
   ...frameworkTypes,

@@ -1,0 +1,159 @@
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { FAKE_NFT_CONTRACT } from '../testing/fake-chain-nfts.js';
+import { startTestGateway, type TestGateway } from '../testing/test-gateway.js';
+
+/**
+ * NFTs on GraphQL against the fake ChainService over real gRPC: mintNft → job(id).nft, nfts / nft,
+ * transferNft, sendNft (codes once), claimNft and revokeNftSend without a key, validation naming the input.
+ */
+
+interface GqlResponse {
+  status: number;
+  body: { data?: Record<string, any> | null; errors?: { message: string; extensions?: Record<string, unknown> }[] };
+}
+
+const WALLET = '0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed';
+const NFT_FIELDS = `guid network nftId txHash status owner transferredTo contractAddress metadataCid imageCid timestamp mintJobId transferJobId
+  metadata { name description image attributes { traitType value displayType } } urls { nft image transaction } certificate { pdf jpg page }`;
+
+let t: TestGateway;
+before(async () => {
+  t = await startTestGateway({}, { chain: true });
+});
+after(async () => {
+  await t.stop();
+});
+
+async function gql(query: string, variables: Record<string, unknown> = {}, apiKey: string | null = 'user-key'): Promise<GqlResponse> {
+  const res = await fetch(`${t.baseUrl}/graphql`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', ...(apiKey ? { 'x-api-key': apiKey } : {}) },
+    body: JSON.stringify({ query, variables }),
+  });
+  return { status: res.status, body: (await res.json()) as GqlResponse['body'] };
+}
+
+function data(res: GqlResponse): Record<string, any> {
+  assert.equal(res.body.errors, undefined, JSON.stringify(res.body.errors));
+  return res.body.data!;
+}
+
+function onlyError(res: GqlResponse) {
+  assert.equal(res.body.errors?.length, 1, JSON.stringify(res.body));
+  const [err] = res.body.errors!;
+  return { message: err!.message, code: err!.extensions?.['code'] };
+}
+
+const MINT = `mutation($input: MintNftInput!) { mintNft(input: $input) { id kind status request nftGuid } }`;
+const mintInput = (name: string) => ({
+  network: 'sepolia',
+  name,
+  description: 'Avoided emissions',
+  image: 'https://images.example.org/a.png',
+  attributes: [{ traitType: 'tCO2e', value: 5320, displayType: 'number' }, { traitType: 'verified', value: true }],
+});
+
+async function mintedNft(name: string): Promise<Record<string, any>> {
+  const job = data(await gql(MINT, { input: mintInput(name) }))['mintNft'];
+  t.chain!.complete(job.id);
+  return data(await gql(`query($id: ID!) { job(id: $id) { status nftGuid nftId nft { ${NFT_FIELDS} } } }`, { id: job.id }))['job'];
+}
+
+describe('mint and read', () => {
+  test('mintNft answers the queued job echoing the legacy call; job(id).nft is the NFT once completed', async () => {
+    const job = data(await gql(MINT, { input: { ...mintInput('Solar Park'), idempotencyKey: 'gql-mint' } }))['mintNft'];
+    assert.equal(job.kind, 'NFT_MINT');
+    assert.equal(job.status, 'QUEUED');
+    assert.match(job.nftGuid, /^[0-9a-f-]{36}$/);
+    assert.deepEqual(job.request, {
+      solution: 'SVC.NFT.zK', version: 1, network: 'sepolia', operation: 'new',
+      parameters: {
+        name: 'Solar Park', description: 'Avoided emissions', image: 'https://images.example.org/a.png',
+        attributes: [{ trait_type: 'tCO2e', value: 5320, display_type: 'number' }, { trait_type: 'verified', value: true }],
+      },
+    });
+    const sent = t.chain!.calls.filter((c) => c.method === 'mintNft').at(-1)!.request as any;
+    assert.equal(sent.idempotencyKey, 'gql-mint');
+    t.chain!.complete(job.id);
+    const done = data(await gql(`query($id: ID!) { job(id: $id) { status nftGuid nftId nft { ${NFT_FIELDS} } } }`, { id: job.id }))['job'];
+    assert.equal(done.status, 'COMPLETED');
+    assert.equal(done.nftId, '1');
+    const nft = done.nft;
+    assert.equal(nft.guid, job.nftGuid);
+    assert.equal(nft.status, 'CREATED');
+    assert.equal(nft.contractAddress, FAKE_NFT_CONTRACT);
+    assert.equal(nft.owner, '0x' + 'a'.repeat(40));
+    assert.deepEqual(nft.metadata.attributes, [{ traitType: 'tCO2e', value: 5320, displayType: 'number' }, { traitType: 'verified', value: true, displayType: null }]);
+    assert.match(nft.metadata.image, /^ipfs:\/\/bafkrei/);
+    assert.deepEqual(nft.certificate, {
+      pdf: `https://impact.example.org/certificates/${nft.guid}.pdf`,
+      jpg: `https://impact.example.org/certificates/${nft.guid}.jpg`,
+      page: `https://impact.example.org/certificates/${nft.guid}`,
+    });
+    assert.match(nft.urls.transaction, /^https:\/\/sepolia.etherscan.io\/tx\/0x/);
+    assert.match(nft.timestamp, /^\d{13}$/);
+
+    const read = data(await gql(`query($guid: ID!) { nft(guid: $guid) { guid status metadata { name } } }`, { guid: nft.guid }))['nft'];
+    assert.deepEqual(read, { guid: nft.guid, status: 'CREATED', metadata: { name: 'Solar Park' } });
+    assert.equal(data(await gql(`query($guid: ID!) { nft(guid: $guid) { guid } }`, { guid: nft.guid }, 'op-key'))['nft'], null, "another account's NFT is null");
+    const listed = data(await gql(`{ nfts(from: 0, first: 5) { guid } all: nfts { guid } }`));
+    assert.ok(listed['nfts'].some((n: any) => n.guid === nft.guid));
+    assert.deepEqual(data(await gql(`{ nfts(to: 1) { guid } }`))['nfts'], []);
+  });
+
+  test('validation names the input; a missing key is UNAUTHENTICATED', async () => {
+    const cases: [Record<string, unknown>, string][] = [
+      [{ ...mintInput('x'), name: '' }, 'input.name is required.'],
+      [{ ...mintInput('x'), image: 'ftp://x' }, 'input.image must be an http(s) URL, ipfs://<cid> or /ipfs/<cid> of the service.'],
+      [{ ...mintInput('x'), network: 'no such' }, 'input.network must be a network name such as sepolia.'],
+      [{ ...mintInput('x'), attributes: [{ traitType: 'a', value: { deep: 1 } }] }, 'input.attributes[0].value must be a string, a number or a boolean.'],
+      [{ ...mintInput('x'), attributes: [{ traitType: '', value: 1 }] }, 'input.attributes[0].trait_type is required.'],
+    ];
+    for (const [input, message] of cases) assert.deepEqual(onlyError(await gql(MINT, { input })), { message, code: 'INVALID_ARGUMENT' });
+    assert.deepEqual(onlyError(await gql(MINT, { input: mintInput('x') }, null)), { message: 'Please submit client identifier.', code: 'UNAUTHENTICATED' });
+    assert.deepEqual(onlyError(await gql('{ nfts(from: 5, to: 1) { guid } }')), { message: 'from must not be after to.', code: 'INVALID_ARGUMENT' });
+    assert.deepEqual(onlyError(await gql('{ nfts(first: 0) { guid } }')), { message: 'first must be between 1 and 1000.', code: 'INVALID_ARGUMENT' });
+  });
+});
+
+describe('transfer, send, claim, revoke', () => {
+  test('transferNft answers the job; the address goes lower case', async () => {
+    const { nft } = await mintedNft('Wind');
+    const job = data(await gql(`mutation($input: TransferNftInput!) { transferNft(input: $input) { kind status request nftGuid } }`, {
+      input: { network: 'sepolia', nftId: nft.nftId, address: WALLET },
+    }))['transferNft'];
+    assert.equal(job.kind, 'NFT_TRANSFER');
+    assert.equal(job.nftGuid, nft.guid);
+    assert.deepEqual(job.request.parameters, { nftId: nft.nftId, address: WALLET, destination: WALLET });
+    assert.equal((t.chain!.calls.filter((c) => c.method === 'transferNft').at(-1)!.request as any).address, WALLET.toLowerCase());
+    const bad = await gql(`mutation { transferNft(input: { network: "sepolia", nftId: "1", address: "0x12" }) { id } }`);
+    assert.deepEqual(onlyError(bad), { message: 'input.address must be a wallet address (0x and 40 hex digits).', code: 'INVALID_ARGUMENT' });
+  });
+
+  test('sendNft answers the codes once; claimNft without a key answers the job; revokeNftSend without a key answers the NFT', async () => {
+    const { nft } = await mintedNft('Hydro');
+    const SEND = `mutation($input: SendNftInput!) { sendNft(input: $input) { ownerCode receiverCode nft { status transferredTo } } }`;
+    const sent = data(await gql(SEND, { input: { network: 'sepolia', nftId: nft.guid, email: 'ann@example.org' } }))['sendNft'];
+    assert.deepEqual(sent.nft, { status: 'EMAILED', transferredTo: 'ann@example.org' });
+    assert.match(sent.ownerCode, /^[A-Za-z0-9_-]{43}$/);
+    assert.deepEqual(onlyError(await gql(SEND, { input: { network: 'sepolia', nftId: nft.guid, email: 'nope' } })), { message: 'input.email must be an e-mail address.', code: 'INVALID_ARGUMENT' });
+
+    const claimed = data(await gql(`mutation($input: ClaimNftInput!) { claimNft(input: $input) { kind status request nftGuid } }`, {
+      input: { receiverCode: sent.receiverCode, address: WALLET, guid: nft.guid },
+    }, null))['claimNft'];
+    assert.equal(claimed.kind, 'NFT_CLAIM');
+    assert.equal(claimed.nftGuid, nft.guid);
+    assert.deepEqual(claimed.request, { solution: 'SVC.NFT.zK', operation: 'claim', parameters: { address: WALLET, guid: nft.guid } });
+    assert.equal(t.chain!.calls.filter((c) => c.method === 'claimNft').at(-1)!.caller, undefined);
+
+    const other = (await mintedNft('Biogas')).nft;
+    const codes = data(await gql(SEND, { input: { network: 'sepolia', nftId: other.nftId, email: 'bob@example.org' } }))['sendNft'];
+    const revoked = data(await gql(`mutation($input: RevokeNftSendInput!) { revokeNftSend(input: $input) { guid status transferredTo } }`, {
+      input: { ownerCode: codes.ownerCode },
+    }, null))['revokeNftSend'];
+    assert.deepEqual(revoked, { guid: other.guid, status: 'CREATED', transferredTo: null });
+    const again = await gql(`mutation { claimNft(input: { receiverCode: "${codes.receiverCode}", address: "${WALLET}" }) { id } }`, {}, null);
+    assert.deepEqual(onlyError(again), { message: 'The send was revoked by its owner; the receiver code no longer works.', code: 'FAILED_PRECONDITION' });
+  });
+});

@@ -1,0 +1,52 @@
+import { DomainError } from '@green-impact/shared/errors';
+import { chainClient } from '../../clients.js';
+import { checkNetworkName } from '../../v1/operations/blockchain-params.js';
+import { checkRange, MAX_LIST, nftParams } from '../../v1/operations/nft-params.js';
+import { validateParameters } from '../../v1/parameters.js';
+import { callAs, type GraphqlContext } from '../context.js';
+import { toGqlNft } from '../nft-objects.js';
+
+/**
+ * NFT reads on GraphQL (spec §4.13 list; GetNft by guid): authenticate, check the chain backend (503
+ * UNAVAILABLE), then validate with the /v1/call specs, messages naming the arguments.
+ */
+
+type Maybe<T> = T | null | undefined;
+
+const readParams = {
+  from: nftParams.from,
+  to: nftParams.to,
+  first: { type: 'int', min: 1, max: MAX_LIST },
+  guid: { ...nftParams.guid, required: true },
+} as const;
+
+export interface NftsArgs {
+  from?: Maybe<number>;
+  to?: Maybe<number>;
+  network?: Maybe<string>;
+  first?: Maybe<number>;
+}
+
+export const nftQueries = {
+  async nfts(_: unknown, args: NftsArgs, ctx: GraphqlContext) {
+    const opts = await callAs(ctx);
+    const client = chainClient(ctx.clients);
+    const { from, to, first } = validateParameters({ from: readParams.from, to: readParams.to, first: readParams.first }, { ...args });
+    const network = args.network ? checkNetworkName(args.network, 'network') : undefined;
+    const { nfts } = await client.listNfts({ ...checkRange(from, to), network }, opts);
+    return (first === undefined ? nfts : nfts.slice(0, first)).map(toGqlNft);
+  },
+  async nft(_: unknown, args: { guid: string }, ctx: GraphqlContext) {
+    const opts = await callAs(ctx);
+    const client = chainClient(ctx.clients);
+    const { guid } = validateParameters({ guid: readParams.guid }, { ...args });
+    try {
+      const { nft } = await client.getNft({ guid }, opts);
+      return nft ? toGqlNft(nft) : null;
+    } catch (err) {
+      // Another account's NFT is NOT_FOUND as an unknown one: null either way.
+      if (err instanceof DomainError && err.code === 'NOT_FOUND') return null;
+      throw err;
+    }
+  },
+};

@@ -1,0 +1,198 @@
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { FAKE_JPG, FAKE_PDF } from './testing/fake-chain-nfts.js';
+import { postCall, startTestGateway, type TestGateway } from './testing/test-gateway.js';
+
+/**
+ * The public NFT pages against the fake ChainService over real gRPC: certificate files and landing page,
+ * the claim form (GET and POST, no API key), and the receipt page for networks without an explorer.
+ */
+
+const NFT = 'SVC.NFT.zK';
+const ACME = { 'content-type': 'application/json', 'x-api-key': 'user-key' };
+const WALLET = '0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed';
+const UNKNOWN = '00000000-0000-4000-8000-000000000000';
+
+let t: TestGateway;
+let guid: string;
+let mintHash: string;
+before(async () => {
+  t = await startTestGateway({}, { chain: true });
+  ({ guid, hash: mintHash } = await minted('Solar <Park> "2024"'));
+});
+after(async () => {
+  await t.stop();
+});
+
+async function call(operation: string, parameters: Record<string, unknown>, envelope: Record<string, unknown> = { version: 1, network: 'amoy' }): Promise<any> {
+  const res = await postCall(t.baseUrl, { solution: NFT, operation, ...envelope, parameters }, ACME);
+  assert.equal(res.status, 200, res.text);
+  return res.json;
+}
+
+async function minted(name: string, complete = true): Promise<{ guid: string; nftId: string; hash: string }> {
+  const { info } = await call('new', { name, description: 'A <b>bold</b> claim', image: 'https://images.example.org/a.png', attributes: { tonnes: 12 } });
+  if (complete) t.chain!.complete(info.jobId);
+  const fetched = (await call('fetch', { jobId: info.jobId }, {})).info;
+  return { guid: fetched.guid, nftId: fetched.result?.nftId ?? '', hash: fetched.hash ?? '' };
+}
+
+const get = (path: string, headers: Record<string, string> = {}) => fetch(`${t.baseUrl}${path}`, { headers, redirect: 'manual' });
+const postForm = (fields: Record<string, string>, headers: Record<string, string> = {}) =>
+  fetch(`${t.baseUrl}/claim`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded', ...headers }, body: new URLSearchParams(fields).toString() });
+
+function assertPageHeaders(res: Response, cache: string) {
+  assert.equal(res.headers.get('content-type'), 'text/html; charset=utf-8');
+  assert.equal(res.headers.get('cache-control'), cache);
+  assert.match(res.headers.get('content-security-policy') ?? '', /default-src 'none'.*form-action 'self'; frame-ancestors 'none'/);
+  assert.equal(res.headers.get('referrer-policy'), 'no-referrer');
+  assert.equal(res.headers.get('x-frame-options'), 'DENY');
+  assert.equal(res.headers.get('x-content-type-options'), 'nosniff');
+}
+
+describe('GET /certificates/<guid>.pdf and .jpg', () => {
+  test('serve the files with their types, without a key, cacheable and revalidated by CID', async () => {
+    const pdf = await get(`/certificates/${guid}.pdf`);
+    assert.equal(pdf.status, 200);
+    assert.equal(pdf.headers.get('content-type'), 'application/pdf');
+    assert.equal(pdf.headers.get('cache-control'), 'public, max-age=86400');
+    assert.equal(pdf.headers.get('content-disposition'), `inline; filename="certificate-${guid}.pdf"`);
+    assert.equal(pdf.headers.get('access-control-allow-origin'), '*');
+    assert.deepEqual(Buffer.from(await pdf.arrayBuffer()), FAKE_PDF);
+    const etag = pdf.headers.get('etag')!;
+    assert.match(etag, /^"bafkrei[a-z0-9]+"$/);
+
+    const jpg = await get(`/certificates/${guid}.jpg`);
+    assert.equal(jpg.headers.get('content-type'), 'image/jpeg');
+    assert.deepEqual(Buffer.from(await jpg.arrayBuffer()).subarray(0, FAKE_JPG.length), FAKE_JPG);
+
+    const contents = t.chain!.count('getContent');
+    const cached = await get(`/certificates/${guid}.pdf`, { 'if-none-match': etag });
+    assert.equal(cached.status, 304);
+    assert.equal(t.chain!.count('getContent'), contents, 'no content read for a 304');
+    const read = t.chain!.calls.filter((c) => c.method === 'getNft').at(-1)!;
+    assert.equal(read.caller, undefined, 'the public read has no caller');
+  });
+
+  test('unknown or malformed guids are 404; a certificate not rendered yet is 404 with the reason', async () => {
+    const unknown = await get(`/certificates/${UNKNOWN}.pdf`);
+    assert.equal(unknown.status, 404);
+    assert.equal(((await unknown.json()) as any).code, 'NOT_FOUND');
+    assert.equal((await get('/certificates/not-a-guid.pdf')).status, 404);
+    const pending = await minted('Pending', false);
+    const res = await get(`/certificates/${pending.guid}.jpg`);
+    assert.equal(res.status, 404);
+    assert.deepEqual(await res.json(), { message: `The certificate of NFT ${pending.guid} is not available: the mint is not confirmed yet.`, code: 'NOT_FOUND' });
+  });
+});
+
+describe('GET /certificates/<guid>', () => {
+  test('the landing page: what was certified, escaped; network, contract, token, transaction; the owner read from the chain', async () => {
+    const res = await get(`/certificates/${guid}`);
+    assert.equal(res.status, 200);
+    assertPageHeaders(res, 'public, max-age=60');
+    const body = await res.text();
+    assert.match(body, /<title>Certificate of trust: Solar &lt;Park&gt; &quot;2024&quot;<\/title>/);
+    assert.match(body, /A &lt;b&gt;bold&lt;\/b&gt; claim/);
+    assert.doesNotMatch(body, /<script/i);
+    assert.match(body, /<th>Network<\/th><td>amoy<\/td>/);
+    assert.match(body, /<th>Token id<\/th><td>1<\/td>/);
+    assert.match(body, new RegExp(`href="https://impact.example.org/explorer/amoy/tx/${mintHash}"`));
+    assert.match(body, /0xaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa<\/span> <span class="ok">\(read from the chain now\)/);
+    assert.match(body, new RegExp(`href="${guid}.pdf"`));
+    assert.match(body, new RegExp(`href="${guid}.jpg"`));
+    assert.match(body, /href="..\/ipfs\/bafkrei/);
+    const relayed = t.chain!.calls.filter((c) => c.method === 'relayJsonRpc').at(-1)!.request as { network: string; body: Uint8Array };
+    const rpc = JSON.parse(Buffer.from(relayed.body).toString('utf8'));
+    assert.equal(rpc.method, 'eth_call');
+    assert.equal(rpc.params[0].data, `0x6352211e${'0'.repeat(63)}1`);
+  });
+
+  test('an unknown NFT is a 404 page', async () => {
+    const res = await get(`/certificates/${UNKNOWN}`);
+    assert.equal(res.status, 404);
+    assertPageHeaders(res, 'no-store');
+    assert.match(await res.text(), /No NFT/);
+  });
+});
+
+describe('/claim', () => {
+  test('GET shows the NFT and a form with the code hidden; no key; never cached', async () => {
+    const { guid: g, nftId } = await minted('Wind farm');
+    const sent = await call('send', { nftId, email: 'ann@example.org' }, { network: 'amoy' });
+    const code = sent.info.transferCodes.receiver as string;
+    const res = await get(`/claim?guid=${g}&code=${code}`);
+    assert.equal(res.status, 200);
+    assertPageHeaders(res, 'no-store');
+    const body = await res.text();
+    assert.match(body, /Someone sent you <strong>Wind farm<\/strong> \(token \d+ on amoy\)/);
+    assert.match(body, new RegExp(`<input type="hidden" name="code" value="${code}">`));
+    assert.match(body, new RegExp(`<input type="hidden" name="guid" value="${g}">`));
+    assert.doesNotMatch(body, /ann@example.org/, 'the recipient is not shown publicly');
+    // Without a code in the link, the form asks for it.
+    assert.match(await (await get(`/claim?guid=${g}`)).text(), /<input type="text" id="code" name="code" required/);
+    assert.match(await (await get('/claim')).text(), /Enter the receiver code/);
+  });
+
+  test('POST takes only the form: JSON is refused; a cross-site post is refused', async () => {
+    const json = await fetch(`${t.baseUrl}/claim`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ code: 'c', address: WALLET }) });
+    assert.equal(json.status, 400);
+    assert.match(((await json.json()) as any).message, /application\/x-www-form-urlencoded/);
+    const calls = t.chain!.count('claimNft');
+    const cross = await postForm({ code: 'c', address: WALLET }, { 'sec-fetch-site': 'cross-site' });
+    assert.equal(cross.status, 403);
+    assert.match(await cross.text(), /claim page of this site only/);
+    const foreign = await postForm({ code: 'c', address: WALLET }, { origin: 'https://evil.example' });
+    assert.equal(foreign.status, 403);
+    assert.equal(t.chain!.count('claimNft'), calls, 'no claim was tried');
+  });
+
+  test('POST with the code and an address claims: the job and a status link; the code is spent', async () => {
+    const { guid: g, nftId } = await minted('Hydro');
+    const code = (await call('send', { nftId, email: 'bob@example.org' }, { network: 'amoy' })).info.transferCodes.receiver as string;
+    const bad = await postForm({ guid: g, code, address: '0x1234' }, { origin: t.baseUrl, 'sec-fetch-site': 'same-origin' });
+    assert.equal(bad.status, 400);
+    const badBody = await bad.text();
+    assert.match(badBody, /The address must be a wallet address/);
+    assert.match(badBody, /<form method="post" action="claim">/, 'the form again, to correct the address');
+
+    const res = await postForm({ guid: g, code, address: WALLET }, { origin: t.baseUrl, 'sec-fetch-site': 'same-origin' });
+    assert.equal(res.status, 200);
+    assertPageHeaders(res, 'no-store');
+    const body = await res.text();
+    const jobId = /<th>Transfer job<\/th><td><span class="mono">([0-9a-f-]{36})<\/span>/.exec(body)?.[1];
+    assert.ok(jobId, body);
+    assert.match(body, new RegExp(`href="certificates/${g}"`));
+    const sent = t.chain!.calls.filter((c) => c.method === 'claimNft').at(-1)!;
+    assert.equal(sent.caller, undefined);
+    assert.deepEqual((sent.request as any).requestEcho, { solution: NFT, operation: 'claim', parameters: { address: WALLET, guid: g } });
+
+    const again = await postForm({ guid: g, code, address: WALLET });
+    assert.equal(again.status, 400);
+    assert.match(await again.text(), /The receiver code was already used: the NFT was claimed./);
+  });
+});
+
+describe('GET /explorer/<network>/tx/<hash>', () => {
+  test('the receipt of a mined transaction, read through the relay', async () => {
+    const res = await get(`/explorer/amoy/tx/${mintHash}`);
+    assert.equal(res.status, 200);
+    assertPageHeaders(res, 'public, max-age=60');
+    const body = await res.text();
+    assert.match(body, /<span class="ok">success<\/span>/);
+    assert.match(body, /<th>Block<\/th><td>7<\/td>/);
+    assert.match(body, /<strong>Transfer<\/strong> of token 1 minted to <span class="mono">0xaaaa/);
+  });
+
+  test('an unknown transaction is a 404 page, a malformed hash a 400 page, an unknown network the service\'s 400', async () => {
+    const unknown = await get(`/explorer/amoy/tx/0x${'9'.repeat(64)}`);
+    assert.equal(unknown.status, 404);
+    assert.match(await unknown.text(), /knows no transaction/);
+    const malformed = await get('/explorer/amoy/tx/0x123');
+    assert.equal(malformed.status, 400);
+    assert.match(await malformed.text(), /0x and 64 hex digits/);
+    const network = await get(`/explorer/goerli/tx/${mintHash}`);
+    assert.equal(network.status, 400);
+    assert.match(await network.text(), /Unknown network &quot;goerli&quot;/);
+  });
+});

@@ -1,0 +1,222 @@
+import express, { Router, type NextFunction, type Request, type Response } from 'express';
+import type { Nft } from '@green-impact/proto/greenimpact/chain/v1/chain';
+import { DomainError, InvalidArgumentError, NotAuthorizedError, NotFoundError } from '@green-impact/shared/errors';
+import type { Logger } from '@green-impact/shared/logger';
+import { matchesEtag, param } from './chain-routes.js';
+import { chainClient, type GatewayClients } from './clients.js';
+import { describeError } from './http-errors.js';
+import { errorPage, pageHeaders } from './pages/html.js';
+import { ownerOf, transactionKnown, transactionReceipt } from './pages/evm-reads.js';
+import { pendingTransactionPage, receiptPage } from './pages/explorer-page.js';
+import { certificatePage, claimAcceptedPage, claimPage, type ChainOwner, type ClaimForm } from './pages/nft-pages.js';
+import { locals, routeLabel } from './request-context.js';
+import { requestEcho } from './v1/operations/blockchain-params.js';
+import { checkWalletAddress, claimParams } from './v1/operations/nft-params.js';
+import { nftStatusName } from './v1/operations/nft-shapes.js';
+import { validateParameters } from './v1/parameters.js';
+
+export interface NftRoutesOptions {
+  clients: GatewayClients;
+  log: Logger;
+  /** PUBLIC_BASE_URL: a claim form posted from there is same-origin too. */
+  publicBaseUrl?: string | undefined;
+}
+
+/** NFT guids are UUIDs (the service's); anything else names no certificate. */
+const GUID = /^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$/;
+/** Transfer codes are base64url; a query value of another shape is not one of ours and is dropped. */
+const CODE = /^[A-Za-z0-9_-]{1,128}$/;
+const NETWORK_NAME = /^[A-Za-z0-9._-]{1,64}$/;
+const TX_HASH = /^0x[0-9a-fA-F]{64}$/;
+const FILES = { pdf: 'application/pdf', jpg: 'image/jpeg' } as const;
+/**
+ * A certificate's bytes are stable (rendered from facts fixed at mint, dated by the block), but not
+ * immutable by construction like a CID: a day, then revalidated by its ETag (the file's CID).
+ */
+const CERTIFICATE_CACHE = 'public, max-age=86400';
+/** The landing page shows the holder read from the chain now: a minute. */
+const LANDING_CACHE = 'public, max-age=60';
+
+/**
+ * The public NFT pages, none of which takes an API key:
+ * - `GET /certificates/<guid>.pdf|.jpg` — the certificate files (GetNft without caller → CID → GetContent);
+ * - `GET /certificates/<guid>` — the landing page (what was certified; the holder via RelayJsonRpc ownerOf);
+ * - `GET /claim?guid=&code=` and `POST /claim` — the claim form of an e-mailed NFT (ClaimNft; the receiver
+ *   code is the credential, never logged or echoed);
+ * - `GET /explorer/<network>/tx/<hash>` — a receipt page for networks without an explorer.
+ * Pages answer failures as HTML pages with the status of the one error table; the files answer the JSON
+ * error body like /ipfs.
+ */
+export function nftRoutes(options: NftRoutesOptions): Router {
+  const router = Router();
+  const { log } = options;
+
+  /** An HTML route: failures become an error page with the table's status (and INTERNAL goes to the log). */
+  const pageRoute =
+    (handler: (req: Request, res: Response) => Promise<void>) =>
+    async (req: Request, res: Response): Promise<void> => {
+      try {
+        await handler(req, res);
+      } catch (err) {
+        const { status, body } = described(err, res);
+        res.status(status).set(pageHeaders('no-store')).send(errorPage(status, body.message));
+      }
+    };
+  const described = (err: unknown, res: Response) => {
+    const d = describeError(err);
+    if (d.internal) log.error({ err, requestId: locals(res).requestId, route: locals(res).route }, 'request failed');
+    return d;
+  };
+  const publicNft = async (guid: string, res: Response): Promise<Nft> => {
+    if (!GUID.test(guid)) throw new NotFoundError(`No certificate ${guid.slice(0, 64)}.`);
+    const { nft } = await chainClient(options.clients).getNft({ guid }, { requestId: locals(res).requestId });
+    if (!nft) throw new NotFoundError(`No NFT ${guid}.`);
+    return nft;
+  };
+
+  router.get('/certificates/:file', async (req, res, next) => {
+    const match = /^(.*?)(?:\.(pdf|jpg))?$/.exec(param(req, 'file'))!;
+    const [guid, ext] = [match[1]!, match[2] as keyof typeof FILES | undefined];
+    if (!ext) return landing(req, res);
+    locals(res).route = `/certificates/:guid.${ext}`;
+    try {
+      await certificateFile(guid, ext, req, res);
+    } catch (err) {
+      next(err);
+    }
+  });
+
+  async function certificateFile(guid: string, ext: keyof typeof FILES, req: Request, res: Response): Promise<void> {
+    const nft = await publicNft(guid, res);
+    const cid = ext === 'pdf' ? nft.certificatePdfCid : nft.certificateJpgCid;
+    if (!cid) {
+      const why = nft.nftId ? '' : ': the mint is not confirmed yet';
+      throw new NotFoundError(`The certificate of NFT ${guid} is not available${why}.`);
+    }
+    res.set({ 'Access-Control-Allow-Origin': '*', ETag: `"${cid}"`, 'Cache-Control': CERTIFICATE_CACHE, 'X-Content-Type-Options': 'nosniff' });
+    if (matchesEtag(req, cid)) {
+      res.status(304).end();
+      return;
+    }
+    const { content } = await chainClient(options.clients).getContent({ cid }, { requestId: locals(res).requestId });
+    res.setHeader('Content-Type', FILES[ext]);
+    res.setHeader('Content-Disposition', `inline; filename="certificate-${guid}.${ext}"`);
+    res.status(200).send(Buffer.from(content));
+  }
+
+  const landing = pageRoute(async (req, res) => {
+    locals(res).route = '/certificates/:guid';
+    const guid = param(req, 'file');
+    const nft = await publicNft(guid, res);
+    let owner: ChainOwner | undefined;
+    if (nft.nftId && nft.contractAddress) {
+      try {
+        owner = { address: await ownerOf(chainClient(options.clients), nft.network, nft.contractAddress, nft.nftId, locals(res).requestId) };
+      } catch (err) {
+        // The page still shows what the service recorded, and says that the chain could not be read.
+        log.warn({ err, requestId: locals(res).requestId, network: nft.network }, 'ownerOf through the relay failed');
+        owner = { unreadable: err instanceof DomainError && err.code !== 'INTERNAL' ? err.message : 'no answer' };
+      }
+    }
+    res.status(200).set(pageHeaders(LANDING_CACHE)).send(certificatePage(nft, owner));
+  });
+
+  router.get(
+    '/claim',
+    routeLabel('/claim'),
+    pageRoute(async (req, res) => {
+      const form = claimQuery(req);
+      const nft = form.guid ? await publicNft(form.guid, res) : undefined;
+      res.status(200).set(pageHeaders('no-store')).send(claimPage(nft, form));
+    }),
+  );
+
+  const formBody = express.urlencoded({ extended: false, limit: 8 * 1024, parameterLimit: 10 });
+  router.post(
+    '/claim',
+    routeLabel('/claim'),
+    (req: Request, _res: Response, next: NextFunction) => {
+      // Only the claim page's own form: a JSON client is an API client and claims through /v1/call.
+      if (!req.is('application/x-www-form-urlencoded')) {
+        next(new InvalidArgumentError('POST /claim takes the claim page\'s form (application/x-www-form-urlencoded); API clients use /v1/call SVC.NFT.zK claim.'));
+        return;
+      }
+      next();
+    },
+    formBody,
+    async (req, res) => {
+      const body = (typeof req.body === 'object' && req.body !== null ? req.body : {}) as Record<string, unknown>;
+      const text = (v: unknown) => (typeof v === 'string' ? v.trim() : undefined);
+      const form: ClaimForm = { guid: text(body['guid']), code: text(body['code']), address: text(body['address']) };
+      try {
+        refuseCrossSite(req, options.publicBaseUrl);
+        const p = validateParameters(claimParams, { receiverCode: form.code, address: form.address, guid: form.guid }, {
+          receiverCode: 'The receiver code',
+          address: 'The address',
+          guid: 'The NFT id',
+        });
+        const address = checkWalletAddress(p.address, 'The address');
+        const claimed = await chainClient(options.clients).claimNft(
+          // The same echo as /v1/call claim: the code never goes into a job.
+          { receiverCode: p.receiverCode, address, guid: p.guid, requestEcho: requestEcho('SVC.NFT.zK', 'claim', { address: p.address, guid: p.guid }) },
+          { requestId: locals(res).requestId },
+        );
+        const guid = p.guid ?? claimed.job?.nftGuid;
+        res.status(200).set(pageHeaders('no-store')).send(claimAcceptedPage(claimed.jobId, address, guid));
+      } catch (err) {
+        const { status, body: error } = described(err, res);
+        const nft = form.guid && GUID.test(form.guid) ? await publicNft(form.guid, res).catch(() => undefined) : undefined;
+        const waiting = nft && nftStatusName(nft.status) === 'emailed' ? nft : undefined;
+        res.status(status).set(pageHeaders('no-store')).send(claimPage(waiting, { ...form, code: form.code && CODE.test(form.code) ? form.code : undefined, error: error.message }));
+      }
+    },
+  );
+
+  router.get(
+    '/explorer/:network/tx/:hash',
+    routeLabel('/explorer/:network/tx/:hash'),
+    pageRoute(async (req, res) => {
+      const [network, hash] = [param(req, 'network'), param(req, 'hash')];
+      if (!NETWORK_NAME.test(network)) throw new InvalidArgumentError('The path must name a network, such as /explorer/sepolia/tx/0x….');
+      if (!TX_HASH.test(hash)) throw new InvalidArgumentError('A transaction hash is 0x and 64 hex digits.');
+      const client = chainClient(options.clients);
+      const { requestId } = locals(res);
+      const receipt = await transactionReceipt(client, network, hash, requestId);
+      if (receipt) {
+        res.status(200).set(pageHeaders(LANDING_CACHE)).send(receiptPage(network, receipt));
+        return;
+      }
+      if (!(await transactionKnown(client, network, hash, requestId))) throw new NotFoundError(`Network ${network} knows no transaction ${hash}.`);
+      res.status(200).set(pageHeaders('no-cache')).send(pendingTransactionPage(network, hash));
+    }),
+  );
+
+  return router;
+}
+
+/** The claim link's query: a guid and a code of the right shapes, else nothing. */
+function claimQuery(req: Request): ClaimForm {
+  const value = (name: string) => (typeof req.query[name] === 'string' ? (req.query[name] as string).trim() : undefined);
+  const [guid, code] = [value('guid'), value('code')];
+  return { guid: guid && GUID.test(guid) ? guid : undefined, code: code && CODE.test(code) ? code : undefined };
+}
+
+/**
+ * The claim form is posted from this site only. The code is the credential (no cookie, nothing ambient a
+ * forged post could borrow), so this is defence in depth: a browser's `Sec-Fetch-Site: cross-site`, or an
+ * `Origin` of another host than this gateway's, is refused.
+ */
+function refuseCrossSite(req: Request, publicBaseUrl: string | undefined): void {
+  const refuse = () => new NotAuthorizedError('Claims are accepted from the claim page of this site only.');
+  if (req.header('sec-fetch-site') === 'cross-site') throw refuse();
+  const origin = req.header('origin');
+  if (origin === undefined) return;
+  let host: string | undefined;
+  try {
+    host = new URL(origin).host;
+  } catch {
+    host = undefined;
+  }
+  const ours = [req.get('host'), publicBaseUrl ? new URL(publicBaseUrl).host : undefined];
+  if (!host || !ours.includes(host)) throw refuse();
+}

@@ -1,0 +1,81 @@
+import { UnavailableError } from '@green-impact/shared/errors';
+import type { ChainClient } from '../clients.js';
+
+/**
+ * The few chain reads the public pages make, through ChainService.RelayJsonRpc (the same read-only relay
+ * as /rpc/<network>): ERC-721 `ownerOf` and a transaction's receipt. The ABI of those two calls is small
+ * enough to write out here (pure functions below), so the gateway needs no EVM library.
+ */
+
+/** keccak256("ownerOf(uint256)")[0..4]. */
+export const OWNER_OF_SELECTOR = '0x6352211e';
+/** keccak256("Transfer(address,address,uint256)"): ERC-20 and ERC-721 transfers. */
+export const TRANSFER_TOPIC = '0xddf252ad1be2c89b69c2b068fc378daa952ba7f163c4a11628f55a4df523b3ef';
+
+/** Calldata of `ownerOf(tokenId)`: the selector and the id as one 32-byte word. */
+export function ownerOfCalldata(tokenId: string): string {
+  if (!/^\d{1,78}$/.test(tokenId)) throw new RangeError(`not a token id: ${tokenId}`);
+  return OWNER_OF_SELECTOR + BigInt(tokenId).toString(16).padStart(64, '0');
+}
+
+/** The address in a 32-byte ABI word (`0x` + 64 hex digits, 12 zero bytes first), lower case; undefined otherwise. */
+export function addressOfWord(word: unknown): string | undefined {
+  if (typeof word !== 'string' || !/^0x0{24}[0-9a-fA-F]{40}$/.test(word)) return undefined;
+  return `0x${word.slice(26).toLowerCase()}`;
+}
+
+/** A JSON-RPC quantity (`0x1a`) as a decimal string; undefined when it is not one. */
+export function quantity(hex: unknown): string | undefined {
+  return typeof hex === 'string' && /^0x[0-9a-fA-F]{1,64}$/.test(hex) ? BigInt(hex).toString() : undefined;
+}
+
+/** A transaction receipt as eth_getTransactionReceipt answers it (the fields the explorer page shows). */
+export interface RpcReceipt {
+  transactionHash: string;
+  blockHash?: string;
+  blockNumber?: string;
+  from?: string;
+  to?: string | null;
+  contractAddress?: string | null;
+  gasUsed?: string;
+  effectiveGasPrice?: string;
+  status?: string;
+  logs?: { address?: string; topics?: string[]; data?: string; logIndex?: string }[];
+}
+
+interface RpcAnswer {
+  result?: unknown;
+  error?: { code?: number; message?: string };
+}
+
+/** One JSON-RPC call through the relay; a JSON-RPC error (the node's or the relay's) is UNAVAILABLE with its text. */
+export async function relayCall(client: ChainClient, network: string, method: string, params: unknown[], requestId: string): Promise<unknown> {
+  const body = Buffer.from(JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }));
+  const answer = await client.relayJsonRpc({ network, body }, { requestId });
+  let parsed: RpcAnswer;
+  try {
+    parsed = JSON.parse(Buffer.from(answer.body).toString('utf8')) as RpcAnswer;
+  } catch {
+    throw new UnavailableError(`Network ${network} answered ${method} with something that is not JSON.`);
+  }
+  if (parsed.error) throw new UnavailableError(`Network ${network} could not answer ${method}: ${String(parsed.error.message ?? parsed.error.code).slice(0, 200)}.`);
+  return parsed.result ?? null;
+}
+
+/** The holder of an ERC-721 token now, lower case. */
+export async function ownerOf(client: ChainClient, network: string, contract: string, tokenId: string, requestId: string): Promise<string> {
+  const word = await relayCall(client, network, 'eth_call', [{ to: contract, data: ownerOfCalldata(tokenId) }, 'latest'], requestId);
+  const owner = addressOfWord(word);
+  if (!owner) throw new UnavailableError(`Network ${network} answered ownerOf(${tokenId}) with ${String(word).slice(0, 80)}.`);
+  return owner;
+}
+
+/** The receipt of a transaction; null when the network knows none (unknown, or not mined yet). */
+export async function transactionReceipt(client: ChainClient, network: string, hash: string, requestId: string): Promise<RpcReceipt | null> {
+  return (await relayCall(client, network, 'eth_getTransactionReceipt', [hash], requestId)) as RpcReceipt | null;
+}
+
+/** Whether the network knows the transaction at all (it may be waiting to be mined). */
+export async function transactionKnown(client: ChainClient, network: string, hash: string, requestId: string): Promise<boolean> {
+  return (await relayCall(client, network, 'eth_getTransactionByHash', [hash], requestId)) !== null;
+}

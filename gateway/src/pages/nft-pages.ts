@@ -1,0 +1,115 @@
+import type { Nft } from '@green-impact/proto/greenimpact/chain/v1/chain';
+import { nftStatusName } from '../v1/operations/nft-shapes.js';
+import { html, link, page, row, type Html } from './html.js';
+
+/**
+ * The public NFT pages (pure renderers; nft-routes.ts reads the data): the certificate's landing page and
+ * the claim form. Links are relative, so the pages work behind any base URL or path prefix; the one
+ * picture is the NFT's image from this gateway's /ipfs.
+ */
+
+/** What the landing page knows about the holder: read from the chain now, or why it could not be. */
+export type ChainOwner = { address: string } | { unreadable: string };
+
+const STATUS_TEXT: Record<string, string> = {
+  minting: 'being minted',
+  created: 'minted; held by the service',
+  transferring: 'being transferred',
+  transferred: 'transferred',
+  emailed: 'sent by e-mail; waiting to be claimed',
+};
+
+function attributesTable(nft: Nft): Html {
+  const attributes = nft.nftJson?.attributes ?? [];
+  if (attributes.length === 0) return html``;
+  return html`<h2>Attributes</h2><table>${attributes.map((a) => row(a.traitType, typeof a.value === 'object' ? JSON.stringify(a.value) : a.value))}</table>`;
+}
+
+function ownerCell(nft: Nft, owner: ChainOwner | undefined): Html | undefined {
+  if (!owner) return undefined;
+  const recorded = nft.ownerAddress.toLowerCase();
+  if ('address' in owner) {
+    const differs = recorded && owner.address !== recorded;
+    return html`<span class="mono">${owner.address}</span> <span class="ok">(read from the chain now)</span>${
+      differs ? html`<br><span class="note">The service records <span class="mono">${nft.ownerAddress}</span>: a transfer is on its way.</span>` : ''
+    }`;
+  }
+  return html`<span class="mono">${nft.ownerAddress}</span> (as the service records it; the chain could not be read now: ${owner.unreadable})`;
+}
+
+/** GET /certificates/<guid>: what was certified, where, and who holds the token. */
+export function certificatePage(nft: Nft, owner: ChainOwner | undefined): string {
+  const status = nftStatusName(nft.status);
+  const name = nft.nftJson?.name ?? '';
+  const minted = status !== 'minting';
+  const hasCertificate = Boolean(nft.certificatePdfCid && nft.certificateJpgCid);
+  const files = hasCertificate
+    ? html`<nav>${link(`${nft.guid}.pdf`, 'Certificate (PDF)')}${link(`${nft.guid}.jpg`, 'Certificate (JPG)')}${link(`../ipfs/${nft.nftIpfsHash}`, 'Metadata (JSON)')}</nav>`
+    : html`<p class="note">${minted ? 'The certificate files are not available.' : 'The mint is not confirmed yet; the certificate appears once it is.'} ${link(`../ipfs/${nft.nftIpfsHash}`, 'Metadata (JSON)')}</p>`;
+  const body = html`
+<img class="nft" src="../ipfs/${nft.nftImageIpfsHash}" alt="${name}">
+<p>${nft.nftJson?.description ?? ''}</p>
+${files}
+<h2>On the chain</h2>
+<table>
+${row('Status', STATUS_TEXT[status] ?? status)}
+${row('Network', nft.network)}
+${row('Contract', nft.contractAddress ? html`<span class="mono">${nft.contractAddress}</span>` : '')}
+${row('Token id', nft.nftId)}
+${row('Mint transaction', nft.nftTxHash ? (nft.url?.transaction ? link(nft.url.transaction, nft.nftTxHash, true) : html`<span class="mono">${nft.nftTxHash}</span>`) : '')}
+${row('Owner', ownerCell(nft, owner))}
+${row('Token URI', nft.nftIpfsHash ? html`<span class="mono">ipfs://${nft.nftIpfsHash}</span>` : '')}
+${row('Image', nft.nftImageIpfsHash ? link(`../ipfs/${nft.nftImageIpfsHash}`, nft.nftImageIpfsHash, true) : '')}
+${row('Last change', nft.timestamp ? new Date(nft.timestamp).toISOString() : '')}
+${row('Certificate id', html`<span class="mono">${nft.guid}</span>`)}
+</table>
+${attributesTable(nft)}
+<p class="sub">The metadata and image are content-addressed: their CIDs are hashes of their bytes, and the token URI on the chain names the metadata's CID.</p>`;
+  return page(name ? `Certificate of trust: ${name}` : 'Certificate of trust', body, `NFT ${nft.nftId ? `#${nft.nftId} ` : ''}on ${nft.network}`);
+}
+
+/** What the claim form is filled with (the query of the claim link, or what was posted). */
+export interface ClaimForm {
+  guid?: string | undefined;
+  code?: string | undefined;
+  address?: string | undefined;
+  /** A refusal to show above the form. */
+  error?: string | undefined;
+}
+
+/** GET /claim: the NFT the link names (when it does) and a form asking for a wallet address. */
+export function claimPage(nft: Nft | undefined, form: ClaimForm): string {
+  const status = nft ? nftStatusName(nft.status) : undefined;
+  if (nft && status !== 'emailed') {
+    return page('Claim an NFT', html`<p class="note">This NFT is not waiting to be claimed: it is ${STATUS_TEXT[status!] ?? status}.</p>
+<p>${link(`certificates/${nft.guid}`, 'See where it is now')}</p>`);
+  }
+  const summary = nft
+    ? html`<img class="nft" src="ipfs/${nft.nftImageIpfsHash}" alt="${nft.nftJson?.name ?? ''}">
+<p>Someone sent you <strong>${nft.nftJson?.name ?? 'an NFT'}</strong> (token ${nft.nftId} on ${nft.network}).</p>`
+    : html`<p>Enter the receiver code from your e-mail and the wallet that should receive the NFT.</p>`;
+  // The code came in the link: it travels on in a hidden field (this page is never cached or referred).
+  const codeField = form.code
+    ? html`<input type="hidden" name="code" value="${form.code}">`
+    : html`<label for="code">Receiver code</label><input type="text" id="code" name="code" required autocomplete="off" spellcheck="false">`;
+  const body = html`${summary}
+${form.error ? html`<p class="error">${form.error}</p>` : ''}
+<form method="post" action="claim">
+${form.guid ? html`<input type="hidden" name="guid" value="${form.guid}">` : ''}
+${codeField}
+<label for="address">Your wallet address</label>
+<input type="text" id="address" name="address" value="${form.address ?? ''}" required pattern="0x[0-9a-fA-F]{40}" placeholder="0x…" autocomplete="off" spellcheck="false">
+<button type="submit">Claim the NFT</button>
+</form>
+<p class="sub">The NFT is sent to this address on ${nft?.network ?? 'its network'}. The code works once.</p>`;
+  return page('Claim an NFT', body);
+}
+
+/** POST /claim accepted: the transfer job and where to follow it. */
+export function claimAcceptedPage(jobId: string, address: string, guid: string | undefined): string {
+  const body = html`<p class="ok">Your claim was accepted.</p>
+<p>The NFT is being transferred to <span class="mono">${address}</span>.</p>
+<table>${row('Transfer job', html`<span class="mono">${jobId}</span>`)}</table>
+${guid ? html`<p>${link(`certificates/${guid}`, 'Follow it here')}: the owner shown there is read from the chain, and becomes your address once the transfer is mined.</p>` : ''}`;
+  return page('Claim accepted', body);
+}
