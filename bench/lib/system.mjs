@@ -1,0 +1,57 @@
+// Starting the whole system for a benchmark: in this process (as `npm start` runs it) or in a child
+// process, so a load generator in this process does not share the system's event loop.
+import { spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { createInterface } from 'node:readline';
+import { fileURLToPath } from 'node:url';
+
+export const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+const dist = (path) => new URL(`../../${path}`, import.meta.url).href;
+
+/** Imports a built module of the monorepo, with a clear message when the build has not run. */
+export async function importDist(path) {
+  if (!existsSync(fileURLToPath(dist(path)))) {
+    throw new Error(`${path} is missing: run \`npm run build\` first.`);
+  }
+  return import(dist(path));
+}
+
+/** A fresh PostgreSQL database on the server at `serverUrl` (default: the tests' server), dropped by stop(). */
+export async function scratchPostgres(serverUrl = process.env.BENCH_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres') {
+  const { createScratchPostgresDatabase, postgresAvailable } = await importDist('services/shared/dist/testing/databases.js');
+  const unreachable = await postgresAvailable(serverUrl);
+  if (unreachable) return { unreachable };
+  return createScratchPostgresDatabase(serverUrl);
+}
+
+/** The system in this process; in-memory PGlite unless `databaseUrl` is given. */
+export async function startInProcess({ databaseUrl, bootstrapApiKey }) {
+  process.env.LOG_LEVEL ??= 'error';
+  const { startSystem } = await importDist('embedded/dist/system.js');
+  const { createLogger } = await importDist('services/shared/dist/logger.js');
+  return startSystem({ port: 0, host: '127.0.0.1', databaseUrl, bootstrapApiKey, log: createLogger('bench'), nodeEnv: 'production' });
+}
+
+/** The system in a child process: answers {gatewayUrl, grpc, stop()} once it listens. */
+export async function startChildProcess({ databaseUrl, bootstrapApiKey }) {
+  const child = spawn(process.execPath, [fileURLToPath(new URL('./system-child.mjs', import.meta.url))], {
+    env: { ...process.env, LOG_LEVEL: process.env.LOG_LEVEL ?? 'error', BENCH_DATABASE_URL: databaseUrl ?? '', BENCH_BOOTSTRAP_KEY: bootstrapApiKey },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  const exited = new Promise((resolve) => child.once('exit', resolve));
+  const lines = createInterface({ input: child.stdout });
+  const ready = await new Promise((resolve, reject) => {
+    child.once('exit', (code) => reject(new Error(`the system process exited with ${code} before it was ready`)));
+    lines.on('line', (line) => {
+      if (line.startsWith('{"ready"')) resolve(JSON.parse(line).ready);
+    });
+  });
+  return {
+    ...ready,
+    pid: child.pid,
+    async stop() {
+      child.kill('SIGTERM');
+      await exited;
+    },
+  };
+}

@@ -1,0 +1,307 @@
+#!/usr/bin/env node
+// npm run bench — the benchmarks, written to bench/report.md and bench/report.json with the machine noted.
+//
+//  (a) gateway overhead: the same read through /v1/call, through GraphQL and straight to the service's
+//      gRPC method (generated definitions + createGrpcClient, with a caller), closed loop at a fixed
+//      concurrency; requests/s, p50/p99 and the ratios. On PGlite and on PostgreSQL.
+//  (b) impact computation: the pure engine (services/portfolio/dist/impacts/impact-math.js) over 10 000
+//      positions, and the end-to-end recompute through PortfolioService for a smaller N.
+//  (c) chain jobs: N key-value inserts through ChainService until completed (jobs/s), against the raw
+//      rate of the same N transactions sent with ethers straight to an embedded Hardhat network. On
+//      PGlite and on PostgreSQL.
+//
+// The system runs in a child process so the load generator does not share its event loop. PostgreSQL:
+// a scratch database on BENCH_POSTGRES_URL (default postgres://postgres@127.0.0.1:5432/postgres), dropped
+// afterwards; skipped with a note when unreachable. Knobs: BENCH_SECONDS (per measurement, default 4),
+// BENCH_CONCURRENCY (default 16), BENCH_CHAIN_N (default 100), BENCH_RECOMPUTE_N (default 80).
+import { writeFileSync } from 'node:fs';
+import { performance } from 'node:perf_hooks';
+import { fileURLToPath } from 'node:url';
+import { ContractFactory, Interface, Wallet } from 'ethers';
+import { measure, percentile } from './lib/harness.mjs';
+import { ESG, httpClient, pool } from './lib/http.mjs';
+import { machine } from './lib/machine.mjs';
+import { seedDataset } from './lib/seed.mjs';
+import { importDist, scratchPostgres, startChildProcess } from './lib/system.mjs';
+
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 4);
+const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 16);
+const CHAIN_N = Number(process.env.BENCH_CHAIN_N ?? 100);
+const RECOMPUTE_N = Number(process.env.BENCH_RECOMPUTE_N ?? 80);
+const ENGINE_N = 10_000;
+const OPERATOR_KEY = 'bench-operator-key';
+const YEAR = 2024;
+const SIZES = { frameworks: 2, assets: 12, investors: 24, positions: 120, portfolios: 6, users: 3 };
+
+const t0 = performance.now();
+const progress = (msg) => console.log(`[bench +${((performance.now() - t0) / 1000).toFixed(0).padStart(3)} s] ${msg}`);
+const round = (x, d = 2) => Math.round(x * 10 ** d) / 10 ** d;
+
+const { createGrpcClient } = await importDist('services/shared/dist/grpc/client.js');
+const taxonomyProto = await importDist('proto/dist/gen/greenimpact/taxonomy/v1/taxonomy.js');
+const portfolioProto = await importDist('proto/dist/gen/greenimpact/portfolio/v1/portfolio.js');
+const chainProto = await importDist('proto/dist/gen/greenimpact/chain/v1/chain.js');
+
+const report = {
+  generatedAt: new Date().toISOString(),
+  machine: machine(),
+  settings: { secondsPerMeasurement: SECONDS, concurrency: CONCURRENCY, chainJobs: CHAIN_N, recomputePositions: RECOMPUTE_N, enginePositions: ENGINE_N, dataset: SIZES },
+  overhead: {},
+  impacts: {},
+  chain: {},
+  notes: [],
+};
+
+// ------------------------------------------------------------------ (a) and (c) on one database
+
+async function onDatabase(db) {
+  let scratch;
+  if (db === 'postgresql') {
+    scratch = await scratchPostgres();
+    if (scratch.unreachable) {
+      report.notes.push(`PostgreSQL skipped: ${scratch.unreachable}`);
+      progress(`[${db}] skipped: ${scratch.unreachable}`);
+      return;
+    }
+  }
+  progress(`[${db}] starting the system in a child process…`);
+  const system = await startChildProcess({ databaseUrl: scratch?.url, bootstrapApiKey: OPERATOR_KEY });
+  const client = httpClient(system.gatewayUrl, { connections: CONCURRENCY * 2 });
+  const grpc = {
+    taxonomy: createGrpcClient(taxonomyProto.TaxonomyServiceService, system.grpc.taxonomy),
+    portfolio: createGrpcClient(portfolioProto.PortfolioServiceService, system.grpc.portfolio),
+    chain: createGrpcClient(chainProto.ChainServiceService, system.grpc.chain),
+  };
+  try {
+    progress(`[${db}] seeding ${JSON.stringify(SIZES)}…`);
+    const data = await seedDataset(client, OPERATOR_KEY, { sizes: SIZES, year: YEAR });
+    const caller = { accountId: data.accountId, role: 'user' };
+    const investor = data.positions[0].investor;
+
+    // (a) the same read through each face.
+    const reads = [
+      {
+        read: 'getCategories (taxonomy)',
+        v1: () => client.v1(data.key, ESG, 'getCategories', { reporting_year: YEAR }),
+        graphql: () => client.graphql(data.key, 'query($y: Int!) { categories(year: $y) { id name language } }', { y: YEAR }),
+        grpc: () => grpc.taxonomy.getCategories({ reportingYear: YEAR }, { caller }),
+      },
+      {
+        read: 'getPositions (portfolio)',
+        v1: () => client.v1(data.key, ESG, 'getPositions', { investor_identifier: investor }),
+        graphql: () => client.graphql(data.key, 'query($i: String) { positions(investorIdentifier: $i) { id amount currencyCode days startDate investorIdentifier assetIdentifier } }', { i: investor }),
+        grpc: () => grpc.portfolio.getPositions({ investorIdentifier: investor, investorIdentifiersAllowed: [], investorFilterActive: false }, { caller }),
+      },
+    ];
+    report.overhead[db] = [];
+    for (const r of reads) {
+      const row = { read: r.read };
+      for (const face of ['v1', 'graphql', 'grpc']) {
+        progress(`[${db}] (a) ${r.read} via ${face}: ${CONCURRENCY} concurrent for ${SECONDS} s…`);
+        row[face] = await measure(r[face], { concurrency: CONCURRENCY, durationMs: SECONDS * 1000 });
+        if (row[face].errors) progress(`[${db}]     ${row[face].errors} errors, first: ${row[face].firstError}`);
+      }
+      row.ratios = {
+        v1VsGrpcThroughput: round(row.v1.rps / row.grpc.rps, 3),
+        graphqlVsGrpcThroughput: round(row.graphql.rps / row.grpc.rps, 3),
+        v1VsGrpcP99: round(row.v1.p99 / row.grpc.p99, 2),
+        graphqlVsGrpcP99: round(row.graphql.p99 / row.grpc.p99, 2),
+      };
+      report.overhead[db].push(row);
+    }
+
+    // (b) end to end: recompute through PortfolioService.
+    progress(`[${db}] (b) recomputing the impacts of ${RECOMPUTE_N} positions through PortfolioService…`);
+    const ids = data.positions.slice(0, RECOMPUTE_N).map((p) => p.id);
+    const latencies = [];
+    const started = performance.now();
+    await pool(ids, 4, async (positionId) => {
+      const s = performance.now();
+      await grpc.portfolio.computePositionImpacts({ positionId, reportingYear: YEAR }, { caller });
+      latencies.push(performance.now() - s);
+    });
+    const seconds = (performance.now() - started) / 1000;
+    latencies.sort((x, y) => x - y);
+    report.impacts[`endToEnd_${db}`] = {
+      positions: ids.length,
+      rowsPerFramework: 12,
+      concurrency: 4,
+      totalMs: round(seconds * 1000),
+      positionsPerSecond: round(ids.length / seconds),
+      p50Ms: round(percentile(latencies, 50)),
+      p99Ms: round(percentile(latencies, 99)),
+    };
+
+    // (c) key-value inserts through ChainService, followed to completed.
+    progress(`[${db}] (c) ${CHAIN_N} key-value inserts through ChainService…`);
+    report.chain[db] = await chainThroughService(grpc.chain, caller);
+    progress(`[${db}] (c) ${report.chain[db].jobsPerSecond} completed jobs/s`);
+  } finally {
+    client.close();
+    for (const c of Object.values(grpc)) c.close();
+    await system.stop();
+    await scratch?.stop?.();
+  }
+}
+
+async function chainThroughService(chain, caller) {
+  const started = performance.now();
+  const jobIds = await pool(Array.from({ length: CHAIN_N }, (_, i) => i), CONCURRENCY, async (i) => {
+    const answer = await chain.insertString({ network: 'sepolia', key: `bench-${i}`, value: `value ${i} ${'x'.repeat(64)}` }, { caller });
+    return answer.jobId;
+  });
+  const submitted = performance.now();
+  const done = { completed: 0, failed: 0 };
+  await pool(jobIds, 8, async (jobId) => {
+    for (;;) {
+      const { job } = await chain.getJob({ jobId }, { caller });
+      if (job.status === chainProto.JobStatus.JOB_STATUS_COMPLETED) return void done.completed++;
+      if (job.status === chainProto.JobStatus.JOB_STATUS_FAILED) return void done.failed++;
+      await new Promise((resolve) => setTimeout(resolve, 25));
+    }
+  });
+  const seconds = (performance.now() - started) / 1000;
+  return { jobs: CHAIN_N, ...done, submitMs: round(submitted - started), totalMs: round(seconds * 1000), jobsPerSecond: round(done.completed / seconds) };
+}
+
+// ------------------------------------------------------------------ (b) the pure engine
+
+async function engine() {
+  progress(`(b) the pure impact engine over ${ENGINE_N} positions…`);
+  const { computePositionImpacts } = await importDist('services/portfolio/dist/impacts/impact-math.js');
+  const rows = Array.from({ length: 24 }, (_, i) => ({ subCategoryId: 1 + (i >> 2), indicatorId: 1 + i, subCategoryVolume: 50_000_000 + i, indicatorValue: 1_000 + i }));
+  const framework = { frameworkIdentifier: 'GBF', reportingYear: YEAR, valueOutstanding: 500_000_000, allocatedAmount: 450_000_000, valueOutstandingFramework: false, currencyCode: 'EUR' };
+  const runOnce = () => {
+    let check = 0;
+    const s = performance.now();
+    for (let i = 0; i < ENGINE_N; i++) {
+      const out = computePositionImpacts({
+        reportingYear: YEAR,
+        position: { amount: 100_000 + i, currencyCode: i % 3 ? 'SEK' : 'EUR', positionDays: 365, startDate: i % 2 ? '2024-03-01' : null },
+        fxRate: i % 3 ? 1 / 11.5 : 1,
+        framework,
+        rows,
+      });
+      check += out.rows[0].value;
+    }
+    return { ms: performance.now() - s, check };
+  };
+  runOnce(); // warm-up
+  const runs = [runOnce(), runOnce(), runOnce()].sort((x, y) => x.ms - y.ms);
+  const median = runs[1].ms;
+  report.impacts.engine = {
+    positions: ENGINE_N,
+    rowsPerPosition: rows.length,
+    medianTotalMs: round(median),
+    microsecondsPerPosition: round((median * 1000) / ENGINE_N),
+    positionsPerSecond: Math.round(ENGINE_N / (median / 1000)),
+  };
+}
+
+// ------------------------------------------------------------------ (c) the raw chain rate
+
+async function rawChain() {
+  progress(`(c) ${CHAIN_N} raw insertString transactions straight to an embedded Hardhat network…`);
+  const { startEmbeddedChain } = await importDist('services/chain/dist/networks/embedded-chain.js');
+  const { Eip1193JsonRpcProvider } = await importDist('services/chain/dist/networks/eip1193-provider.js');
+  const { contractArtifact } = await importDist('services/chain/dist/contracts/artifacts.js');
+  const { EMBEDDED_SIGNER_KEY } = await importDist('services/chain/dist/networks/network-spec.js');
+  const { accountNamespace } = await importDist('services/chain/dist/key-value/key-value-rules.js');
+  const chainId = 31_999;
+  const edr = await startEmbeddedChain({ chainId, signerKey: EMBEDDED_SIGNER_KEY });
+  const provider = new Eip1193JsonRpcProvider(edr, 'bench', chainId);
+  const wallet = new Wallet(EMBEDDED_SIGNER_KEY, provider);
+  const artifact = contractArtifact('KeyValueStore');
+  const contract = await new ContractFactory(artifact.abi, artifact.bytecode, wallet).deploy();
+  await contract.waitForDeployment();
+  const to = await contract.getAddress();
+  const kv = new Interface(artifact.abi);
+  const namespace = accountNamespace('bench');
+  const fees = await provider.getFeeData();
+  const nonce = await provider.getTransactionCount(wallet.address, 'pending');
+  const started = performance.now();
+  const sent = [];
+  for (let i = 0; i < CHAIN_N; i++) {
+    sent.push(
+      await wallet.sendTransaction({
+        to,
+        data: kv.encodeFunctionData('insertString', [namespace, `bench-${i}`, `value ${i} ${'x'.repeat(64)}`]),
+        nonce: nonce + i,
+        gasLimit: 300_000,
+        maxFeePerGas: fees.maxFeePerGas,
+        maxPriorityFeePerGas: fees.maxPriorityFeePerGas,
+        chainId,
+      }),
+    );
+  }
+  const receipts = await Promise.all(sent.map((tx) => tx.wait()));
+  const seconds = (performance.now() - started) / 1000;
+  provider.destroy();
+  report.chain.raw = {
+    transactions: CHAIN_N,
+    succeeded: receipts.filter((r) => r?.status === 1).length,
+    totalMs: round(seconds * 1000),
+    transactionsPerSecond: round(CHAIN_N / seconds),
+  };
+}
+
+// ------------------------------------------------------------------ the report
+
+function markdown() {
+  const m = report.machine;
+  const out = [
+    '# Benchmarks',
+    '',
+    `Generated by \`npm run bench\` (bench/run.mjs) at ${report.generatedAt}.`,
+    '',
+    `Machine: ${m.cpuModel}, ${m.cores} cores, ${m.memoryGiB} GiB, ${m.platform}, node ${m.node}; 1-minute load average at the start ${m.loadAverage1m} (other work on the machine lowers every figure).`,
+    `The system runs in a child process (all services in one process, each over real gRPC on loopback, as \`npm start\`); the load generator in this process. ${CONCURRENCY} concurrent requests, ${SECONDS} s per measurement after a 1 s warm-up.`,
+    '',
+    '## (a) Gateway overhead: the same read through each face',
+    '',
+    'gRPC goes straight to the service with a caller (no authentication); /v1/call and GraphQL authenticate the API key with identity first, then validate, call the same gRPC method and shape the answer.',
+    '',
+  ];
+  for (const [db, rows] of Object.entries(report.overhead)) {
+    out.push(`### ${db}`, '', '| read | face | req/s | p50 ms | p99 ms | errors | throughput vs gRPC | p99 vs gRPC |', '|---|---|---:|---:|---:|---:|---:|---:|');
+    for (const r of rows) {
+      for (const face of ['v1', 'graphql', 'grpc']) {
+        const f = r[face];
+        const tr = face === 'grpc' ? '1' : face === 'v1' ? r.ratios.v1VsGrpcThroughput : r.ratios.graphqlVsGrpcThroughput;
+        const pr = face === 'grpc' ? '1' : face === 'v1' ? r.ratios.v1VsGrpcP99 : r.ratios.graphqlVsGrpcP99;
+        out.push(`| ${r.read} | ${face === 'v1' ? '/v1/call' : face === 'graphql' ? 'GraphQL' : 'gRPC direct'} | ${f.rps} | ${f.p50} | ${f.p99} | ${f.errors} | ${tr} | ${pr} |`);
+      }
+    }
+    out.push('');
+  }
+  const e = report.impacts.engine;
+  out.push('## (b) Impact computation', '');
+  if (e) out.push(`Pure engine (\`computePositionImpacts\`, impact-math.ts): ${e.positions} positions × ${e.rowsPerPosition} framework rows in ${e.medianTotalMs} ms (median of 3), **${e.microsecondsPerPosition} µs per position**, ${e.positionsPerSecond} positions/s.`, '');
+  out.push('End to end through `PortfolioService.ComputePositionImpacts` (reads the framework, its rows and the FX rate from the taxonomy service over gRPC, replaces the stored records), 4 concurrent:', '', '| database | positions | total ms | positions/s | p50 ms | p99 ms |', '|---|---:|---:|---:|---:|---:|');
+  for (const [k, v] of Object.entries(report.impacts)) {
+    if (k.startsWith('endToEnd_')) out.push(`| ${k.slice(9)} | ${v.positions} | ${v.totalMs} | ${v.positionsPerSecond} | ${v.p50Ms} | ${v.p99Ms} |`);
+  }
+  out.push('', '## (c) Chain jobs: key-value inserts', '');
+  const raw = report.chain.raw;
+  out.push('Through the service: `ChainService.InsertString` (job row + outbox in one transaction → bus → worker → signed transaction on the embedded `sepolia` → receipt → `completed`), submitted ' + `${CONCURRENCY} at a time, followed with GetJob until completed. Raw: the same number of \`insertString\` transactions sent with ethers straight to a fresh embedded Hardhat network (automine), then every receipt awaited.`, '', '| path | jobs | completed | total ms | per second | vs raw |', '|---|---:|---:|---:|---:|---:|');
+  for (const [db, c] of Object.entries(report.chain)) {
+    if (db === 'raw') continue;
+    out.push(`| service on ${db} | ${c.jobs} | ${c.completed} | ${c.totalMs} | ${c.jobsPerSecond} | ${raw ? round(c.jobsPerSecond / raw.transactionsPerSecond, 3) : '—'} |`);
+  }
+  if (raw) out.push(`| raw ethers → EDR | ${raw.transactions} | ${raw.succeeded} | ${raw.totalMs} | ${raw.transactionsPerSecond} | 1 |`);
+  if (report.notes.length) out.push('', '## Notes', '', ...report.notes.map((n) => `- ${n}`));
+  out.push('');
+  return out.join('\n');
+}
+
+try {
+  await engine();
+  await rawChain();
+  for (const db of ['pglite', 'postgresql']) await onDatabase(db);
+} finally {
+  report.durationSeconds = round((performance.now() - t0) / 1000, 1);
+  writeFileSync(fileURLToPath(new URL('./report.json', import.meta.url)), `${JSON.stringify(report, null, 2)}\n`);
+  writeFileSync(fileURLToPath(new URL('./report.md', import.meta.url)), markdown());
+  progress('wrote bench/report.md and bench/report.json');
+}
+console.log(markdown());
