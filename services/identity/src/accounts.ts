@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { IsNull, type DataSource, type EntityManager } from 'typeorm';
-import { InvalidArgumentError, NotAuthorizedError, NotFoundError, UnauthenticatedError } from '@green-impact/shared/errors';
-import type { Caller } from '@green-impact/shared/caller';
+import { InvalidArgumentError, NotFoundError, UnauthenticatedError } from '@green-impact/shared/errors';
+import { requireOperator, type Caller } from '@green-impact/shared/caller';
 import { AccountEntity, ApiKeyEntity, type AccountRoleName, type AccountRow, type ApiKeyRow } from './entities.js';
 import { apiKeyMatches, generateApiKey, hashApiKey, keyHint } from './api-keys.js';
 
@@ -124,9 +124,6 @@ export class AccountStore {
   }
 }
 
-export function requireOperator(caller: Caller): void {
-  if (caller.role !== 'operator') throw new NotAuthorizedError();
-}
 
 function isUuid(s: string): boolean {
   return /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(s);

@@ -1,5 +1,5 @@
 import { Metadata } from '@grpc/grpc-js';
-import { UnauthenticatedError } from './errors.js';
+import { NotAuthorizedError, UnauthenticatedError } from './errors.js';
 
 /** Who is calling: set by the gateway after authentication, carried in gRPC metadata. */
 export interface Caller {
@@ -33,4 +33,9 @@ export function callerFromMetadata(metadata: Metadata): Caller | undefined {
 export function requireCaller(caller: Caller | undefined): Caller {
   if (!caller) throw new UnauthenticatedError();
   return caller;
+}
+
+/** Shared reference data and account administration are changed by operators only. */
+export function requireOperator(caller: Caller): void {
+  if (caller.role !== 'operator') throw new NotAuthorizedError();
 }

@@ -38,6 +38,11 @@ const ESG = 'SVC.ESG.Credits';
 export const call = (ctx: OperationContext) => ({ caller: ctx.caller, requestId: ctx.requestId });
 export const taxonomy = (ctx: OperationContext) => taxonomyClient(ctx.clients);
 export const messageOnly = ({ message }: { message: string }) => ({ message });
+/** The request of every per-year taxonomy read. */
+const yearRead = (p: { reporting_year: number; language_code?: string | undefined }) => ({
+  reportingYear: p.reporting_year,
+  languageCode: p.language_code,
+});
 
 export const taxonomyOperations = [
   // ---- reads ----
@@ -64,8 +69,7 @@ export const taxonomyOperations = [
     operation: 'getCategories',
     params: yearReadParams,
     async handler(p, ctx) {
-      const req = { reportingYear: p.reporting_year, languageCode: p.language_code };
-      return (await taxonomy(ctx).getCategories(req, call(ctx))).categories.map(categoryRow);
+      return (await taxonomy(ctx).getCategories(yearRead(p), call(ctx))).categories.map(categoryRow);
     },
   }),
   defineOperation({
@@ -73,8 +77,7 @@ export const taxonomyOperations = [
     operation: 'getSubCategories',
     params: yearReadParams,
     async handler(p, ctx) {
-      const req = { reportingYear: p.reporting_year, languageCode: p.language_code };
-      return (await taxonomy(ctx).getSubCategories(req, call(ctx))).subCategories.map(subCategoryRow);
+      return (await taxonomy(ctx).getSubCategories(yearRead(p), call(ctx))).subCategories.map(subCategoryRow);
     },
   }),
   defineOperation({
@@ -82,8 +85,7 @@ export const taxonomyOperations = [
     operation: 'getSuperIndicators',
     params: yearReadParams,
     async handler(p, ctx) {
-      const req = { reportingYear: p.reporting_year, languageCode: p.language_code };
-      return (await taxonomy(ctx).getSuperIndicators(req, call(ctx))).superIndicators.map(superIndicatorRow);
+      return (await taxonomy(ctx).getSuperIndicators(yearRead(p), call(ctx))).superIndicators.map(superIndicatorRow);
     },
   }),
   defineOperation({
@@ -91,8 +93,7 @@ export const taxonomyOperations = [
     operation: 'getIndicators',
     params: yearReadParams,
     async handler(p, ctx) {
-      const req = { reportingYear: p.reporting_year, languageCode: p.language_code };
-      return (await taxonomy(ctx).getIndicators(req, call(ctx))).indicators.map(indicatorRow);
+      return (await taxonomy(ctx).getIndicators(yearRead(p), call(ctx))).indicators.map(indicatorRow);
     },
   }),
   defineOperation({
@@ -100,8 +101,7 @@ export const taxonomyOperations = [
     operation: 'getUnits',
     params: yearReadParams,
     async handler(p, ctx) {
-      const req = { reportingYear: p.reporting_year, languageCode: p.language_code };
-      return (await taxonomy(ctx).getUnits(req, call(ctx))).units.map(unitRow);
+      return (await taxonomy(ctx).getUnits(yearRead(p), call(ctx))).units.map(unitRow);
     },
   }),
   defineOperation({
@@ -110,8 +110,7 @@ export const taxonomyOperations = [
     operation: 'getTaxonomy',
     params: yearReadParams,
     async handler(p, ctx) {
-      const req = { reportingYear: p.reporting_year, languageCode: p.language_code };
-      return (await taxonomy(ctx).getTaxonomy(req, call(ctx))).rows.map(taxonomyRow);
+      return (await taxonomy(ctx).getTaxonomy(yearRead(p), call(ctx))).rows.map(taxonomyRow);
     },
   }),
 

@@ -1,7 +1,7 @@
 import type { DataSource, EntityManager } from 'typeorm';
 import type { Caller } from '@green-impact/shared/caller';
 import { FailedPreconditionError, NotFoundError } from '@green-impact/shared/errors';
-import { requireOperator } from '../authorization.js';
+import { requireOperator } from '@green-impact/shared/caller';
 import { currencyUsersIn } from '../frameworks/usage.js';
 import { joinAnd } from '../messages.js';
 import { pgErrorCode } from '../taxonomy/items.js';

@@ -2,7 +2,7 @@ import type { DataSource, EntityManager } from 'typeorm';
 import type { ConvertedAmount, FxRate } from '@green-impact/proto/greenimpact/taxonomy/v1/taxonomy';
 import type { Caller } from '@green-impact/shared/caller';
 import { FailedPreconditionError, InvalidArgumentError, NotFoundError } from '@green-impact/shared/errors';
-import { requireOperator } from '../authorization.js';
+import { requireOperator } from '@green-impact/shared/caller';
 import * as v from '../validation.js';
 import { requireCurrency } from './currencies.js';
 import { FxRateEntity } from './entities.js';

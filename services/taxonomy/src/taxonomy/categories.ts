@@ -1,7 +1,7 @@
 import type { DataSource } from 'typeorm';
 import type { Caller } from '@green-impact/shared/caller';
 import { FailedPreconditionError } from '@green-impact/shared/errors';
-import { requireOperator } from '../authorization.js';
+import { requireOperator } from '@green-impact/shared/caller';
 import type { LanguageCatalog } from '../reference/language-catalog.js';
 import { countedIds, MSG } from '../messages.js';
 import * as v from '../validation.js';

@@ -1,7 +1,7 @@
 import type { DataSource, EntityManager } from 'typeorm';
 import type { Caller } from '@green-impact/shared/caller';
 import { InvalidArgumentError, NotFoundError } from '@green-impact/shared/errors';
-import { requireOperator } from '../authorization.js';
+import { requireOperator } from '@green-impact/shared/caller';
 import { joinAnd, MSG } from '../messages.js';
 import * as v from '../validation.js';
 import { requireItem, SUB_CATEGORY } from './items.js';

@@ -1,7 +1,7 @@
 import type { DataSource } from 'typeorm';
 import type { Caller } from '@green-impact/shared/caller';
 import { FailedPreconditionError } from '@green-impact/shared/errors';
-import { requireOperator } from '../authorization.js';
+import { requireOperator } from '@green-impact/shared/caller';
 import { rowUsersOf } from '../frameworks/usage.js';
 import type { LanguageCatalog } from '../reference/language-catalog.js';
 import { MSG } from '../messages.js';
