@@ -6,6 +6,7 @@ import { jobTypeDefs } from './job-schema.js';
 import { nftTypeDefs } from './nft-schema.js';
 import { portfolioMutationTypeDefs } from './portfolio-mutations-schema.js';
 import { portfolioTypeDefs } from './portfolio-schema.js';
+import { subscriptionTypeDefs } from './subscription-schema.js';
 import { taxonomyMutationTypeDefs } from './taxonomy-mutations-schema.js';
 import { taxonomyTypeDefs } from './taxonomy-schema.js';
 
@@ -14,7 +15,7 @@ import { taxonomyTypeDefs } from './taxonomy-schema.js';
  * and API-key administration; other domains `extend type Query` / `Mutation` in their own file
  * (taxonomy-schema.ts, taxonomy-mutations-schema.ts, framework-schema.ts, framework-mutations-schema.ts,
  * portfolio-schema.ts, portfolio-mutations-schema.ts, chain-schema.ts, job-schema.ts,
- * chain-mutations-schema.ts, nft-schema.ts) and are appended below.
+ * chain-mutations-schema.ts, nft-schema.ts, subscription-schema.ts) and are appended below.
  */
 const identityTypeDefs = /* GraphQL */ `
   """
@@ -239,4 +240,5 @@ export const typeDefs =
   chainTypeDefs +
   jobTypeDefs +
   chainMutationTypeDefs +
-  nftTypeDefs;
+  nftTypeDefs +
+  subscriptionTypeDefs;

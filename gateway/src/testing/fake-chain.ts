@@ -15,11 +15,12 @@ import { FailedPreconditionError, InvalidArgumentError, NotFoundError, Unauthent
 import { implement, startGrpcServer, type CallContext } from '@green-impact/shared/grpc/server';
 import { createLogger } from '@green-impact/shared/logger';
 import { fakeNfts, rpcReceipt } from './fake-chain-nfts.js';
+import { fakeJobWatch } from './fake-chain-watch.js';
 
 /**
  * A small in-memory ChainService served over real gRPC, for the gateway's own tests. It is not the chain
  * service (services/chain): nothing is mined; a test moves a job on with `complete` or `fail`, as the
- * worker would, and `tamper` changes a stored document behind its anchor. Texts and rules (networks and
+ * worker would (WatchJobs streams see each change), and `tamper` changes a stored document behind its anchor. Texts and rules (networks and
  * the `mumbai` alias, key and value limits, Idempotency-Key, account scoping) are only as faithful as the
  * gateway's tests need. sepolia's insertString limit is 64 bytes, so the network's own limit can be seen.
  * The NFT methods are in fake-chain-nfts.ts.
@@ -32,6 +33,8 @@ export interface FakeChain {
   /** Completes a job as the worker would: transaction, receipt, costs, and the outcome (a select reads the store). */
   complete(jobId: string): void;
   fail(jobId: string, error: string): void;
+  /** Open WatchJobs streams (subscriptions the gateway holds). */
+  openWatches(): number;
   /** Changes a written document's stored content: GetDocument then answers `verified: false`. */
   tamper(jobId: string): void;
   stop(): Promise<void>;
@@ -81,6 +84,7 @@ export async function startFakeChain(): Promise<FakeChain> {
   const kvStore = new Map<string, string>();
   const idempotency = new Map<string, string>();
   let nextDocumentId = 1;
+  const watch = fakeJobWatch((jobId) => jobs.get(jobId));
 
   const record = (method: string, request: unknown, ctx: CallContext): Caller => {
     calls.push({ method, request, caller: ctx.caller });
@@ -118,6 +122,7 @@ export async function startFakeChain(): Promise<FakeChain> {
     };
     jobs.set(job.id, { job, account: c.accountId, fingerprint, ...attach });
     if (key) idempotency.set(`${c.accountId}\u0000${key}`, job.id);
+    watch.publish(job, c.accountId, undefined);
     return { job, replayed: false };
   };
   const keyValue = (op: NonNullable<Stored['kv']>['op'], kind: JobKind) =>
@@ -269,6 +274,7 @@ export async function startFakeChain(): Promise<FakeChain> {
     },
     log,
   );
+  (implementation as Record<string, unknown>)['watchJobs'] = watch.handler;
 
   const started = await startGrpcServer({
     services: [{ name: 'greenimpact.chain.v1.ChainService', definition: ChainServiceService as unknown as ServiceDefinition, implementation }],
@@ -317,6 +323,7 @@ export async function startFakeChain(): Promise<FakeChain> {
       const nftOutcome = nfts.complete(s.job, { ...receipt, to: receipt.to }, n.explorerUrl);
       if (nftOutcome) outcome = nftOutcome;
       const select = s.kv?.op.startsWith('select');
+      const previous = s.job.status;
       s.job = {
         ...s.job, status: JobStatus.JOB_STATUS_COMPLETED, updatedAt: now, completedAt: now, attempts: 1, ...outcome,
         ...(select ? { networkCost: 0, networkFee: 0, networkTotal: 0 } : {
@@ -324,11 +331,15 @@ export async function startFakeChain(): Promise<FakeChain> {
           gasUsed: 50000, gasPrice: '1000000000', networkCost: 0.00005, networkFee: 0, networkTotal: 0.00005,
         }),
       };
+      watch.publish(s.job, s.account, previous);
     },
     fail(jobId, error) {
       const s = stored(jobId);
+      const previous = s.job.status;
       s.job = { ...s.job, status: JobStatus.JOB_STATUS_FAILED, error, updatedAt: new Date().toISOString() };
+      watch.publish(s.job, s.account, previous);
     },
+    openWatches: () => watch.open(),
     tamper(jobId) {
       const s = stored(jobId);
       const c = content.get(s.doc!.cid)!;

@@ -8,12 +8,13 @@ import { nftMutations } from './nft-mutations.js';
 import { nftQueries } from './nft-resolvers.js';
 import { portfolioMutations } from './portfolio-mutations.js';
 import { portfolioQueries, portfolioTypes } from './portfolio-resolvers.js';
+import { subscriptionResolvers } from './subscription-resolvers.js';
 import { taxonomyMutations } from './taxonomy-mutations.js';
 import { taxonomyQueries, taxonomyTypes } from './taxonomy-resolvers.js';
 import { translationMutations } from './translation-mutations.js';
 import { userMutations, userQueries } from './user-resolvers.js';
 
-/** The resolver map handed to Apollo; each domain contributes its Query and Mutation fields. */
+/** The resolver map of the schema; each domain contributes its Query and Mutation fields. */
 export const resolvers = {
   Query: { ...accountQueries, ...userQueries, ...taxonomyQueries, ...frameworkQueries, ...portfolioQueries, ...chainQueries, ...nftQueries },
   Mutation: {
@@ -27,6 +28,7 @@ export const resolvers = {
     ...chainMutations,
     ...nftMutations,
   },
+  Subscription: subscriptionResolvers,
   ...taxonomyTypes,
   ...frameworkTypes,
   ...portfolioTypes,

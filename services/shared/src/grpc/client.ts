@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { Client, credentials, Metadata, type ServiceError } from '@grpc/grpc-js';
+import { Client, credentials, Metadata, type ClientReadableStream, type ServiceError } from '@grpc/grpc-js';
 import { callerToMetadata, type Caller } from '../caller.js';
 import { grpcErrorToDomain } from './status-map.js';
 import { startClientSpan } from '../tracing/grpc-spans.js';
@@ -14,12 +14,20 @@ export interface CallOptions {
   deadlineMs?: number;
 }
 
-/** A promise-returning client with one method per unary RPC of the definition. */
+/**
+ * A promise-returning client with one method per unary RPC of the definition, and one per server-streaming
+ * RPC answering the stream (no deadline: it lasts until cancelled; errors arrive as DomainErrors).
+ */
 export type TypedClient<D> = {
   [K in keyof D as D[K] extends { responseStream: false } ? K : never]: (
     request: ReqOf<D[K]>,
     options?: CallOptions,
   ) => Promise<ResOf<D[K]>>;
+} & {
+  [K in keyof D as D[K] extends { responseStream: true; requestStream: false } ? K : never]: (
+    request: ReqOf<D[K]>,
+    options?: Omit<CallOptions, 'deadlineMs'>,
+  ) => ClientReadableStream<ResOf<D[K]>>;
 } & { close(): void; raw: Client };
 
 interface MethodDef {
@@ -49,12 +57,21 @@ export function createGrpcClient<D extends Record<string, MethodDef>>(
     close: () => client.close(),
     raw: client,
   };
+  const metadataOf = (options: CallOptions) => {
+    const metadata = callerToMetadata(options.caller, new Metadata());
+    metadata.set('x-request-id', options.requestId ?? options.caller?.requestId ?? randomUUID());
+    return metadata;
+  };
   for (const [name, def] of Object.entries(definition)) {
-    if (def.requestStream || def.responseStream) continue;
+    if (def.requestStream) continue;
+    if (def.responseStream) {
+      typed[name] = (request: unknown, options: CallOptions = {}) =>
+        client.makeServerStreamRequest(def.path, def.requestSerialize as (v: unknown) => Buffer, def.responseDeserialize, request, metadataOf(options));
+      continue;
+    }
     typed[name] = (request: unknown, options: CallOptions = {}) =>
       new Promise((resolve, reject) => {
-        const metadata = callerToMetadata(options.caller, new Metadata());
-        metadata.set('x-request-id', options.requestId ?? options.caller?.requestId ?? randomUUID());
+        const metadata = metadataOf(options);
         const span = startClientSpan(def.path, metadata);
         client.makeUnaryRequest(
           def.path,

@@ -1,0 +1,86 @@
+import { JobKind } from '@green-impact/proto/greenimpact/chain/v1/chain';
+import { DomainError, InvalidArgumentError, NotFoundError } from '@green-impact/shared/errors';
+import { chainClient } from '../../clients.js';
+import { checkNetworkName, jobIdParams } from '../../v1/operations/blockchain-params.js';
+import { nftParams } from '../../v1/operations/nft-params.js';
+import { validateParameters } from '../../v1/parameters.js';
+import { jobKindFromGql, toGqlJob } from '../chain-objects.js';
+import { callAs, type GraphqlContext } from '../context.js';
+import { toGqlNft } from '../nft-objects.js';
+import { mapIterator, streamIterator } from '../subscriptions/stream-iterator.js';
+
+/**
+ * Subscriptions: jobUpdated and nftUpdated, both over the chain service's WatchJobs stream. Each
+ * subscription holds one gRPC stream, cancelled when the subscriber completes or disconnects.
+ */
+
+type Maybe<T> = T | null | undefined;
+
+const MAX_WATCHED_JOBS = 100;
+const NFT_JOB_KINDS = new Set([JobKind.JOB_KIND_NFT_MINT, JobKind.JOB_KIND_NFT_TRANSFER, JobKind.JOB_KIND_NFT_CLAIM]);
+
+export interface JobUpdatedArgs {
+  ids?: Maybe<string[]>;
+  kind?: Maybe<string>;
+  network?: Maybe<string>;
+}
+
+export const subscriptionResolvers = {
+  jobUpdated: {
+    async subscribe(_: unknown, args: JobUpdatedArgs, ctx: GraphqlContext) {
+      const opts = await callAs(ctx);
+      const client = chainClient(ctx.clients);
+      const ids = args.ids ?? [];
+      if (ids.length > MAX_WATCHED_JOBS) {
+        throw new InvalidArgumentError(`ids must hold at most ${MAX_WATCHED_JOBS} job ids, got ${ids.length}.`);
+      }
+      const jobIds = ids.map((id, i) => validateParameters(jobIdParams, { job_id: id }, { job_id: `ids[${i}]` }).job_id);
+      const network = args.network ? checkNetworkName(args.network, 'network') : undefined;
+      const stream = client.watchJobs(
+        { jobIds, ...(args.kind ? { kind: jobKindFromGql(args.kind) } : {}), network, sendCurrent: jobIds.length > 0 },
+        opts,
+      );
+      return mapIterator(streamIterator(stream), (res) => (res.job ? { jobUpdated: toGqlJob(res.job, ctx.baseUrl) } : undefined));
+    },
+  },
+  nftUpdated: {
+    async subscribe(_: unknown, args: { guid?: Maybe<string> }, ctx: GraphqlContext) {
+      const opts = await callAs(ctx);
+      const client = chainClient(ctx.clients);
+      const guid = args.guid ? validateParameters({ guid: nftParams.guid }, { guid: args.guid }).guid : undefined;
+      // Watch first, then read: a change between the two is seen (at worst twice), never missed.
+      const source = streamIterator(client.watchJobs({ jobIds: [], sendCurrent: false }, opts));
+      const read = async (nftGuid: string) => {
+        try {
+          const { nft } = await client.getNft({ guid: nftGuid }, opts);
+          return nft ? { nftUpdated: toGqlNft(nft) } : undefined;
+        } catch (err) {
+          // A failed mint leaves no NFT behind: nothing to show here (jobUpdated tells the failure).
+          if (err instanceof DomainError && err.code === 'NOT_FOUND') return undefined;
+          throw err;
+        }
+      };
+      let first: NonNullable<Awaited<ReturnType<typeof read>>>[] = [];
+      if (guid) {
+        const current = await read(guid).catch(async (err: unknown) => {
+          await source.return?.();
+          throw err;
+        });
+        if (!current) {
+          await source.return?.();
+          throw new NotFoundError(`No NFT with guid ${guid}.`);
+        }
+        first = [current];
+      }
+      return mapIterator(
+        source,
+        (res) => {
+          const job = res.job;
+          if (!job?.nftGuid || !NFT_JOB_KINDS.has(job.kind) || (guid && job.nftGuid !== guid)) return undefined;
+          return read(job.nftGuid);
+        },
+        first,
+      );
+    },
+  },
+};

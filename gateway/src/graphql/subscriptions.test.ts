@@ -1,0 +1,232 @@
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { createClient, type Client } from 'graphql-ws';
+import WebSocket from 'ws';
+import { startTestGateway, type TestGateway } from '../testing/test-gateway.js';
+
+/**
+ * Subscriptions over graphql-ws, through a real WebSocket to the gateway, fed by the fake ChainService's
+ * WatchJobs stream over real gRPC. `user-key` is account acc-acme; `op-key` is another account.
+ */
+
+let t: TestGateway;
+before(async () => {
+  t = await startTestGateway({ GRAPHQL_WS_MAX_SUBSCRIPTIONS: '3', GRAPHQL_MAX_DEPTH: '3' }, { chain: true });
+});
+after(async () => {
+  await t.stop();
+});
+
+interface GqlError {
+  message: string;
+  extensions?: Record<string, unknown>;
+}
+
+const wsUrl = () => `${t.baseUrl.replace('http', 'ws')}/graphql`;
+
+function connect(apiKey: string | undefined, closed?: (event: { code: number; reason: string }) => void): Client {
+  return createClient({
+    url: wsUrl(),
+    webSocketImpl: WebSocket,
+    connectionParams: apiKey === undefined ? {} : { apiKey },
+    retryAttempts: 0,
+    lazy: false,
+    // The default prints to the console; tests observe closes through on.closed.
+    onNonLazyError: () => undefined,
+    on: { closed: (e) => closed?.(e as { code: number; reason: string }) },
+  });
+}
+
+async function gql(query: string, variables: Record<string, unknown> = {}, apiKey = 'user-key') {
+  const res = await fetch(`${t.baseUrl}/graphql`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', 'x-api-key': apiKey },
+    body: JSON.stringify({ query, variables }),
+  });
+  const body = (await res.json()) as { data?: Record<string, any>; errors?: unknown[] };
+  assert.equal(body.errors, undefined, JSON.stringify(body.errors));
+  return body.data!;
+}
+
+const insert = async (key: string, apiKey = 'user-key') =>
+  (await gql(`mutation { insertString(input: { network: "sepolia", key: "${key}", value: "v" }) { id status } }`, {}, apiKey))['insertString'] as {
+    id: string;
+    status: string;
+  };
+
+/** Waits until `check` holds, polling; for things that happen on another socket. */
+async function until(check: () => boolean, what: string, timeoutMs = 5_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!check()) {
+    if (Date.now() > deadline) assert.fail(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
+
+describe('jobUpdated', () => {
+  test('with ids: the current state first, then each change; completing the subscription cancels the gRPC stream', async () => {
+    const client = connect('user-key');
+    try {
+      const job = await insert('sub-1');
+      const updates = client.iterate<{ jobUpdated: { id: string; status: string; txHash: string | null } }>({
+        query: 'subscription($ids: [ID!]) { jobUpdated(ids: $ids) { id status txHash } }',
+        variables: { ids: [job.id] },
+      });
+      const first = await updates.next();
+      assert.deepEqual(first.value?.data?.jobUpdated, { id: job.id, status: 'QUEUED', txHash: null });
+      await until(() => t.chain!.openWatches() === 1, 'the watch to open');
+      t.chain!.complete(job.id);
+      const second = await updates.next();
+      assert.equal(second.value?.data?.jobUpdated.status, 'COMPLETED');
+      assert.match(second.value?.data?.jobUpdated.txHash ?? '', /^0x[0-9a-f]{64}$/);
+      await updates.return?.();
+      await until(() => t.chain!.openWatches() === 0, 'the gRPC stream to be cancelled');
+    } finally {
+      await client.dispose();
+    }
+  });
+
+  test("without ids: every new job of the caller's account, and none of another account's", async () => {
+    const client = connect('user-key');
+    try {
+      const updates = client.iterate<{ jobUpdated: { id: string; kind: string; status: string } }>({
+        query: 'subscription { jobUpdated(kind: KV_INSERT_STRING) { id kind status } }',
+      });
+      await until(() => t.chain!.openWatches() === 1, 'the watch to open');
+      await insert('other-account', 'op-key');
+      const mine = await insert('sub-2');
+      const seen = await updates.next();
+      assert.deepEqual(seen.value?.data?.jobUpdated, { id: mine.id, kind: 'KV_INSERT_STRING', status: 'QUEUED' });
+      await updates.return?.();
+    } finally {
+      await client.dispose();
+    }
+    await until(() => t.chain!.openWatches() === 0, 'the gRPC stream to be cancelled on dispose');
+  });
+
+  test('a disconnecting client cancels its streams', async () => {
+    const client = connect('user-key');
+    const updates = client.iterate({ query: 'subscription { jobUpdated { id } }' });
+    void updates.next().catch(() => undefined);
+    await until(() => t.chain!.openWatches() === 1, 'the watch to open');
+    await client.dispose();
+    await until(() => t.chain!.openWatches() === 0, 'the gRPC stream to be cancelled');
+  });
+
+  test('bad arguments are answered as GraphQL errors with the /v1/call codes', async () => {
+    const client = connect('user-key');
+    try {
+      const ids = Array.from({ length: 101 }, (_, i) => `00000000-0000-4000-8000-${String(i).padStart(12, '0')}`);
+      // An error before the stream starts is the operation's one result (graphql-ws `next`, then `complete`).
+      const updates = client.iterate({ query: 'subscription($ids: [ID!]) { jobUpdated(ids: $ids) { id } }', variables: { ids } });
+      const { value } = await updates.next();
+      assert.deepEqual(value?.errors?.map((e: GqlError) => [e.message, e.extensions?.['code']]), [
+        ['ids must hold at most 100 job ids, got 101.', 'INVALID_ARGUMENT'],
+      ]);
+      assert.equal((await updates.next()).done, true);
+    } finally {
+      await client.dispose();
+    }
+  });
+});
+
+describe('nftUpdated', () => {
+  test('follows a mint from MINTING to CREATED', async () => {
+    const client = connect('user-key');
+    try {
+      const updates = client.iterate<{ nftUpdated: { guid: string; status: string; nftId: string | null } }>({
+        query: 'subscription { nftUpdated { guid status nftId } }',
+      });
+      await until(() => t.chain!.openWatches() === 1, 'the watch to open');
+      const job = (
+        await gql(
+          `mutation($input: MintNftInput!) { mintNft(input: $input) { id nftGuid } }`,
+          { input: { network: 'sepolia', name: 'Certificate', description: 'Avoided emissions', image: 'https://images.example.org/a.png' } },
+        )
+      )['mintNft'] as { id: string; nftGuid: string };
+      const minting = await updates.next();
+      assert.deepEqual(minting.value?.data?.nftUpdated, { guid: job.nftGuid, status: 'MINTING', nftId: null });
+      t.chain!.complete(job.id);
+      const created = await updates.next();
+      assert.equal(created.value?.data?.nftUpdated.status, 'CREATED');
+      assert.match(created.value?.data?.nftUpdated.nftId ?? '', /^\d+$/);
+      await updates.return?.();
+
+      // With a guid, the current state comes first.
+      const one = client.iterate<{ nftUpdated: { guid: string; status: string } }>({
+        query: 'subscription($guid: ID) { nftUpdated(guid: $guid) { guid status } }',
+        variables: { guid: job.nftGuid },
+      });
+      assert.deepEqual((await one.next()).value?.data?.nftUpdated, { guid: job.nftGuid, status: 'CREATED' });
+      await one.return?.();
+    } finally {
+      await client.dispose();
+    }
+  });
+
+  test("another account's NFT is NOT_FOUND", async () => {
+    const client = connect('op-key');
+    try {
+      const updates = client.iterate({ query: 'subscription { nftUpdated(guid: "00000000-0000-4000-8000-000000000000") { guid } }' });
+      const { value } = await updates.next();
+      assert.deepEqual(value?.errors?.map((e: GqlError) => [e.message, e.extensions?.['code']]), [
+        ['No NFT with guid 00000000-0000-4000-8000-000000000000.', 'NOT_FOUND'],
+      ]);
+      await until(() => t.chain!.openWatches() === 0, 'the watch opened before the read to be cancelled');
+    } finally {
+      await client.dispose();
+    }
+  });
+});
+
+describe('connection and limits', () => {
+  for (const [label, key, reason] of [
+    ['no key', undefined, 'Please submit client identifier.'],
+    ['a bad key', 'nope', 'The API key is not valid.'],
+  ] as const) {
+    test(`${label}: the socket closes with 4401 and the reason`, async () => {
+      let closed: { code: number; reason: string } | undefined;
+      const client = connect(key, (e) => (closed = e));
+      const updates = client.iterate({ query: 'subscription { jobUpdated { id } }' });
+      await assert.rejects(updates.next(), (event: { code: number }) => event.code === 4401);
+      await until(() => closed !== undefined, 'the close');
+      assert.equal(closed!.code, 4401);
+      assert.equal(closed!.reason, reason);
+      await client.dispose();
+    });
+  }
+
+  test('the depth limit (GRAPHQL_MAX_DEPTH=3 here) applies to subscriptions too', async () => {
+    const client = connect('user-key');
+    try {
+      const updates = client.iterate({ query: 'subscription Deep { jobUpdated { nft { nftJson { name } } } }' });
+      await assert.rejects(updates.next(), (errors: { message: string; extensions: { code: string } }[]) => {
+        assert.equal(errors[0]!.extensions.code, 'QUERY_TOO_COMPLEX');
+        assert.equal(errors[0]!.message, 'Operation Deep is nested 4 levels deep; at most 3 are allowed.');
+        return true;
+      });
+      assert.equal(t.chain!.openWatches(), 0);
+    } finally {
+      await client.dispose();
+    }
+  });
+
+  test('at most GRAPHQL_WS_MAX_SUBSCRIPTIONS subscriptions per connection', async () => {
+    const client = connect('user-key');
+    try {
+      const open = [0, 1, 2].map(() => client.iterate({ query: 'subscription { jobUpdated { id } }' }));
+      for (const o of open) void o.next().catch(() => undefined);
+      await until(() => t.chain!.openWatches() === 3, 'three watches');
+      const fourth = client.iterate({ query: 'subscription { jobUpdated { id } }' });
+      await assert.rejects(fourth.next(), (errors: { message: string; extensions: { code: string } }[]) => {
+        assert.equal(errors[0]!.extensions.code, 'RESOURCE_EXHAUSTED');
+        assert.equal(errors[0]!.message, 'A connection may hold at most 3 subscriptions.');
+        return true;
+      });
+      for (const o of open) await o.return?.();
+    } finally {
+      await client.dispose();
+    }
+    await until(() => t.chain!.openWatches() === 0, 'all streams cancelled');
+  });
+});

@@ -1,0 +1,139 @@
+import { randomUUID } from 'node:crypto';
+import type http from 'node:http';
+import type { Duplex } from 'node:stream';
+import { GraphQLError, parse, specifiedRules, validate, type GraphQLSchema, type ValidationRule } from 'graphql';
+import { CloseCode } from 'graphql-ws';
+import { useServer } from 'graphql-ws/use/ws';
+import { WebSocketServer } from 'ws';
+import { DomainError } from '@green-impact/shared/errors';
+import type { Logger } from '@green-impact/shared/logger';
+import type { Authenticate, Authenticated } from '../../auth.js';
+import type { GatewayClients } from '../../clients.js';
+import { baseUrlOf } from '../../v1/request-facts.js';
+import type { GraphqlContext } from '../context.js';
+import type { createFormatError } from '../format-error.js';
+import { MAX_QUERY_TOKENS, nestingError } from '../limits.js';
+
+export interface SubscriptionServerOptions {
+  schema: GraphQLSchema;
+  authenticate: Authenticate;
+  clients: GatewayClients;
+  log: Logger;
+  formatError: ReturnType<typeof createFormatError>;
+  validationRules: ValidationRule[];
+  publicBaseUrl?: string | undefined;
+  /** Largest WebSocket message accepted (a subscribe message with its query). */
+  maxPayloadBytes: number;
+  /** Subscriptions one connection may hold at once. */
+  maxSubscriptionsPerConnection: number;
+  production: boolean;
+}
+
+export interface SubscriptionServer {
+  /** Number of open WebSocket connections (a gauge for /metrics and tests). */
+  connections(): number;
+  /** Completes every subscription and closes every socket (1001 going away). */
+  close(): Promise<void>;
+}
+
+// A type alias, not an interface: graphql-ws wants a Record.
+type Extra = {
+  auth?: Authenticated;
+  subscriptions?: Set<string>;
+};
+
+/**
+ * graphql-ws on the gateway's HTTP server at /graphql. The API key comes in connection_init
+ * (`{"apiKey": "..."}`; browsers cannot set headers on a WebSocket) or, for other clients, the upgrade
+ * request's X-Api-Key header; it is checked once per connection. Operations go through the same
+ * validation rules (depth and cost limits) and error shaping as HTTP requests.
+ */
+export function attachSubscriptions(server: http.Server, options: SubscriptionServerOptions): SubscriptionServer {
+  const log = options.log.child({ component: 'graphql-ws' });
+  const wss = new WebSocketServer({ noServer: true, maxPayload: options.maxPayloadBytes });
+  const onUpgrade = (req: http.IncomingMessage, socket: Duplex, head: Buffer) => {
+    const path = (req.url ?? '').split('?')[0];
+    if (path !== '/graphql') {
+      socket.end('HTTP/1.1 404 Not Found\r\nConnection: close\r\nContent-Length: 0\r\n\r\n');
+      return;
+    }
+    wss.handleUpgrade(req, socket, head, (ws) => wss.emit('connection', ws, req));
+  };
+  server.on('upgrade', onUpgrade);
+
+  const rules = [...specifiedRules, ...options.validationRules];
+  const format = (errors: readonly GraphQLError[]) => errors.map((e) => options.formatError(e.toJSON(), e));
+  const disposable = useServer<{ apiKey?: unknown } | undefined, Extra>(
+    {
+      schema: options.schema,
+      isProd: options.production,
+      connectionInitWaitTimeout: 10_000,
+      parse: (source, parseOptions) => {
+        const tooDeep = nestingError(typeof source === 'string' ? source : source.body);
+        if (tooDeep) throw tooDeep;
+        return parse(source, { ...parseOptions, maxTokens: MAX_QUERY_TOKENS });
+      },
+      validate: (schema, document) => validate(schema, document, rules),
+      async onConnect(ctx) {
+        const fromParams = ctx.connectionParams?.apiKey;
+        const header = ctx.extra.request.headers['x-api-key'];
+        const apiKey = typeof fromParams === 'string' ? fromParams : typeof header === 'string' ? header : undefined;
+        try {
+          ctx.extra.auth = await options.authenticate(apiKey, randomUUID());
+          ctx.extra.subscriptions = new Set();
+          return true;
+        } catch (err) {
+          if (err instanceof DomainError && err.code === 'UNAUTHENTICATED') {
+            await ctx.extra.socket.close(CloseCode.Unauthorized, err.message.slice(0, 120));
+            return false;
+          }
+          log.warn({ err }, 'graphql-ws connection refused: authentication unavailable');
+          await ctx.extra.socket.close(1013, 'Authentication is temporarily unavailable; please retry.');
+          return false;
+        }
+      },
+      onSubscribe(ctx, id) {
+        const open = ctx.extra.subscriptions!;
+        if (open.size >= options.maxSubscriptionsPerConnection) {
+          return [
+            new GraphQLError(`A connection may hold at most ${options.maxSubscriptionsPerConnection} subscriptions.`, {
+              extensions: { code: 'RESOURCE_EXHAUSTED' },
+            }),
+          ];
+        }
+        open.add(id);
+        return undefined;
+      },
+      onComplete(ctx, id) {
+        ctx.extra.subscriptions?.delete(id);
+      },
+      context(ctx): GraphqlContext {
+        const requestId = randomUUID();
+        const auth = ctx.extra.auth!;
+        const req = ctx.extra.request;
+        return {
+          requestId,
+          clients: options.clients,
+          log: log.child({ requestId }),
+          baseUrl: baseUrlOf(options.publicBaseUrl, { protocol: 'http', host: req.headers.host }),
+          auth: () => Promise.resolve({ ...auth, caller: { ...auth.caller, requestId } }),
+        };
+      },
+      onError: (ctx, id, _payload, errors) => {
+        ctx.extra.subscriptions?.delete(id);
+        return format(errors);
+      },
+      onNext: (_ctx, _id, _payload, _args, result) => (result.errors ? { ...result, errors: format(result.errors) } : undefined),
+    },
+    wss,
+  );
+
+  return {
+    connections: () => wss.clients.size,
+    async close() {
+      server.off('upgrade', onUpgrade);
+      await disposable.dispose();
+      await new Promise<void>((resolve) => wss.close(() => resolve()));
+    },
+  };
+}
