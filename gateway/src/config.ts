@@ -15,7 +15,20 @@ export interface GatewayConfig {
   readyCheckTimeoutMs: number;
   /** How long close() lets in-flight requests finish before cutting connections. */
   shutdownGraceMs: number;
+  graphql: GraphqlConfig;
   backends: BackendAddresses;
+}
+
+/** GraphQL limits and the explorer page. */
+export interface GraphqlConfig {
+  /** Serve GraphiQL at /graphql to browsers; default on except in production. */
+  explorer: boolean;
+  /** Deepest nesting of fields an operation may have. */
+  maxDepth: number;
+  /** Largest estimated number of fields an answer may hold (lists count `first`, else 10). */
+  maxCost: number;
+  /** Subscriptions one WebSocket connection may hold at once. */
+  maxSubscriptionsPerConnection: number;
 }
 
 /** host:port of each gRPC backend. Only identity is required until the other services exist. */
@@ -37,15 +50,22 @@ export function loadGatewayConfig(env: Record<string, string | undefined> = proc
   };
   const identity = address('IDENTITY_GRPC_ADDR');
   if (identity === undefined) throw new ConfigError('IDENTITY_GRPC_ADDR is required but not set.');
+  const nodeEnv = read.string('NODE_ENV', 'development');
   return {
     port: read.port('PORT', 8080),
     host: read.string('HOST', '0.0.0.0'),
-    nodeEnv: read.string('NODE_ENV', 'development'),
+    nodeEnv,
     bodyLimitBytes: read.int('BODY_LIMIT_BYTES', 1024 * 1024, { min: 1024, max: 64 * 1024 * 1024 }),
     publicBaseUrl: read.url('PUBLIC_BASE_URL', ['http', 'https'])?.replace(/\/+$/, ''),
     grpcDeadlineMs: read.int('GRPC_DEADLINE_MS', 15_000, { min: 100 }),
     readyCheckTimeoutMs: read.int('READY_CHECK_TIMEOUT_MS', 2_000, { min: 50 }),
     shutdownGraceMs: read.int('SHUTDOWN_GRACE_MS', 10_000, { min: 0 }),
+    graphql: {
+      explorer: read.bool('GRAPHQL_EXPLORER', nodeEnv !== 'production'),
+      maxDepth: read.int('GRAPHQL_MAX_DEPTH', 12, { min: 2, max: 100 }),
+      maxCost: read.int('GRAPHQL_MAX_COST', 50_000, { min: 10, max: 10_000_000 }),
+      maxSubscriptionsPerConnection: read.int('GRAPHQL_WS_MAX_SUBSCRIPTIONS', 20, { min: 1, max: 1_000 }),
+    },
     backends: {
       identity,
       taxonomy: address('TAXONOMY_GRPC_ADDR'),

@@ -8,6 +8,9 @@ import { createClients, type GatewayClients } from './clients.js';
 import type { GatewayConfig } from './config.js';
 import { errorHandler, notFound } from './error-handler.js';
 import { createGraphql } from './graphql/apollo.js';
+import { explorerRoutes } from './graphql/explorer.js';
+import { DEFAULT_QUERY_LIMITS } from './graphql/limits.js';
+import { attachSubscriptions } from './graphql/subscriptions/ws-server.js';
 import { observeRequests } from './http-metrics.js';
 import { jsonBody } from './json-body.js';
 import { nftRoutes } from './nft-routes.js';
@@ -34,7 +37,7 @@ export interface Gateway {
 }
 
 /**
- * Builds the gateway: /v1/call, /graphql, the chain's pages (/jobs/<id>.html, /ipfs/<cid>, /rpc/<network>),
+ * Builds the gateway: /v1/call, /graphql (HTTP, graphql-ws subscriptions and the GraphiQL explorer), the chain's pages (/jobs/<id>.html, /ipfs/<cid>, /rpc/<network>),
  * the public NFT pages (/certificates/…, /claim, /explorer/…), /healthz, /readyz, /metrics on one HTTP server.
  */
 export function createGateway(options: GatewayOptions): Gateway {
@@ -47,6 +50,7 @@ export function createGateway(options: GatewayOptions): Gateway {
     clients,
     log,
     production: config.nodeEnv === 'production',
+    limits: { ...DEFAULT_QUERY_LIMITS, maxDepth: config.graphql.maxDepth, maxCost: config.graphql.maxCost },
     publicBaseUrl: config.publicBaseUrl,
   });
   let closing = false;
@@ -72,11 +76,22 @@ export function createGateway(options: GatewayOptions): Gateway {
   );
   app.use(chainRoutes({ authenticate, clients, bodyLimitBytes: config.bodyLimitBytes }));
   app.use(nftRoutes({ clients, log, publicBaseUrl: config.publicBaseUrl }));
+  app.use(explorerRoutes(config.graphql.explorer));
   app.use('/graphql', routeLabel('/graphql'), jsonBody(config.bodyLimitBytes, { requireJsonType: false }), graphql.handler);
   app.use(notFound);
   app.use(errorHandler(log));
 
   const server = http.createServer(app);
+  const subscriptions = attachSubscriptions(server, {
+    ...graphql.shared,
+    authenticate,
+    clients,
+    log,
+    publicBaseUrl: config.publicBaseUrl,
+    maxPayloadBytes: config.bodyLimitBytes,
+    maxSubscriptionsPerConnection: config.graphql.maxSubscriptionsPerConnection,
+    production: config.nodeEnv === 'production',
+  });
   return {
     server,
     async listen() {
@@ -94,6 +109,8 @@ export function createGateway(options: GatewayOptions): Gateway {
 
   async function shutdown(): Promise<void> {
     closing = true;
+    // Subscriptions never finish by themselves: end them first (clients see 1001 and reconnect elsewhere).
+    await subscriptions.close();
     await new Promise<void>((resolve) => {
       // Keep-alive connections go as soon as their in-flight request is answered; after the grace
       // period the rest are cut.

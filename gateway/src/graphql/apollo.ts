@@ -1,4 +1,5 @@
 import { ApolloServer } from '@apollo/server';
+import { ApolloServerPluginLandingPageDisabled } from '@apollo/server/plugin/disabled';
 import { expressMiddleware } from '@as-integrations/express5';
 import type { RequestHandler } from 'express';
 import type { Logger } from '@green-impact/shared/logger';
@@ -7,13 +8,15 @@ import type { Authenticate } from '../auth.js';
 import type { GatewayClients } from '../clients.js';
 import { locals } from '../request-context.js';
 import { createContextFactory, type GraphqlContext } from './context.js';
+import { schema } from './executable-schema.js';
 import { createFormatError } from './format-error.js';
-import { resolvers } from './resolvers/index.js';
-import { typeDefs } from './schema.js';
+import { MAX_QUERY_TOKENS, nestingError, queryLimitRules, type QueryLimits } from './limits.js';
 
 export interface GraphqlEndpoint {
   /** Mount after a JSON body parser at /graphql. Answers 503 until start() has finished. */
   handler: RequestHandler;
+  /** The shared pieces graphql-ws needs to serve the same schema the same way. */
+  shared: { schema: typeof schema; formatError: ReturnType<typeof createFormatError>; validationRules: ReturnType<typeof queryLimitRules> };
   start(): Promise<void>;
   stop(): Promise<void>;
 }
@@ -21,24 +24,37 @@ export interface GraphqlEndpoint {
 /**
  * Apollo Server with the gateway's schema, context and error shaping. Built synchronously so the
  * gateway's express app is complete at once; Apollo itself starts in start() (called by listen()).
+ *
+ * Safety: CSRF prevention on; documents nested over MAX_NESTING brackets refused before parse and over
+ * MAX_QUERY_TOKENS tokens at parse; depth and cost
+ * limits as validation rules; introspection and schema hints off in production; no stack traces. Automatic
+ * persisted queries use Apollo's bounded in-memory cache (per replica: a client that meets
+ * PERSISTED_QUERY_NOT_FOUND on another replica sends the query again, as the APQ protocol expects).
+ * Apollo's own landing page (which loads from a CDN) is off: explorer.ts serves GraphiQL from here.
  */
 export function createGraphql(deps: {
   authenticate: Authenticate;
   clients: GatewayClients;
   log: Logger;
   production: boolean;
+  limits: QueryLimits;
   /** PUBLIC_BASE_URL, for links in answers. */
   publicBaseUrl?: string | undefined;
 }): GraphqlEndpoint {
   const log = deps.log.child({ component: 'graphql' });
+  const formatError = createFormatError(log);
+  const validationRules = queryLimitRules(deps.limits);
   const apollo = new ApolloServer<GraphqlContext>({
-    typeDefs,
-    resolvers,
-    formatError: createFormatError(log),
+    schema,
+    formatError,
+    validationRules,
+    parseOptions: { maxTokens: MAX_QUERY_TOKENS },
     csrfPrevention: true,
     introspection: !deps.production,
     hideSchemaDetailsFromClientErrors: deps.production,
     includeStacktraceInErrorResponses: false,
+    persistedQueries: { ttl: 24 * 60 * 60 },
+    plugins: [ApolloServerPluginLandingPageDisabled()],
     // The gateway owns shutdown (close()); Apollo must not re-raise SIGTERM and kill in-flight requests.
     stopOnTerminationSignals: false,
     logger: log,
@@ -49,8 +65,11 @@ export function createGraphql(deps: {
   return {
     handler: (req, res, next) => {
       if (!inner) return next(new UnavailableError('GraphQL is starting; please retry.'));
+      const tooDeep = nestingError((req.body as { query?: unknown } | undefined)?.query ?? req.query['query']);
+      if (tooDeep) return void res.status(400).json({ errors: [{ message: tooDeep.message, extensions: tooDeep.extensions }] });
       return inner(req, res, next);
     },
+    shared: { schema, formatError, validationRules },
     start: () =>
       (started ??= apollo.start().then(() => {
         inner = expressMiddleware(apollo, { context: ({ req, res }) => context({ req, requestId: locals(res).requestId }) });

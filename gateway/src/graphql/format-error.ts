@@ -20,7 +20,10 @@ export function createFormatError(log: Logger) {
       if (internal) log.error({ err: original, path: formatted.path }, 'graphql resolver failed');
       return { message: body.message, ...where, extensions: { code: body.code } };
     }
-    const code = formatted.extensions?.['code'];
+    // Apollo files every validation error under GRAPHQL_VALIDATION_FAILED; a rule of ours that names a
+    // sharper code (QUERY_TOO_COMPLEX) keeps it on its original error.
+    const own = original instanceof GraphQLError && original.originalError instanceof GraphQLError ? original.originalError.extensions['code'] : undefined;
+    const code = typeof own === 'string' ? own : formatted.extensions?.['code'];
     if (original instanceof GraphQLError && typeof code === 'string' && code !== 'INTERNAL_SERVER_ERROR') {
       return { message: formatted.message, ...where, extensions: { code } };
     }

@@ -1,0 +1,182 @@
+import {
+  GraphQLError,
+  Kind,
+  getNamedType,
+  getNullableType,
+  isInterfaceType,
+  isListType,
+  isObjectType,
+  type FieldNode,
+  type FragmentDefinitionNode,
+  type GraphQLField,
+  type GraphQLOutputType,
+  type OperationDefinitionNode,
+  type SelectionSetNode,
+  type ValidationContext,
+  type ValidationRule,
+} from 'graphql';
+
+/**
+ * Query limits, enforced as validation rules before anything runs, so a hostile document costs one parse
+ * and one walk. Both limits follow fragment spreads and inline fragments.
+ *
+ * - **Depth**: the longest chain of nested fields (`me { id }` is 2). The schema's deepest honest path
+ *   (portfolio → positions → asset → framework → rows → indicator → …) stays well below the default.
+ * - **Cost**: an estimate of the fields the answer holds. Each field costs 1; the selection under a field
+ *   that returns a list is multiplied by its `first` argument when the query gives it as a literal, else
+ *   by `defaultListSize`. A request may have several operations: each is checked on its own.
+ * - Introspection fields are not measured: their size is the schema's (and introspection is off in
+ *   production).
+ */
+export interface QueryLimits {
+  maxDepth: number;
+  maxCost: number;
+  /** Assumed length of a list whose size the query does not bound with a literal `first`. */
+  defaultListSize: number;
+}
+
+export const DEFAULT_QUERY_LIMITS: QueryLimits = { maxDepth: 12, maxCost: 50_000, defaultListSize: 10 };
+
+/** Also protects parse itself: graphql-js recurses per nesting level, so a huge document must stop early. */
+export const MAX_QUERY_TOKENS = 10_000;
+
+export function queryLimitRules(limits: QueryLimits = DEFAULT_QUERY_LIMITS): ValidationRule[] {
+  return [
+    (context: ValidationContext) => ({
+      OperationDefinition(operation: OperationDefinitionNode) {
+        const measure = new Measure(context, limits);
+        const root = context.getSchema().getRootType(operation.operation);
+        const { depth, cost } = measure.selection(operation.selectionSet, root ?? undefined, 0, new Set());
+        const name = operation.name ? `Operation ${operation.name.value}` : 'The operation';
+        if (depth > limits.maxDepth) {
+          context.reportError(
+            new GraphQLError(`${name} is nested ${depth} levels deep; at most ${limits.maxDepth} are allowed.`, {
+              nodes: [operation],
+              extensions: { code: 'QUERY_TOO_COMPLEX' },
+            }),
+          );
+        } else if (cost > limits.maxCost) {
+          context.reportError(
+            new GraphQLError(
+              `${name} could return about ${Math.round(cost)} fields; at most ${limits.maxCost} are allowed. ` +
+                'Ask for fewer fields or smaller pages (first).',
+              { nodes: [operation], extensions: { code: 'QUERY_TOO_COMPLEX' } },
+            ),
+          );
+        }
+        return false;
+      },
+    }),
+  ];
+}
+
+class Measure {
+  private readonly fragments: Map<string, FragmentDefinitionNode>;
+
+  constructor(
+    private readonly context: ValidationContext,
+    private readonly limits: QueryLimits,
+  ) {
+    this.fragments = new Map(
+      context
+        .getDocument()
+        .definitions.filter((d): d is FragmentDefinitionNode => d.kind === Kind.FRAGMENT_DEFINITION)
+        .map((f) => [f.name.value, f]),
+    );
+  }
+
+  /** Depth and cost of a selection set; `seen` guards against fragment cycles (reported by another rule). */
+  selection(
+    set: SelectionSetNode,
+    parent: GraphQLOutputType | undefined,
+    level: number,
+    seen: Set<string>,
+    pageSize?: number,
+  ): { depth: number; cost: number } {
+    let depth = level;
+    let cost = 0;
+    for (const node of set.selections) {
+      let inner: { depth: number; cost: number };
+      if (node.kind === Kind.FIELD) {
+        inner = this.field(node, parent, level, seen, pageSize);
+      } else if (node.kind === Kind.INLINE_FRAGMENT) {
+        const typed = node.typeCondition ? this.context.getSchema().getType(node.typeCondition.name.value) : parent;
+        inner = this.selection(node.selectionSet, (typed as GraphQLOutputType | undefined) ?? parent, level, seen, pageSize);
+      } else {
+        const fragment = this.fragments.get(node.name.value);
+        if (!fragment || seen.has(fragment.name.value)) continue;
+        const typed = this.context.getSchema().getType(fragment.typeCondition.name.value) as GraphQLOutputType | undefined;
+        inner = this.selection(fragment.selectionSet, typed ?? parent, level, new Set([...seen, fragment.name.value]), pageSize);
+      }
+      depth = Math.max(depth, inner.depth);
+      cost += inner.cost;
+    }
+    return { depth, cost };
+  }
+
+  /**
+   * A connection's page size (its `first`) applies to the list inside it (`nodes`), passed down as
+   * `pageSize`; any other list takes its own `first` or the default.
+   */
+  private field(node: FieldNode, parent: GraphQLOutputType | undefined, level: number, seen: Set<string>, pageSize?: number) {
+    // Introspection (__schema, __type) is as big as the schema and no bigger: it is not measured.
+    if (!node.selectionSet || node.name.value.startsWith('__')) return { depth: level + 1, cost: 1 };
+    const type = fieldOf(parent, node.name.value)?.type;
+    const named = type ? getNamedType(type) : undefined;
+    const connection = named !== undefined && named.name.endsWith('Connection');
+    const inner = this.selection(node.selectionSet, named, level + 1, seen, connection ? this.listSize(node) : undefined);
+    const many = type !== undefined && isListType(getNullableType(type)) ? this.listSize(node, pageSize) : 1;
+    return { depth: inner.depth, cost: 1 + many * inner.cost };
+  }
+
+  private listSize(node: FieldNode, pageSize?: number): number {
+    const first = node.arguments?.find((a) => a.name.value === 'first');
+    if (first?.value.kind === Kind.INT) return Math.max(1, Number(first.value.value));
+    return pageSize ?? this.limits.defaultListSize;
+  }
+}
+
+function fieldOf(parent: GraphQLOutputType | undefined, name: string): GraphQLField<unknown, unknown> | undefined {
+  const named = parent ? getNamedType(parent) : undefined;
+  return named && (isObjectType(named) || isInterfaceType(named)) ? named.getFields()[name] : undefined;
+}
+
+/** Brackets ({, (, [) a document may have open at once; checked before parse, which recurses per level. */
+export const MAX_NESTING = 100;
+
+/**
+ * The deepest bracket nesting of a GraphQL document, by a linear scan that skips strings, block strings
+ * and comments. graphql-js's parser recurses per level and overflows the stack (a RangeError) a few
+ * thousand levels down, before its token limit triggers; this check runs first and stops at `limit`.
+ */
+export function nestingOf(source: string, limit = MAX_NESTING): number {
+  let depth = 0;
+  let deepest = 0;
+  for (let i = 0; i < source.length; i++) {
+    const c = source[i];
+    if (c === '#') {
+      while (i < source.length && source[i] !== '\n' && source[i] !== '\r') i++;
+    } else if (c === '"') {
+      if (source.startsWith('"""', i)) {
+        const end = source.indexOf('"""', i + 3);
+        i = end < 0 ? source.length : end + 2;
+      } else {
+        for (i++; i < source.length && source[i] !== '"' && source[i] !== '\n'; i++) if (source[i] === '\\') i++;
+      }
+    } else if (c === '{' || c === '(' || c === '[') {
+      deepest = Math.max(deepest, ++depth);
+      if (deepest > limit) return deepest;
+    } else if (c === '}' || c === ')' || c === ']') {
+      depth--;
+    }
+  }
+  return deepest;
+}
+
+/** The error for a document nested deeper than MAX_NESTING, or undefined when it is fine. */
+export function nestingError(source: unknown): GraphQLError | undefined {
+  if (typeof source !== 'string' || nestingOf(source) <= MAX_NESTING) return undefined;
+  return new GraphQLError(`The document nests brackets more than ${MAX_NESTING} levels deep; it was not parsed.`, {
+    extensions: { code: 'QUERY_TOO_COMPLEX' },
+  });
+}
