@@ -10,7 +10,7 @@ import { imageFileList, missingAtRuntime } from './support/infra/image-layout.js
 import {
   generatedObjects, hasCommand, kustomizationResources, readKustomization, readYamlFile, renderWith, repoRoot, type K8sObject,
 } from './support/infra/manifests.js';
-import { allowedEdges, egressToOutside, reachableFromOutside } from './support/infra/network-policy.js';
+import { allowedEdges, egressTo, reachableFrom, STRANGER, type Outsider } from './support/infra/network-policy.js';
 import { kafkaTopicErrors, schemaErrors } from './support/infra/schema.js';
 import { systemProblems, type SystemSpec } from './support/infra/system-invariants.js';
 
@@ -28,10 +28,12 @@ const CALLS = ['gateway -> chain:50054', 'gateway -> identity:50051', 'gateway -
 const EXTERNAL_SECRETS = ['identity-secrets', 'taxonomy-secrets', 'portfolio-secrets', 'chain-secrets', 'chain-networks', 'chain-signer-keys'];
 const CANDIDATE_PORTS = ['53/UDP', '53/TCP', '80/TCP', '443/TCP', '465/TCP', '587/TCP', '5001/TCP', '5432/TCP', '6379/TCP', '8080/TCP', '9092/TCP'];
 const DNS = ['53/UDP', '53/TCP'];
+// The parties outside the namespace the policies name (the defaults of the Helm values and the overlays).
+const KUBE_DNS: Outsider = { namespace: { 'kubernetes.io/metadata.name': 'kube-system' }, pod: { 'k8s-app': 'kube-dns' } };
 
-/** What each workload may send outside the namespace (DNS, PostgreSQL, Kafka, RPC over HTTPS, SMTP). */
-function outsideEgress(chainExtra: string[], withPostgresPod: boolean): Record<string, string[]> {
-  const only = (...ports: string[]) => CANDIDATE_PORTS.filter((p) => [...DNS, ...ports].includes(p));
+/** What each workload may send outside the namespace: PostgreSQL, Kafka, RPC over HTTPS, SMTP; to kube-dns, DNS too. */
+function outsideEgress(chainExtra: string[], withPostgresPod: boolean, toKubeDns: boolean): Record<string, string[]> {
+  const only = (...ports: string[]) => CANDIDATE_PORTS.filter((p) => [...(toKubeDns ? DNS : []), ...ports].includes(p));
   return {
     gateway: only('9092/TCP'),
     identity: only('5432/TCP'),
@@ -58,8 +60,9 @@ async function assertSchemaValid(objects: K8sObject[]) {
 function assertSystem(objects: K8sObject[], spec: Omit<SystemSpec, 'workloads' | 'migrations'>, net: { edges: string[]; chainEgress: string[]; postgresPod: boolean }) {
   assert.deepEqual(systemProblems(objects, { workloads: WORKLOADS, migrations: MIGRATIONS, ...spec }), []);
   assert.deepEqual(allowedEdges(objects), [...net.edges].sort(), 'pod-to-pod traffic is exactly the call graph');
-  assert.deepEqual(reachableFromOutside(objects), ['gateway:8080'], 'only the gateway is reachable from outside');
-  assert.deepEqual(egressToOutside(objects, CANDIDATE_PORTS), outsideEgress(net.chainEgress, net.postgresPod));
+  assert.deepEqual(reachableFrom(objects, STRANGER), ['gateway:8080'], 'only the gateway is reachable from outside');
+  assert.deepEqual(egressTo(objects, STRANGER, CANDIDATE_PORTS), outsideEgress(net.chainEgress, net.postgresPod, false));
+  assert.deepEqual(egressTo(objects, KUBE_DNS, CANDIDATE_PORTS), outsideEgress(net.chainEgress, net.postgresPod, true));
 }
 
 describe('container image (infra/docker/Dockerfile, read statically: no Docker engine runs here)', () => {
