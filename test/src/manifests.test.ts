@@ -10,28 +10,35 @@ import { imageFileList, missingAtRuntime } from './support/infra/image-layout.js
 import {
   generatedObjects, hasCommand, kustomizationResources, readKustomization, readYamlFile, renderWith, repoRoot, type K8sObject,
 } from './support/infra/manifests.js';
-import { allowedEdges, egressToOutside, reachableFromOutside } from './support/infra/network-policy.js';
+import { allowedEdges, egressTo, reachableFrom, STRANGER, workloadsOf, type Outsider } from './support/infra/network-policy.js';
+import { runtimeProblems, type RuntimeSpec } from './support/infra/runtime-invariants.js';
 import { kafkaTopicErrors, schemaErrors } from './support/infra/schema.js';
 import { systemProblems, type SystemSpec } from './support/infra/system-invariants.js';
 
 // The system as the issue describes it; every check below compares the manifests with this.
-const WORKLOADS: SystemSpec['workloads'] = {
-  identity: { port: 50051, probe: 'grpc' },
-  taxonomy: { port: 50052, probe: 'grpc' },
-  portfolio: { port: 50053, probe: 'grpc' },
-  chain: { port: 50054, probe: 'grpc' },
-  gateway: { port: 8080, probe: 'http' },
+// Metrics: each gRPC service on its gRPC port + 1000 (services/shared/src/service-main.ts), the gateway on its HTTP port.
+const WORKLOADS: RuntimeSpec['workloads'] = {
+  identity: { port: 50051, probe: 'grpc', metricsPort: 51051 },
+  taxonomy: { port: 50052, probe: 'grpc', metricsPort: 51052 },
+  portfolio: { port: 50053, probe: 'grpc', metricsPort: 51053 },
+  chain: { port: 50054, probe: 'grpc', metricsPort: 51054 },
+  gateway: { port: 8080, probe: 'http', metricsPort: 8080 },
 };
 const WORKLOAD_DIR: Record<string, string> = { identity: 'services/identity', taxonomy: 'services/taxonomy', portfolio: 'services/portfolio', chain: 'services/chain', gateway: 'gateway' };
 const MIGRATIONS = ['identity', 'taxonomy', 'portfolio', 'chain'];
 const CALLS = ['gateway -> chain:50054', 'gateway -> identity:50051', 'gateway -> portfolio:50053', 'gateway -> taxonomy:50052', 'portfolio -> taxonomy:50052'];
 const EXTERNAL_SECRETS = ['identity-secrets', 'taxonomy-secrets', 'portfolio-secrets', 'chain-secrets', 'chain-networks', 'chain-signer-keys'];
-const CANDIDATE_PORTS = ['53/UDP', '53/TCP', '80/TCP', '443/TCP', '465/TCP', '587/TCP', '5001/TCP', '5432/TCP', '6379/TCP', '8080/TCP', '9092/TCP'];
+const CANDIDATE_PORTS = ['53/UDP', '53/TCP', '80/TCP', '443/TCP', '465/TCP', '587/TCP', '4317/TCP', '4318/TCP', '5001/TCP', '5432/TCP', '6379/TCP', '8080/TCP', '9092/TCP'];
 const DNS = ['53/UDP', '53/TCP'];
+// The parties outside the namespace the policies name (the defaults of the Helm values and the overlays).
+const KUBE_DNS: Outsider = { namespace: { 'kubernetes.io/metadata.name': 'kube-system' }, pod: { 'k8s-app': 'kube-dns' } };
+const PROMETHEUS: Outsider = { namespace: { 'kubernetes.io/metadata.name': 'monitoring' }, pod: { 'app.kubernetes.io/name': 'prometheus' } };
+const COLLECTOR: Outsider = { namespace: { 'kubernetes.io/metadata.name': 'observability' }, pod: { 'app.kubernetes.io/name': 'opentelemetry-collector' } };
+const RUNTIME: RuntimeSpec = { workloads: WORKLOADS, collector: COLLECTOR, closeMarginSeconds: 5 };
 
-/** What each workload may send outside the namespace (DNS, PostgreSQL, Kafka, RPC over HTTPS, SMTP). */
-function outsideEgress(chainExtra: string[], withPostgresPod: boolean): Record<string, string[]> {
-  const only = (...ports: string[]) => CANDIDATE_PORTS.filter((p) => [...DNS, ...ports].includes(p));
+/** What each workload may send outside the namespace: PostgreSQL, Kafka, RPC over HTTPS, SMTP; to kube-dns, DNS too. */
+function outsideEgress(chainExtra: string[], withPostgresPod: boolean, toKubeDns: boolean): Record<string, string[]> {
+  const only = (...ports: string[]) => CANDIDATE_PORTS.filter((p) => [...(toKubeDns ? DNS : []), ...ports].includes(p));
   return {
     gateway: only('9092/TCP'),
     identity: only('5432/TCP'),
@@ -41,6 +48,11 @@ function outsideEgress(chainExtra: string[], withPostgresPod: boolean): Record<s
     ...Object.fromEntries(MIGRATIONS.map((s) => [`${s}-migrate`, only('5432/TCP')])),
     ...(withPostgresPod ? { postgres: only() } : {}),
   };
+}
+
+/** What each workload may send to the collector: OTLP/HTTP from the gateway and the services, where tracing is on. */
+function collectorEgress(objects: K8sObject[], tracing: boolean): Record<string, string[]> {
+  return Object.fromEntries(workloadsOf(objects).map(({ name }) => [name, tracing && Object.hasOwn(WORKLOADS, name) ? ['4318/TCP'] : []]));
 }
 
 const infra = (...p: string[]) => join(repoRoot, 'infra', ...p);
@@ -55,11 +67,20 @@ async function assertSchemaValid(objects: K8sObject[]) {
 }
 
 /** The checks every rendering of the system passes (kustomize base and overlays, Helm). */
-function assertSystem(objects: K8sObject[], spec: Omit<SystemSpec, 'workloads' | 'migrations'>, net: { edges: string[]; chainEgress: string[]; postgresPod: boolean }) {
+function assertSystem(
+  objects: K8sObject[],
+  spec: Omit<SystemSpec, 'workloads' | 'migrations'>,
+  net: { edges: string[]; chainEgress: string[]; postgresPod: boolean; tracing: boolean },
+) {
   assert.deepEqual(systemProblems(objects, { workloads: WORKLOADS, migrations: MIGRATIONS, ...spec }), []);
+  assert.deepEqual(runtimeProblems(objects, RUNTIME), [], 'metrics, traces and shutdown as the processes expect them');
   assert.deepEqual(allowedEdges(objects), [...net.edges].sort(), 'pod-to-pod traffic is exactly the call graph');
-  assert.deepEqual(reachableFromOutside(objects), ['gateway:8080'], 'only the gateway is reachable from outside');
-  assert.deepEqual(egressToOutside(objects, CANDIDATE_PORTS), outsideEgress(net.chainEgress, net.postgresPod));
+  assert.deepEqual(reachableFrom(objects, STRANGER), ['gateway:8080'], 'only the gateway is reachable from outside');
+  const scraped = Object.entries(WORKLOADS).map(([n, w]) => `${n}:${w.metricsPort}`).sort();
+  assert.deepEqual(reachableFrom(objects, PROMETHEUS), scraped, 'Prometheus reaches the metrics ports and nothing else');
+  assert.deepEqual(egressTo(objects, STRANGER, CANDIDATE_PORTS), outsideEgress(net.chainEgress, net.postgresPod, false));
+  assert.deepEqual(egressTo(objects, KUBE_DNS, CANDIDATE_PORTS), outsideEgress(net.chainEgress, net.postgresPod, true));
+  assert.deepEqual(egressTo(objects, COLLECTOR, ['4317/TCP', '4318/TCP']), collectorEgress(objects, net.tracing));
 }
 
 describe('container image (infra/docker/Dockerfile, read statically: no Docker engine runs here)', () => {
@@ -125,12 +146,12 @@ describe('Kubernetes manifests (infra/k8s)', () => {
   const base = infra('k8s/base');
   const rawBase = [...kustomizationResources(base), ...generatedObjects(base)];
 
-  it('every base object is valid against the Kubernetes 1.27 schema (kubernetes-models, offline)', async () => {
+  it('every base object is valid against the Kubernetes schema (kubernetes-models, offline)', async () => {
     await assertSchemaValid(rawBase);
   });
 
   it('base: security, probes, resources, HPA/PDB, config refs, migrations Jobs and NetworkPolicies', () => {
-    assertSystem(rawBase, { externalSecrets: EXTERNAL_SECRETS, secretObjectsAllowed: false }, { edges: CALLS, chainEgress: [], postgresPod: false });
+    assertSystem(rawBase, { externalSecrets: EXTERNAL_SECRETS, secretObjectsAllowed: false }, { edges: CALLS, chainEgress: [], postgresPod: false, tracing: false });
   });
 
   it('every migrations Job runs an entry that exists in the source (services/<name>/src/migrate.ts)', () => {
@@ -180,14 +201,14 @@ describe('Kubernetes manifests (infra/k8s)', () => {
     it('base renders, validates and keeps the invariants', async () => {
       const objects = render(base);
       await assertSchemaValid(objects);
-      assertSystem(objects, { externalSecrets: EXTERNAL_SECRETS, secretObjectsAllowed: false }, { edges: CALLS, chainEgress: [], postgresPod: false });
+      assertSystem(objects, { externalSecrets: EXTERNAL_SECRETS, secretObjectsAllowed: false }, { edges: CALLS, chainEgress: [], postgresPod: false, tracing: false });
     });
 
     it('dev: self-contained (every Secret generated, a PostgreSQL pod reachable by the services only), one replica', async () => {
       const objects = render(infra('k8s/overlays/dev'));
       await assertSchemaValid(objects);
       const dbClients = [...MIGRATIONS, ...MIGRATIONS.map((s) => `${s}-migrate`)].map((c) => `${c} -> postgres:5432`);
-      assertSystem(objects, { externalSecrets: [], secretObjectsAllowed: true }, { edges: [...CALLS, ...dbClients], chainEgress: [], postgresPod: true });
+      assertSystem(objects, { externalSecrets: [], secretObjectsAllowed: true }, { edges: [...CALLS, ...dbClients], chainEgress: [], postgresPod: true, tracing: false });
       for (const h of objects.filter((o) => o.kind === 'HorizontalPodAutoscaler')) assert.equal(h['spec'].maxReplicas, 1, h.metadata.name);
       assert.ok(objects.every((o) => o.kind === 'Namespace' || o.metadata['namespace'] === 'green-impact-dev'));
     });
@@ -195,7 +216,7 @@ describe('Kubernetes manifests (infra/k8s)', () => {
     it('prod: no Secret in Git, real networks required, registry images, Ingress for the gateway, Kafka topics', async () => {
       const objects = render(infra('k8s/overlays/prod'));
       await assertSchemaValid(objects);
-      assertSystem(objects, { externalSecrets: EXTERNAL_SECRETS, secretObjectsAllowed: false }, { edges: CALLS, chainEgress: ['465/TCP', '587/TCP'], postgresPod: false });
+      assertSystem(objects, { externalSecrets: EXTERNAL_SECRETS, secretObjectsAllowed: false }, { edges: CALLS, chainEgress: ['465/TCP', '587/TCP'], postgresPod: false, tracing: true });
       const chain = objects.find((o) => o.kind === 'Deployment' && o.metadata.name === 'chain')!['spec'].template.spec;
       const networks = chain.containers[0].env.find((e: { name: string }) => e.name === 'CHAIN_NETWORKS');
       assert.equal(networks.valueFrom.secretKeyRef.optional, false, 'prod never falls back to the embedded networks');
@@ -221,15 +242,27 @@ describe('Helm chart (infra/helm/green-impact)', () => {
     assert.equal(chart['name'], 'green-impact');
     assert.match(String(chart['version']), /^\d+\.\d+\.\d+(-[\w.]+)?$/);
     assert.equal(chart['appVersion'], pkg.version);
+    // The pods' preStop hook is the native sleep action, on by default from Kubernetes 1.30.
+    assert.match(String(chart['kubeVersion']), /^>=1\.(3\d|[4-9]\d)\.0-0$/, 'kubeVersion must require 1.30 or later');
   });
 
   it('values.yaml describes the same workloads, ports, call graph and migrations', () => {
-    const services = values['services'] as Record<string, { port: number; kind: string; calls: string[]; migrations: boolean }>;
+    const services = values['services'] as Record<string, { port: number; kind: string; metricsPort: number; calls: string[]; migrations: boolean }>;
     assert.deepEqual(Object.keys(services).sort(), Object.keys(WORKLOADS).sort());
-    for (const [name, w] of Object.entries(WORKLOADS)) assert.deepEqual([services[name]!.port, services[name]!.kind], [w.port, w.probe]);
+    for (const [name, w] of Object.entries(WORKLOADS)) assert.deepEqual([services[name]!.port, services[name]!.kind, services[name]!.metricsPort], [w.port, w.probe, w.metricsPort]);
     const edges = Object.entries(services).flatMap(([from, s]) => s.calls.map((to) => `${from} -> ${to}:${services[to]!.port}`));
     assert.deepEqual(edges.sort(), CALLS);
     assert.deepEqual(Object.keys(services).filter((s) => services[s]!.migrations).sort(), [...MIGRATIONS].sort());
+  });
+
+  it('values.yaml: shutdown fits every grace period, Prometheus and the collector where the tests expect them', () => {
+    const { preStopSleepSeconds, graceMs } = values['shutdown'] as { preStopSleepSeconds: number; graceMs: number };
+    for (const [name, s] of Object.entries(values['services'] as Record<string, { terminationGracePeriodSeconds: number }>)) {
+      assert.ok(s.terminationGracePeriodSeconds * 1000 >= (preStopSleepSeconds + RUNTIME.closeMarginSeconds) * 1000 + graceMs, `${name}: terminationGracePeriodSeconds too short`);
+    }
+    const np = values['networkPolicy'] as Record<string, unknown>;
+    assert.deepEqual([np['prometheusNamespace'], np['otelCollectorNamespace']], [PROMETHEUS.namespace['kubernetes.io/metadata.name'], COLLECTOR.namespace['kubernetes.io/metadata.name']]);
+    assert.deepEqual(values['tracing'], { otlpEndpoint: '', otlpPort: 4318 }, 'tracing off by default; OTLP/HTTP when on');
   });
 
   it('templates: balanced blocks, only defined values and named templates, numbers printed as integers', () => {
@@ -246,7 +279,10 @@ describe('Helm chart (infra/helm/green-impact)', () => {
   });
 
   describe('rendered with helm', { skip: helm ? false : 'helm is not on PATH: the chart is checked statically only' }, () => {
-    const template = (...valueFiles: string[]) => renderWith('helm', ['template', 'green-impact', chartDir, ...valueFiles.flatMap((f) => ['-f', f])], chartDir);
+    // Rendered for the oldest Kubernetes the chart admits (helm template's default may be older and refuse it).
+    const kubeVersion = /\d+\.\d+\.\d+/.exec(String(chart['kubeVersion']))![0];
+    const template = (...valueFiles: string[]) =>
+      renderWith('helm', ['template', 'green-impact', chartDir, '--kube-version', kubeVersion, ...valueFiles.flatMap((f) => ['-f', f])], chartDir);
 
     it('helm lint passes', () => {
       renderWith('helm', ['lint', '--strict', chartDir], chartDir);
@@ -256,10 +292,10 @@ describe('Helm chart (infra/helm/green-impact)', () => {
       const dir = mkdtempSync(join(tmpdir(), 'helm-values-'));
       try {
         const full = join(dir, 'full.yaml');
-        writeFileSync(full, 'ingress:\n  enabled: true\nkafkaTopics:\n  enabled: true\n');
+        writeFileSync(full, 'ingress:\n  enabled: true\nkafkaTopics:\n  enabled: true\ntracing:\n  otlpEndpoint: http://otel-collector.observability:4318\n');
         const objects = template(full);
         await assertSchemaValid(objects);
-        assertSystem(objects, { externalSecrets: EXTERNAL_SECRETS, secretObjectsAllowed: false }, { edges: CALLS, chainEgress: ['465/TCP', '587/TCP'], postgresPod: false });
+        assertSystem(objects, { externalSecrets: EXTERNAL_SECRETS, secretObjectsAllowed: false }, { edges: CALLS, chainEgress: ['465/TCP', '587/TCP'], postgresPod: false, tracing: true });
       } finally {
         rmSync(dir, { recursive: true, force: true });
       }
@@ -268,7 +304,7 @@ describe('Helm chart (infra/helm/green-impact)', () => {
     it('values-dev.yaml: Secrets made by the chart, one replica, no Kafka or SMTP egress', async () => {
       const objects = template(join(chartDir, 'values-dev.yaml'));
       await assertSchemaValid(objects);
-      assertSystem(objects, { externalSecrets: [], secretObjectsAllowed: true }, { edges: CALLS, chainEgress: [], postgresPod: false });
+      assertSystem(objects, { externalSecrets: [], secretObjectsAllowed: true }, { edges: CALLS, chainEgress: [], postgresPod: false, tracing: false });
     });
   });
 });

@@ -5,8 +5,9 @@ import type { K8sObject } from './manifests.js';
  * reach whom on which port": a pod selected by no policy of a direction is open in that direction;
  * selected pods accept only what some selecting policy's rule allows (rules are ORed, a rule's peers and
  * ports ANDed). Traffic between two pods needs the sender's egress and the receiver's ingress.
- * Peers: a podSelector alone means pods of this namespace; a namespaceSelector or ipBlock means elsewhere
- * ("outside": other namespaces, the cluster's nodes, the internet). No `from`/`to` means everyone.
+ * Peers: a podSelector alone means pods of this namespace; a namespaceSelector (with an optional
+ * podSelector) means pods of the namespaces it selects (an empty one: every namespace, this one too); an
+ * ipBlock may be any address, so it matches every party outside. No `from`/`to` means everyone.
  */
 export interface Workload {
   name: string;
@@ -14,7 +15,25 @@ export interface Workload {
   ports: { port: number; name?: string; protocol: string }[];
 }
 
-export type Peer = Workload | 'outside';
+/** A party outside this namespace: a pod of another namespace, by its namespace's labels and its own. */
+export interface Outsider {
+  namespace: Record<string, string>;
+  pod: Record<string, string>;
+}
+
+/**
+ * Anyone the policies do not single out: a pod of a namespace no selector names. What a node or the
+ * internet may reach it may reach too (rules without peers, ipBlocks), and also what `{}` selects.
+ */
+export const STRANGER: Outsider = { namespace: { 'kubernetes.io/metadata.name': 'somewhere-else' }, pod: {} };
+
+export type Peer = Workload | Outsider;
+
+const isOutsider = (p: Peer): p is Outsider => 'namespace' in p;
+
+function isEmptySelector(s: LabelSelector): boolean {
+  return Object.keys(s.matchLabels ?? {}).length === 0 && (s.matchExpressions ?? []).length === 0;
+}
 
 interface LabelSelector {
   matchLabels?: Record<string, string>;
@@ -58,9 +77,12 @@ function policyTypes(policy: K8sObject): Direction[] {
 }
 
 function peerMatches(peer: Record<string, unknown>, other: Peer): boolean {
-  if (peer['ipBlock'] || peer['namespaceSelector']) return other === 'outside';
-  if (other === 'outside') return false;
-  return selectorMatches(peer['podSelector'] as LabelSelector | undefined, other.labels);
+  if (peer['ipBlock']) return isOutsider(other);
+  const namespaces = peer['namespaceSelector'] as LabelSelector | undefined;
+  const pods = peer['podSelector'] as LabelSelector | undefined;
+  if (isOutsider(other)) return namespaces !== undefined && selectorMatches(namespaces, other.namespace) && selectorMatches(pods, other.pod);
+  if (namespaces !== undefined && !isEmptySelector(namespaces)) return false;
+  return selectorMatches(pods, other.labels);
 }
 
 function portMatches(
@@ -74,7 +96,7 @@ function portMatches(
     if ((p.protocol ?? 'TCP') !== protocol) return false;
     if (p.port === undefined) return true;
     if (typeof p.port === 'string') {
-      return target !== 'outside' && target.ports.some((tp) => tp.name === p.port && tp.port === port && tp.protocol === protocol);
+      return !isOutsider(target) && target.ports.some((tp) => tp.name === p.port && tp.port === port && tp.protocol === protocol);
     }
     return p.endPort !== undefined ? port >= p.port && port <= p.endPort : port === p.port;
   });
@@ -112,22 +134,22 @@ export function allowedEdges(objects: K8sObject[]): string[] {
   return edges.sort();
 }
 
-/** Workload ports reachable from outside the namespace, as `name:port`. */
-export function reachableFromOutside(objects: K8sObject[]): string[] {
+/** Workload ports a party outside the namespace may reach, as `name:port`. */
+export function reachableFrom(objects: K8sObject[], party: Outsider): string[] {
   const policies = objects.filter((o) => o.kind === 'NetworkPolicy');
   return workloadsOf(objects)
-    .flatMap((w) => w.ports.filter((p) => allows(policies, w, 'Ingress', 'outside', p.port, p.protocol)).map((p) => `${w.name}:${p.port}`))
+    .flatMap((w) => w.ports.filter((p) => allows(policies, w, 'Ingress', party, p.port, p.protocol)).map((p) => `${w.name}:${p.port}`))
     .sort();
 }
 
-/** Of the candidate `port/protocol`s, those each workload may send to outside the namespace. */
-export function egressToOutside(objects: K8sObject[], candidates: string[]): Record<string, string[]> {
+/** Of the candidate `port/protocol`s, those each workload may send to a party outside the namespace. */
+export function egressTo(objects: K8sObject[], party: Outsider, candidates: string[]): Record<string, string[]> {
   const policies = objects.filter((o) => o.kind === 'NetworkPolicy');
   const out: Record<string, string[]> = {};
   for (const w of workloadsOf(objects)) {
     out[w.name] = candidates.filter((c) => {
       const [port, protocol] = c.split('/');
-      return allows(policies, w, 'Egress', 'outside', Number(port), protocol ?? 'TCP');
+      return allows(policies, w, 'Egress', party, Number(port), protocol ?? 'TCP');
     });
   }
   return out;

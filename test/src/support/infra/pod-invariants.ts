@@ -53,22 +53,32 @@ export function podProblems(owner: K8sObject, configMaps: Map<string, Record<str
       .map((m) => String(m['mountPath']).replace(/\/+$/, ''));
     const onWritable = (path: string) => writable.some((m) => path === m || path.startsWith(`${m}/`));
     if (!onWritable('/tmp')) problems.push(`${at}: /tmp must be a writable volume (emptyDir)`);
-    const env = new Map<string, string | undefined>();
     for (const ref of (c['envFrom'] ?? []) as Obj[]) {
-      if (ref['configMapRef']) for (const [k, v] of Object.entries(configMaps.get(ref['configMapRef'].name) ?? {})) env.set(k, v);
-      else if (!ref['secretRef']) problems.push(`${at}: envFrom other than a ConfigMap or Secret`);
+      if (!ref['configMapRef'] && !ref['secretRef']) problems.push(`${at}: envFrom other than a ConfigMap or Secret`);
     }
     for (const e of (c['env'] ?? []) as Obj[]) {
       const name = String(e['name']);
       if (e['value'] !== undefined && SECRET_NAME.test(name)) problems.push(`${at}: ${name} is a literal; secrets come from a Secret`);
       if (SECRET_NAME.test(name) && e['valueFrom'] && !e['valueFrom'].secretKeyRef) problems.push(`${at}: ${name} must come from a Secret`);
-      env.set(name, e['value'] as string | undefined);
     }
-    for (const [name, value] of env) {
+    for (const [name, value] of containerEnv(c, configMaps)) {
       if (name.endsWith('_DIR') && value && !onWritable(value)) problems.push(`${at}: ${name}=${value} is not on a writable volume`);
     }
   }
   return problems;
+}
+
+/**
+ * A container's environment as the kubelet builds it: envFrom ConfigMaps in order, then env, later names
+ * winning. Values the objects do not show (from Secrets, fieldRefs) are undefined.
+ */
+export function containerEnv(c: Obj, configMaps: Map<string, Record<string, string>>): Map<string, string | undefined> {
+  const env = new Map<string, string | undefined>();
+  for (const ref of (c['envFrom'] ?? []) as Obj[]) {
+    if (ref['configMapRef']) for (const [k, v] of Object.entries(configMaps.get(ref['configMapRef'].name) ?? {})) env.set(k, v);
+  }
+  for (const e of (c['env'] ?? []) as Obj[]) env.set(String(e['name']), e['value'] as string | undefined);
+  return env;
 }
 
 /** Every ConfigMap / Secret a pod template refers to: [kind, name, key?, optional]. */

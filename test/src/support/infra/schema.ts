@@ -1,10 +1,11 @@
 import type { K8sObject } from './manifests.js';
 
 /**
- * Validates an object against the Kubernetes OpenAPI schema bundled in kubernetes-models (Kubernetes
- * 1.27, compiled ajv validators: offline). Types, enums, required fields and formats (quantities, …) are
- * checked; unknown fields are NOT (the schemas allow additional properties), so the invariant checks name
- * the fields they rely on. Strimzi's KafkaTopic has no schema there and is checked structurally.
+ * Validates an object against the Kubernetes OpenAPI schema bundled in kubernetes-models (compiled ajv
+ * validators: offline; its README badge says 1.27, but the schemas carry later fields such as
+ * lifecycle.preStop.sleep, 1.29+, and Lifecycle.stopSignal, 1.33). Types, enums, required fields and
+ * formats (quantities, …) are checked; unknown fields are NOT (the schemas allow additional properties),
+ * so the invariant checks name the fields they rely on. Strimzi's KafkaTopic has no schema there and is checked structurally.
  */
 export async function schemaErrors(obj: K8sObject): Promise<string[]> {
   const where = `${obj.kind}/${obj.metadata?.name ?? '?'}`;
