@@ -60,7 +60,7 @@ function mix(data) {
     () => v1('getUsers', {}),
     () => v1('getInvestorsOfUser', { user_identifier: pick(data.users) }),
     () => gql('query($p: String!) { portfolio(identifier: $p) { identifier positions { id amount asset { name } } impacts(year: 2024) { totals { value } } } }', { p: pick(data.portfolios).portfolio }),
-    () => gql('query($y: Int!) { frameworks(year: $y) { identifier name } categories(year: $y) { name subCategories { name } } }', { y }),
+    () => gql('query($y: Int!) { frameworks(year: $y) { nodes { identifier name } } categories(year: $y) { name subCategories { name } } }', { y }),
   ];
   const writes = [
     () => {

@@ -89,7 +89,7 @@ async function onDatabase(db) {
       {
         read: 'getPositions (portfolio)',
         v1: () => client.v1(data.key, ESG, 'getPositions', { investor_identifier: investor }),
-        graphql: () => client.graphql(data.key, 'query($i: String) { positions(investorIdentifier: $i) { id amount currencyCode days startDate investorIdentifier assetIdentifier } }', { i: investor }),
+        graphql: () => client.graphql(data.key, 'query($i: String) { positions(investorIdentifier: $i, first: 1000) { nodes { id amount currencyCode days startDate investorIdentifier assetIdentifier } } }', { i: investor }),
         grpc: () => grpc.portfolio.getPositions({ investorIdentifier: investor, investorIdentifiersAllowed: [], investorFilterActive: false }, { caller }),
       },
     ];

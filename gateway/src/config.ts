@@ -1,4 +1,5 @@
 import { ConfigError, envReader } from '@green-impact/shared/config';
+import { DEFAULT_QUERY_LIMITS } from './graphql/limits.js';
 
 /** Everything the gateway reads from the environment, validated once at start. */
 export interface GatewayConfig {
@@ -62,8 +63,8 @@ export function loadGatewayConfig(env: Record<string, string | undefined> = proc
     shutdownGraceMs: read.int('SHUTDOWN_GRACE_MS', 10_000, { min: 0 }),
     graphql: {
       explorer: read.bool('GRAPHQL_EXPLORER', nodeEnv !== 'production'),
-      maxDepth: read.int('GRAPHQL_MAX_DEPTH', 12, { min: 2, max: 100 }),
-      maxCost: read.int('GRAPHQL_MAX_COST', 50_000, { min: 10, max: 10_000_000 }),
+      maxDepth: read.int('GRAPHQL_MAX_DEPTH', DEFAULT_QUERY_LIMITS.maxDepth, { min: 2, max: 100 }),
+      maxCost: read.int('GRAPHQL_MAX_COST', DEFAULT_QUERY_LIMITS.maxCost, { min: 10, max: 10_000_000 }),
       maxSubscriptionsPerConnection: read.int('GRAPHQL_WS_MAX_SUBSCRIPTIONS', 20, { min: 1, max: 1_000 }),
     },
     backends: {

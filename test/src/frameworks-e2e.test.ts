@@ -323,19 +323,19 @@ for (const db of testDatabases) {
           { identifier: 'P-SOUTH', allocatedAmount: null, visibility: 'PRIVATE', framework: { identifier: 'GBF-2025' }, rows: [{ volume: 150_000_000, value: 800.25 }] },
         ],
       });
-      const listed = await issuer(`{ frameworks(year: ${year}, visibility: PRIVATE) { identifier yearSpecifics { valueOutstanding } } project(identifier: "P-SOUTH", year: ${year}) { name framework { name } } }`);
-      assert.deepEqual(listed, { frameworks: [{ identifier: 'DRAFT', yearSpecifics: null }], project: { name: 'South line', framework: { name: 'Rail Framework' } } });
+      const listed = await issuer(`{ frameworks(year: ${year}, visibility: PRIVATE) { nodes { identifier yearSpecifics { valueOutstanding } } } project(identifier: "P-SOUTH", year: ${year}) { name framework { name } } }`);
+      assert.deepEqual(listed, { frameworks: { nodes: [{ identifier: 'DRAFT', yearSpecifics: null }] }, project: { name: 'South line', framework: { name: 'Rail Framework' } } });
 
       // ---- the second account ----
       const seen = await otherGql(`{
-        frameworks(year: ${year}) { identifier owned projects { identifier owned } rows { value } }
-        projects(year: ${year}) { identifier }
+        frameworks(year: ${year}) { nodes { identifier owned projects { identifier owned } rows { value } } }
+        projects(year: ${year}) { nodes { identifier } }
         draft: framework(identifier: "DRAFT", year: ${year}) { id }
       }`);
       assert.equal(seen.errors, undefined, JSON.stringify(seen.errors));
       assert.deepEqual(seen.data, {
-        frameworks: [{ identifier: 'GBF-2025', owned: false, projects: [{ identifier: 'P-NORTH', owned: false }], rows: [{ value: 2000.25 }] }],
-        projects: [{ identifier: 'P-NORTH' }],
+        frameworks: { nodes: [{ identifier: 'GBF-2025', owned: false, projects: [{ identifier: 'P-NORTH', owned: false }], rows: [{ value: 2000.25 }] }] },
+        projects: { nodes: [{ identifier: 'P-NORTH' }] },
         draft: null,
       });
       for (const mutation of [
@@ -376,7 +376,7 @@ for (const db of testDatabases) {
         'Framework removed.',
         'Framework removed.',
       ]);
-      assert.deepEqual(await issuer(`{ frameworks(year: ${year}) { id } projects(year: ${year}) { id } }`), { frameworks: [], projects: [] });
+      assert.deepEqual(await issuer(`{ frameworks(year: ${year}) { nodes { id } } projects(year: ${year}) { nodes { id } } }`), { frameworks: { nodes: [] }, projects: { nodes: [] } });
     });
   });
 }

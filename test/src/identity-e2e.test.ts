@@ -123,8 +123,8 @@ for (const db of testDatabases) {
       assert.deepEqual((await bob(ESG, 'getUsers', {})).body, { message: 'No users are registered.' });
       const r = await bob(ESG, 'removeUser', { user_identifier: 'ada' });
       assert.deepEqual([r.status, r.body.message], [404, 'No such user.']);
-      const g = await graphqlClient(system.gatewayUrl, bobKey)('{ users { identifier } }');
-      assert.deepEqual(g.data, { users: [] });
+      const g = await graphqlClient(system.gatewayUrl, bobKey)('{ users { nodes { identifier } } }');
+      assert.deepEqual(g.data, { users: { nodes: [] } });
       const stillThere = await v1Client(system.gatewayUrl, aliceKey)(ESG, 'getUsers', { user_identifier: 'ada' });
       assert.equal(stillThere.status, 200);
     });
@@ -138,9 +138,9 @@ for (const db of testDatabases) {
       assert.equal(dup.errors?.[0]?.extensions?.code, 'ALREADY_EXISTS');
       assert.equal(dup.errors?.[0]?.message, 'Group is already connected to user.');
       await gql(`mutation { addInvestorToUser(userIdentifier: "carol", investorIdentifier: "inv-7") { message } }`);
-      const read = await gql(`{ users(userIdentifier: "carol") { identifier firstName role groups { id name } } investorsOfUser { userIdentifier investors { identifier } } groups { name } }`);
+      const read = await gql(`{ users(userIdentifier: "carol") { nodes { identifier firstName role groups { id name } } } investorsOfUser { userIdentifier investors { identifier } } groups { name } }`);
       assert.equal(read.errors, undefined, JSON.stringify(read.errors));
-      assert.deepEqual(read.data.users, [{ identifier: 'carol', firstName: 'Carol', role: 'ADMIN', groups: [{ id: '2', name: 'investors' }] }]);
+      assert.deepEqual(read.data.users.nodes, [{ identifier: 'carol', firstName: 'Carol', role: 'ADMIN', groups: [{ id: '2', name: 'investors' }] }]);
       assert.deepEqual(read.data.investorsOfUser, [{ userIdentifier: 'carol', investors: [{ identifier: 'inv-7' }] }]);
       assert.equal(read.data.groups.length, 7);
       const key = (await gql('mutation { generateEncryptionKey }')).data.generateEncryptionKey;

@@ -319,11 +319,11 @@ for (const db of testDatabases) {
       assert.equal(made.status, 'CREATED');
       assert.deepEqual(made.metadata, { name: 'Biogas Plant', attributes: [{ traitType: 'tCH4', value: 12.5 }] });
       assert.equal(made.certificate.pdf, `${system.gatewayUrl}/certificates/${made.guid}.pdf`);
-      const read = await gql(`query($guid: ID!) { nft(guid: $guid) { guid nftId owner contractAddress } nfts(first: 1) { guid } }`, { guid: made.guid });
+      const read = await gql(`query($guid: ID!) { nft(guid: $guid) { guid nftId owner contractAddress } nfts(first: 1) { nodes { guid } } }`, { guid: made.guid });
       assert.equal(read.errors, undefined, JSON.stringify(read.errors));
       assert.equal(read.data.nft.nftId, made.nftId);
       assert.equal((await ownerOnChain(read.data.nft.contractAddress, made.nftId)).toLowerCase(), read.data.nft.owner.toLowerCase());
-      assert.deepEqual(read.data.nfts, [{ guid: made.guid }]);
+      assert.deepEqual(read.data.nfts.nodes, [{ guid: made.guid }]);
     });
   });
 }

@@ -318,8 +318,8 @@ for (const db of testDatabases) {
             impacts(year: ${year}) { totals { indicator { name } value positionCount } }
           }
           asset(identifier: "XS0002") { frameworkDetails(year: ${year}) { share denominator rows { volume value currencyCode } } }
-          frameworks(year: ${year}) { identifier assets { identifier owned } }
-          limited: positions(userIdentifier: "reader") { id }
+          frameworks(year: ${year}) { nodes { identifier assets { identifier owned } } }
+          limited: positions(userIdentifier: "reader") { nodes { id } }
           investorsOfUser(userIdentifier: "reader", decryptionKey: $key) { userIdentifier investors { identifier name } }
         }`,
         { key: k, inv: g },
@@ -338,12 +338,12 @@ for (const db of testDatabases) {
         impacts: { totals: [{ indicator: { name: 'GHG avoided' }, value: 100, positionCount: 1 }] },
       });
       assert.deepEqual(read.asset.frameworkDetails, { share: 0.1, denominator: 1_000_000, rows: [{ volume: 80_000, value: 200, currencyCode: 'EUR' }] });
-      assert.deepEqual(read.frameworks.find((f: any) => f.identifier === 'RAIL').assets, [{ identifier: 'XS0002', owned: false }]);
-      assert.deepEqual(read.limited, [], 'the reader was given no investor');
+      assert.deepEqual(read.frameworks.nodes.find((f: any) => f.identifier === 'RAIL').assets, [{ identifier: 'XS0002', owned: false }]);
+      assert.deepEqual(read.limited.nodes, [], 'the reader was given no investor');
       assert.deepEqual(read.investorsOfUser, [{ userIdentifier: 'reader', investors: [] }]);
       await manager(`mutation($inv: String!) { addInvestorToUser(userIdentifier: "reader", investorIdentifier: $inv) { message } }`, { inv: g });
-      const seen = await manager(`query($key: String) { positions(userIdentifier: "reader", decryptionKey: $key) { id investor { name } } investorsOfUser(userIdentifier: "reader") { investors { name } } }`, { key: k });
-      assert.deepEqual(seen, { positions: [{ id: made.p.id, investor: { name: 'Cecilia Capital' } }], investorsOfUser: [{ investors: [{ name: MASK }] }] });
+      const seen = await manager(`query($key: String) { positions(userIdentifier: "reader", decryptionKey: $key) { nodes { id investor { name } } } investorsOfUser(userIdentifier: "reader") { investors { name } } }`, { key: k });
+      assert.deepEqual(seen, { positions: { nodes: [{ id: made.p.id, investor: { name: 'Cecilia Capital' } }] }, investorsOfUser: [{ investors: [{ name: MASK }] }] });
 
       // ---- batching on the real services: the same calls for 3 and for 60 positions ----
       const fill = async (portfolio: string, n: number) => {
@@ -390,10 +390,10 @@ for (const db of testDatabases) {
       // ---- removals cascade ----
       const removed = await manager(`mutation($inv: String!) { removeInvestor(identifier: $inv) { message } }`, { inv: g });
       assert.deepEqual(removed, { removeInvestor: { message: 'Investor removed.' } });
-      assert.deepEqual(await manager('{ positions { id } portfolios { id } investors { identifier } }'), {
-        positions: [],
-        portfolios: [],
-        investors: [{ identifier: 'inv_plain' }],
+      assert.deepEqual(await manager('{ positions { nodes { id } } portfolios { nodes { id } } investors { nodes { identifier } } }'), {
+        positions: { nodes: [] },
+        portfolios: { nodes: [] },
+        investors: { nodes: [{ identifier: 'inv_plain' }] },
       });
       const { investorsOfUser } = await manager('{ investorsOfUser(userIdentifier: "reader") { investors { id identifier name } } }');
       assert.deepEqual(investorsOfUser, [{ investors: [{ id: null, identifier: g, name: null }] }]);

@@ -134,7 +134,7 @@ describe('document writes', () => {
     t.chain!.complete(written.id);
     const doc = data(await gql(`query($id: ID!) { document(jobId: $id) { pageUrl json } }`, { id: written.id }))['document'];
     assert.deepEqual(doc, { pageUrl: `https://impact.example.org/jobs/${written.id}.html`, json: null });
-    const entries = data(await gql(`query($p: ID!) { documents(investorIdentifier: "inv_1", positionId: $p) { id jobId kind status network reportingYear } }`, { p: positionId }))['documents'];
+    const entries = data(await gql(`query($p: ID!) { documents(investorIdentifier: "inv_1", positionId: $p) { nodes { id jobId kind status network reportingYear } } }`, { p: positionId }))['documents'].nodes;
     assert.deepEqual(entries.map((e: any) => ({ ...e, id: undefined })), [
       { id: undefined, jobId: written.id, kind: 'POSITION_IMPACTS_HTML', status: 'COMPLETED', network: 'mumbai', reportingYear: 2024 },
     ]);
@@ -211,8 +211,8 @@ describe('key-value jobs, listings and networks', () => {
   });
 
   test('documents needs a subject; no key is UNAUTHENTICATED', async () => {
-    assert.deepEqual(onlyError(await gql('{ documents { id } }')), { message: 'Give frameworkIdentifier, or investorIdentifier with positionId.', code: 'INVALID_ARGUMENT' });
-    assert.deepEqual(onlyError(await gql('{ documents(investorIdentifier: "inv_1") { id } }')), { message: 'positionId is required.', code: 'INVALID_ARGUMENT' });
+    assert.deepEqual(onlyError(await gql('{ documents { nodes { id } } }')), { message: 'Give frameworkIdentifier, or investorIdentifier with positionId.', code: 'INVALID_ARGUMENT' });
+    assert.deepEqual(onlyError(await gql('{ documents(investorIdentifier: "inv_1") { nodes { id } } }')), { message: 'positionId is required.', code: 'INVALID_ARGUMENT' });
     assert.equal(onlyError(await gql('{ networks { name } }', {}, '')).code, 'UNAUTHENTICATED');
   });
 });

@@ -1,3 +1,5 @@
+import { connectionType, PAGE_ARGS } from './pagination.js';
+
 /**
  * SDL of blockchain jobs, networks and written documents (spec §4.2 reads, §4.12, §2.9): the camelCase
  * counterpart of the /v1/call blockchain reads, served by ChainService. Appended to schema.ts's typeDefs;
@@ -43,8 +45,8 @@ export const chainTypeDefs = /* GraphQL */ `
       "The investor's identifier; with positionId."
       investorIdentifier: String
       "The position's id; with investorIdentifier."
-      positionId: ID
-    ): [DocumentEntry!]!
+      positionId: ID${PAGE_ARGS}
+    ): DocumentEntryConnection!
     """
     A written document read back: its anchor is re-read from the chain now and the content checked against
     it (spec get*FromBlockchain). Null when the account has no such job; an error (FAILED_PRECONDITION) while
@@ -170,4 +172,4 @@ export const chainTypeDefs = /* GraphQL */ `
     "HTML documents: the page the gateway serves."
     pageUrl: String
   }
-`;
+${connectionType('DocumentEntry', 'document entries')}`;

@@ -98,7 +98,7 @@ describe('reads', () => {
     let res!: GqlResponse;
     const counts = await callsDuring(async () => {
       res = await gql(`{
-        frameworks(year: 2024) {
+        frameworks(year: 2024) { nodes {
           id identifier name currencyCode visibility owned year
           yearSpecifics { valueOutstanding allocatedAmount activePercentage valueOutstandingFramework }
           rows(languageCode: "sv") {
@@ -110,10 +110,10 @@ describe('reads', () => {
             framework { identifier yearSpecifics { activePercentage } }
             rows { subCategory { id } indicator { id } volume value currencyCode }
           }
-        }
+        } }
       }`);
     });
-    const [gbf, priv] = data(res)['frameworks'];
+    const [gbf, priv] = data(res)['frameworks'].nodes;
     assert.deepEqual({ ...gbf, rows: undefined, projects: undefined }, {
       id: '1',
       identifier: 'GBF-2024',
@@ -221,13 +221,13 @@ describe('reads', () => {
 
   test('projects(year, visibility), project(identifier, year) with its framework', async () => {
     const res = await gql(`{
-      projects(year: 2024, visibility: PUBLIC) { identifier owned year }
+      projects(year: 2024, visibility: PUBLIC) { nodes { identifier owned year } }
       project(identifier: "P-SOLAR", year: 2024) { id identifier allocatedAmount framework { id name } rows(languageCode: "sv") { category { name } } }
       none: project(identifier: "P-NONE", year: 2024) { id }
       old: project(identifier: "P-SOLAR", year: 2023) { allocatedAmount rows { value } framework { yearSpecifics { valueOutstanding } } }
     }`);
     assert.deepEqual(data(res), {
-      projects: [{ identifier: 'P-WIND', owned: true, year: 2024 }],
+      projects: { nodes: [{ identifier: 'P-WIND', owned: true, year: 2024 }] },
       project: { id: '3', identifier: 'P-SOLAR', allocatedAmount: 250e6, framework: { id: '1', name: 'Green Bond Framework' }, rows: [{ category: { name: 'Förnybar energi' } }] },
       none: null,
       old: { allocatedAmount: null, rows: [], framework: { yearSpecifics: null } },
@@ -236,10 +236,10 @@ describe('reads', () => {
   });
 
   test('another account sees only what is public', async () => {
-    const res = await gql('{ frameworks(year: 2024) { identifier owned projects { identifier owned } } projects(year: 2024) { identifier } }', {}, 'op-key');
+    const res = await gql('{ frameworks(year: 2024) { nodes { identifier owned projects { identifier owned } } } projects(year: 2024) { nodes { identifier } } }', {}, 'op-key');
     assert.deepEqual(data(res), {
-      frameworks: [{ identifier: 'GBF-2024', owned: false, projects: [{ identifier: 'P-WIND', owned: false }] }],
-      projects: [{ identifier: 'P-WIND' }],
+      frameworks: { nodes: [{ identifier: 'GBF-2024', owned: false, projects: [{ identifier: 'P-WIND', owned: false }] }] },
+      projects: { nodes: [{ identifier: 'P-WIND' }] },
     });
     assert.deepEqual(data(await gql('{ framework(identifier: "PRIV-1", year: 2024) { id } }', {}, 'op-key')), { framework: null });
   });
@@ -247,12 +247,12 @@ describe('reads', () => {
   test("rows of another account's framework shadowed by the caller's own identifier: a clear error", async () => {
     const mine = await gql('mutation { addFramework(input: { identifier: "GBF-2024", name: "Mine", currencyCode: "SEK" }) { id } }', {}, 'op-key');
     const ownId = data(mine)['addFramework'].id;
-    const res = await gql('{ frameworks(year: 2024) { id owned rows { value } } }', {}, 'op-key');
+    const res = await gql('{ frameworks(year: 2024) { nodes { id owned rows { value } } } }', {}, 'op-key');
     assert.equal(res.body.errors?.length, 1, JSON.stringify(res.body));
     assert.deepEqual(res.body.errors![0]!.extensions, { code: 'FAILED_PRECONDITION' });
     assert.equal(res.body.errors![0]!.message, `The rows of another account's framework "GBF-2024" cannot be read while you have a framework with the same identifier.`);
-    assert.deepEqual(res.body.errors![0]!.path, ['frameworks', 1, 'rows']);
-    assert.deepEqual(res.body.data, { frameworks: [{ id: ownId, owned: true, rows: [] }, { id: '1', owned: false, rows: null }] }, 'the rest of the answer stands');
+    assert.deepEqual(res.body.errors![0]!.path, ['frameworks', 'nodes', 1, 'rows']);
+    assert.deepEqual(res.body.data, { frameworks: { nodes: [{ id: ownId, owned: true, rows: [] }, { id: '1', owned: false, rows: null }] } }, 'the rest of the answer stands');
     assert.equal(data(await gql('mutation ($i: String!) { removeFramework(identifier: $i) { message } }', { i: 'GBF-2024' }, 'op-key'))['removeFramework'].message, 'Framework removed.');
   });
 });
@@ -277,7 +277,7 @@ describe('errors carry extensions.code', () => {
       ['mutation { addProject(input: { identifier: "P", name: "X", currencyCode: "EUR", frameworkIdentifier: "" }) { message } }', 'input.frameworkIdentifier is required.'],
       ['mutation { removeProject(identifier: "") { message } }', 'identifier is required.'],
       ['mutation { buildFrameworkFromProjects(identifier: "GBF-2024", year: 24) { message } }', 'year must be a 4-digit year.'],
-      ['{ frameworks(year: 20245) { id } }', 'year must be a 4-digit year.'],
+      ['{ frameworks(year: 20245) { nodes { id } } }', 'year must be a 4-digit year.'],
       ['{ framework(identifier: "a\\nb", year: 2024) { id } }', 'identifier must not contain control characters.'],
     ];
     for (const [query, message] of cases) {
@@ -289,7 +289,7 @@ describe('errors carry extensions.code', () => {
   });
 
   test('a visibility outside the enum is refused by GraphQL itself', async () => {
-    const res = await gql('{ frameworks(year: 2024, visibility: SHARED) { id } }');
+    const res = await gql('{ frameworks(year: 2024, visibility: SHARED) { nodes { id } } }');
     assert.equal(onlyError(res).code, 'GRAPHQL_VALIDATION_FAILED');
   });
 
@@ -332,9 +332,9 @@ describe('removals', () => {
       i: { message: 'Framework removed.' },
     });
     assert.deepEqual(sent('removeIndicatorFromProject'), { projectIdentifier: 'P-WIND', indicatorId: 31, subCategoryId: 11, reportingYear: 2024 });
-    assert.deepEqual(data(await gql('{ frameworks(year: 2024) { identifier } projects(year: 2024) { identifier } }')), {
-      frameworks: [{ identifier: 'PRIV-1' }],
-      projects: [],
+    assert.deepEqual(data(await gql('{ frameworks(year: 2024) { nodes { identifier } } projects(year: 2024) { nodes { identifier } } }')), {
+      frameworks: { nodes: [{ identifier: 'PRIV-1' }] },
+      projects: { nodes: [] },
     });
   });
 });

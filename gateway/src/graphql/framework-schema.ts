@@ -1,3 +1,5 @@
+import { connectionType, PAGE_ARGS } from './pagination.js';
+
 /**
  * SDL of frameworks and projects (spec §4.6–§4.7): the camelCase counterpart of getFrameworks,
  * getFrameworkDetails, getProjects and getProjectDetails. Appended to schema.ts's typeDefs; the changes
@@ -11,8 +13,8 @@ export const frameworkTypeDefs = /* GraphQL */ `
       "Reporting year, 4 digits: the year of the figures, rows and projects read below."
       year: Int!
       "Only public or only private frameworks; default both."
-      visibility: Visibility
-    ): [Framework!]!
+      visibility: Visibility${PAGE_ARGS}
+    ): FrameworkConnection!
     "One framework: the caller's own with this identifier, else another account's public one (spec getFrameworkDetails). Null when none is visible."
     framework(
       "The framework's identifier (spec framework_identifier)."
@@ -25,8 +27,8 @@ export const frameworkTypeDefs = /* GraphQL */ `
       "Reporting year, 4 digits."
       year: Int!
       "Only public or only private projects; default both."
-      visibility: Visibility
-    ): [Project!]!
+      visibility: Visibility${PAGE_ARGS}
+    ): ProjectConnection!
     "One project: the caller's own with this identifier, else a public one (spec getProjectDetails). Null when none is visible."
     project(
       "The project's identifier (spec project_identifier)."
@@ -152,4 +154,4 @@ export const frameworkTypeDefs = /* GraphQL */ `
     "Code of that language, e.g. sv."
     languageCode: String!
   }
-`;
+${connectionType('Framework', 'frameworks')}${connectionType('Project', 'projects')}`;

@@ -69,8 +69,15 @@ describe('query limits', () => {
     assert.deepEqual(errorsOf(wide.body), [
       ['The operation could return about 1502 fields; at most 1100 are allowed. Ask for fewer fields or smaller pages (first).', 'QUERY_TOO_COMPLEX'],
     ]);
-    // Without a literal first, a list counts as 10: users (10 × (1 + groups 10 × 1)) + 1 = 111.
-    assert.equal((await post({ query: '{ users { groups { name } } }' })).body.errors, undefined);
+    // A list without first counts as 10; a connection without first as its default page (100):
+    // users (1 + nodes (1 + 100 × (1 + groups 10 × 1))) = 1 102 > 1 100; with first: 50, 552.
+    assert.equal((await post({ query: '{ users { nodes { groups { name } } } }' })).body.errors?.[0]?.extensions?.['code'], 'QUERY_TOO_COMPLEX');
+    assert.equal((await post({ query: '{ users(first: 50) { nodes { groups { name } } } }' })).body.errors, undefined);
+    // A page size given as a variable is not known yet: it counts as the largest page.
+    const variable = await post({ query: 'query($n: Int) { users(first: $n) { nodes { id } } }', variables: { n: 2 } });
+    assert.equal(variable.body.errors, undefined);
+    const variableWide = await post({ query: 'query($n: Int) { users(first: $n) { nodes { id identifier } } }', variables: { n: 2 } });
+    assert.equal(variableWide.body.errors?.[0]?.extensions?.['code'], 'QUERY_TOO_COMPLEX');
   });
 
   test('cost: aliases repeat a field and count each time', async () => {

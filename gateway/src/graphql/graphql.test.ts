@@ -56,7 +56,7 @@ describe('authentication', () => {
 
   test('the key is checked once per request, however many fields need it', async () => {
     const before = t.identity.calls.filter((c) => c.method === 'authenticate').length;
-    const res = await gql('{ me { id } groups { id } users { id } }');
+    const res = await gql('{ me { id } groups { id } users { nodes { id } } }');
     assert.equal(res.body.errors, undefined);
     assert.equal(t.identity.calls.filter((c) => c.method === 'authenticate').length, before + 1);
   });
@@ -64,7 +64,7 @@ describe('authentication', () => {
 
 describe('error codes match /v1/call', () => {
   test('PERMISSION_DENIED for operator-only fields', async () => {
-    assert.deepEqual(onlyError(await gql('{ accounts { id } }')), { message: 'Not authorized.', code: 'PERMISSION_DENIED' });
+    assert.deepEqual(onlyError(await gql('{ accounts { nodes { id } } }')), { message: 'Not authorized.', code: 'PERMISSION_DENIED' });
   });
 
   test('INVALID_ARGUMENT from the shared parameter rules, named after the GraphQL field', async () => {
@@ -144,14 +144,15 @@ describe('identity schema', () => {
     await gql('mutation { addInvestorToUser(userIdentifier: "g1", investorIdentifier: "inv-7") { message } }', {}, 'op-key');
 
     const read = await gql(
-      `{ users(userIdentifier: "g1") { id identifier firstName lastName email role groups { id name } encrypted masked }
+      `{ users(userIdentifier: "g1") { nodes { id identifier firstName lastName email role groups { id name } encrypted masked } totalCount }
          groups { name }
          investorsOfUser { userId userIdentifier investors { id identifier name } } }`,
       {},
       'op-key',
     );
     assert.equal(read.body.errors, undefined, JSON.stringify(read.body.errors));
-    assert.deepEqual(read.body.data?.['users'], [
+    assert.equal((read.body.data?.['users'] as { totalCount: number }).totalCount, 1);
+    assert.deepEqual((read.body.data?.['users'] as { nodes: unknown[] }).nodes, [
       {
         id: '1',
         identifier: 'g1',
@@ -168,8 +169,8 @@ describe('identity schema', () => {
     assert.deepEqual(read.body.data?.['investorsOfUser'], [
       { userId: '1', userIdentifier: 'g1', investors: [{ id: null, identifier: 'inv-7', name: null }] },
     ]);
-    const none = await gql('{ users { id } investorsOfUser { userId } }', {}, 'user-key');
-    assert.deepEqual(none.body.data, { users: [], investorsOfUser: [] });
+    const none = await gql('{ users { nodes { id } pageInfo { hasNextPage endCursor } totalCount } investorsOfUser { userId } }', {}, 'user-key');
+    assert.deepEqual(none.body.data, { users: { nodes: [], pageInfo: { hasNextPage: false, endCursor: null }, totalCount: 0 }, investorsOfUser: [] });
   });
 
   test('generateEncryptionKey returns the key as a string', async () => {
@@ -203,8 +204,8 @@ describe('identity schema', () => {
     const revoked = await gql('mutation ($id: ID!) { revokeApiKey(keyId: $id) { id revokedAt } }', { id: active[0]!.id }, 'op-key');
     assert.equal((revoked.body.data?.['revokeApiKey'] as { revokedAt: string }).revokedAt, '2024-01-01T00:00:00.000Z');
 
-    const accounts = await gql('{ accounts { name role } }', {}, 'op-key');
-    assert.ok((accounts.body.data?.['accounts'] as { name: string }[]).some((a) => a.name === 'Beta'));
+    const accounts = await gql('{ accounts { nodes { name role } } }', {}, 'op-key');
+    assert.ok((accounts.body.data?.['accounts'] as { nodes: { name: string }[] }).nodes.some((a) => a.name === 'Beta'));
   });
 
   test('introspection is on outside production, even without a key', async () => {

@@ -23,8 +23,9 @@ import {
  * - **Depth**: the longest chain of nested fields (`me { id }` is 2). The schema's deepest honest path
  *   (portfolio → positions → asset → framework → rows → indicator → …) stays well below the default.
  * - **Cost**: an estimate of the fields the answer holds. Each field costs 1; the selection under a field
- *   that returns a list is multiplied by its `first` argument when the query gives it as a literal, else
- *   by `defaultListSize`. A request may have several operations: each is checked on its own.
+ *   that returns a list (or a connection's `nodes`) is multiplied by its `first` argument: the literal,
+ *   else the argument's default, or 1,000 when a variable gives it; a list without `first` counts
+ *   `defaultListSize`. A request may have several operations: each is checked on its own.
  * - Introspection fields are not measured: their size is the schema's (and introspection is off in
  *   production).
  */
@@ -35,7 +36,10 @@ export interface QueryLimits {
   defaultListSize: number;
 }
 
-export const DEFAULT_QUERY_LIMITS: QueryLimits = { maxDepth: 12, maxCost: 50_000, defaultListSize: 10 };
+export const DEFAULT_QUERY_LIMITS: QueryLimits = { maxDepth: 12, maxCost: 250_000, defaultListSize: 10 };
+
+/** What a `first` given as a variable counts as: the largest page any list field accepts. */
+const MAX_PAGE_ASSUMED = 1_000;
 
 /** Also protects parse itself: graphql-js recurses per nesting level, so a huge document must stop early. */
 export const MAX_QUERY_TOKENS = 10_000;
@@ -121,18 +125,25 @@ class Measure {
   private field(node: FieldNode, parent: GraphQLOutputType | undefined, level: number, seen: Set<string>, pageSize?: number) {
     // Introspection (__schema, __type) is as big as the schema and no bigger: it is not measured.
     if (!node.selectionSet || node.name.value.startsWith('__')) return { depth: level + 1, cost: 1 };
-    const type = fieldOf(parent, node.name.value)?.type;
+    const definition = fieldOf(parent, node.name.value);
+    const type = definition?.type;
     const named = type ? getNamedType(type) : undefined;
     const connection = named !== undefined && named.name.endsWith('Connection');
-    const inner = this.selection(node.selectionSet, named, level + 1, seen, connection ? this.listSize(node) : undefined);
-    const many = type !== undefined && isListType(getNullableType(type)) ? this.listSize(node, pageSize) : 1;
+    const inner = this.selection(node.selectionSet, named, level + 1, seen, connection ? this.listSize(node, definition) : undefined);
+    const many = type !== undefined && isListType(getNullableType(type)) ? (pageSize ?? this.listSize(node, definition)) : 1;
     return { depth: inner.depth, cost: 1 + many * inner.cost };
   }
 
-  private listSize(node: FieldNode, pageSize?: number): number {
+  /**
+   * The `first` a list field will get: the literal, else the argument's default; a variable is not known
+   * at validation, so it counts as the largest page (MAX_PAGE_ASSUMED). Without a `first`, the default size.
+   */
+  private listSize(node: FieldNode, definition: GraphQLField<unknown, unknown> | undefined): number {
     const first = node.arguments?.find((a) => a.name.value === 'first');
     if (first?.value.kind === Kind.INT) return Math.max(1, Number(first.value.value));
-    return pageSize ?? this.limits.defaultListSize;
+    if (first?.value.kind === Kind.VARIABLE) return MAX_PAGE_ASSUMED;
+    const fallback = definition?.args.find((a) => a.name === 'first')?.defaultValue;
+    return typeof fallback === 'number' ? fallback : this.limits.defaultListSize;
   }
 }
 

@@ -97,9 +97,10 @@ describe('mint and read', () => {
     const read = data(await gql(`query($guid: ID!) { nft(guid: $guid) { guid status metadata { name } } }`, { guid: nft.guid }))['nft'];
     assert.deepEqual(read, { guid: nft.guid, status: 'CREATED', metadata: { name: 'Solar Park' } });
     assert.equal(data(await gql(`query($guid: ID!) { nft(guid: $guid) { guid } }`, { guid: nft.guid }, 'op-key'))['nft'], null, "another account's NFT is null");
-    const listed = data(await gql(`{ nfts(from: 0, first: 5) { guid } all: nfts { guid } }`));
-    assert.ok(listed['nfts'].some((n: any) => n.guid === nft.guid));
-    assert.deepEqual(data(await gql(`{ nfts(to: 1) { guid } }`))['nfts'], []);
+    const listed = data(await gql(`{ nfts(from: 0, first: 5) { nodes { guid } } all: nfts { nodes { guid } totalCount } }`));
+    assert.ok(listed['nfts'].nodes.some((n: any) => n.guid === nft.guid));
+    assert.equal(listed['all'].totalCount, listed['all'].nodes.length);
+    assert.deepEqual(data(await gql(`{ nfts(to: 1) { nodes { guid } } }`))['nfts'].nodes, []);
   });
 
   test('validation names the input; a missing key is UNAUTHENTICATED', async () => {
@@ -112,8 +113,8 @@ describe('mint and read', () => {
     ];
     for (const [input, message] of cases) assert.deepEqual(onlyError(await gql(MINT, { input })), { message, code: 'INVALID_ARGUMENT' });
     assert.deepEqual(onlyError(await gql(MINT, { input: mintInput('x') }, null)), { message: 'Please submit client identifier.', code: 'UNAUTHENTICATED' });
-    assert.deepEqual(onlyError(await gql('{ nfts(from: 5, to: 1) { guid } }')), { message: 'from must not be after to.', code: 'INVALID_ARGUMENT' });
-    assert.deepEqual(onlyError(await gql('{ nfts(first: 0) { guid } }')), { message: 'first must be between 1 and 1000.', code: 'INVALID_ARGUMENT' });
+    assert.deepEqual(onlyError(await gql('{ nfts(from: 5, to: 1) { nodes { guid } } }')), { message: 'from must not be after to.', code: 'INVALID_ARGUMENT' });
+    assert.deepEqual(onlyError(await gql('{ nfts(first: 0) { nodes { guid } } }')), { message: 'first must be an integer from 1 to 1000, got 0.', code: 'INVALID_ARGUMENT' });
   });
 });
 

@@ -1,3 +1,5 @@
+import { connectionType, PAGE_ARGS } from './pagination.js';
+
 /**
  * SDL of NFTs (spec §4.13, SVC.NFT.zK): reads, the mint / transfer / send / claim / revoke mutations and
  * the NFT outcome of a job. Appended to schema.ts's typeDefs. claimNft and revokeNftSend need no
@@ -15,10 +17,8 @@ export const nftTypeDefs = /* GraphQL */ `
       "Milliseconds since 1970, inclusive."
       to: Float
       "Only NFTs of this network (an alias and its target are one chain)."
-      network: String
-      "At most this many (1 to 1000); default all the service answers (20 without a range, at most 1000)."
-      first: Int
-    ): [Nft!]!
+      network: String${PAGE_ARGS}
+    ): NftConnection!
     "One NFT of the account by its guid; null when the account has none."
     nft("The NFT's guid." guid: ID!): Nft
   }
@@ -214,4 +214,4 @@ export const nftTypeDefs = /* GraphQL */ `
     "Outcome of a completed NFT job: the NFT after it."
     nft: Nft
   }
-`;
+${connectionType('Nft', 'NFTs')}`;

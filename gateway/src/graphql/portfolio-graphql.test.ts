@@ -140,8 +140,8 @@ describe('changes and reads', () => {
   test('assets: list, one by identifier, its framework of a year, its attributed rows, Framework.assets', async () => {
     const res = data(
       await gql(`{
-        assets { identifier visibility owned }
-        publicOnes: assets(visibility: PUBLIC) { identifier }
+        assets { nodes { identifier visibility owned } }
+        publicOnes: assets(visibility: PUBLIC) { nodes { identifier } }
         asset(identifier: "SE0001") {
           id identifier name valueOutstanding currencyCode dateIssued dateMaturity issuer { identifier name } frameworkIdentifier frameworkName visibility
           framework(year: 2024) { identifier yearSpecifics { valueOutstanding } assets { identifier } }
@@ -149,14 +149,14 @@ describe('changes and reads', () => {
             rows { indicator { id name } subCategory { name } volume currencyCode value } }
         }
         none: asset(identifier: "NOPE") { id }
-        frameworks(year: 2024) { identifier assets { identifier } }
+        frameworks(year: 2024) { nodes { identifier assets { identifier } } }
       }`),
     );
-    assert.deepEqual(res['assets'], [
+    assert.deepEqual(res['assets'].nodes, [
       { identifier: 'SE0001', visibility: 'PUBLIC', owned: true },
       { identifier: 'SE0002', visibility: 'PRIVATE', owned: true },
     ]);
-    assert.deepEqual(res['publicOnes'], [{ identifier: 'SE0001' }]);
+    assert.deepEqual(res['publicOnes'].nodes, [{ identifier: 'SE0001' }]);
     const asset = res['asset'];
     assert.deepEqual({ ...asset, framework: undefined, frameworkDetails: undefined }, {
       id: asset.id,
@@ -187,18 +187,18 @@ describe('changes and reads', () => {
       ],
     });
     assert.equal(res['none'], null);
-    assert.deepEqual(res['frameworks'], [{ identifier: 'GBF', assets: [{ identifier: 'SE0001' }, { identifier: 'SE0002' }] }]);
+    assert.deepEqual(res['frameworks'].nodes, [{ identifier: 'GBF', assets: [{ identifier: 'SE0001' }, { identifier: 'SE0002' }] }]);
 
-    const other = data(await gql('{ assets { identifier owned } frameworks(year: 2024) { assets { identifier } } }', {}, 'op-key'));
-    assert.deepEqual(other, { assets: [{ identifier: 'SE0001', owned: false }], frameworks: [{ assets: [{ identifier: 'SE0001' }] }] });
+    const other = data(await gql('{ assets { nodes { identifier owned } } frameworks(year: 2024) { nodes { assets { identifier } } } }', {}, 'op-key'));
+    assert.deepEqual(other, { assets: { nodes: [{ identifier: 'SE0001', owned: false }] }, frameworks: { nodes: [{ assets: [{ identifier: 'SE0001' }] }] } });
     const noValue = await gql('{ asset(identifier: "SE0002") { identifier frameworkDetails(year: 2024) { share } } }');
     assert.deepEqual(noValue.body.data, { asset: { identifier: 'SE0002', frameworkDetails: null } });
     assert.equal(noValue.body.errors?.[0]?.extensions?.['code'], 'FAILED_PRECONDITION');
   });
 
   test('investors: masked without the key, in clear with it, a wrong key is INVALID_ARGUMENT; nested positions, portfolios, impacts', async () => {
-    const masked = data(await gql('{ investors { identifier name email currencyCode encrypted masked } }'));
-    assert.deepEqual(masked['investors'], [
+    const masked = data(await gql('{ investors { nodes { identifier name email currencyCode encrypted masked } } }'));
+    assert.deepEqual(masked['investors'].nodes, [
       { identifier: 'inv_1', name: '********', email: '********', currencyCode: 'EUR', encrypted: true, masked: true },
       { identifier: 'inv_2', name: 'Bo Plain', email: null, currencyCode: 'SEK', encrypted: false, masked: false },
     ]);
@@ -235,11 +235,11 @@ describe('changes and reads', () => {
       },
     });
     assert.equal(open['nobody'], null);
-    assert.deepEqual(onlyError(await gql('{ investors(decryptionKey: "nope") { name } }')), {
+    assert.deepEqual(onlyError(await gql('{ investors(decryptionKey: "nope") { nodes { name } } }')), {
       message: 'The decryption key does not match the key the data was encrypted with.',
       code: 'INVALID_ARGUMENT',
     });
-    assert.deepEqual(data(await gql('{ investors { id } }', {}, 'op-key')), { investors: [] });
+    assert.deepEqual(data(await gql('{ investors { nodes { id } } }', {}, 'op-key')), { investors: { nodes: [] } });
 
     // Investor.positions / portfolios come from the account's listings, read without the key: the positions
     // of investors encrypted with another key do not make this investor's key "wrong".
@@ -251,24 +251,24 @@ describe('changes and reads', () => {
   });
 
   test('positions: filters, the user filter through identity, nested investor, asset and impacts', async () => {
-    const all = data(await gql('{ positions { id investorIdentifier days startDate impactYears asset { identifier } } }'));
-    assert.deepEqual(all['positions'].map((p: any) => [p.investorIdentifier, p.days, p.startDate, p.impactYears]), [
+    const all = data(await gql('{ positions { nodes { id investorIdentifier days startDate impactYears asset { identifier } } } }'));
+    assert.deepEqual(all['positions'].nodes.map((p: any) => [p.investorIdentifier, p.days, p.startDate, p.impactYears]), [
       ['inv_1', 365, null, [2024]],
       ['inv_2', 30, '2024-12-15', []],
     ]);
     assert.equal(sent('getPositions').investorIdentifier, '', 'no investor: every investor of the account');
 
-    assert.deepEqual(onlyError(await gql('{ positions(userIdentifier: "nobody") { id } }')), { message: 'No such user.', code: 'NOT_FOUND' });
+    assert.deepEqual(onlyError(await gql('{ positions(userIdentifier: "nobody") { nodes { id } } }')), { message: 'No such user.', code: 'NOT_FOUND' });
     data(await gql('mutation { addUser(input: { userIdentifier: "u1" }) { message } addInvestorToUser(userIdentifier: "u1", investorIdentifier: "inv_2") { message } }'));
     const limited = data(
-      await gql(`{ positions(userIdentifier: "u1") { investorIdentifier investor { name } impacts(year: 2024) { value } }
-                   portfolios(userIdentifier: "u1") { identifier } }`),
+      await gql(`{ positions(userIdentifier: "u1") { nodes { investorIdentifier investor { name } impacts(year: 2024) { value } } }
+                   portfolios(userIdentifier: "u1") { nodes { identifier } } }`),
     );
-    assert.deepEqual(limited, { positions: [{ investorIdentifier: 'inv_2', investor: { name: 'Bo Plain' }, impacts: [] }], portfolios: [] });
+    assert.deepEqual(limited, { positions: { nodes: [{ investorIdentifier: 'inv_2', investor: { name: 'Bo Plain' }, impacts: [] }] }, portfolios: { nodes: [] } });
     assert.deepEqual(sent('getPortfolios'), { investorIdentifier: '', investorIdentifiersAllowed: ['inv_2'], investorFilterActive: true });
 
-    const one = data(await gql(`{ positions(investorIdentifier: "inv_1", assetIdentifier: "SE0001") { impacts(year: 2024) { year indicator { name } unit { name } currencyCode frameworkIdentifier inputs { positionAmount positionCurrencyCode holdingDaysInYear daysInYear indicatorValue subCategoryVolume valueOutstandingFramework frameworkValueOutstanding frameworkAllocatedAmount } } } }`));
-    assert.deepEqual(one['positions'][0].impacts[0], {
+    const one = data(await gql(`{ positions(investorIdentifier: "inv_1", assetIdentifier: "SE0001") { nodes { impacts(year: 2024) { year indicator { name } unit { name } currencyCode frameworkIdentifier inputs { positionAmount positionCurrencyCode holdingDaysInYear daysInYear indicatorValue subCategoryVolume valueOutstandingFramework frameworkValueOutstanding frameworkAllocatedAmount } } } } }`));
+    assert.deepEqual(one['positions'].nodes[0].impacts[0], {
       year: 2024,
       indicator: { name: 'Avoided emissions' },
       unit: { name: 'tCO2e' },
@@ -312,14 +312,14 @@ describe('changes and reads', () => {
       e: { message: 'Investor removed.' },
       f: { message: 'Asset removed.' },
     });
-    assert.deepEqual(data(await gql('{ positions { id } portfolios { id } }')), { positions: [], portfolios: [] });
+    assert.deepEqual(data(await gql('{ positions { nodes { id } } portfolios { nodes { id } } }')), { positions: { nodes: [] }, portfolios: { nodes: [] } });
     assert.deepEqual(onlyError(await gql('mutation { removeAsset(identifier: "SE0001") { message } }', {}, 'op-key')), { message: 'Not authorized.', code: 'PERMISSION_DENIED' });
   });
 });
 
 describe('batching: a portfolio of many positions costs a small constant number of calls', () => {
   const QUERY = `query($key: String) {
-    portfolios(decryptionKey: $key) {
+    portfolios(decryptionKey: $key) { nodes {
       identifier
       investor { name }
       impacts(year: 2024) { totals { value } }
@@ -332,7 +332,7 @@ describe('batching: a portfolio of many positions costs a small constant number 
           framework(year: 2024) { identifier yearSpecifics { valueOutstanding } rows { value indicator { name unit { name } } subCategory { name category { name } } } }
         }
       }
-    }
+    } }
   }`;
 
   async function portfolioOf(n: number, investor: string, portfolio: string): Promise<void> {
@@ -360,14 +360,14 @@ describe('batching: a portfolio of many positions costs a small constant number 
     await portfolioOf(10, 'inv_small', 'small');
     const small = await callsDuring(async () => {
       const res = data(await gql(QUERY.replace('portfolios(decryptionKey: $key)', 'portfolios(investorIdentifier: "inv_small", decryptionKey: $key)'), { key: KEY }));
-      assert.equal(res['portfolios'][0].positions.length, 10);
+      assert.equal(res['portfolios'].nodes[0].positions.length, 10);
     });
     await portfolioOf(1000, 'inv_big', 'big');
     let answered: any;
     const big = await callsDuring(async () => {
       answered = data(await gql(QUERY.replace('portfolios(decryptionKey: $key)', 'portfolios(investorIdentifier: "inv_big", decryptionKey: $key)'), { key: KEY }));
     });
-    const [portfolio] = answered['portfolios'];
+    const [portfolio] = answered['portfolios'].nodes;
     assert.equal(portfolio.positions.length, 1000);
     assert.equal(portfolio.investor.name, 'Big Fund');
     assert.deepEqual(portfolio.positions[999].investor, { name: 'Big Fund', masked: false });
@@ -410,12 +410,12 @@ test('without PORTFOLIO_GRPC_ADDR: UNAVAILABLE on the portfolio fields; a framew
       return { status: res.status, body: (await res.json()) as GqlResponse['body'] };
     };
     const message = 'The portfolio service is not available: this gateway has no portfolio backend configured.';
-    assert.deepEqual(onlyError(await post('{ assets { id } }')), { message, code: 'UNAVAILABLE' });
+    assert.deepEqual(onlyError(await post('{ assets { nodes { id } } }')), { message, code: 'UNAVAILABLE' });
     assert.deepEqual(onlyError(await post('mutation { generateInvestorIdentifier }')), { message, code: 'UNAVAILABLE' });
     await post('mutation { addFramework(input: { identifier: "F", name: "F", currencyCode: "EUR" }) { id } }');
-    const partial = await post('{ frameworks(year: 2024) { identifier assets { id } } }');
-    assert.deepEqual(partial.body.data, { frameworks: [{ identifier: 'F', assets: null }] });
-    assert.deepEqual(partial.body.errors?.map((e) => [e.message, e.extensions?.['code'], e.path]), [[message, 'UNAVAILABLE', ['frameworks', 0, 'assets']]]);
+    const partial = await post('{ frameworks(year: 2024) { nodes { identifier assets { id } } } }');
+    assert.deepEqual(partial.body.data, { frameworks: { nodes: [{ identifier: 'F', assets: null }] } });
+    assert.deepEqual(partial.body.errors?.map((e) => [e.message, e.extensions?.['code'], e.path]), [[message, 'UNAVAILABLE', ['frameworks', 'nodes', 0, 'assets']]]);
   } finally {
     await bare.stop();
   }

@@ -1,3 +1,5 @@
+import { connectionType, PAGE_ARGS } from './pagination.js';
+
 /**
  * SDL of assets, investors, positions, portfolios and their impacts (spec §4.8–§4.10): the camelCase
  * counterpart of the /v1/call reads, served by PortfolioService. Appended to schema.ts's typeDefs; the
@@ -13,12 +15,15 @@ export const portfolioTypeDefs = /* GraphQL */ `
       "Only the assets linked to the framework of this identifier (spec framework_identifier)."
       frameworkIdentifier: String
       "Only public or only private assets (spec issuer_visibility); default both."
-      visibility: Visibility
-    ): [Asset!]!
+      visibility: Visibility${PAGE_ARGS}
+    ): AssetConnection!
     "One asset: the caller's own with this identifier, else another account's public one. Null when none is visible."
     asset("The asset's identifier, e.g. an ISIN (spec asset_identifier)." identifier: String!): Asset
     "The caller's investors (spec getInvestors)."
-    investors("Key given to addInvestor's encryptionKey; without it encrypted names and e-mails come back masked." decryptionKey: String): [Investor!]!
+    investors(
+      "Key given to addInvestor's encryptionKey; without it encrypted names and e-mails come back masked."
+      decryptionKey: String${PAGE_ARGS}
+    ): InvestorConnection!
     "One of the caller's investors; null when the account has none with this identifier."
     investor(
       "The investor's identifier (spec investor_identifier)."
@@ -37,8 +42,8 @@ export const portfolioTypeDefs = /* GraphQL */ `
       "Only positions of the investors this user may access (spec user_identifier, see addInvestorToUser)."
       userIdentifier: String
       "Key that decrypts investor names."
-      decryptionKey: String
-    ): [Position!]!
+      decryptionKey: String${PAGE_ARGS}
+    ): PositionConnection!
     "The caller's portfolios (spec getPortfolios)."
     portfolios(
       "Only this investor's portfolios; default every investor of the account."
@@ -48,8 +53,8 @@ export const portfolioTypeDefs = /* GraphQL */ `
       "Only portfolios of the investors this user may access (spec user_identifier)."
       userIdentifier: String
       "Key that decrypts investor names."
-      decryptionKey: String
-    ): [Portfolio!]!
+      decryptionKey: String${PAGE_ARGS}
+    ): PortfolioConnection!
     "One of the caller's portfolios; null when the account has none with this identifier."
     portfolio(
       "The portfolio's identifier, unique in the account (spec portfolio_identifier)."
@@ -308,4 +313,4 @@ export const portfolioTypeDefs = /* GraphQL */ `
     "Sum of the attributed volumes."
     attributedVolume: Float!
   }
-`;
+${connectionType('Asset', 'assets')}${connectionType('Investor', 'investors')}${connectionType('Position', 'positions')}${connectionType('Portfolio', 'portfolios')}`;

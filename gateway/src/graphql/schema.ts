@@ -9,6 +9,7 @@ import { portfolioTypeDefs } from './portfolio-schema.js';
 import { subscriptionTypeDefs } from './subscription-schema.js';
 import { taxonomyMutationTypeDefs } from './taxonomy-mutations-schema.js';
 import { taxonomyTypeDefs } from './taxonomy-schema.js';
+import { connectionType, PAGE_ARGS } from './pagination.js';
 
 /**
  * The GraphQL schema (SDL). camelCase counterpart of the /v1/call identity operations plus account
@@ -29,8 +30,8 @@ const identityTypeDefs = /* GraphQL */ `
       "Only the user with this identifier."
       userIdentifier: String
       "Key given to addUser's encryptionKey; without it encrypted names and e-mails come back masked."
-      decryptionKey: String
-    ): [User!]!
+      decryptionKey: String${PAGE_ARGS}
+    ): UserConnection!
     "The groups a user can be put in (spec getGroups)."
     groups: [Group!]!
     "For each user, the investors the user may access (spec getInvestorsOfUser). Empty when none are registered."
@@ -41,7 +42,8 @@ const identityTypeDefs = /* GraphQL */ `
       decryptionKey: String
     ): [UserInvestors!]!
     "Every account of the service. Operators only."
-    accounts: [Account!]!
+    accounts(${PAGE_ARGS}
+    ): AccountConnection!
     "API keys of an account, without their secrets. Defaults to the caller's account; other accounts need an operator."
     apiKeys("Account whose keys to list; defaults to the caller's." accountId: ID): [ApiKey!]!
   }
@@ -227,7 +229,7 @@ const identityTypeDefs = /* GraphQL */ `
     "Id of the item created or changed, when there is one."
     id: ID
   }
-`;
+${connectionType('User', 'users')}${connectionType('Account', 'accounts')}`;
 
 export const typeDefs =
   identityTypeDefs +

@@ -12,11 +12,37 @@ import { subscriptionResolvers } from './subscription-resolvers.js';
 import { taxonomyMutations } from './taxonomy-mutations.js';
 import { taxonomyQueries, taxonomyTypes } from './taxonomy-resolvers.js';
 import { translationMutations } from './translation-mutations.js';
+import { paged } from '../pagination.js';
 import { userMutations, userQueries } from './user-resolvers.js';
+
+const byId = (item: { id: string | number }) => item.id;
+
+/** The root lists that grow with an account's data answer pages (pagination.ts). */
+const pagedQueries = {
+  users: paged(userQueries.users, byId),
+  accounts: paged(accountQueries.accounts, byId),
+  frameworks: paged(frameworkQueries.frameworks, byId),
+  projects: paged(frameworkQueries.projects, byId),
+  assets: paged(portfolioQueries.assets, byId),
+  investors: paged(portfolioQueries.investors, byId),
+  positions: paged(portfolioQueries.positions, byId),
+  portfolios: paged(portfolioQueries.portfolios, byId),
+  documents: paged(chainQueries.documents, byId),
+  nfts: paged(nftQueries.nfts, (nft) => nft.guid),
+};
 
 /** The resolver map of the schema; each domain contributes its Query and Mutation fields. */
 export const resolvers = {
-  Query: { ...accountQueries, ...userQueries, ...taxonomyQueries, ...frameworkQueries, ...portfolioQueries, ...chainQueries, ...nftQueries },
+  Query: {
+    ...accountQueries,
+    ...userQueries,
+    ...taxonomyQueries,
+    ...frameworkQueries,
+    ...portfolioQueries,
+    ...chainQueries,
+    ...nftQueries,
+    ...pagedQueries,
+  },
   Mutation: {
     ...accountMutations,
     ...userMutations,

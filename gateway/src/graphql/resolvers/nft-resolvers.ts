@@ -1,7 +1,7 @@
 import { DomainError } from '@green-impact/shared/errors';
 import { chainClient } from '../../clients.js';
 import { checkNetworkName } from '../../v1/operations/blockchain-params.js';
-import { checkRange, MAX_LIST, nftParams } from '../../v1/operations/nft-params.js';
+import { checkRange, nftParams } from '../../v1/operations/nft-params.js';
 import { validateParameters } from '../../v1/parameters.js';
 import { callAs, type GraphqlContext } from '../context.js';
 import { toGqlNft } from '../nft-objects.js';
@@ -16,7 +16,6 @@ type Maybe<T> = T | null | undefined;
 const readParams = {
   from: nftParams.from,
   to: nftParams.to,
-  first: { type: 'int', min: 1, max: MAX_LIST },
   guid: { ...nftParams.guid, required: true },
 } as const;
 
@@ -24,17 +23,16 @@ export interface NftsArgs {
   from?: Maybe<number>;
   to?: Maybe<number>;
   network?: Maybe<string>;
-  first?: Maybe<number>;
 }
 
 export const nftQueries = {
   async nfts(_: unknown, args: NftsArgs, ctx: GraphqlContext) {
     const opts = await callAs(ctx);
     const client = chainClient(ctx.clients);
-    const { from, to, first } = validateParameters({ from: readParams.from, to: readParams.to, first: readParams.first }, { ...args });
+    const { from, to } = validateParameters({ from: readParams.from, to: readParams.to }, { ...args });
     const network = args.network ? checkNetworkName(args.network, 'network') : undefined;
     const { nfts } = await client.listNfts({ ...checkRange(from, to), network }, opts);
-    return (first === undefined ? nfts : nfts.slice(0, first)).map(toGqlNft);
+    return nfts.map(toGqlNft);
   },
   async nft(_: unknown, args: { guid: string }, ctx: GraphqlContext) {
     const opts = await callAs(ctx);
