@@ -1,14 +1,14 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { GraphQLClient, ClientError } from 'graphql-request';
-import { createClient, type Client as WsClient } from 'graphql-ws';
-import WebSocket from 'ws';
+import type { Client as WsClient } from 'graphql-ws';
 import { skipReason, testDatabases } from '@green-impact/shared/testing/databases';
 import type { RunningSystem } from '@green-impact/embedded/system';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startImageServer, testPng } from './support/images.js';
+import { subscriptionClient, watchJob as watchJobOf, type WatchedJob } from './support/subscriptions.js';
 import { createUserAccount, startTestSystem } from './support/system.js';
 
 const OPERATOR = 'graphql-client-operator-key';
@@ -16,12 +16,7 @@ const YEAR = 2024;
 /** A job on an embedded network completes in well under a second; this bounds a broken pipeline. */
 const JOB_TIMEOUT_MS = 30_000;
 
-interface JobView {
-  id: string;
-  status: string;
-  kind: string;
-  txHash: string | null;
-}
+type JobView = WatchedJob;
 
 /**
  * A frontend's view of the service: graphql-request over HTTP and graphql-ws over WebSocket, nothing but
@@ -44,31 +39,12 @@ for (const db of testDatabases) {
 
     const client = (apiKey: string) => new GraphQLClient(`${system.gatewayUrl}/graphql`, { headers: { 'x-api-key': apiKey } });
     const subscriber = (apiKey: string) => {
-      const ws = createClient({ url: `${system.gatewayUrl.replace(/^http/, 'ws')}/graphql`, webSocketImpl: WebSocket, connectionParams: { apiKey }, retryAttempts: 0 });
+      const ws = subscriptionClient(system.gatewayUrl, apiKey);
       sockets.push(ws);
       return ws;
     };
 
-    /** Subscribes to jobUpdated for one job and collects statuses until COMPLETED (or FAILED). */
-    async function watchJob(apiKey: string, jobId: string): Promise<JobView[]> {
-      const updates = subscriber(apiKey).iterate<{ jobUpdated: JobView }>({
-        query: 'subscription($ids: [ID!]) { jobUpdated(ids: $ids) { id status kind txHash } }',
-        variables: { ids: [jobId] },
-      });
-      const seen: JobView[] = [];
-      const timer = setTimeout(() => void updates.return?.(), JOB_TIMEOUT_MS);
-      try {
-        for await (const result of updates) {
-          assert.equal(result.errors, undefined, JSON.stringify(result.errors));
-          const job = result.data!.jobUpdated;
-          seen.push(job);
-          if (job.status === 'COMPLETED' || job.status === 'FAILED') break;
-        }
-      } finally {
-        clearTimeout(timer);
-      }
-      return seen;
-    }
+    const watchJob = (apiKey: string, jobId: string) => watchJobOf(subscriber(apiKey), jobId, JOB_TIMEOUT_MS);
 
     before(async () => {
       images = await startImageServer(testPng());

@@ -16,7 +16,8 @@ import {
   type Topology,
   type TopologyPorts,
 } from './support/distributed.js';
-import { createUserAccount, type CallResult } from './support/system.js';
+import { subscriptionClient, watchJob } from './support/subscriptions.js';
+import { createUserAccount, graphqlClient, type CallResult } from './support/system.js';
 
 const postgres = testDatabases.find((d) => d.name === 'postgresql')!;
 const ESG = 'SVC.ESG.Credits';
@@ -181,6 +182,19 @@ describe('multi-process topology: every service its own process, PostgreSQL, Kaf
     assert.equal(worker.attributes['app.job_id'], written.job_id);
     // Nothing personal in any exported span.
     for (const p of PII) assert.ok(!JSON.stringify(collector.spans).includes(p), `"${p}" in a span`);
+  });
+
+  it('a GraphQL subscription follows a chain job to COMPLETED across processes (job events over Kafka)', async () => {
+    const written = await graphqlClient(topology.url, issuerKey)('mutation { insertString(input: { network: "sepolia", key: "mp-watched", value: "seen" }) { id status } }');
+    assert.equal(written.errors, undefined, JSON.stringify(written.errors));
+    const ws = subscriptionClient(topology.url, issuerKey);
+    try {
+      const seen = await watchJob(ws, written.data.insertString.id, 30_000);
+      assert.equal(seen.at(-1)?.status, 'COMPLETED', JSON.stringify(seen));
+      assert.match(seen.at(-1)?.txHash ?? '', /^0x[0-9a-f]{64}$/);
+    } finally {
+      await ws.dispose();
+    }
   });
 
   it("serves each service's Prometheus metrics on its own port, the chain backlog included", async () => {
