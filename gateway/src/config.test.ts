@@ -11,6 +11,20 @@ test('defaults', () => {
   assert.equal(c.nodeEnv, 'development');
   assert.equal(c.publicBaseUrl, undefined);
   assert.deepEqual(c.backends, { identity: 'identity:50051', taxonomy: undefined, portfolio: undefined, chain: undefined });
+  assert.deepEqual(c.limits, {
+    headersTimeoutMs: 10_000,
+    requestTimeoutMs: 60_000,
+    requestDeadlineMs: 30_000,
+  });
+});
+
+test('limits: values and failures name the variable', () => {
+  const c = loadGatewayConfig({ IDENTITY_GRPC_ADDR: 'a:1', REQUEST_DEADLINE_MS: '500' });
+  assert.equal(c.limits.requestDeadlineMs, 500);
+  const fails = (env: Record<string, string>, pattern: RegExp) =>
+    assert.throws(() => loadGatewayConfig({ IDENTITY_GRPC_ADDR: 'a:1', ...env }), (err: unknown) => err instanceof ConfigError && pattern.test(err.message));
+  fails({ HTTP_HEADERS_TIMEOUT_MS: '70000' }, /HTTP_HEADERS_TIMEOUT_MS \(70000\) must not exceed HTTP_REQUEST_TIMEOUT_MS \(60000\)/);
+  fails({ REQUEST_DEADLINE_MS: '10' }, /REQUEST_DEADLINE_MS must be at least 100/);
 });
 
 test('values and failures name the variable', () => {

@@ -15,7 +15,18 @@ export interface GatewayConfig {
   readyCheckTimeoutMs: number;
   /** How long close() lets in-flight requests finish before cutting connections. */
   shutdownGraceMs: number;
+  limits: GatewayLimits;
   backends: BackendAddresses;
+}
+
+/** Time limits of the HTTP face (docs/configuration.md, SECURITY.md). */
+export interface GatewayLimits {
+  /** Node's headersTimeout: a client must send all request headers within this (slowloris). */
+  headersTimeoutMs: number;
+  /** Node's requestTimeout: a client must send the whole request, body included, within this. */
+  requestTimeoutMs: number;
+  /** Budget of each /v1/call and /graphql request from its body read to its answer; 504 beyond. */
+  requestDeadlineMs: number;
 }
 
 /** host:port of each gRPC backend. Only identity is required until the other services exist. */
@@ -46,11 +57,28 @@ export function loadGatewayConfig(env: Record<string, string | undefined> = proc
     grpcDeadlineMs: read.int('GRPC_DEADLINE_MS', 15_000, { min: 100 }),
     readyCheckTimeoutMs: read.int('READY_CHECK_TIMEOUT_MS', 2_000, { min: 50 }),
     shutdownGraceMs: read.int('SHUTDOWN_GRACE_MS', 10_000, { min: 0 }),
+    limits: loadGatewayLimits(env),
     backends: {
       identity,
       taxonomy: address('TAXONOMY_GRPC_ADDR'),
       portfolio: address('PORTFOLIO_GRPC_ADDR'),
       chain: address('CHAIN_GRPC_ADDR'),
     },
+  };
+}
+
+/** The gateway's limits alone, for launchers that build the rest of the gateway's config themselves. */
+export function loadGatewayLimits(env: Record<string, string | undefined> = process.env): GatewayLimits {
+  const read = envReader(env);
+  const headersTimeoutMs = read.int('HTTP_HEADERS_TIMEOUT_MS', 10_000, { min: 100 });
+  const requestTimeoutMs = read.int('HTTP_REQUEST_TIMEOUT_MS', 60_000, { min: 100 });
+  // Node refuses a headers timeout longer than the request timeout; say so by name.
+  if (headersTimeoutMs > requestTimeoutMs) {
+    throw new ConfigError(`HTTP_HEADERS_TIMEOUT_MS (${headersTimeoutMs}) must not exceed HTTP_REQUEST_TIMEOUT_MS (${requestTimeoutMs}).`);
+  }
+  return {
+    headersTimeoutMs,
+    requestTimeoutMs,
+    requestDeadlineMs: read.int('REQUEST_DEADLINE_MS', 30_000, { min: 100 }),
   };
 }

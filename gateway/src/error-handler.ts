@@ -10,8 +10,13 @@ import { locals } from './request-context.js';
  */
 export function errorHandler(log: Logger) {
   return (err: unknown, _req: Request, res: Response, _next: NextFunction): void => {
-    const { status, body, internal } = describeError(err);
     const { requestId, route } = locals(res);
+    if (res.writableEnded) {
+      // Already answered (by its deadline, request-deadline.ts): what the handler ran into since is moot.
+      log.debug({ err, requestId, route }, 'failure after the answer was sent');
+      return;
+    }
+    const { status, body, internal } = describeError(err);
     if (internal) log.error({ err, requestId, route }, 'request failed');
     if (res.headersSent) {
       res.destroy();

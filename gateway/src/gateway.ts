@@ -13,6 +13,7 @@ import { jsonBody } from './json-body.js';
 import { nftRoutes } from './nft-routes.js';
 import { opsRoutes } from './ops-routes.js';
 import { requestId, routeLabel } from './request-context.js';
+import { requestDeadline } from './request-deadline.js';
 import { callRoute } from './v1/call-route.js';
 import { operationTable, type OperationTable } from './v1/operation-table.js';
 
@@ -55,6 +56,8 @@ export function createGateway(options: GatewayOptions): Gateway {
   const app = express();
   app.disable('x-powered-by');
   app.set('etag', false);
+  const handleError = errorHandler(log);
+  const deadline = requestDeadline(config.limits.requestDeadlineMs, handleError);
   app.use(requestId, observeRequests(log), (_req, res, next) => {
     if (closing) res.setHeader('Connection', 'close');
     next();
@@ -68,15 +71,25 @@ export function createGateway(options: GatewayOptions): Gateway {
       log,
       bodyLimitBytes: config.bodyLimitBytes,
       publicBaseUrl: config.publicBaseUrl,
+      deadline,
     }),
   );
   app.use(chainRoutes({ authenticate, clients, bodyLimitBytes: config.bodyLimitBytes }));
   app.use(nftRoutes({ clients, log, publicBaseUrl: config.publicBaseUrl }));
-  app.use('/graphql', routeLabel('/graphql'), jsonBody(config.bodyLimitBytes, { requireJsonType: false }), graphql.handler);
+  app.use('/graphql', routeLabel('/graphql'), jsonBody(config.bodyLimitBytes, { requireJsonType: false }), deadline, graphql.handler);
   app.use(notFound);
-  app.use(errorHandler(log));
+  app.use(handleError);
 
-  const server = http.createServer(app);
+  const server = http.createServer(
+    {
+      // Slow clients (slowloris): Node answers 408 and closes when the headers or the whole request take
+      // longer. It checks every connectionsCheckingInterval (30 s by default): every second keeps the limits.
+      headersTimeout: config.limits.headersTimeoutMs,
+      requestTimeout: config.limits.requestTimeoutMs,
+      connectionsCheckingInterval: 1_000,
+    },
+    app,
+  );
   return {
     server,
     async listen() {

@@ -1,4 +1,4 @@
-import { Router } from 'express';
+import { Router, type RequestHandler } from 'express';
 import type { Logger } from '@green-impact/shared/logger';
 import { NotFoundError } from '@green-impact/shared/errors';
 import { API_KEY_HEADER, type Authenticate } from '../auth.js';
@@ -18,6 +18,8 @@ export interface CallRouteOptions {
   bodyLimitBytes: number;
   /** PUBLIC_BASE_URL, for links in answers; the request's own origin when undefined. */
   publicBaseUrl?: string | undefined;
+  /** The request's time budget (request-deadline.ts), started once the body is read. */
+  deadline: RequestHandler;
 }
 
 /**
@@ -28,7 +30,7 @@ export interface CallRouteOptions {
 export function callRoute(options: CallRouteOptions): Router {
   const router = Router();
   const parseBody = jsonBody(options.bodyLimitBytes, { requireJsonType: true });
-  router.post('/v1/call', routeLabel('/v1/call'), parseBody, async (req, res) => {
+  router.post('/v1/call', routeLabel('/v1/call'), parseBody, options.deadline, async (req, res) => {
     const { requestId } = locals(res);
     // Operations authorized by their parameters (withoutApiKey) skip the key; all others authenticate
     // before anything of the body is checked.
