@@ -1,6 +1,6 @@
 import type { NextFunction, Request, Response } from 'express';
 import type { Logger } from '@green-impact/shared/logger';
-import { NotFoundError } from '@green-impact/shared/errors';
+import { NotFoundError, ResourceExhaustedError } from '@green-impact/shared/errors';
 import { describeError } from './http-errors.js';
 import { locals } from './request-context.js';
 
@@ -23,6 +23,7 @@ export function errorHandler(log: Logger) {
       return;
     }
     res.status(status);
+    if (err instanceof ResourceExhaustedError && err.retryAfterSeconds !== undefined) res.setHeader('Retry-After', String(err.retryAfterSeconds));
     if (route === '/graphql') res.json({ errors: [{ message: body.message, extensions: { code: body.code } }] });
     else res.json(body);
   };

@@ -12,6 +12,8 @@ import { observeRequests } from './http-metrics.js';
 import { jsonBody } from './json-body.js';
 import { nftRoutes } from './nft-routes.js';
 import { opsRoutes } from './ops-routes.js';
+import { countRefusedKeys, rateLimit } from './rate-limit/rate-limit-middleware.js';
+import { RateLimiter } from './rate-limit/rate-limiter.js';
 import { requestId, routeLabel } from './request-context.js';
 import { requestDeadline } from './request-deadline.js';
 import { callRoute } from './v1/call-route.js';
@@ -28,9 +30,9 @@ export interface GatewayOptions {
 
 export interface Gateway {
   server: http.Server;
-  /** Starts Apollo, then listens on config.host:config.port (port 0 picks a free one). */
+  /** Starts Apollo and connects the rate limiter's Redis, then listens on config.host:config.port (port 0 picks a free one). */
   listen(): Promise<{ port: number }>;
-  /** Stops accepting, lets in-flight requests finish (up to shutdownGraceMs), stops Apollo, closes owned clients. */
+  /** Stops accepting, lets in-flight requests finish (up to shutdownGraceMs), stops Apollo and the limiter, closes owned clients. */
   close(): Promise<void>;
 }
 
@@ -42,7 +44,8 @@ export function createGateway(options: GatewayOptions): Gateway {
   const { config, log } = options;
   const clientSet = createClients(config.backends, { deadlineMs: config.grpcDeadlineMs, injected: options.clients });
   const { clients } = clientSet;
-  const authenticate = createAuthenticator(clients.identity);
+  const limiter = new RateLimiter(config.limits.rateLimit, log);
+  const authenticate = countRefusedKeys(createAuthenticator(clients.identity), limiter);
   const graphql = createGraphql({
     authenticate,
     clients,
@@ -56,8 +59,10 @@ export function createGateway(options: GatewayOptions): Gateway {
   const app = express();
   app.disable('x-powered-by');
   app.set('etag', false);
+  app.set('trust proxy', config.trustProxy);
   const handleError = errorHandler(log);
   const deadline = requestDeadline(config.limits.requestDeadlineMs, handleError);
+  const limit = rateLimit(limiter);
   app.use(requestId, observeRequests(log), (_req, res, next) => {
     if (closing) res.setHeader('Connection', 'close');
     next();
@@ -71,12 +76,13 @@ export function createGateway(options: GatewayOptions): Gateway {
       log,
       bodyLimitBytes: config.bodyLimitBytes,
       publicBaseUrl: config.publicBaseUrl,
+      rateLimit: limit,
       deadline,
     }),
   );
-  app.use(chainRoutes({ authenticate, clients, bodyLimitBytes: config.bodyLimitBytes }));
+  app.use(chainRoutes({ authenticate, clients, bodyLimitBytes: config.bodyLimitBytes, rateLimit: limit }));
   app.use(nftRoutes({ clients, log, publicBaseUrl: config.publicBaseUrl }));
-  app.use('/graphql', routeLabel('/graphql'), jsonBody(config.bodyLimitBytes, { requireJsonType: false }), deadline, graphql.handler);
+  app.use('/graphql', routeLabel('/graphql'), limit, jsonBody(config.bodyLimitBytes, { requireJsonType: false }), deadline, graphql.handler);
   app.use(notFound);
   app.use(handleError);
 
@@ -93,7 +99,7 @@ export function createGateway(options: GatewayOptions): Gateway {
   return {
     server,
     async listen() {
-      await graphql.start();
+      await Promise.all([graphql.start(), limiter.start()]);
       return new Promise((resolve, reject) => {
         server.once('error', reject);
         server.listen(config.port, config.host, () => {
@@ -120,6 +126,7 @@ export function createGateway(options: GatewayOptions): Gateway {
       server.closeIdleConnections();
     });
     await graphql.stop();
+    await limiter.close();
     clientSet.close();
   }
 }
