@@ -24,12 +24,18 @@ export async function scratchPostgres(serverUrl = process.env.BENCH_POSTGRES_URL
   return createScratchPostgresDatabase(serverUrl);
 }
 
-/** The system in this process; in-memory PGlite unless `databaseUrl` is given. */
+/**
+ * The system in this process; in-memory PGlite unless `databaseUrl` is given. The load comes from one key
+ * and one address, so the rate limits are off unless the environment sets them (RATE_LIMIT_…, REDIS_URL):
+ * a benchmark measures what the system can do, not what the limits let through.
+ */
 export async function startInProcess({ databaseUrl, bootstrapApiKey }) {
   process.env.LOG_LEVEL ??= 'error';
   const { startSystem } = await importDist('embedded/dist/system.js');
   const { createLogger } = await importDist('services/shared/dist/logger.js');
-  return startSystem({ port: 0, host: '127.0.0.1', databaseUrl, bootstrapApiKey, log: createLogger('bench'), nodeEnv: 'production' });
+  const { loadGatewayLimits } = await importDist('gateway/dist/config.js');
+  const gatewayLimits = loadGatewayLimits({ RATE_LIMIT_PER_KEY: '0', RATE_LIMIT_PER_ADDRESS: '0', ...process.env });
+  return startSystem({ port: 0, host: '127.0.0.1', databaseUrl, bootstrapApiKey, log: createLogger('bench'), nodeEnv: 'production', gatewayLimits });
 }
 
 /** The system in a child process: answers {gatewayUrl, grpc, stop()} once it listens. */

@@ -1,5 +1,6 @@
 import { resolve } from 'node:path';
 import { envReader } from '@green-impact/shared/config';
+import { loadGatewayLimits, type GatewayLimits } from '@green-impact/gateway/config';
 import { loadNetworkSpecs, loadNftSettings } from '@green-impact/chain/config';
 import type { NftOptions } from '@green-impact/chain/nfts/nft-options';
 import type { NetworkSpec } from '@green-impact/chain/networks/network-spec';
@@ -20,6 +21,8 @@ export interface EmbeddedConfig {
   chainNetworks: NetworkSpec[];
   /** NFT e-mail, pinning and image settings (SMTP_URL, IPFS_API_URL, NFT_…). */
   nfts: NftOptions;
+  /** The gateway's time and rate limits (REQUEST_DEADLINE_MS, RATE_LIMIT_…, REDIS_URL, …). */
+  gatewayLimits: GatewayLimits;
 }
 
 export function loadEmbeddedConfig(env: Record<string, string | undefined> = process.env): EmbeddedConfig {
@@ -35,5 +38,6 @@ export function loadEmbeddedConfig(env: Record<string, string | undefined> = pro
     grpcBasePort: read.port('GRPC_BASE_PORT', 50051),
     chainNetworks: loadNetworkSpecs(env),
     nfts: { mailOutboxDir: resolve(read.string('DATA_DIR', './data'), 'mail-outbox'), ...loadNftSettings(read).nfts },
+    gatewayLimits: loadGatewayLimits(env),
   };
 }

@@ -31,6 +31,7 @@ const system = await startSystem({
   contentDir: join(config.dataDir, 'content'),
   chainNetworks: config.chainNetworks,
   nfts: config.nfts,
+  gatewayLimits: config.gatewayLimits,
   log,
 });
 

@@ -15,7 +15,7 @@ import type { NetworkSpec } from '@green-impact/chain/networks/network-spec';
 import type { NftOptions } from '@green-impact/chain/nfts/nft-options';
 import { createEventBus } from '@green-impact/shared/bus/create-bus';
 import { createGateway } from '@green-impact/gateway/gateway';
-import { loadGatewayConfig } from '@green-impact/gateway/config';
+import { loadGatewayConfig, type GatewayLimits } from '@green-impact/gateway/config';
 
 export interface SystemOptions {
   /** Gateway port; 0 picks a free one. */
@@ -37,6 +37,8 @@ export interface SystemOptions {
   nodeEnv?: string;
   /** First gRPC port: identity on it, taxonomy on the next; 0 (the default) picks free ports. */
   grpcBasePort?: number;
+  /** The gateway's time and rate limits; their defaults when undefined. */
+  gatewayLimits?: GatewayLimits | undefined;
   log: Logger;
 }
 
@@ -137,7 +139,8 @@ export async function startSystem(opts: SystemOptions): Promise<RunningSystem> {
       NODE_ENV: opts.nodeEnv ?? process.env['NODE_ENV'] ?? 'development',
       PUBLIC_BASE_URL: publicBaseUrl,
     });
-    const gateway = createGateway({ config: gatewayConfig, log: opts.log.child({ component: 'gateway' }) });
+    const limits = opts.gatewayLimits ?? gatewayConfig.limits;
+    const gateway = createGateway({ config: { ...gatewayConfig, limits }, log: opts.log.child({ component: 'gateway' }) });
     await gateway.listen();
     stack.push(() => gateway.close());
 

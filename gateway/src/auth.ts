@@ -14,7 +14,8 @@ export interface Authenticated {
   keyId: string;
 }
 
-export type Authenticate = (apiKey: string | undefined, requestId: string) => Promise<Authenticated>;
+/** `clientAddress` (rate-limit/client-address.ts) lets a refused key count against the address that sent it. */
+export type Authenticate = (apiKey: string | undefined, requestId: string, clientAddress?: string) => Promise<Authenticated>;
 
 /**
  * Resolves an `X-Api-Key` value to the calling account through identity's Authenticate. Shared by

@@ -1,4 +1,4 @@
-import express, { Router, type Request } from 'express';
+import express, { Router, type Request, type RequestHandler } from 'express';
 import { InvalidArgumentError, NotFoundError } from '@green-impact/shared/errors';
 import { API_KEY_HEADER, type Authenticate } from './auth.js';
 import { chainClient, type GatewayClients } from './clients.js';
@@ -10,6 +10,8 @@ export interface ChainRoutesOptions {
   authenticate: Authenticate;
   clients: GatewayClients;
   bodyLimitBytes: number;
+  /** The rate limits (rate-limit/rate-limit-middleware.ts): per key on /jobs, per address on /ipfs and /rpc. */
+  rateLimit: RequestHandler;
 }
 
 /** CIDs are base-encoded multihashes: letters and digits only (CIDv1 base32 `bafk…`, CIDv0 `Qm…`). */
@@ -32,11 +34,11 @@ const IMMUTABLE = 'public, max-age=31536000, immutable';
 export function chainRoutes(options: ChainRoutesOptions): Router {
   const router = Router();
 
-  router.get('/jobs/:page', routeLabel('/jobs/:jobId.html'), async (req, res, next) => {
+  router.get('/jobs/:page', routeLabel('/jobs/:jobId.html'), options.rateLimit, async (req, res, next) => {
     const page = /^(.+)\.html$/.exec(param(req, 'page'));
     if (!page) return next();
     const { requestId } = locals(res);
-    const { caller } = await options.authenticate(req.header(API_KEY_HEADER), requestId);
+    const { caller } = await options.authenticate(req.header(API_KEY_HEADER), requestId, locals(res).clientAddress);
     const doc = await chainClient(options.clients).getDocument({ jobId: page[1]! }, { caller, requestId });
     const parts = documentKindParts(doc.kind);
     if (parts?.format !== 'html') {
@@ -57,7 +59,7 @@ export function chainRoutes(options: ChainRoutesOptions): Router {
     res.status(200).send(Buffer.from(verified.content));
   });
 
-  router.get('/ipfs/:cid', routeLabel('/ipfs/:cid'), async (req, res) => {
+  router.get('/ipfs/:cid', routeLabel('/ipfs/:cid'), options.rateLimit, async (req, res) => {
     const cid = param(req, 'cid');
     if (!CID_TEXT.test(cid)) throw new InvalidArgumentError(`"${cid.slice(0, 64)}" is not a CID.`);
     const client = chainClient(options.clients);
@@ -80,7 +82,7 @@ export function chainRoutes(options: ChainRoutesOptions): Router {
   router.options('/rpc/:network', routeLabel('/rpc/:network'), (_req, res) => {
     res.set(rpcCors()).set('Access-Control-Max-Age', '86400').status(204).end();
   });
-  router.post('/rpc/:network', routeLabel('/rpc/:network'), rawBody, async (req, res) => {
+  router.post('/rpc/:network', routeLabel('/rpc/:network'), options.rateLimit, rawBody, async (req, res) => {
     const network = param(req, 'network');
     if (!NETWORK_NAME.test(network)) throw new InvalidArgumentError('The path must name a network, such as /rpc/sepolia.');
     const client = chainClient(options.clients);

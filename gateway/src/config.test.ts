@@ -3,6 +3,9 @@ import assert from 'node:assert/strict';
 import { ConfigError } from '@green-impact/shared/config';
 import { loadGatewayConfig } from './config.js';
 
+const fails = (env: Record<string, string>, pattern: RegExp) =>
+  assert.throws(() => loadGatewayConfig(env), (err: unknown) => err instanceof ConfigError && pattern.test(err.message));
+
 test('defaults', () => {
   const c = loadGatewayConfig({ IDENTITY_GRPC_ADDR: 'identity:50051' });
   assert.equal(c.port, 8080);
@@ -11,6 +14,44 @@ test('defaults', () => {
   assert.equal(c.nodeEnv, 'development');
   assert.equal(c.publicBaseUrl, undefined);
   assert.deepEqual(c.backends, { identity: 'identity:50051', taxonomy: undefined, portfolio: undefined, chain: undefined });
+  assert.equal(c.trustProxy, 0);
+  assert.deepEqual(c.limits, {
+    headersTimeoutMs: 10_000,
+    requestTimeoutMs: 60_000,
+    requestDeadlineMs: 30_000,
+    rateLimit: {
+      perKey: { perSecond: 200, burst: 400 },
+      perAddress: { perSecond: 20, burst: 100 },
+      redisUrl: undefined,
+      redisPrefix: 'green-impact:rate-limit:',
+    },
+  });
+});
+
+test('limits: values, off switches and failures name the variable', () => {
+  const c = loadGatewayConfig({
+    IDENTITY_GRPC_ADDR: 'a:1',
+    REQUEST_DEADLINE_MS: '500',
+    RATE_LIMIT_PER_KEY: '0',
+    RATE_LIMIT_PER_ADDRESS: '50',
+    REDIS_URL: 'redis://redis.svc:6379/2',
+    TRUST_PROXY: 'loopback, 10.0.0.0/8, fd00::1',
+  });
+  assert.equal(c.limits.requestDeadlineMs, 500);
+  assert.equal(c.limits.rateLimit.perKey, undefined);
+  assert.deepEqual(c.limits.rateLimit.perAddress, { perSecond: 50, burst: 100 });
+  assert.equal(c.limits.rateLimit.redisUrl, 'redis://redis.svc:6379/2');
+  assert.deepEqual(c.trustProxy, ['loopback', '10.0.0.0/8', 'fd00::1']);
+  assert.equal(loadGatewayConfig({ IDENTITY_GRPC_ADDR: 'a:1', TRUST_PROXY: '2' }).trustProxy, 2);
+  const failsWith = (env: Record<string, string>, pattern: RegExp) => fails({ IDENTITY_GRPC_ADDR: 'a:1', ...env }, pattern);
+  failsWith({ HTTP_HEADERS_TIMEOUT_MS: '70000' }, /HTTP_HEADERS_TIMEOUT_MS \(70000\) must not exceed HTTP_REQUEST_TIMEOUT_MS \(60000\)/);
+  failsWith({ REQUEST_DEADLINE_MS: '10' }, /REQUEST_DEADLINE_MS must be at least 100/);
+  failsWith({ RATE_LIMIT_PER_KEY: '-1' }, /RATE_LIMIT_PER_KEY must be at least 0/);
+  failsWith({ RATE_LIMIT_PER_KEY: '500', RATE_LIMIT_KEY_BURST: '100' }, /RATE_LIMIT_KEY_BURST \(100\) must be at least RATE_LIMIT_PER_KEY \(500\)/);
+  failsWith({ REDIS_URL: 'http://redis:6379' }, /REDIS_URL must use redis or rediss/);
+  failsWith({ TRUST_PROXY: 'true' }, /TRUST_PROXY must be a hop count or a list/);
+  failsWith({ TRUST_PROXY: '10.0.0.0/33' }, /"10.0.0.0\/33" is none of these/);
+  failsWith({ TRUST_PROXY: '11' }, /TRUST_PROXY must be at most 10/);
 });
 
 test('values and failures name the variable', () => {
@@ -23,8 +64,6 @@ test('values and failures name the variable', () => {
   assert.equal(c.port, 0);
   assert.equal(c.backends.taxonomy, 'taxonomy.svc:50051');
   assert.equal(c.publicBaseUrl, 'https://impact.example.org');
-  const fails = (env: Record<string, string>, pattern: RegExp) =>
-    assert.throws(() => loadGatewayConfig(env), (err: unknown) => err instanceof ConfigError && pattern.test(err.message));
   fails({}, /IDENTITY_GRPC_ADDR is required/);
   fails({ IDENTITY_GRPC_ADDR: 'identity' }, /IDENTITY_GRPC_ADDR must be host:port/);
   fails({ IDENTITY_GRPC_ADDR: 'a:1', PORT: 'http' }, /PORT must be an integer/);

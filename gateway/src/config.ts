@@ -1,4 +1,5 @@
-import { ConfigError, envReader } from '@green-impact/shared/config';
+import { isIP } from 'node:net';
+import { ConfigError, envReader, type EnvReader } from '@green-impact/shared/config';
 import { DEFAULT_QUERY_LIMITS } from './graphql/limits.js';
 
 /** Everything the gateway reads from the environment, validated once at start. */
@@ -16,6 +17,9 @@ export interface GatewayConfig {
   readyCheckTimeoutMs: number;
   /** How long close() lets in-flight requests finish before cutting connections. */
   shutdownGraceMs: number;
+  /** Express's `trust proxy`: how many proxies (or which addresses) may set X-Forwarded-For; 0 trusts none. */
+  trustProxy: number | string[];
+  limits: GatewayLimits;
   graphql: GraphqlConfig;
   backends: BackendAddresses;
 }
@@ -30,6 +34,34 @@ export interface GraphqlConfig {
   maxCost: number;
   /** Subscriptions one WebSocket connection may hold at once. */
   maxSubscriptionsPerConnection: number;
+}
+
+/** Time and rate limits of the HTTP face (docs/configuration.md, SECURITY.md). */
+export interface GatewayLimits {
+  /** Node's headersTimeout: a client must send all request headers within this (slowloris). */
+  headersTimeoutMs: number;
+  /** Node's requestTimeout: a client must send the whole request, body included, within this. */
+  requestTimeoutMs: number;
+  /** Budget of each /v1/call and /graphql request from its body read to its answer; 504 beyond. */
+  requestDeadlineMs: number;
+  rateLimit: RateLimitSettings;
+}
+
+/** A token bucket: `perSecond` tokens added each second, at most `burst` held. */
+export interface BucketRule {
+  perSecond: number;
+  burst: number;
+}
+
+export interface RateLimitSettings {
+  /** Requests carrying an X-Api-Key, per key; undefined when off. */
+  perKey: BucketRule | undefined;
+  /** Requests without a key, and refused keys (counted apart), per client address; undefined when off. */
+  perAddress: BucketRule | undefined;
+  /** Shared buckets in Redis when set; in this process's memory otherwise. */
+  redisUrl: string | undefined;
+  /** Prefix of every Redis key the limiter writes. */
+  redisPrefix: string;
 }
 
 /** host:port of each gRPC backend. Only identity is required until the other services exist. */
@@ -67,6 +99,8 @@ export function loadGatewayConfig(env: Record<string, string | undefined> = proc
       maxCost: read.int('GRAPHQL_MAX_COST', DEFAULT_QUERY_LIMITS.maxCost, { min: 10, max: 10_000_000 }),
       maxSubscriptionsPerConnection: read.int('GRAPHQL_WS_MAX_SUBSCRIPTIONS', 20, { min: 1, max: 1_000 }),
     },
+    trustProxy: trustProxy(read),
+    limits: loadGatewayLimits(env),
     backends: {
       identity,
       taxonomy: address('TAXONOMY_GRPC_ADDR'),
@@ -74,4 +108,54 @@ export function loadGatewayConfig(env: Record<string, string | undefined> = proc
       chain: address('CHAIN_GRPC_ADDR'),
     },
   };
+}
+
+/** The gateway's limits alone, for launchers that build the rest of the gateway's config themselves. */
+export function loadGatewayLimits(env: Record<string, string | undefined> = process.env): GatewayLimits {
+  const read = envReader(env);
+  const headersTimeoutMs = read.int('HTTP_HEADERS_TIMEOUT_MS', 10_000, { min: 100 });
+  const requestTimeoutMs = read.int('HTTP_REQUEST_TIMEOUT_MS', 60_000, { min: 100 });
+  // Node refuses a headers timeout longer than the request timeout; say so by name.
+  if (headersTimeoutMs > requestTimeoutMs) {
+    throw new ConfigError(`HTTP_HEADERS_TIMEOUT_MS (${headersTimeoutMs}) must not exceed HTTP_REQUEST_TIMEOUT_MS (${requestTimeoutMs}).`);
+  }
+  return {
+    headersTimeoutMs,
+    requestTimeoutMs,
+    requestDeadlineMs: read.int('REQUEST_DEADLINE_MS', 30_000, { min: 100 }),
+    rateLimit: {
+      perKey: bucketRule(read, 'RATE_LIMIT_PER_KEY', 200, 'RATE_LIMIT_KEY_BURST', 400),
+      perAddress: bucketRule(read, 'RATE_LIMIT_PER_ADDRESS', 20, 'RATE_LIMIT_ADDRESS_BURST', 100),
+      redisUrl: read.url('REDIS_URL', ['redis', 'rediss']),
+      redisPrefix: read.string('RATE_LIMIT_REDIS_PREFIX', 'green-impact:rate-limit:'),
+    },
+  };
+}
+
+/** A rate of 0 turns the limit off; a burst below one second's worth would refuse a steady client. */
+function bucketRule(read: EnvReader, rateName: string, rate: number, burstName: string, burst: number): BucketRule | undefined {
+  const perSecond = read.int(rateName, rate, { min: 0, max: 1_000_000 });
+  if (perSecond === 0) return undefined;
+  const max = read.int(burstName, Math.max(burst, perSecond), { min: 1, max: 10_000_000 });
+  if (max < perSecond) throw new ConfigError(`${burstName} (${max}) must be at least ${rateName} (${perSecond}).`);
+  return { perSecond, burst: max };
+}
+
+const TRUST_NAMES = new Set(['loopback', 'linklocal', 'uniquelocal']);
+
+/** TRUST_PROXY: a hop count, or addresses/CIDRs/names of trusted proxies. `true` (trust anyone) is refused. */
+function trustProxy(read: EnvReader): number | string[] {
+  const value = read.optionalString('TRUST_PROXY');
+  if (value === undefined) return 0;
+  if (/^\d+$/.test(value)) return read.int('TRUST_PROXY', 0, { min: 0, max: 10 });
+  const entries = value.split(',').map((e) => e.trim()).filter(Boolean);
+  for (const entry of entries) {
+    const [ip, bits, extra] = entry.split('/');
+    const family = isIP(ip ?? '');
+    const bitsOk = bits === undefined || (/^\d{1,3}$/.test(bits) && Number(bits) <= (family === 6 ? 128 : 32));
+    if (!TRUST_NAMES.has(entry) && (family === 0 || !bitsOk || extra !== undefined)) {
+      throw new ConfigError(`TRUST_PROXY must be a hop count or a list of proxy addresses, CIDRs, loopback, linklocal or uniquelocal; "${entry}" is none of these.`);
+    }
+  }
+  return entries;
 }

@@ -1,6 +1,6 @@
 import type { NextFunction, Request, Response } from 'express';
 import type { Logger } from '@green-impact/shared/logger';
-import { NotFoundError } from '@green-impact/shared/errors';
+import { NotFoundError, ResourceExhaustedError } from '@green-impact/shared/errors';
 import { describeError } from './http-errors.js';
 import { locals } from './request-context.js';
 
@@ -10,14 +10,20 @@ import { locals } from './request-context.js';
  */
 export function errorHandler(log: Logger) {
   return (err: unknown, _req: Request, res: Response, _next: NextFunction): void => {
-    const { status, body, internal } = describeError(err);
     const { requestId, route } = locals(res);
+    if (res.writableEnded) {
+      // Already answered (by its deadline, request-deadline.ts): what the handler ran into since is moot.
+      log.debug({ err, requestId, route }, 'failure after the answer was sent');
+      return;
+    }
+    const { status, body, internal } = describeError(err);
     if (internal) log.error({ err, requestId, route }, 'request failed');
     if (res.headersSent) {
       res.destroy();
       return;
     }
     res.status(status);
+    if (err instanceof ResourceExhaustedError && err.retryAfterSeconds !== undefined) res.setHeader('Retry-After', String(err.retryAfterSeconds));
     if (route === '/graphql') res.json({ errors: [{ message: body.message, extensions: { code: body.code } }] });
     else res.json(body);
   };

@@ -4,19 +4,11 @@ import net from 'node:net';
 import { createLogger } from '@green-impact/shared/logger';
 import { loadGatewayConfig } from './config.js';
 import { createGateway } from './gateway.js';
+import { deadPort } from './testing/dead-port.js';
 import { startFakeIdentity } from './testing/fake-identity.js';
 import { defineOperation } from './v1/operation.js';
 import { createOperationTable } from './v1/operation-table.js';
 import { postCall, startTestGateway } from './testing/test-gateway.js';
-
-/** A loopback port nobody listens on. */
-async function deadPort(): Promise<number> {
-  const server = net.createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as net.AddressInfo;
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
 
 test('/healthz, /readyz and /metrics', async () => {
   const t = await startTestGateway();

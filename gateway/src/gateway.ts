@@ -15,7 +15,10 @@ import { observeRequests } from './http-metrics.js';
 import { jsonBody } from './json-body.js';
 import { nftRoutes } from './nft-routes.js';
 import { opsRoutes } from './ops-routes.js';
+import { countRefusedKeys, rateLimit } from './rate-limit/rate-limit-middleware.js';
+import { RateLimiter } from './rate-limit/rate-limiter.js';
 import { requestId, routeLabel } from './request-context.js';
+import { requestDeadline } from './request-deadline.js';
 import { callRoute } from './v1/call-route.js';
 import { operationTable, type OperationTable } from './v1/operation-table.js';
 
@@ -30,9 +33,9 @@ export interface GatewayOptions {
 
 export interface Gateway {
   server: http.Server;
-  /** Starts Apollo, then listens on config.host:config.port (port 0 picks a free one). */
+  /** Starts Apollo and connects the rate limiter's Redis, then listens on config.host:config.port (port 0 picks a free one). */
   listen(): Promise<{ port: number }>;
-  /** Stops accepting, lets in-flight requests finish (up to shutdownGraceMs), stops Apollo, closes owned clients. */
+  /** Stops accepting, lets in-flight requests finish (up to shutdownGraceMs), stops Apollo and the limiter, closes owned clients. */
   close(): Promise<void>;
 }
 
@@ -44,7 +47,8 @@ export function createGateway(options: GatewayOptions): Gateway {
   const { config, log } = options;
   const clientSet = createClients(config.backends, { deadlineMs: config.grpcDeadlineMs, injected: options.clients });
   const { clients } = clientSet;
-  const authenticate = createAuthenticator(clients.identity);
+  const limiter = new RateLimiter(config.limits.rateLimit, log);
+  const authenticate = countRefusedKeys(createAuthenticator(clients.identity), limiter);
   const graphql = createGraphql({
     authenticate,
     clients,
@@ -59,6 +63,10 @@ export function createGateway(options: GatewayOptions): Gateway {
   const app = express();
   app.disable('x-powered-by');
   app.set('etag', false);
+  app.set('trust proxy', config.trustProxy);
+  const handleError = errorHandler(log);
+  const deadline = requestDeadline(config.limits.requestDeadlineMs, handleError);
+  const limit = rateLimit(limiter);
   app.use(requestId, observeRequests(log), (_req, res, next) => {
     if (closing) res.setHeader('Connection', 'close');
     next();
@@ -72,16 +80,27 @@ export function createGateway(options: GatewayOptions): Gateway {
       log,
       bodyLimitBytes: config.bodyLimitBytes,
       publicBaseUrl: config.publicBaseUrl,
+      rateLimit: limit,
+      deadline,
     }),
   );
-  app.use(chainRoutes({ authenticate, clients, bodyLimitBytes: config.bodyLimitBytes }));
+  app.use(chainRoutes({ authenticate, clients, bodyLimitBytes: config.bodyLimitBytes, rateLimit: limit }));
   app.use(nftRoutes({ clients, log, publicBaseUrl: config.publicBaseUrl }));
   app.use(explorerRoutes(config.graphql.explorer));
-  app.use('/graphql', routeLabel('/graphql'), jsonBody(config.bodyLimitBytes, { requireJsonType: false }), graphql.handler);
+  app.use('/graphql', routeLabel('/graphql'), limit, jsonBody(config.bodyLimitBytes, { requireJsonType: false }), deadline, graphql.handler);
   app.use(notFound);
-  app.use(errorHandler(log));
+  app.use(handleError);
 
-  const server = http.createServer(app);
+  const server = http.createServer(
+    {
+      // Slow clients (slowloris): Node answers 408 and closes when the headers or the whole request take
+      // longer. It checks every connectionsCheckingInterval (30 s by default): every second keeps the limits.
+      headersTimeout: config.limits.headersTimeoutMs,
+      requestTimeout: config.limits.requestTimeoutMs,
+      connectionsCheckingInterval: 1_000,
+    },
+    app,
+  );
   const subscriptions = attachSubscriptions(server, {
     ...graphql.shared,
     authenticate,
@@ -95,7 +114,7 @@ export function createGateway(options: GatewayOptions): Gateway {
   return {
     server,
     async listen() {
-      await graphql.start();
+      await Promise.all([graphql.start(), limiter.start()]);
       return new Promise((resolve, reject) => {
         server.once('error', reject);
         server.listen(config.port, config.host, () => {
@@ -124,6 +143,7 @@ export function createGateway(options: GatewayOptions): Gateway {
       server.closeIdleConnections();
     });
     await graphql.stop();
+    await limiter.close();
     clientSet.close();
   }
 }

@@ -13,6 +13,8 @@ export interface RequestLocals {
   route: string;
   /** `solution/operation` of a /v1/call request, once known. */
   operation?: string;
+  /** The address the rate limits count the client by (rate-limit/client-address.ts), once known. */
+  clientAddress?: string;
 }
 
 export function locals(res: Response): RequestLocals {

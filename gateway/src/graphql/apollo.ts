@@ -72,7 +72,7 @@ export function createGraphql(deps: {
     shared: { schema, formatError, validationRules },
     start: () =>
       (started ??= apollo.start().then(() => {
-        inner = expressMiddleware(apollo, { context: ({ req, res }) => context({ req, requestId: locals(res).requestId }) });
+        inner = expressMiddleware(apollo, { context: ({ req, res }) => context({ req, requestId: locals(res).requestId, clientAddress: locals(res).clientAddress }) });
       })),
     async stop() {
       if (!started) return;

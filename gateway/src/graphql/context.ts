@@ -24,7 +24,7 @@ export function createContextFactory(deps: {
   log: Logger;
   publicBaseUrl?: string | undefined;
 }) {
-  return async ({ req, requestId }: { req: Request; requestId: string }): Promise<GraphqlContext> => {
+  return async ({ req, requestId, clientAddress }: { req: Request; requestId: string; clientAddress?: string | undefined }): Promise<GraphqlContext> => {
     let pending: Promise<Authenticated> | undefined;
     const apiKey = req.header(API_KEY_HEADER);
     return {
@@ -32,7 +32,7 @@ export function createContextFactory(deps: {
       clients: deps.clients,
       log: deps.log.child({ requestId }),
       baseUrl: baseUrlOf(deps.publicBaseUrl, { protocol: req.protocol, host: req.get('host') }),
-      auth: () => (pending ??= deps.authenticate(apiKey, requestId)),
+      auth: () => (pending ??= deps.authenticate(apiKey, requestId, clientAddress)),
     };
   };
 }

@@ -24,12 +24,15 @@ import { createLogger } from '@green-impact/shared/logger';
  * A small in-memory IdentityService served over real gRPC, for the gateway's own tests. It is not the
  * identity service: texts and rules are only as faithful as these tests need. Keys:
  * `op-key` (operator), `user-key` (user "acme"), `broken-key` (its getGroups fails unexpectedly),
+ * `slow-key` (its getGroups never answers: it waits until the gateway cancels the call),
  * `revoked-key` (refused as revoked); anything else is refused as unknown.
  */
 export interface FakeIdentity {
   address: string;
   /** Every call received: method name and the caller the gateway sent. */
   calls: { method: string; caller: Caller | undefined; requestId: string }[];
+  /** The calls of `slow-key` that the gateway cancelled, seen from here. */
+  cancelled: { method: string; requestId: string }[];
   stop(): Promise<void>;
 }
 
@@ -42,6 +45,7 @@ export async function startFakeIdentity(): Promise<FakeIdentity> {
     ['acc-op', { id: 'acc-op', name: 'Operator', role: AccountRole.ACCOUNT_ROLE_OPERATOR, createdAt: now }],
     ['acc-acme', { id: 'acc-acme', name: 'Acme', role: AccountRole.ACCOUNT_ROLE_USER, createdAt: now }],
     ['acc-broken', { id: 'acc-broken', name: 'Broken', role: AccountRole.ACCOUNT_ROLE_USER, createdAt: now }],
+    ['acc-slow', { id: 'acc-slow', name: 'Slow', role: AccountRole.ACCOUNT_ROLE_USER, createdAt: now }],
   ]);
   const keys = new Map<string, { info: ApiKeyInfo; secret: string }>();
   const addKey = (accountId: string, secret = `k-${randomBytes(8).toString('hex')}`) => {
@@ -52,9 +56,18 @@ export async function startFakeIdentity(): Promise<FakeIdentity> {
   addKey('acc-op', 'op-key');
   addKey('acc-acme', 'user-key');
   addKey('acc-broken', 'broken-key');
+  addKey('acc-slow', 'slow-key');
   const users = new Map<string, Map<string, User & { investors: string[] }>>();
   const usersOf = (c: Caller) => users.get(c.accountId) ?? users.set(c.accountId, new Map()).get(c.accountId)!;
   const calls: FakeIdentity['calls'] = [];
+  const cancelled: FakeIdentity['cancelled'] = [];
+  const stall = (method: string, ctx: CallContext) =>
+    new Promise<never>((_resolve, reject) => {
+      ctx.signal.addEventListener('abort', () => {
+        cancelled.push({ method, requestId: ctx.requestId });
+        reject(new Error('cancelled'));
+      });
+    });
 
   const who = (method: string, ctx: CallContext): Caller => {
     calls.push({ method, caller: ctx.caller, requestId: ctx.requestId });
@@ -79,6 +92,7 @@ export async function startFakeIdentity(): Promise<FakeIdentity> {
     async getGroups(_req, ctx) {
       const c = who('getGroups', ctx);
       if (c.accountId === 'acc-broken') throw new Error('relation "groups" does not exist at db.internal:5432');
+      if (c.accountId === 'acc-slow') return stall('getGroups', ctx);
       return { groups: GROUPS.map((group, i) => ({ id: i + 1, group })) };
     },
     async getUsers(req, ctx) {
@@ -204,5 +218,5 @@ export async function startFakeIdentity(): Promise<FakeIdentity> {
     protoFiles: [protoFiles.identity],
     log,
   });
-  return { address: started.address, calls, stop: () => started.shutdown(1_000) };
+  return { address: started.address, calls, cancelled, stop: () => started.shutdown(1_000) };
 }

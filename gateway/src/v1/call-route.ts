@@ -1,4 +1,4 @@
-import { Router } from 'express';
+import { Router, type RequestHandler } from 'express';
 import type { Logger } from '@green-impact/shared/logger';
 import { NotFoundError } from '@green-impact/shared/errors';
 import { API_KEY_HEADER, type Authenticate } from '../auth.js';
@@ -18,6 +18,10 @@ export interface CallRouteOptions {
   bodyLimitBytes: number;
   /** PUBLIC_BASE_URL, for links in answers; the request's own origin when undefined. */
   publicBaseUrl?: string | undefined;
+  /** The rate limits (rate-limit/rate-limit-middleware.ts), checked before the body is read. */
+  rateLimit: RequestHandler;
+  /** The request's time budget (request-deadline.ts), started once the body is read. */
+  deadline: RequestHandler;
 }
 
 /**
@@ -28,12 +32,12 @@ export interface CallRouteOptions {
 export function callRoute(options: CallRouteOptions): Router {
   const router = Router();
   const parseBody = jsonBody(options.bodyLimitBytes, { requireJsonType: true });
-  router.post('/v1/call', routeLabel('/v1/call'), parseBody, async (req, res) => {
+  router.post('/v1/call', routeLabel('/v1/call'), options.rateLimit, parseBody, options.deadline, async (req, res) => {
     const { requestId } = locals(res);
     // Operations authorized by their parameters (withoutApiKey) skip the key; all others authenticate
     // before anything of the body is checked.
     const keyless = isKeylessCall(req.body, options.table);
-    const caller = keyless ? undefined : (await options.authenticate(req.header(API_KEY_HEADER), requestId)).caller;
+    const caller = keyless ? undefined : (await options.authenticate(req.header(API_KEY_HEADER), requestId, locals(res).clientAddress)).caller;
     const { entry, parameters, envelope } = parseCall(req.body, options.table);
     locals(res).operation = `${entry.solution}/${entry.operation}`;
     const log = options.log.child({ requestId, operation: entry.operation });

@@ -75,6 +75,23 @@ export class UnavailableError extends DomainError {
   }
 }
 
+/** Too many requests: a rate limit. `retryAfterSeconds` becomes the HTTP Retry-After header. */
+export class ResourceExhaustedError extends DomainError {
+  readonly retryAfterSeconds: number | undefined;
+  constructor(message: string, options: { retryAfterSeconds?: number } = {}) {
+    super('RESOURCE_EXHAUSTED', message);
+    this.name = 'ResourceExhaustedError';
+    this.retryAfterSeconds = options.retryAfterSeconds;
+  }
+}
+
+export class DeadlineExceededError extends DomainError {
+  constructor(message = 'The request ran out of time.') {
+    super('DEADLINE_EXCEEDED', message);
+    this.name = 'DeadlineExceededError';
+  }
+}
+
 export class InternalError extends DomainError {
   constructor(message = 'Internal error.', options?: { cause?: unknown }) {
     super('INTERNAL', message, options);

@@ -1,6 +1,8 @@
 import { randomUUID } from 'node:crypto';
-import { Client, credentials, Metadata, type ClientReadableStream, type ServiceError } from '@grpc/grpc-js';
+import { Client, credentials, Metadata, type ClientReadableStream, type ClientUnaryCall, type ServiceError } from '@grpc/grpc-js';
 import { callerToMetadata, type Caller } from '../caller.js';
+import { DeadlineExceededError, DomainError } from '../errors.js';
+import { currentCallBudget } from './call-budget.js';
 import { grpcErrorToDomain } from './status-map.js';
 import { startClientSpan } from '../tracing/grpc-spans.js';
 
@@ -39,8 +41,16 @@ interface MethodDef {
 }
 
 /**
+ * A call's own deadline is set a little after the request's budget, so the gateway's budget timer answers
+ * the client first (with its own message); the budget's signal cancels the call at that moment anyway.
+ */
+const BUDGET_GRACE_MS = 50;
+
+/**
  * Builds a client from a ts-proto service definition. Every call carries a deadline and the caller's
- * identity in metadata; failures come back as DomainErrors so the gateway maps them in one place.
+ * identity in metadata; failures come back as DomainErrors so the gateway maps them in one place. Under a
+ * request's call budget (call-budget.ts) the deadline is never later than the budget's, and the call is
+ * cancelled when the budget is spent or the client went away.
  */
 export function createGrpcClient<D extends Record<string, MethodDef>>(
   definition: D,
@@ -71,16 +81,28 @@ export function createGrpcClient<D extends Record<string, MethodDef>>(
     }
     typed[name] = (request: unknown, options: CallOptions = {}) =>
       new Promise((resolve, reject) => {
+        const budget = currentCallBudget();
+        if (budget?.signal.aborted) {
+          const reason: unknown = budget.signal.reason;
+          reject(reason instanceof DomainError ? reason : new DeadlineExceededError());
+          return;
+        }
         const metadata = metadataOf(options);
         const span = startClientSpan(def.path, metadata);
-        client.makeUnaryRequest(
+        const own = Date.now() + (options.deadlineMs ?? defaultDeadline);
+        const deadline = budget ? Math.min(own, budget.deadline + BUDGET_GRACE_MS) : own;
+        let call: ClientUnaryCall | undefined;
+        const cancel = () => call?.cancel();
+        budget?.signal.addEventListener('abort', cancel, { once: true });
+        call = client.makeUnaryRequest(
           def.path,
           def.requestSerialize as (v: unknown) => Buffer,
           def.responseDeserialize,
           request,
           metadata,
-          { deadline: Date.now() + (options.deadlineMs ?? defaultDeadline) },
+          { deadline },
           (err: ServiceError | null, response?: unknown) => {
+            budget?.signal.removeEventListener('abort', cancel);
             span.end(err ? err.code : 0);
             if (err) reject(grpcErrorToDomain(err));
             else resolve(response);

@@ -1,0 +1,121 @@
+import { describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { redisSkipReason, takeRedisKeys, TEST_REDIS_URL, uniqueRedisPrefix } from '../testing/redis.js';
+import { postCall, postGraphql, startTestGateway } from '../testing/test-gateway.js';
+
+const GROUPS = { solution: 'SVC.ESG.Credits', operation: 'getGroups' };
+const keyed = (key: string, more: Record<string, string> = {}) => ({ 'content-type': 'application/json', 'x-api-key': key, ...more });
+const TIGHT = { RATE_LIMIT_PER_KEY: '1', RATE_LIMIT_KEY_BURST: '3', RATE_LIMIT_PER_ADDRESS: '1', RATE_LIMIT_ADDRESS_BURST: '3' };
+
+const backends = [
+  { name: 'memory', skip: false as string | false, env: (): Record<string, string> => ({}) },
+  { name: 'redis', skip: await redisSkipReason(), env: (prefix = uniqueRedisPrefix()) => ({ REDIS_URL: TEST_REDIS_URL, RATE_LIMIT_REDIS_PREFIX: prefix }) },
+];
+
+for (const backend of backends) {
+  describe(`rate limits through HTTP (${backend.name})`, { skip: backend.skip }, () => {
+    test('/v1/call: the burst passes, then 429 with Retry-After; another key goes on; the key recovers', async () => {
+      const env = backend.env();
+      const t = await startTestGateway({ ...TIGHT, ...env });
+      try {
+        for (let i = 0; i < 3; i++) assert.equal((await postCall(t.baseUrl, GROUPS)).status, 200, `request ${i + 1} of the burst`);
+        const limited = await postCall(t.baseUrl, GROUPS);
+        assert.equal(limited.status, 429);
+        assert.deepEqual(limited.json, { message: 'Too many requests with this API key; retry in 1 s.', code: 'RESOURCE_EXHAUSTED' });
+        assert.equal(limited.headers.get('retry-after'), '1');
+        assert.equal((await postCall(t.baseUrl, GROUPS, keyed('op-key'))).status, 200, 'another key is not limited');
+
+        await new Promise((resolve) => setTimeout(resolve, Number(limited.headers.get('retry-after')) * 1000));
+        assert.equal((await postCall(t.baseUrl, GROUPS)).status, 200, 'recovered after Retry-After');
+
+        const metrics = await (await fetch(`${t.baseUrl}/metrics`)).text();
+        assert.match(metrics, /gateway_rate_limited_requests_total\{route="\/v1\/call",limit="key"\} [1-9]/);
+      } finally {
+        await t.stop();
+        if ('RATE_LIMIT_REDIS_PREFIX' in env) await takeRedisKeys(env.RATE_LIMIT_REDIS_PREFIX!);
+      }
+    });
+  });
+}
+
+describe('rate limits through HTTP: routes and addresses', () => {
+  test('/graphql answers 429 in the GraphQL error shape', async () => {
+    const t = await startTestGateway(TIGHT);
+    try {
+      for (let i = 0; i < 3; i++) assert.equal((await postGraphql(t.baseUrl, '{ me { id } }')).status, 200);
+      const limited = await postGraphql(t.baseUrl, '{ me { id } }');
+      assert.equal(limited.status, 429);
+      assert.equal(limited.headers.get('retry-after'), '1');
+      assert.deepEqual(limited.body, { errors: [{ message: 'Too many requests with this API key; retry in 1 s.', extensions: { code: 'RESOURCE_EXHAUSTED' } }] });
+    } finally {
+      await t.stop();
+    }
+  });
+
+  test('/jobs pages count against the key of their X-Api-Key', async () => {
+    const t = await startTestGateway(TIGHT, { chain: true });
+    try {
+      for (let i = 0; i < 3; i++) await postCall(t.baseUrl, GROUPS);
+      const page = await fetch(`${t.baseUrl}/jobs/some-job.html`, { headers: { 'x-api-key': 'user-key' } });
+      assert.equal(page.status, 429);
+      assert.equal(page.headers.get('retry-after'), '1');
+    } finally {
+      await t.stop();
+    }
+  });
+
+  test('guessing keys: refused keys close the address to further keys before identity is asked', async () => {
+    const t = await startTestGateway(TIGHT);
+    try {
+      for (let i = 0; i < 3; i++) assert.equal((await postCall(t.baseUrl, GROUPS, keyed(`guess-${i}`))).status, 401);
+      const asked = t.identity.calls.filter((c) => c.method === 'authenticate').length;
+      const limited = await postCall(t.baseUrl, GROUPS, keyed('guess-3'));
+      assert.equal(limited.status, 429);
+      assert.deepEqual(limited.json, { message: 'Too many requests with invalid API keys from this address; retry in 1 s.', code: 'RESOURCE_EXHAUSTED' });
+      assert.equal(t.identity.calls.filter((c) => c.method === 'authenticate').length, asked, 'identity was not asked');
+      // Every key from this address waits (SECURITY.md: behind a shared address, set TRUST_PROXY).
+      assert.equal((await postCall(t.baseUrl, GROUPS)).status, 429);
+      // A refused key in GraphQL counts the same.
+      await new Promise((resolve) => setTimeout(resolve, 1_000));
+      assert.equal((await postGraphql(t.baseUrl, '{ me { id } }', 'guess-4')).body.errors?.[0]?.extensions?.['code'], 'UNAUTHENTICATED');
+      assert.equal((await postCall(t.baseUrl, GROUPS)).status, 429);
+    } finally {
+      await t.stop();
+    }
+  });
+
+  test('requests without a key are limited per address, apart from keyed ones', async () => {
+    const t = await startTestGateway(TIGHT);
+    const anonymous = { 'content-type': 'application/json' };
+    try {
+      for (let i = 0; i < 3; i++) assert.equal((await postCall(t.baseUrl, GROUPS, anonymous)).status, 401);
+      const limited = await postCall(t.baseUrl, GROUPS, anonymous);
+      assert.equal(limited.status, 429);
+      assert.deepEqual(limited.json, { message: 'Too many requests without an API key from this address; retry in 1 s.', code: 'RESOURCE_EXHAUSTED' });
+      assert.equal((await fetch(`${t.baseUrl}/ipfs/bafkreigh2akiscaildc`)).status, 429, 'public routes count too');
+      assert.equal((await postCall(t.baseUrl, GROUPS)).status, 200, 'a valid key from the same address is not limited by them');
+      assert.equal((await fetch(`${t.baseUrl}/healthz`)).status, 200, 'probes are never limited');
+    } finally {
+      await t.stop();
+    }
+  });
+
+  test('X-Forwarded-For counts only from a trusted proxy (TRUST_PROXY)', async () => {
+    const anonymous = (from: string) => ({ 'content-type': 'application/json', 'x-forwarded-for': from });
+    const spoofed = await startTestGateway(TIGHT);
+    try {
+      for (let i = 0; i < 3; i++) await postCall(spoofed.baseUrl, GROUPS, anonymous(`203.0.113.${i}`));
+      assert.equal((await postCall(spoofed.baseUrl, GROUPS, anonymous('203.0.113.99'))).status, 429, 'a client cannot pick its address');
+    } finally {
+      await spoofed.stop();
+    }
+    const proxied = await startTestGateway({ ...TIGHT, TRUST_PROXY: 'loopback' });
+    try {
+      for (let i = 0; i < 3; i++) await postCall(proxied.baseUrl, GROUPS, anonymous('203.0.113.1'));
+      assert.equal((await postCall(proxied.baseUrl, GROUPS, anonymous('203.0.113.1'))).status, 429);
+      assert.equal((await postCall(proxied.baseUrl, GROUPS, anonymous('203.0.113.2'))).status, 401, 'another client behind the proxy');
+    } finally {
+      await proxied.stop();
+    }
+  });
+});
