@@ -6,17 +6,17 @@
 export const chainMutationTypeDefs = /* GraphQL */ `
   extend type Mutation {
     "Writes a framework's document of a year to a network (spec writeJsonFrameworkToBlockchain / writeHtmlFrameworkToBlockchain)."
-    writeFrameworkDocument(input: WriteFrameworkDocumentInput!): Job!
+    writeFrameworkDocument("The fields of the change, each described on WriteFrameworkDocumentInput." input: WriteFrameworkDocumentInput!): Job!
     "Writes a position's impacts document of a year to a network (spec writeJsonPositionImpactsToBlockchain / writeHtml…)."
-    writePositionImpactsDocument(input: WritePositionImpactsDocumentInput!): Job!
+    writePositionImpactsDocument("The fields of the change, each described on WritePositionImpactsDocumentInput." input: WritePositionImpactsDocumentInput!): Job!
     "Stores a string under a key of the caller's namespace (spec insertString)."
-    insertString(input: KeyValueInput!): Job!
+    insertString("The fields of the change, each described on KeyValueInput." input: KeyValueInput!): Job!
     "Stores up to 32 bytes under a key of the caller's namespace (spec insertBytes32)."
-    insertBytes32(input: KeyValueInput!): Job!
+    insertBytes32("The fields of the change, each described on KeyValueInput." input: KeyValueInput!): Job!
     "Reads a string key; the value arrives in the job's keyValue (spec selectString)."
-    selectString(input: KeySelectInput!): Job!
+    selectString("The fields of the change, each described on KeySelectInput." input: KeySelectInput!): Job!
     "Reads a bytes32 key; the value arrives in the job's keyValue (spec selectBytes32)."
-    selectBytes32(input: KeySelectInput!): Job!
+    selectBytes32("The fields of the change, each described on KeySelectInput." input: KeySelectInput!): Job!
   }
 
   "Format of a written document."

@@ -6,15 +6,15 @@
 export const frameworkMutationTypeDefs = /* GraphQL */ `
   extend type Mutation {
     "Adds a framework to the caller's account, or updates the caller's one with this identifier (spec addFramework)."
-    addFramework(input: AddFrameworkInput!): MessageResult!
+    addFramework("The fields of the change, each described on AddFrameworkInput." input: AddFrameworkInput!): MessageResult!
     "Adds or replaces a framework's funding figures of a year (spec addYearSpecificsToFramework)."
-    addYearSpecificsToFramework(input: FrameworkYearSpecificsInput!): MessageResult!
+    addYearSpecificsToFramework("The fields of the change, each described on FrameworkYearSpecificsInput." input: FrameworkYearSpecificsInput!): MessageResult!
     "Adds or updates a (sub category, indicator) row of a framework for a year (spec addCategoryIndicatorToFramework)."
-    addCategoryIndicatorToFramework(input: CategoryIndicatorInput!): MessageResult!
+    addCategoryIndicatorToFramework("The fields of the change, each described on CategoryIndicatorInput." input: CategoryIndicatorInput!): MessageResult!
     "Removes one (sub category, indicator) row of a framework for a year (spec removeIndicatorFromFramework)."
-    removeIndicatorFromFramework(input: RemoveIndicatorRowInput!): MessageResult!
+    removeIndicatorFromFramework("The fields of the change, each described on RemoveIndicatorRowInput." input: RemoveIndicatorRowInput!): MessageResult!
     "Removes every row of a sub category from a framework for a year (spec removeCategoryFromFramework)."
-    removeCategoryFromFramework(input: RemoveSubCategoryRowsInput!): MessageResult!
+    removeCategoryFromFramework("The fields of the change, each described on RemoveSubCategoryRowsInput." input: RemoveSubCategoryRowsInput!): MessageResult!
     "Removes a framework's funding figures of a year; its rows stay (spec removeFrameworkYearSpecifics)."
     removeFrameworkYearSpecifics(
       "The framework's identifier."
@@ -25,11 +25,11 @@ export const frameworkMutationTypeDefs = /* GraphQL */ `
     "Removes a framework with its figures and rows of every year; refused while projects are built into it (spec removeFramework)."
     removeFramework("The framework's identifier." identifier: String!): MessageResult!
     "Adds a project to the caller's account, or updates the caller's one with this identifier (spec addProject)."
-    addProject(input: AddProjectInput!): MessageResult!
+    addProject("The fields of the change, each described on AddProjectInput." input: AddProjectInput!): MessageResult!
     "Adds or replaces the amount allocated to a project in a year (spec addYearSpecificsToProject)."
-    addYearSpecificsToProject(input: ProjectYearSpecificsInput!): MessageResult!
+    addYearSpecificsToProject("The fields of the change, each described on ProjectYearSpecificsInput." input: ProjectYearSpecificsInput!): MessageResult!
     "Adds or updates a (sub category, indicator) row of a project for a year (spec addCategoryIndicatorToProject)."
-    addCategoryIndicatorToProject(input: CategoryIndicatorInput!): MessageResult!
+    addCategoryIndicatorToProject("The fields of the change, each described on CategoryIndicatorInput." input: CategoryIndicatorInput!): MessageResult!
     """
     Replaces a framework's rows of a year with the sums of the caller's projects built into it, volumes converted
     to the framework currency (spec buildFrameworkFromProjects).
@@ -41,9 +41,9 @@ export const frameworkMutationTypeDefs = /* GraphQL */ `
       year: Int!
     ): MessageResult!
     "Removes one (sub category, indicator) row of a project for a year (spec removeIndicatorFromProject)."
-    removeIndicatorFromProject(input: RemoveIndicatorRowInput!): MessageResult!
+    removeIndicatorFromProject("The fields of the change, each described on RemoveIndicatorRowInput." input: RemoveIndicatorRowInput!): MessageResult!
     "Removes every row of a sub category from a project for a year (spec removeCategoryFromProject)."
-    removeCategoryFromProject(input: RemoveSubCategoryRowsInput!): MessageResult!
+    removeCategoryFromProject("The fields of the change, each described on RemoveSubCategoryRowsInput." input: RemoveSubCategoryRowsInput!): MessageResult!
     "Removes the amount allocated to a project in a year; its rows stay (spec removeYearSpecificsFromProject)."
     removeYearSpecificsFromProject(
       "The project's identifier."

@@ -25,15 +25,15 @@ export const nftTypeDefs = /* GraphQL */ `
 
   extend type Mutation {
     "Mints an NFT to the service's custody wallet (spec new). Answers the job, QUEUED; the NFT is job.nft once COMPLETED."
-    mintNft(input: MintNftInput!): Job!
+    mintNft("The fields of the change, each described on MintNftInput." input: MintNftInput!): Job!
     "Sends a custodied NFT to a wallet address (spec transfer). Answers the job."
-    transferNft(input: TransferNftInput!): Job!
+    transferNft("The fields of the change, each described on TransferNftInput." input: TransferNftInput!): Job!
     "E-mails the recipient a claim link (spec send). The NFT becomes EMAILED; the answer carries both codes, the only time they are shown."
-    sendNft(input: SendNftInput!): NftSendPayload!
+    sendNft("The fields of the change, each described on SendNftInput." input: SendNftInput!): NftSendPayload!
     "Claims an e-mailed NFT into a wallet with the receiver code. Needs no X-Api-Key. Answers the transfer job."
-    claimNft(input: ClaimNftInput!): Job!
+    claimNft("The fields of the change, each described on ClaimNftInput." input: ClaimNftInput!): Job!
     "Cancels an e-mailed send with the owner code; the NFT is CREATED again. Needs no X-Api-Key."
-    revokeNftSend(input: RevokeNftSendInput!): Nft!
+    revokeNftSend("The fields of the change, each described on RevokeNftSendInput." input: RevokeNftSendInput!): Nft!
   }
 
   "Where an NFT is."

@@ -6,17 +6,17 @@
 export const portfolioMutationTypeDefs = /* GraphQL */ `
   extend type Mutation {
     "Adds an asset to the caller's account, or updates the caller's one with this identifier (spec addAsset)."
-    addAsset(input: AddAssetInput!): MessageResult!
+    addAsset("The fields of the change, each described on AddAssetInput." input: AddAssetInput!): MessageResult!
     "Removes an asset; refused while positions hold it (spec removeAsset)."
     removeAsset("The asset's identifier." identifier: String!): MessageResult!
     "A random investor identifier, not yet used in the account and free of PII (spec generateInvestorIdentifier)."
     generateInvestorIdentifier: String!
     "Adds an investor, or updates the one with this identifier (spec addInvestor)."
-    addInvestor(input: AddInvestorInput!): MessageResult!
+    addInvestor("The fields of the change, each described on AddInvestorInput." input: AddInvestorInput!): MessageResult!
     "Removes an investor with its positions, their impacts and its portfolios (spec removeInvestor)."
     removeInvestor("The investor's identifier." identifier: String!): MessageResult!
     "Adds a position; with year, its impacts of that year are computed and stored with it, or nothing is added (spec addPosition)."
-    addPosition(input: AddPositionInput!): PositionImpactsPayload!
+    addPosition("The fields of the change, each described on AddPositionInput." input: AddPositionInput!): PositionImpactsPayload!
     "Removes a position with its impacts and portfolio memberships (spec removePosition)."
     removePosition(
       "Identifier of the position's investor."

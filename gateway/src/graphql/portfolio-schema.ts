@@ -233,10 +233,15 @@ export const portfolioTypeDefs = /* GraphQL */ `
     year: Int!
     "Identifier of the asset's framework."
     frameworkIdentifier: String!
+    "The taxonomy category of the framework row."
     category: ImpactItem!
+    "The sub category of the framework row (its volume is attributed)."
     subCategory: ImpactItem!
+    "The super indicator the indicator belongs to."
     superIndicator: ImpactItem!
+    "The indicator whose value is attributed."
     indicator: ImpactItem!
+    "The indicator's unit; value is in it."
     unit: ImpactItem!
     "The position's share of the indicator's value, in unit."
     value: Float!
@@ -296,8 +301,11 @@ export const portfolioTypeDefs = /* GraphQL */ `
 
   "The total of one indicator in one unit."
   type ImpactTotal {
+    "The indicator summed."
     indicator: ImpactItem!
+    "The super indicator it belongs to."
     superIndicator: ImpactItem!
+    "The unit of value."
     unit: ImpactItem!
     "Sum of the positions' values, in unit."
     value: Float!
@@ -307,6 +315,7 @@ export const portfolioTypeDefs = /* GraphQL */ `
 
   "The total attributed volume of one sub category in one currency."
   type VolumeTotal {
+    "The sub category whose volume is summed."
     subCategory: ImpactItem!
     "The frameworks' currency."
     currencyCode: String!

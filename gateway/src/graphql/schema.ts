@@ -51,7 +51,7 @@ const identityTypeDefs = /* GraphQL */ `
   "Changes. Every field needs an X-Api-Key header."
   type Mutation {
     "Adds a user to the caller's account, or updates the one with the same identifier (spec addUser)."
-    addUser(input: AddUserInput!): MessageResult!
+    addUser("The fields of the change, each described on AddUserInput." input: AddUserInput!): MessageResult!
     "Removes a user (spec removeUser)."
     removeUser("Identifier of the user." userIdentifier: String!): MessageResult!
     "Puts a user in a group (spec addGroupToUser)."
@@ -75,7 +75,7 @@ const identityTypeDefs = /* GraphQL */ `
     "A fresh 256-bit key (64 hex characters) for encrypting PII at rest. The service never stores it: keep it safe."
     generateEncryptionKey: String!
     "Creates an account and its first API key. Operators only."
-    createAccount(input: CreateAccountInput!): CreateAccountPayload!
+    createAccount("The fields of the change, each described on CreateAccountInput." input: CreateAccountInput!): CreateAccountPayload!
     "Revokes every active key of an account and issues a new one. Defaults to the caller's account."
     rotateApiKey("Account whose keys to rotate; defaults to the caller's." accountId: ID): ApiKeyPayload!
     "Issues an additional API key. Defaults to the caller's account."

@@ -5,47 +5,47 @@
 export const taxonomyMutationTypeDefs = /* GraphQL */ `
   extend type Mutation {
     "Adds a category, or renames one with newName (spec addCategory). Operators only."
-    addCategory(input: AddCategoryInput!): MessageResult!
+    addCategory("The fields of the change, each described on AddCategoryInput." input: AddCategoryInput!): MessageResult!
     "Adds a sub category, or renames / moves one (spec addSubCategory). Operators only."
-    addSubCategory(input: AddSubCategoryInput!): MessageResult!
+    addSubCategory("The fields of the change, each described on AddSubCategoryInput." input: AddSubCategoryInput!): MessageResult!
     "Links an SDG and/or an EU objective to a sub category (spec addGoalObjectiveToSubCategory). Operators only."
-    addGoalObjectiveToSubCategory(input: GoalObjectiveInput!): MessageResult!
+    addGoalObjectiveToSubCategory("The fields of the change, each described on GoalObjectiveInput." input: GoalObjectiveInput!): MessageResult!
     "Unlinks an SDG and/or an EU objective from a sub category (removeGoalObjectiveFromSubCategory). Operators only."
-    removeGoalObjectiveFromSubCategory(input: GoalObjectiveInput!): MessageResult!
+    removeGoalObjectiveFromSubCategory("The fields of the change, each described on GoalObjectiveInput." input: GoalObjectiveInput!): MessageResult!
     "Adds a unit, or renames one (spec addUnit). Operators only."
-    addUnit(input: AddUnitInput!): MessageResult!
+    addUnit("The fields of the change, each described on AddUnitInput." input: AddUnitInput!): MessageResult!
     "Adds a super indicator to a category, or renames / moves one (spec addSuperIndicator). Operators only."
-    addSuperIndicator(input: AddSuperIndicatorInput!): MessageResult!
+    addSuperIndicator("The fields of the change, each described on AddSuperIndicatorInput." input: AddSuperIndicatorInput!): MessageResult!
     "Adds an indicator, or renames / re-parents one / changes its unit (spec addIndicator). Operators only."
-    addIndicator(input: AddIndicatorInput!): MessageResult!
+    addIndicator("The fields of the change, each described on AddIndicatorInput." input: AddIndicatorInput!): MessageResult!
     "Removes a category and its translations; refused while anything uses it (removeCategory). Operators only."
-    removeCategory(input: RemoveTaxonomyItemInput!): MessageResult!
+    removeCategory("The fields of the change, each described on RemoveTaxonomyItemInput." input: RemoveTaxonomyItemInput!): MessageResult!
     "Removes a sub category, its goal links and translations; refused while anything uses it (removeSubCategory). Operators only."
-    removeSubCategory(input: RemoveTaxonomyItemInput!): MessageResult!
+    removeSubCategory("The fields of the change, each described on RemoveTaxonomyItemInput." input: RemoveTaxonomyItemInput!): MessageResult!
     "Removes a super indicator from one category, or from all of them (removeSuperIndicator). Operators only."
-    removeSuperIndicator(input: RemoveSuperIndicatorInput!): MessageResult!
+    removeSuperIndicator("The fields of the change, each described on RemoveSuperIndicatorInput." input: RemoveSuperIndicatorInput!): MessageResult!
     "Removes an indicator and its translations; refused while anything uses it (removeIndicator). Operators only."
-    removeIndicator(input: RemoveTaxonomyItemInput!): MessageResult!
+    removeIndicator("The fields of the change, each described on RemoveTaxonomyItemInput." input: RemoveTaxonomyItemInput!): MessageResult!
     "Removes a unit and its translations; refused while indicators use it (removeUnit). Operators only."
-    removeUnit(input: RemoveTaxonomyItemInput!): MessageResult!
+    removeUnit("The fields of the change, each described on RemoveTaxonomyItemInput." input: RemoveTaxonomyItemInput!): MessageResult!
     "Adds or replaces a category's name in a language (spec addCategoryTranslation). Operators only."
-    addCategoryTranslation(input: TranslationInput!): MessageResult!
+    addCategoryTranslation("The fields of the change, each described on TranslationInput." input: TranslationInput!): MessageResult!
     "Adds or replaces a sub category's name in a language (spec addSubCategoryTranslation). Operators only."
-    addSubCategoryTranslation(input: TranslationInput!): MessageResult!
+    addSubCategoryTranslation("The fields of the change, each described on TranslationInput." input: TranslationInput!): MessageResult!
     "Adds or replaces a super indicator's name in a language (spec addSuperIndicatorTranslation). Operators only."
-    addSuperIndicatorTranslation(input: TranslationInput!): MessageResult!
+    addSuperIndicatorTranslation("The fields of the change, each described on TranslationInput." input: TranslationInput!): MessageResult!
     "Adds or replaces an indicator's name in a language (spec addIndicatorTranslation). Operators only."
-    addIndicatorTranslation(input: TranslationInput!): MessageResult!
+    addIndicatorTranslation("The fields of the change, each described on TranslationInput." input: TranslationInput!): MessageResult!
     "Adds or replaces a unit's name in a language (spec addUnitTranslation). Operators only."
-    addUnitTranslation(input: TranslationInput!): MessageResult!
+    addUnitTranslation("The fields of the change, each described on TranslationInput." input: TranslationInput!): MessageResult!
     "Registers a currency (spec addCurrency). Operators only."
     addCurrency("3-letter currency code, e.g. SEK." currencyCode: String!): MessageResult!
     "Removes a currency; refused while FX rates, frameworks or projects use it (spec removeCurrency). Operators only."
     removeCurrency("3-letter currency code." currencyCode: String!): MessageResult!
     "Adds or replaces the FX rate of a currency pair for a year (spec addFXrate). Operators only."
-    addFxRate(input: AddFxRateInput!): MessageResult!
+    addFxRate("The fields of the change, each described on AddFxRateInput." input: AddFxRateInput!): MessageResult!
     "Removes the FX rate of a currency pair for a year, in both directions (spec removeFXrate). Operators only."
-    removeFxRate(input: RemoveFxRateInput!): MessageResult!
+    removeFxRate("The fields of the change, each described on RemoveFxRateInput." input: RemoveFxRateInput!): MessageResult!
   }
 
   "Input of addCategory."
