@@ -196,6 +196,46 @@ describe('connection and limits', () => {
     });
   }
 
+  test('the key is checked again for each subscription: once revoked, nothing new starts', async () => {
+    const issued = await gql('mutation { issueApiKey { apiKey key { id } } }');
+    const { apiKey, key } = issued['issueApiKey'] as { apiKey: string; key: { id: string } };
+    const client = connect(apiKey);
+    try {
+      const first = client.iterate({ query: 'subscription { jobUpdated { id } }' });
+      void first.next().catch(() => undefined);
+      await until(() => t.chain!.openWatches() === 1, 'the first watch');
+      await gql('mutation($id: ID!) { revokeApiKey(keyId: $id) { revokedAt } }', { id: key.id });
+      const second = client.iterate({ query: 'subscription { jobUpdated { id } }' });
+      const { value } = await second.next();
+      assert.deepEqual(value?.errors?.map((e: GqlError) => [e.message, e.extensions?.['code']]), [['The API key is not valid.', 'UNAUTHENTICATED']]);
+      await first.return?.();
+    } finally {
+      await client.dispose();
+    }
+    await until(() => t.chain!.openWatches() === 0, 'all streams cancelled');
+  });
+
+  test('/metrics counts open connections, subscriptions and refusals', async () => {
+    const metric = async (name: string) => {
+      const text = await (await fetch(`${t.baseUrl}/metrics`)).text();
+      const line = text.split('\n').find((l) => l.startsWith(name + ' ') || l.startsWith(name + '{'));
+      return Number(line?.split(' ').at(-1) ?? NaN);
+    };
+    const client = connect('user-key');
+    try {
+      const updates = client.iterate({ query: 'subscription { jobUpdated { id } }' });
+      void updates.next().catch(() => undefined);
+      await until(() => t.chain!.openWatches() === 1, 'the watch');
+      assert.ok((await metric('gateway_graphql_ws_connections')) >= 1);
+      assert.ok((await metric('gateway_graphql_subscriptions')) >= 1);
+      await updates.return?.();
+    } finally {
+      await client.dispose();
+    }
+    await until(() => t.chain!.openWatches() === 0, 'all streams cancelled');
+    assert.ok((await metric('gateway_graphql_ws_refused_total')) >= 1, 'the bad-key tests above were refused');
+  });
+
   test('the depth limit (GRAPHQL_MAX_DEPTH=3 here) applies to subscriptions too', async () => {
     const client = connect('user-key');
     try {

@@ -4,9 +4,11 @@ import type { Duplex } from 'node:stream';
 import { GraphQLError, parse, specifiedRules, validate, type GraphQLSchema, type ValidationRule } from 'graphql';
 import { CloseCode } from 'graphql-ws';
 import { useServer } from 'graphql-ws/use/ws';
+import { Counter, Gauge } from 'prom-client';
 import { WebSocketServer } from 'ws';
 import { DomainError } from '@green-impact/shared/errors';
 import type { Logger } from '@green-impact/shared/logger';
+import { metricsRegistry } from '@green-impact/shared/metrics';
 import type { Authenticate, Authenticated } from '../../auth.js';
 import type { GatewayClients } from '../../clients.js';
 import { baseUrlOf } from '../../v1/request-facts.js';
@@ -38,19 +40,45 @@ export interface SubscriptionServer {
 
 // A type alias, not an interface: graphql-ws wants a Record.
 type Extra = {
+  apiKey?: string | undefined;
   auth?: Authenticated;
   subscriptions?: Set<string>;
 };
 
+// One set per process in the shared registry; every gateway of the process adds to it.
+const openConnections = new Set<{ size(): number }>();
+new Gauge({
+  name: 'gateway_graphql_ws_connections',
+  help: 'Open graphql-ws WebSocket connections.',
+  registers: [metricsRegistry],
+  collect() {
+    this.set([...openConnections].reduce((n, c) => n + c.size(), 0));
+  },
+});
+const subscriptionsGauge = new Gauge({
+  name: 'gateway_graphql_subscriptions',
+  help: 'Subscriptions being served (each holds one WatchJobs stream to the chain service).',
+  registers: [metricsRegistry],
+});
+const refusedConnections = new Counter({
+  name: 'gateway_graphql_ws_refused_total',
+  help: 'graphql-ws connections closed at connection_init, by reason.',
+  labelNames: ['reason'] as const,
+  registers: [metricsRegistry],
+});
+
 /**
  * graphql-ws on the gateway's HTTP server at /graphql. The API key comes in connection_init
  * (`{"apiKey": "..."}`; browsers cannot set headers on a WebSocket) or, for other clients, the upgrade
- * request's X-Api-Key header; it is checked once per connection. Operations go through the same
+ * request's X-Api-Key header; it is checked when the connection opens and again for each subscription.
+ * Operations go through the same
  * validation rules (depth and cost limits) and error shaping as HTTP requests.
  */
 export function attachSubscriptions(server: http.Server, options: SubscriptionServerOptions): SubscriptionServer {
   const log = options.log.child({ component: 'graphql-ws' });
   const wss = new WebSocketServer({ noServer: true, maxPayload: options.maxPayloadBytes });
+  const gauge = { size: () => wss.clients.size };
+  openConnections.add(gauge);
   const onUpgrade = (req: http.IncomingMessage, socket: Duplex, head: Buffer) => {
     const path = (req.url ?? '').split('?')[0];
     if (path !== '/graphql') {
@@ -80,13 +108,16 @@ export function attachSubscriptions(server: http.Server, options: SubscriptionSe
         const apiKey = typeof fromParams === 'string' ? fromParams : typeof header === 'string' ? header : undefined;
         try {
           ctx.extra.auth = await options.authenticate(apiKey, randomUUID());
+          ctx.extra.apiKey = apiKey;
           ctx.extra.subscriptions = new Set();
           return true;
         } catch (err) {
           if (err instanceof DomainError && err.code === 'UNAUTHENTICATED') {
+            refusedConnections.inc({ reason: 'unauthenticated' });
             await ctx.extra.socket.close(CloseCode.Unauthorized, err.message.slice(0, 120));
             return false;
           }
+          refusedConnections.inc({ reason: 'unavailable' });
           log.warn({ err }, 'graphql-ws connection refused: authentication unavailable');
           await ctx.extra.socket.close(1013, 'Authentication is temporarily unavailable; please retry.');
           return false;
@@ -102,26 +133,34 @@ export function attachSubscriptions(server: http.Server, options: SubscriptionSe
           ];
         }
         open.add(id);
+        subscriptionsGauge.inc();
         return undefined;
       },
       onComplete(ctx, id) {
-        ctx.extra.subscriptions?.delete(id);
+        if (ctx.extra.subscriptions?.delete(id)) subscriptionsGauge.dec();
       },
       context(ctx): GraphqlContext {
         const requestId = randomUUID();
-        const auth = ctx.extra.auth!;
         const req = ctx.extra.request;
+        let pending: Promise<Authenticated> | undefined;
         return {
           requestId,
           clients: options.clients,
           log: log.child({ requestId }),
           baseUrl: baseUrlOf(options.publicBaseUrl, { protocol: 'http', host: req.headers.host }),
-          auth: () => Promise.resolve({ ...auth, caller: { ...auth.caller, requestId } }),
+          // Checked again for each subscription, as for each HTTP request: a key revoked while the socket
+          // is open can start nothing new (streams already running go on until completed or closed).
+          auth: () => (pending ??= options.authenticate(ctx.extra.apiKey, requestId)),
         };
       },
       onError: (ctx, id, _payload, errors) => {
-        ctx.extra.subscriptions?.delete(id);
+        if (ctx.extra.subscriptions?.delete(id)) subscriptionsGauge.dec();
         return format(errors);
+      },
+      onClose(ctx) {
+        // Subscriptions still open when the socket goes were completed without onComplete.
+        subscriptionsGauge.dec(ctx.extra.subscriptions?.size ?? 0);
+        ctx.extra.subscriptions?.clear();
       },
       onNext: (_ctx, _id, _payload, _args, result) => (result.errors ? { ...result, errors: format(result.errors) } : undefined),
     },
@@ -132,6 +171,7 @@ export function attachSubscriptions(server: http.Server, options: SubscriptionSe
     connections: () => wss.clients.size,
     async close() {
       server.off('upgrade', onUpgrade);
+      openConnections.delete(gauge);
       await disposable.dispose();
       await new Promise<void>((resolve) => wss.close(() => resolve()));
     },
