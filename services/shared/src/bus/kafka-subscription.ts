@@ -44,6 +44,13 @@ export class KafkaSubscription implements Subscription {
   private relaunching = false;
   private closing: Promise<void> | undefined;
   private onJoined: (() => void) | undefined;
+  /**
+   * For a subscription that starts at the end of the log: the next offset to read, per partition, as this
+   * process knows it (the end when it subscribed, then past each handled message). Every join seeks
+   * there, so a consumer that kafkajs restarted resumes where this one was, whatever the group's committed
+   * offsets say (see startPositions).
+   */
+  private readonly positions = new Map<number, string>();
 
   constructor(
     private readonly kafka: Kafka,
@@ -63,7 +70,10 @@ export class KafkaSubscription implements Subscription {
       );
     });
     try {
-      if (!(this.opts.fromBeginning ?? false)) await this.pinStartOffsets();
+      if (!(this.opts.fromBeginning ?? false)) {
+        await this.pinStartOffsets();
+        await this.startPositions();
+      }
       await Promise.all([this.launch(), joined]);
     } catch (err) {
       await this.close();
@@ -113,6 +123,33 @@ export class KafkaSubscription implements Subscription {
     }
   }
 
+  /**
+   * Records where the log ends now, per partition: the subscription's start. Without it, a partition
+   * without a committed offset resolves to its end at every join (librdkafka's mock also refuses the
+   * admin offset commit of pinStartOffsets while the group is being formed), so a consumer that rejoins
+   * after a broker outage skips what was published in between. A failure here leaves kafkajs' own
+   * resolution in place and is logged.
+   */
+  private async startPositions(): Promise<void> {
+    const admin = this.kafka.admin();
+    try {
+      await admin.connect();
+      for (const { partition, high } of await admin.fetchTopicOffsets(this.opts.topic)) this.positions.set(partition, high);
+    } catch (err) {
+      this.options.logger?.warn({ err, topic: this.opts.topic }, 'start positions unknown; a rejoin may skip messages');
+    } finally {
+      await admin.disconnect().catch(() => undefined);
+    }
+  }
+
+  /** On each join: continue each assigned partition from this process's position, when it has one. */
+  private seekPositions(consumer: Consumer, assignment: Record<string, number[]> | undefined): void {
+    for (const partition of assignment?.[this.opts.topic] ?? []) {
+      const offset = this.positions.get(partition);
+      if (offset !== undefined) consumer.seek({ topic: this.opts.topic, partition, offset });
+    }
+  }
+
   private launch(): Promise<void> {
     const consumer = this.createConsumer();
     this.consumer = consumer;
@@ -136,7 +173,10 @@ export class KafkaSubscription implements Subscription {
       ...(t.heartbeatIntervalMs !== undefined ? { heartbeatInterval: t.heartbeatIntervalMs } : {}),
       ...(t.maxWaitTimeMs !== undefined ? { maxWaitTimeInMs: t.maxWaitTimeMs } : {}),
     });
-    consumer.on(consumer.events.GROUP_JOIN, () => this.onJoined?.());
+    consumer.on(consumer.events.GROUP_JOIN, (event) => {
+      if (this.positions.size > 0) this.seekPositions(consumer, event.payload.memberAssignment);
+      this.onJoined?.();
+    });
     consumer.on(consumer.events.CRASH, (event) => {
       if (!event.payload.restart) void this.relaunch(event.payload.error);
     });
@@ -192,7 +232,9 @@ export class KafkaSubscription implements Subscription {
       if (this.abort.signal.aborted) return;
       throw err;
     }
-    await consumer.commitOffsets([{ topic, partition, offset: (BigInt(message.offset) + 1n).toString() }]);
+    const next = (BigInt(message.offset) + 1n).toString();
+    await consumer.commitOffsets([{ topic, partition, offset: next }]);
+    if (this.positions.size > 0) this.positions.set(partition, next);
   }
 }
 
