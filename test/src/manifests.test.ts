@@ -5,6 +5,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parse } from 'yaml';
 import { execForm, parseDockerfile } from './support/infra/dockerfile.js';
+import { gatewayEnvOf, gatewaySettings, type GatewayEnv } from './support/infra/gateway-settings.js';
+import { mergeValues, staticConfigMaps } from './support/infra/helm-config-maps.js';
 import { helmTemplateProblems, unknownOverrides } from './support/infra/helm-static.js';
 import { imageFileList, missingAtRuntime } from './support/infra/image-layout.js';
 import {
@@ -61,6 +63,19 @@ const helm = hasCommand('helm', ['version']);
 const built = existsSync(join(repoRoot, 'services/identity/dist/index.js'));
 const operationsDoc = existsSync(join(repoRoot, 'docs/operations.md')) ? readFileSync(join(repoRoot, 'docs/operations.md'), 'utf8') : '';
 
+/**
+ * The gateway's limits, read from the rendered environment by its own loader: every limit written out and
+ * accepted, no explorer in production, and behind an Ingress one trusted proxy (else every client shares
+ * the Ingress controller's address and its per-address bucket).
+ */
+function assertGatewaySettings(env: GatewayEnv | undefined, behindIngress: boolean) {
+  assert.ok(env, 'no gateway Deployment');
+  const { problems, config } = gatewaySettings(env);
+  assert.deepEqual(problems, [], 'gateway settings: explicit, and accepted by loadGatewayConfig');
+  if (env.values['NODE_ENV'] === 'production') assert.equal(config?.graphql.explorer, false, 'no GraphQL explorer in production');
+  if (behindIngress) assert.equal(config?.trustProxy, 1, 'behind the Ingress TRUST_PROXY must be 1');
+}
+
 async function assertSchemaValid(objects: K8sObject[]) {
   const errors = (await Promise.all(objects.map(schemaErrors))).flat();
   assert.deepEqual(errors, []);
@@ -81,6 +96,7 @@ function assertSystem(
   assert.deepEqual(egressTo(objects, STRANGER, CANDIDATE_PORTS), outsideEgress(net.chainEgress, net.postgresPod, false));
   assert.deepEqual(egressTo(objects, KUBE_DNS, CANDIDATE_PORTS), outsideEgress(net.chainEgress, net.postgresPod, true));
   assert.deepEqual(egressTo(objects, COLLECTOR, ['4317/TCP', '4318/TCP']), collectorEgress(objects, net.tracing));
+  assertGatewaySettings(gatewayEnvOf(objects), objects.some((o) => o.kind === 'Ingress'));
 }
 
 describe('container image (infra/docker/Dockerfile, read statically: no Docker engine runs here)', () => {
@@ -235,6 +251,7 @@ describe('Helm chart (infra/helm/green-impact)', () => {
   const chart = parse(readFileSync(join(chartDir, 'Chart.yaml'), 'utf8')) as Record<string, string>;
   const values = parse(readFileSync(join(chartDir, 'values.yaml'), 'utf8')) as Record<string, any>;
   const templates = readdirSync(join(chartDir, 'templates')).map((name) => ({ name, text: readFileSync(join(chartDir, 'templates', name), 'utf8') }));
+  const devValues = parse(readFileSync(join(chartDir, 'values-dev.yaml'), 'utf8')) as Record<string, any>;
 
   it('Chart.yaml is a v2 application chart whose appVersion is the project\'s version', () => {
     const pkg = JSON.parse(readFileSync(join(repoRoot, 'package.json'), 'utf8')) as { version: string };
@@ -274,8 +291,19 @@ describe('Helm chart (infra/helm/green-impact)', () => {
   });
 
   it('values-dev.yaml overrides only values that exist', () => {
-    const dev = parse(readFileSync(join(chartDir, 'values-dev.yaml'), 'utf8')) as Record<string, unknown>;
-    assert.deepEqual(unknownOverrides(dev, values, ['secrets.signerKeys', 'ingress.annotations', 'networkPolicy.dnsPodLabels']), []);
+    assert.deepEqual(unknownOverrides(devValues, values, ['secrets.signerKeys', 'ingress.annotations', 'networkPolicy.dnsPodLabels']), []);
+  });
+
+  it('the gateway\'s own loader accepts the settings config.yaml makes of values.yaml and of values-dev.yaml', () => {
+    const configTemplate = templates.find((t) => t.name === 'config.yaml')!.text;
+    for (const [file, v] of [['values.yaml', values], ['values-dev.yaml', mergeValues(values, devValues)]] as const) {
+      const { configMaps, problems } = staticConfigMaps(configTemplate, v);
+      assert.deepEqual(problems, [], `${file}: config.yaml evaluated without helm`);
+      const port = String(v['services'].gateway.port);
+      const env = { values: { ...configMaps.get('green-impact-config'), ...configMaps.get('gateway-config'), PORT: port }, fromSecrets: [] };
+      // values.yaml is for production behind the Ingress (or one load balancer); values-dev.yaml for port-forward.
+      assertGatewaySettings(env, file === 'values.yaml');
+    }
   });
 
   describe('rendered with helm', { skip: helm ? false : 'helm is not on PATH: the chart is checked statically only' }, () => {
