@@ -7,7 +7,7 @@ import { parse } from 'yaml';
 import { execForm, parseDockerfile } from './support/infra/dockerfile.js';
 import { gatewayEnvOf, gatewaySettings, type GatewayEnv } from './support/infra/gateway-settings.js';
 import { mergeValues, staticConfigMaps } from './support/infra/helm-config-maps.js';
-import { helmTemplateProblems, unknownOverrides } from './support/infra/helm-static.js';
+import { enclosingBlocks, helmTemplateProblems, unknownOverrides } from './support/infra/helm-static.js';
 import { imageFileList, missingAtRuntime } from './support/infra/image-layout.js';
 import {
   generatedObjects, hasCommand, kustomizationResources, readKustomization, readYamlFile, renderWith, repoRoot, type K8sObject,
@@ -29,20 +29,25 @@ const WORKLOADS: RuntimeSpec['workloads'] = {
 const WORKLOAD_DIR: Record<string, string> = { identity: 'services/identity', taxonomy: 'services/taxonomy', portfolio: 'services/portfolio', chain: 'services/chain', gateway: 'gateway' };
 const MIGRATIONS = ['identity', 'taxonomy', 'portfolio', 'chain'];
 const CALLS = ['gateway -> chain:50054', 'gateway -> identity:50051', 'gateway -> portfolio:50053', 'gateway -> taxonomy:50052', 'portfolio -> taxonomy:50052'];
-const EXTERNAL_SECRETS = ['identity-secrets', 'taxonomy-secrets', 'portfolio-secrets', 'chain-secrets', 'chain-networks', 'chain-signer-keys'];
+const EXTERNAL_SECRETS = ['identity-secrets', 'taxonomy-secrets', 'portfolio-secrets', 'chain-secrets', 'chain-networks', 'chain-signer-keys', 'gateway-secrets'];
 const CANDIDATE_PORTS = ['53/UDP', '53/TCP', '80/TCP', '443/TCP', '465/TCP', '587/TCP', '4317/TCP', '4318/TCP', '5001/TCP', '5432/TCP', '6379/TCP', '8080/TCP', '9092/TCP'];
 const DNS = ['53/UDP', '53/TCP'];
 // The parties outside the namespace the policies name (the defaults of the Helm values and the overlays).
 const KUBE_DNS: Outsider = { namespace: { 'kubernetes.io/metadata.name': 'kube-system' }, pod: { 'k8s-app': 'kube-dns' } };
 const PROMETHEUS: Outsider = { namespace: { 'kubernetes.io/metadata.name': 'monitoring' }, pod: { 'app.kubernetes.io/name': 'prometheus' } };
 const COLLECTOR: Outsider = { namespace: { 'kubernetes.io/metadata.name': 'observability' }, pod: { 'app.kubernetes.io/name': 'opentelemetry-collector' } };
+// The external Redis the prod overlay and rateLimit.redis assume (namespace redis, port 6379).
+const REDIS: Outsider = { namespace: { 'kubernetes.io/metadata.name': 'redis' }, pod: { 'app.kubernetes.io/name': 'redis' } };
 const RUNTIME: RuntimeSpec = { workloads: WORKLOADS, collector: COLLECTOR, closeMarginSeconds: 5 };
 
-/** What each workload may send outside the namespace: PostgreSQL, Kafka, RPC over HTTPS, SMTP; to kube-dns, DNS too. */
-function outsideEgress(chainExtra: string[], withPostgresPod: boolean, toKubeDns: boolean): Record<string, string[]> {
+/**
+ * What each workload may send outside the namespace: PostgreSQL, Kafka, RPC over HTTPS, SMTP; to kube-dns,
+ * DNS too; to Redis, where it is configured, the gateway's 6379.
+ */
+function outsideEgress(chainExtra: string[], withPostgresPod: boolean, toKubeDns: boolean, gatewayExtra: string[] = []): Record<string, string[]> {
   const only = (...ports: string[]) => CANDIDATE_PORTS.filter((p) => [...(toKubeDns ? DNS : []), ...ports].includes(p));
   return {
-    gateway: only('9092/TCP'),
+    gateway: only('9092/TCP', ...gatewayExtra),
     identity: only('5432/TCP'),
     taxonomy: only('5432/TCP'),
     portfolio: only('5432/TCP'),
@@ -85,7 +90,7 @@ async function assertSchemaValid(objects: K8sObject[]) {
 function assertSystem(
   objects: K8sObject[],
   spec: Omit<SystemSpec, 'workloads' | 'migrations'>,
-  net: { edges: string[]; chainEgress: string[]; postgresPod: boolean; tracing: boolean },
+  net: { edges: string[]; chainEgress: string[]; postgresPod: boolean; tracing: boolean; redis: boolean },
 ) {
   assert.deepEqual(systemProblems(objects, { workloads: WORKLOADS, migrations: MIGRATIONS, ...spec }), []);
   assert.deepEqual(runtimeProblems(objects, RUNTIME), [], 'metrics, traces and shutdown as the processes expect them');
@@ -96,7 +101,11 @@ function assertSystem(
   assert.deepEqual(egressTo(objects, STRANGER, CANDIDATE_PORTS), outsideEgress(net.chainEgress, net.postgresPod, false));
   assert.deepEqual(egressTo(objects, KUBE_DNS, CANDIDATE_PORTS), outsideEgress(net.chainEgress, net.postgresPod, true));
   assert.deepEqual(egressTo(objects, COLLECTOR, ['4317/TCP', '4318/TCP']), collectorEgress(objects, net.tracing));
-  assertGatewaySettings(gatewayEnvOf(objects), objects.some((o) => o.kind === 'Ingress'));
+  const gateway = gatewayEnvOf(objects);
+  assertGatewaySettings(gateway, objects.some((o) => o.kind === 'Ingress'));
+  // Redis: REDIS_URL from a Secret and the egress to Redis's port come together, or neither.
+  assert.equal(gateway?.fromSecrets['REDIS_URL'] !== undefined, net.redis, net.redis ? 'REDIS_URL must come from a Secret' : 'no REDIS_URL here');
+  assert.deepEqual(egressTo(objects, REDIS, CANDIDATE_PORTS), outsideEgress(net.chainEgress, net.postgresPod, false, net.redis ? ['6379/TCP'] : []), 'Redis on 6379, from the gateway only, only where configured');
 }
 
 describe('container image (infra/docker/Dockerfile, read statically: no Docker engine runs here)', () => {
@@ -167,7 +176,7 @@ describe('Kubernetes manifests (infra/k8s)', () => {
   });
 
   it('base: security, probes, resources, HPA/PDB, config refs, migrations Jobs and NetworkPolicies', () => {
-    assertSystem(rawBase, { externalSecrets: EXTERNAL_SECRETS, secretObjectsAllowed: false }, { edges: CALLS, chainEgress: [], postgresPod: false, tracing: false });
+    assertSystem(rawBase, { externalSecrets: EXTERNAL_SECRETS, secretObjectsAllowed: false }, { edges: CALLS, chainEgress: [], postgresPod: false, tracing: false, redis: false });
   });
 
   it('every migrations Job runs an entry that exists in the source (services/<name>/src/migrate.ts)', () => {
@@ -207,6 +216,22 @@ describe('Kubernetes manifests (infra/k8s)', () => {
     for (const t of topics) assert.deepEqual(kafkaTopicErrors(t), [], t.metadata.name);
   });
 
+  it('components/redis-rate-limit: the gateway\'s REDIS_URL from the Secret gateway-secrets, required, and a policy for Redis', () => {
+    const dir = infra('k8s/components/redis-rate-limit');
+    const k = readKustomization(dir);
+    assert.equal(k['kind'], 'Component');
+    const baseObjects = kustomizationResources(base);
+    for (const p of (k['patches'] ?? []) as { path: string }[]) {
+      for (const o of readYamlFile(join(dir, p.path))) assert.ok(baseObjects.some((b) => b.kind === o.kind && b.metadata.name === o.metadata.name), `${p.path} patches ${o.kind}/${o.metadata.name}, which the base does not have`);
+    }
+    const patched = ((k['patches'] ?? []) as { path: string }[]).flatMap((p) => readYamlFile(join(dir, p.path)));
+    const env = patched.flatMap((o) => (o['spec']?.template?.spec?.containers ?? []).flatMap((c: { env?: unknown[] }) => c.env ?? []));
+    assert.deepEqual(env, [{ name: 'REDIS_URL', valueFrom: { secretKeyRef: { name: 'gateway-secrets', key: 'REDIS_URL', optional: false } } }]);
+    const policies = kustomizationResources(dir);
+    assert.deepEqual(policies.map((p) => p.kind), ['NetworkPolicy']);
+    assert.deepEqual(egressTo([...baseObjects, ...policies], REDIS, ['6379/TCP'])['gateway'], ['6379/TCP']);
+  });
+
   it('docs/operations.md names every Secret production provides', () => {
     for (const s of [...EXTERNAL_SECRETS, 'gateway-tls']) assert.ok(operationsDoc.includes(s), `docs/operations.md must describe Secret ${s}`);
   });
@@ -217,14 +242,14 @@ describe('Kubernetes manifests (infra/k8s)', () => {
     it('base renders, validates and keeps the invariants', async () => {
       const objects = render(base);
       await assertSchemaValid(objects);
-      assertSystem(objects, { externalSecrets: EXTERNAL_SECRETS, secretObjectsAllowed: false }, { edges: CALLS, chainEgress: [], postgresPod: false, tracing: false });
+      assertSystem(objects, { externalSecrets: EXTERNAL_SECRETS, secretObjectsAllowed: false }, { edges: CALLS, chainEgress: [], postgresPod: false, tracing: false, redis: false });
     });
 
     it('dev: self-contained (every Secret generated, a PostgreSQL pod reachable by the services only), one replica', async () => {
       const objects = render(infra('k8s/overlays/dev'));
       await assertSchemaValid(objects);
       const dbClients = [...MIGRATIONS, ...MIGRATIONS.map((s) => `${s}-migrate`)].map((c) => `${c} -> postgres:5432`);
-      assertSystem(objects, { externalSecrets: [], secretObjectsAllowed: true }, { edges: [...CALLS, ...dbClients], chainEgress: [], postgresPod: true, tracing: false });
+      assertSystem(objects, { externalSecrets: [], secretObjectsAllowed: true }, { edges: [...CALLS, ...dbClients], chainEgress: [], postgresPod: true, tracing: false, redis: false });
       for (const h of objects.filter((o) => o.kind === 'HorizontalPodAutoscaler')) assert.equal(h['spec'].maxReplicas, 1, h.metadata.name);
       assert.ok(objects.every((o) => o.kind === 'Namespace' || o.metadata['namespace'] === 'green-impact-dev'));
     });
@@ -232,7 +257,7 @@ describe('Kubernetes manifests (infra/k8s)', () => {
     it('prod: no Secret in Git, real networks required, registry images, Ingress for the gateway, Kafka topics', async () => {
       const objects = render(infra('k8s/overlays/prod'));
       await assertSchemaValid(objects);
-      assertSystem(objects, { externalSecrets: EXTERNAL_SECRETS, secretObjectsAllowed: false }, { edges: CALLS, chainEgress: ['465/TCP', '587/TCP'], postgresPod: false, tracing: true });
+      assertSystem(objects, { externalSecrets: EXTERNAL_SECRETS, secretObjectsAllowed: false }, { edges: CALLS, chainEgress: ['465/TCP', '587/TCP'], postgresPod: false, tracing: true, redis: true });
       const chain = objects.find((o) => o.kind === 'Deployment' && o.metadata.name === 'chain')!['spec'].template.spec;
       const networks = chain.containers[0].env.find((e: { name: string }) => e.name === 'CHAIN_NETWORKS');
       assert.equal(networks.valueFrom.secretKeyRef.optional, false, 'prod never falls back to the embedded networks');
@@ -280,6 +305,22 @@ describe('Helm chart (infra/helm/green-impact)', () => {
     const np = values['networkPolicy'] as Record<string, unknown>;
     assert.deepEqual([np['prometheusNamespace'], np['otelCollectorNamespace']], [PROMETHEUS.namespace['kubernetes.io/metadata.name'], COLLECTOR.namespace['kubernetes.io/metadata.name']]);
     assert.deepEqual(values['tracing'], { otlpEndpoint: '', otlpPort: 4318 }, 'tracing off by default; OTLP/HTTP when on');
+    const { enabled, namespace, port } = values['rateLimit'].redis as Record<string, unknown>;
+    assert.deepEqual([enabled, namespace, port], [false, REDIS.namespace['kubernetes.io/metadata.name'], 6379], 'Redis off by default; where the tests expect it');
+  });
+
+  it('templates: REDIS_URL only from the Secret gateway-secrets, it and the egress to Redis only with rateLimit.redis.enabled', () => {
+    const guarded = (name: string, needle: RegExp) => {
+      const text = templates.find((t) => t.name === name)!.text;
+      const hits = [...text.matchAll(new RegExp(needle, 'g'))];
+      assert.equal(hits.length, 1, `${name}: ${needle} once`);
+      assert.ok(enclosingBlocks(text, hits[0]!.index).some((b) => /\.Values\.rateLimit\.redis\.enabled\b/.test(b)), `${name}: ${needle} outside {{ if … rateLimit.redis.enabled }}`);
+    };
+    guarded('workloads.yaml', /- name: REDIS_URL\n\s+valueFrom:\n\s+secretKeyRef:\n\s+name: gateway-secrets\n\s+key: REDIS_URL\n/);
+    guarded('networkpolicies.yaml', /port: \{\{ \.Values\.rateLimit\.redis\.port \| int64 \}\}/);
+    guarded('secrets.yaml', /REDIS_URL: /);
+    for (const t of templates) if (!['workloads.yaml', 'secrets.yaml'].includes(t.name)) assert.doesNotMatch(t.text, /REDIS_URL/, `${t.name} must not set REDIS_URL`);
+    assert.equal(templates.find((t) => t.name === 'workloads.yaml')!.text.split('REDIS_URL').length - 1, 2, 'workloads.yaml: REDIS_URL only as the env name and its key');
   });
 
   it('templates: balanced blocks, only defined values and named templates, numbers printed as integers', () => {
@@ -300,7 +341,7 @@ describe('Helm chart (infra/helm/green-impact)', () => {
       const { configMaps, problems } = staticConfigMaps(configTemplate, v);
       assert.deepEqual(problems, [], `${file}: config.yaml evaluated without helm`);
       const port = String(v['services'].gateway.port);
-      const env = { values: { ...configMaps.get('green-impact-config'), ...configMaps.get('gateway-config'), PORT: port }, fromSecrets: [] };
+      const env = { values: { ...configMaps.get('green-impact-config'), ...configMaps.get('gateway-config'), PORT: port }, fromSecrets: {} };
       // values.yaml is for production behind the Ingress (or one load balancer); values-dev.yaml for port-forward.
       assertGatewaySettings(env, file === 'values.yaml');
     }
@@ -320,10 +361,10 @@ describe('Helm chart (infra/helm/green-impact)', () => {
       const dir = mkdtempSync(join(tmpdir(), 'helm-values-'));
       try {
         const full = join(dir, 'full.yaml');
-        writeFileSync(full, 'ingress:\n  enabled: true\nkafkaTopics:\n  enabled: true\ntracing:\n  otlpEndpoint: http://otel-collector.observability:4318\n');
+        writeFileSync(full, 'ingress:\n  enabled: true\nkafkaTopics:\n  enabled: true\ntracing:\n  otlpEndpoint: http://otel-collector.observability:4318\nrateLimit:\n  redis:\n    enabled: true\n');
         const objects = template(full);
         await assertSchemaValid(objects);
-        assertSystem(objects, { externalSecrets: EXTERNAL_SECRETS, secretObjectsAllowed: false }, { edges: CALLS, chainEgress: ['465/TCP', '587/TCP'], postgresPod: false, tracing: true });
+        assertSystem(objects, { externalSecrets: EXTERNAL_SECRETS, secretObjectsAllowed: false }, { edges: CALLS, chainEgress: ['465/TCP', '587/TCP'], postgresPod: false, tracing: true, redis: true });
       } finally {
         rmSync(dir, { recursive: true, force: true });
       }
@@ -332,7 +373,7 @@ describe('Helm chart (infra/helm/green-impact)', () => {
     it('values-dev.yaml: Secrets made by the chart, one replica, no Kafka or SMTP egress', async () => {
       const objects = template(join(chartDir, 'values-dev.yaml'));
       await assertSchemaValid(objects);
-      assertSystem(objects, { externalSecrets: [], secretObjectsAllowed: true }, { edges: CALLS, chainEgress: [], postgresPod: false, tracing: false });
+      assertSystem(objects, { externalSecrets: [], secretObjectsAllowed: true }, { edges: CALLS, chainEgress: [], postgresPod: false, tracing: false, redis: false });
     });
   });
 });

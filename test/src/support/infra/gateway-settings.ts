@@ -31,8 +31,8 @@ const SECRET_STAND_INS: Record<string, string> = { REDIS_URL: 'redis://secret-st
 export interface GatewayEnv {
   /** Plain values (ConfigMaps, literals); names set from a Secret are absent. */
   values: Record<string, string>;
-  /** Names set from a Secret key. */
-  fromSecrets: string[];
+  /** Names set from a Secret key, with the key's secretKeyRef. */
+  fromSecrets: Record<string, { name: string; key: string; optional?: boolean }>;
 }
 
 /** The gateway Deployment's container environment among the objects; undefined when there is none. */
@@ -43,9 +43,11 @@ export function gatewayEnvOf(objects: K8sObject[]): GatewayEnv | undefined {
   const configMaps = new Map<string, Record<string, string>>(
     objects.filter((o) => o.kind === 'ConfigMap').map((c) => [c.metadata.name, (c['data'] ?? {}) as Record<string, string>]),
   );
-  const fromSecrets = ((container['env'] ?? []) as Obj[]).filter((e) => e['valueFrom']?.secretKeyRef).map((e) => String(e['name']));
+  const fromSecrets: GatewayEnv['fromSecrets'] = Object.fromEntries(
+    ((container['env'] ?? []) as Obj[]).filter((e) => e['valueFrom']?.secretKeyRef).map((e) => [String(e['name']), e['valueFrom'].secretKeyRef]),
+  );
   const values: Record<string, string> = {};
-  for (const [name, value] of containerEnv(container, configMaps)) if (value !== undefined && !fromSecrets.includes(name)) values[name] = value;
+  for (const [name, value] of containerEnv(container, configMaps)) if (value !== undefined && !Object.hasOwn(fromSecrets, name)) values[name] = value;
   return { values, fromSecrets };
 }
 
@@ -62,8 +64,9 @@ export function gatewaySettings(env: GatewayEnv): { problems: string[]; config: 
   for (const name of EXPLICIT) if (values[name] === undefined) problems.push(`${name} must be set explicitly`);
   if (Number(values['HTTP_HEADERS_TIMEOUT_MS']) > Number(values['HTTP_REQUEST_TIMEOUT_MS'])) problems.push('HTTP_HEADERS_TIMEOUT_MS exceeds HTTP_REQUEST_TIMEOUT_MS');
   if (values['REDIS_URL'] !== undefined) problems.push('REDIS_URL is a plain value; it may hold a password and must come from a Secret');
+  if (env.fromSecrets['REDIS_URL']?.optional === true) problems.push('REDIS_URL is optional: without its Secret the gateway would count per replica in silence');
   const standIns: Record<string, string> = {};
-  for (const name of env.fromSecrets) {
+  for (const name of Object.keys(env.fromSecrets)) {
     const standIn = SECRET_STAND_INS[name];
     if (standIn === undefined) problems.push(`${name} comes from a Secret, but the test has no stand-in value for it (SECRET_STAND_INS)`);
     else standIns[name] = standIn;
