@@ -7,6 +7,7 @@ import { parse } from 'yaml';
 import { execForm, parseDockerfile } from './support/infra/dockerfile.js';
 import { gatewayEnvOf, gatewaySettings, type GatewayEnv } from './support/infra/gateway-settings.js';
 import { mergeValues, staticConfigMaps } from './support/infra/helm-config-maps.js';
+import { ingressProblems, nginxSize, type IngressSpec } from './support/infra/ingress-invariants.js';
 import { enclosingBlocks, helmTemplateProblems, unknownOverrides } from './support/infra/helm-static.js';
 import { imageFileList, missingAtRuntime } from './support/infra/image-layout.js';
 import {
@@ -39,6 +40,8 @@ const COLLECTOR: Outsider = { namespace: { 'kubernetes.io/metadata.name': 'obser
 // The external Redis the prod overlay and rateLimit.redis assume (namespace redis, port 6379).
 const REDIS: Outsider = { namespace: { 'kubernetes.io/metadata.name': 'redis' }, pod: { 'app.kubernetes.io/name': 'redis' } };
 const RUNTIME: RuntimeSpec = { workloads: WORKLOADS, collector: COLLECTOR, closeMarginSeconds: 5 };
+// GraphQL subscriptions are WebSockets on /graphql; through the Ingress they may stay quiet for an hour.
+const INGRESS: IngressSpec = { websocketPaths: ['/graphql'], websocketTimeoutSeconds: 3600 };
 
 /**
  * What each workload may send outside the namespace: PostgreSQL, Kafka, RPC over HTTPS, SMTP; to kube-dns,
@@ -102,7 +105,9 @@ function assertSystem(
   assert.deepEqual(egressTo(objects, KUBE_DNS, CANDIDATE_PORTS), outsideEgress(net.chainEgress, net.postgresPod, true));
   assert.deepEqual(egressTo(objects, COLLECTOR, ['4317/TCP', '4318/TCP']), collectorEgress(objects, net.tracing));
   const gateway = gatewayEnvOf(objects);
-  assertGatewaySettings(gateway, objects.some((o) => o.kind === 'Ingress'));
+  const behindIngress = objects.some((o) => o.kind === 'Ingress');
+  assertGatewaySettings(gateway, behindIngress);
+  if (behindIngress) assert.deepEqual(ingressProblems(objects, gateway?.values ?? {}, INGRESS), [], 'the Ingress lets the gateway\'s limits and WebSockets through');
   // Redis: REDIS_URL from a Secret and the egress to Redis's port come together, or neither.
   assert.equal(gateway?.fromSecrets['REDIS_URL'] !== undefined, net.redis, net.redis ? 'REDIS_URL must come from a Secret' : 'no REDIS_URL here');
   assert.deepEqual(egressTo(objects, REDIS, CANDIDATE_PORTS), outsideEgress(net.chainEgress, net.postgresPod, false, net.redis ? ['6379/TCP'] : []), 'Redis on 6379, from the gateway only, only where configured');
@@ -307,6 +312,15 @@ describe('Helm chart (infra/helm/green-impact)', () => {
     assert.deepEqual(values['tracing'], { otlpEndpoint: '', otlpPort: 4318 }, 'tracing off by default; OTLP/HTTP when on');
     const { enabled, namespace, port } = values['rateLimit'].redis as Record<string, unknown>;
     assert.deepEqual([enabled, namespace, port], [false, REDIS.namespace['kubernetes.io/metadata.name'], 6379], 'Redis off by default; where the tests expect it');
+  });
+
+  it('values.yaml: the WebSocket paths in an Ingress of their own with long timeouts, bodies up to the gateway\'s limit', () => {
+    const ingress = values['ingress'] as { paths: string[]; annotations: Record<string, string>; websocket: { paths: string[]; timeoutSeconds: number } };
+    assert.deepEqual(ingress.websocket.paths, INGRESS.websocketPaths);
+    assert.deepEqual(ingress.paths.filter((p) => ingress.websocket.paths.includes(p)), [], 'a path in both Ingresses would conflict');
+    assert.ok(ingress.websocket.timeoutSeconds >= INGRESS.websocketTimeoutSeconds, `websocket.timeoutSeconds at least ${INGRESS.websocketTimeoutSeconds}`);
+    const body = nginxSize(ingress.annotations['nginx.ingress.kubernetes.io/proxy-body-size'] ?? '1m');
+    assert.ok(body >= values['gateway'].bodyLimitBytes, 'proxy-body-size at least gateway.bodyLimitBytes (the gateway answers 413 itself)');
   });
 
   it('templates: REDIS_URL only from the Secret gateway-secrets, it and the egress to Redis only with rateLimit.redis.enabled', () => {
