@@ -7,8 +7,8 @@ import { parse } from 'yaml';
 import { execForm, parseDockerfile } from './support/infra/dockerfile.js';
 import { gatewayEnvOf, gatewaySettings, type GatewayEnv } from './support/infra/gateway-settings.js';
 import { mergeValues, staticConfigMaps } from './support/infra/helm-config-maps.js';
-import { ingressProblems, nginxSize, type IngressSpec } from './support/infra/ingress-invariants.js';
 import { enclosingBlocks, helmTemplateProblems, unknownOverrides } from './support/infra/helm-static.js';
+import { ingressProblems, nginxSize, type IngressSpec } from './support/infra/ingress-invariants.js';
 import { imageFileList, missingAtRuntime } from './support/infra/image-layout.js';
 import {
   generatedObjects, hasCommand, kustomizationResources, readKustomization, readYamlFile, renderWith, repoRoot, type K8sObject,
@@ -210,6 +210,11 @@ describe('Kubernetes manifests (infra/k8s)', () => {
       }
     });
   }
+
+  it('overlays/prod, unrendered: the Ingresses let the base gateway\'s limits and WebSockets through', () => {
+    const objects = [...kustomizationResources(infra('k8s/overlays/prod')), ...generatedObjects(base)];
+    assert.deepEqual(ingressProblems(objects, gatewayEnvOf(objects)?.values ?? {}, INGRESS), []);
+  });
 
   it('components/kafka-topics: Strimzi KafkaTopics for the chain service\'s topics', () => {
     const topics = kustomizationResources(infra('k8s/components/kafka-topics'));
