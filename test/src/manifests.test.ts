@@ -5,7 +5,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parse } from 'yaml';
 import { execForm, parseDockerfile } from './support/infra/dockerfile.js';
-import { helmTemplateProblems, unknownOverrides } from './support/infra/helm-static.js';
+import { gatewayEnvOf, gatewaySettings, type GatewayEnv } from './support/infra/gateway-settings.js';
+import { mergeValues, staticConfigMaps } from './support/infra/helm-config-maps.js';
+import { enclosingBlocks, helmTemplateProblems, unknownOverrides } from './support/infra/helm-static.js';
+import { ingressProblems, nginxSize, type IngressSpec } from './support/infra/ingress-invariants.js';
 import { imageFileList, missingAtRuntime } from './support/infra/image-layout.js';
 import {
   generatedObjects, hasCommand, kustomizationResources, readKustomization, readYamlFile, renderWith, repoRoot, type K8sObject,
@@ -27,20 +30,27 @@ const WORKLOADS: RuntimeSpec['workloads'] = {
 const WORKLOAD_DIR: Record<string, string> = { identity: 'services/identity', taxonomy: 'services/taxonomy', portfolio: 'services/portfolio', chain: 'services/chain', gateway: 'gateway' };
 const MIGRATIONS = ['identity', 'taxonomy', 'portfolio', 'chain'];
 const CALLS = ['gateway -> chain:50054', 'gateway -> identity:50051', 'gateway -> portfolio:50053', 'gateway -> taxonomy:50052', 'portfolio -> taxonomy:50052'];
-const EXTERNAL_SECRETS = ['identity-secrets', 'taxonomy-secrets', 'portfolio-secrets', 'chain-secrets', 'chain-networks', 'chain-signer-keys'];
+const EXTERNAL_SECRETS = ['identity-secrets', 'taxonomy-secrets', 'portfolio-secrets', 'chain-secrets', 'chain-networks', 'chain-signer-keys', 'gateway-secrets'];
 const CANDIDATE_PORTS = ['53/UDP', '53/TCP', '80/TCP', '443/TCP', '465/TCP', '587/TCP', '4317/TCP', '4318/TCP', '5001/TCP', '5432/TCP', '6379/TCP', '8080/TCP', '9092/TCP'];
 const DNS = ['53/UDP', '53/TCP'];
 // The parties outside the namespace the policies name (the defaults of the Helm values and the overlays).
 const KUBE_DNS: Outsider = { namespace: { 'kubernetes.io/metadata.name': 'kube-system' }, pod: { 'k8s-app': 'kube-dns' } };
 const PROMETHEUS: Outsider = { namespace: { 'kubernetes.io/metadata.name': 'monitoring' }, pod: { 'app.kubernetes.io/name': 'prometheus' } };
 const COLLECTOR: Outsider = { namespace: { 'kubernetes.io/metadata.name': 'observability' }, pod: { 'app.kubernetes.io/name': 'opentelemetry-collector' } };
+// The external Redis the prod overlay and rateLimit.redis assume (namespace redis, port 6379).
+const REDIS: Outsider = { namespace: { 'kubernetes.io/metadata.name': 'redis' }, pod: { 'app.kubernetes.io/name': 'redis' } };
 const RUNTIME: RuntimeSpec = { workloads: WORKLOADS, collector: COLLECTOR, closeMarginSeconds: 5 };
+// GraphQL subscriptions are WebSockets on /graphql; through the Ingress they may stay quiet for an hour.
+const INGRESS: IngressSpec = { websocketPaths: ['/graphql'], websocketTimeoutSeconds: 3600 };
 
-/** What each workload may send outside the namespace: PostgreSQL, Kafka, RPC over HTTPS, SMTP; to kube-dns, DNS too. */
-function outsideEgress(chainExtra: string[], withPostgresPod: boolean, toKubeDns: boolean): Record<string, string[]> {
+/**
+ * What each workload may send outside the namespace: PostgreSQL, Kafka, RPC over HTTPS, SMTP; to kube-dns,
+ * DNS too; to Redis, where it is configured, the gateway's 6379.
+ */
+function outsideEgress(chainExtra: string[], withPostgresPod: boolean, toKubeDns: boolean, gatewayExtra: string[] = []): Record<string, string[]> {
   const only = (...ports: string[]) => CANDIDATE_PORTS.filter((p) => [...(toKubeDns ? DNS : []), ...ports].includes(p));
   return {
-    gateway: only('9092/TCP'),
+    gateway: only('9092/TCP', ...gatewayExtra),
     identity: only('5432/TCP'),
     taxonomy: only('5432/TCP'),
     portfolio: only('5432/TCP'),
@@ -61,6 +71,19 @@ const helm = hasCommand('helm', ['version']);
 const built = existsSync(join(repoRoot, 'services/identity/dist/index.js'));
 const operationsDoc = existsSync(join(repoRoot, 'docs/operations.md')) ? readFileSync(join(repoRoot, 'docs/operations.md'), 'utf8') : '';
 
+/**
+ * The gateway's limits, read from the rendered environment by its own loader: every limit written out and
+ * accepted, no explorer in production, and behind an Ingress one trusted proxy (else every client shares
+ * the Ingress controller's address and its per-address bucket).
+ */
+function assertGatewaySettings(env: GatewayEnv | undefined, behindIngress: boolean) {
+  assert.ok(env, 'no gateway Deployment');
+  const { problems, config } = gatewaySettings(env);
+  assert.deepEqual(problems, [], 'gateway settings: explicit, and accepted by loadGatewayConfig');
+  if (env.values['NODE_ENV'] === 'production') assert.equal(config?.graphql.explorer, false, 'no GraphQL explorer in production');
+  if (behindIngress) assert.equal(config?.trustProxy, 1, 'behind the Ingress TRUST_PROXY must be 1');
+}
+
 async function assertSchemaValid(objects: K8sObject[]) {
   const errors = (await Promise.all(objects.map(schemaErrors))).flat();
   assert.deepEqual(errors, []);
@@ -70,7 +93,7 @@ async function assertSchemaValid(objects: K8sObject[]) {
 function assertSystem(
   objects: K8sObject[],
   spec: Omit<SystemSpec, 'workloads' | 'migrations'>,
-  net: { edges: string[]; chainEgress: string[]; postgresPod: boolean; tracing: boolean },
+  net: { edges: string[]; chainEgress: string[]; postgresPod: boolean; tracing: boolean; redis: boolean },
 ) {
   assert.deepEqual(systemProblems(objects, { workloads: WORKLOADS, migrations: MIGRATIONS, ...spec }), []);
   assert.deepEqual(runtimeProblems(objects, RUNTIME), [], 'metrics, traces and shutdown as the processes expect them');
@@ -81,6 +104,13 @@ function assertSystem(
   assert.deepEqual(egressTo(objects, STRANGER, CANDIDATE_PORTS), outsideEgress(net.chainEgress, net.postgresPod, false));
   assert.deepEqual(egressTo(objects, KUBE_DNS, CANDIDATE_PORTS), outsideEgress(net.chainEgress, net.postgresPod, true));
   assert.deepEqual(egressTo(objects, COLLECTOR, ['4317/TCP', '4318/TCP']), collectorEgress(objects, net.tracing));
+  const gateway = gatewayEnvOf(objects);
+  const behindIngress = objects.some((o) => o.kind === 'Ingress');
+  assertGatewaySettings(gateway, behindIngress);
+  if (behindIngress) assert.deepEqual(ingressProblems(objects, gateway?.values ?? {}, INGRESS), [], 'the Ingress lets the gateway\'s limits and WebSockets through');
+  // Redis: REDIS_URL from a Secret and the egress to Redis's port come together, or neither.
+  assert.equal(gateway?.fromSecrets['REDIS_URL'] !== undefined, net.redis, net.redis ? 'REDIS_URL must come from a Secret' : 'no REDIS_URL here');
+  assert.deepEqual(egressTo(objects, REDIS, CANDIDATE_PORTS), outsideEgress(net.chainEgress, net.postgresPod, false, net.redis ? ['6379/TCP'] : []), 'Redis on 6379, from the gateway only, only where configured');
 }
 
 describe('container image (infra/docker/Dockerfile, read statically: no Docker engine runs here)', () => {
@@ -151,7 +181,7 @@ describe('Kubernetes manifests (infra/k8s)', () => {
   });
 
   it('base: security, probes, resources, HPA/PDB, config refs, migrations Jobs and NetworkPolicies', () => {
-    assertSystem(rawBase, { externalSecrets: EXTERNAL_SECRETS, secretObjectsAllowed: false }, { edges: CALLS, chainEgress: [], postgresPod: false, tracing: false });
+    assertSystem(rawBase, { externalSecrets: EXTERNAL_SECRETS, secretObjectsAllowed: false }, { edges: CALLS, chainEgress: [], postgresPod: false, tracing: false, redis: false });
   });
 
   it('every migrations Job runs an entry that exists in the source (services/<name>/src/migrate.ts)', () => {
@@ -181,6 +211,11 @@ describe('Kubernetes manifests (infra/k8s)', () => {
     });
   }
 
+  it('overlays/prod, unrendered: the Ingresses let the base gateway\'s limits and WebSockets through', () => {
+    const objects = [...kustomizationResources(infra('k8s/overlays/prod')), ...generatedObjects(base)];
+    assert.deepEqual(ingressProblems(objects, gatewayEnvOf(objects)?.values ?? {}, INGRESS), []);
+  });
+
   it('components/kafka-topics: Strimzi KafkaTopics for the chain service\'s topics', () => {
     const topics = kustomizationResources(infra('k8s/components/kafka-topics'));
     assert.equal(readKustomization(infra('k8s/components/kafka-topics'))['kind'], 'Component');
@@ -189,6 +224,22 @@ describe('Kubernetes manifests (infra/k8s)', () => {
     assert.deepEqual(topics.map((t) => t['spec'].topicName).sort(), ['chain.job-events', 'chain.jobs']);
     assert.deepEqual([...names].sort(), ['chain.job-events', 'chain.jobs'], 'the topics the chain service uses');
     for (const t of topics) assert.deepEqual(kafkaTopicErrors(t), [], t.metadata.name);
+  });
+
+  it('components/redis-rate-limit: the gateway\'s REDIS_URL from the Secret gateway-secrets, required, and a policy for Redis', () => {
+    const dir = infra('k8s/components/redis-rate-limit');
+    const k = readKustomization(dir);
+    assert.equal(k['kind'], 'Component');
+    const baseObjects = kustomizationResources(base);
+    for (const p of (k['patches'] ?? []) as { path: string }[]) {
+      for (const o of readYamlFile(join(dir, p.path))) assert.ok(baseObjects.some((b) => b.kind === o.kind && b.metadata.name === o.metadata.name), `${p.path} patches ${o.kind}/${o.metadata.name}, which the base does not have`);
+    }
+    const patched = ((k['patches'] ?? []) as { path: string }[]).flatMap((p) => readYamlFile(join(dir, p.path)));
+    const env = patched.flatMap((o) => (o['spec']?.template?.spec?.containers ?? []).flatMap((c: { env?: unknown[] }) => c.env ?? []));
+    assert.deepEqual(env, [{ name: 'REDIS_URL', valueFrom: { secretKeyRef: { name: 'gateway-secrets', key: 'REDIS_URL', optional: false } } }]);
+    const policies = kustomizationResources(dir);
+    assert.deepEqual(policies.map((p) => p.kind), ['NetworkPolicy']);
+    assert.deepEqual(egressTo([...baseObjects, ...policies], REDIS, ['6379/TCP'])['gateway'], ['6379/TCP']);
   });
 
   it('docs/operations.md names every Secret production provides', () => {
@@ -201,14 +252,14 @@ describe('Kubernetes manifests (infra/k8s)', () => {
     it('base renders, validates and keeps the invariants', async () => {
       const objects = render(base);
       await assertSchemaValid(objects);
-      assertSystem(objects, { externalSecrets: EXTERNAL_SECRETS, secretObjectsAllowed: false }, { edges: CALLS, chainEgress: [], postgresPod: false, tracing: false });
+      assertSystem(objects, { externalSecrets: EXTERNAL_SECRETS, secretObjectsAllowed: false }, { edges: CALLS, chainEgress: [], postgresPod: false, tracing: false, redis: false });
     });
 
     it('dev: self-contained (every Secret generated, a PostgreSQL pod reachable by the services only), one replica', async () => {
       const objects = render(infra('k8s/overlays/dev'));
       await assertSchemaValid(objects);
       const dbClients = [...MIGRATIONS, ...MIGRATIONS.map((s) => `${s}-migrate`)].map((c) => `${c} -> postgres:5432`);
-      assertSystem(objects, { externalSecrets: [], secretObjectsAllowed: true }, { edges: [...CALLS, ...dbClients], chainEgress: [], postgresPod: true, tracing: false });
+      assertSystem(objects, { externalSecrets: [], secretObjectsAllowed: true }, { edges: [...CALLS, ...dbClients], chainEgress: [], postgresPod: true, tracing: false, redis: false });
       for (const h of objects.filter((o) => o.kind === 'HorizontalPodAutoscaler')) assert.equal(h['spec'].maxReplicas, 1, h.metadata.name);
       assert.ok(objects.every((o) => o.kind === 'Namespace' || o.metadata['namespace'] === 'green-impact-dev'));
     });
@@ -216,7 +267,7 @@ describe('Kubernetes manifests (infra/k8s)', () => {
     it('prod: no Secret in Git, real networks required, registry images, Ingress for the gateway, Kafka topics', async () => {
       const objects = render(infra('k8s/overlays/prod'));
       await assertSchemaValid(objects);
-      assertSystem(objects, { externalSecrets: EXTERNAL_SECRETS, secretObjectsAllowed: false }, { edges: CALLS, chainEgress: ['465/TCP', '587/TCP'], postgresPod: false, tracing: true });
+      assertSystem(objects, { externalSecrets: EXTERNAL_SECRETS, secretObjectsAllowed: false }, { edges: CALLS, chainEgress: ['465/TCP', '587/TCP'], postgresPod: false, tracing: true, redis: true });
       const chain = objects.find((o) => o.kind === 'Deployment' && o.metadata.name === 'chain')!['spec'].template.spec;
       const networks = chain.containers[0].env.find((e: { name: string }) => e.name === 'CHAIN_NETWORKS');
       assert.equal(networks.valueFrom.secretKeyRef.optional, false, 'prod never falls back to the embedded networks');
@@ -235,6 +286,7 @@ describe('Helm chart (infra/helm/green-impact)', () => {
   const chart = parse(readFileSync(join(chartDir, 'Chart.yaml'), 'utf8')) as Record<string, string>;
   const values = parse(readFileSync(join(chartDir, 'values.yaml'), 'utf8')) as Record<string, any>;
   const templates = readdirSync(join(chartDir, 'templates')).map((name) => ({ name, text: readFileSync(join(chartDir, 'templates', name), 'utf8') }));
+  const devValues = parse(readFileSync(join(chartDir, 'values-dev.yaml'), 'utf8')) as Record<string, any>;
 
   it('Chart.yaml is a v2 application chart whose appVersion is the project\'s version', () => {
     const pkg = JSON.parse(readFileSync(join(repoRoot, 'package.json'), 'utf8')) as { version: string };
@@ -263,6 +315,31 @@ describe('Helm chart (infra/helm/green-impact)', () => {
     const np = values['networkPolicy'] as Record<string, unknown>;
     assert.deepEqual([np['prometheusNamespace'], np['otelCollectorNamespace']], [PROMETHEUS.namespace['kubernetes.io/metadata.name'], COLLECTOR.namespace['kubernetes.io/metadata.name']]);
     assert.deepEqual(values['tracing'], { otlpEndpoint: '', otlpPort: 4318 }, 'tracing off by default; OTLP/HTTP when on');
+    const { enabled, namespace, port } = values['rateLimit'].redis as Record<string, unknown>;
+    assert.deepEqual([enabled, namespace, port], [false, REDIS.namespace['kubernetes.io/metadata.name'], 6379], 'Redis off by default; where the tests expect it');
+  });
+
+  it('values.yaml: the WebSocket paths in an Ingress of their own with long timeouts, bodies up to the gateway\'s limit', () => {
+    const ingress = values['ingress'] as { paths: string[]; annotations: Record<string, string>; websocket: { paths: string[]; timeoutSeconds: number } };
+    assert.deepEqual(ingress.websocket.paths, INGRESS.websocketPaths);
+    assert.deepEqual(ingress.paths.filter((p) => ingress.websocket.paths.includes(p)), [], 'a path in both Ingresses would conflict');
+    assert.ok(ingress.websocket.timeoutSeconds >= INGRESS.websocketTimeoutSeconds, `websocket.timeoutSeconds at least ${INGRESS.websocketTimeoutSeconds}`);
+    const body = nginxSize(ingress.annotations['nginx.ingress.kubernetes.io/proxy-body-size'] ?? '1m');
+    assert.ok(body >= values['gateway'].bodyLimitBytes, 'proxy-body-size at least gateway.bodyLimitBytes (the gateway answers 413 itself)');
+  });
+
+  it('templates: REDIS_URL only from the Secret gateway-secrets, it and the egress to Redis only with rateLimit.redis.enabled', () => {
+    const guarded = (name: string, needle: RegExp) => {
+      const text = templates.find((t) => t.name === name)!.text;
+      const hits = [...text.matchAll(new RegExp(needle, 'g'))];
+      assert.equal(hits.length, 1, `${name}: ${needle} once`);
+      assert.ok(enclosingBlocks(text, hits[0]!.index).some((b) => /\.Values\.rateLimit\.redis\.enabled\b/.test(b)), `${name}: ${needle} outside {{ if … rateLimit.redis.enabled }}`);
+    };
+    guarded('workloads.yaml', /- name: REDIS_URL\n\s+valueFrom:\n\s+secretKeyRef:\n\s+name: gateway-secrets\n\s+key: REDIS_URL\n/);
+    guarded('networkpolicies.yaml', /port: \{\{ \.Values\.rateLimit\.redis\.port \| int64 \}\}/);
+    guarded('secrets.yaml', /REDIS_URL: /);
+    for (const t of templates) if (!['workloads.yaml', 'secrets.yaml'].includes(t.name)) assert.doesNotMatch(t.text, /REDIS_URL/, `${t.name} must not set REDIS_URL`);
+    assert.equal(templates.find((t) => t.name === 'workloads.yaml')!.text.split('REDIS_URL').length - 1, 2, 'workloads.yaml: REDIS_URL only as the env name and its key');
   });
 
   it('templates: balanced blocks, only defined values and named templates, numbers printed as integers', () => {
@@ -274,8 +351,19 @@ describe('Helm chart (infra/helm/green-impact)', () => {
   });
 
   it('values-dev.yaml overrides only values that exist', () => {
-    const dev = parse(readFileSync(join(chartDir, 'values-dev.yaml'), 'utf8')) as Record<string, unknown>;
-    assert.deepEqual(unknownOverrides(dev, values, ['secrets.signerKeys', 'ingress.annotations', 'networkPolicy.dnsPodLabels']), []);
+    assert.deepEqual(unknownOverrides(devValues, values, ['secrets.signerKeys', 'ingress.annotations', 'networkPolicy.dnsPodLabels']), []);
+  });
+
+  it('the gateway\'s own loader accepts the settings config.yaml makes of values.yaml and of values-dev.yaml', () => {
+    const configTemplate = templates.find((t) => t.name === 'config.yaml')!.text;
+    for (const [file, v] of [['values.yaml', values], ['values-dev.yaml', mergeValues(values, devValues)]] as const) {
+      const { configMaps, problems } = staticConfigMaps(configTemplate, v);
+      assert.deepEqual(problems, [], `${file}: config.yaml evaluated without helm`);
+      const port = String(v['services'].gateway.port);
+      const env = { values: { ...configMaps.get('green-impact-config'), ...configMaps.get('gateway-config'), PORT: port }, fromSecrets: {} };
+      // values.yaml is for production behind the Ingress (or one load balancer); values-dev.yaml for port-forward.
+      assertGatewaySettings(env, file === 'values.yaml');
+    }
   });
 
   describe('rendered with helm', { skip: helm ? false : 'helm is not on PATH: the chart is checked statically only' }, () => {
@@ -292,10 +380,10 @@ describe('Helm chart (infra/helm/green-impact)', () => {
       const dir = mkdtempSync(join(tmpdir(), 'helm-values-'));
       try {
         const full = join(dir, 'full.yaml');
-        writeFileSync(full, 'ingress:\n  enabled: true\nkafkaTopics:\n  enabled: true\ntracing:\n  otlpEndpoint: http://otel-collector.observability:4318\n');
+        writeFileSync(full, 'ingress:\n  enabled: true\nkafkaTopics:\n  enabled: true\ntracing:\n  otlpEndpoint: http://otel-collector.observability:4318\nrateLimit:\n  redis:\n    enabled: true\n');
         const objects = template(full);
         await assertSchemaValid(objects);
-        assertSystem(objects, { externalSecrets: EXTERNAL_SECRETS, secretObjectsAllowed: false }, { edges: CALLS, chainEgress: ['465/TCP', '587/TCP'], postgresPod: false, tracing: true });
+        assertSystem(objects, { externalSecrets: EXTERNAL_SECRETS, secretObjectsAllowed: false }, { edges: CALLS, chainEgress: ['465/TCP', '587/TCP'], postgresPod: false, tracing: true, redis: true });
       } finally {
         rmSync(dir, { recursive: true, force: true });
       }
@@ -304,7 +392,7 @@ describe('Helm chart (infra/helm/green-impact)', () => {
     it('values-dev.yaml: Secrets made by the chart, one replica, no Kafka or SMTP egress', async () => {
       const objects = template(join(chartDir, 'values-dev.yaml'));
       await assertSchemaValid(objects);
-      assertSystem(objects, { externalSecrets: [], secretObjectsAllowed: true }, { edges: CALLS, chainEgress: [], postgresPod: false, tracing: false });
+      assertSystem(objects, { externalSecrets: [], secretObjectsAllowed: true }, { edges: CALLS, chainEgress: [], postgresPod: false, tracing: false, redis: false });
     });
   });
 });

@@ -95,3 +95,15 @@ export function unknownOverrides(overrides: Values, values: Values, freeForm: st
   }
   return out;
 }
+
+/** The `if`/`with`/`range` actions still open at a position of a template, outermost first. */
+export function enclosingBlocks(text: string, index: number): string[] {
+  const open: string[] = [];
+  for (const m of text.slice(0, index).matchAll(ACTION)) {
+    const a = (m[1] as string).trim();
+    const word = a.split(/\s+/)[0] ?? '';
+    if (OPENERS.has(word)) open.push(a);
+    else if (word === 'end') open.pop();
+  }
+  return open;
+}
