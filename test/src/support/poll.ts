@@ -11,3 +11,16 @@ export async function until<T>(read: () => Promise<T>, done: (value: T) => boole
     await sleep(everyMs);
   }
 }
+
+/** `promise`, or a failure naming `what` once `timeoutMs` passed. */
+export async function within<T>(promise: Promise<T>, timeoutMs: number, what: string): Promise<T> {
+  const timer = new AbortController();
+  try {
+    return await Promise.race([
+      promise,
+      sleep(timeoutMs, undefined, { signal: timer.signal }).then(() => assert.fail(`${what} not within ${timeoutMs} ms`)),
+    ]);
+  } finally {
+    timer.abort();
+  }
+}
