@@ -105,6 +105,8 @@ export async function startProcesses(env: NodeJS.ProcessEnv, names: ProcessName[
     },
   };
 
+  // A test runner that dies (a timeout, Ctrl-C) must not leave services running on its ports.
+  process.once('exit', () => [...children.values()].filter(running).forEach((c) => c.kill('SIGKILL')));
   for (const spec of specs) launch(spec);
   const deadline = Date.now() + readyTimeoutMs;
   for (;;) {

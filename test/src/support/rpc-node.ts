@@ -25,6 +25,7 @@ export async function startRpcNodeProcess(chainId: number): Promise<RpcNodeProce
     env: { ...process.env, RPC_NODE_CHAIN_ID: String(chainId), RPC_NODE_SIGNER_KEY: NODE_SIGNER_KEY },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
+  process.once('exit', () => child.kill('SIGKILL')); // never outlive the test runner
   let output = '';
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   const first = await new Promise<string>((resolve, reject) => {
