@@ -19,6 +19,8 @@ const postgres = testDatabases.find((d) => d.name === 'postgresql')!;
 const OPERATOR = 'faults-chain-operator-key';
 const HASH = 'SVC.Blockchain.Hash';
 const CHAIN_ID = 31337;
+/** How long the service waits for any answer of the node (CHAIN_NETWORKS rpcTimeoutMs). */
+const RPC_TIMEOUT_MS = 1_500;
 
 /**
  * The chain node taken away from a running chain service. A JSON-RPC node (Hardhat's EVM over HTTP, its
@@ -45,7 +47,7 @@ describe('the chain node unreachable behind a running chain service', { skip: aw
     proxy = await startFaultProxy({ host: '127.0.0.1', port: node.port });
     chain = new JsonRpcProvider(node.url, CHAIN_ID, { staticNetwork: true, cacheTimeout: -1 });
     contentDir = mkdtempSync(join(tmpdir(), 'gi-faults-chain-'));
-    const network = { name: 'sepolia', chainId: CHAIN_ID, rpcUrl: `http://${proxy.host}:${proxy.port}`, confirmations: 1, pollIntervalMs: 200, contracts: node.contracts };
+    const network = { name: 'sepolia', chainId: CHAIN_ID, rpcUrl: `http://${proxy.host}:${proxy.port}`, confirmations: 1, pollIntervalMs: 200, rpcTimeoutMs: RPC_TIMEOUT_MS, contracts: node.contracts };
     const env = topologyEnv(await topologyPorts(), {
       DATABASE_URL: db.url,
       DATABASE_POOL_SIZE: '4',
@@ -89,6 +91,54 @@ describe('the chain node unreachable behind a running chain service', { skip: aw
     await within(cut, 20_000, 'a broadcast through the proxy');
   };
 
+  /**
+   * One transaction per job, sent by the service's signer to the key-value store and mined successfully,
+   * the nonces in the order the jobs were accepted, nothing else from the signer on the chain or in the
+   * node's pool.
+   */
+  const assertOneTransactionEach = async (ids: string[], keys: string[], nonceBefore: number) => {
+    const signer = new Wallet(NODE_SIGNER_KEY).address;
+    const listed = new Map((await listJobs(procs!.url, apiKey)).map((j) => [j.id, j]));
+    const txs = await Promise.all(ids.map((id) => chain.getTransaction(listed.get(id)!.txHash!)));
+    for (const [i, tx] of txs.entries()) {
+      assert.ok(tx, `${keys[i]}: its transaction is on the chain`);
+      assert.equal(tx.from, signer);
+      assert.equal(tx.to, node.contracts.keyValueStore);
+      assert.equal((await chain.getTransactionReceipt(tx.hash))?.status, 1);
+      assert.equal(listed.get(ids[i]!)!.attempts, 1, `${keys[i]} was signed once`);
+    }
+    assert.deepEqual(txs.map((tx) => tx!.nonce), ids.map((_, i) => nonceBefore + i), 'nonces in the order the jobs were accepted');
+    assert.equal(await chain.getTransactionCount(signer, 'latest'), nonceBefore + ids.length, 'exactly one transaction per job');
+    assert.equal(await chain.getTransactionCount(signer, 'pending'), nonceBefore + ids.length, 'nothing left in the pool');
+  };
+  /** Every job completed (polled through the gateway); then a moment for a late duplicate send to show. */
+  const allCompleted = async (ids: string[], since: number, t: { diagnostic(m: string): void }) => {
+    const done = await Promise.all(ids.map(finished));
+    t.diagnostic(`all ${ids.length} jobs completed ${Date.now() - since} ms after the node came back`);
+    assert.deepEqual(done.map((j) => j.info.status.Value), ids.map(() => 'completed'), JSON.stringify(done.map((j) => j.info)));
+    await sleep(500);
+  };
+  /** Every job still waiting, none sent, none failed: what a client sees while the node is away. */
+  const assertQueued = async (ids: string[]) => {
+    for (const id of ids) {
+      const job = await fetchJob(id);
+      assert.equal(job.info.status.Value, 'queued', `${id} while the node is away: ${JSON.stringify(job.info)}`);
+    }
+    const listed = (await listJobs(procs!.url, apiKey)).filter((j) => ids.includes(j.id));
+    assert.deepEqual(listed.map((j) => [j.status, j.attempts, j.error]), ids.map(() => ['QUEUED', 0, null]), 'queued, nothing sent, no error');
+  };
+
+  const nonce = () => chain.getTransactionCount(new Wallet(NODE_SIGNER_KEY).address, 'latest');
+  /** The jobs a test had accepted, in order. */
+  const accepted = () => {
+    const keys: string[] = [];
+    const ids: string[] = [];
+    const accept = async (key: string) => {
+      keys.push(key);
+      ids.push(await insert(key));
+    };
+    return { keys, ids, accept };
+  };
   /** The job's transaction hash once the service recorded it as sent (SUBMITTED). */
   const submittedJob = async (id: string): Promise<string> => {
     const job = await until(
@@ -100,15 +150,9 @@ describe('the chain node unreachable behind a running chain service', { skip: aw
   };
 
   it('accepts jobs while the node is away, keeps them queued, and sends each exactly once when it is back', async (t) => {
-    const signer = new Wallet(NODE_SIGNER_KEY).address;
     assert.equal((await finished(await insert('warm-up'))).info.status.Value, 'completed');
-    const nonceBefore = await chain.getTransactionCount(signer, 'latest');
-    const keys: string[] = [];
-    const ids: string[] = [];
-    const accept = async (key: string) => {
-      keys.push(key);
-      ids.push(await insert(key));
-    };
+    const nonceBefore = await nonce();
+    const { keys, ids, accept } = accepted();
 
     try {
       // Refused: every job is accepted (stored, in the outbox), the worker's attempts fail and it retries.
@@ -116,12 +160,7 @@ describe('the chain node unreachable behind a running chain service', { skip: aw
       const mark = procs!.output().length;
       for (const key of ['refused-0', 'refused-1', 'refused-2']) await accept(key);
       await workerFailedSince(mark, 'the worker trying the unreachable node');
-      for (const id of ids) {
-        const job = await fetchJob(id);
-        assert.equal(job.info.status.Value, 'queued', `${id} while the node is away: ${JSON.stringify(job.info)}`);
-      }
-      const listed = (await listJobs(procs!.url, apiKey)).filter((j) => ids.includes(j.id));
-      assert.deepEqual(listed.map((j) => [j.status, j.attempts, j.error]), ids.map(() => ['QUEUED', 0, null]), 'queued, nothing sent, no error');
+      await assertQueued(ids);
 
       // Back for a moment: the node gets the first job's transaction (and mines it), but its answer is lost
       // on the way back; then it is away again. The service holds the job as submitted, unsure.
@@ -139,30 +178,31 @@ describe('the chain node unreachable behind a running chain service', { skip: aw
     }
     const upAt = Date.now();
 
-    const done = await Promise.all(ids.map(finished));
-    t.diagnostic(`all ${ids.length} jobs completed ${Date.now() - upAt} ms after the node came back`);
-    assert.deepEqual(done.map((j) => j.info.status.Value), ids.map(() => 'completed'), JSON.stringify(done.map((j) => j.info)));
-    await sleep(500); // a late duplicate send would show now
+    await allCompleted(ids, upAt, t);
 
-    // One transaction per job, sent by the service's signer to the key-value store, the nonces in the order
-    // the jobs were accepted, nothing else from the signer on the chain or in the node's pool.
-    const listed = new Map((await listJobs(procs!.url, apiKey)).map((j) => [j.id, j]));
-    const txs = await Promise.all(ids.map((id) => chain.getTransaction(listed.get(id)!.txHash!)));
-    for (const [i, tx] of txs.entries()) {
-      assert.ok(tx, `${keys[i]}: its transaction is on the chain`);
-      assert.equal(tx.from, signer);
-      assert.equal(tx.to, node.contracts.keyValueStore);
-      assert.equal((await chain.getTransactionReceipt(tx.hash))?.status, 1);
-      assert.equal(listed.get(ids[i]!)!.attempts, 1, `${keys[i]} was signed once`);
-    }
-    assert.deepEqual(txs.map((tx) => tx!.nonce), ids.map((_, i) => nonceBefore + i), 'nonces in the order the jobs were accepted');
-    assert.equal(await chain.getTransactionCount(signer, 'latest'), nonceBefore + ids.length, 'exactly one transaction per job');
-    assert.equal(await chain.getTransactionCount(signer, 'pending'), nonceBefore + ids.length, 'nothing left in the pool');
+    await assertOneTransactionEach(ids, keys, nonceBefore);
 
     // Read back through the service: every value is there.
     for (const key of keys) {
       const read = await finished((await hash('selectString', { key })).info.jobId);
       assert.deepEqual(read.info.result, { key, value: `v-${key}` });
     }
+  });
+
+  it('gives up on a node that takes connections but never answers, and sends each job once when it answers again', async (t) => {
+    const nonceBefore = await nonce();
+    const { keys, ids, accept } = accepted();
+    try {
+      await proxy.blackhole();
+      const mark = procs!.output().length;
+      for (const key of ['hanging-0', 'hanging-1']) await accept(key);
+      // Each call to the node ends after the network's rpcTimeoutMs; the worker retries, the jobs wait.
+      await workerFailedSince(mark, 'the worker giving up on the hanging node');
+      await assertQueued(ids);
+    } finally {
+      await proxy.up();
+    }
+    await allCompleted(ids, Date.now(), t);
+    await assertOneTransactionEach(ids, keys, nonceBefore);
   });
 });
