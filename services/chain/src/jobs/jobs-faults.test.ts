@@ -342,13 +342,11 @@ describe('chain job faults through Kafka (PostgreSQL, librdkafka mock cluster)',
 
   // First in this suite on purpose: this replica's WatchJobs group (chain-watch-<instance>, starting at the
   // end of the log) has no committed offset yet on any partition of chain.job-events, as after any start
-  // of a replica that has not seen an event on every partition.
-  // Known bug, kept visible: jobs, nonces and the outbox come through a long outage intact, but a kafkajs
-  // consumer that restarts after giving up rejoins at the end of partitions its group never committed,
-  // so WatchJobs misses the QUEUED events published meanwhile. KafkaSubscription now commits the end for
-  // a new group (pinStartOffsets), which did not close the gap against librdkafka's mock; see the
-  // closing note of the first session.
-  it('loses no job and no job event when the broker stays down until the consumers give up and rejoin', { todo: 'WatchJobs misses events after a consumer restart (see comment)' }, async (t) => {
+  // of a replica that has not seen an event on every partition. A kafkajs consumer that restarts after
+  // giving up rejoins at the end of such partitions unless told otherwise; KafkaSubscription resumes
+  // them where the log ended when it subscribed (resumeUnread), so the QUEUED events published while the
+  // consumer was away still reach WatchJobs.
+  it('loses no job and no job event when the broker stays down until the consumers give up and rejoin', async (t) => {
     const watch = watchJobs(h.client, h.alice, {});
     await sleep(200);
     const noncesBefore = await nonces();

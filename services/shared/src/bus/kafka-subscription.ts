@@ -1,5 +1,5 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import type { Consumer, EachMessagePayload, IHeaders, Kafka } from 'kafkajs';
+import type { Admin, Consumer, EachMessagePayload, IHeaders, Kafka } from 'kafkajs';
 import type { BusLogger, BusMessage, HandlerRetryOptions, SubscribeOptions, Subscription } from './event-bus.js';
 import { runHandlerWithRetry } from './handler-retry.js';
 
@@ -44,6 +44,14 @@ export class KafkaSubscription implements Subscription {
   private relaunching = false;
   private closing: Promise<void> | undefined;
   private onJoined: (() => void) | undefined;
+  /**
+   * `fromBeginning: false`: where each partition without a committed offset ended when this subscription
+   * started. A member that (re)joins resumes those partitions there, not at the end of the log then.
+   */
+  private startOffsets = new Map<number, string>();
+  /** Joins that paused partitions so far: only the settling of the latest resumes them. */
+  private joins = 0;
+  private readonly paused = new Set<number>();
 
   constructor(
     private readonly kafka: Kafka,
@@ -92,25 +100,76 @@ export class KafkaSubscription implements Subscription {
    * "Start at the end of the log" must mean the end when the group first subscribes, not wherever the log
    * ends when a consumer that kafkajs restarted (after a broker outage) rejoins: kafkajs resolves a
    * partition without a committed offset to its end at every join, which skips what was published in
-   * between. So the end is committed for the group now, once; every later join resumes from a committed
-   * offset (at worst a repeat, never a gap). A group that already has active members cannot be changed
-   * from outside, and needs no pinning: its offsets are theirs.
+   * between. So the ends are noted now, for the partitions the group never committed, and committed for
+   * the group where the broker lets a client commit for a group it is not a member of (real Kafka does;
+   * librdkafka's mock lacks the DescribeGroups that kafkajs' setOffsets asks first). Every join of this
+   * subscription then resumes those partitions at the noted end (resumeUnread): at worst a repeat, never
+   * a gap. A group that already has active members cannot be changed from outside; its offsets are theirs.
    */
   private async pinStartOffsets(): Promise<void> {
     const admin = this.kafka.admin();
     try {
       await admin.connect();
-      const [committed] = await admin.fetchOffsets({ groupId: this.opts.groupId, topics: [this.opts.topic] });
-      const unset = new Set((committed?.partitions ?? []).filter((p) => p.offset === '-1').map((p) => p.partition));
+      const unset = await this.uncommittedPartitions(admin);
       if (unset.size === 0) return;
       const ends = await admin.fetchTopicOffsets(this.opts.topic);
       const partitions = ends.filter((e) => unset.has(e.partition)).map((e) => ({ partition: e.partition, offset: e.high }));
+      for (const p of partitions) this.startOffsets.set(p.partition, p.offset);
       if (partitions.length > 0) await admin.setOffsets({ groupId: this.opts.groupId, topic: this.opts.topic, partitions });
     } catch (err) {
-      this.options.logger?.debug({ err, groupId: this.opts.groupId, topic: this.opts.topic }, 'start offsets not pinned');
+      this.options.logger?.debug({ err, groupId: this.opts.groupId, topic: this.opts.topic }, 'start offsets not committed for the group');
     } finally {
       await admin.disconnect().catch(() => undefined);
     }
+  }
+
+  private async uncommittedPartitions(admin: Admin): Promise<Set<number>> {
+    const [committed] = await admin.fetchOffsets({ groupId: this.opts.groupId, topics: [this.opts.topic] });
+    return new Set((committed?.partitions ?? []).filter((p) => p.offset === '-1').map((p) => p.partition));
+  }
+
+  /**
+   * After a join: the assigned partitions the group still has no committed offset for start at the end
+   * noted when this subscription started, not at the end now. They are paused until that is settled, so
+   * an offset found committed was committed before this join (by this member before a restart, or by
+   * another), never by this member reading from the wrong place meanwhile. With manual commits a seek
+   * only moves the member's position; kafkajs applies it at its next fetch.
+   */
+  private resumeUnread(consumer: Consumer, assigned: number[]): void {
+    const noted = assigned.filter((p) => this.startOffsets.has(p));
+    if (noted.length === 0) return;
+    const partitions = [{ topic: this.opts.topic, partitions: noted }];
+    const join = ++this.joins;
+    const admin = this.kafka.admin();
+    const settle = async () => {
+      await admin.connect();
+      const unset = await this.uncommittedPartitions(admin);
+      for (const partition of noted) {
+        if (unset.has(partition)) consumer.seek({ topic: this.opts.topic, partition, offset: this.startOffsets.get(partition)! });
+        else this.startOffsets.delete(partition); // committed: the group's offset rules from now on
+      }
+    };
+    try {
+      consumer.pause(partitions);
+      for (const p of noted) this.paused.add(p);
+    } catch {
+      return; // the consumer stopped again; its next join comes back here
+    }
+    void settle()
+      .catch((err: unknown) =>
+        this.options.logger?.warn({ err, groupId: this.opts.groupId, topic: this.opts.topic }, 'could not resume partitions at their start offsets'),
+      )
+      .finally(() => {
+        void admin.disconnect().catch(() => undefined);
+        if (join !== this.joins) return; // a later join paused and settles them again
+        const all = [{ topic: this.opts.topic, partitions: [...this.paused] }];
+        this.paused.clear();
+        try {
+          consumer.resume(all);
+        } catch {
+          // stopped meanwhile: its next join pauses and settles again
+        }
+      });
   }
 
   private launch(): Promise<void> {
@@ -136,7 +195,11 @@ export class KafkaSubscription implements Subscription {
       ...(t.heartbeatIntervalMs !== undefined ? { heartbeatInterval: t.heartbeatIntervalMs } : {}),
       ...(t.maxWaitTimeMs !== undefined ? { maxWaitTimeInMs: t.maxWaitTimeMs } : {}),
     });
-    consumer.on(consumer.events.GROUP_JOIN, () => this.onJoined?.());
+    consumer.on(consumer.events.GROUP_JOIN, (event) => {
+      // Synchronous with the join: the pause lands before the member's first fetch.
+      this.resumeUnread(consumer, event.payload.memberAssignment[this.opts.topic] ?? []);
+      this.onJoined?.();
+    });
     consumer.on(consumer.events.CRASH, (event) => {
       if (!event.payload.restart) void this.relaunch(event.payload.error);
     });
