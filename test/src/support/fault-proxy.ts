@@ -1,7 +1,7 @@
 import { createServer, connect, type AddressInfo, type Server, type Socket } from 'node:net';
 
 /** What the proxy does with new and open connections. */
-export type ProxyMode = 'up' | 'down' | 'blackhole';
+type ProxyMode = 'up' | 'down' | 'blackhole';
 
 /** Decides on one chunk a client sent, before it is forwarded: `conn` tells the connections apart. */
 export type CutTrigger = (chunk: Buffer, conn: number) => boolean;
@@ -10,14 +10,9 @@ export interface FaultProxy {
   /** 127.0.0.1:<port>: what clients connect to instead of the target. */
   readonly host: string;
   readonly port: number;
-  readonly mode: ProxyMode;
-  /** Client connections open now (forwarded or held). */
-  openConnections(): number;
-  /** Connections accepted since the start. */
-  accepted(): number;
   /** Resets every open connection (both sides) and stops listening: new connections are refused. */
   down(): Promise<void>;
-  /** Listens again on the same port and forwards new connections. */
+  /** Listens again on the same port and forwards new connections (a no-op when up). */
   up(): Promise<void>;
   /**
    * Resets every open connection, then accepts new ones but never answers nor forwards a byte: clients
@@ -43,7 +38,6 @@ export async function startFaultProxy(target: { host: string; port: number }): P
   const open = new Map<number, { client: Socket; upstream?: Socket }>();
   let mode: ProxyMode = 'up';
   let nextId = 0;
-  let acceptedCount = 0;
   let pendingCut: { trigger: CutTrigger; forward: boolean; done: () => void } | undefined;
 
   const resetAll = () => {
@@ -59,7 +53,6 @@ export async function startFaultProxy(target: { host: string; port: number }): P
       client.resetAndDestroy(); // queued before the listener closed
       return;
     }
-    acceptedCount++;
     const id = nextId++;
     const entry: { client: Socket; upstream?: Socket } = { client };
     open.set(id, entry);
@@ -117,14 +110,9 @@ export async function startFaultProxy(target: { host: string; port: number }): P
   return {
     host: '127.0.0.1',
     port,
-    get mode() {
-      return mode;
-    },
-    openConnections: () => open.size,
-    accepted: () => acceptedCount,
     down: cutNow,
     async up() {
-      resetAll(); // connections held by a black hole
+      if (mode === 'blackhole') resetAll(); // the held connections; forwarded ones stay
       mode = 'up';
       if (!server.listening) await listen(port);
     },
