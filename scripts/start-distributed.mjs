@@ -6,51 +6,15 @@
 // its own. Each service serves /metrics on its gRPC port + 1000 unless <NAME>_METRICS_PORT says otherwise.
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
+import { inheritedEnv, topologyProcesses } from './topology.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 if (!process.env.DATABASE_URL) {
   console.error('start:distributed needs DATABASE_URL (e.g. postgres://postgres@127.0.0.1:5432/postgres).');
   process.exit(78);
 }
-const host = '127.0.0.1';
-const ports = {
-  identity: Number(process.env.IDENTITY_GRPC_PORT ?? 50051),
-  taxonomy: Number(process.env.TAXONOMY_GRPC_PORT ?? 50052),
-  portfolio: Number(process.env.PORTFOLIO_GRPC_PORT ?? 50053),
-  chain: Number(process.env.CHAIN_GRPC_PORT ?? 50054),
-};
-const processes = [
-  { name: 'identity', entry: 'services/identity/dist/index.js', env: { GRPC_PORT: String(ports.identity), GRPC_HOST: host } },
-  { name: 'taxonomy', entry: 'services/taxonomy/dist/index.js', env: { GRPC_PORT: String(ports.taxonomy), GRPC_HOST: host } },
-  {
-    name: 'portfolio',
-    entry: 'services/portfolio/dist/index.js',
-    env: { GRPC_PORT: String(ports.portfolio), GRPC_HOST: host, TAXONOMY_GRPC_ADDR: `${host}:${ports.taxonomy}` },
-  },
-  {
-    name: 'chain',
-    entry: 'services/chain/dist/index.js',
-    env: { GRPC_PORT: String(ports.chain), GRPC_HOST: host, CONTENT_DIR: process.env.CONTENT_DIR ?? 'data/content' },
-  },
-  {
-    name: 'gateway',
-    entry: 'gateway/dist/index.js',
-    env: {
-      PORT: process.env.PORT ?? '8080',
-      IDENTITY_GRPC_ADDR: `${host}:${ports.identity}`,
-      TAXONOMY_GRPC_ADDR: `${host}:${ports.taxonomy}`,
-      PORTFOLIO_GRPC_ADDR: `${host}:${ports.portfolio}`,
-      CHAIN_GRPC_ADDR: `${host}:${ports.chain}`,
-    },
-  },
-];
-
-// One METRICS_PORT for every child would collide: each service gets its own (or its default).
-const { METRICS_PORT: _shared, ...inherited } = process.env;
-for (const p of processes) {
-  const own = process.env[`${p.name.toUpperCase()}_METRICS_PORT`];
-  if (own !== undefined && p.name !== 'gateway') p.env.METRICS_PORT = own;
-}
+const processes = topologyProcesses();
+const inherited = inheritedEnv();
 
 const children = processes.map(({ name, entry, env }) => {
   const child = spawn(process.execPath, [entry], { cwd: root, env: { ...inherited, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });

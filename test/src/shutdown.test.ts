@@ -1,6 +1,5 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import http from 'node:http';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -8,13 +7,13 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { createScratchPostgresDatabase, skipReason, testDatabases } from '@green-impact/shared/testing/databases';
 import { startKafkaMock, type KafkaMock } from '@green-impact/shared/testing/kafka-mock';
 import { startTopology, topologyEnv, topologyPorts, type Topology } from './support/distributed.js';
-import { graphqlClient, v1Client } from './support/system.js';
+import { listJobs, listUserIdentifiers } from './support/account-reads.js';
+import { v1Call, type Outcome } from './support/outcomes.js';
 
 const postgres = testDatabases.find((d) => d.name === 'postgresql')!;
 const OPERATOR = 'shutdown-operator-key';
 const LOOPS = 6;
 
-type Outcome = { status: number; body: any } | { error: string };
 interface Sent {
   kind: 'user' | 'job';
   /** user_identifier or key-value key. */
@@ -23,33 +22,8 @@ interface Sent {
   startedAt: number;
 }
 
-/**
- * One legacy call on a connection of its own (no keep-alive), so a refusal can only mean "not accepted".
- * A response cut after it started is reported as the error `cut`.
- */
-function call(baseUrl: string, body: Record<string, unknown>): Promise<Outcome> {
-  return new Promise((resolve) => {
-    const req = http.request(
-      `${baseUrl}/v1/call`,
-      { method: 'POST', agent: false, headers: { 'content-type': 'application/json', 'x-api-key': OPERATOR } },
-      (res) => {
-        let text = '';
-        res.setEncoding('utf8').on('data', (c: string) => (text += c));
-        res.on('end', () => {
-          try {
-            resolve({ status: res.statusCode!, body: JSON.parse(text) });
-          } catch {
-            resolve({ error: 'cut' });
-          }
-        });
-        res.on('aborted', () => resolve({ error: 'cut' }));
-        res.on('error', () => resolve({ error: 'cut' }));
-      },
-    );
-    req.on('error', (err: NodeJS.ErrnoException) => resolve({ error: err.code ?? err.message }));
-    req.end(JSON.stringify(body));
-  });
-}
+/** One legacy call on a connection of its own (no keep-alive), so a refusal can only mean "not accepted". */
+const call = (baseUrl: string, body: Record<string, unknown>): Promise<Outcome> => v1Call(baseUrl, OPERATOR, body);
 
 const accepted = (s: Sent) => 'status' in s.outcome && s.outcome.status === 200;
 const refused = (s: Sent) => 'error' in s.outcome;
@@ -145,25 +119,10 @@ describe('SIGTERM under load loses nothing (distributed topology, PostgreSQL, Ka
     assert.ok(drained.length > 0, 'requests in flight at SIGTERM were answered');
 
     // Restart on the same database, content store and broker.
-    topology = await startTopology(env);
-    const v1 = v1Client(topology.url, OPERATOR);
-    const users = await v1('SVC.ESG.Credits', 'getUsers', {});
-    assert.equal(users.status, 200, JSON.stringify(users.body));
-    const stored = new Set<string>((users.body as { user_identifier: string }[]).map((u) => u.user_identifier));
-    const gql = graphqlClient(topology.url, OPERATOR);
-    const jobs = async () => {
-      const all: { id: string; key: string; status: string; error: string | null }[] = [];
-      for (let after: string | null = null; ; ) {
-        const res: { data?: any; errors?: any[] } = await gql(
-          'query($after: String) { jobs(first: 500, after: $after) { nodes { id key status error } pageInfo { hasNextPage endCursor } } }',
-          { after },
-        );
-        assert.equal(res.errors, undefined, JSON.stringify(res.errors));
-        all.push(...res.data.jobs.nodes);
-        if (!res.data.jobs.pageInfo.hasNextPage) return all;
-        after = res.data.jobs.pageInfo.endCursor;
-      }
-    };
+    const restarted = await startTopology(env);
+    topology = restarted;
+    const stored = new Set(await listUserIdentifiers(restarted.url, OPERATOR));
+    const jobs = () => listJobs(restarted.url, OPERATOR);
 
     for (const s of sent.filter((x) => x.kind === 'user')) {
       if (accepted(s)) assert.ok(stored.has(s.name), `user ${s.name} was answered 200 but is not stored`);
@@ -178,7 +137,7 @@ describe('SIGTERM under load loses nothing (distributed topology, PostgreSQL, Ka
       const list = await jobs();
       const byId = new Map(list.map((j) => [j.id, j]));
       for (const [id, key] of acceptedJobs) assert.equal(byId.get(id)?.key, key, `accepted job ${id} (${key}) is not stored`);
-      for (const j of list) assert.ok(!refusedKeys.has(j.key), `job ${j.id} (${j.key}) exists but its request was never answered`);
+      for (const j of list) assert.ok(!refusedKeys.has(j.key ?? ''), `job ${j.id} (${j.key}) exists but its request was never answered`);
       const failed = list.filter((j) => j.status === 'FAILED');
       assert.deepEqual(failed, [], 'no accepted job failed');
       const open = list.filter((j) => j.status !== 'COMPLETED');

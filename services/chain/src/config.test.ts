@@ -41,6 +41,7 @@ describe('CHAIN_NETWORKS', () => {
     assert.equal(amoy.signerKey, `0x${KEY}`);
     assert.equal(amoy.confirmations, 2);
     assert.equal(amoy.networkFee, 0.001);
+    assert.equal(sepolia.rpcTimeoutMs, 15_000);
     assert.deepEqual(mumbai, { kind: 'alias', name: 'mumbai', aliasOf: 'amoy' });
   });
 
@@ -54,6 +55,7 @@ describe('CHAIN_NETWORKS', () => {
     fails(() => load([{ ...base, confirmatons: 2 }], env), /unknown field\(s\) confirmatons/);
     fails(() => load([{ ...base, contracts: { documentRegistry: '0x12' } }], env), /contracts.documentRegistry must be a contract address/);
     fails(() => load([{ ...base, gasBumpPercent: 5 }], env), /gasBumpPercent must be an integer from 10/);
+    fails(() => load([{ ...base, rpcTimeoutMs: 0 }], env), /rpcTimeoutMs must be an integer from 100 to 300000/);
     fails(() => load([{ ...base, signerKeyEnv: undefined }], {}), /no signer key; set CHAIN_SIGNER_KEY_SEPOLIA/);
     fails(() => load([base], { K: 'not-a-key-0123' }), /signer key from K must be 32 bytes of hex/);
     assert.throws(() => load([base], { K: `${KEY}ff` }), (err: Error) => !err.message.includes(KEY));

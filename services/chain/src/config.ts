@@ -6,7 +6,7 @@ import { DEFAULT_MAIL_FROM } from './mail/mailer.js';
 import { DEFAULT_IMAGE_FETCH } from './nfts/image-source.js';
 import { DEFAULT_CODE_TTL_MS } from './nfts/transfer-codes.js';
 import { DEFAULT_PUBLIC_BASE_URL, type NftOptions } from './nfts/nft-options.js';
-import { DEFAULT_TUNING, embeddedNetworkSpecs, type NetworkSpec, type NetworkTuning, type RemoteNetworkSpec } from './networks/network-spec.js';
+import { DEFAULT_RPC_TIMEOUT_MS, DEFAULT_TUNING, embeddedNetworkSpecs, type NetworkSpec, type NetworkTuning, type RemoteNetworkSpec } from './networks/network-spec.js';
 
 type Env = Record<string, string | undefined>;
 
@@ -15,6 +15,7 @@ const KEY = /^(0x)?[0-9a-fA-F]{64}$/;
 const REMOTE_FIELDS = new Set([
   'name', 'chainId', 'rpcUrl', 'explorerUrl', 'confirmations', 'nativeCurrencySymbol', 'signerKeyFile', 'signerKeyEnv',
   'contracts', 'pollIntervalMs', 'stuckAfterMs', 'maxGasBumps', 'gasBumpPercent', 'maxStringValueBytes', 'networkFee',
+  'rpcTimeoutMs',
 ]);
 const CONTRACT_FIELDS = ['keyValueStore', 'documentRegistry', 'nft'] as const;
 
@@ -140,6 +141,7 @@ function networkSpec(entry: unknown, at: string, env: Env, readFile: (path: stri
     nativeCurrencySymbol: symbol,
     signerKey: signerKey(o, name, where, env, readFile),
     contracts,
+    rpcTimeoutMs: int('rpcTimeoutMs', DEFAULT_RPC_TIMEOUT_MS, 100, 300_000),
     ...tuning,
   };
 }

@@ -1,4 +1,4 @@
-import { JsonRpcProvider, Network, Wallet, type JsonRpcApiProvider } from 'ethers';
+import { FetchRequest, JsonRpcProvider, Network, Wallet, type JsonRpcApiProvider } from 'ethers';
 import { callEip1193, Eip1193JsonRpcProvider, type Eip1193 } from './eip1193-provider.js';
 import { relayJsonRpc, type RpcCall } from './json-rpc-relay.js';
 import type { EmbeddedNetworkSpec, NetworkTuning, RemoteNetworkSpec } from './network-spec.js';
@@ -72,7 +72,9 @@ class ConnectedNetwork implements ChainNetwork {
 
 export function connectRemoteNetwork(spec: RemoteNetworkSpec): ChainNetwork {
   const network = new Network(spec.name, spec.chainId);
-  const provider = new JsonRpcProvider(spec.rpcUrl, network, { staticNetwork: network });
+  const request = new FetchRequest(spec.rpcUrl);
+  request.timeout = spec.rpcTimeoutMs;
+  const provider = new JsonRpcProvider(request, network, { staticNetwork: network });
   let nextId = 1;
   const rpcCall: RpcCall = async (method, params) => {
     try {
@@ -80,7 +82,7 @@ export function connectRemoteNetwork(spec: RemoteNetworkSpec): ChainNetwork {
         method: 'POST',
         headers: { 'content-type': 'application/json' },
         body: JSON.stringify({ jsonrpc: '2.0', id: nextId++, method, params }),
-        signal: AbortSignal.timeout(15_000),
+        signal: AbortSignal.timeout(spec.rpcTimeoutMs),
       });
       const answer = (await res.json()) as { result?: unknown; error?: { code: number; message: string; data?: unknown } };
       return answer.error ? { error: answer.error } : { result: answer.result ?? null };

@@ -26,11 +26,12 @@ type RpcResponse = { jsonrpc: '2.0'; id: unknown } & ({ result: unknown } | { er
 export type RpcCall = (method: string, params: unknown) => Promise<Omit<JsonRpcResult, 'id'> | Omit<JsonRpcError, 'id'>>;
 
 /**
- * Relays a JSON-RPC 2.0 request or batch (UTF-8 JSON). Only RELAYED_METHODS reach the network; anything
- * else, and malformed requests, get a JSON-RPC error in the body (never a gRPC error): the caller is a
- * JSON-RPC client and expects JSON-RPC answers.
+ * Relays a JSON-RPC 2.0 request or batch (UTF-8 JSON). Only `allowed` methods (RELAYED_METHODS) reach the
+ * network; anything else, and malformed requests, get a JSON-RPC error in the body (never a gRPC error):
+ * the caller is a JSON-RPC client and expects JSON-RPC answers. A test node serving its own chain allows
+ * every method.
  */
-export async function relayJsonRpc(body: Buffer, call: RpcCall): Promise<Buffer> {
+export async function relayJsonRpc(body: Buffer, call: RpcCall, allowed: ReadonlySet<string> | 'any' = RELAYED_METHODS): Promise<Buffer> {
   let parsed: unknown;
   try {
     parsed = JSON.parse(body.toString('utf8'));
@@ -41,18 +42,18 @@ export async function relayJsonRpc(body: Buffer, call: RpcCall): Promise<Buffer>
     if (parsed.length === 0) return encode(failure(null, -32600, 'Invalid Request: empty batch'));
     if (parsed.length > MAX_BATCH) return encode(failure(null, -32600, `Invalid Request: at most ${MAX_BATCH} calls per batch`));
     const answers: RpcResponse[] = [];
-    for (const r of parsed) answers.push(await relayOne(r as RpcRequest, call));
+    for (const r of parsed) answers.push(await relayOne(r as RpcRequest, call, allowed));
     return encode(answers);
   }
-  return encode(await relayOne(parsed as RpcRequest, call));
+  return encode(await relayOne(parsed as RpcRequest, call, allowed));
 }
 
-async function relayOne(req: RpcRequest, call: RpcCall): Promise<RpcResponse> {
+async function relayOne(req: RpcRequest, call: RpcCall, allowed: ReadonlySet<string> | 'any'): Promise<RpcResponse> {
   const id = typeof req?.id === 'string' || typeof req?.id === 'number' ? req.id : null;
   if (typeof req !== 'object' || req === null || typeof req.method !== 'string') {
     return failure(id, -32600, 'Invalid Request');
   }
-  if (!RELAYED_METHODS.has(req.method)) {
+  if (allowed !== 'any' && !allowed.has(req.method)) {
     return failure(id, -32601, `Method ${req.method} is not relayed (read methods only)`);
   }
   const answer = await call(req.method, req.params ?? []);

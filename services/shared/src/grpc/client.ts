@@ -61,6 +61,8 @@ export function createGrpcClient<D extends Record<string, MethodDef>>(
     'grpc.keepalive_time_ms': 30_000,
     'grpc.max_receive_message_length': 64 * 1024 * 1024,
     'grpc.enable_retries': 1,
+    'grpc.initial_reconnect_backoff_ms': 500,
+    'grpc.max_reconnect_backoff_ms': 2_000,
   });
   const defaultDeadline = defaults.deadlineMs ?? 15_000;
   const typed: Record<string, unknown> = {

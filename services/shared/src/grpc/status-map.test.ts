@@ -30,6 +30,17 @@ describe('domain error ↔ gRPC status', () => {
   it('classifies unexpected errors without leaking them', () => {
     assert.equal(toDomainError(Object.assign(new Error('connect ECONNREFUSED'), { code: 'ECONNREFUSED' })).code, 'UNAVAILABLE');
     assert.equal(toDomainError({ driverError: { code: '57P01' }, message: 'terminating connection' }).code, 'UNAVAILABLE');
+    // node-postgres' connection failures without a code: a cut, a connect timeout, a pool checkout timeout.
+    for (const message of [
+      'Connection terminated unexpectedly',
+      'Connection terminated due to connection timeout',
+      'timeout exceeded when trying to connect',
+      'Client has encountered a connection error and is not queryable',
+    ]) {
+      const e = toDomainError(new Error(message));
+      assert.equal(e.code, 'UNAVAILABLE', message);
+      assert.equal(e.message, 'The database is temporarily unavailable; please retry.');
+    }
     assert.equal(toDomainError({ code: '23505', message: 'duplicate key value violates unique constraint "x"' }).code, 'ALREADY_EXISTS');
     assert.equal(toDomainError({ code: '22003', message: 'value "2147483648" is out of range for type integer' }).code, 'INVALID_ARGUMENT');
     assert.doesNotMatch(toDomainError({ code: '22003', message: 'value "2147483648" is out of range for type integer' }).message, /integer/);

@@ -1,6 +1,13 @@
 import { AlreadyExistsError, DomainError, InternalError, InvalidArgumentError, UnavailableError } from '../errors.js';
 
 const CONNECTION_ERRNOS = new Set(['ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'ETIMEDOUT', 'ENOTFOUND']);
+/**
+ * node-postgres reports a lost or unobtainable connection with these texts and no code: a connection cut
+ * mid-query, a connect that timed out, a pool whose checkout timed out (every connection busy or hanging:
+ * pg-pool's "timeout exceeded when trying to connect"), a client used after its connection broke.
+ */
+const DRIVER_CONNECTION_MESSAGES =
+  /Connection terminated|connection timeout|timeout exceeded when trying to connect|Cannot use a pool after calling end|Client has encountered a connection error|Client was closed and is not queryable/i;
 
 /**
  * Classifies an error that is not a DomainError: database connection failures become UNAVAILABLE
@@ -16,7 +23,7 @@ export function toDomainError(err: unknown): DomainError {
     CONNECTION_ERRNOS.has(code) ||
     code.startsWith('08') || // connection exception class
     code === '57P01' || code === '57P02' || code === '57P03' || // admin shutdown, crash shutdown, cannot connect now
-    /Connection terminated|connection timeout|Cannot use a pool after calling end|Client has encountered a connection error/i.test(message)
+    DRIVER_CONNECTION_MESSAGES.test(message)
   ) {
     return new UnavailableError('The database is temporarily unavailable; please retry.', { cause: err });
   }

@@ -1,0 +1,129 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { join } from 'node:path';
+import { pathToFileURL, fileURLToPath } from 'node:url';
+
+const root = fileURLToPath(new URL('../../../', import.meta.url));
+
+export type ProcessName = 'identity' | 'taxonomy' | 'portfolio' | 'chain' | 'gateway';
+
+interface ProcessSpec {
+  name: ProcessName;
+  entry: string;
+  env: Record<string, string>;
+}
+
+/** scripts/topology.mjs: the same table start-distributed.mjs runs. */
+interface TopologyModule {
+  topologyProcesses(env: NodeJS.ProcessEnv): ProcessSpec[];
+  inheritedEnv(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv;
+}
+const topology = (await import(pathToFileURL(join(root, 'scripts/topology.mjs')).href)) as TopologyModule;
+
+/**
+ * The topology's processes started one by one by the test itself (start-distributed.mjs stops everything
+ * when one child dies; here a test kills one and starts it again while the others keep running).
+ */
+export interface ProcessSet {
+  /** The gateway's base URL. */
+  url: string;
+  /** Everything the processes printed so far, each line prefixed with [name]. */
+  output(): string;
+  pid(name: ProcessName): number | undefined;
+  /** Exits seen so far, in order: what a test asserts when nothing may have restarted on its own. */
+  exits(): { name: ProcessName; code: number | null; signal: NodeJS.Signals | null }[];
+  /** Sends `signal` (default SIGKILL) and waits until the process is gone. */
+  kill(name: ProcessName, signal?: NodeJS.Signals): Promise<void>;
+  /** Starts the process again with the same environment (same ports, database, …). */
+  restart(name: ProcessName): Promise<void>;
+  /** SIGTERM to the gateway, then to the services; resolves with the exits of this stop. */
+  stop(): Promise<{ name: ProcessName; code: number | null; signal: NodeJS.Signals | null }[]>;
+}
+
+/**
+ * Starts `names` (in the topology's order) with the environment `env` (see topologyEnv) and waits until the
+ * gateway's /readyz is 200. Backends left out are not configured in the gateway.
+ */
+export async function startProcesses(env: NodeJS.ProcessEnv, names: ProcessName[], readyTimeoutMs = 45_000): Promise<ProcessSet> {
+  const specs = topology.topologyProcesses(env).filter((p) => names.includes(p.name));
+  const gateway = specs.find((p) => p.name === 'gateway');
+  if (gateway) {
+    for (const name of ['taxonomy', 'portfolio', 'chain'] as const) {
+      if (!names.includes(name)) delete gateway.env[`${name.toUpperCase()}_GRPC_ADDR`];
+    }
+  }
+  const inherited = topology.inheritedEnv(env);
+  const children = new Map<ProcessName, ChildProcess>();
+  const exits: { name: ProcessName; code: number | null; signal: NodeJS.Signals | null }[] = [];
+  let output = '';
+
+  const launch = (spec: ProcessSpec) => {
+    const child = spawn(process.execPath, [spec.entry], { cwd: root, env: { ...inherited, ...spec.env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    for (const stream of [child.stdout!, child.stderr!]) {
+      let buf = '';
+      stream.setEncoding('utf8').on('data', (chunk: string) => {
+        buf += chunk;
+        for (let i; (i = buf.indexOf('\n')) >= 0; buf = buf.slice(i + 1)) output += `[${spec.name}] ${buf.slice(0, i)}\n`;
+      });
+    }
+    child.once('exit', (code, signal) => {
+      exits.push({ name: spec.name, code, signal });
+      output += `[${spec.name}] exited (${signal ?? code})\n`;
+    });
+    children.set(spec.name, child);
+  };
+  const running = (c: ChildProcess | undefined): c is ChildProcess => !!c && c.exitCode === null && c.signalCode === null;
+  const gone = (c: ChildProcess) => new Promise<void>((resolve) => (running(c) ? c.once('exit', () => resolve()) : resolve()));
+  const url = `http://127.0.0.1:${gateway?.env['PORT'] ?? env['PORT']}`;
+
+  const set: ProcessSet = {
+    url,
+    output: () => output,
+    pid: (name) => children.get(name)?.pid,
+    exits: () => [...exits],
+    async kill(name, signal = 'SIGKILL') {
+      const child = children.get(name);
+      if (!running(child)) return;
+      child.kill(signal);
+      await gone(child);
+    },
+    async restart(name) {
+      const child = children.get(name);
+      if (running(child)) throw new Error(`${name} is still running`);
+      launch(specs.find((s) => s.name === name)!);
+    },
+    async stop() {
+      const before = exits.length;
+      const gw = children.get('gateway');
+      if (running(gw)) {
+        gw.kill('SIGTERM');
+        await gone(gw);
+      }
+      const rest = [...children.values()].filter(running);
+      for (const c of rest) c.kill('SIGTERM');
+      await Promise.all(rest.map(gone));
+      return exits.slice(before);
+    },
+  };
+
+  // A test runner that dies (a timeout, Ctrl-C) must not leave services running on its ports.
+  process.once('exit', () => [...children.values()].filter(running).forEach((c) => c.kill('SIGKILL')));
+  for (const spec of specs) launch(spec);
+  const deadline = Date.now() + readyTimeoutMs;
+  for (;;) {
+    const dead = exits.find((e) => e.code !== 0 || e.signal);
+    if (dead) {
+      await set.stop();
+      throw new Error(`${dead.name} exited with ${dead.signal ?? dead.code} while starting:\n${output.slice(-4000)}`);
+    }
+    try {
+      if ((await fetch(`${url}/readyz`)).status === 200) return set;
+    } catch {
+      // not listening yet
+    }
+    if (Date.now() > deadline) {
+      await set.stop();
+      throw new Error(`not ready within ${readyTimeoutMs} ms:\n${output.slice(-4000)}`);
+    }
+    await new Promise((r) => setTimeout(r, 200));
+  }
+}
