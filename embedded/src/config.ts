@@ -1,6 +1,6 @@
 import { resolve } from 'node:path';
 import { envReader } from '@green-impact/shared/config';
-import { loadGatewayLimits, type GatewayLimits } from '@green-impact/gateway/config';
+import { loadGatewayLimits, loadGraphqlConfig, type GatewayLimits, type GraphqlConfig } from '@green-impact/gateway/config';
 import { loadNetworkSpecs, loadNftSettings } from '@green-impact/chain/config';
 import type { NftOptions } from '@green-impact/chain/nfts/nft-options';
 import type { NetworkSpec } from '@green-impact/chain/networks/network-spec';
@@ -23,6 +23,8 @@ export interface EmbeddedConfig {
   nfts: NftOptions;
   /** The gateway's time and rate limits (REQUEST_DEADLINE_MS, RATE_LIMIT_…, REDIS_URL, …). */
   gatewayLimits: GatewayLimits;
+  /** The gateway's GraphQL settings (GRAPHQL_EXPLORER, GRAPHQL_MAX_DEPTH, …). */
+  gatewayGraphql: GraphqlConfig;
 }
 
 export function loadEmbeddedConfig(env: Record<string, string | undefined> = process.env): EmbeddedConfig {
@@ -39,5 +41,6 @@ export function loadEmbeddedConfig(env: Record<string, string | undefined> = pro
     chainNetworks: loadNetworkSpecs(env),
     nfts: { mailOutboxDir: resolve(read.string('DATA_DIR', './data'), 'mail-outbox'), ...loadNftSettings(read).nfts },
     gatewayLimits: loadGatewayLimits(env),
+    gatewayGraphql: loadGraphqlConfig(env),
   };
 }

@@ -32,6 +32,7 @@ const system = await startSystem({
   chainNetworks: config.chainNetworks,
   nfts: config.nfts,
   gatewayLimits: config.gatewayLimits,
+  gatewayGraphql: config.gatewayGraphql,
   log,
 });
 
@@ -39,7 +40,7 @@ const lines = [
   '',
   'Green-asset impact service is up (embedded mode).',
   `  /v1/call   POST ${system.gatewayUrl}/v1/call`,
-  `  GraphQL    ${system.gatewayUrl}/graphql`,
+  `  GraphQL    ${system.gatewayUrl}/graphql${config.gatewayGraphql.explorer ? '  (open it in a browser for the explorer; subscriptions over WebSocket)' : ''}`,
   `  health     ${system.gatewayUrl}/healthz  ${system.gatewayUrl}/readyz  metrics: ${system.gatewayUrl}/metrics`,
   `  gRPC       ${Object.entries(system.grpc).map(([k, v]) => `${k} ${v}`).join(', ')}`,
   `  events     ${config.kafkaBrokers.length ? `Kafka ${config.kafkaBrokers.join(',')}` : 'in-process bus'}`,

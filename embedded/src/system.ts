@@ -15,7 +15,7 @@ import type { NetworkSpec } from '@green-impact/chain/networks/network-spec';
 import type { NftOptions } from '@green-impact/chain/nfts/nft-options';
 import { createEventBus } from '@green-impact/shared/bus/create-bus';
 import { createGateway } from '@green-impact/gateway/gateway';
-import { loadGatewayConfig, type GatewayLimits } from '@green-impact/gateway/config';
+import { loadGatewayConfig, type GatewayLimits, type GraphqlConfig } from '@green-impact/gateway/config';
 
 export interface SystemOptions {
   /** Gateway port; 0 picks a free one. */
@@ -39,6 +39,8 @@ export interface SystemOptions {
   grpcBasePort?: number;
   /** The gateway's time and rate limits; their defaults when undefined. */
   gatewayLimits?: GatewayLimits | undefined;
+  /** GraphQL settings of the gateway; defaults from NODE_ENV. */
+  gatewayGraphql?: GraphqlConfig | undefined;
   log: Logger;
 }
 
@@ -140,7 +142,8 @@ export async function startSystem(opts: SystemOptions): Promise<RunningSystem> {
       PUBLIC_BASE_URL: publicBaseUrl,
     });
     const limits = opts.gatewayLimits ?? gatewayConfig.limits;
-    const gateway = createGateway({ config: { ...gatewayConfig, limits }, log: opts.log.child({ component: 'gateway' }) });
+    const graphql = opts.gatewayGraphql ?? gatewayConfig.graphql;
+    const gateway = createGateway({ config: { ...gatewayConfig, limits, graphql }, log: opts.log.child({ component: 'gateway' }) });
     await gateway.listen();
     stack.push(() => gateway.close());
 

@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { ConfigError } from '@green-impact/shared/config';
-import { loadGatewayConfig } from './config.js';
+import { loadGatewayConfig, loadGraphqlConfig } from './config.js';
 
 const fails = (env: Record<string, string>, pattern: RegExp) =>
   assert.throws(() => loadGatewayConfig(env), (err: unknown) => err instanceof ConfigError && pattern.test(err.message));
@@ -69,4 +69,19 @@ test('values and failures name the variable', () => {
   fails({ IDENTITY_GRPC_ADDR: 'a:1', PORT: 'http' }, /PORT must be an integer/);
   fails({ IDENTITY_GRPC_ADDR: 'a:1', BODY_LIMIT_BYTES: '10' }, /BODY_LIMIT_BYTES must be at least/);
   fails({ IDENTITY_GRPC_ADDR: 'a:1', PUBLIC_BASE_URL: 'ftp://x' }, /PUBLIC_BASE_URL must use http or https/);
+});
+
+test('GraphQL: the explorer follows NODE_ENV unless set; limits are bounded and name the variable', () => {
+  const base = { IDENTITY_GRPC_ADDR: 'identity:50051' };
+  assert.deepEqual(loadGatewayConfig(base).graphql, { explorer: true, maxDepth: 12, maxCost: 250_000, maxSubscriptionsPerConnection: 20 });
+  assert.equal(loadGatewayConfig({ ...base, NODE_ENV: 'production' }).graphql.explorer, false);
+  assert.equal(loadGatewayConfig({ ...base, NODE_ENV: 'production', GRAPHQL_EXPLORER: 'true' }).graphql.explorer, true);
+  assert.deepEqual(
+    loadGraphqlConfig({ GRAPHQL_EXPLORER: 'false', GRAPHQL_MAX_DEPTH: '8', GRAPHQL_MAX_COST: '1000', GRAPHQL_WS_MAX_SUBSCRIPTIONS: '5' }),
+    { explorer: false, maxDepth: 8, maxCost: 1000, maxSubscriptionsPerConnection: 5 },
+  );
+  fails({ ...base, GRAPHQL_MAX_DEPTH: '1' }, /GRAPHQL_MAX_DEPTH/);
+  fails({ ...base, GRAPHQL_MAX_COST: 'lots' }, /GRAPHQL_MAX_COST/);
+  fails({ ...base, GRAPHQL_WS_MAX_SUBSCRIPTIONS: '0' }, /GRAPHQL_WS_MAX_SUBSCRIPTIONS/);
+  fails({ ...base, GRAPHQL_EXPLORER: 'sometimes' }, /GRAPHQL_EXPLORER/);
 });

@@ -93,12 +93,7 @@ export function loadGatewayConfig(env: Record<string, string | undefined> = proc
     grpcDeadlineMs: read.int('GRPC_DEADLINE_MS', 15_000, { min: 100 }),
     readyCheckTimeoutMs: read.int('READY_CHECK_TIMEOUT_MS', 2_000, { min: 50 }),
     shutdownGraceMs: read.int('SHUTDOWN_GRACE_MS', 10_000, { min: 0 }),
-    graphql: {
-      explorer: read.bool('GRAPHQL_EXPLORER', nodeEnv !== 'production'),
-      maxDepth: read.int('GRAPHQL_MAX_DEPTH', DEFAULT_QUERY_LIMITS.maxDepth, { min: 2, max: 100 }),
-      maxCost: read.int('GRAPHQL_MAX_COST', DEFAULT_QUERY_LIMITS.maxCost, { min: 10, max: 10_000_000 }),
-      maxSubscriptionsPerConnection: read.int('GRAPHQL_WS_MAX_SUBSCRIPTIONS', 20, { min: 1, max: 1_000 }),
-    },
+    graphql: loadGraphqlConfig(env),
     trustProxy: trustProxy(read),
     limits: loadGatewayLimits(env),
     backends: {
@@ -111,6 +106,17 @@ export function loadGatewayConfig(env: Record<string, string | undefined> = proc
 }
 
 /** The gateway's limits alone, for launchers that build the rest of the gateway's config themselves. */
+/** GRAPHQL_*: the explorer and the query limits (also read by `npm start`, whose gateway is built in code). */
+export function loadGraphqlConfig(env: Record<string, string | undefined> = process.env): GraphqlConfig {
+  const read = envReader(env);
+  return {
+    explorer: read.bool('GRAPHQL_EXPLORER', read.string('NODE_ENV', 'development') !== 'production'),
+    maxDepth: read.int('GRAPHQL_MAX_DEPTH', DEFAULT_QUERY_LIMITS.maxDepth, { min: 2, max: 100 }),
+    maxCost: read.int('GRAPHQL_MAX_COST', DEFAULT_QUERY_LIMITS.maxCost, { min: 10, max: 10_000_000 }),
+    maxSubscriptionsPerConnection: read.int('GRAPHQL_WS_MAX_SUBSCRIPTIONS', 20, { min: 1, max: 1_000 }),
+  };
+}
+
 export function loadGatewayLimits(env: Record<string, string | undefined> = process.env): GatewayLimits {
   const read = envReader(env);
   const headersTimeoutMs = read.int('HTTP_HEADERS_TIMEOUT_MS', 10_000, { min: 100 });
