@@ -270,3 +270,44 @@ describe('connection and limits', () => {
     await until(() => t.chain!.openWatches() === 0, 'all streams cancelled');
   });
 });
+
+describe('the chain service going away', () => {
+  test('each subscription ends with an UNAVAILABLE error; the socket stays open for the others', async () => {
+    const own = await startTestGateway({}, { chain: true });
+    let closed: { code: number } | undefined;
+    const client = createClient({
+      url: `${own.baseUrl.replace('http', 'ws')}/graphql`,
+      webSocketImpl: WebSocket,
+      connectionParams: { apiKey: 'user-key' },
+      retryAttempts: 0,
+      // Not lazy: a lazy client closes its socket itself once no subscription is left.
+      lazy: false,
+      onNonLazyError: () => undefined,
+      on: { closed: (e) => (closed = e as { code: number }) },
+    });
+    try {
+      const jobs = client.iterate({ query: 'subscription { jobUpdated { id } }' });
+      const nfts = client.iterate({ query: 'subscription { nftUpdated { guid } }' });
+      const nextJob = jobs.next();
+      const nextNft = nfts.next();
+      await until(() => own.chain!.openWatches() === 2, 'both watches');
+      await own.chain!.stop();
+      for (const [name, next] of [['jobUpdated', nextJob], ['nftUpdated', nextNft]] as const) {
+        const { value } = await next;
+        assert.equal(value?.data, null, name);
+        assert.equal(value?.errors?.[0]?.extensions?.['code'], 'UNAVAILABLE', `${name}: ${JSON.stringify(value)}`);
+      }
+      assert.equal((await jobs.next()).done, true);
+      assert.equal((await nfts.next()).done, true);
+      // The connection is still there: a new subscription is answered (UNAVAILABLE: no chain service).
+      const again = client.iterate({ query: 'subscription { jobUpdated { id } }' });
+      const { value } = await again.next();
+      assert.equal(value?.errors?.[0]?.extensions?.['code'], 'UNAVAILABLE', JSON.stringify(value));
+      assert.equal(closed, undefined, 'the socket was not closed');
+    } finally {
+      await client.dispose();
+      await own.gateway.close();
+      await own.identity.stop();
+    }
+  });
+});

@@ -25,8 +25,16 @@ export interface JobUpdatedArgs {
   network?: Maybe<string>;
 }
 
+/** Each event's payload is { <field>: value }; an Error there (the stream failed) is that event's GraphQL error. */
+const payloadOf = (field: string) => (payload: Record<string, unknown>) => {
+  const value = payload[field];
+  if (value instanceof Error) throw value;
+  return value;
+};
+
 export const subscriptionResolvers = {
   jobUpdated: {
+    resolve: payloadOf('jobUpdated'),
     async subscribe(_: unknown, args: JobUpdatedArgs, ctx: GraphqlContext) {
       const opts = await callAs(ctx);
       const client = chainClient(ctx.clients);
@@ -40,10 +48,16 @@ export const subscriptionResolvers = {
         { jobIds, ...(args.kind ? { kind: jobKindFromGql(args.kind) } : {}), network, sendCurrent: jobIds.length > 0 },
         opts,
       );
-      return mapIterator(streamIterator(stream), (res) => (res.job ? { jobUpdated: toGqlJob(res.job, ctx.baseUrl) } : undefined));
+      return mapIterator(
+        streamIterator(stream),
+        (res): Record<string, unknown> | undefined => (res.job ? { jobUpdated: toGqlJob(res.job, ctx.baseUrl) } : undefined),
+        [],
+        (err) => ({ jobUpdated: err }),
+      );
     },
   },
   nftUpdated: {
+    resolve: payloadOf('nftUpdated'),
     async subscribe(_: unknown, args: { guid?: Maybe<string> }, ctx: GraphqlContext) {
       const opts = await callAs(ctx);
       const client = chainClient(ctx.clients);
@@ -60,7 +74,7 @@ export const subscriptionResolvers = {
           throw err;
         }
       };
-      let first: NonNullable<Awaited<ReturnType<typeof read>>>[] = [];
+      let first: Record<string, unknown>[] = [];
       if (guid) {
         const current = await read(guid).catch(async (err: unknown) => {
           await source.return?.();
@@ -74,12 +88,13 @@ export const subscriptionResolvers = {
       }
       return mapIterator(
         source,
-        (res) => {
+        (res): Promise<Record<string, unknown> | undefined> | undefined => {
           const job = res.job;
           if (!job?.nftGuid || !NFT_JOB_KINDS.has(job.kind) || (guid && job.nftGuid !== guid)) return undefined;
           return read(job.nftGuid);
         },
         first,
+        (err) => ({ nftUpdated: err }),
       );
     },
   },

@@ -1,5 +1,5 @@
 import { status, type ClientReadableStream, type ServiceError } from '@grpc/grpc-js';
-import { DomainError } from '@green-impact/shared/errors';
+import { DomainError, UnavailableError } from '@green-impact/shared/errors';
 import { grpcErrorToDomain } from '@green-impact/shared/grpc/status-map';
 
 /** Messages a subscriber may fall behind by before its stream is ended with RESOURCE_EXHAUSTED. */
@@ -15,6 +15,7 @@ export function streamIterator<T>(stream: ClientReadableStream<T>, maxBuffered =
   let waiting: { resolve: (r: IteratorResult<T>) => void; reject: (e: unknown) => void } | undefined;
   let failure: unknown;
   let done = false;
+  let cancelled = false;
 
   const settle = () => {
     if (!waiting) return;
@@ -42,6 +43,7 @@ export function streamIterator<T>(stream: ClientReadableStream<T>, maxBuffered =
   stream.on('data', (value: T) => {
     if (done) return;
     if (buffered.length >= maxBuffered) {
+      cancelled = true;
       stream.cancel();
       finish(new DomainError('RESOURCE_EXHAUSTED', `The subscriber fell more than ${maxBuffered} updates behind; subscribe again.`));
       return;
@@ -49,7 +51,13 @@ export function streamIterator<T>(stream: ClientReadableStream<T>, maxBuffered =
     buffered.push(value);
     settle();
   });
-  stream.on('error', (err: ServiceError) => finish(err.code === status.CANCELLED ? undefined : grpcErrorToDomain(err)));
+  stream.on('error', (err: ServiceError) => {
+    if (err.code === status.CANCELLED && cancelled) return finish();
+    // Cancelled by the other side (a server shutting down cancels its open streams): the updates stop,
+    // and the subscriber should know to subscribe again.
+    if (err.code === status.CANCELLED) return finish(new UnavailableError('The update stream was ended by the service; please subscribe again.'));
+    return finish(grpcErrorToDomain(err));
+  });
   stream.on('end', () => finish());
 
   const iterator: AsyncIterableIterator<T> = {
@@ -63,7 +71,10 @@ export function streamIterator<T>(stream: ClientReadableStream<T>, maxBuffered =
     return() {
       buffered.length = 0;
       failure = undefined;
-      if (!done) stream.cancel();
+      if (!done) {
+        cancelled = true;
+        stream.cancel();
+      }
       finish();
       return Promise.resolve({ value: undefined, done: true });
     },
@@ -77,22 +88,34 @@ export function streamIterator<T>(stream: ClientReadableStream<T>, maxBuffered =
 /**
  * Maps (and filters: `undefined` drops a value) an async iterator without an async generator, whose
  * `return()` would wait for a pending `next()`; here `return()` goes straight to the source. `first`
- * values are yielded before the source's.
+ * values are yielded before the source's. With `onError`, a failure of the source becomes one last value
+ * (the subscription's resolver turns it into a GraphQL error for that event) and the stream then ends:
+ * thrown from the iterator, graphql-ws would close the whole socket, every other subscription with it.
  */
 export function mapIterator<T, U>(
   source: AsyncIterableIterator<T>,
   map: (value: T) => Promise<U | undefined> | U | undefined,
   first: U[] = [],
+  onError?: (err: unknown) => U,
 ): AsyncIterableIterator<U> {
   const pending = [...first];
+  let failed = false;
   const iterator: AsyncIterableIterator<U> = {
     async next() {
       if (pending.length > 0) return { value: pending.shift()!, done: false };
-      for (;;) {
-        const r = await source.next();
-        if (r.done) return { value: undefined, done: true };
-        const mapped = await map(r.value);
-        if (mapped !== undefined) return { value: mapped, done: false };
+      if (failed) return { value: undefined, done: true };
+      try {
+        for (;;) {
+          const r = await source.next();
+          if (r.done) return { value: undefined, done: true };
+          const mapped = await map(r.value);
+          if (mapped !== undefined) return { value: mapped, done: false };
+        }
+      } catch (err) {
+        if (!onError) throw err;
+        failed = true;
+        await source.return?.();
+        return { value: onError(err), done: false };
       }
     },
     async return() {
