@@ -15,6 +15,7 @@ import { observeRequests } from './http-metrics.js';
 import { jsonBody } from './json-body.js';
 import { nftRoutes } from './nft-routes.js';
 import { opsRoutes } from './ops-routes.js';
+import { clientAddress, upgradeClientIp } from './rate-limit/client-address.js';
 import { countRefusedKeys, rateLimit } from './rate-limit/rate-limit-middleware.js';
 import { RateLimiter } from './rate-limit/rate-limiter.js';
 import { requestId, routeLabel } from './request-context.js';
@@ -110,6 +111,8 @@ export function createGateway(options: GatewayOptions): Gateway {
     maxPayloadBytes: config.bodyLimitBytes,
     maxSubscriptionsPerConnection: config.graphql.maxSubscriptionsPerConnection,
     production: config.nodeEnv === 'production',
+    admit: (request) => limiter.admit(request),
+    addressOf: (request) => clientAddress(upgradeClientIp(request, app.get('trust proxy fn') as (address: string, hop: number) => boolean)),
   });
   return {
     server,

@@ -311,3 +311,44 @@ describe('the chain service going away', () => {
     }
   });
 });
+
+describe('rate limits on sockets', () => {
+  test('opening a connection and each subscription count against the key; beyond it, 4429 or RESOURCE_EXHAUSTED', async () => {
+    // One request a second per key, two at once: the connection takes one token, the first subscription the other.
+    const own = await startTestGateway({ RATE_LIMIT_PER_KEY: '1', RATE_LIMIT_KEY_BURST: '2' }, { chain: true });
+    const connectTo = (closed?: (e: { code: number; reason: string }) => void) =>
+      createClient({
+        url: `${own.baseUrl.replace('http', 'ws')}/graphql`,
+        webSocketImpl: WebSocket,
+        connectionParams: { apiKey: 'user-key' },
+        retryAttempts: 0,
+        lazy: false,
+        onNonLazyError: () => undefined,
+        on: { closed: (e) => closed?.(e as { code: number; reason: string }) },
+      });
+    const client = connectTo();
+    try {
+      const first = client.iterate({ query: 'subscription { jobUpdated { id } }' });
+      void first.next().catch(() => undefined);
+      await until(() => own.chain!.openWatches() === 1, 'the first watch');
+      // Refused before it starts: a graphql-ws `error` message, which the client's iterator rejects with.
+      const second = client.iterate({ query: 'subscription { jobUpdated { id } }' });
+      await assert.rejects(second.next(), (errors: GqlError[]) => {
+        assert.equal(errors[0]!.extensions?.['code'], 'RESOURCE_EXHAUSTED');
+        assert.match(errors[0]!.message, /^Too many requests for this API key; retry in \d+ s\.$/);
+        return true;
+      });
+
+      let closed: { code: number; reason: string } | undefined;
+      const another = connectTo((e) => (closed = e));
+      await until(() => closed !== undefined, 'the refused connection to close');
+      assert.equal(closed!.code, 4429);
+      assert.match(closed!.reason, /^Too many requests; retry in \d+ s\.$/);
+      await another.dispose();
+      await first.return?.();
+    } finally {
+      await client.dispose();
+      await own.stop();
+    }
+  });
+});

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { clientAddress } from './client-address.js';
+import { clientAddress, upgradeClientIp } from './client-address.js';
 
 test('IPv4 addresses are kept, also IPv4-mapped ones', () => {
   assert.equal(clientAddress('203.0.113.7'), '203.0.113.7');
@@ -23,4 +23,13 @@ test('IPv6 addresses count by their /64, however they are written', () => {
 test('no address: one shared bucket rather than none', () => {
   assert.equal(clientAddress(undefined), 'unknown');
   assert.equal(clientAddress(''), 'unknown');
+});
+
+test('a WebSocket upgrade is counted against the address express would see', () => {
+  const req = (remoteAddress: string, xff?: string) => ({ socket: { remoteAddress }, headers: xff === undefined ? {} : { 'x-forwarded-for': xff } });
+  const none = () => false;
+  const oneHop = (_: string, hop: number) => hop < 1;
+  assert.equal(upgradeClientIp(req('10.0.0.5', '203.0.113.7'), none), '10.0.0.5', 'TRUST_PROXY=0: the header is ignored');
+  assert.equal(upgradeClientIp(req('10.0.0.5', '198.51.100.1, 203.0.113.7'), oneHop), '203.0.113.7', 'one trusted hop: the address it saw');
+  assert.equal(upgradeClientIp(req('10.0.0.5'), oneHop), '10.0.0.5', 'no header: the socket');
 });

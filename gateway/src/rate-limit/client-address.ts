@@ -23,3 +23,25 @@ function ipv6Groups(ip: string): string[] {
   const groups = tail === undefined ? h : [...h, ...Array<string>(8 - width(h) - width(t)).fill('0'), ...t];
   return groups.map((g) => (g.includes('.') ? g : parseInt(g, 16).toString(16)));
 }
+
+/**
+ * The client's IP for a request express never saw (a WebSocket upgrade), with express's own compiled
+ * `trust proxy` function: walk X-Forwarded-For from the nearest hop while the hop is trusted, as
+ * express's `req.ip` (proxy-addr) does.
+ */
+export function upgradeClientIp(
+  req: { socket: { remoteAddress?: string | undefined }; headers: Record<string, string | string[] | undefined> },
+  trust: (address: string, hop: number) => boolean,
+): string | undefined {
+  const forwarded = req.headers['x-forwarded-for'];
+  const hops = (Array.isArray(forwarded) ? forwarded.join(',') : forwarded ?? '')
+    .split(',')
+    .map((a) => a.trim())
+    .filter(Boolean)
+    .reverse();
+  const chain = [req.socket.remoteAddress, ...hops];
+  for (let i = 0; i < chain.length - 1; i++) {
+    if (!chain[i] || !trust(chain[i]!, i)) return chain[i];
+  }
+  return chain[chain.length - 1];
+}

@@ -28,8 +28,20 @@ export interface SubscriptionServerOptions {
   maxPayloadBytes: number;
   /** Subscriptions one connection may hold at once. */
   maxSubscriptionsPerConnection: number;
+  /**
+   * The HTTP rate limits, applied to sockets too: opening a connection and starting a subscription each
+   * count as one request of the key (and of the address for refused keys).
+   */
+  admit: (request: { apiKey: string | undefined; address: string }) => Promise<{ retryAfterMs: number } | undefined>;
+  /** The client address a limit counts against (TRUST_PROXY honoured). */
+  addressOf: (request: http.IncomingMessage) => string;
   production: boolean;
 }
+
+/** Close code of a connection refused by a rate limit (4xxx are the application's; 429 as in HTTP). */
+export const CLOSE_TOO_MANY_REQUESTS = 4429;
+
+const retrySeconds = (refusal: { retryAfterMs: number }) => Math.max(1, Math.ceil(refusal.retryAfterMs / 1000));
 
 export interface SubscriptionServer {
   /** Number of open WebSocket connections (a gauge for /metrics and tests). */
@@ -41,6 +53,7 @@ export interface SubscriptionServer {
 // A type alias, not an interface: graphql-ws wants a Record.
 type Extra = {
   apiKey?: string | undefined;
+  address?: string;
   auth?: Authenticated;
   subscriptions?: Set<string>;
 };
@@ -106,8 +119,16 @@ export function attachSubscriptions(server: http.Server, options: SubscriptionSe
         const fromParams = ctx.connectionParams?.apiKey;
         const header = ctx.extra.request.headers['x-api-key'];
         const apiKey = typeof fromParams === 'string' ? fromParams : typeof header === 'string' ? header : undefined;
+        const address = options.addressOf(ctx.extra.request);
+        const refusal = await options.admit({ apiKey, address });
+        if (refusal) {
+          refusedConnections.inc({ reason: 'rate_limited' });
+          await ctx.extra.socket.close(CLOSE_TOO_MANY_REQUESTS, `Too many requests; retry in ${retrySeconds(refusal)} s.`);
+          return false;
+        }
         try {
-          ctx.extra.auth = await options.authenticate(apiKey, randomUUID());
+          ctx.extra.auth = await options.authenticate(apiKey, randomUUID(), address);
+          ctx.extra.address = address;
           ctx.extra.apiKey = apiKey;
           ctx.extra.subscriptions = new Set();
           return true;
@@ -123,7 +144,15 @@ export function attachSubscriptions(server: http.Server, options: SubscriptionSe
           return false;
         }
       },
-      onSubscribe(ctx, id) {
+      async onSubscribe(ctx, id) {
+        const refusal = await options.admit({ apiKey: ctx.extra.apiKey, address: ctx.extra.address ?? 'unknown' });
+        if (refusal) {
+          return [
+            new GraphQLError(`Too many requests for this API key; retry in ${retrySeconds(refusal)} s.`, {
+              extensions: { code: 'RESOURCE_EXHAUSTED' },
+            }),
+          ];
+        }
         const open = ctx.extra.subscriptions!;
         if (open.size >= options.maxSubscriptionsPerConnection) {
           return [
@@ -150,7 +179,7 @@ export function attachSubscriptions(server: http.Server, options: SubscriptionSe
           baseUrl: baseUrlOf(options.publicBaseUrl, { protocol: 'http', host: req.headers.host }),
           // Checked again for each subscription, as for each HTTP request: a key revoked while the socket
           // is open can start nothing new (streams already running go on until completed or closed).
-          auth: () => (pending ??= options.authenticate(ctx.extra.apiKey, requestId)),
+          auth: () => (pending ??= options.authenticate(ctx.extra.apiKey, requestId, ctx.extra.address)),
         };
       },
       onError: (ctx, id, _payload, errors) => {
