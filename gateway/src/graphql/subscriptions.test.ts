@@ -22,11 +22,9 @@ interface GqlError {
   extensions?: Record<string, unknown>;
 }
 
-const wsUrl = () => `${t.baseUrl.replace('http', 'ws')}/graphql`;
-
-function connect(apiKey: string | undefined, closed?: (event: { code: number; reason: string }) => void): Client {
+function connect(apiKey: string | undefined, closed?: (event: { code: number; reason: string }) => void, baseUrl = t.baseUrl): Client {
   return createClient({
-    url: wsUrl(),
+    url: `${baseUrl.replace('http', 'ws')}/graphql`,
     webSocketImpl: WebSocket,
     connectionParams: apiKey === undefined ? {} : { apiKey },
     retryAttempts: 0,
@@ -275,16 +273,8 @@ describe('the chain service going away', () => {
   test('each subscription ends with an UNAVAILABLE error; the socket stays open for the others', async () => {
     const own = await startTestGateway({}, { chain: true });
     let closed: { code: number } | undefined;
-    const client = createClient({
-      url: `${own.baseUrl.replace('http', 'ws')}/graphql`,
-      webSocketImpl: WebSocket,
-      connectionParams: { apiKey: 'user-key' },
-      retryAttempts: 0,
-      // Not lazy: a lazy client closes its socket itself once no subscription is left.
-      lazy: false,
-      onNonLazyError: () => undefined,
-      on: { closed: (e) => (closed = e as { code: number }) },
-    });
+    // Not lazy (connect's default): a lazy client closes its socket itself once no subscription is left.
+    const client = connect('user-key', (e) => (closed = e), own.baseUrl);
     try {
       const jobs = client.iterate({ query: 'subscription { jobUpdated { id } }' });
       const nfts = client.iterate({ query: 'subscription { nftUpdated { guid } }' });
@@ -316,16 +306,7 @@ describe('rate limits on sockets', () => {
   test('opening a connection and each subscription count against the key; beyond it, 4429 or RESOURCE_EXHAUSTED', async () => {
     // One request a second per key, two at once: the connection takes one token, the first subscription the other.
     const own = await startTestGateway({ RATE_LIMIT_PER_KEY: '1', RATE_LIMIT_KEY_BURST: '2' }, { chain: true });
-    const connectTo = (closed?: (e: { code: number; reason: string }) => void) =>
-      createClient({
-        url: `${own.baseUrl.replace('http', 'ws')}/graphql`,
-        webSocketImpl: WebSocket,
-        connectionParams: { apiKey: 'user-key' },
-        retryAttempts: 0,
-        lazy: false,
-        onNonLazyError: () => undefined,
-        on: { closed: (e) => closed?.(e as { code: number; reason: string }) },
-      });
+    const connectTo = (closed?: (e: { code: number; reason: string }) => void) => connect('user-key', closed, own.baseUrl);
     const client = connectTo();
     try {
       const first = client.iterate({ query: 'subscription { jobUpdated { id } }' });
