@@ -1,7 +1,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import net from 'node:net';
-import { postCall, postGraphql, startTestGateway } from './testing/test-gateway.js';
+import { gqlAt } from './testing/graphql-calls.js';
+import { postCall, startTestGateway } from './testing/test-gateway.js';
 
 const GROUPS = { solution: 'SVC.ESG.Credits', operation: 'getGroups' };
 const SLOW = { 'content-type': 'application/json', 'x-api-key': 'slow-key' };
@@ -40,7 +41,7 @@ test('a request over REQUEST_DEADLINE_MS answers 504 in time and cancels its bac
 test('/graphql over its budget: 504 in the GraphQL error shape, backend call cancelled', async () => {
   const t = await startTestGateway({ REQUEST_DEADLINE_MS: '300' });
   try {
-    const res = await postGraphql(t.baseUrl, '{ groups { id name } }', 'slow-key');
+    const res = await gqlAt(t.baseUrl, '{ groups { id name } }', {}, 'slow-key');
     assert.equal(res.status, 504);
     assert.deepEqual(res.body, {
       errors: [{ message: 'The request did not finish within 300 ms and was cancelled; please retry.', extensions: { code: 'DEADLINE_EXCEEDED' } }],

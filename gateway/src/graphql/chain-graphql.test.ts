@@ -2,6 +2,7 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { DocumentFormat } from '@green-impact/proto/greenimpact/common/v1/common';
 import { startTestGateway, type TestGateway } from '../testing/test-gateway.js';
+import { data, gqlAt, onlyError, type GqlResponse } from '../testing/graphql-calls.js';
 
 /**
  * GraphQL over blockchain jobs, networks and documents, against the fake ChainService (documents rendered by
@@ -9,15 +10,10 @@ import { startTestGateway, type TestGateway } from '../testing/test-gateway.js';
  * `op-key` is another account.
  */
 
-interface GqlResponse {
-  status: number;
-  body: {
-    data?: Record<string, any> | null;
-    errors?: { message: string; extensions?: Record<string, unknown>; path?: unknown[] }[];
-  };
-}
-
 let t: TestGateway;
+
+const gql = (query: string, variables: Record<string, unknown> = {}, apiKey: string | null = 'user-key'): Promise<GqlResponse> =>
+  gqlAt(t.baseUrl, query, variables, apiKey);
 let positionId: string;
 before(async () => {
   t = await startTestGateway({ PUBLIC_BASE_URL: 'https://impact.example.org/' }, { portfolio: true, chain: true });
@@ -38,26 +34,6 @@ before(async () => {
 after(async () => {
   await t.stop();
 });
-
-async function gql(query: string, variables: Record<string, unknown> = {}, apiKey = 'user-key'): Promise<GqlResponse> {
-  const res = await fetch(`${t.baseUrl}/graphql`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', 'x-api-key': apiKey },
-    body: JSON.stringify({ query, variables }),
-  });
-  return { status: res.status, body: (await res.json()) as GqlResponse['body'] };
-}
-
-function data(res: GqlResponse): Record<string, any> {
-  assert.equal(res.body.errors, undefined, JSON.stringify(res.body.errors));
-  return res.body.data!;
-}
-
-function onlyError(res: GqlResponse) {
-  assert.equal(res.body.errors?.length, 1, JSON.stringify(res.body));
-  const [err] = res.body.errors!;
-  return { message: err!.message, code: err!.extensions?.['code'] };
-}
 
 const JOB = `id kind documentKind network status request txHash txUrl blockNumber gasUsed gasPrice networkCost networkTotal error attempts
   createdAt updatedAt completedAt idempotencyKey frameworkIdentifier positionId investorIdentifier reportingYear key
@@ -220,12 +196,7 @@ describe('key-value jobs, listings and networks', () => {
 test('without a chain backend: UNAVAILABLE', async () => {
   const bare = await startTestGateway({}, { taxonomy: true });
   try {
-    const res = await fetch(`${bare.baseUrl}/graphql`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', 'x-api-key': 'user-key' },
-      body: JSON.stringify({ query: '{ networks { name } }' }),
-    });
-    const body = (await res.json()) as GqlResponse['body'];
+    const { body } = await gqlAt(bare.baseUrl, '{ networks { name } }');
     assert.equal(body.errors?.[0]?.extensions?.['code'], 'UNAVAILABLE');
   } finally {
     await bare.stop();

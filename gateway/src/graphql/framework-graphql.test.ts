@@ -2,56 +2,25 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { Visibility } from '@green-impact/proto/greenimpact/common/v1/common';
 import { startTestGateway, type TestGateway } from '../testing/test-gateway.js';
+import { callsDuring as callsOf, data, gqlAt, onlyError, type GqlResponse } from '../testing/graphql-calls.js';
 
 /**
  * GraphQL over frameworks and projects, against the fake TaxonomyService over real gRPC. `user-key` is
  * the issuer; `op-key` belongs to another account.
  */
 
-interface GqlResponse {
-  status: number;
-  body: {
-    data?: Record<string, unknown> | null;
-    errors?: { message: string; extensions?: Record<string, unknown>; path?: unknown[] }[];
-  };
-}
-
 let t: TestGateway;
+
+const gql = (query: string, variables: Record<string, unknown> = {}, apiKey: string | null = 'user-key'): Promise<GqlResponse> =>
+  gqlAt(t.baseUrl, query, variables, apiKey);
+/** Calls per method the fake services behind the gateway receive while `run` runs. */
+const callsDuring = (run: () => Promise<unknown>) => callsOf([t.taxonomy!], run);
 before(async () => {
   t = await startTestGateway({}, { taxonomy: true });
 });
 after(async () => {
   await t.stop();
 });
-
-async function gql(query: string, variables: Record<string, unknown> = {}, apiKey = 'user-key'): Promise<GqlResponse> {
-  const res = await fetch(`${t.baseUrl}/graphql`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', 'x-api-key': apiKey },
-    body: JSON.stringify({ query, variables }),
-  });
-  return { status: res.status, body: (await res.json()) as GqlResponse['body'] };
-}
-
-function data(res: GqlResponse): Record<string, any> {
-  assert.equal(res.body.errors, undefined, JSON.stringify(res.body.errors));
-  return res.body.data!;
-}
-
-function onlyError(res: GqlResponse) {
-  assert.equal(res.body.errors?.length, 1, JSON.stringify(res.body));
-  const [err] = res.body.errors!;
-  return { message: err!.message, code: err!.extensions?.['code'] };
-}
-
-/** Calls per method the fake taxonomy service receives while `run` runs. */
-async function callsDuring(run: () => Promise<unknown>): Promise<Record<string, number>> {
-  const before = t.taxonomy!.calls.length;
-  await run();
-  const counts: Record<string, number> = {};
-  for (const c of t.taxonomy!.calls.slice(before)) counts[c.method] = (counts[c.method] ?? 0) + 1;
-  return counts;
-}
 
 const sent = (method: string) => JSON.parse(JSON.stringify(t.taxonomy!.calls.filter((c) => c.method === method).at(-1)!.request));
 

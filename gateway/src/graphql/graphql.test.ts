@@ -1,38 +1,18 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { startTestGateway, type TestGateway } from '../testing/test-gateway.js';
-
-interface GqlResponse {
-  status: number;
-  body: {
-    data?: Record<string, unknown> | null;
-    errors?: { message: string; extensions?: Record<string, unknown>; path?: unknown[] }[];
-  };
-}
+import { gqlAt, onlyError, type GqlResponse } from '../testing/graphql-calls.js';
 
 let t: TestGateway;
+
+const gql = (query: string, variables: Record<string, unknown> = {}, apiKey: string | null = 'user-key'): Promise<GqlResponse> =>
+  gqlAt(t.baseUrl, query, variables, apiKey);
 before(async () => {
   t = await startTestGateway();
 });
 after(async () => {
   await t.stop();
 });
-
-async function gql(query: string, variables: Record<string, unknown> = {}, apiKey: string | null = 'user-key'): Promise<GqlResponse> {
-  const res = await fetch(`${t.baseUrl}/graphql`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', ...(apiKey === null ? {} : { 'x-api-key': apiKey }) },
-    body: JSON.stringify({ query, variables }),
-  });
-  return { status: res.status, body: (await res.json()) as GqlResponse['body'] };
-}
-
-function onlyError(res: GqlResponse) {
-  assert.equal(res.body.errors?.length, 1, JSON.stringify(res.body));
-  const [err] = res.body.errors!;
-  assert.deepEqual(Object.keys(err!.extensions ?? {}), ['code'], 'no stacktrace or other internals');
-  return { message: err!.message, code: err!.extensions!['code'] };
-}
 
 describe('authentication', () => {
   test('me resolves the key to its account', async () => {
@@ -217,12 +197,7 @@ describe('identity schema', () => {
 test('production: introspection is off', async () => {
   const prod = await startTestGateway({ NODE_ENV: 'production' });
   try {
-    const res = await fetch(`${prod.baseUrl}/graphql`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ query: '{ __schema { queryType { name } } }' }),
-    });
-    const body = (await res.json()) as GqlResponse['body'];
+    const { body } = await gqlAt(prod.baseUrl, '{ __schema { queryType { name } } }', {}, null);
     assert.equal(body.errors?.[0]?.extensions?.['code'], 'GRAPHQL_VALIDATION_FAILED');
   } finally {
     await prod.stop();

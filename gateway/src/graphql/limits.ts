@@ -15,6 +15,7 @@ import {
   type ValidationContext,
   type ValidationRule,
 } from 'graphql';
+import { MAX_PAGE } from './pagination.js';
 
 /**
  * Query limits, enforced as validation rules before anything runs, so a hostile document costs one parse
@@ -37,9 +38,6 @@ export interface QueryLimits {
 }
 
 export const DEFAULT_QUERY_LIMITS: QueryLimits = { maxDepth: 12, maxCost: 250_000, defaultListSize: 10 };
-
-/** What a `first` given as a variable counts as: the largest page any list field accepts. */
-const MAX_PAGE_ASSUMED = 1_000;
 
 /** Also protects parse itself: graphql-js recurses per nesting level, so a huge document must stop early. */
 export const MAX_QUERY_TOKENS = 10_000;
@@ -136,12 +134,12 @@ class Measure {
 
   /**
    * The `first` a list field will get: the literal, else the argument's default; a variable is not known
-   * at validation, so it counts as the largest page (MAX_PAGE_ASSUMED). Without a `first`, the default size.
+   * at validation, so it counts as the largest page (MAX_PAGE, the largest any list field accepts). Without a `first`, the default size.
    */
   private listSize(node: FieldNode, definition: GraphQLField<unknown, unknown> | undefined): number {
     const first = node.arguments?.find((a) => a.name.value === 'first');
     if (first?.value.kind === Kind.INT) return Math.max(1, Number(first.value.value));
-    if (first?.value.kind === Kind.VARIABLE) return MAX_PAGE_ASSUMED;
+    if (first?.value.kind === Kind.VARIABLE) return MAX_PAGE;
     const fallback = definition?.args.find((a) => a.name === 'first')?.defaultValue;
     return typeof fallback === 'number' ? fallback : this.limits.defaultListSize;
   }

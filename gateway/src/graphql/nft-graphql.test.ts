@@ -2,48 +2,27 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { FAKE_NFT_CONTRACT } from '../testing/fake-chain-nfts.js';
 import { startTestGateway, type TestGateway } from '../testing/test-gateway.js';
+import { data, gqlAt, onlyError, type GqlResponse } from '../testing/graphql-calls.js';
 
 /**
  * NFTs on GraphQL against the fake ChainService over real gRPC: mintNft → job(id).nft, nfts / nft,
  * transferNft, sendNft (codes once), claimNft and revokeNftSend without a key, validation naming the input.
  */
 
-interface GqlResponse {
-  status: number;
-  body: { data?: Record<string, any> | null; errors?: { message: string; extensions?: Record<string, unknown> }[] };
-}
-
 const WALLET = '0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed';
 const NFT_FIELDS = `guid network nftId txHash status owner transferredTo contractAddress metadataCid imageCid timestamp mintJobId transferJobId
   metadata { name description image attributes { traitType value displayType } } urls { nft image transaction } certificate { pdf jpg page }`;
 
 let t: TestGateway;
+
+const gql = (query: string, variables: Record<string, unknown> = {}, apiKey: string | null = 'user-key'): Promise<GqlResponse> =>
+  gqlAt(t.baseUrl, query, variables, apiKey);
 before(async () => {
   t = await startTestGateway({}, { chain: true });
 });
 after(async () => {
   await t.stop();
 });
-
-async function gql(query: string, variables: Record<string, unknown> = {}, apiKey: string | null = 'user-key'): Promise<GqlResponse> {
-  const res = await fetch(`${t.baseUrl}/graphql`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', ...(apiKey ? { 'x-api-key': apiKey } : {}) },
-    body: JSON.stringify({ query, variables }),
-  });
-  return { status: res.status, body: (await res.json()) as GqlResponse['body'] };
-}
-
-function data(res: GqlResponse): Record<string, any> {
-  assert.equal(res.body.errors, undefined, JSON.stringify(res.body.errors));
-  return res.body.data!;
-}
-
-function onlyError(res: GqlResponse) {
-  assert.equal(res.body.errors?.length, 1, JSON.stringify(res.body));
-  const [err] = res.body.errors!;
-  return { message: err!.message, code: err!.extensions?.['code'] };
-}
 
 const MINT = `mutation($input: MintNftInput!) { mintNft(input: $input) { id kind status request nftGuid } }`;
 const mintInput = (name: string) => ({

@@ -1,6 +1,7 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { startTestGateway, type TestGateway } from '../testing/test-gateway.js';
+import { callsDuring as callsOf, data, gqlAt, onlyError, type GqlResponse } from '../testing/graphql-calls.js';
 
 /**
  * GraphQL over assets, investors, positions, portfolios and impacts, against the fake PortfolioService and
@@ -8,18 +9,15 @@ import { startTestGateway, type TestGateway } from '../testing/test-gateway.js';
  * `op-key` belongs to another account.
  */
 
-interface GqlResponse {
-  status: number;
-  body: {
-    data?: Record<string, any> | null;
-    errors?: { message: string; extensions?: Record<string, unknown>; path?: unknown[] }[];
-  };
-}
-
 const KEY = 'a'.repeat(64);
 const ACME = { accountId: 'acc-acme', role: 'user' as const };
 
 let t: TestGateway;
+
+const gql = (query: string, variables: Record<string, unknown> = {}, apiKey: string | null = 'user-key'): Promise<GqlResponse> =>
+  gqlAt(t.baseUrl, query, variables, apiKey);
+/** Calls per method the fake services behind the gateway receive while `run` runs. */
+const callsDuring = (run: () => Promise<unknown>) => callsOf([t.portfolio!, t.taxonomy!], run);
 before(async () => {
   t = await startTestGateway({}, { portfolio: true });
   // A public EUR framework of 2024: D = max(L, V) = 1 000 000 (valueOutstandingFramework false); two rows.
@@ -35,37 +33,6 @@ before(async () => {
 after(async () => {
   await t.stop();
 });
-
-async function gql(query: string, variables: Record<string, unknown> = {}, apiKey = 'user-key'): Promise<GqlResponse> {
-  const res = await fetch(`${t.baseUrl}/graphql`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', 'x-api-key': apiKey },
-    body: JSON.stringify({ query, variables }),
-  });
-  return { status: res.status, body: (await res.json()) as GqlResponse['body'] };
-}
-
-function data(res: GqlResponse): Record<string, any> {
-  assert.equal(res.body.errors, undefined, JSON.stringify(res.body.errors));
-  return res.body.data!;
-}
-
-function onlyError(res: GqlResponse) {
-  assert.equal(res.body.errors?.length, 1, JSON.stringify(res.body));
-  const [err] = res.body.errors!;
-  return { message: err!.message, code: err!.extensions?.['code'] };
-}
-
-/** Calls per method the fake portfolio and taxonomy services receive while `run` runs. */
-async function callsDuring(run: () => Promise<unknown>): Promise<Record<string, number>> {
-  const before = { portfolio: t.portfolio!.calls.length, taxonomy: t.taxonomy!.calls.length };
-  await run();
-  const counts: Record<string, number> = {};
-  for (const c of [...t.portfolio!.calls.slice(before.portfolio), ...t.taxonomy!.calls.slice(before.taxonomy)]) {
-    counts[c.method] = (counts[c.method] ?? 0) + 1;
-  }
-  return counts;
-}
 
 const sent = (method: string) => JSON.parse(JSON.stringify(t.portfolio!.calls.filter((c) => c.method === method).at(-1)!.request));
 
@@ -401,14 +368,7 @@ describe('batching: a portfolio of many positions costs a small constant number 
 test('without PORTFOLIO_GRPC_ADDR: UNAVAILABLE on the portfolio fields; a framework answers without its assets', async () => {
   const bare = await startTestGateway({}, { taxonomy: true });
   try {
-    const post = async (query: string) => {
-      const res = await fetch(`${bare.baseUrl}/graphql`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json', 'x-api-key': 'user-key' },
-        body: JSON.stringify({ query }),
-      });
-      return { status: res.status, body: (await res.json()) as GqlResponse['body'] };
-    };
+    const post = (query: string) => gqlAt(bare.baseUrl, query);
     const message = 'The portfolio service is not available: this gateway has no portfolio backend configured.';
     assert.deepEqual(onlyError(await post('{ assets { nodes { id } } }')), { message, code: 'UNAVAILABLE' });
     assert.deepEqual(onlyError(await post('mutation { generateInvestorIdentifier }')), { message, code: 'UNAVAILABLE' });

@@ -2,6 +2,7 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createClient, type Client } from 'graphql-ws';
 import WebSocket from 'ws';
+import { data, gqlAt } from '../testing/graphql-calls.js';
 import { startTestGateway, type TestGateway } from '../testing/test-gateway.js';
 
 /**
@@ -35,16 +36,7 @@ function connect(apiKey: string | undefined, closed?: (event: { code: number; re
   });
 }
 
-async function gql(query: string, variables: Record<string, unknown> = {}, apiKey = 'user-key') {
-  const res = await fetch(`${t.baseUrl}/graphql`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', 'x-api-key': apiKey },
-    body: JSON.stringify({ query, variables }),
-  });
-  const body = (await res.json()) as { data?: Record<string, any>; errors?: unknown[] };
-  assert.equal(body.errors, undefined, JSON.stringify(body.errors));
-  return body.data!;
-}
+const gql = async (query: string, variables: Record<string, unknown> = {}, apiKey = 'user-key') => data(await gqlAt(t.baseUrl, query, variables, apiKey));
 
 const insert = async (key: string, apiKey = 'user-key') =>
   (await gql(`mutation { insertString(input: { network: "sepolia", key: "${key}", value: "v" }) { id status } }`, {}, apiKey))['insertString'] as {

@@ -1,54 +1,22 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { startTestGateway, type TestGateway } from '../testing/test-gateway.js';
+import { callsDuring as callsOf, data, gqlAt, onlyError, type GqlResponse } from '../testing/graphql-calls.js';
 
 /** GraphQL over the taxonomy service, against the fake TaxonomyService over real gRPC. */
 
-interface GqlResponse {
-  status: number;
-  body: {
-    data?: Record<string, unknown> | null;
-    errors?: { message: string; extensions?: Record<string, unknown>; path?: unknown[] }[];
-  };
-}
-
 let t: TestGateway;
+
+const gql = (query: string, variables: Record<string, unknown> = {}, apiKey: string | null = 'user-key'): Promise<GqlResponse> =>
+  gqlAt(t.baseUrl, query, variables, apiKey);
+/** Calls per method the fake services behind the gateway receive while `run` runs. */
+const callsDuring = (run: () => Promise<unknown>) => callsOf([t.taxonomy!], run);
 before(async () => {
   t = await startTestGateway({}, { taxonomy: true });
 });
 after(async () => {
   await t.stop();
 });
-
-async function gql(query: string, variables: Record<string, unknown> = {}, apiKey = 'user-key', baseUrl = t.baseUrl): Promise<GqlResponse> {
-  const res = await fetch(`${baseUrl}/graphql`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', 'x-api-key': apiKey },
-    body: JSON.stringify({ query, variables }),
-  });
-  return { status: res.status, body: (await res.json()) as GqlResponse['body'] };
-}
-
-function data(res: GqlResponse): Record<string, unknown> {
-  assert.equal(res.body.errors, undefined, JSON.stringify(res.body.errors));
-  return res.body.data!;
-}
-
-function onlyError(res: GqlResponse) {
-  assert.equal(res.body.errors?.length, 1, JSON.stringify(res.body));
-  const [err] = res.body.errors!;
-  assert.deepEqual(Object.keys(err!.extensions ?? {}), ['code']);
-  return { message: err!.message, code: err!.extensions!['code'] };
-}
-
-/** Calls per method the fake taxonomy service receives while `run` runs. */
-async function callsDuring(run: () => Promise<unknown>): Promise<Record<string, number>> {
-  const before = t.taxonomy!.calls.length;
-  await run();
-  const counts: Record<string, number> = {};
-  for (const c of t.taxonomy!.calls.slice(before)) counts[c.method] = (counts[c.method] ?? 0) + 1;
-  return counts;
-}
 
 const NESTED = /* GraphQL */ `
   query ($year: Int!, $lang: String) {
@@ -363,7 +331,7 @@ test('every taxonomy type, field and argument is described', async () => {
 test('without a taxonomy backend: UNAVAILABLE', async () => {
   const bare = await startTestGateway();
   try {
-    const res = await gql('{ categories(year: 2024) { id } }', {}, 'user-key', bare.baseUrl);
+    const res = await gqlAt(bare.baseUrl, '{ categories(year: 2024) { id } }');
     assert.deepEqual(onlyError(res), {
       message: 'The taxonomy service is not available: this gateway has no taxonomy backend configured.',
       code: 'UNAVAILABLE',

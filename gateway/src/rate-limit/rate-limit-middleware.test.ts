@@ -1,7 +1,8 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { redisSkipReason, takeRedisKeys, TEST_REDIS_URL, uniqueRedisPrefix } from '../testing/redis.js';
-import { postCall, postGraphql, startTestGateway } from '../testing/test-gateway.js';
+import { gqlAt } from '../testing/graphql-calls.js';
+import { postCall, startTestGateway } from '../testing/test-gateway.js';
 
 const GROUPS = { solution: 'SVC.ESG.Credits', operation: 'getGroups' };
 const keyed = (key: string, more: Record<string, string> = {}) => ({ 'content-type': 'application/json', 'x-api-key': key, ...more });
@@ -42,8 +43,8 @@ describe('rate limits through HTTP: routes and addresses', () => {
   test('/graphql answers 429 in the GraphQL error shape', async () => {
     const t = await startTestGateway(TIGHT);
     try {
-      for (let i = 0; i < 3; i++) assert.equal((await postGraphql(t.baseUrl, '{ me { id } }')).status, 200);
-      const limited = await postGraphql(t.baseUrl, '{ me { id } }');
+      for (let i = 0; i < 3; i++) assert.equal((await gqlAt(t.baseUrl, '{ me { id } }')).status, 200);
+      const limited = await gqlAt(t.baseUrl, '{ me { id } }');
       assert.equal(limited.status, 429);
       assert.equal(limited.headers.get('retry-after'), '1');
       assert.deepEqual(limited.body, { errors: [{ message: 'Too many requests with this API key; retry in 1 s.', extensions: { code: 'RESOURCE_EXHAUSTED' } }] });
@@ -77,7 +78,7 @@ describe('rate limits through HTTP: routes and addresses', () => {
       assert.equal((await postCall(t.baseUrl, GROUPS)).status, 429);
       // A refused key in GraphQL counts the same.
       await new Promise((resolve) => setTimeout(resolve, 1_000));
-      assert.equal((await postGraphql(t.baseUrl, '{ me { id } }', 'guess-4')).body.errors?.[0]?.extensions?.['code'], 'UNAUTHENTICATED');
+      assert.equal((await gqlAt(t.baseUrl, '{ me { id } }', {}, 'guess-4')).body.errors?.[0]?.extensions?.['code'], 'UNAUTHENTICATED');
       assert.equal((await postCall(t.baseUrl, GROUPS)).status, 429);
     } finally {
       await t.stop();

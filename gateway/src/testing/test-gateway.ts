@@ -84,14 +84,3 @@ export async function postCall(
   }
   return { status: res.status, json: json as Record<string, unknown> & unknown[], text, headers: res.headers };
 }
-
-/** POSTs a GraphQL query to /graphql (with `apiKey` unless null) and returns status, body and headers. */
-export async function postGraphql(baseUrl: string, query: string, apiKey: string | null = 'user-key') {
-  const res = await fetch(`${baseUrl}/graphql`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', ...(apiKey === null ? {} : { 'x-api-key': apiKey }) },
-    body: JSON.stringify({ query }),
-  });
-  const body = (await res.json()) as { data?: unknown; errors?: { message: string; extensions?: Record<string, unknown> }[] };
-  return { status: res.status, body, headers: res.headers };
-}

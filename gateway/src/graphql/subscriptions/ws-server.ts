@@ -44,8 +44,6 @@ export const CLOSE_TOO_MANY_REQUESTS = 4429;
 const retrySeconds = (refusal: { retryAfterMs: number }) => Math.max(1, Math.ceil(refusal.retryAfterMs / 1000));
 
 export interface SubscriptionServer {
-  /** Number of open WebSocket connections (a gauge for /metrics and tests). */
-  connections(): number;
   /** Completes every subscription and closes every socket (1001 going away). */
   close(): Promise<void>;
 }
@@ -197,7 +195,6 @@ export function attachSubscriptions(server: http.Server, options: SubscriptionSe
   );
 
   return {
-    connections: () => wss.clients.size,
     async close() {
       server.off('upgrade', onUpgrade);
       openConnections.delete(gauge);

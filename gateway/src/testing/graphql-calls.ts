@@ -1,0 +1,52 @@
+import assert from 'node:assert/strict';
+
+/** What a GraphQL POST answered: the HTTP status and the parsed body. */
+export interface GqlResponse {
+  status: number;
+  headers: Headers;
+  body: {
+    data?: Record<string, any> | null;
+    errors?: { message: string; extensions?: Record<string, unknown>; path?: unknown[] }[];
+  };
+}
+
+/**
+ * POSTs a GraphQL request to `baseUrl`/graphql as a frontend would (JSON, the key in X-Api-Key; `null` or
+ * an empty key sends no header). The gateway tests' one client.
+ */
+export async function gqlAt(
+  baseUrl: string,
+  query: string,
+  variables: Record<string, unknown> = {},
+  apiKey: string | null = 'user-key',
+): Promise<GqlResponse> {
+  const res = await fetch(`${baseUrl}/graphql`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', ...(apiKey ? { 'x-api-key': apiKey } : {}) },
+    body: JSON.stringify({ query, variables }),
+  });
+  return { status: res.status, headers: res.headers, body: (await res.json()) as GqlResponse['body'] };
+}
+
+/** The data of an answer that must have no errors. */
+export function data(res: GqlResponse): Record<string, any> {
+  assert.equal(res.body.errors, undefined, JSON.stringify(res.body.errors));
+  return res.body.data!;
+}
+
+/** The one error of an answer, as message and extensions.code; extensions must hold nothing else. */
+export function onlyError(res: GqlResponse): { message: string; code: unknown } {
+  assert.equal(res.body.errors?.length, 1, JSON.stringify(res.body));
+  const [err] = res.body.errors!;
+  assert.deepEqual(Object.keys(err!.extensions ?? {}), ['code'], 'no stack trace or other internals in extensions');
+  return { message: err!.message, code: err!.extensions!['code'] };
+}
+
+/** Calls per method the given fakes receive while `run` runs. */
+export async function callsDuring(fakes: { calls: { method: string }[] }[], run: () => Promise<unknown>): Promise<Record<string, number>> {
+  const before = fakes.map((f) => f.calls.length);
+  await run();
+  const counts: Record<string, number> = {};
+  for (const c of fakes.flatMap((f, i) => f.calls.slice(before[i]))) counts[c.method] = (counts[c.method] ?? 0) + 1;
+  return counts;
+}
