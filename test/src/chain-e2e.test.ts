@@ -9,7 +9,8 @@ import type { RunningSystem } from '@green-impact/embedded/system';
 import { rawCidOf } from './support/cid.js';
 import { createHash } from 'node:crypto';
 import { Contract, JsonRpcProvider, keccak256, toUtf8Bytes } from 'ethers';
-import { createUserAccount, graphqlClient, startTestSystem, v1Client, type CallResult } from './support/system.js';
+import { type CallResult, createUserAccount, graphqlClient, ok, startTestSystem, v1Client } from './support/system.js';
+import { until } from './support/poll.js';
 
 const ESG = 'SVC.ESG.Credits';
 const HASH = 'SVC.Blockchain.Hash';
@@ -17,19 +18,6 @@ const OPERATOR = 'chain-operator-key';
 const YEAR = 2024;
 const SAVE = { solution: 'SVC.Blockchain.Save', operation: 'save', version: 1, network: 'sepolia' };
 const idOf = (message: string): number => Number(/(\d+)\.$/.exec(message)?.[1]);
-/** A job on an embedded network completes in well under a second; this bounds a broken worker, not a slow one. */
-const JOB_TIMEOUT_MS = 30_000;
-
-/** Polls `read` until `done` holds, failing after `timeoutMs` with what was last read. */
-async function until<T>(read: () => Promise<T>, done: (value: T) => boolean, what: string, timeoutMs = JOB_TIMEOUT_MS): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await read();
-    if (done(value)) return value;
-    if (Date.now() > deadline) assert.fail(`${what} not done after ${timeoutMs} ms: ${JSON.stringify(value)}`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-}
 
 /**
  * Blockchain jobs with the whole system on the embedded networks: an operator loads a small taxonomy; an
@@ -54,11 +42,6 @@ for (const db of testDatabases) {
         body: JSON.stringify(body),
       });
       return { status: res.status, body: await res.json() };
-    };
-    const ok = async (call: Promise<CallResult>, what: string): Promise<any> => {
-      const res = await call;
-      assert.equal(res.status, 200, `${what}: ${JSON.stringify(res.body)}`);
-      return res.body;
     };
     const status = (jobId: string) => ok(esg(ESG, 'getJobStatusFromBlockchain', { job_id: jobId }), 'getJobStatusFromBlockchain');
     const completed = (jobId: string) =>

@@ -2,7 +2,7 @@ import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { skipReason, testDatabases } from '@green-impact/shared/testing/databases';
 import type { RunningSystem } from '@green-impact/embedded/system';
-import { createUserAccount, graphqlClient, startTestSystem, v1Client, type CallResult } from './support/system.js';
+import { createUserAccount, graphqlClient, ok, refused, startTestSystem, v1Client } from './support/system.js';
 
 const ESG = 'SVC.ESG.Credits';
 const OPERATOR = 'frameworks-operator-key';
@@ -32,18 +32,6 @@ for (const db of testDatabases) {
       const op = v1Client(system.gatewayUrl, OPERATOR);
       const issuer = v1Client(system.gatewayUrl, issuerKey);
       const other = v1Client(system.gatewayUrl, otherKey);
-      const ok = async (call: Promise<CallResult>, what: string): Promise<any> => {
-        const res = await call;
-        assert.equal(res.status, 200, `${what}: ${JSON.stringify(res.body)}`);
-        return res.body;
-      };
-      const refused = async (call: Promise<CallResult>, status: number, code: string, message?: string | RegExp) => {
-        const res = await call;
-        assert.equal(res.status, status, JSON.stringify(res.body));
-        assert.equal(res.body.code, code, JSON.stringify(res.body));
-        if (typeof message === 'string') assert.equal(res.body.message, message);
-        else if (message) assert.match(res.body.message, message);
-      };
 
       // ---- the operator's taxonomy: one category, one sub category (SDG 7), two indicators with units ----
       const id = async (operation: string, params: Record<string, unknown>) => {

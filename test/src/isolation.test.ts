@@ -2,9 +2,10 @@ import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import type { RunningSystem } from '@green-impact/embedded/system';
 import { skipReason, testDatabases } from '@green-impact/shared/testing/databases';
-import { accountSnapshot, ESG, HASH, ok, seedAccount, seedReferenceData, YEAR, type AccountData } from './support/dataset.js';
+import { accountSnapshot, ESG, HASH, seedAccount, seedReferenceData, YEAR, type AccountData } from './support/dataset.js';
 import { send, type Answer } from './support/http-probe.js';
-import { createUserAccount, startTestSystem, v1Client } from './support/system.js';
+import { createUserAccount, ok, startTestSystem, v1Client } from './support/system.js';
+import { until } from './support/poll.js';
 
 /**
  * The isolation matrix. Account A owns one of everything (private where there is a choice, PII
@@ -15,7 +16,6 @@ import { createUserAccount, startTestSystem, v1Client } from './support/system.j
  * is adding one row. A table of operation × outcome is printed at the end.
  */
 const OPERATOR = 'isolation-operator-key';
-const JOB_TIMEOUT_MS = 30_000;
 const SAVE = { solution: 'SVC.Blockchain.Save', operation: 'save', version: 1, network: 'sepolia' };
 
 type Action = 'read' | 'change' | 'remove' | 'own copy';
@@ -54,16 +54,6 @@ function outcomeOf(a: Answer): string {
   if (typeof j?.message === 'string' && Object.keys(j).length === 1) return `200 "${j.message}"`;
   if (j?.info?.status?.Value) return `200 job ${j.info.status.Value}${j.info.result && 'value' in j.info.result ? ` value=${JSON.stringify(j.info.result.value)}` : ''}`;
   return '200 value';
-}
-
-async function until<T>(read: () => Promise<T>, done: (value: T) => boolean, what: string): Promise<T> {
-  const deadline = Date.now() + JOB_TIMEOUT_MS;
-  for (;;) {
-    const value = await read();
-    if (done(value)) return value;
-    if (Date.now() > deadline) assert.fail(`${what} not done after ${JOB_TIMEOUT_MS} ms: ${JSON.stringify(value)}`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
 }
 
 for (const db of testDatabases) {

@@ -17,7 +17,8 @@ import {
   type TopologyPorts,
 } from './support/distributed.js';
 import { subscriptionClient, watchJob } from './support/subscriptions.js';
-import { createUserAccount, graphqlClient, type CallResult } from './support/system.js';
+import { type CallResult, createUserAccount, graphqlClient, ok } from './support/system.js';
+import { until } from './support/poll.js';
 
 const postgres = testDatabases.find((d) => d.name === 'postgresql')!;
 const ESG = 'SVC.ESG.Credits';
@@ -28,16 +29,6 @@ const idOf = (message: string): number => Number(/(\d+)\.$/.exec(message)?.[1]);
 const SPAN = { SERVER: 2, CLIENT: 3, PRODUCER: 4, CONSUMER: 5 };
 /** Personal data the flows send; none of it may reach a log line or a span. */
 const PII = ['Ann Investor', 'ann.investor@example.org'];
-
-async function until<T>(read: () => Promise<T>, done: (value: T) => boolean, what: string, timeoutMs = 30_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await read();
-    if (done(value)) return value;
-    if (Date.now() > deadline) assert.fail(`${what} not done after ${timeoutMs} ms: ${JSON.stringify(value).slice(0, 2000)}`);
-    await new Promise((resolve) => setTimeout(resolve, 150));
-  }
-}
 
 /**
  * The production topology on one machine: identity, taxonomy, portfolio, chain and the gateway, each its
@@ -63,11 +54,6 @@ describe('multi-process topology: every service its own process, PostgreSQL, Kaf
       body: JSON.stringify(body),
     });
     return { status: res.status, body: await res.json() };
-  };
-  const ok = async (call: Promise<CallResult>, what: string): Promise<any> => {
-    const res = await call;
-    assert.equal(res.status, 200, `${what}: ${JSON.stringify(res.body)}`);
-    return res.body;
   };
   const esg = (apiKey: string) => (operation: string, parameters: Record<string, unknown>, headers: Record<string, string> = {}) =>
     ok(post(apiKey, { solution: ESG, operation, parameters }, headers), operation);

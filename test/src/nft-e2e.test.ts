@@ -7,23 +7,15 @@ import { skipReason, testDatabases } from '@green-impact/shared/testing/database
 import type { RunningSystem } from '@green-impact/embedded/system';
 import { rawCidOf } from './support/cid.js';
 import { startImageServer, testPng } from './support/images.js';
-import { createUserAccount, graphqlClient, startTestSystem, type CallResult } from './support/system.js';
+import { type CallResult, createUserAccount, graphqlClient, ok, startTestSystem } from './support/system.js';
+import { until as poll } from './support/poll.js';
 
 const NFT = 'SVC.NFT.zK';
 const OPERATOR = 'nft-operator-key';
 /** A job on an embedded network completes in well under a second (a mint renders its certificates too). */
 const JOB_TIMEOUT_MS = 60_000;
-
-/** Polls `read` until `done` holds, failing after `timeoutMs` with what was last read. */
-async function until<T>(read: () => Promise<T>, done: (value: T) => boolean, what: string, timeoutMs = JOB_TIMEOUT_MS): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await read();
-    if (done(value)) return value;
-    if (Date.now() > deadline) assert.fail(`${what} not done after ${timeoutMs} ms: ${JSON.stringify(value)}`);
-    await new Promise((resolve) => setTimeout(resolve, 150));
-  }
-}
+const until = <T>(read: () => Promise<T>, done: (value: T) => boolean, what: string, timeoutMs = JOB_TIMEOUT_MS) =>
+  poll(read, done, what, timeoutMs);
 
 /** A real SMTP server on 127.0.0.1 that keeps every message. */
 async function startSmtp() {
@@ -74,11 +66,6 @@ for (const db of testDatabases) {
     const post = async (body: Record<string, unknown>, headers: Record<string, string> = { 'x-api-key': key }): Promise<CallResult> => {
       const res = await fetch(`${system.gatewayUrl}/v1/call`, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(body) });
       return { status: res.status, body: await res.json() };
-    };
-    const ok = async (call: Promise<CallResult>, what: string): Promise<any> => {
-      const res = await call;
-      assert.equal(res.status, 200, `${what}: ${JSON.stringify(res.body)}`);
-      return res.body;
     };
     const nft = (operation: string, parameters: Record<string, unknown>, envelope: Record<string, unknown> = { version: 1, network: 'sepolia' }) =>
       ok(post({ solution: NFT, operation, ...envelope, parameters }), operation);

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { v1Client, type CallResult } from './system.js';
+import { ok, v1Client } from './system.js';
 
 /**
  * A small but complete dataset for the adversarial suites (fuzz, isolation): the operator's taxonomy,
@@ -14,12 +14,6 @@ export const YEAR = 2024;
 export type V1 = ReturnType<typeof v1Client>;
 
 export const idOf = (message: string): number => Number(/(\d+)\.$/.exec(message)?.[1]);
-
-export async function ok(call: Promise<CallResult>, what: string): Promise<any> {
-  const res = await call;
-  assert.equal(res.status, 200, `${what}: ${res.status} ${JSON.stringify(res.body)}`);
-  return res.body;
-}
 
 export interface Taxonomy {
   category: number;

@@ -1,3 +1,4 @@
+import assert from 'node:assert/strict';
 import { createLogger } from '@green-impact/shared/logger';
 import { createScratchPostgresDatabase, type TestDatabase } from '@green-impact/shared/testing/databases';
 import { startSystem, type RunningSystem, type SystemOptions } from '@green-impact/embedded/system';
@@ -59,4 +60,20 @@ export async function createUserAccount(baseUrl: string, operatorKey: string, na
   );
   if (res.errors || !res.data?.createAccount?.apiKey) throw new Error(`createAccount failed: ${JSON.stringify(res.errors)}`);
   return res.data.createAccount.apiKey as string;
+}
+
+/** The body of a /v1/call answer that must be 200. */
+export async function ok(call: Promise<CallResult>, what: string): Promise<any> {
+  const res = await call;
+  assert.equal(res.status, 200, `${what}: ${res.status} ${JSON.stringify(res.body)}`);
+  return res.body;
+}
+
+/** A /v1/call answer that must be refused with this status and code (and message, when given). */
+export async function refused(call: Promise<CallResult>, status: number, code: string, message?: string | RegExp): Promise<void> {
+  const res = await call;
+  assert.equal(res.status, status, JSON.stringify(res.body));
+  assert.equal(res.body.code, code, JSON.stringify(res.body));
+  if (typeof message === 'string') assert.equal(res.body.message, message);
+  else if (message) assert.match(res.body.message, message);
 }
