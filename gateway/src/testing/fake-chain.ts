@@ -1,5 +1,4 @@
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
-import type { ServiceDefinition } from '@grpc/grpc-js';
 import {
   ChainServiceService,
   DocumentKind,
@@ -9,10 +8,10 @@ import {
   type Job,
   type Network,
 } from '@green-impact/proto/greenimpact/chain/v1/chain';
-import { protoFiles, protoRoot } from '@green-impact/proto/paths';
 import type { Caller } from '@green-impact/shared/caller';
 import { FailedPreconditionError, InvalidArgumentError, NotFoundError, UnauthenticatedError } from '@green-impact/shared/errors';
-import { implement, startGrpcServer, type CallContext } from '@green-impact/shared/grpc/server';
+import { implement, type CallContext } from '@green-impact/shared/grpc/server';
+import { serveFake } from './fake-server.js';
 import { createLogger } from '@green-impact/shared/logger';
 import { fakeNfts, rpcReceipt } from './fake-chain-nfts.js';
 import { fakeJobWatch } from './fake-chain-watch.js';
@@ -276,14 +275,7 @@ export async function startFakeChain(): Promise<FakeChain> {
   );
   (implementation as Record<string, unknown>)['watchJobs'] = watch.handler;
 
-  const started = await startGrpcServer({
-    services: [{ name: 'greenimpact.chain.v1.ChainService', definition: ChainServiceService as unknown as ServiceDefinition, implementation }],
-    host: '127.0.0.1',
-    port: 0,
-    protoRoot,
-    protoFiles: [protoFiles.chain],
-    log,
-  });
+  const started = await serveFake({ name: 'greenimpact.chain.v1.ChainService', definition: ChainServiceService, implementation, protoFile: 'chain' }, log);
 
   const stored = (jobId: string) => {
     const s = jobs.get(jobId);

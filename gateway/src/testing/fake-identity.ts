@@ -1,5 +1,4 @@
 import { randomBytes } from 'node:crypto';
-import type { ServiceDefinition } from '@grpc/grpc-js';
 import {
   AccountRole,
   IdentityServiceService,
@@ -8,7 +7,6 @@ import {
   type ApiKeyInfo,
   type User,
 } from '@green-impact/proto/greenimpact/identity/v1/identity';
-import { protoFiles, protoRoot } from '@green-impact/proto/paths';
 import type { Caller } from '@green-impact/shared/caller';
 import {
   AlreadyExistsError,
@@ -17,7 +15,8 @@ import {
   NotFoundError,
   UnauthenticatedError,
 } from '@green-impact/shared/errors';
-import { implement, startGrpcServer, type CallContext, type StartedGrpcServer } from '@green-impact/shared/grpc/server';
+import { implement, type CallContext } from '@green-impact/shared/grpc/server';
+import { serveFake } from './fake-server.js';
 import { createLogger } from '@green-impact/shared/logger';
 
 /**
@@ -204,19 +203,6 @@ export async function startFakeIdentity(): Promise<FakeIdentity> {
     },
   }, log);
 
-  const started: StartedGrpcServer = await startGrpcServer({
-    services: [
-      {
-        name: 'greenimpact.identity.v1.IdentityService',
-        definition: IdentityServiceService as unknown as ServiceDefinition,
-        implementation,
-      },
-    ],
-    host: '127.0.0.1',
-    port: 0,
-    protoRoot,
-    protoFiles: [protoFiles.identity],
-    log,
-  });
+  const started = await serveFake({ name: 'greenimpact.identity.v1.IdentityService', definition: IdentityServiceService, implementation, protoFile: 'identity' }, log);
   return { address: started.address, calls, cancelled, stop: () => started.shutdown(1_000) };
 }

@@ -1,9 +1,7 @@
 import { randomBytes } from 'node:crypto';
-import type { ServiceDefinition } from '@grpc/grpc-js';
 import { Visibility } from '@green-impact/proto/greenimpact/common/v1/common';
 import { PortfolioServiceService } from '@green-impact/proto/greenimpact/portfolio/v1/portfolio';
 import { TaxonomyServiceService } from '@green-impact/proto/greenimpact/taxonomy/v1/taxonomy';
-import { protoFiles, protoRoot } from '@green-impact/proto/paths';
 import type { Caller } from '@green-impact/shared/caller';
 import {
   AlreadyExistsError,
@@ -14,7 +12,8 @@ import {
   UnauthenticatedError,
 } from '@green-impact/shared/errors';
 import { createGrpcClient } from '@green-impact/shared/grpc/client';
-import { implement, startGrpcServer, type CallContext } from '@green-impact/shared/grpc/server';
+import { implement, type CallContext } from '@green-impact/shared/grpc/server';
+import { serveFake } from './fake-server.js';
 import { createLogger } from '@green-impact/shared/logger';
 import { renderFakeDocument } from './fake-documents.js';
 import { computeRecords, totalsOf } from './fake-portfolio-impacts.js';
@@ -466,20 +465,7 @@ export async function startFakePortfolio(options: { taxonomyAddress: string }): 
     log,
   );
 
-  const started = await startGrpcServer({
-    services: [
-      {
-        name: 'greenimpact.portfolio.v1.PortfolioService',
-        definition: PortfolioServiceService as unknown as ServiceDefinition,
-        implementation,
-      },
-    ],
-    host: '127.0.0.1',
-    port: 0,
-    protoRoot,
-    protoFiles: [protoFiles.portfolio],
-    log,
-  });
+  const started = await serveFake({ name: 'greenimpact.portfolio.v1.PortfolioService', definition: PortfolioServiceService, implementation, protoFile: 'portfolio' }, log);
   return {
     address: started.address,
     calls,

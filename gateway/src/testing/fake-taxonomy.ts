@@ -1,4 +1,3 @@
-import type { ServiceDefinition } from '@grpc/grpc-js';
 import {
   TaxonomyServiceService,
   type Category,
@@ -8,7 +7,6 @@ import {
   type SuperIndicator,
   type Unit,
 } from '@green-impact/proto/greenimpact/taxonomy/v1/taxonomy';
-import { protoFiles, protoRoot } from '@green-impact/proto/paths';
 import type { Caller } from '@green-impact/shared/caller';
 import {
   FailedPreconditionError,
@@ -17,7 +15,8 @@ import {
   NotFoundError,
   UnauthenticatedError,
 } from '@green-impact/shared/errors';
-import { implement, startGrpcServer, type CallContext } from '@green-impact/shared/grpc/server';
+import { implement, type CallContext } from '@green-impact/shared/grpc/server';
+import { serveFake } from './fake-server.js';
 import { createLogger } from '@green-impact/shared/logger';
 import { fakeFrameworkHandlers, type FakeRowNames } from './fake-frameworks.js';
 
@@ -418,20 +417,7 @@ export async function startFakeTaxonomy(): Promise<FakeTaxonomy> {
     log,
   );
 
-  const started = await startGrpcServer({
-    services: [
-      {
-        name: 'greenimpact.taxonomy.v1.TaxonomyService',
-        definition: TaxonomyServiceService as unknown as ServiceDefinition,
-        implementation,
-      },
-    ],
-    host: '127.0.0.1',
-    port: 0,
-    protoRoot,
-    protoFiles: [protoFiles.taxonomy],
-    log,
-  });
+  const started = await serveFake({ name: 'greenimpact.taxonomy.v1.TaxonomyService', definition: TaxonomyServiceService, implementation, protoFile: 'taxonomy' }, log);
   return {
     address: started.address,
     calls,
