@@ -1,4 +1,4 @@
-import { DomainError, InvalidArgumentError } from '@green-impact/shared/errors';
+import { InvalidArgumentError } from '@green-impact/shared/errors';
 import { chainClient } from '../../clients.js';
 import { jobIdParams, jobsForFrameworkParams, jobsForImpactsParams } from '../../v1/operations/blockchain-params.js';
 import { requireVerifiedDocument } from '../../v1/operations/blockchain-shapes.js';
@@ -14,6 +14,7 @@ import {
   toGqlJob,
   toGqlNetwork,
 } from '../chain-objects.js';
+import { orNull } from './or-null.js';
 
 /**
  * Blockchain jobs, networks and written documents: the GraphQL face of spec §4.2 reads and the job fetch.
@@ -46,16 +47,6 @@ const listJobsParams = {
 async function prepare(ctx: GraphqlContext) {
   const opts = await callAs(ctx);
   return { client: chainClient(ctx.clients), opts };
-}
-
-/** A read by id is null when the account has no such job (the service's NOT_FOUND). */
-async function orNull<T>(read: Promise<T>): Promise<T | null> {
-  try {
-    return await read;
-  } catch (err) {
-    if (err instanceof DomainError && err.code === 'NOT_FOUND') return null;
-    throw err;
-  }
 }
 
 export interface JobsArgs {

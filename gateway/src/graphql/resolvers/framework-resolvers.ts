@@ -1,4 +1,3 @@
-import { DomainError } from '@green-impact/shared/errors';
 import {
   frameworkYearParams,
   getFrameworksParams,
@@ -22,6 +21,7 @@ import {
 import { portfolioReads } from '../portfolio-reads.js';
 import type { GqlTaxonomyRow } from '../taxonomy-reads.js';
 import { taxonomyTypes } from './taxonomy-resolvers.js';
+import { orNull } from './or-null.js';
 
 /**
  * Frameworks and projects: the GraphQL face of spec §4.6–§4.7 reads. Top-level fields authenticate,
@@ -43,16 +43,6 @@ const labels = {
 async function languageArg(ctx: GraphqlContext, languageCode: Maybe<string>): Promise<string | undefined> {
   await ctx.auth();
   return validateParameters(languageReadParams, { language_code: languageCode }, labels).language_code;
-}
-
-/** A single read by identifier is null when nothing of that identifier is visible to the caller. */
-async function orNull<T>(read: Promise<T>): Promise<T | null> {
-  try {
-    return await read;
-  } catch (err) {
-    if (err instanceof DomainError && err.code === 'NOT_FOUND') return null;
-    throw err;
-  }
 }
 
 export const frameworkQueries = {

@@ -1,10 +1,10 @@
-import { DomainError } from '@green-impact/shared/errors';
 import { chainClient } from '../../clients.js';
 import { checkNetworkName } from '../../v1/operations/blockchain-params.js';
 import { checkRange, nftParams } from '../../v1/operations/nft-params.js';
 import { validateParameters } from '../../v1/parameters.js';
 import { callAs, type GraphqlContext } from '../context.js';
 import { toGqlNft } from '../nft-objects.js';
+import { orNull } from './or-null.js';
 
 /**
  * NFT reads on GraphQL (spec §4.13 list; GetNft by guid): authenticate, check the chain backend (503
@@ -38,13 +38,7 @@ export const nftQueries = {
     const opts = await callAs(ctx);
     const client = chainClient(ctx.clients);
     const { guid } = validateParameters({ guid: readParams.guid }, { ...args });
-    try {
-      const { nft } = await client.getNft({ guid }, opts);
-      return nft ? toGqlNft(nft) : null;
-    } catch (err) {
-      // Another account's NFT is NOT_FOUND as an unknown one: null either way.
-      if (err instanceof DomainError && err.code === 'NOT_FOUND') return null;
-      throw err;
-    }
+    const found = await orNull(client.getNft({ guid }, opts));
+    return found?.nft ? toGqlNft(found.nft) : null;
   },
 };

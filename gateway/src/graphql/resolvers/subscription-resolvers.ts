@@ -1,5 +1,5 @@
 import { JobKind } from '@green-impact/proto/greenimpact/chain/v1/chain';
-import { DomainError, InvalidArgumentError, NotFoundError } from '@green-impact/shared/errors';
+import { InvalidArgumentError, NotFoundError } from '@green-impact/shared/errors';
 import { chainClient } from '../../clients.js';
 import { checkNetworkName, jobIdParams } from '../../v1/operations/blockchain-params.js';
 import { nftParams } from '../../v1/operations/nft-params.js';
@@ -8,6 +8,7 @@ import { jobKindFromGql, toGqlJob } from '../chain-objects.js';
 import { callAs, type GraphqlContext } from '../context.js';
 import { toGqlNft } from '../nft-objects.js';
 import { mapIterator, streamIterator } from '../subscriptions/stream-iterator.js';
+import { orNull } from './or-null.js';
 
 /**
  * Subscriptions: jobUpdated and nftUpdated, both over the chain service's WatchJobs stream. Each
@@ -64,15 +65,10 @@ export const subscriptionResolvers = {
       const guid = args.guid ? validateParameters({ guid: nftParams.guid }, { guid: args.guid }).guid : undefined;
       // Watch first, then read: a change between the two is seen (at worst twice), never missed.
       const source = streamIterator(client.watchJobs({ jobIds: [], sendCurrent: false }, opts));
+      // A failed mint leaves no NFT behind: nothing to show here (jobUpdated tells the failure).
       const read = async (nftGuid: string) => {
-        try {
-          const { nft } = await client.getNft({ guid: nftGuid }, opts);
-          return nft ? { nftUpdated: toGqlNft(nft) } : undefined;
-        } catch (err) {
-          // A failed mint leaves no NFT behind: nothing to show here (jobUpdated tells the failure).
-          if (err instanceof DomainError && err.code === 'NOT_FOUND') return undefined;
-          throw err;
-        }
+        const found = await orNull(client.getNft({ guid: nftGuid }, opts));
+        return found?.nft ? { nftUpdated: toGqlNft(found.nft) } : undefined;
       };
       let first: Record<string, unknown>[] = [];
       if (guid) {

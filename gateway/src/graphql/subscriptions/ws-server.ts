@@ -52,7 +52,6 @@ export interface SubscriptionServer {
 type Extra = {
   apiKey?: string | undefined;
   address?: string;
-  auth?: Authenticated;
   subscriptions?: Set<string>;
 };
 
@@ -82,8 +81,8 @@ const refusedConnections = new Counter({
  * graphql-ws on the gateway's HTTP server at /graphql. The API key comes in connection_init
  * (`{"apiKey": "..."}`; browsers cannot set headers on a WebSocket) or, for other clients, the upgrade
  * request's X-Api-Key header; it is checked when the connection opens and again for each subscription.
- * Operations go through the same
- * validation rules (depth and cost limits) and error shaping as HTTP requests.
+ * Operations go through the same validation rules (depth and cost limits), error shaping and rate limits
+ * as HTTP requests.
  */
 export function attachSubscriptions(server: http.Server, options: SubscriptionServerOptions): SubscriptionServer {
   const log = options.log.child({ component: 'graphql-ws' });
@@ -125,7 +124,7 @@ export function attachSubscriptions(server: http.Server, options: SubscriptionSe
           return false;
         }
         try {
-          ctx.extra.auth = await options.authenticate(apiKey, randomUUID(), address);
+          await options.authenticate(apiKey, randomUUID(), address);
           ctx.extra.address = address;
           ctx.extra.apiKey = apiKey;
           ctx.extra.subscriptions = new Set();
