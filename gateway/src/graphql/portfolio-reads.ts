@@ -191,9 +191,10 @@ export class PortfolioReads {
 
   // ---- impacts ----
 
-  investorImpacts(identifier: string, year: number, computeMissing: boolean): Promise<GqlImpactSummary> {
-    return this.memo.once(['investorImpacts', identifier, year, computeMissing], async () => {
-      const req = { investorIdentifier: identifier, reportingYear: year, computeMissing };
+  /** withRecords false: totals only (the records are left empty; the quick read of a large investor). */
+  investorImpacts(identifier: string, year: number, computeMissing: boolean, withRecords = true): Promise<GqlImpactSummary> {
+    return this.memo.once(['investorImpacts', identifier, year, computeMissing, withRecords], async () => {
+      const req = { investorIdentifier: identifier, reportingYear: year, computeMissing, omitRecords: !withRecords };
       return toImpactSummary(await this.client().getInvestorImpacts(req, await callAs(this.ctx)));
     });
   }
@@ -206,9 +207,9 @@ export class PortfolioReads {
     return grouped.get(position.id) ?? [];
   }
 
-  portfolioImpacts(identifier: string, year: number, computeMissing: boolean): Promise<GqlImpactSummary> {
-    return this.memo.once(['portfolioImpacts', identifier, year, computeMissing], async () => {
-      const req = { portfolioIdentifier: identifier, reportingYear: year, computeMissing };
+  portfolioImpacts(identifier: string, year: number, computeMissing: boolean, withRecords = true): Promise<GqlImpactSummary> {
+    return this.memo.once(['portfolioImpacts', identifier, year, computeMissing, withRecords], async () => {
+      const req = { portfolioIdentifier: identifier, reportingYear: year, computeMissing, omitRecords: !withRecords };
       return toImpactSummary(await this.client().getPortfolioImpacts(req, await callAs(this.ctx)));
     });
   }

@@ -279,6 +279,9 @@ describe('the spec shapes, end to end against the fakes', () => {
       [30, 'tCO2e', tau * 0.1 * 5_000, 1],
       [31, 'MWh', tau * 0.1 * 800, 1],
     ]);
+    const totalsOnly = await ok('getPortfolioImpacts', { portfolio_identifier: 'main', reporting_year: 2024, include_records: 'no' });
+    assert.equal('impacts' in totalsOnly, false, 'include_records no leaves the records out');
+    assert.deepEqual(totalsOnly.totals, byPortfolio.totals);
     const byInvestor = await ok('getInvestorImpacts', { investor_identifier: 'inv_2', reporting_year: 2024 });
     assert.deepEqual(byInvestor.position_ids_without_impacts, [second]);
     const computedMissing = await ok('getInvestorImpacts', { investor_identifier: 'inv_2', reporting_year: 2024, compute_missing: 'yes' });

@@ -91,6 +91,10 @@ export interface ImpactComputationRow {
   holdingDaysInYear: number;
   daysInYear: number;
   tau: number;
+  /** τ · P_f ÷ D: every impact row of the computation is factor · x(k,i) and factor · s(k). */
+  factor: number;
+  /** Digest of the framework rows the impact rows were made of: equal digests, equal rows. */
+  rowSet: string;
   computedAt: Date;
 }
 
@@ -230,6 +234,8 @@ export const ImpactComputationEntity = new EntitySchema<ImpactComputationRow>({
     holdingDaysInYear: int('holding_days_in_year'),
     daysInYear: int('days_in_year'),
     tau: double('tau'),
+    factor: double('factor'),
+    rowSet: { name: 'row_set', type: 'varchar', length: 64 },
     computedAt: { name: 'computed_at', type: 'timestamptz' },
   },
 });

@@ -9,6 +9,7 @@ import { portfolioEntities } from './entities.js';
 import { TaxonomyFrameworkSource } from './framework-source.js';
 import { portfolioServiceHandlers } from './handlers.js';
 import { InitPortfolio1763942400000 } from './migrations/1763942400000-init-portfolio.js';
+import { ImpactRowSets1766102400000 } from './migrations/1766102400000-impact-row-sets.js';
 import { SCHEMA } from './schema.js';
 import { createStores, type PortfolioStores } from './stores.js';
 
@@ -18,7 +19,7 @@ export const PORTFOLIO_SERVICE_NAME = 'greenimpact.portfolio.v1.PortfolioService
 export const portfolioSchema: ServiceSchema = {
   schema: SCHEMA,
   entities: portfolioEntities,
-  migrations: [InitPortfolio1763942400000],
+  migrations: [InitPortfolio1763942400000, ImpactRowSets1766102400000],
 };
 
 export interface PortfolioServiceOptions {

@@ -1,3 +1,4 @@
+import type { GraphQLResolveInfo } from 'graphql';
 import { NotFoundError } from '@green-impact/shared/errors';
 import { portfolioClient } from '../../clients.js';
 import { investorFilterOfUser } from '../../composition/user-investor-filter.js';
@@ -17,6 +18,7 @@ import { callAs, type GraphqlContext } from '../context.js';
 import { frameworkReads, type GqlFramework, type GqlVisibility } from '../framework-reads.js';
 import { toAssetFrameworkDetails, type GqlAsset, type GqlInvestor, type GqlPortfolio, type GqlPosition } from '../portfolio-objects.js';
 import { portfolioReads } from '../portfolio-reads.js';
+import { selectsField } from '../selects-field.js';
 
 /**
  * Assets, investors, positions, portfolios and impacts: the GraphQL face of spec §4.8–§4.10 reads.
@@ -168,8 +170,8 @@ export const portfolioTypes = {
   Investor: {
     positions: (i: GqlInvestor, _: unknown, ctx: GraphqlContext) => portfolioReads(ctx).positionsOfInvestor(i.identifier, i.decryptionKey),
     portfolios: (i: GqlInvestor, _: unknown, ctx: GraphqlContext) => portfolioReads(ctx).portfoliosOfInvestor(i.identifier, i.decryptionKey),
-    impacts: (i: GqlInvestor, args: { year: number; computeMissing?: Maybe<boolean> }, ctx: GraphqlContext) =>
-      portfolioReads(ctx).investorImpacts(i.identifier, yearOf(args.year), args.computeMissing === true),
+    impacts: (i: GqlInvestor, args: { year: number; computeMissing?: Maybe<boolean> }, ctx: GraphqlContext, info: GraphQLResolveInfo) =>
+      portfolioReads(ctx).investorImpacts(i.identifier, yearOf(args.year), args.computeMissing === true, selectsField(info, 'records')),
   },
   Position: {
     investor: (p: GqlPosition, _: unknown, ctx: GraphqlContext) => investorOf(p, ctx),
@@ -182,7 +184,7 @@ export const portfolioTypes = {
       present(await Promise.all(p.positionIds.map((id) => portfolioReads(ctx).position(id, p.decryptionKey)))),
     assets: async (p: GqlPortfolio, _: unknown, ctx: GraphqlContext) =>
       present(await Promise.all(p.assetIdentifiers.map((identifier) => portfolioReads(ctx).asset(identifier)))),
-    impacts: (p: GqlPortfolio, args: { year: number; computeMissing?: Maybe<boolean> }, ctx: GraphqlContext) =>
-      portfolioReads(ctx).portfolioImpacts(p.identifier, yearOf(args.year), args.computeMissing === true),
+    impacts: (p: GqlPortfolio, args: { year: number; computeMissing?: Maybe<boolean> }, ctx: GraphqlContext, info: GraphQLResolveInfo) =>
+      portfolioReads(ctx).portfolioImpacts(p.identifier, yearOf(args.year), args.computeMissing === true, selectsField(info, 'records')),
   },
 };

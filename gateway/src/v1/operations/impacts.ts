@@ -61,9 +61,14 @@ export const impactOperations = [
     operation: 'getPortfolioImpacts',
     params: getPortfolioImpactsParams,
     async handler(p, ctx) {
-      const req = { portfolioIdentifier: p.portfolio_identifier, reportingYear: p.reporting_year, computeMissing: computeMissing(p.compute_missing) };
+      const req = {
+        portfolioIdentifier: p.portfolio_identifier,
+        reportingYear: p.reporting_year,
+        computeMissing: computeMissing(p.compute_missing),
+        omitRecords: p.include_records === 'no',
+      };
       const res = await portfolioClient(ctx.clients).getPortfolioImpacts(req, call(ctx));
-      return { portfolio_identifier: res.portfolioIdentifier, investor_identifier: res.investorIdentifier, ...impactSummary(res) };
+      return { portfolio_identifier: res.portfolioIdentifier, investor_identifier: res.investorIdentifier, ...impactSummary(res, req.omitRecords) };
     },
   }),
   defineOperation({
@@ -71,9 +76,14 @@ export const impactOperations = [
     operation: 'getInvestorImpacts',
     params: getInvestorImpactsParams,
     async handler(p, ctx) {
-      const req = { investorIdentifier: p.investor_identifier, reportingYear: p.reporting_year, computeMissing: computeMissing(p.compute_missing) };
+      const req = {
+        investorIdentifier: p.investor_identifier,
+        reportingYear: p.reporting_year,
+        computeMissing: computeMissing(p.compute_missing),
+        omitRecords: p.include_records === 'no',
+      };
       const res = await portfolioClient(ctx.clients).getInvestorImpacts(req, call(ctx));
-      return { investor_identifier: res.investorIdentifier, ...impactSummary(res) };
+      return { investor_identifier: res.investorIdentifier, ...impactSummary(res, req.omitRecords) };
     },
   }),
 ];

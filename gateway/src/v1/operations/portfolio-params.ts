@@ -164,12 +164,16 @@ export const getPortfolioImpactsParams = {
   portfolio_identifier: p.identifier,
   reporting_year: p.reportingYear,
   compute_missing: p.yesNo,
+  /** no: the totals without the records they are made of (the quick answer for large portfolios). Default yes. */
+  include_records: p.yesNo,
 } as const;
 
 export const getInvestorImpactsParams = {
   investor_identifier: p.investorIdentifier,
   reporting_year: p.reportingYear,
   compute_missing: p.yesNo,
+  /** no: the totals without the records they are made of (the quick answer for large portfolios). Default yes. */
+  include_records: p.yesNo,
 } as const;
 
 // ---- checks across parameters, and conversions to the proto's requests (both gateway faces) ----

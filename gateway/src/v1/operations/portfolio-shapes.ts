@@ -171,12 +171,13 @@ export function impactSummary(s: {
   volumeTotals: VolumeTotal[];
   impacts: ImpactRecord[];
   positionIdsWithoutImpacts: number[];
-}) {
+}, recordsOmitted = false) {
   return {
     reporting_year: s.reportingYear,
     totals: s.totals.map(impactTotalRow),
     volume_totals: s.volumeTotals.map(volumeTotalRow),
-    impacts: s.impacts.map(impactRecordRow),
+    // Left out, not empty, when include_records is no: an empty list would say there are none.
+    ...(recordsOmitted ? {} : { impacts: s.impacts.map(impactRecordRow) }),
     position_ids_without_impacts: s.positionIdsWithoutImpacts,
   };
 }

@@ -20,7 +20,10 @@ export function impactHandlers(
       return { impacts: await s.impacts.ofPosition(requireAccount(ctx.caller), req.positionId, req.reportingYear, req.computeMissing) };
     },
     async getPortfolioImpacts(req, ctx) {
-      const { portfolio, summary } = await s.impacts.ofPortfolio(requireAccount(ctx.caller), req.portfolioIdentifier, req.reportingYear, req.computeMissing);
+      const { portfolio, summary } = await s.impacts.ofPortfolio(requireAccount(ctx.caller), req.portfolioIdentifier, req.reportingYear, {
+        computeMissing: req.computeMissing,
+        omitRecords: req.omitRecords,
+      });
       return {
         portfolioIdentifier: portfolio.portfolioIdentifier,
         investorIdentifier: portfolio.investorIdentifier,
@@ -29,7 +32,10 @@ export function impactHandlers(
       };
     },
     async getInvestorImpacts(req, ctx) {
-      const { investor, summary } = await s.impacts.ofInvestor(requireAccount(ctx.caller), req.investorIdentifier, req.reportingYear, req.computeMissing);
+      const { investor, summary } = await s.impacts.ofInvestor(requireAccount(ctx.caller), req.investorIdentifier, req.reportingYear, {
+        computeMissing: req.computeMissing,
+        omitRecords: req.omitRecords,
+      });
       return { investorIdentifier: investor.investorIdentifier, reportingYear: req.reportingYear, ...summaryMsg(summary) };
     },
   };

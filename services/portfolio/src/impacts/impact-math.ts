@@ -58,7 +58,8 @@ export interface PositionImpactInput<R extends FrameworkRowFigures> {
   rows: readonly R[];
 }
 
-export interface PositionImpacts<R extends FrameworkRowFigures> {
+/** The scalar part of the formula, shared by every (k, i) row of one position and year. */
+export interface PositionFactor {
   holding: HoldingInYear;
   /** P_f. */
   positionAmountFramework: number;
@@ -68,10 +69,18 @@ export interface PositionImpacts<R extends FrameworkRowFigures> {
   share: number;
   /** τ · P_f ÷ D, the factor every row is scaled by. */
   factor: number;
+}
+
+export interface PositionImpacts<R extends FrameworkRowFigures> extends PositionFactor {
   rows: (R & { value: number; attributedVolume: number })[];
 }
 
-export function computePositionImpacts<R extends FrameworkRowFigures>(input: PositionImpactInput<R>): PositionImpacts<R> {
+/**
+ * τ · P_f ÷ D of one position and year. The bulk recompute stores value = factor · x(k,i) and
+ * attributed_volume = factor · s(k) row by row in SQL: a float8 product there is the same IEEE-754
+ * product as {@link computePositionImpacts}'s, so both paths store the same figures, bit for bit.
+ */
+export function positionFactor(input: Omit<PositionImpactInput<FrameworkRowFigures>, 'rows'>): PositionFactor {
   const holding = holdingInYear({
     startDate: input.position.startDate,
     positionDays: input.position.positionDays,
@@ -80,17 +89,17 @@ export function computePositionImpacts<R extends FrameworkRowFigures>(input: Pos
   const denominator = attributionDenominator(input.framework);
   const positionAmountFramework = input.position.amount * input.fxRate;
   const share = positionAmountFramework / denominator;
-  const factor = holding.tau * share;
+  return { holding, positionAmountFramework, denominator, share, factor: holding.tau * share };
+}
+
+export function computePositionImpacts<R extends FrameworkRowFigures>(input: PositionImpactInput<R>): PositionImpacts<R> {
+  const f = positionFactor(input);
   return {
-    holding,
-    positionAmountFramework,
-    denominator,
-    share,
-    factor,
+    ...f,
     rows: input.rows.map((row) => ({
       ...row,
-      value: factor * row.indicatorValue,
-      attributedVolume: factor * row.subCategoryVolume,
+      value: f.factor * row.indicatorValue,
+      attributedVolume: f.factor * row.subCategoryVolume,
     })),
   };
 }

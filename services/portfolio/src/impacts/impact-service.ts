@@ -8,10 +8,12 @@ import { selectPositions } from '../positions/position-reads.js';
 import type { PositionStore } from '../positions/position-store.js';
 import * as v from '../validation.js';
 import type { ImpactCalculator } from './impact-calculator.js';
-import type { ImpactStore } from './impact-store.js';
-import { indicatorTotals, subCategoryVolumeTotals, type IndicatorTotal, type SubCategoryVolumeTotal } from './totals.js';
+import type { ImpactStore, PositionImpacts } from './impact-store.js';
+import { ImpactTotalsReader, type ImpactScope } from './impact-totals.js';
+import type { IndicatorTotal, SubCategoryVolumeTotal } from './totals.js';
 
 export interface ImpactSummary {
+  /** Empty when the records were omitted. */
   records: ImpactRecord[];
   totals: IndicatorTotal[];
   volumeTotals: SubCategoryVolumeTotal[];
@@ -19,8 +21,23 @@ export interface ImpactSummary {
   positionIdsWithoutImpacts: number[];
 }
 
+export interface SummaryOptions {
+  computeMissing: boolean;
+  omitRecords?: boolean | undefined;
+}
+
+/**
+ * Positions per transaction of a recompute: 1 000 positions of a 24-row framework are 24 000 impact rows
+ * written by three statements, and a batch holds its positions locked only that long.
+ */
+export const RECOMPUTE_BATCH = 1_000;
+/** Batches written at once, each in its own transaction (the pool has 10 connections by default). */
+const RECOMPUTE_BATCHES_IN_FLIGHT = 3;
+
 /** Computing, storing and reading the impacts of positions, portfolios and investors. */
 export class ImpactService {
+  private readonly totals = new ImpactTotalsReader();
+
   constructor(
     private readonly ds: DataSource,
     private readonly positions: PositionStore,
@@ -34,58 +51,93 @@ export class ImpactService {
   async compute(caller: Caller, positionId: number, reportingYear: number): Promise<ImpactRecord[]> {
     const year = v.reportingYear(reportingYear);
     const position = await this.positions.require(caller, positionId);
-    await this.computeFor(caller, position, year);
+    await this.recompute(caller, [position], year);
     return this.store.records(this.ds.manager, caller.accountId, { positionIds: [position.id], reportingYear: year });
   }
 
   async ofPosition(caller: Caller, positionId: number, reportingYear: number | undefined, computeMissing: boolean): Promise<ImpactRecord[]> {
     const year = reportingYear === undefined ? undefined : v.reportingYear(reportingYear);
     const position = await this.positions.require(caller, positionId);
-    if (year !== undefined && computeMissing && !position.impactYears.includes(year)) await this.computeFor(caller, position, year);
+    if (year !== undefined && computeMissing && !position.impactYears.includes(year)) await this.recompute(caller, [position], year);
     return this.store.records(this.ds.manager, caller.accountId, { positionIds: [position.id], reportingYear: year });
   }
 
-  async ofPortfolio(caller: Caller, portfolioIdentifier: string, reportingYear: number, computeMissing: boolean) {
+  async ofPortfolio(caller: Caller, portfolioIdentifier: string, reportingYear: number, options: SummaryOptions) {
     const year = v.reportingYear(reportingYear);
     const portfolio = await this.portfolios.require(this.ds.manager, caller, portfolioIdentifier);
-    const positions = await selectPositions(this.ds.manager, caller.accountId, { ids: portfolio.positionIds });
-    return { portfolio, summary: await this.summarize(caller, positions, year, computeMissing) };
+    return { portfolio, summary: await this.summarize(caller, { positionIds: portfolio.positionIds }, year, options) };
   }
 
-  async ofInvestor(caller: Caller, investorIdentifier: string, reportingYear: number, computeMissing: boolean) {
+  async ofInvestor(caller: Caller, investorIdentifier: string, reportingYear: number, options: SummaryOptions) {
     const year = v.reportingYear(reportingYear);
     const investor = await this.investors.requireInvestor(this.ds.manager, caller, investorIdentifier);
-    const positions = await selectPositions(this.ds.manager, caller.accountId, { investorIdentifier: investor.investorIdentifier });
-    return { investor, summary: await this.summarize(caller, positions, year, computeMissing) };
+    return { investor, summary: await this.summarize(caller, { investorId: investor.id }, year, options) };
   }
 
   /** Stored records of a position and year, computed first when there are none. */
   async ensure(caller: Caller, position: PositionDetail, year: number): Promise<ImpactRecord[]> {
-    if (!position.impactYears.includes(year)) await this.computeFor(caller, position, year);
+    if (!position.impactYears.includes(year)) await this.recompute(caller, [position], year);
     return this.store.records(this.ds.manager, caller.accountId, { positionIds: [position.id], reportingYear: year });
   }
 
-  private async summarize(caller: Caller, positions: PositionDetail[], year: number, computeMissing: boolean): Promise<ImpactSummary> {
-    const missing = positions.filter((p) => !p.impactYears.includes(year));
-    if (computeMissing) {
-      // One after the other: each computation asks the taxonomy service for the same few figures.
-      for (const p of missing) await this.computeFor(caller, p, year);
+  /**
+   * Recomputes the year's records of the positions, set-based: the taxonomy service is asked once per
+   * framework (and once for the FX rates), then the records are written RECOMPUTE_BATCH positions per
+   * transaction. All inputs are gathered before anything is written, so a missing rate or a removed
+   * framework writes nothing. A position removed meanwhile is skipped. Repeating it changes nothing but
+   * computed_at. Answers the number of positions written; onBatch hears the running count.
+   */
+  async recompute(caller: Caller, positions: readonly PositionDetail[], year: number, onBatch?: (done: number) => Promise<void> | void): Promise<number> {
+    const prepared = await this.calculator.prepareMany(caller, positions.map((p) => ({ position: p, asset: p })), year);
+    const batches: PositionImpacts[][] = [];
+    for (let start = 0; start < positions.length; start += RECOMPUTE_BATCH) {
+      batches.push(positions.slice(start, start + RECOMPUTE_BATCH).map((p, i) => ({ positionId: p.id, prepared: prepared[start + i]! })));
     }
-    const records = await this.store.records(this.ds.manager, caller.accountId, { positionIds: positions.map((p) => p.id), reportingYear: year });
-    return {
-      records,
-      totals: indicatorTotals(records),
-      volumeTotals: subCategoryVolumeTotals(records),
-      positionIdsWithoutImpacts: computeMissing ? [] : missing.map((p) => p.id),
+    let written = 0;
+    let done = 0;
+    let next = 0;
+    // A few batches at once: PostgreSQL writes each on its own connection (and core) meanwhile.
+    const worker = async () => {
+      while (next < batches.length) {
+        const batch = batches[next++]!;
+        written += await this.ds.transaction(async (m) => {
+          const present = await this.store.lockPositions(m, caller.accountId, batch.map((b) => b.positionId));
+          const kept = batch.filter((b) => present.has(b.positionId));
+          await this.store.replaceMany(m, kept);
+          return kept.length;
+        });
+        done += batch.length;
+        await onBatch?.(done);
+      }
     };
+    await Promise.all(Array.from({ length: Math.min(RECOMPUTE_BATCHES_IN_FLIGHT, batches.length) }, worker));
+    return written;
   }
 
-  /** Prepares outside any transaction (taxonomy calls), then replaces the year's records under a row lock. */
-  private async computeFor(caller: Caller, position: PositionDetail, year: number): Promise<void> {
-    const prepared = await this.calculator.prepare(caller, position, position, year);
-    await this.ds.transaction(async (m) => {
-      await this.positions.require(caller, position.id, m, true);
-      await this.store.replace(m, position.id, prepared);
-    });
+  private async summarize(caller: Caller, scope: ImpactScope, year: number, options: SummaryOptions): Promise<ImpactSummary> {
+    const m = this.ds.manager;
+    let missing = await this.totals.positionsWithout(m, caller.accountId, scope, year);
+    if (options.computeMissing && missing.length > 0) {
+      await this.recompute(caller, await selectPositions(m, caller.accountId, { ids: missing }), year);
+      missing = [];
+    }
+    const [{ totals, volumeTotals }, records] = await Promise.all([
+      this.totals.totals(m, caller.accountId, scope, year),
+      options.omitRecords ? [] : this.recordsOf(caller, scope, year),
+    ]);
+    return { records, totals, volumeTotals, positionIdsWithoutImpacts: options.computeMissing ? [] : missing };
   }
+
+  private async recordsOf(caller: Caller, scope: ImpactScope, year: number): Promise<ImpactRecord[]> {
+    const positionIds =
+      'positionIds' in scope
+        ? scope.positionIds
+        : (await selectPositionIdsOfInvestor(this.ds, caller.accountId, scope.investorId));
+    return this.store.records(this.ds.manager, caller.accountId, { positionIds, reportingYear: year });
+  }
+}
+
+async function selectPositionIdsOfInvestor(ds: DataSource, accountId: string, investorId: number): Promise<number[]> {
+  const rows: { id: number }[] = await ds.query(`SELECT id FROM portfolio.positions WHERE account_id = $1 AND investor_id = $2`, [accountId, investorId]);
+  return rows.map((r) => r.id);
 }

@@ -1,7 +1,7 @@
 import type { EntityManager } from 'typeorm';
 import type { ImpactRecord } from '@green-impact/proto/greenimpact/portfolio/v1/portfolio';
 import type { ImpactComputationRow } from '../entities.js';
-import type { PreparedImpacts } from './impact-calculator.js';
+import type { ImpactRowFigures, PreparedImpacts } from './impact-calculator.js';
 
 const RECORD_COLUMNS = `
   i.id, c.position_id AS "positionId", c.reporting_year AS "reportingYear",
@@ -27,14 +27,56 @@ const COMPUTATION_COLUMNS = `
   c.position_amount_framework AS "positionAmountFramework", c.value_outstanding AS "valueOutstanding",
   c.allocated_amount AS "allocatedAmount", c.value_outstanding_framework AS "valueOutstandingFramework",
   c.denominator, to_char(c.holding_start, 'YYYY-MM-DD') AS "holdingStart", c.position_days AS "positionDays",
-  c.holding_days_in_year AS "holdingDaysInYear", c.days_in_year AS "daysInYear", c.tau, c.computed_at AS "computedAt"`;
+  c.holding_days_in_year AS "holdingDaysInYear", c.days_in_year AS "daysInYear", c.tau, c.factor, c.row_set AS "rowSet",
+  c.computed_at AS "computedAt"`;
 
-const ROW_COLUMNS = [
-  'computation_id', 'category_id', 'category_name', 'sub_category_id', 'sub_category_name', 'super_indicator_id',
-  'super_indicator_name', 'indicator_id', 'indicator_name', 'unit_id', 'unit_name', 'indicator_value',
-  'sub_category_volume', 'value', 'attributed_volume',
+/** Scalar inputs of a computation, in the order of the unnest() arrays of {@link ImpactStore.replaceMany}. */
+const COMPUTATION_INPUTS: [column: string, sqlType: string, of: (c: PreparedImpacts['computation']) => unknown][] = [
+  ['reporting_year', 'int', (c) => c.reportingYear],
+  ['framework_id', 'int', (c) => c.frameworkId],
+  ['framework_identifier', 'text', (c) => c.frameworkIdentifier],
+  ['framework_name', 'text', (c) => c.frameworkName],
+  ['framework_currency_code', 'text', (c) => c.frameworkCurrencyCode],
+  ['position_amount', 'float8', (c) => c.positionAmount],
+  ['position_currency_code', 'text', (c) => c.positionCurrencyCode],
+  ['fx_rate', 'float8', (c) => c.fxRate],
+  ['position_amount_framework', 'float8', (c) => c.positionAmountFramework],
+  ['value_outstanding', 'float8', (c) => c.valueOutstanding],
+  ['allocated_amount', 'float8', (c) => c.allocatedAmount],
+  ['value_outstanding_framework', 'bool', (c) => c.valueOutstandingFramework],
+  ['denominator', 'float8', (c) => c.denominator],
+  ['holding_start', 'date', (c) => c.holdingStart],
+  ['position_days', 'int', (c) => c.positionDays],
+  ['holding_days_in_year', 'int', (c) => c.holdingDaysInYear],
+  ['days_in_year', 'int', (c) => c.daysInYear],
+  ['tau', 'float8', (c) => c.tau],
+  ['factor', 'float8', (c) => c.factor],
+  ['row_set', 'text', (c) => c.rowSet],
 ];
-const ROWS_PER_INSERT = 500;
+
+/** Framework row figures, in the order of the unnest() arrays of the impact insert. */
+const ROW_INPUTS: [column: string, sqlType: string, of: (r: ImpactRowFigures) => unknown][] = [
+  ['category_id', 'int', (r) => r.categoryId],
+  ['category_name', 'text', (r) => r.categoryName],
+  ['sub_category_id', 'int', (r) => r.subCategoryId],
+  ['sub_category_name', 'text', (r) => r.subCategoryName],
+  ['super_indicator_id', 'int', (r) => r.superIndicatorId],
+  ['super_indicator_name', 'text', (r) => r.superIndicatorName],
+  ['indicator_id', 'int', (r) => r.indicatorId],
+  ['indicator_name', 'text', (r) => r.indicatorName],
+  ['unit_id', 'int', (r) => r.unitId],
+  ['unit_name', 'text', (r) => r.unitName],
+  ['indicator_value', 'float8', (r) => r.indicatorValue],
+  ['sub_category_volume', 'float8', (r) => r.subCategoryVolume],
+];
+
+/** `unnest($first::t1[], $first+1::t2[], …)` over the given inputs. */
+const unnestOf = (types: string[], first: number) => `unnest(${types.map((t, i) => `$${first + i}::${t}[]`).join(', ')})`;
+
+export interface PositionImpacts {
+  positionId: number;
+  prepared: PreparedImpacts;
+}
 
 export interface ImpactSelection {
   positionIds: number[];
@@ -47,36 +89,66 @@ export interface ImpactSelection {
  */
 export class ImpactStore {
   /**
-   * Replaces the position's records of the year. The caller holds the position row locked (two
-   * computations of one position run one after the other instead of colliding on the unique key).
+   * Replaces the records of each position for its year, in three set-based statements whatever the number
+   * of positions (every array is one parameter: no parameter limit, and the same SQL on PostgreSQL and
+   * PGlite). The computation row is upserted, so its id stays; values are factor · x(k,i) and
+   * factor · s(k), multiplied by PostgreSQL (see impact-math.ts positionFactor). Idempotent. The caller
+   * holds the positions locked (see {@link lockPositions}) and passes positions of one year at most once.
    */
-  async replace(m: EntityManager, positionId: number, prepared: PreparedImpacts): Promise<void> {
-    const c = prepared.computation;
-    await m.query(`DELETE FROM portfolio.impact_computations WHERE position_id = $1 AND reporting_year = $2`, [positionId, c.reportingYear]);
-    const [inserted] = (await m.query(
-      `INSERT INTO portfolio.impact_computations (position_id, reporting_year, framework_id, framework_identifier, framework_name,
-         framework_currency_code, position_amount, position_currency_code, fx_rate, position_amount_framework, value_outstanding,
-         allocated_amount, value_outstanding_framework, denominator, holding_start, position_days, holding_days_in_year, days_in_year, tau)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19) RETURNING id`,
-      [
-        positionId, c.reportingYear, c.frameworkId, c.frameworkIdentifier, c.frameworkName, c.frameworkCurrencyCode,
-        c.positionAmount, c.positionCurrencyCode, c.fxRate, c.positionAmountFramework, c.valueOutstanding, c.allocatedAmount,
-        c.valueOutstandingFramework, c.denominator, c.holdingStart, c.positionDays, c.holdingDaysInYear, c.daysInYear, c.tau,
-      ],
-    )) as { id: number }[];
-    for (let start = 0; start < prepared.rows.length; start += ROWS_PER_INSERT) {
-      const chunk = prepared.rows.slice(start, start + ROWS_PER_INSERT);
-      const params: unknown[] = [];
-      const tuples = chunk.map((r) => {
-        const values = [
-          inserted!.id, r.categoryId, r.categoryName, r.subCategoryId, r.subCategoryName, r.superIndicatorId, r.superIndicatorName,
-          r.indicatorId, r.indicatorName, r.unitId, r.unitName, r.indicatorValue, r.subCategoryVolume, r.value, r.attributedVolume,
-        ];
-        const placeholders = values.map((value) => (params.push(value), `$${params.length}`));
-        return `(${placeholders.join(', ')})`;
-      });
-      await m.query(`INSERT INTO portfolio.impacts (${ROW_COLUMNS.join(', ')}) VALUES ${tuples.join(', ')}`, params);
+  async replaceMany(m: EntityManager, items: readonly PositionImpacts[]): Promise<void> {
+    if (items.length === 0) return;
+    const years = [...new Set(items.map((i) => i.prepared.computation.reportingYear))];
+    for (const year of years) {
+      const ofYear = items.filter((i) => i.prepared.computation.reportingYear === year);
+      await m.query(
+        `DELETE FROM portfolio.impacts i USING portfolio.impact_computations c
+         WHERE i.computation_id = c.id AND c.position_id = ANY($1::int[]) AND c.reporting_year = $2`,
+        [ofYear.map((i) => i.positionId), year],
+      );
     }
+    const columns = COMPUTATION_INPUTS.map(([column]) => column);
+    const upserted: { id: number; positionId: number }[] = await m.query(
+      `INSERT INTO portfolio.impact_computations (position_id, ${columns.join(', ')}, computed_at)
+       SELECT t.*, now() FROM ${unnestOf(['int', ...COMPUTATION_INPUTS.map(([, type]) => type)], 1)} AS t
+       ON CONFLICT ON CONSTRAINT impact_computations_position_year_uq DO UPDATE SET
+         ${[...columns.slice(1), 'computed_at'].map((c) => `${c} = EXCLUDED.${c}`).join(', ')}
+       RETURNING id, position_id AS "positionId"`,
+      [items.map((i) => i.positionId), ...COMPUTATION_INPUTS.map(([, , of]) => items.map((i) => of(i.prepared.computation)))],
+    );
+    const idOf = new Map(upserted.map((u) => [u.positionId, u.id]));
+    // Positions of one framework and year share one rows array: each distinct array is sent once.
+    const rowSets = new Map<readonly ImpactRowFigures[], number>();
+    for (const i of items) if (!rowSets.has(i.prepared.rows)) rowSets.set(i.prepared.rows, rowSets.size);
+    const rowsOf = [...rowSets].flatMap(([rows, set]) => rows.map((r) => ({ set, r })));
+    if (rowsOf.length === 0) return;
+    const rowColumns = ROW_INPUTS.map(([column]) => column);
+    await m.query(
+      `INSERT INTO portfolio.impacts (computation_id, ${rowColumns.join(', ')}, value, attributed_volume)
+       SELECT c.id, ${rowColumns.map((col) => `r.${col}`).join(', ')},
+              c.factor * r.indicator_value, c.factor * r.sub_category_volume
+       FROM unnest($1::int[], $2::float8[], $3::int[]) AS c(id, factor, row_set)
+       JOIN ${unnestOf(['int', ...ROW_INPUTS.map(([, type]) => type)], 4)} AS r(row_set, ${rowColumns.join(', ')}) USING (row_set)`,
+      [
+        items.map((i) => idOf.get(i.positionId)),
+        items.map((i) => i.prepared.computation.factor),
+        items.map((i) => rowSets.get(i.prepared.rows)),
+        rowsOf.map((x) => x.set),
+        ...ROW_INPUTS.map(([, , of]) => rowsOf.map((x) => of(x.r))),
+      ],
+    );
+  }
+
+  /**
+   * Locks the account's positions among ids (in id order, so concurrent batches cannot deadlock) for m's
+   * transaction and answers those that still exist: a position removed meanwhile is left out.
+   */
+  async lockPositions(m: EntityManager, accountId: string, ids: readonly number[]): Promise<Set<number>> {
+    if (ids.length === 0) return new Set();
+    const rows: { id: number }[] = await m.query(
+      `SELECT id FROM portfolio.positions WHERE account_id = $1 AND id = ANY($2::int[]) ORDER BY id FOR UPDATE`,
+      [accountId, ids],
+    );
+    return new Set(rows.map((r) => r.id));
   }
 
   /** Records of the account's positions among positionIds (of one year, or all), in a stable order. */

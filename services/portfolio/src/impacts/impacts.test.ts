@@ -5,6 +5,7 @@ import type { ImpactRecord } from '@green-impact/proto/greenimpact/portfolio/v1/
 import { skipReason, testDatabases } from '@green-impact/shared/testing/databases';
 import { FRAMEWORK, loadFixture, type FixtureIds } from '../testing/fixture.js';
 import { near, rejectsWith, startPortfolioHarness, type PortfolioHarness } from '../testing/harness.js';
+import { indicatorTotals, subCategoryVolumeTotals } from './totals.js';
 
 for (const db of testDatabases) {
   describe(`impacts over gRPC on ${db.name}`, { skip: await skipReason(db) }, () => {
@@ -164,6 +165,16 @@ for (const db of testDatabases) {
       // Once per position, not once per indicator row: 3 200·τ + 6 400.
       near(solar.attributedVolume, 3_200 * tau + 6_400, 'solar volume');
       assert.equal(solar.currencyCode, 'EUR');
+
+      // Totals alone (no records read) are the records' totals (totals.ts), up to rounding.
+      const totalsOnly = await h.portfolio.getPortfolioImpacts({ portfolioIdentifier: 'pf', reportingYear: 2024, computeMissing: false, omitRecords: true }, me());
+      assert.deepEqual(totalsOnly.impacts, []);
+      const fromRecords = indicatorTotals(all.impacts);
+      assert.deepEqual(totalsOnly.totals.map((t) => ({ ...t, value: 0 })), fromRecords.map((t) => ({ ...t, value: 0 })));
+      totalsOnly.totals.forEach((t, i) => near(t.value, fromRecords[i]!.value, `total ${t.indicatorId}`));
+      const volumesFromRecords = subCategoryVolumeTotals(all.impacts);
+      assert.equal(totalsOnly.volumeTotals.length, volumesFromRecords.length);
+      totalsOnly.volumeTotals.forEach((t, i) => near(t.attributedVolume, volumesFromRecords[i]!.attributedVolume, `volume ${t.subCategoryId}`));
 
       const investor = await h.portfolio.getInvestorImpacts({ investorIdentifier: 'inv-1', reportingYear: 2024, computeMissing: false }, me());
       // The split position's 2024 records count too.

@@ -77,7 +77,7 @@ export class PositionStore {
         throw err;
       }
       const positionId = inserted[0]!.id;
-      if (prepared) await this.impacts.replace(m, positionId, prepared);
+      if (prepared) await this.impacts.replaceMany(m, [{ positionId, prepared }]);
       return positionId;
     });
     const impacts = year === undefined ? [] : await this.impacts.records(this.ds.manager, caller.accountId, { positionIds: [id], reportingYear: year });
