@@ -1,6 +1,7 @@
 import { resolve } from 'node:path';
 import { envReader } from '@green-impact/shared/config';
-import { loadGatewayLimits, loadGraphqlConfig, type GatewayLimits, type GraphqlConfig } from '@green-impact/gateway/config';
+import type { AuthCacheSettings } from '@green-impact/gateway/auth-cache';
+import { loadAuthCacheSettings, loadGatewayLimits, loadGraphqlConfig, type GatewayLimits, type GraphqlConfig } from '@green-impact/gateway/config';
 import { loadNetworkSpecs, loadNftSettings } from '@green-impact/chain/config';
 import type { NftOptions } from '@green-impact/chain/nfts/nft-options';
 import type { NetworkSpec } from '@green-impact/chain/networks/network-spec';
@@ -25,6 +26,7 @@ export interface EmbeddedConfig {
   gatewayLimits: GatewayLimits;
   /** The gateway's GraphQL settings (GRAPHQL_EXPLORER, GRAPHQL_MAX_DEPTH, …). */
   gatewayGraphql: GraphqlConfig;
+  gatewayAuthCache: AuthCacheSettings;
 }
 
 export function loadEmbeddedConfig(env: Record<string, string | undefined> = process.env): EmbeddedConfig {
@@ -42,5 +44,6 @@ export function loadEmbeddedConfig(env: Record<string, string | undefined> = pro
     nfts: { mailOutboxDir: resolve(read.string('DATA_DIR', './data'), 'mail-outbox'), ...loadNftSettings(read).nfts },
     gatewayLimits: loadGatewayLimits(env),
     gatewayGraphql: loadGraphqlConfig(env),
+    gatewayAuthCache: loadAuthCacheSettings(env),
   };
 }

@@ -33,6 +33,7 @@ const system = await startSystem({
   nfts: config.nfts,
   gatewayLimits: config.gatewayLimits,
   gatewayGraphql: config.gatewayGraphql,
+  gatewayAuthCache: config.gatewayAuthCache,
   log,
 });
 

@@ -14,7 +14,9 @@ import { loadNetworkSpecs } from '@green-impact/chain/config';
 import type { NetworkSpec } from '@green-impact/chain/networks/network-spec';
 import type { NftOptions } from '@green-impact/chain/nfts/nft-options';
 import { createEventBus } from '@green-impact/shared/bus/create-bus';
+import type { EventBus } from '@green-impact/shared/bus/event-bus';
 import { createGateway } from '@green-impact/gateway/gateway';
+import type { AuthCacheSettings } from '@green-impact/gateway/auth-cache';
 import { loadGatewayConfig, type GatewayLimits, type GraphqlConfig } from '@green-impact/gateway/config';
 
 export interface SystemOptions {
@@ -26,6 +28,8 @@ export interface SystemOptions {
   databaseUrl?: string | undefined;
   /** Kafka brokers for the event bus; the in-process bus when empty. */
   kafkaBrokers?: string[];
+  /** A bus made by the caller (shared with other parts of a test); kafkaBrokers is then ignored and the caller closes it. */
+  bus?: EventBus | undefined;
   /** Content-addressed store of the chain service; a temporary directory when undefined. */
   contentDir?: string | undefined;
   /** Chain networks (from CHAIN_NETWORKS…); the embedded networks when undefined. */
@@ -41,6 +45,8 @@ export interface SystemOptions {
   gatewayLimits?: GatewayLimits | undefined;
   /** GraphQL settings of the gateway; defaults from NODE_ENV. */
   gatewayGraphql?: GraphqlConfig | undefined;
+  /** The gateway's API-key cache; its defaults (AUTH_CACHE_*) when undefined. */
+  gatewayAuthCache?: AuthCacheSettings | undefined;
   log: Logger;
 }
 
@@ -75,9 +81,21 @@ export async function startSystem(opts: SystemOptions): Promise<RunningSystem> {
       databaseUrl = embedded.url;
     }
 
+    let bus = opts.bus;
+    if (!bus) {
+      const own = createEventBus({
+        ...(opts.kafkaBrokers?.length ? { kafkaBrokers: opts.kafkaBrokers } : {}),
+        clientId: 'green-impact',
+        logger: opts.log.child({ component: 'bus' }),
+      });
+      stack.push(() => own.close());
+      bus = own;
+    }
+
     const identity = await createIdentityService({
       databaseUrl,
       bootstrapApiKey: opts.bootstrapApiKey,
+      bus,
       log: opts.log.child({ component: 'identity' }),
       poolSize: embedded ? 4 : 10,
     });
@@ -105,12 +123,6 @@ export async function startSystem(opts: SystemOptions): Promise<RunningSystem> {
     const portfolioServer = await serve('portfolio', portfolio.registration, opts.log, grpcPort(2));
     stack.push(() => portfolioServer.shutdown());
 
-    const bus = createEventBus({
-      ...(opts.kafkaBrokers?.length ? { kafkaBrokers: opts.kafkaBrokers } : {}),
-      clientId: 'green-impact',
-      logger: opts.log.child({ component: 'bus' }),
-    });
-    stack.push(() => bus.close());
     let contentDir = opts.contentDir;
     if (!contentDir) {
       contentDir = await mkdtemp(join(tmpdir(), 'gi-content-'));
@@ -143,7 +155,8 @@ export async function startSystem(opts: SystemOptions): Promise<RunningSystem> {
     });
     const limits = opts.gatewayLimits ?? gatewayConfig.limits;
     const graphql = opts.gatewayGraphql ?? gatewayConfig.graphql;
-    const gateway = createGateway({ config: { ...gatewayConfig, limits, graphql }, log: opts.log.child({ component: 'gateway' }) });
+    const authCache = opts.gatewayAuthCache ?? gatewayConfig.authCache;
+    const gateway = createGateway({ config: { ...gatewayConfig, limits, graphql, authCache }, bus, log: opts.log.child({ component: 'gateway' }) });
     await gateway.listen();
     stack.push(() => gateway.close());
 

@@ -1,6 +1,7 @@
 import type { Caller } from '@green-impact/shared/caller';
 import { UnauthenticatedError } from '@green-impact/shared/errors';
 import { AccountRole, type Account } from '@green-impact/proto/greenimpact/identity/v1/identity';
+import { AuthCache } from './auth-cache.js';
 import type { IdentityClient } from './clients.js';
 
 export const API_KEY_HEADER = 'x-api-key';
@@ -21,13 +22,19 @@ export type Authenticate = (apiKey: string | undefined, requestId: string, clien
  * Resolves an `X-Api-Key` value to the calling account through identity's Authenticate. Shared by
  * /v1/call and /graphql so both answer a missing or bad key the same way.
  */
-export function createAuthenticator(identity: IdentityClient): Authenticate {
+export function createAuthenticator(identity: IdentityClient, cache?: AuthCache): Authenticate {
   return async (apiKey, requestId) => {
     if (apiKey === undefined || apiKey === '') throw new UnauthenticatedError();
     if (apiKey.length > MAX_API_KEY_LENGTH) throw new UnauthenticatedError('The API key is not valid.');
+    const cacheKey = cache?.enabled ? AuthCache.keyOf(apiKey) : undefined;
+    const cached = cacheKey === undefined ? undefined : cache!.lookup(cacheKey);
+    if (cached) return { ...cached, caller: { ...cached.caller, requestId } };
+    const epoch = cache?.epoch ?? 0;
     const { account, keyId } = await identity.authenticate({ apiKey }, { requestId });
     if (!account) throw new UnauthenticatedError('The API key is not valid.');
-    return { caller: { accountId: account.id, role: roleOf(account.role), requestId }, account, keyId };
+    const authenticated = { caller: { accountId: account.id, role: roleOf(account.role), requestId }, account, keyId };
+    if (cacheKey !== undefined) cache!.store(cacheKey, authenticated, epoch);
+    return authenticated;
   };
 }
 

@@ -1,5 +1,6 @@
 import { isIP } from 'node:net';
 import { ConfigError, envReader, type EnvReader } from '@green-impact/shared/config';
+import type { AuthCacheSettings } from './auth-cache.js';
 import { DEFAULT_QUERY_LIMITS } from './graphql/limits.js';
 
 /** Everything the gateway reads from the environment, validated once at start. */
@@ -21,6 +22,8 @@ export interface GatewayConfig {
   trustProxy: number | string[];
   limits: GatewayLimits;
   graphql: GraphqlConfig;
+  /** The API-key authentication cache (auth-cache.ts). */
+  authCache: AuthCacheSettings;
   backends: BackendAddresses;
 }
 
@@ -94,6 +97,7 @@ export function loadGatewayConfig(env: Record<string, string | undefined> = proc
     readyCheckTimeoutMs: read.int('READY_CHECK_TIMEOUT_MS', 2_000, { min: 50 }),
     shutdownGraceMs: read.int('SHUTDOWN_GRACE_MS', 10_000, { min: 0 }),
     graphql: loadGraphqlConfig(env),
+    authCache: loadAuthCacheSettings(env),
     trustProxy: trustProxy(read),
     limits: loadGatewayLimits(env),
     backends: {
@@ -102,6 +106,15 @@ export function loadGatewayConfig(env: Record<string, string | undefined> = proc
       portfolio: address('PORTFOLIO_GRPC_ADDR'),
       chain: address('CHAIN_GRPC_ADDR'),
     },
+  };
+}
+
+/** AUTH_CACHE_*: also read by `npm start`, whose gateway is built in code. */
+export function loadAuthCacheSettings(env: Record<string, string | undefined> = process.env): AuthCacheSettings {
+  const read = envReader(env);
+  return {
+    ttlMs: read.int('AUTH_CACHE_TTL_MS', 10_000, { min: 0, max: 300_000 }),
+    maxEntries: read.int('AUTH_CACHE_MAX_ENTRIES', 10_000, { min: 1, max: 10_000_000 }),
   };
 }
 

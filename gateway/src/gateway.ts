@@ -2,7 +2,10 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import express from 'express';
 import type { Logger } from '@green-impact/shared/logger';
+import type { EventBus, Subscription } from '@green-impact/shared/bus/event-bus';
 import { createAuthenticator } from './auth.js';
+import { AuthCache, forgettingRevokedKeys } from './auth-cache.js';
+import { followIdentityEvents } from './auth-invalidation.js';
 import { chainRoutes } from './chain-routes.js';
 import { createClients, type GatewayClients } from './clients.js';
 import type { GatewayConfig } from './config.js';
@@ -30,6 +33,11 @@ export interface GatewayOptions {
   clients?: GatewayClients;
   /** Defaults to the full operation table. */
   table?: OperationTable;
+  /**
+   * Where identity announces revoked keys (identity-events.ts). Without it cached authentications end
+   * only by their TTL (AUTH_CACHE_TTL_MS).
+   */
+  bus?: EventBus | undefined;
 }
 
 export interface Gateway {
@@ -47,9 +55,11 @@ export interface Gateway {
 export function createGateway(options: GatewayOptions): Gateway {
   const { config, log } = options;
   const clientSet = createClients(config.backends, { deadlineMs: config.grpcDeadlineMs, injected: options.clients });
-  const { clients } = clientSet;
+  const authCache = new AuthCache(config.authCache);
+  const clients = { ...clientSet.clients, identity: forgettingRevokedKeys(clientSet.clients.identity, authCache) };
   const limiter = new RateLimiter(config.limits.rateLimit, log);
-  const authenticate = countRefusedKeys(createAuthenticator(clients.identity), limiter);
+  const authenticate = countRefusedKeys(createAuthenticator(clients.identity, authCache), limiter);
+  let identityEvents: Subscription | undefined;
   const graphql = createGraphql({
     authenticate,
     clients,
@@ -118,6 +128,9 @@ export function createGateway(options: GatewayOptions): Gateway {
     server,
     async listen() {
       await Promise.all([graphql.start(), limiter.start()]);
+      // Joined before the first request, so no revocation can slip between a cached key and the listener.
+      if (options.bus && authCache.enabled) identityEvents = await followIdentityEvents(options.bus, authCache, log);
+      else if (authCache.enabled) log.info({ ttlMs: config.authCache.ttlMs }, 'authentication cache without identity events: revoked keys expire by TTL');
       return new Promise((resolve, reject) => {
         server.once('error', reject);
         server.listen(config.port, config.host, () => {
@@ -147,6 +160,7 @@ export function createGateway(options: GatewayOptions): Gateway {
     });
     await graphql.stop();
     await limiter.close();
+    await identityEvents?.close();
     clientSet.close();
   }
 }

@@ -1,4 +1,5 @@
-import { ConfigError } from '@green-impact/shared/config';
+import { createEventBus, eventBusSettingsFromEnv } from '@green-impact/shared/bus/create-bus';
+import { ConfigError, envReader } from '@green-impact/shared/config';
 import { createLogger } from '@green-impact/shared/logger';
 import { initTracing } from '@green-impact/shared/tracing/tracing';
 import { loadGatewayConfig } from './config.js';
@@ -9,13 +10,20 @@ const log = createLogger('gateway');
 try {
   initTracing('gateway'); // only when OTEL_EXPORTER_OTLP_ENDPOINT / OTEL_TRACES_EXPORTER say so
   const config = loadGatewayConfig();
-  const gateway = createGateway({ config, log });
+  // Kafka carries identity's key revocations to every replica's authentication cache; without it the
+  // cache's TTL is the only bound (an in-process bus would reach no other process).
+  const busSettings = eventBusSettingsFromEnv(envReader());
+  const bus = busSettings.kafkaBrokers?.length ? createEventBus({ ...busSettings, clientId: 'gateway', logger: log }) : undefined;
+  const gateway = createGateway({ config, log, bus });
   const stop = (signal: string) => {
     log.info({ signal }, 'stopping');
-    gateway.close().then(() => log.info('stopped'), (err: unknown) => ((process.exitCode = 1), log.error({ err }, 'stop failed')));
+    gateway
+      .close()
+      .then(() => bus?.close())
+      .then(() => log.info('stopped'), (err: unknown) => ((process.exitCode = 1), log.error({ err }, 'stop failed')));
   };
   process.once('SIGTERM', stop).once('SIGINT', stop);
-  const { port } = await gateway.listen().catch(async (err: unknown) => (await gateway.close(), Promise.reject(err)));
+  const { port } = await gateway.listen().catch(async (err: unknown) => (await gateway.close(), await bus?.close(), Promise.reject(err)));
   log.info({ host: config.host, port }, 'gateway listening');
 } catch (err) {
   if (err instanceof ConfigError) {

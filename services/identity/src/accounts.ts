@@ -1,11 +1,15 @@
 import { randomUUID } from 'node:crypto';
-import { IsNull, type DataSource, type EntityManager } from 'typeorm';
+import { In, IsNull, type DataSource, type EntityManager } from 'typeorm';
 import { InvalidArgumentError, NotFoundError, UnauthenticatedError } from '@green-impact/shared/errors';
 import { requireOperator, type Caller } from '@green-impact/shared/caller';
 import { AccountEntity, ApiKeyEntity, type AccountRoleName, type AccountRow, type ApiKeyRow } from './entities.js';
+import type { IdentityEvent } from '@green-impact/shared/bus/identity-events';
 import { apiKeyMatches, generateApiKey, hashApiKey, keyHint } from './api-keys.js';
 
 const LAST_USED_RESOLUTION_MS = 60_000;
+
+/** Told of every committed change that a cached authentication could still hold (identity-events.ts). */
+export type IdentityEventSink = (event: IdentityEvent) => Promise<void>;
 
 export interface IssuedKey {
   apiKey: string;
@@ -14,7 +18,10 @@ export interface IssuedKey {
 
 /** Accounts of the service and their API keys. */
 export class AccountStore {
-  constructor(private readonly ds: DataSource) {}
+  constructor(
+    private readonly ds: DataSource,
+    private readonly changed: IdentityEventSink = async () => undefined,
+  ) {}
 
   async authenticate(apiKey: string): Promise<{ account: AccountRow; key: ApiKeyRow }> {
     if (apiKey === '') throw new UnauthenticatedError();
@@ -67,14 +74,16 @@ export class AccountStore {
   /** Revokes every active key of the account and issues a new one, atomically. */
   async rotateKey(caller: Caller, accountId: string | undefined): Promise<IssuedKey & { revokedKeyIds: string[] }> {
     const target = await this.targetAccount(caller, accountId);
-    return this.ds.transaction(async (m) => {
+    const rotated = await this.ds.transaction(async (m) => {
       const repo = m.getRepository(ApiKeyEntity);
       const active = await repo.findBy({ accountId: target, revokedAt: IsNull() });
       const now = new Date();
-      for (const k of active) await repo.update({ id: k.id }, { revokedAt: now });
+      if (active.length > 0) await repo.update({ id: In(active.map((k) => k.id)) }, { revokedAt: now });
       const issued = await this.insertKey(m, target, generateApiKey());
       return { ...issued, revokedKeyIds: active.map((k) => k.id) };
     });
+    if (rotated.revokedKeyIds.length > 0) await this.changed({ type: 'keys-revoked', accountId: target, keyIds: rotated.revokedKeyIds });
+    return rotated;
   }
 
   async revokeKey(caller: Caller, keyId: string): Promise<ApiKeyRow> {
@@ -87,6 +96,8 @@ export class AccountStore {
       key.revokedAt = new Date();
       await repo.update({ id: key.id }, { revokedAt: key.revokedAt });
     }
+    // Also for a key already revoked: a replica that missed the first event learns it now.
+    await this.changed({ type: 'keys-revoked', accountId: key.accountId, keyIds: [key.id] });
     return key;
   }
 

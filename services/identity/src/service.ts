@@ -3,7 +3,9 @@ import { openServiceDataSource } from '@green-impact/shared/db/data-source';
 import type { ServiceSchema } from '@green-impact/shared/migrate-main';
 import { implement, type GrpcServiceRegistration } from '@green-impact/shared/grpc/server';
 import type { Logger } from '@green-impact/shared/logger';
-import { AccountStore } from './accounts.js';
+import type { EventBus } from '@green-impact/shared/bus/event-bus';
+import { IDENTITY_EVENTS_TOPIC, identityEventMessage, type IdentityEvent } from '@green-impact/shared/bus/identity-events';
+import { AccountStore, type IdentityEventSink } from './accounts.js';
 import { identityHandlers } from './handlers.js';
 import { UserStore } from './users.js';
 import { identityEntities, SCHEMA } from './entities.js';
@@ -22,6 +24,8 @@ export interface IdentityServiceOptions {
   databaseUrl: string;
   bootstrapApiKey?: string | undefined;
   poolSize?: number;
+  /** Where key revocations are announced to the gateways' authentication caches; none: they expire by TTL only. */
+  bus?: EventBus | undefined;
   log: Logger;
 }
 
@@ -39,7 +43,7 @@ export async function createIdentityService(opts: IdentityServiceOptions): Promi
     ...(opts.poolSize ? { poolSize: opts.poolSize } : {}),
     log: opts.log,
   });
-  const accounts = new AccountStore(ds);
+  const accounts = new AccountStore(ds, eventSink(opts.bus, opts.log));
   const users = new UserStore(ds);
   if (opts.bootstrapApiKey) {
     const created = await accounts.bootstrap(opts.bootstrapApiKey);
@@ -53,5 +57,20 @@ export async function createIdentityService(opts: IdentityServiceOptions): Promi
     },
     accounts,
     close: () => ds.destroy(),
+  };
+}
+
+/**
+ * Publishes after the change committed. A failed publish does not undo or fail the change: the gateways'
+ * cache TTL (AUTH_CACHE_TTL_MS) bounds how long a replica that missed the event may still accept the key.
+ */
+function eventSink(bus: EventBus | undefined, log: Logger): IdentityEventSink {
+  if (!bus) return async () => undefined;
+  return async (event: IdentityEvent) => {
+    try {
+      await bus.publish(IDENTITY_EVENTS_TOPIC, [identityEventMessage(event)]);
+    } catch (err) {
+      log.warn({ err, type: event.type, accountId: event.accountId }, 'identity event not published; gateway caches expire it by TTL');
+    }
   };
 }
