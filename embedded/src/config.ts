@@ -1,7 +1,8 @@
 import { resolve } from 'node:path';
 import { envReader } from '@green-impact/shared/config';
 import type { AuthCacheSettings } from '@green-impact/gateway/auth-cache';
-import { loadAuthCacheSettings, loadGatewayLimits, loadGraphqlConfig, type GatewayLimits, type GraphqlConfig } from '@green-impact/gateway/config';
+import type { ReferenceCacheSettings } from '@green-impact/gateway/reference-cache';
+import { loadAuthCacheSettings, loadGatewayLimits, loadGraphqlConfig, loadReferenceCacheSettings, type GatewayLimits, type GraphqlConfig } from '@green-impact/gateway/config';
 import { loadNetworkSpecs, loadNftSettings } from '@green-impact/chain/config';
 import type { NftOptions } from '@green-impact/chain/nfts/nft-options';
 import type { NetworkSpec } from '@green-impact/chain/networks/network-spec';
@@ -27,6 +28,7 @@ export interface EmbeddedConfig {
   /** The gateway's GraphQL settings (GRAPHQL_EXPLORER, GRAPHQL_MAX_DEPTH, …). */
   gatewayGraphql: GraphqlConfig;
   gatewayAuthCache: AuthCacheSettings;
+  gatewayReferenceCache: ReferenceCacheSettings;
 }
 
 export function loadEmbeddedConfig(env: Record<string, string | undefined> = process.env): EmbeddedConfig {
@@ -45,5 +47,6 @@ export function loadEmbeddedConfig(env: Record<string, string | undefined> = pro
     gatewayLimits: loadGatewayLimits(env),
     gatewayGraphql: loadGraphqlConfig(env),
     gatewayAuthCache: loadAuthCacheSettings(env),
+    gatewayReferenceCache: loadReferenceCacheSettings(env),
   };
 }

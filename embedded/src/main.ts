@@ -34,6 +34,7 @@ const system = await startSystem({
   gatewayLimits: config.gatewayLimits,
   gatewayGraphql: config.gatewayGraphql,
   gatewayAuthCache: config.gatewayAuthCache,
+  gatewayReferenceCache: config.gatewayReferenceCache,
   log,
 });
 

@@ -17,6 +17,7 @@ import { createEventBus } from '@green-impact/shared/bus/create-bus';
 import type { EventBus } from '@green-impact/shared/bus/event-bus';
 import { createGateway } from '@green-impact/gateway/gateway';
 import type { AuthCacheSettings } from '@green-impact/gateway/auth-cache';
+import type { ReferenceCacheSettings } from '@green-impact/gateway/reference-cache';
 import { loadGatewayConfig, type GatewayLimits, type GraphqlConfig } from '@green-impact/gateway/config';
 
 export interface SystemOptions {
@@ -47,6 +48,8 @@ export interface SystemOptions {
   gatewayGraphql?: GraphqlConfig | undefined;
   /** The gateway's API-key cache; its defaults (AUTH_CACHE_*) when undefined. */
   gatewayAuthCache?: AuthCacheSettings | undefined;
+  /** The gateway's reference-data cache; its defaults (REFERENCE_CACHE_*) when undefined. */
+  gatewayReferenceCache?: ReferenceCacheSettings | undefined;
   log: Logger;
 }
 
@@ -106,6 +109,7 @@ export async function startSystem(opts: SystemOptions): Promise<RunningSystem> {
 
     const taxonomy = await createTaxonomyService({
       databaseUrl,
+      bus,
       log: opts.log.child({ component: 'taxonomy' }),
       poolSize: embedded ? 4 : 10,
     });
@@ -156,7 +160,8 @@ export async function startSystem(opts: SystemOptions): Promise<RunningSystem> {
     const limits = opts.gatewayLimits ?? gatewayConfig.limits;
     const graphql = opts.gatewayGraphql ?? gatewayConfig.graphql;
     const authCache = opts.gatewayAuthCache ?? gatewayConfig.authCache;
-    const gateway = createGateway({ config: { ...gatewayConfig, limits, graphql, authCache }, bus, log: opts.log.child({ component: 'gateway' }) });
+    const referenceCache = opts.gatewayReferenceCache ?? gatewayConfig.referenceCache;
+    const gateway = createGateway({ config: { ...gatewayConfig, limits, graphql, authCache, referenceCache }, bus, log: opts.log.child({ component: 'gateway' }) });
     await gateway.listen();
     stack.push(() => gateway.close());
 

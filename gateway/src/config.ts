@@ -1,6 +1,7 @@
 import { isIP } from 'node:net';
 import { ConfigError, envReader, type EnvReader } from '@green-impact/shared/config';
 import type { AuthCacheSettings } from './auth-cache.js';
+import type { ReferenceCacheSettings } from './reference-cache.js';
 import { DEFAULT_QUERY_LIMITS } from './graphql/limits.js';
 
 /** Everything the gateway reads from the environment, validated once at start. */
@@ -24,6 +25,8 @@ export interface GatewayConfig {
   graphql: GraphqlConfig;
   /** The API-key authentication cache (auth-cache.ts). */
   authCache: AuthCacheSettings;
+  /** The cache of shared reference reads (reference-cache.ts). */
+  referenceCache: ReferenceCacheSettings;
   backends: BackendAddresses;
 }
 
@@ -98,6 +101,7 @@ export function loadGatewayConfig(env: Record<string, string | undefined> = proc
     shutdownGraceMs: read.int('SHUTDOWN_GRACE_MS', 10_000, { min: 0 }),
     graphql: loadGraphqlConfig(env),
     authCache: loadAuthCacheSettings(env),
+    referenceCache: loadReferenceCacheSettings(env),
     trustProxy: trustProxy(read),
     limits: loadGatewayLimits(env),
     backends: {
@@ -115,6 +119,15 @@ export function loadAuthCacheSettings(env: Record<string, string | undefined> = 
   return {
     ttlMs: read.int('AUTH_CACHE_TTL_MS', 10_000, { min: 0, max: 300_000 }),
     maxEntries: read.int('AUTH_CACHE_MAX_ENTRIES', 10_000, { min: 1, max: 10_000_000 }),
+  };
+}
+
+/** REFERENCE_CACHE_*: also read by `npm start`. */
+export function loadReferenceCacheSettings(env: Record<string, string | undefined> = process.env): ReferenceCacheSettings {
+  const read = envReader(env);
+  return {
+    ttlMs: read.int('REFERENCE_CACHE_TTL_MS', 30_000, { min: 0, max: 3_600_000 }),
+    maxEntries: read.int('REFERENCE_CACHE_MAX_ENTRIES', 2_000, { min: 1, max: 1_000_000 }),
   };
 }
 

@@ -5,7 +5,8 @@ import type { Logger } from '@green-impact/shared/logger';
 import type { EventBus, Subscription } from '@green-impact/shared/bus/event-bus';
 import { createAuthenticator } from './auth.js';
 import { AuthCache, forgettingRevokedKeys } from './auth-cache.js';
-import { followIdentityEvents } from './auth-invalidation.js';
+import { followIdentityEvents, followTaxonomyEvents } from './cache-invalidation.js';
+import { cachingSharedReads, ReferenceCache } from './reference-cache.js';
 import { chainRoutes } from './chain-routes.js';
 import { createClients, type GatewayClients } from './clients.js';
 import type { GatewayConfig } from './config.js';
@@ -56,10 +57,16 @@ export function createGateway(options: GatewayOptions): Gateway {
   const { config, log } = options;
   const clientSet = createClients(config.backends, { deadlineMs: config.grpcDeadlineMs, injected: options.clients });
   const authCache = new AuthCache(config.authCache);
-  const clients = { ...clientSet.clients, identity: forgettingRevokedKeys(clientSet.clients.identity, authCache) };
+  const referenceCache = new ReferenceCache(config.referenceCache);
+  const { taxonomy } = clientSet.clients;
+  const clients = {
+    ...clientSet.clients,
+    identity: forgettingRevokedKeys(clientSet.clients.identity, authCache),
+    ...(taxonomy ? { taxonomy: cachingSharedReads(taxonomy, referenceCache) } : {}),
+  };
   const limiter = new RateLimiter(config.limits.rateLimit, log);
   const authenticate = countRefusedKeys(createAuthenticator(clients.identity, authCache), limiter);
-  let identityEvents: Subscription | undefined;
+  const announcements: Subscription[] = [];
   const graphql = createGraphql({
     authenticate,
     clients,
@@ -129,8 +136,15 @@ export function createGateway(options: GatewayOptions): Gateway {
     async listen() {
       await Promise.all([graphql.start(), limiter.start()]);
       // Joined before the first request, so no revocation can slip between a cached key and the listener.
-      if (options.bus && authCache.enabled) identityEvents = await followIdentityEvents(options.bus, authCache, log);
-      else if (authCache.enabled) log.info({ ttlMs: config.authCache.ttlMs }, 'authentication cache without identity events: revoked keys expire by TTL');
+      const { bus } = options;
+      if (bus && authCache.enabled) announcements.push(await followIdentityEvents(bus, authCache, log));
+      if (bus && referenceCache.enabled) announcements.push(await followTaxonomyEvents(bus, referenceCache, log));
+      if (!bus && (authCache.enabled || referenceCache.enabled)) {
+        log.info(
+          { authTtlMs: config.authCache.ttlMs, referenceTtlMs: config.referenceCache.ttlMs },
+          'caches without change events (no KAFKA_BROKERS): revoked keys and other replicas\' writes expire by TTL',
+        );
+      }
       return new Promise((resolve, reject) => {
         server.once('error', reject);
         server.listen(config.port, config.host, () => {
@@ -160,7 +174,7 @@ export function createGateway(options: GatewayOptions): Gateway {
     });
     await graphql.stop();
     await limiter.close();
-    await identityEvents?.close();
+    await Promise.all(announcements.map((a) => a.close()));
     clientSet.close();
   }
 }

@@ -1,4 +1,4 @@
-import { createEventBus, eventBusSettingsFromEnv } from '@green-impact/shared/bus/create-bus';
+import { announcementBusFromEnv } from '@green-impact/shared/bus/create-bus';
 import { ConfigError, envReader } from '@green-impact/shared/config';
 import { createLogger } from '@green-impact/shared/logger';
 import { initTracing } from '@green-impact/shared/tracing/tracing';
@@ -12,8 +12,7 @@ try {
   const config = loadGatewayConfig();
   // Kafka carries identity's key revocations to every replica's authentication cache; without it the
   // cache's TTL is the only bound (an in-process bus would reach no other process).
-  const busSettings = eventBusSettingsFromEnv(envReader());
-  const bus = busSettings.kafkaBrokers?.length ? createEventBus({ ...busSettings, clientId: 'gateway', logger: log }) : undefined;
+  const bus = announcementBusFromEnv(envReader(), 'gateway', log);
   const gateway = createGateway({ config, log, bus });
   const stop = (signal: string) => {
     log.info({ signal }, 'stopping');

@@ -16,6 +16,7 @@ import {
 import { allowedEdges, egressTo, reachableFrom, STRANGER, workloadsOf, type Outsider } from './support/infra/network-policy.js';
 import { runtimeProblems, type RuntimeSpec } from './support/infra/runtime-invariants.js';
 import { IDENTITY_EVENTS_TOPIC } from '@green-impact/shared/bus/identity-events';
+import { TAXONOMY_EVENTS_TOPIC } from '@green-impact/shared/bus/taxonomy-events';
 import { kafkaTopicErrors, schemaErrors } from './support/infra/schema.js';
 import { systemProblems, type SystemSpec } from './support/infra/system-invariants.js';
 
@@ -53,7 +54,7 @@ function outsideEgress(chainExtra: string[], withPostgresPod: boolean, toKubeDns
   return {
     gateway: only('9092/TCP', ...gatewayExtra),
     identity: only('5432/TCP', '9092/TCP'),
-    taxonomy: only('5432/TCP'),
+    taxonomy: only('5432/TCP', '9092/TCP'),
     portfolio: only('5432/TCP'),
     chain: only('443/TCP', '5432/TCP', '9092/TCP', ...chainExtra),
     ...Object.fromEntries(MIGRATIONS.map((s) => [`${s}-migrate`, only('5432/TCP')])),
@@ -222,7 +223,7 @@ describe('Kubernetes manifests (infra/k8s)', () => {
     assert.equal(readKustomization(infra('k8s/components/kafka-topics'))['kind'], 'Component');
     const schema = readFileSync(join(repoRoot, 'services/chain/src/schema.ts'), 'utf8');
     const names = [...schema.matchAll(/export const TOPIC_\w+ = '([^']+)'/g)].map((m) => m[1]);
-    assert.deepEqual(topics.map((t) => t['spec'].topicName).sort(), ['chain.job-events', 'chain.jobs', IDENTITY_EVENTS_TOPIC]);
+    assert.deepEqual(topics.map((t) => t['spec'].topicName).sort(), ['chain.job-events', 'chain.jobs', IDENTITY_EVENTS_TOPIC, TAXONOMY_EVENTS_TOPIC]);
     assert.deepEqual([...names].sort(), ['chain.job-events', 'chain.jobs'], 'the topics the chain service uses');
     for (const t of topics) assert.deepEqual(kafkaTopicErrors(t), [], t.metadata.name);
   });
@@ -276,7 +277,7 @@ describe('Kubernetes manifests (infra/k8s)', () => {
       for (const o of objects) {
         for (const c of o['spec']?.template?.spec?.containers ?? []) assert.match(c.image, /^[a-z0-9.-]+\.[a-z]+(:\d+)?\/.+:\d+\.\d+\.\d+$/, `${o.metadata.name}: registry image with a release tag`);
       }
-      assert.deepEqual(objects.filter((o) => o.kind === 'KafkaTopic').map((t) => t['spec'].topicName).sort(), ['chain.job-events', 'chain.jobs', IDENTITY_EVENTS_TOPIC]);
+      assert.deepEqual(objects.filter((o) => o.kind === 'KafkaTopic').map((t) => t['spec'].topicName).sort(), ['chain.job-events', 'chain.jobs', IDENTITY_EVENTS_TOPIC, TAXONOMY_EVENTS_TOPIC]);
       assert.ok(objects.some((o) => o.kind === 'Ingress'));
     });
   });

@@ -43,6 +43,9 @@ export async function startTestGateway(
     NODE_ENV: 'test',
     BODY_LIMIT_BYTES: '16384',
     SHUTDOWN_GRACE_MS: '1000',
+    // Off here: these tests count the reads each request makes (memo, batching) and seed the fakes behind
+    // the gateway's back. The cache has suites of its own (reference-cache.test.ts, gateway-caches-e2e).
+    REFERENCE_CACHE_TTL_MS: '0',
     ...env,
   });
   const gateway = createGateway({ config, log: createLogger('gateway-test', { level: 'silent' }) });

@@ -1,7 +1,7 @@
 import { resolve } from 'node:path';
 import { protoFiles } from '@green-impact/proto/paths';
 import { createEventBus, eventBusSettingsFromEnv } from '@green-impact/shared/bus/create-bus';
-import { runServiceProcess } from '@green-impact/shared/service-main';
+import { ownsBus, runServiceProcess } from '@green-impact/shared/service-main';
 import { loadNetworkSpecs, loadNftSettings } from './config.js';
 import { createChainService } from './service.js';
 
@@ -17,18 +17,6 @@ await runServiceProcess({
     const worker = env.bool('CHAIN_WORKER', true);
     const { publicBaseUrl, nfts } = loadNftSettings(env);
     const bus = createEventBus({ ...eventBusSettingsFromEnv(env), clientId: 'chain', logger: log });
-    try {
-      const service = await createChainService({ databaseUrl, poolSize, bus, networks, contentDir, worker, log, publicBaseUrl, nfts });
-      return {
-        registration: service.registration,
-        close: async () => {
-          await service.close();
-          await bus.close();
-        },
-      };
-    } catch (err) {
-      await bus.close();
-      throw err;
-    }
+    return ownsBus(bus, () => createChainService({ databaseUrl, poolSize, bus, networks, contentDir, worker, log, publicBaseUrl, nfts }));
   },
 });

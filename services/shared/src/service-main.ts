@@ -1,4 +1,5 @@
 import { protoRoot } from '@green-impact/proto/paths';
+import type { EventBus } from './bus/event-bus.js';
 import { envReader, ConfigError, type EnvReader } from './config.js';
 import { createLogger, type Logger } from './logger.js';
 import { startGrpcServer, type GrpcServiceRegistration } from './grpc/server.js';
@@ -8,6 +9,23 @@ import { initTracing, shutdownTracing } from './tracing/tracing.js';
 export interface RunnableService {
   registration: GrpcServiceRegistration;
   close(): Promise<void>;
+}
+
+/** A service that owns `bus`: the bus closes after the service (which drains its consumers first), or when the service fails to start. */
+export async function ownsBus(bus: EventBus | undefined, create: () => Promise<RunnableService>): Promise<RunnableService> {
+  try {
+    const service = await create();
+    return {
+      registration: service.registration,
+      close: async () => {
+        await service.close();
+        await bus?.close();
+      },
+    };
+  } catch (err) {
+    await bus?.close();
+    throw err;
+  }
 }
 
 /**

@@ -6,6 +6,8 @@ import { implement, type GrpcServiceRegistration } from '@green-impact/shared/gr
 import type { Logger } from '@green-impact/shared/logger';
 import { currencyEntities } from './currencies/entities.js';
 import { frameworkEntities } from './frameworks/entities.js';
+import type { EventBus } from '@green-impact/shared/bus/event-bus';
+import { announcingChanges } from './change-events.js';
 import { taxonomyServiceHandlers } from './handlers.js';
 import { InitTaxonomy1763856000000 } from './migrations/1763856000000-init-taxonomy.js';
 import { SeedReferenceData1763856000001 } from './migrations/1763856000001-seed-reference-data.js';
@@ -28,6 +30,8 @@ export const taxonomySchema: ServiceSchema = {
 export interface TaxonomyServiceOptions {
   databaseUrl: string;
   poolSize?: number;
+  /** Where committed writes are announced (taxonomy.changes) for the gateways' caches; none: they expire by TTL. */
+  bus?: EventBus | undefined;
   log: Logger;
 }
 
@@ -53,7 +57,12 @@ export async function createTaxonomyService(opts: TaxonomyServiceOptions): Promi
       registration: {
         name: TAXONOMY_SERVICE_NAME,
         definition: TaxonomyServiceService,
-        implementation: implement(TAXONOMY_SERVICE_NAME, TaxonomyServiceService, taxonomyServiceHandlers(stores), opts.log),
+        implementation: implement(
+          TAXONOMY_SERVICE_NAME,
+          TaxonomyServiceService,
+          announcingChanges(taxonomyServiceHandlers(stores), opts.bus, opts.log),
+          opts.log,
+        ),
       },
       stores,
       dataSource: ds,

@@ -45,3 +45,12 @@ export function eventBusSettingsFromEnv(env: EnvReader): Pick<CreateEventBusOpti
   if (maxWait !== undefined) consumer.maxWaitTimeMs = maxWait;
   return { kafkaBrokers: env.list('KAFKA_BROKERS'), idempotent: env.bool('KAFKA_IDEMPOTENT', true), consumer };
 }
+
+/**
+ * A process's bus for announcements that only matter to other processes (cache invalidations): Kafka
+ * when KAFKA_BROKERS is set, else none, since an in-process bus would reach nobody.
+ */
+export function announcementBusFromEnv(env: EnvReader, clientId: string, logger: BusLogger): EventBus | undefined {
+  const settings = eventBusSettingsFromEnv(env);
+  return settings.kafkaBrokers?.length ? createEventBus({ ...settings, clientId, logger }) : undefined;
+}

@@ -1,4 +1,5 @@
 import type { OutgoingMessage } from './event-bus.js';
+import { jsonObjectOf } from './json-message.js';
 
 /**
  * Changes to who a key authenticates as, published by identity and consumed by every gateway replica so
@@ -19,14 +20,8 @@ export function identityEventMessage(event: IdentityEvent): OutgoingMessage {
 
 /** The event in a message, or undefined for anything that is not one (a newer producer's type, garbage). */
 export function parseIdentityEvent(value: Buffer): IdentityEvent | undefined {
-  let raw: unknown;
-  try {
-    raw = JSON.parse(value.toString('utf8'));
-  } catch {
-    return undefined;
-  }
-  if (typeof raw !== 'object' || raw === null) return undefined;
-  const e = raw as Record<string, unknown>;
+  const e = jsonObjectOf(value);
+  if (!e) return undefined;
   if (typeof e['accountId'] !== 'string' || e['accountId'] === '') return undefined;
   if (e['type'] === 'account-changed') return { type: 'account-changed', accountId: e['accountId'] };
   if (e['type'] === 'keys-revoked' && Array.isArray(e['keyIds']) && e['keyIds'].every((k) => typeof k === 'string')) {

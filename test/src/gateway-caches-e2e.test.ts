@@ -4,6 +4,7 @@ import { performance } from 'node:perf_hooks';
 import { createEventBus } from '@green-impact/shared/bus/create-bus';
 import type { EventBus } from '@green-impact/shared/bus/event-bus';
 import { IDENTITY_EVENTS_TOPIC } from '@green-impact/shared/bus/identity-events';
+import { TAXONOMY_EVENTS_TOPIC } from '@green-impact/shared/bus/taxonomy-events';
 import { createLogger } from '@green-impact/shared/logger';
 import { createScratchPostgresDatabase, skipReason, testDatabases } from '@green-impact/shared/testing/databases';
 import { startKafkaMock, type KafkaMock } from '@green-impact/shared/testing/kafka-mock';
@@ -19,8 +20,9 @@ const OPERATOR = 'auth-cache-operator';
 const TTL_MS = 120_000;
 
 /**
- * API keys are cached in every gateway replica (auth-cache.ts); identity's revocation events make every
- * replica refuse a revoked key at once. Two gateways over one set of services, on the in-process bus and
+ * API keys and shared reference reads are cached in every gateway replica (auth-cache.ts,
+ * reference-cache.ts); identity's revocation events make every replica refuse a revoked key at once, and
+ * the taxonomy service's change events make every replica drop the reference data a write changed. Two gateways over one set of services, on the in-process bus and
  * on Kafka (librdkafka's mock cluster over the wire protocol), on PGlite and on PostgreSQL.
  */
 const buses = [
@@ -30,7 +32,7 @@ const buses = [
 
 for (const db of testDatabases) {
   for (const transport of buses) {
-    describe(`cached API keys across two gateways on ${db.name} over the ${transport.name}`, { skip: await skipReason(db) }, () => {
+    describe(`gateway caches across two gateways on ${db.name} over the ${transport.name}`, { skip: await skipReason(db) }, () => {
       let kafka: KafkaMock | undefined;
       let scratch: { url: string; stop(): Promise<void> } | undefined;
       let busA: EventBus;
@@ -42,7 +44,7 @@ for (const db of testDatabases) {
       const log = createLogger('auth-cache-e2e');
 
       before(async () => {
-        if (transport.kafka) kafka = await startKafkaMock({ partitions: 3, topics: [IDENTITY_EVENTS_TOPIC] });
+        if (transport.kafka) kafka = await startKafkaMock({ partitions: 3, topics: [IDENTITY_EVENTS_TOPIC, TAXONOMY_EVENTS_TOPIC] });
         const newBus = (clientId: string) =>
           createEventBus({
             clientId,
@@ -67,6 +69,7 @@ for (const db of testDatabases) {
           bootstrapApiKey: OPERATOR,
           bus: busA,
           gatewayAuthCache: { ttlMs: TTL_MS, maxEntries: 1_000 },
+          gatewayReferenceCache: { ttlMs: TTL_MS, maxEntries: 1_000 },
           nodeEnv: 'test',
           log,
         });
@@ -79,6 +82,7 @@ for (const db of testDatabases) {
           PORTFOLIO_GRPC_ADDR: system.grpc.portfolio,
           CHAIN_GRPC_ADDR: system.grpc.chain,
           AUTH_CACHE_TTL_MS: String(TTL_MS),
+          REFERENCE_CACHE_TTL_MS: String(TTL_MS),
           NODE_ENV: 'test',
         });
         gatewayB = createGateway({ config, bus: busB, log });
@@ -94,6 +98,7 @@ for (const db of testDatabases) {
         await kafka?.stop();
       });
 
+      const op0 = (url: string, key: string) => v1Client(url, key)(ESG, 'getCurrencies');
       const works = async (url: string, key: string) => (await v1Client(url, key)(ESG, 'getGroups')).status;
 
       it('a key revoked through one gateway is refused by both, long before the cache TTL', async () => {
@@ -144,6 +149,47 @@ for (const db of testDatabases) {
         assert.equal(r.errors, undefined);
         await until(() => works(urlA, key), (s) => s === 401, 'gateway A refusing the revoked key', 10_000, 20);
         assert.equal(await works(urlB, key), 401);
+      });
+
+      it('a reference write through one gateway is read back at once there, and by the other after its event', async () => {
+        const op = (url: string) => v1Client(url, OPERATOR);
+        const year = 2031;
+        const rates = async (url: string) => ((await op(url)(ESG, 'getFXrates', { reporting_year: year })).body as { fx_rate: number; numerator_currency_code: string; denominator_currency_code: string }[])
+          .filter((r) => r.numerator_currency_code === 'SEK' && r.denominator_currency_code === 'EUR')
+          .map((r) => r.fx_rate);
+        assert.equal((await op(urlA)(ESG, 'addCurrency', { currency_code: 'SEK' })).status < 500, true);
+        assert.equal((await op(urlA)(ESG, 'addFXrate', { currency_code_numerator: 'SEK', currency_code_denominator: 'EUR', currency_code_quota: 11, reporting_year: year })).status, 200);
+        // Both replicas now hold the year's rates.
+        assert.ok((await rates(urlA)).includes(11));
+        assert.ok((await rates(urlB)).includes(11));
+        const categoriesB = (await op(urlB)(ESG, 'getCategories', { reporting_year: year })).body;
+        assert.equal((await op(urlA)(ESG, 'addFXrate', { currency_code_numerator: 'SEK', currency_code_denominator: 'EUR', currency_code_quota: 12, reporting_year: year })).status, 200);
+        // The writer reads its own write through the gateway it wrote through, at once.
+        assert.deepEqual(await rates(urlA), [12]);
+        const t0 = performance.now();
+        await until(() => rates(urlB), (r) => r.length === 1 && r[0] === 12, 'gateway B showing the new rate', 10_000, 20);
+        const elapsed = performance.now() - t0;
+        assert.ok(elapsed < 1_000, `gateway B showed the new rate only after ${Math.round(elapsed)} ms`);
+        // A reference write through B: a new category appears in A's answer.
+        const added = await op(urlB)(ESG, 'addCategory', { category_name: 'Cache test category', reporting_year: year, language_code: 'en' });
+        assert.equal(added.status, 200, JSON.stringify(added.body));
+        const hasCategory = async (url: string) =>
+          JSON.stringify((await op(url)(ESG, 'getCategories', { reporting_year: year })).body).includes('Cache test category');
+        assert.equal(await hasCategory(urlB), true);
+        assert.notDeepEqual((await op(urlB)(ESG, 'getCategories', { reporting_year: year })).body, categoriesB);
+        await until(() => hasCategory(urlA), (has) => has, 'gateway A showing the new category', 10_000, 20);
+      });
+
+      it('reference reads still need a valid key: the cache never answers an unauthenticated caller', async () => {
+        assert.equal((await op0(urlA, OPERATOR)).status, 200);
+        assert.equal((await op0(urlA, 'not-a-key')).status, 401);
+        assert.equal((await op0(urlB, 'not-a-key')).status, 401);
+        const none = await fetch(`${urlA}/v1/call`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({ solution: ESG, operation: 'getCurrencies' }),
+        });
+        assert.equal(none.status, 401);
       });
     });
   }
