@@ -22,6 +22,7 @@ import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import { ContractFactory, Interface, Wallet } from 'ethers';
 import { measure, percentile } from './lib/harness.mjs';
+import { statementsPerRequest } from './lib/statements.mjs';
 import { ESG, httpClient, pool } from './lib/http.mjs';
 import { machine } from './lib/machine.mjs';
 import { impactsAtScale } from './lib/impact-scale.mjs';
@@ -105,6 +106,7 @@ async function onDatabase(db) {
         progress(`[${db}] (a) ${r.read} via ${face}: ${CONCURRENCY} concurrent for ${SECONDS} s…`);
         row[face] = await measure(r[face], { concurrency: CONCURRENCY, durationMs: SECONDS * 1000 });
         if (row[face].errors) progress(`[${db}]     ${row[face].errors} errors, first: ${row[face].firstError}`);
+        row[face].statementsPerRequest = await statementsPerRequest(system.gatewayUrl, r[face]);
       }
       row.ratios = {
         v1VsGrpcThroughput: round(row.v1.rps / row.grpc.rps, 3),
@@ -269,17 +271,17 @@ function markdown() {
     '',
     '## (a) Gateway overhead: the same read through each face',
     '',
-    'gRPC goes straight to the service with a caller (no authentication); /v1/call and GraphQL authenticate the API key with identity first, then validate, call the same gRPC method and shape the answer.',
+    'gRPC goes straight to the service with a caller (no authentication); /v1/call and GraphQL authenticate the API key (from the gateway\'s cache, identity on a miss), then validate, call the same gRPC method (shared reference reads from the gateway\'s cache) and shape the answer. SQL statements per request: db_statements_total over 50 sequential requests after the measurement.',
     '',
   ];
   for (const [db, rows] of Object.entries(report.overhead)) {
-    out.push(`### ${db}`, '', '| read | face | req/s | p50 ms | p99 ms | errors | throughput vs gRPC | p99 vs gRPC |', '|---|---|---:|---:|---:|---:|---:|---:|');
+    out.push(`### ${db}`, '', '| read | face | req/s | p50 ms | p99 ms | errors | SQL statements per request | throughput vs gRPC | p99 vs gRPC |', '|---|---|---:|---:|---:|---:|---:|---:|---:|');
     for (const r of rows) {
       for (const face of ['v1', 'graphql', 'grpc']) {
         const f = r[face];
         const tr = face === 'grpc' ? '1' : face === 'v1' ? r.ratios.v1VsGrpcThroughput : r.ratios.graphqlVsGrpcThroughput;
         const pr = face === 'grpc' ? '1' : face === 'v1' ? r.ratios.v1VsGrpcP99 : r.ratios.graphqlVsGrpcP99;
-        out.push(`| ${r.read} | ${face === 'v1' ? '/v1/call' : face === 'graphql' ? 'GraphQL' : 'gRPC direct'} | ${f.rps} | ${f.p50} | ${f.p99} | ${f.errors} | ${tr} | ${pr} |`);
+        out.push(`| ${r.read} | ${face === 'v1' ? '/v1/call' : face === 'graphql' ? 'GraphQL' : 'gRPC direct'} | ${f.rps} | ${f.p50} | ${f.p99} | ${f.errors} | ${f.statementsPerRequest ?? '—'} | ${tr} | ${pr} |`);
       }
     }
     out.push('');

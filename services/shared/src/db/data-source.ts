@@ -1,5 +1,6 @@
 import { DataSource, type EntitySchema, type MigrationInterface } from 'typeorm';
 import type { Logger } from '../logger.js';
+import { statementCounter } from './statement-counter.js';
 
 export interface ServiceDataSourceOptions {
   /** postgres:// URL (a PostgreSQL server, or the embedded PGlite socket). */
@@ -33,6 +34,7 @@ export async function openServiceDataSource(opts: ServiceDataSourceOptions): Pro
     migrationsTransactionMode: 'each',
     synchronize: false,
     logging: false,
+    logger: statementCounter(opts.schema),
     extra: {
       // At least two: migrations run beside the connection holding the migration lock.
       max: Math.max(opts.poolSize ?? 10, 2),
