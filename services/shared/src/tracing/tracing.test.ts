@@ -46,7 +46,7 @@ describe('initTracing configuration (standard OTEL_* variables)', () => {
       assert.throws(() => initTracing('t', { env }), (e: unknown) => e instanceof ConfigError && re.test(e.message));
     refused({ OTEL_TRACES_EXPORTER: 'jaeger' }, /^OTEL_TRACES_EXPORTER must list otlp, console, none/);
     refused({ OTEL_EXPORTER_OTLP_ENDPOINT: 'collector:4318' }, /^OTEL_EXPORTER_OTLP_ENDPOINT must/);
-    refused({ OTEL_EXPORTER_OTLP_ENDPOINT: 'http://c:4317', OTEL_EXPORTER_OTLP_PROTOCOL: 'grpc' }, /^OTEL_EXPORTER_OTLP_PROTOCOL/);
+    refused({ OTEL_EXPORTER_OTLP_ENDPOINT: 'http://c:4317', OTEL_EXPORTER_OTLP_PROTOCOL: 'grpc' }, /^OTEL_EXPORTER_OTLP_PROTOCOL must be http\/protobuf or http\/json/);
   });
 });
 

@@ -1,5 +1,6 @@
 import { W3CTraceContextPropagator } from '@opentelemetry/core';
-import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';
+import { OTLPTraceExporter as OTLPJsonTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';
+import { OTLPTraceExporter as OTLPProtobufTraceExporter } from '@opentelemetry/exporter-trace-otlp-proto';
 import { resourceFromAttributes } from '@opentelemetry/resources';
 import {
   BatchSpanProcessor,
@@ -27,6 +28,8 @@ export interface Tracing {
 }
 
 const EXPORTERS = ['otlp', 'console', 'none'] as const;
+/** OTLP over HTTP in either encoding; gRPC (port 4317) is not offered: collectors take both on 4318. */
+const OTLP_PROTOCOLS = { 'http/protobuf': OTLPProtobufTraceExporter, 'http/json': OTLPJsonTraceExporter } as const;
 
 let active: { tracing: Tracing; provider: NodeTracerProvider } | undefined;
 
@@ -34,7 +37,8 @@ let active: { tracing: Tracing; provider: NodeTracerProvider } | undefined;
  * Starts OpenTelemetry tracing for this process, if configured (the standard variables):
  * `OTEL_TRACES_EXPORTER` (`otlp`, `console`, `none`; default `otlp` when an OTLP endpoint is set, else
  * tracing stays off), `OTEL_EXPORTER_OTLP_ENDPOINT` / `OTEL_EXPORTER_OTLP_TRACES_ENDPOINT` (OTLP over HTTP
- * with JSON bodies), `OTEL_SERVICE_NAME`, `OTEL_TRACES_SAMPLER`, `OTEL_BSP_*`, `OTEL_SDK_DISABLED`.
+ * with JSON bodies, or protobuf bodies when `OTEL_EXPORTER_OTLP[_TRACES]_PROTOCOL` is `http/protobuf`),
+ * `OTEL_SERVICE_NAME`, `OTEL_TRACES_SAMPLER`, `OTEL_BSP_*`, `OTEL_SDK_DISABLED`.
  * Context travels as W3C `traceparent`: HTTP headers, gRPC metadata, bus message headers.
  * Answers undefined when tracing stays off; calling it twice keeps the first set-up.
  */
@@ -90,12 +94,12 @@ function exportersFromEnv(read: ReturnType<typeof envReader>): SpanExporter[] {
     }
     if (n === 'console') out.push(new ConsoleSpanExporter());
     if (n === 'otlp') {
-      const protocol = read.optionalString('OTEL_EXPORTER_OTLP_TRACES_PROTOCOL') ?? read.optionalString('OTEL_EXPORTER_OTLP_PROTOCOL');
-      if (protocol !== undefined && protocol !== 'http/json') {
-        throw new ConfigError(`OTEL_EXPORTER_OTLP_PROTOCOL: this service exports OTLP over HTTP with JSON; set http/json or leave it unset, got "${protocol}".`);
+      const protocol = read.optionalString('OTEL_EXPORTER_OTLP_TRACES_PROTOCOL') ?? read.optionalString('OTEL_EXPORTER_OTLP_PROTOCOL') ?? 'http/json';
+      if (!Object.hasOwn(OTLP_PROTOCOLS, protocol)) {
+        throw new ConfigError(`OTEL_EXPORTER_OTLP_PROTOCOL must be http/protobuf or http/json (OTLP over HTTP); got "${protocol}".`);
       }
       // The exporter reads the endpoint, headers, timeout and TLS files from the same variables.
-      out.push(new OTLPTraceExporter());
+      out.push(new OTLP_PROTOCOLS[protocol as keyof typeof OTLP_PROTOCOLS]());
     }
   }
   if (names.includes('none')) return [];
