@@ -1,5 +1,6 @@
 import { resolve } from 'node:path';
 import { envReader } from '@green-impact/shared/config';
+import { parseAllowedOrigins } from '@green-impact/gateway/cors';
 import type { AuthCacheSettings } from '@green-impact/gateway/auth-cache';
 import type { ReferenceCacheSettings } from '@green-impact/gateway/reference-cache';
 import { loadAuthCacheSettings, loadGatewayLimits, loadGraphqlConfig, loadReferenceCacheSettings, type GatewayLimits, type GraphqlConfig } from '@green-impact/gateway/config';
@@ -29,6 +30,8 @@ export interface EmbeddedConfig {
   gatewayGraphql: GraphqlConfig;
   gatewayAuthCache: AuthCacheSettings;
   gatewayReferenceCache: ReferenceCacheSettings;
+  /** CORS_ALLOWED_ORIGINS: browser origins allowed to call /graphql and /v1/call. */
+  gatewayCorsOrigins: string[];
 }
 
 export function loadEmbeddedConfig(env: Record<string, string | undefined> = process.env): EmbeddedConfig {
@@ -48,5 +51,6 @@ export function loadEmbeddedConfig(env: Record<string, string | undefined> = pro
     gatewayGraphql: loadGraphqlConfig(env),
     gatewayAuthCache: loadAuthCacheSettings(env),
     gatewayReferenceCache: loadReferenceCacheSettings(env),
+    gatewayCorsOrigins: parseAllowedOrigins(read.optionalString('CORS_ALLOWED_ORIGINS')),
   };
 }

@@ -35,6 +35,7 @@ const system = await startSystem({
   gatewayGraphql: config.gatewayGraphql,
   gatewayAuthCache: config.gatewayAuthCache,
   gatewayReferenceCache: config.gatewayReferenceCache,
+  gatewayCorsOrigins: config.gatewayCorsOrigins,
   log,
 });
 

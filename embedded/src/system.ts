@@ -50,6 +50,8 @@ export interface SystemOptions {
   gatewayAuthCache?: AuthCacheSettings | undefined;
   /** The gateway's reference-data cache; its defaults (REFERENCE_CACHE_*) when undefined. */
   gatewayReferenceCache?: ReferenceCacheSettings | undefined;
+  /** Browser origins allowed across origins (CORS_ALLOWED_ORIGINS); none when unset. */
+  gatewayCorsOrigins?: string[] | undefined;
   log: Logger;
 }
 
@@ -161,7 +163,7 @@ export async function startSystem(opts: SystemOptions): Promise<RunningSystem> {
     const graphql = opts.gatewayGraphql ?? gatewayConfig.graphql;
     const authCache = opts.gatewayAuthCache ?? gatewayConfig.authCache;
     const referenceCache = opts.gatewayReferenceCache ?? gatewayConfig.referenceCache;
-    const gateway = createGateway({ config: { ...gatewayConfig, limits, graphql, authCache, referenceCache }, bus, log: opts.log.child({ component: 'gateway' }) });
+    const gateway = createGateway({ config: { ...gatewayConfig, limits, graphql, authCache, referenceCache, corsAllowedOrigins: opts.gatewayCorsOrigins ?? [] }, bus, log: opts.log.child({ component: 'gateway' }) });
     await gateway.listen();
     stack.push(() => gateway.close());
 

@@ -2,6 +2,7 @@ import { isIP } from 'node:net';
 import { ConfigError, envReader, type EnvReader } from '@green-impact/shared/config';
 import type { AuthCacheSettings } from './auth-cache.js';
 import type { ReferenceCacheSettings } from './reference-cache.js';
+import { parseAllowedOrigins } from './cors.js';
 import { DEFAULT_QUERY_LIMITS } from './graphql/limits.js';
 
 /** Everything the gateway reads from the environment, validated once at start. */
@@ -21,6 +22,8 @@ export interface GatewayConfig {
   shutdownGraceMs: number;
   /** Express's `trust proxy`: how many proxies (or which addresses) may set X-Forwarded-For; 0 trusts none. */
   trustProxy: number | string[];
+  /** Browser origins allowed to call /graphql and /v1/call across origins (CORS_ALLOWED_ORIGINS); none by default. */
+  corsAllowedOrigins: string[];
   limits: GatewayLimits;
   graphql: GraphqlConfig;
   /** The API-key authentication cache (auth-cache.ts). */
@@ -103,6 +106,7 @@ export function loadGatewayConfig(env: Record<string, string | undefined> = proc
     authCache: loadAuthCacheSettings(env),
     referenceCache: loadReferenceCacheSettings(env),
     trustProxy: trustProxy(read),
+    corsAllowedOrigins: parseAllowedOrigins(read.optionalString('CORS_ALLOWED_ORIGINS')),
     limits: loadGatewayLimits(env),
     backends: {
       identity,

@@ -10,6 +10,7 @@ import { cachingSharedReads, ReferenceCache } from './reference-cache.js';
 import { chainRoutes } from './chain-routes.js';
 import { createClients, type GatewayClients } from './clients.js';
 import type { GatewayConfig } from './config.js';
+import { corsAllowList } from './cors.js';
 import { errorHandler, notFound } from './error-handler.js';
 import { createGraphql } from './graphql/apollo.js';
 import { explorerRoutes } from './graphql/explorer.js';
@@ -89,6 +90,7 @@ export function createGateway(options: GatewayOptions): Gateway {
     if (closing) res.setHeader('Connection', 'close');
     next();
   });
+  app.use(['/graphql', '/v1/call'], corsAllowList(config.corsAllowedOrigins));
   app.use(opsRoutes({ backends: clientSet.backends, timeoutMs: config.readyCheckTimeoutMs, isClosing: () => closing }));
   app.use(
     callRoute({
