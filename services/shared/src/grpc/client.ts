@@ -45,6 +45,7 @@ interface MethodDef {
  * the client first (with its own message); the budget's signal cancels the call at that moment anyway.
  */
 const BUDGET_GRACE_MS = 50;
+const ROUND_ROBIN = JSON.stringify({ loadBalancingConfig: [{ round_robin: {} }] });
 
 /**
  * Builds a client from a ts-proto service definition. Every call carries a deadline and the caller's
@@ -58,6 +59,9 @@ export function createGrpcClient<D extends Record<string, MethodDef>>(
   defaults: { deadlineMs?: number } = {},
 ): TypedClient<D> {
   const client = new Client(address, credentials.createInsecure(), {
+    // Every address the name resolves to gets calls in turn (a headless Service answers with every ready
+    // pod); grpc-js's default, pick_first, would send them all down one connection to one pod.
+    'grpc.service_config': ROUND_ROBIN,
     'grpc.keepalive_time_ms': 30_000,
     'grpc.max_receive_message_length': 64 * 1024 * 1024,
     'grpc.enable_retries': 1,

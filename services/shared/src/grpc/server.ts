@@ -115,6 +115,13 @@ export interface StartedGrpcServer {
 }
 
 /**
+ * Clients keep their connections for as long as they can: without an age limit, a client that balanced
+ * over the pods it knew never learns of a pod added later. After this age the server sends GOAWAY, the
+ * client resolves the name again and spreads its calls over the pods there are now.
+ */
+export const MAX_CONNECTION_AGE_MS = 5 * 60_000;
+
+/**
  * Starts a gRPC server with the standard health service (grpc.health.v1) and server reflection for the
  * given proto files, bound to host:port (port 0 picks a free one).
  */
@@ -125,10 +132,14 @@ export async function startGrpcServer(opts: {
   protoRoot: string;
   protoFiles: string[];
   log: Logger;
+  /** See MAX_CONNECTION_AGE_MS; tests shorten it. */
+  maxConnectionAgeMs?: number;
 }): Promise<StartedGrpcServer> {
   const server = new Server({
     'grpc.max_receive_message_length': 16 * 1024 * 1024,
     'grpc.keepalive_permit_without_calls': 1,
+    'grpc.max_connection_age_ms': opts.maxConnectionAgeMs ?? MAX_CONNECTION_AGE_MS,
+    // No grace limit: a GOAWAY only moves new calls; open streams (job watches) run on until they end.
   });
   const statuses: Record<string, 'SERVING'> = { '': 'SERVING' };
   for (const s of opts.services) {
