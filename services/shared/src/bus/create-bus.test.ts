@@ -5,7 +5,7 @@ import { eventBusSettingsFromEnv } from './create-bus.js';
 
 describe('eventBusSettingsFromEnv', () => {
   it('selects the in-process bus without brokers and keeps kafkajs defaults', () => {
-    assert.deepEqual(eventBusSettingsFromEnv(envReader({})), { kafkaBrokers: [], idempotent: true, consumer: {} });
+    assert.deepEqual(eventBusSettingsFromEnv(envReader({})), { kafkaBrokers: [], idempotent: true, consumer: {}, security: {} });
   });
 
   it('reads brokers, idempotence and consumer timings', () => {
@@ -20,6 +20,7 @@ describe('eventBusSettingsFromEnv', () => {
       kafkaBrokers: ['k1:9092', 'k2:9092'],
       idempotent: false,
       consumer: { sessionTimeoutMs: 6000, heartbeatIntervalMs: 500, maxWaitTimeMs: 100 },
+      security: {},
     });
   });
 

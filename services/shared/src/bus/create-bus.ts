@@ -2,6 +2,7 @@ import type { EnvReader } from '../config.js';
 import type { BusLogger, EventBus, HandlerRetryOptions } from './event-bus.js';
 import { InProcessBus } from './in-process-bus.js';
 import { KafkaBus } from './kafka-bus.js';
+import { kafkaSecurityFromEnv, type KafkaSecurity } from './kafka-security.js';
 import type { KafkaConsumerTuning } from './kafka-subscription.js';
 
 export interface CreateEventBusOptions {
@@ -14,13 +15,15 @@ export interface CreateEventBusOptions {
   idempotent?: boolean | undefined;
   /** Kafka only. */
   consumer?: KafkaConsumerTuning | undefined;
+  /** Kafka only: TLS and SASL. */
+  security?: KafkaSecurity | undefined;
 }
 
 /** The one place that decides which adapter runs, so the rest of the code only sees `EventBus`. */
 export function createEventBus(options: CreateEventBusOptions): EventBus {
-  const { kafkaBrokers, clientId, logger, retry, idempotent, consumer } = options;
+  const { kafkaBrokers, clientId, logger, retry, idempotent, consumer, security } = options;
   if (kafkaBrokers && kafkaBrokers.length > 0) {
-    return new KafkaBus({ brokers: kafkaBrokers, clientId, logger, retry, idempotent, consumer });
+    return new KafkaBus({ brokers: kafkaBrokers, clientId, logger, retry, idempotent, consumer, ...(security ? { security } : {}) });
   }
   return new InProcessBus({ logger, retry });
 }
@@ -29,9 +32,10 @@ export function createEventBus(options: CreateEventBusOptions): EventBus {
  * The bus settings of a service process, from its environment: `KAFKA_BROKERS` (empty: in-process bus),
  * `KAFKA_IDEMPOTENT` (default true; false for librdkafka's mock cluster, see KafkaBusOptions.idempotent)
  * and the consumer timings `KAFKA_SESSION_TIMEOUT_MS`, `KAFKA_HEARTBEAT_INTERVAL_MS`,
- * `KAFKA_MAX_WAIT_MS` (kafkajs defaults when unset; tests against the mock shorten them).
+ * `KAFKA_MAX_WAIT_MS` (kafkajs defaults when unset; tests against the mock shorten them); TLS and SASL
+ * from `KAFKA_SSL*` / `KAFKA_SASL_*` (kafka-security.ts).
  */
-export function eventBusSettingsFromEnv(env: EnvReader): Pick<CreateEventBusOptions, 'kafkaBrokers' | 'idempotent' | 'consumer'> {
+export function eventBusSettingsFromEnv(env: EnvReader): Pick<CreateEventBusOptions, 'kafkaBrokers' | 'idempotent' | 'consumer' | 'security'> {
   const optionalMs = (name: string, min: number) => {
     const v = env.optionalString(name);
     return v === undefined ? undefined : env.int(name, undefined, { min, max: 600_000 });
@@ -43,7 +47,7 @@ export function eventBusSettingsFromEnv(env: EnvReader): Pick<CreateEventBusOpti
   if (session !== undefined) consumer.sessionTimeoutMs = session;
   if (heartbeat !== undefined) consumer.heartbeatIntervalMs = heartbeat;
   if (maxWait !== undefined) consumer.maxWaitTimeMs = maxWait;
-  return { kafkaBrokers: env.list('KAFKA_BROKERS'), idempotent: env.bool('KAFKA_IDEMPOTENT', true), consumer };
+  return { kafkaBrokers: env.list('KAFKA_BROKERS'), idempotent: env.bool('KAFKA_IDEMPOTENT', true), consumer, security: kafkaSecurityFromEnv(env) };
 }
 
 /**

@@ -8,6 +8,7 @@ import {
   type SubscribeOptions,
   type Subscription,
 } from './event-bus.js';
+import type { KafkaSecurity } from './kafka-security.js';
 import { KafkaSubscription, type KafkaConsumerTuning } from './kafka-subscription.js';
 import { tracedHandler, tracedPublish } from '../tracing/bus-spans.js';
 
@@ -25,6 +26,8 @@ export interface KafkaBusOptions {
   idempotent?: boolean;
   retry?: HandlerRetryOptions;
   consumer?: KafkaConsumerTuning;
+  /** TLS and SASL (kafka-security.ts); plaintext without. */
+  security?: KafkaSecurity;
 }
 
 /**
@@ -43,6 +46,8 @@ export class KafkaBus implements EventBus {
     this.kafka = new Kafka({
       clientId: options.clientId,
       brokers: options.brokers,
+      ...(options.security?.ssl ? { ssl: options.security.ssl } : {}),
+      ...(options.security?.sasl ? { sasl: options.security.sasl } : {}),
       logLevel: logger ? logLevel.INFO : logLevel.NOTHING,
       ...(logger ? { logCreator: () => routeLog(logger) } : {}),
     });
