@@ -33,13 +33,18 @@ test('/healthz, /readyz and /metrics', async () => {
   }
 });
 
-test('/readyz is 503 with per-backend status when a backend is down; calls answer 503', async () => {
+test('a backend down: /readyz stays 200, degraded, per backend; only that backend\'s operations answer 503', async () => {
   const port = await deadPort();
-  const t = await startTestGateway({ TAXONOMY_GRPC_ADDR: `127.0.0.1:${port}`, READY_CHECK_TIMEOUT_MS: '500' });
+  const t = await startTestGateway({ TAXONOMY_GRPC_ADDR: `127.0.0.1:${port}`, READY_CHECK_TIMEOUT_MS: '500', GRPC_DEADLINE_MS: '1000' });
   try {
     const res = await fetch(`${t.baseUrl}/readyz`);
-    assert.equal(res.status, 503);
-    assert.deepEqual(await res.json(), { status: 'not ready', backends: { identity: 'SERVING', taxonomy: 'UNREACHABLE' } });
+    assert.equal(res.status, 200, 'one broken backend must not take the gateway pod out of the Service');
+    assert.deepEqual(await res.json(), { status: 'degraded', backends: { identity: 'SERVING', taxonomy: 'UNREACHABLE' } });
+    const taxonomyOp = await postCall(t.baseUrl, { solution: 'SVC.ESG.Credits', operation: 'getFrameworks', parameters: { reporting_year: 2024 } });
+    assert.equal(taxonomyOp.status, 503);
+    assert.equal(taxonomyOp.json.code, 'UNAVAILABLE');
+    const identityOp = await postCall(t.baseUrl, { solution: 'SVC.ESG.Credits', operation: 'getGroups' });
+    assert.equal(identityOp.status, 200, 'identity\'s operations still answer');
   } finally {
     await t.stop();
   }

@@ -5,8 +5,11 @@ import { checkReadiness } from './readiness.js';
 import { routeLabel } from './request-context.js';
 
 /**
- * Probes and metrics for the platform: /healthz (the process answers), /readyz (every backend's gRPC
- * health check answers SERVING, and the gateway is not shutting down), /metrics (Prometheus).
+ * Probes and metrics for the platform: /healthz (the process answers), /readyz, /metrics (Prometheus).
+ * /readyz is 503 only while the gateway shuts down. A backend that is down makes it `degraded` (still 200,
+ * each backend's gRPC health in the body): the operations of that backend answer 503 UNAVAILABLE, every
+ * other operation keeps working. Were the gateway unready, one broken backend would take every gateway
+ * pod out of the Service, and with them the operations that could still be answered.
  */
 export function opsRoutes(options: { backends: readonly Backend[]; timeoutMs: number; isClosing: () => boolean }): Router {
   const router = Router();
@@ -16,8 +19,8 @@ export function opsRoutes(options: { backends: readonly Backend[]; timeoutMs: nu
   router.get('/readyz', routeLabel('/readyz'), async (_req, res) => {
     const { ready, backends } = await checkReadiness(options.backends, options.timeoutMs);
     const closing = options.isClosing();
-    res.status(ready && !closing ? 200 : 503).json({
-      status: closing ? 'shutting down' : ready ? 'ready' : 'not ready',
+    res.status(closing ? 503 : 200).json({
+      status: closing ? 'shutting down' : ready ? 'ready' : 'degraded',
       backends,
     });
   });

@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createScratchPostgresDatabase, skipReason, testDatabases } from '@green-impact/shared/testing/databases';
 import { v1Client } from './support/system.js';
+import { everyBackendServing } from './support/http-probe.js';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
 const postgres = testDatabases.find((d) => d.name === 'postgresql')!;
@@ -27,7 +28,7 @@ async function waitReady(url: string, timeoutMs: number): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     try {
-      if ((await fetch(`${url}/readyz`)).status === 200) return;
+      if (await everyBackendServing(url)) return;
     } catch {
       // not listening yet
     }

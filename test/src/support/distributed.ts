@@ -3,6 +3,7 @@ import http from 'node:http';
 import { createServer, type AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { everyBackendServing } from './http-probe.js';
 
 const root = fileURLToPath(new URL('../../../', import.meta.url));
 
@@ -89,7 +90,7 @@ export async function startTopology(env: NodeJS.ProcessEnv, readyTimeoutMs = 45_
   for (;;) {
     if (child.exitCode !== null) throw new Error(`start-distributed exited with ${child.exitCode}:\n${output}`);
     try {
-      if ((await fetch(`${url}/readyz`)).status === 200) return topology;
+      if (await everyBackendServing(url)) return topology;
     } catch {
       // not listening yet
     }

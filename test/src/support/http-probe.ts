@@ -97,3 +97,12 @@ export function assertGraphqlAnswer(answer: Answer, sent: string, context: strin
     assert.deepEqual(Object.keys(error.extensions ?? {}), ['code'], `extensions beyond code: ${where}`);
   }
 }
+
+/**
+ * The gateway's /readyz says every backend serves (`ready`): what a started system waits for. A 200
+ * alone is not enough since /readyz stays 200 while a backend is down (`degraded`).
+ */
+export async function everyBackendServing(baseUrl: string): Promise<boolean> {
+  const res = await fetch(`${baseUrl}/readyz`);
+  return res.status === 200 && ((await res.json()) as { status?: string }).status === 'ready';
+}

@@ -1,6 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { join } from 'node:path';
 import { pathToFileURL, fileURLToPath } from 'node:url';
+import { everyBackendServing } from './http-probe.js';
 
 const root = fileURLToPath(new URL('../../../', import.meta.url));
 
@@ -116,7 +117,7 @@ export async function startProcesses(env: NodeJS.ProcessEnv, names: ProcessName[
       throw new Error(`${dead.name} exited with ${dead.signal ?? dead.code} while starting:\n${output.slice(-4000)}`);
     }
     try {
-      if ((await fetch(`${url}/readyz`)).status === 200) return set;
+      if (await everyBackendServing(url)) return set;
     } catch {
       // not listening yet
     }
