@@ -1,0 +1,85 @@
+import { after, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, relative } from 'node:path';
+import { hasCommand, readYamlFile, renderWith, repoRoot, type K8sObject } from './support/infra/manifests.js';
+
+const kubectl = hasCommand('kubectl', ['version', '--client']);
+const METRIC_SOURCES = ['gateway/src/http-metrics.ts', 'services/shared/src/metrics.ts'];
+
+/** The base with the optional monitoring and Gateway API components, rendered by kubectl kustomize. */
+function renderWithComponents(): K8sObject[] {
+  const dir = mkdtempSync(join(tmpdir(), 'k8s-components-'));
+  after(() => rmSync(dir, { recursive: true, force: true }));
+  const k8s = relative(dir, join(repoRoot, 'infra/k8s')); // kustomize takes relative paths only
+  writeFileSync(
+    join(dir, 'kustomization.yaml'),
+    `apiVersion: kustomize.config.k8s.io/v1beta1\nkind: Kustomization\nresources: [${k8s}/base]\ncomponents: [${k8s}/components/monitoring, ${k8s}/components/gateway-api]\n`,
+  );
+  return renderWith('kubectl', ['kustomize', dir], 'components');
+}
+
+describe('optional components: ServiceMonitor, PrometheusRule, HTTPRoute (kubectl kustomize)', { skip: kubectl ? false : 'kubectl is not on PATH' }, () => {
+  const objects = kubectl ? renderWithComponents() : [];
+  const ofKind = (kind: string) => objects.filter((o) => o.kind === kind);
+  const services = ofKind('Service');
+
+  it('each ServiceMonitor selects existing Services by a port they name, and every workload is scraped', () => {
+    const scraped = new Set<string>();
+    for (const sm of ofKind('ServiceMonitor')) {
+      const sel = sm['spec'].selector;
+      const selected = services.filter((s) => {
+        const labels = s.metadata['labels'] ?? {};
+        const byLabels = Object.entries(sel.matchLabels ?? {}).every(([k, v]) => labels[k] === v);
+        const byExpr = (sel.matchExpressions ?? []).every((e: { key: string; operator: string; values: string[] }) => e.operator === 'In' && e.values.includes(labels[e.key]));
+        return byLabels && byExpr;
+      });
+      assert.ok(selected.length > 0, `${sm.metadata.name} selects no Service`);
+      for (const s of selected) {
+        for (const ep of sm['spec'].endpoints) {
+          assert.ok(s['spec'].ports.some((p: { name: string }) => p.name === ep.port), `${sm.metadata.name}: Service ${s.metadata.name} has no port ${ep.port}`);
+          assert.equal(ep.path, '/metrics');
+        }
+        scraped.add(s.metadata.name);
+      }
+    }
+    assert.deepEqual([...scraped].sort(), ['chain', 'gateway', 'identity', 'portfolio', 'taxonomy']);
+  });
+
+  it('the alert rules use only metrics and labels the code exports', () => {
+    const sources = METRIC_SOURCES.map((f) => readFileSync(join(repoRoot, f), 'utf8')).join('\n');
+    const [rule] = ofKind('PrometheusRule');
+    assert.ok(rule, 'no PrometheusRule');
+    const rules = rule['spec'].groups.flatMap((g: { rules: { alert: string; expr: string; labels: { severity: string } }[] }) => g.rules);
+    assert.ok(rules.length >= 3);
+    for (const r of rules) {
+      assert.match(r.labels.severity, /^(critical|warning)$/, r.alert);
+      for (const [, metric] of r.expr.matchAll(/\b([a-z_]+)\{/g)) {
+        if (metric === 'up') continue;
+        const base = (metric as string).replace(/_bucket$/, '');
+        assert.ok(sources.includes(`name: '${base}'`), `${r.alert}: ${metric} is exported by no service`);
+      }
+      for (const [, label] of r.expr.matchAll(/[{,]\s*([a-z_]+)\s*=~?"/g)) {
+        assert.ok(['service', 'namespace'].includes(label as string) || sources.includes(`'${label}'`), `${r.alert}: label ${label} is not exported`);
+      }
+    }
+  });
+
+  it('the HTTPRoute sends exactly the Ingress\'s public paths to the gateway Service port', () => {
+    const [route] = ofKind('HTTPRoute');
+    assert.ok(route, 'no HTTPRoute');
+    const gateway = services.find((s) => s.metadata.name === 'gateway');
+    const paths = route['spec'].rules.flatMap((r: { matches: { path: { value: string } }[]; backendRefs: { name: string; port: number }[] }) => {
+      for (const b of r.backendRefs) {
+        assert.equal(b.name, 'gateway');
+        assert.ok(gateway?.['spec'].ports.some((p: { port: number }) => p.port === b.port), `gateway Service has no port ${b.port}`);
+      }
+      return r.matches.map((m) => m.path.value);
+    });
+    const ingress = readYamlFile(join(repoRoot, 'infra/k8s/overlays/prod/ingress.yaml'));
+    const ingressPaths = ingress.flatMap((i) => i['spec'].rules.flatMap((r: { http: { paths: { path: string }[] } }) => r.http.paths.map((p) => p.path)));
+    assert.deepEqual([...new Set(paths)].sort(), [...new Set(ingressPaths)].sort());
+    assert.ok(!paths.some((p: string) => ['/metrics', '/healthz', '/readyz', '/'].includes(p)), 'internal routes stay private');
+  });
+});
