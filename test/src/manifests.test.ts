@@ -1,14 +1,10 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { parse } from 'yaml';
 import { execForm, parseDockerfile } from './support/infra/dockerfile.js';
 import { gatewayEnvOf, gatewaySettings, type GatewayEnv } from './support/infra/gateway-settings.js';
-import { mergeValues, staticConfigMaps } from './support/infra/helm-config-maps.js';
-import { enclosingBlocks, helmTemplateProblems, unknownOverrides } from './support/infra/helm-static.js';
-import { ingressProblems, nginxSize, type IngressSpec } from './support/infra/ingress-invariants.js';
+import { ingressProblems, type IngressSpec } from './support/infra/ingress-invariants.js';
 import { imageFileList, missingAtRuntime } from './support/infra/image-layout.js';
 import {
   generatedObjects, hasCommand, kustomizationResources, readKustomization, readYamlFile, renderWith, repoRoot, type K8sObject,
@@ -35,7 +31,7 @@ const CALLS = ['gateway -> chain:50054', 'gateway -> identity:50051', 'gateway -
 const EXTERNAL_SECRETS = ['identity-secrets', 'taxonomy-secrets', 'portfolio-secrets', 'chain-secrets', 'chain-networks', 'chain-signer-keys', 'gateway-secrets'];
 const CANDIDATE_PORTS = ['53/UDP', '53/TCP', '80/TCP', '443/TCP', '465/TCP', '587/TCP', '4317/TCP', '4318/TCP', '5001/TCP', '5432/TCP', '6379/TCP', '8080/TCP', '9092/TCP'];
 const DNS = ['53/UDP', '53/TCP'];
-// The parties outside the namespace the policies name (the defaults of the Helm values and the overlays).
+// The parties outside the namespace the policies name (as the overlays set them).
 const KUBE_DNS: Outsider = { namespace: { 'kubernetes.io/metadata.name': 'kube-system' }, pod: { 'k8s-app': 'kube-dns' } };
 const PROMETHEUS: Outsider = { namespace: { 'kubernetes.io/metadata.name': 'monitoring' }, pod: { 'app.kubernetes.io/name': 'prometheus' } };
 const COLLECTOR: Outsider = { namespace: { 'kubernetes.io/metadata.name': 'observability' }, pod: { 'app.kubernetes.io/name': 'opentelemetry-collector' } };
@@ -69,7 +65,6 @@ function collectorEgress(objects: K8sObject[], tracing: boolean): Record<string,
 
 const infra = (...p: string[]) => join(repoRoot, 'infra', ...p);
 const kubectl = hasCommand('kubectl', ['version', '--client']);
-const helm = hasCommand('helm', ['version']);
 const built = existsSync(join(repoRoot, 'services/identity/dist/index.js'));
 const operationsDoc = existsSync(join(repoRoot, 'docs/operations.md')) ? readFileSync(join(repoRoot, 'docs/operations.md'), 'utf8') : '';
 
@@ -91,7 +86,7 @@ async function assertSchemaValid(objects: K8sObject[]) {
   assert.deepEqual(errors, []);
 }
 
-/** The checks every rendering of the system passes (kustomize base and overlays, Helm). */
+/** The checks every rendering of the system passes (kustomize base and overlays). */
 function assertSystem(
   objects: K8sObject[],
   spec: Omit<SystemSpec, 'workloads' | 'migrations'>,
@@ -139,7 +134,7 @@ describe('container image (infra/docker/Dockerfile, read statically: no Docker e
     it(`target ${name}: distroless non-root, no RUN, its entry, port and HEALTHCHECK`, () => {
       const s = stage(name);
       assert.ok(s, `no stage named ${name}`);
-      assert.match(s.base, /^gcr\.io\/distroless\/nodejs20-debian12(:nonroot|@sha256:)/);
+      assert.match(s.base, /^gcr\.io\/distroless\/nodejs22-debian12(:nonroot|@sha256:)/);
       const of = (kw: string) => s.instructions.filter((i) => i.keyword === kw);
       assert.deepEqual(of('RUN'), [], 'a runtime stage has no shell, no package manager, no build tools');
       const user = of('USER').at(-1)?.args ?? '';
@@ -279,122 +274,6 @@ describe('Kubernetes manifests (infra/k8s)', () => {
       }
       assert.deepEqual(objects.filter((o) => o.kind === 'KafkaTopic').map((t) => t['spec'].topicName).sort(), ['chain.job-events', 'chain.jobs', IDENTITY_EVENTS_TOPIC, TAXONOMY_EVENTS_TOPIC]);
       assert.ok(objects.some((o) => o.kind === 'Ingress'));
-    });
-  });
-});
-
-describe('Helm chart (infra/helm/green-impact)', () => {
-  const chartDir = infra('helm/green-impact');
-  const chart = parse(readFileSync(join(chartDir, 'Chart.yaml'), 'utf8')) as Record<string, string>;
-  const values = parse(readFileSync(join(chartDir, 'values.yaml'), 'utf8')) as Record<string, any>;
-  const templates = readdirSync(join(chartDir, 'templates')).map((name) => ({ name, text: readFileSync(join(chartDir, 'templates', name), 'utf8') }));
-  const devValues = parse(readFileSync(join(chartDir, 'values-dev.yaml'), 'utf8')) as Record<string, any>;
-
-  it('Chart.yaml is a v2 application chart whose appVersion is the project\'s version', () => {
-    const pkg = JSON.parse(readFileSync(join(repoRoot, 'package.json'), 'utf8')) as { version: string };
-    assert.equal(chart['apiVersion'], 'v2');
-    assert.equal(chart['name'], 'green-impact');
-    assert.match(String(chart['version']), /^\d+\.\d+\.\d+(-[\w.]+)?$/);
-    assert.equal(chart['appVersion'], pkg.version);
-    // The pods' preStop hook is the native sleep action, on by default from Kubernetes 1.30.
-    assert.match(String(chart['kubeVersion']), /^>=1\.(3\d|[4-9]\d)\.0-0$/, 'kubeVersion must require 1.30 or later');
-  });
-
-  it('values.yaml describes the same workloads, ports, call graph and migrations', () => {
-    const services = values['services'] as Record<string, { port: number; kind: string; metricsPort: number; calls: string[]; migrations: boolean }>;
-    assert.deepEqual(Object.keys(services).sort(), Object.keys(WORKLOADS).sort());
-    for (const [name, w] of Object.entries(WORKLOADS)) assert.deepEqual([services[name]!.port, services[name]!.kind, services[name]!.metricsPort], [w.port, w.probe, w.metricsPort]);
-    const edges = Object.entries(services).flatMap(([from, s]) => s.calls.map((to) => `${from} -> ${to}:${services[to]!.port}`));
-    assert.deepEqual(edges.sort(), CALLS);
-    assert.deepEqual(Object.keys(services).filter((s) => services[s]!.migrations).sort(), [...MIGRATIONS].sort());
-  });
-
-  it('values.yaml: shutdown fits every grace period, Prometheus and the collector where the tests expect them', () => {
-    const { preStopSleepSeconds, graceMs } = values['shutdown'] as { preStopSleepSeconds: number; graceMs: number };
-    for (const [name, s] of Object.entries(values['services'] as Record<string, { terminationGracePeriodSeconds: number }>)) {
-      assert.ok(s.terminationGracePeriodSeconds * 1000 >= (preStopSleepSeconds + RUNTIME.closeMarginSeconds) * 1000 + graceMs, `${name}: terminationGracePeriodSeconds too short`);
-    }
-    const np = values['networkPolicy'] as Record<string, unknown>;
-    assert.deepEqual([np['prometheusNamespace'], np['otelCollectorNamespace']], [PROMETHEUS.namespace['kubernetes.io/metadata.name'], COLLECTOR.namespace['kubernetes.io/metadata.name']]);
-    assert.deepEqual(values['tracing'], { otlpEndpoint: '', otlpPort: 4318 }, 'tracing off by default; OTLP/HTTP when on');
-    const { enabled, namespace, port } = values['rateLimit'].redis as Record<string, unknown>;
-    assert.deepEqual([enabled, namespace, port], [false, REDIS.namespace['kubernetes.io/metadata.name'], 6379], 'Redis off by default; where the tests expect it');
-  });
-
-  it('values.yaml: the WebSocket paths in an Ingress of their own with long timeouts, bodies up to the gateway\'s limit', () => {
-    const ingress = values['ingress'] as { paths: string[]; annotations: Record<string, string>; websocket: { paths: string[]; timeoutSeconds: number } };
-    assert.deepEqual(ingress.websocket.paths, INGRESS.websocketPaths);
-    assert.deepEqual(ingress.paths.filter((p) => ingress.websocket.paths.includes(p)), [], 'a path in both Ingresses would conflict');
-    assert.ok(ingress.websocket.timeoutSeconds >= INGRESS.websocketTimeoutSeconds, `websocket.timeoutSeconds at least ${INGRESS.websocketTimeoutSeconds}`);
-    const body = nginxSize(ingress.annotations['nginx.ingress.kubernetes.io/proxy-body-size'] ?? '1m');
-    assert.ok(body >= values['gateway'].bodyLimitBytes, 'proxy-body-size at least gateway.bodyLimitBytes (the gateway answers 413 itself)');
-  });
-
-  it('templates: REDIS_URL only from the Secret gateway-secrets, it and the egress to Redis only with rateLimit.redis.enabled', () => {
-    const guarded = (name: string, needle: RegExp) => {
-      const text = templates.find((t) => t.name === name)!.text;
-      const hits = [...text.matchAll(new RegExp(needle, 'g'))];
-      assert.equal(hits.length, 1, `${name}: ${needle} once`);
-      assert.ok(enclosingBlocks(text, hits[0]!.index).some((b) => /\.Values\.rateLimit\.redis\.enabled\b/.test(b)), `${name}: ${needle} outside {{ if … rateLimit.redis.enabled }}`);
-    };
-    guarded('workloads.yaml', /- name: REDIS_URL\n\s+valueFrom:\n\s+secretKeyRef:\n\s+name: gateway-secrets\n\s+key: REDIS_URL\n/);
-    guarded('networkpolicies.yaml', /port: \{\{ \.Values\.rateLimit\.redis\.port \| int64 \}\}/);
-    guarded('secrets.yaml', /REDIS_URL: /);
-    for (const t of templates) if (!['workloads.yaml', 'secrets.yaml'].includes(t.name)) assert.doesNotMatch(t.text, /REDIS_URL/, `${t.name} must not set REDIS_URL`);
-    assert.equal(templates.find((t) => t.name === 'workloads.yaml')!.text.split('REDIS_URL').length - 1, 2, 'workloads.yaml: REDIS_URL only as the env name and its key');
-  });
-
-  it('templates: balanced blocks, only defined values and named templates, numbers printed as integers', () => {
-    assert.deepEqual(helmTemplateProblems(templates, values), []);
-    const kinds = new Set(templates.flatMap((t) => [...t.text.matchAll(/^kind: (\w+)/gm)].map((m) => m[1])));
-    for (const k of ['Deployment', 'Service', 'HorizontalPodAutoscaler', 'PodDisruptionBudget', 'NetworkPolicy', 'Job', 'ConfigMap', 'Secret', 'ServiceAccount', 'PersistentVolumeClaim', 'Ingress', 'KafkaTopic']) {
-      assert.ok(kinds.has(k), `no template renders a ${k}`);
-    }
-  });
-
-  it('values-dev.yaml overrides only values that exist', () => {
-    assert.deepEqual(unknownOverrides(devValues, values, ['secrets.signerKeys', 'ingress.annotations', 'networkPolicy.dnsPodLabels']), []);
-  });
-
-  it('the gateway\'s own loader accepts the settings config.yaml makes of values.yaml and of values-dev.yaml', () => {
-    const configTemplate = templates.find((t) => t.name === 'config.yaml')!.text;
-    for (const [file, v] of [['values.yaml', values], ['values-dev.yaml', mergeValues(values, devValues)]] as const) {
-      const { configMaps, problems } = staticConfigMaps(configTemplate, v);
-      assert.deepEqual(problems, [], `${file}: config.yaml evaluated without helm`);
-      const port = String(v['services'].gateway.port);
-      const env = { values: { ...configMaps.get('green-impact-config'), ...configMaps.get('gateway-config'), PORT: port }, fromSecrets: {} };
-      // values.yaml is for production behind the Ingress (or one load balancer); values-dev.yaml for port-forward.
-      assertGatewaySettings(env, file === 'values.yaml');
-    }
-  });
-
-  describe('rendered with helm', { skip: helm ? false : 'helm is not on PATH: the chart is checked statically only' }, () => {
-    // Rendered for the oldest Kubernetes the chart admits (helm template's default may be older and refuse it).
-    const kubeVersion = /\d+\.\d+\.\d+/.exec(String(chart['kubeVersion']))![0];
-    const template = (...valueFiles: string[]) =>
-      renderWith('helm', ['template', 'green-impact', chartDir, '--kube-version', kubeVersion, ...valueFiles.flatMap((f) => ['-f', f])], chartDir);
-
-    it('helm lint passes', () => {
-      renderWith('helm', ['lint', '--strict', chartDir], chartDir);
-    });
-
-    it('default values (production): the same invariants as the prod overlay', async () => {
-      const dir = mkdtempSync(join(tmpdir(), 'helm-values-'));
-      try {
-        const full = join(dir, 'full.yaml');
-        writeFileSync(full, 'ingress:\n  enabled: true\nkafkaTopics:\n  enabled: true\ntracing:\n  otlpEndpoint: http://otel-collector.observability:4318\nrateLimit:\n  redis:\n    enabled: true\n');
-        const objects = template(full);
-        await assertSchemaValid(objects);
-        assertSystem(objects, { externalSecrets: EXTERNAL_SECRETS, secretObjectsAllowed: false }, { edges: CALLS, chainEgress: ['465/TCP', '587/TCP'], postgresPod: false, tracing: true, redis: true });
-      } finally {
-        rmSync(dir, { recursive: true, force: true });
-      }
-    });
-
-    it('values-dev.yaml: Secrets made by the chart, one replica, no Kafka or SMTP egress', async () => {
-      const objects = template(join(chartDir, 'values-dev.yaml'));
-      await assertSchemaValid(objects);
-      assertSystem(objects, { externalSecrets: [], secretObjectsAllowed: true }, { edges: CALLS, chainEgress: [], postgresPod: false, tracing: false, redis: false });
     });
   });
 });
