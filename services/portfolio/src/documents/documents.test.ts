@@ -51,15 +51,16 @@ for (const db of testDatabases) {
       await h?.stop();
     });
 
-    it('renders canonical JSON without PII by default, hashed and deterministic', async () => {
+    it('renders canonical JSON without the investor by default, hashed and deterministic', async () => {
       const r = await render({ positionId: plainPosition });
       assert.equal(r.contentType, 'application/json');
       assert.equal(r.sha256, createHash('sha256').update(r.content).digest('hex'));
       assert.deepEqual([r.investorIdentifier, r.positionId, r.assetIdentifier, r.frameworkIdentifier], ['inv-plain', plainPosition, 'GB-2029', FRAMEWORK]);
       const text = r.content.toString('utf8');
       const doc = JSON.parse(text);
-      assert.deepEqual(doc.investor, { investor_identifier: 'inv-plain' });
-      assert.ok(!text.includes('Plain') && !text.includes('plain@example.org'));
+      // write_investor_to_blockchain=no: no investor-identifying field at all (the identifier included).
+      assert.equal(doc.investor, undefined);
+      assert.ok(!text.includes('inv-plain') && !text.includes('Plain') && !text.includes('plain@example.org'));
       assert.equal(doc.decimals, 2);
       // 0.0032 · 184/366 · 12 500 = 20.109… → 20.11 with the default 2 decimals.
       assert.equal(doc.impacts.find((i: { indicator_name: string; sub_category_name: string }) => i.indicator_name === 'GHG avoided' && i.sub_category_name === 'Solar power').impact, 20.11);
@@ -80,7 +81,7 @@ for (const db of testDatabases) {
       const withKey = await render({ positionId: secretPosition, writeInvestorToBlockchain: true, decryptionKey: key });
       assert.equal(JSON.parse(withKey.content.toString('utf8')).investor.investor_name, 'Secret Fund');
       const without = JSON.parse((await render({ positionId: secretPosition })).content.toString('utf8'));
-      assert.deepEqual(without.investor, { investor_identifier: 'inv-secret' });
+      assert.equal(without.investor, undefined);
       assert.equal(without.impacts.length, 3);
       const [p] = (await h.portfolio.getPositionsByIds({ positionIds: [secretPosition] }, me())).positions;
       assert.deepEqual(p!.impactYears, [2024]);

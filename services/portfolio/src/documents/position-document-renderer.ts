@@ -97,7 +97,9 @@ export class PositionDocumentRenderer {
       sdgGoalsIncluded: req.sdgGoalsIncluded,
       euObjectivesIncluded: req.euObjectivesIncluded,
       position: { id: position.id, amount: position.amount, currencyCode: position.currencyCode, days: position.days, startDate: position.startDate },
-      investor: { identifier: position.investor.investorIdentifier, name: pii?.investorName, email: pii?.investorEmail },
+      investor: req.writeInvestorToBlockchain
+        ? { identifier: position.investor.investorIdentifier, name: pii?.investorName, email: pii?.investorEmail }
+        : undefined,
       asset: {
         identifier: position.assetIdentifier,
         name: position.assetName,

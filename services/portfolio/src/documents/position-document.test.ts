@@ -99,7 +99,7 @@ describe('position impacts document', () => {
       languageCode: undefined,
       sdgGoalsIncluded: false,
       euObjectivesIncluded: false,
-      investor: { identifier: FIXED.investor.identifier },
+      investor: { identifier: FIXED.investor!.identifier },
     });
     const json = canonicalJson(documentJson(doc));
     assert.ok(!json.includes('Åsa') && !json.includes('asa@example.org'));
@@ -107,6 +107,14 @@ describe('position impacts document', () => {
     assert.deepEqual(JSON.parse(json).investor, { investor_identifier: 'inv_abcdefghij234567klmn' });
     const html = renderPositionHtml(doc);
     assert.ok(!html.includes('Investor name') && !html.includes('SDGs') && !html.includes('lang='));
+  });
+
+  it('carries no investor-identifying field when the investor is not to be written', () => {
+    const doc = buildPositionDocument({ ...FIXED, investor: undefined });
+    const json = canonicalJson(documentJson(doc));
+    assert.ok(!json.includes('investor') && !json.includes(FIXED.investor!.identifier), json);
+    const html = renderPositionHtml(doc);
+    assert.ok(!html.includes('Investor') && !html.includes(FIXED.investor!.identifier));
   });
 
   it('applies decimals to amounts and impacts but not to ratios', () => {

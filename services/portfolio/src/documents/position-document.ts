@@ -44,8 +44,11 @@ export interface PositionDocumentInput {
   sdgGoalsIncluded: boolean;
   euObjectivesIncluded: boolean;
   position: { id: number; amount: number; currencyCode: string; days: number; startDate: string | null };
-  /** Name and e-mail only when the investor's PII is to be written. */
-  investor: { identifier: string; name?: string | undefined; email?: string | undefined };
+  /**
+   * Only when the investor is to be written (write_investor_to_blockchain=yes): without it the document
+   * carries no investor-identifying field at all, since stored documents outlive the caller's intent.
+   */
+  investor?: { identifier: string; name?: string | undefined; email?: string | undefined } | undefined;
   asset: {
     identifier: string;
     name: string;
@@ -92,7 +95,7 @@ export type PositionDocument = {
     position_days: number;
     position_start_date: string | null;
   };
-  investor: { investor_identifier: string; investor_name: string | undefined; investor_email: string | undefined };
+  investor: { investor_identifier: string; investor_name: string | undefined; investor_email: string | undefined } | undefined;
   asset: {
     asset_identifier: string;
     asset_name: string;
@@ -167,7 +170,7 @@ export function buildPositionDocument(input: PositionDocumentInput): PositionDoc
       position_days: input.position.days,
       position_start_date: input.position.startDate,
     },
-    investor: {
+    investor: input.investor && {
       investor_identifier: input.investor.identifier,
       investor_name: input.investor.name,
       investor_email: input.investor.email,

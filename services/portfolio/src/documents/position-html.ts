@@ -37,9 +37,9 @@ export function renderPositionHtml(doc: PositionDocument): string {
       .map(([no, name]) => `${no} ${name}`)
       .join('; ');
 
-  const investorRows: [string, Cell][] = [['Investor identifier', inv.investor_identifier]];
-  if (inv.investor_name !== undefined) investorRows.push(['Investor name', inv.investor_name]);
-  if (inv.investor_email !== undefined) investorRows.push(['Investor e-mail', inv.investor_email]);
+  const investorRows: [string, Cell][] = inv ? [['Investor identifier', inv.investor_identifier]] : [];
+  if (inv?.investor_name !== undefined) investorRows.push(['Investor name', inv.investor_name]);
+  if (inv?.investor_email !== undefined) investorRows.push(['Investor e-mail', inv.investor_email]);
 
   const impactHead = ['Category', 'Sub category', 'Super indicator', 'Indicator', 'Unit', 'x(k,i) framework value',
     `s(k) framework volume (${f.framework_currency_code})`, 'Impact', `Attributed volume (${f.framework_currency_code})`];
