@@ -3,13 +3,14 @@ import type { Logger } from '@green-impact/shared/logger';
 import { NotFoundError, ResourceExhaustedError } from '@green-impact/shared/errors';
 import { describeError } from './http-errors.js';
 import { locals } from './request-context.js';
+import { VERSIONED_SOLUTIONS, type Solution } from './v1/operation.js';
 
 /**
  * The one place an HTTP error body is written. /v1/call and everything else get
  * `{message, code}`; /graphql transport errors (e.g. an unparsable body) get the GraphQL shape.
  */
 export function errorHandler(log: Logger) {
-  return (err: unknown, _req: Request, res: Response, _next: NextFunction): void => {
+  return (err: unknown, req: Request, res: Response, _next: NextFunction): void => {
     const { requestId, route } = locals(res);
     if (res.writableEnded) {
       // Already answered (by its deadline, request-deadline.ts): what the handler ran into since is moot.
@@ -25,8 +26,20 @@ export function errorHandler(log: Logger) {
     res.status(status);
     if (err instanceof ResourceExhaustedError && err.retryAfterSeconds !== undefined) res.setHeader('Retry-After', String(err.retryAfterSeconds));
     if (route === '/graphql') res.json({ errors: [{ message: body.message, extensions: { code: body.code } }] });
+    else if (route === '/v1/call' && answersInStatusEnvelope(req.body)) res.json({ statusCode: status, statusMessage: body.message, ...body });
     else res.json(body);
   };
+}
+
+/**
+ * Hash and NFT operations answer in the spec's `{statusCode, statusMessage}` envelope (spec §9 note 3):
+ * a legacy client reads statusCode, so a failure carries it too, besides the project's `{message, code}`.
+ */
+function answersInStatusEnvelope(body: unknown): boolean {
+  if (typeof body !== 'object' || body === null) return false;
+  const b = body as Record<string, unknown>;
+  const solution = b['solution'] ?? b['contract'];
+  return typeof solution === 'string' && VERSIONED_SOLUTIONS.has(solution as Solution);
 }
 
 export function notFound(req: Request, _res: Response, next: NextFunction): void {

@@ -263,7 +263,7 @@ for (const db of testDatabases) {
 
       const again = await post({ solution: NFT, operation: 'claim', parameters: { receiverCode: code, address: wallet } }, {});
       assert.equal(again.status, 400);
-      assert.deepEqual(again.body, { message: 'The receiver code was already used: the NFT was claimed.', code: 'FAILED_PRECONDITION' });
+      assert.deepEqual(again.body, { message: 'The receiver code was already used: the NFT was claimed.', code: 'FAILED_PRECONDITION', statusCode: 400, statusMessage: 'The receiver code was already used: the NFT was claimed.' });
     });
 
     it('revokes a send with the owner code (no key): created again; the receiver code and the owner code are refused after', async () => {
@@ -276,11 +276,11 @@ for (const db of testDatabases) {
       assert.equal(revoked.info.status, 'created');
       assert.equal((await listed(guid)).status, 'created');
       const claim = await post({ solution: NFT, operation: 'claim', parameters: { receiverCode: receiver, address: Wallet.createRandom().address } }, {});
-      assert.deepEqual(claim.body, { message: 'The send was revoked by its owner; the receiver code no longer works.', code: 'FAILED_PRECONDITION' });
+      assert.deepEqual(claim.body, { message: 'The send was revoked by its owner; the receiver code no longer works.', code: 'FAILED_PRECONDITION', statusCode: 400, statusMessage: 'The send was revoked by its owner; the receiver code no longer works.' });
       const twice = await post({ solution: NFT, operation: 'revoke', parameters: { ownerCode: owner } }, {});
-      assert.deepEqual(twice.body, { message: 'The owner code was already used: the send was revoked.', code: 'FAILED_PRECONDITION' });
+      assert.deepEqual(twice.body, { message: 'The owner code was already used: the send was revoked.', code: 'FAILED_PRECONDITION', statusCode: 400, statusMessage: 'The owner code was already used: the send was revoked.' });
       const wrong = await post({ solution: NFT, operation: 'claim', parameters: { receiverCode: 'x'.repeat(43), address: Wallet.createRandom().address } }, {});
-      assert.deepEqual(wrong.body, { message: 'The receiver code is not valid.', code: 'PERMISSION_DENIED' });
+      assert.deepEqual(wrong.body, { message: 'The receiver code is not valid.', code: 'PERMISSION_DENIED', statusCode: 403, statusMessage: 'The receiver code is not valid.' });
       // new without a key is refused before anything else.
       const anonymous = await post({ solution: NFT, version: 1, network: 'sepolia', operation: 'new', parameters: { name: 'x', image: `${images.url}/solar.png` } }, {});
       assert.equal(anonymous.status, 401);

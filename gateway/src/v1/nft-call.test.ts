@@ -276,8 +276,12 @@ test('without a chain backend every NFT operation is 503 after validation', asyn
     const res = await postCall(bare.baseUrl, { solution: NFT, operation: 'claim', parameters: { receiverCode: 'c', address: WALLET } }, NO_KEY);
     assert.equal(res.status, 503, res.text);
     assert.equal((res.json as any).message, 'The chain service is not available: this gateway has no chain backend configured.');
+    // The spec's envelope besides {message, code}, so legacy clients reading statusCode see the failure.
+    assert.deepEqual([(res.json as any).statusCode, (res.json as any).statusMessage, (res.json as any).code],
+      [503, 'The chain service is not available: this gateway has no chain backend configured.', 'UNAVAILABLE']);
     const bad = await postCall(bare.baseUrl, { solution: NFT, operation: 'list', parameters: { from: 'x' } });
     assert.equal(bad.status, 400);
+    assert.deepEqual([(bad.json as any).statusCode, (bad.json as any).statusMessage], [400, (bad.json as any).message]);
   } finally {
     await bare.stop();
   }
