@@ -248,7 +248,10 @@ for (const db of testDatabases) {
       assert.equal(tooLong.status, 400);
       assert.equal(tooLong.body.message, 'value must be at most 32 characters and 32 bytes (UTF-8) for insertBytes32, got 17 characters, 33 bytes.');
       const noVersion = await post({ solution: HASH, network: 'sepolia', operation: 'selectString', parameters: { key: 'greeting' } });
-      assert.deepEqual(noVersion, { status: 400, body: { message: 'version is required for selectString.', code: 'INVALID_ARGUMENT' } });
+      assert.deepEqual(noVersion, {
+        status: 400,
+        body: { message: 'version is required for selectString.', code: 'INVALID_ARGUMENT', statusCode: 400, statusMessage: 'version is required for selectString.' },
+      });
     });
 
     it('GraphQL: a write followed to COMPLETED, its document and its page', async () => {
