@@ -1,5 +1,5 @@
 import { mkdtemp, rm } from 'node:fs/promises';
-import { createServer, type AddressInfo } from 'node:net';
+import { createServer, type AddressInfo, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { protoFiles, protoRoot } from '@green-impact/proto/paths';
@@ -74,8 +74,11 @@ export async function startSystem(opts: SystemOptions): Promise<RunningSystem> {
   };
   try {
     // Links the services hand out (NFT metadata, certificates, claim links) point at the gateway, so its
-    // port is settled before they start.
-    const port = opts.port === 0 ? await freeLoopbackPort(opts.host) : opts.port;
+    // port is settled before they start: bound here, and the gateway later listens on this very socket
+    // (a port picked, released and bound again could be taken in between by another process).
+    const reserved = await bindGatewayPort(opts.host, opts.port);
+    stack.push(() => reserved.release());
+    const port = reserved.port;
     const shownHost = opts.host === '0.0.0.0' || opts.host === '::' ? '127.0.0.1' : opts.host;
     const publicBaseUrl = opts.publicBaseUrl ?? `http://${shownHost}:${port}`;
     let embedded: EmbeddedPostgres | undefined;
@@ -164,7 +167,7 @@ export async function startSystem(opts: SystemOptions): Promise<RunningSystem> {
     const authCache = opts.gatewayAuthCache ?? gatewayConfig.authCache;
     const referenceCache = opts.gatewayReferenceCache ?? gatewayConfig.referenceCache;
     const gateway = createGateway({ config: { ...gatewayConfig, limits, graphql, authCache, referenceCache, corsAllowedOrigins: opts.gatewayCorsOrigins ?? [] }, bus, log: opts.log.child({ component: 'gateway' }) });
-    await gateway.listen();
+    await gateway.listen(reserved.server);
     stack.push(() => gateway.close());
 
     return {
@@ -195,15 +198,25 @@ async function serve(
   });
 }
 
-async function freeLoopbackPort(host: string): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = createServer();
-    srv.once('error', reject);
-    srv.listen(0, host, () => {
-      const { port } = srv.address() as AddressInfo;
-      srv.close(() => resolve(port));
+/**
+ * The gateway's listener, bound before the gateway exists. Until the gateway takes it over (gateway.listen(server)),
+ * connections are reset at once (as good as refused: nothing serves yet). release() closes it: a no-op once the
+ * gateway, which takes it over and stops before it is released, closed it.
+ */
+async function bindGatewayPort(host: string, port: number): Promise<{ server: Server; port: number; release(): Promise<void> }> {
+  const server = createServer((socket) => socket.resetAndDestroy());
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, host, () => {
+      server.off('error', reject);
+      resolve();
     });
   });
+  return {
+    server,
+    port: (server.address() as AddressInfo).port,
+    release: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
 }
 
 export function pgliteDir(dataDir: string): string {

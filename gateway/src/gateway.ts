@@ -1,5 +1,5 @@
 import http from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { AddressInfo, Server } from 'node:net';
 import express from 'express';
 import type { Logger } from '@green-impact/shared/logger';
 import type { EventBus, Subscription } from '@green-impact/shared/bus/event-bus';
@@ -44,8 +44,12 @@ export interface GatewayOptions {
 
 export interface Gateway {
   server: http.Server;
-  /** Starts Apollo and connects the rate limiter's Redis, then listens on config.host:config.port (port 0 picks a free one). */
-  listen(): Promise<{ port: number }>;
+  /**
+   * Starts Apollo and connects the rate limiter's Redis, then listens on config.host:config.port (port 0 picks a
+   * free one), or takes over `bound`: a listener the caller bound earlier (on port 0) because others had to know
+   * the port before the gateway could be built. Resolves with the port it listens on.
+   */
+  listen(bound?: Server): Promise<{ port: number }>;
   /** Stops accepting, lets in-flight requests finish (up to shutdownGraceMs), stops Apollo and the limiter, closes owned clients. */
   close(): Promise<void>;
 }
@@ -135,7 +139,7 @@ export function createGateway(options: GatewayOptions): Gateway {
   });
   return {
     server,
-    async listen() {
+    async listen(bound) {
       await Promise.all([graphql.start(), limiter.start()]);
       // Joined before the first request, so no revocation can slip between a cached key and the listener.
       const { bus } = options;
@@ -149,10 +153,13 @@ export function createGateway(options: GatewayOptions): Gateway {
       }
       return new Promise((resolve, reject) => {
         server.once('error', reject);
-        server.listen(config.port, config.host, () => {
+        const listening = () => {
           server.off('error', reject);
           resolve({ port: (server.address() as AddressInfo).port });
-        });
+        };
+        // A bound server's socket is taken over as it is: the port is never released in between.
+        if (bound) server.listen(bound, listening);
+        else server.listen(config.port, config.host, listening);
       });
     },
     close: () => (closed ??= shutdown()),
