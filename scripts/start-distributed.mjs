@@ -4,9 +4,12 @@
 // environment: KAFKA_*, OTEL_*, LOG_LEVEL, …). Ctrl-C / SIGTERM stops the gateway first (it stops
 // accepting and drains its in-flight requests), then the services, each of which drains and stops on
 // its own. Each service serves /metrics on its gRPC port + 1000 unless <NAME>_METRICS_PORT says otherwise.
+// Any port may be 0 (a free one): each process starts once those it calls listen, with their real ports, and
+// when all listen one line "topology listening {json}" names every port (also sent to a parent that started
+// this script with an IPC channel, as { topology }).
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { inheritedEnv, topologyProcesses } from './topology.mjs';
+import { inheritedEnv, listeningPorts, topologyProcesses } from './topology.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 if (!process.env.DATABASE_URL) {
@@ -16,8 +19,12 @@ if (!process.env.DATABASE_URL) {
 const processes = topologyProcesses();
 const inherited = inheritedEnv();
 
-const children = processes.map(({ name, entry, env }) => {
-  const child = spawn(process.execPath, [entry], { cwd: root, env: { ...inherited, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+let stopping = false;
+let stoppedCleanly = true;
+const running = (c) => c.exitCode === null && c.signalCode === null;
+const children = [];
+const launch = ({ name, entry }, env) => {
+  const child = spawn(process.execPath, [entry], { cwd: root, env: { ...inherited, ...env }, stdio: ['ignore', 'pipe', 'pipe', 'ipc'] });
   child.serviceName = name;
   const prefix = (stream, out) => {
     let buf = '';
@@ -39,12 +46,36 @@ const children = processes.map(({ name, entry, env }) => {
     if (!stopping) stop('child exit');
     if (children.every((c) => c.exitCode !== null || c.signalCode !== null)) process.exitCode = stoppedCleanly ? 0 : 1;
   });
+  children.push(child);
   return child;
-});
+};
 
-let stopping = false;
-let stoppedCleanly = true;
-const running = (c) => c.exitCode === null && c.signalCode === null;
+// Each process once the ones it calls listen; those that need nothing at once.
+const listening = {};
+const started = new Map();
+for (const p of processes) {
+  started.set(
+    p.name,
+    Promise.all(p.needs.map((n) => started.get(n))).then(async () => {
+      if (stopping) throw new Error('stopping');
+      listening[p.name] = await listeningPorts(launch(p, p.env(listening)), p.name);
+    }),
+  );
+}
+Promise.all(started.values()).then(
+  () => {
+    console.log(`topology listening ${JSON.stringify(listening)}`);
+    process.send?.({ topology: listening });
+  },
+  // A process that exited early stopped everything already (its exit handler); one that never reported
+  // its ports is as good as dead.
+  (err) => {
+    if (stopping) return;
+    console.error(`start:distributed: ${err.message}`);
+    stop('child exit');
+  },
+);
+
 function stop(reason) {
   if (reason === 'child exit') stoppedCleanly = false;
   if (stopping) return;

@@ -1,51 +1,94 @@
 // The processes of the multi-process topology (each service and the gateway its own process, as on
 // Kubernetes): entry file and environment of each, from the parent's environment. Used by
 // start-distributed.mjs and by the tests that start, kill and restart single processes.
+//
+// Any port may be 0: the process binds a free one and reports it over its IPC channel
+// (services/shared/src/listening.ts). So a process starts only after the processes it calls reported
+// theirs, and is given their real addresses: nothing picks a port in advance and hopes it stays free.
 const host = '127.0.0.1';
+const BACKENDS = ['identity', 'taxonomy', 'portfolio', 'chain'];
 
-/** [{ name, entry, env }] in start order; env holds only what differs from the parent's. */
+/**
+ * [{ name, entry, needs, env(listening) }] in start order. `needs`: the processes this one calls, which must
+ * be listening before it starts. env(listening) is the environment that differs from the parent's, given
+ * the ports the processes started so far reported ({ name: { grpc, metrics } }). A needed process that is
+ * not running is left out of the gateway; portfolio is given an address that resolves nowhere.
+ */
 export function topologyProcesses(parentEnv = process.env) {
-  const ports = {
-    identity: Number(parentEnv.IDENTITY_GRPC_PORT ?? 50051),
-    taxonomy: Number(parentEnv.TAXONOMY_GRPC_PORT ?? 50052),
-    portfolio: Number(parentEnv.PORTFOLIO_GRPC_PORT ?? 50053),
-    chain: Number(parentEnv.CHAIN_GRPC_PORT ?? 50054),
+  const service = (name, defaultPort, needs = [], extra = () => ({})) => {
+    // One METRICS_PORT for every child would collide: each service gets its own (or its default).
+    const metrics = parentEnv[`${name.toUpperCase()}_METRICS_PORT`];
+    return {
+      name,
+      entry: `services/${name}/dist/index.js`,
+      needs,
+      env: (listening) => ({
+        GRPC_PORT: parentEnv[`${name.toUpperCase()}_GRPC_PORT`] ?? String(defaultPort),
+        GRPC_HOST: host,
+        ...(metrics !== undefined ? { METRICS_PORT: metrics } : {}),
+        ...extra(listening),
+      }),
+    };
   };
-  const processes = [
-    { name: 'identity', entry: 'services/identity/dist/index.js', env: { GRPC_PORT: String(ports.identity), GRPC_HOST: host } },
-    { name: 'taxonomy', entry: 'services/taxonomy/dist/index.js', env: { GRPC_PORT: String(ports.taxonomy), GRPC_HOST: host } },
-    {
-      name: 'portfolio',
-      entry: 'services/portfolio/dist/index.js',
-      env: { GRPC_PORT: String(ports.portfolio), GRPC_HOST: host, TAXONOMY_GRPC_ADDR: `${host}:${ports.taxonomy}` },
-    },
-    {
-      name: 'chain',
-      entry: 'services/chain/dist/index.js',
-      env: { GRPC_PORT: String(ports.chain), GRPC_HOST: host, CONTENT_DIR: parentEnv.CONTENT_DIR ?? 'data/content' },
-    },
+  const address = (listening, name) => (listening[name] ? `${host}:${listening[name].grpc}` : undefined);
+  return [
+    service('identity', 50051),
+    service('taxonomy', 50052),
+    service('portfolio', 50053, ['taxonomy'], (listening) => ({
+      TAXONOMY_GRPC_ADDR: address(listening, 'taxonomy') ?? 'taxonomy.not-started.invalid:50052',
+    })),
+    service('chain', 50054, [], () => ({ CONTENT_DIR: parentEnv.CONTENT_DIR ?? 'data/content' })),
     {
       name: 'gateway',
       entry: 'gateway/dist/index.js',
-      env: {
+      needs: BACKENDS,
+      env: (listening) => ({
         PORT: parentEnv.PORT ?? '8080',
-        IDENTITY_GRPC_ADDR: `${host}:${ports.identity}`,
-        TAXONOMY_GRPC_ADDR: `${host}:${ports.taxonomy}`,
-        PORTFOLIO_GRPC_ADDR: `${host}:${ports.portfolio}`,
-        CHAIN_GRPC_ADDR: `${host}:${ports.chain}`,
-      },
+        ...Object.fromEntries(
+          BACKENDS.filter((b) => listening[b]).map((b) => [`${b.toUpperCase()}_GRPC_ADDR`, address(listening, b)]),
+        ),
+      }),
     },
   ];
-  // One METRICS_PORT for every child would collide: each service gets its own (or its default).
-  for (const p of processes) {
-    const own = parentEnv[`${p.name.toUpperCase()}_METRICS_PORT`];
-    if (own !== undefined && p.name !== 'gateway') p.env.METRICS_PORT = own;
-  }
-  return processes;
+}
+
+/** The environment that starts `name` again on the very ports it reported (its callers keep its address). */
+export function samePortsEnv(name, ports) {
+  if (name === 'gateway') return { PORT: String(ports.http) };
+  return { GRPC_PORT: String(ports.grpc), METRICS_PORT: String(ports.metrics ?? 0) };
 }
 
 /** The parent's environment as every child inherits it: without the one METRICS_PORT they cannot share. */
 export function inheritedEnv(parentEnv = process.env) {
   const { METRICS_PORT: _shared, ...inherited } = parentEnv;
   return inherited;
+}
+
+/**
+ * Resolves with the ports `child` (spawned with an IPC channel) reports once it listens; rejects when it
+ * exits first or reports nothing within `timeoutMs`.
+ */
+export function listeningPorts(child, name, timeoutMs = 60_000) {
+  return new Promise((resolve, reject) => {
+    const done = () => {
+      clearTimeout(timer);
+      child.off('message', onMessage);
+      child.off('exit', onExit);
+    };
+    const onMessage = (message) => {
+      if (!message || typeof message !== 'object' || !message.listening) return;
+      done();
+      resolve(message.listening);
+    };
+    const onExit = (code, signal) => {
+      done();
+      reject(new Error(`${name} exited (${signal ?? code}) before it listened`));
+    };
+    const timer = setTimeout(() => {
+      done();
+      reject(new Error(`${name} reported no listening ports within ${timeoutMs} ms`));
+    }, timeoutMs);
+    child.on('message', onMessage);
+    child.once('exit', onExit);
+  });
 }

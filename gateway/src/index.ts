@@ -1,5 +1,6 @@
 import { announcementBusFromEnv } from '@green-impact/shared/bus/create-bus';
 import { ConfigError, envReader } from '@green-impact/shared/config';
+import { reportListening } from '@green-impact/shared/listening';
 import { createLogger } from '@green-impact/shared/logger';
 import { initTracing } from '@green-impact/shared/tracing/tracing';
 import { loadGatewayConfig } from './config.js';
@@ -24,6 +25,7 @@ try {
   process.once('SIGTERM', stop).once('SIGINT', stop);
   const { port } = await gateway.listen().catch(async (err: unknown) => (await gateway.close(), await bus?.close(), Promise.reject(err)));
   log.info({ host: config.host, port }, 'gateway listening');
+  reportListening({ http: port });
 } catch (err) {
   if (err instanceof ConfigError) {
     // Always shown, whatever LOG_LEVEL says: nothing started, and the operator must see why.

@@ -38,9 +38,7 @@ describe('a service process killed and restarted behind the gateway', { skip: aw
 
   before(async () => {
     db = await createScratchPostgresDatabase();
-    const ports = await topologyPorts();
-    metricsUrl = `http://127.0.0.1:${ports.metrics.portfolio}/metrics`;
-    const env = topologyEnv(ports, {
+    const env = topologyEnv(await topologyPorts(), {
       DATABASE_URL: db.url,
       DATABASE_POOL_SIZE: '4',
       BOOTSTRAP_API_KEY: OPERATOR,
@@ -49,6 +47,7 @@ describe('a service process killed and restarted behind the gateway', { skip: aw
       NODE_ENV: 'test',
     });
     procs = await startProcesses(env, ['identity', 'taxonomy', 'portfolio', 'gateway']);
+    metricsUrl = `http://127.0.0.1:${procs.ports('portfolio')['metrics']}/metrics`;
     apiKey = await createUserAccount(procs.url, OPERATOR, 'Faults Process Issuer');
   });
 

@@ -14,7 +14,6 @@ import {
   type CollectedSpan,
   type OtlpCollector,
   type Topology,
-  type TopologyPorts,
 } from './support/distributed.js';
 import { subscriptionClient, watchJob } from './support/subscriptions.js';
 import { type CallResult, createUserAccount, graphqlClient, ok } from './support/system.js';
@@ -43,7 +42,6 @@ describe('multi-process topology: every service its own process, PostgreSQL, Kaf
   let db: { url: string; stop(): Promise<void> };
   let collector: OtlpCollector;
   let contentDir: string;
-  let ports: TopologyPorts;
   let topology: Topology;
   let issuerKey: string;
 
@@ -61,9 +59,8 @@ describe('multi-process topology: every service its own process, PostgreSQL, Kaf
   before(async () => {
     [kafka, db, collector] = await Promise.all([startKafkaMock({ partitions: 3 }), createScratchPostgresDatabase(), startOtlpCollector()]);
     contentDir = mkdtempSync(join(tmpdir(), 'gi-multiprocess-'));
-    ports = await topologyPorts();
     topology = await startTopology(
-      topologyEnv(ports, {
+      topologyEnv(await topologyPorts(), {
         DATABASE_URL: db.url,
         DATABASE_POOL_SIZE: '4',
         CONTENT_DIR: contentDir,
@@ -190,19 +187,19 @@ describe('multi-process topology: every service its own process, PostgreSQL, Kaf
       assert.match(res.headers.get('content-type') ?? '', /^text\/plain/);
       return res.text();
     };
-    for (const [name, port] of Object.entries(ports.metrics)) {
+    for (const [name, port] of Object.entries(topology.ports.metrics)) {
       const text = await scrape(port);
       assert.match(text, /^process_cpu_seconds_total /m, name);
       assert.match(text, new RegExp(`^grpc_server_handled_total\\{service="greenimpact\\.${name}\\.v1\\.\\w+",method="\\w+",code="OK"\\} \\d+`, 'm'), name);
       assert.match(text, /^grpc_server_handling_seconds_bucket\{/m, name);
     }
-    const chain = await scrape(ports.metrics.chain);
+    const chain = await scrape(topology.ports.metrics.chain);
     assert.match(chain, /^chain_job_queue_depth\{status="queued"\} 0$/m);
     assert.match(chain, /^chain_job_queue_depth\{status="submitted"\} \d+$/m);
     assert.match(chain, /^chain_job_oldest_age_seconds\{status="queued"\} 0$/m);
     assert.match(chain, /^chain_outbox_messages \d+$/m);
     assert.match(chain, /^chain_outbox_lag_seconds [\d.e-]+$/m);
-    assert.equal((await fetch(`http://127.0.0.1:${ports.metrics.chain}/other`)).status, 404);
+    assert.equal((await fetch(`http://127.0.0.1:${topology.ports.metrics.chain}/other`)).status, 404);
     const gateway = await (await fetch(`${topology.url}/metrics`)).text();
     assert.match(gateway, /^http_requests_total\{route="\/v1\/call",method="POST",status="200"\} \d+/m);
   });

@@ -92,7 +92,7 @@ describe('SIGTERM under load loses nothing (distributed topology, PostgreSQL, Ka
     };
     const loops = Array.from({ length: LOOPS }, (_, i) => loop(i));
     while (sent.filter(accepted).length < 60) await sleep(50);
-    const backlog = await (await fetch(`http://127.0.0.1:${env['CHAIN_METRICS_PORT']}/metrics`)).text();
+    const backlog = await (await fetch(`http://127.0.0.1:${first.ports.metrics.chain}/metrics`)).text();
     const depth = (status: string) => Number(new RegExp(`^chain_job_queue_depth\\{status="${status}"\\} (\\d+)$`, 'm').exec(backlog)?.[1]);
     sigtermAt = Date.now();
     const doneBeforeSigterm = sent.length;

@@ -3,6 +3,7 @@ import type { EventBus } from './bus/event-bus.js';
 import { envReader, ConfigError, type EnvReader } from './config.js';
 import { createLogger, type Logger } from './logger.js';
 import { startGrpcServer, type GrpcServiceRegistration } from './grpc/server.js';
+import { reportListening } from './listening.js';
 import { startMetricsServer, type MetricsServer } from './metrics-server.js';
 import { initTracing, shutdownTracing } from './tracing/tracing.js';
 
@@ -31,7 +32,8 @@ export async function ownsBus(bus: EventBus | undefined, create: () => Promise<R
 /**
  * Runs one service as its own process (the distributed topology): validates config before anything
  * starts, serves gRPC with health and reflection and Prometheus metrics on METRICS_PORT (default: the gRPC
- * port + 1000; 0 turns it off), traces when OpenTelemetry is configured (tracing/tracing.ts), and on
+ * port + 1000, or a free port when GRPC_PORT is 0; 0 turns it off), reports the ports it bound (log lines,
+ * and reportListening to a parent that asked over IPC), traces when OpenTelemetry is configured (tracing/tracing.ts), and on
  * SIGTERM/SIGINT stops accepting, lets in-flight calls finish (up to SHUTDOWN_GRACE_MS), then closes its
  * resources (the service drains its consumers and workers, commits offsets, closes its pool), then the
  * metrics listener, then flushes traces. Never exits mid-flight.
@@ -46,13 +48,14 @@ export async function runServiceProcess(opts: {
   let service: RunnableService;
   let port: number;
   let host: string;
-  let metricsPort: number;
+  /** undefined: no metrics listener. */
+  let metricsPort: number | undefined;
   let graceMs: number;
   try {
     const env = envReader();
     port = env.port('GRPC_PORT', opts.defaultPort);
     host = env.string('GRPC_HOST', '0.0.0.0');
-    metricsPort = env.optionalString('METRICS_PORT') === undefined ? defaultMetricsPort(port) : env.port('METRICS_PORT');
+    metricsPort = env.optionalString('METRICS_PORT') === undefined ? defaultMetricsPort(port) : env.port('METRICS_PORT') || undefined;
     graceMs = env.int('SHUTDOWN_GRACE_MS', 10_000, { min: 0, max: 600_000 });
     initTracing(opts.name);
     service = await opts.create(env, log);
@@ -74,7 +77,7 @@ export async function runServiceProcess(opts: {
     log,
   });
   let metrics: MetricsServer | undefined;
-  if (metricsPort !== 0) {
+  if (metricsPort !== undefined) {
     try {
       metrics = await startMetricsServer({ host, port: metricsPort, log });
     } catch (err) {
@@ -103,9 +106,10 @@ export async function runServiceProcess(opts: {
   };
   process.once('SIGTERM', () => void stop('SIGTERM'));
   process.once('SIGINT', () => void stop('SIGINT'));
+  reportListening({ grpc: server.port, ...(metrics ? { metrics: metrics.port } : {}) });
 }
 
-/** The gRPC port + 1000 (50051 → 51051); off when the gRPC port is picked at random (0). */
+/** The gRPC port + 1000 (50051 → 51051); a free one too (0) when the gRPC port is a free one. */
 function defaultMetricsPort(grpcPort: number): number {
   if (grpcPort === 0) return 0;
   if (grpcPort + 1000 > 65535) throw new ConfigError(`METRICS_PORT must be set: GRPC_PORT ${grpcPort} + 1000 is no port.`);
