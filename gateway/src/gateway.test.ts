@@ -34,7 +34,8 @@ test('/healthz, /readyz and /metrics', async () => {
 });
 
 test('a backend down: /readyz stays 200, degraded, per backend; only that backend\'s operations answer 503', async () => {
-  const port = await deadPort();
+  const dead = await deadPort();
+  const port = dead.port;
   const t = await startTestGateway({ TAXONOMY_GRPC_ADDR: `127.0.0.1:${port}`, READY_CHECK_TIMEOUT_MS: '500', GRPC_DEADLINE_MS: '1000' });
   try {
     const res = await fetch(`${t.baseUrl}/readyz`);
@@ -59,6 +60,7 @@ test('a backend down: /readyz stays 200, degraded, per backend; only that backen
     assert.equal(call.json.code, 'UNAVAILABLE');
   } finally {
     await gateway.close();
+    await dead.close();
   }
 });
 

@@ -29,7 +29,8 @@ async function storeErrors(): Promise<number> {
 
 test('Redis unreachable: limits hold in memory, one warning per outage, every failure counted', async () => {
   const { log, lines } = capturingLog();
-  const settings: RateLimitSettings = { ...rules, redisUrl: `redis://127.0.0.1:${await deadPort()}`, redisPrefix: uniqueRedisPrefix() };
+  const dead = await deadPort();
+  const settings: RateLimitSettings = { ...rules, redisUrl: `redis://127.0.0.1:${dead.port}`, redisPrefix: uniqueRedisPrefix() };
   const limiter = new RateLimiter(settings, log);
   const errorsBefore = await storeErrors();
   try {
@@ -46,6 +47,7 @@ test('Redis unreachable: limits hold in memory, one warning per outage, every fa
     assert.match(warnings[0]!.text, /Redis does not answer; limits are counted in this gateway's memory/);
   } finally {
     await limiter.close();
+    await dead.close();
   }
 });
 

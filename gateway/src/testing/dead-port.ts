@@ -1,10 +1,13 @@
 import net from 'node:net';
 
-/** A loopback port nobody listens on. */
-export async function deadPort(): Promise<number> {
-  const server = net.createServer();
+/**
+ * A loopback port where nothing serves: every connection is reset as soon as it is accepted (to a client as
+ * good as refused). The port stays held until close(), so no other test's listener can take it meanwhile, as
+ * it could a port picked free and released.
+ */
+export async function deadPort(): Promise<{ port: number; close(): Promise<void> }> {
+  const server = net.createServer((socket) => socket.resetAndDestroy());
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as net.AddressInfo;
-  await new Promise((resolve) => server.close(resolve));
-  return port;
+  return { port, close: () => new Promise<void>((resolve) => server.close(() => resolve())) };
 }

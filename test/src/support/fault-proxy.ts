@@ -10,9 +10,13 @@ export interface FaultProxy {
   /** 127.0.0.1:<port>: what clients connect to instead of the target. */
   readonly host: string;
   readonly port: number;
-  /** Resets every open connection (both sides) and stops listening: new connections are refused. */
+  /**
+   * Resets every open connection (both sides), and every new one as soon as it is accepted: to a client as
+   * good as refused. The proxy keeps its port: closing the listener and binding the port again later could
+   * lose it to another test's listener in between.
+   */
   down(): Promise<void>;
-  /** Listens again on the same port and forwards new connections (a no-op when up). */
+  /** Forwards new connections again (a no-op when up). */
   up(): Promise<void>;
   /**
    * Resets every open connection, then accepts new ones but never answers nor forwards a byte: clients
@@ -50,7 +54,7 @@ export async function startFaultProxy(target: { host: string; port: number }): P
 
   const accept = (client: Socket) => {
     if (mode === 'down') {
-      client.resetAndDestroy(); // queued before the listener closed
+      client.resetAndDestroy();
       return;
     }
     const id = nextId++;
@@ -88,23 +92,18 @@ export async function startFaultProxy(target: { host: string; port: number }): P
   };
 
   const server: Server = createServer(accept);
-  const listen = (port: number) =>
-    new Promise<void>((resolve, reject) => {
-      server.once('error', reject);
-      server.listen(port, '127.0.0.1', () => {
-        server.off('error', reject);
-        resolve();
-      });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      server.off('error', reject);
+      resolve();
     });
-  const stopListening = () => new Promise<void>((resolve) => (server.listening ? server.close(() => resolve()) : resolve()));
-  await listen(0);
+  });
   const port = (server.address() as AddressInfo).port;
 
   const cutNow = async () => {
     mode = 'down';
-    const closed = stopListening();
     resetAll();
-    await closed;
   };
 
   return {
@@ -114,12 +113,10 @@ export async function startFaultProxy(target: { host: string; port: number }): P
     async up() {
       if (mode === 'blackhole') resetAll(); // the held connections; forwarded ones stay
       mode = 'up';
-      if (!server.listening) await listen(port);
     },
     async blackhole() {
       resetAll();
       mode = 'blackhole';
-      if (!server.listening) await listen(port);
     },
     cutWhen(trigger, opts) {
       return new Promise<void>((done) => (pendingCut = { trigger, forward: opts.forward, done }));
@@ -127,6 +124,7 @@ export async function startFaultProxy(target: { host: string; port: number }): P
     async close() {
       pendingCut = undefined;
       await cutNow();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
     },
   };
 }
