@@ -67,10 +67,25 @@ async function waitFor(condition: () => boolean, what: string, timeoutMs = 30_00
   }
 }
 
-/** Long enough for a wrongly redelivered message to show up. */
-const settle = () => sleep(500);
-
 const text = (m: BusMessage) => m.value.toString('utf8');
+
+const FENCE = 'fence';
+const PARTITIONS = 3;
+/** Keys that between them land on every partition, under both adapters' partitioners (fenced() checks it). */
+const FENCE_KEYS = Array.from({ length: 12 }, (_, i) => `fence-${i}`);
+const isFence = (m: BusMessage) => text(m) === FENCE;
+
+/**
+ * Publishes a fence message on every partition of `topic`, after what the test published, and waits until
+ * the test's handlers got them all (into `fences`). Each partition is handled in order, so by then every
+ * earlier message there was handled, and one delivered again would have shown before its fence: a
+ * "no duplicates" check counts after this, not after a pause that proves nothing.
+ */
+async function fenced(bus: EventBus, topic: string, fences: BusMessage[], what = 'the fence on every partition'): Promise<void> {
+  await bus.publish(topic, FENCE_KEYS.map((key) => ({ key, value: FENCE })));
+  await waitFor(() => fences.length >= FENCE_KEYS.length, what);
+  assert.equal(new Set(fences.map((m) => m.partition)).size, PARTITIONS, 'the fence keys cover every partition');
+}
 
 function assertNoDuplicates(values: string[]): void {
   assert.equal(new Set(values).size, values.length, `duplicates in ${JSON.stringify(values)}`);
@@ -106,13 +121,20 @@ for (const adapter of [inProcess, kafka]) {
       const values = Array.from({ length: 6 }, (_, i) => `basic-${i}`);
       await bus.publish(TOPICS.basic, values.map((v, i) => ({ key: `k${i}`, value: v })));
       const seen = new Map<string, BusMessage[]>([['a', []], ['b', []]]);
+      const fences = new Map<string, BusMessage[]>([['a', []], ['b', []]]);
       await Promise.all(
         [...seen].map(([name, list]) =>
-          bus.subscribe({ topic: TOPICS.basic, groupId: group(`basic-${name}`), fromBeginning: true, handler: async (m) => void list.push(m) }),
+          bus.subscribe({
+            topic: TOPICS.basic,
+            groupId: group(`basic-${name}`),
+            fromBeginning: true,
+            handler: async (m) => void (isFence(m) ? fences.get(name)! : list).push(m),
+          }),
         ),
       );
       await waitFor(() => [...seen.values()].every((l) => l.length >= values.length), 'both groups to get every message');
-      await settle();
+      await bus.publish(TOPICS.basic, FENCE_KEYS.map((key) => ({ key, value: FENCE })));
+      await waitFor(() => [...fences.values()].every((l) => l.length >= FENCE_KEYS.length), 'both groups to get the fence');
       for (const list of seen.values()) {
         assert.deepEqual(list.map(text).sort(), [...values].sort());
         const lastOffset = new Map<number, bigint>();
@@ -131,12 +153,13 @@ for (const adapter of [inProcess, kafka]) {
       const bus = await newBus();
       const groupId = group('split');
       const byMember = { first: [] as BusMessage[], second: [] as BusMessage[] };
-      await bus.subscribe({ topic: TOPICS.split, groupId, fromBeginning: true, handler: async (m) => void byMember.first.push(m) });
-      await bus.subscribe({ topic: TOPICS.split, groupId, fromBeginning: true, handler: async (m) => void byMember.second.push(m) });
+      const fences: BusMessage[] = [];
+      await bus.subscribe({ topic: TOPICS.split, groupId, fromBeginning: true, handler: async (m) => void (isFence(m) ? fences : byMember.first).push(m) });
+      await bus.subscribe({ topic: TOPICS.split, groupId, fromBeginning: true, handler: async (m) => void (isFence(m) ? fences : byMember.second).push(m) });
       const values = Array.from({ length: 30 }, (_, i) => `split-${i}`);
       await bus.publish(TOPICS.split, values.map((v) => ({ key: v, value: v })));
       await waitFor(() => byMember.first.length + byMember.second.length >= values.length, 'all messages');
-      await settle();
+      await fenced(bus, TOPICS.split, fences);
       const all = [...byMember.first, ...byMember.second].map(text);
       assertNoDuplicates(all);
       assert.deepEqual(all.sort(), [...values].sort());
@@ -151,6 +174,7 @@ for (const adapter of [inProcess, kafka]) {
       const firstBatch = Array.from({ length: 10 }, (_, i) => `resume-${i}`);
       const secondBatch = Array.from({ length: 5 }, (_, i) => `resume-${10 + i}`);
       const handledBefore: string[] = [];
+      let refused = 0;
       const keep = 4;
       await bus.publish(TOPICS.resume, firstBatch.map((v) => ({ key: v, value: v })));
       const first = await bus.subscribe({
@@ -159,20 +183,24 @@ for (const adapter of [inProcess, kafka]) {
         fromBeginning: true,
         // Accepts `keep` messages, then keeps failing: close() must stop those retries without committing.
         handler: async (m) => {
-          if (handledBefore.length >= keep) throw new Error('not now');
+          if (handledBefore.length >= keep) {
+            refused++;
+            throw new Error('not now');
+          }
           handledBefore.push(text(m));
         },
       });
-      await waitFor(() => handledBefore.length === keep, `${keep} handled messages`);
-      await sleep(100);
+      // Closed while the next message is being retried: not merely after `keep` were handled.
+      await waitFor(() => handledBefore.length === keep && refused >= 2, `${keep} handled messages and the next one retried`);
       await first.close();
       await bus.publish(TOPICS.resume, secondBatch.map((v) => ({ key: v, value: v })));
 
       const handledAfter: string[] = [];
-      await bus.subscribe({ topic: TOPICS.resume, groupId, fromBeginning: true, handler: async (m) => void handledAfter.push(text(m)) });
+      const fences: BusMessage[] = [];
+      await bus.subscribe({ topic: TOPICS.resume, groupId, fromBeginning: true, handler: async (m) => void (isFence(m) ? fences.push(m) : handledAfter.push(text(m))) });
       const expected = [...firstBatch, ...secondBatch].filter((v) => !handledBefore.includes(v));
       await waitFor(() => handledAfter.length >= expected.length, `${expected.length} remaining messages`);
-      await settle();
+      await fenced(bus, TOPICS.resume, fences);
       assertNoDuplicates(handledAfter);
       assert.deepEqual([...handledAfter].sort(), [...expected].sort());
     });
@@ -185,17 +213,20 @@ for (const adapter of [inProcess, kafka]) {
         await bus.publish(TOPICS.order, keys.map((key) => ({ key, value: String(seq) })));
       }
       const seqByKey = new Map<string, number[]>(keys.map((k) => [k, []]));
+      const fences: BusMessage[] = [];
       await bus.subscribe({
         topic: TOPICS.order,
         groupId: group('order'),
         fromBeginning: true,
         handler: async (m) => {
+          if (isFence(m)) return void fences.push(m);
+          // Handlers that take varying time must not reorder a key's messages.
           await sleep(Math.floor(Math.random() * 3));
           seqByKey.get(m.key!)!.push(Number(text(m)));
         },
       });
       await waitFor(() => [...seqByKey.values()].every((s) => s.length >= count), 'every key fully handled');
-      await settle();
+      await fenced(bus, TOPICS.order, fences);
       const inOrder = Array.from({ length: count }, (_, i) => i);
       for (const key of keys) assert.deepEqual(seqByKey.get(key), inOrder, `order of ${key}`);
     });
@@ -225,6 +256,7 @@ for (const adapter of [inProcess, kafka]) {
       const bus = await newBus();
       const attempts = new Map<string, number>();
       const handled: string[] = [];
+      const fences: BusMessage[] = [];
       const values = Array.from({ length: 5 }, (_, i) => `retry-${i}`);
       await bus.publish(TOPICS.retry, values.map((v) => ({ key: 'one-key', value: v })));
       const subscription: Subscription = await bus.subscribe({
@@ -232,6 +264,7 @@ for (const adapter of [inProcess, kafka]) {
         groupId: group('retry'),
         fromBeginning: true,
         handler: async (m) => {
+          if (isFence(m)) return void fences.push(m);
           const v = text(m);
           const attempt = (attempts.get(v) ?? 0) + 1;
           attempts.set(v, attempt);
@@ -240,7 +273,7 @@ for (const adapter of [inProcess, kafka]) {
         },
       });
       await waitFor(() => handled.length >= values.length, 'all messages handled');
-      await settle();
+      await fenced(bus, TOPICS.retry, fences);
       await subscription.close();
       assert.deepEqual(handled, values, 'each message once, in order, the failed one included');
       assert.equal(attempts.get('retry-2'), 2);

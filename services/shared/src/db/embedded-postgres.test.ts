@@ -40,7 +40,7 @@ describe('embedded PostgreSQL (PGlite behind a socket) under concurrent connecti
     await client.query('INSERT INTO t (a, b) VALUES ($1, $2)', [-1, 'in-tx']);
     // Another connection's read waits for the transaction, then sees its result.
     const reader = pool.query('SELECT count(*)::int AS n FROM t WHERE a = -1');
-    await new Promise((r) => setTimeout(r, 50));
+    await waitUntil(() => db.waiting() > 0, 'the read held back by the transaction');
     await client.query('COMMIT');
     client.release();
     assert.equal((await reader).rows[0].n, 1);
@@ -54,6 +54,15 @@ describe('embedded PostgreSQL (PGlite behind a socket) under concurrent connecti
     assert.equal(rows[0].n, 0);
   });
 });
+
+/** Polls `condition` until it holds; fails naming `what` after 5 s. */
+async function waitUntil(condition: () => boolean, what: string): Promise<void> {
+  const deadline = Date.now() + 5_000;
+  while (!condition()) {
+    if (Date.now() > deadline) assert.fail(`${what}: not within 5 s`);
+    await new Promise((r) => setTimeout(r, 5));
+  }
+}
 
 /** A raw protocol connection, to send an extended-protocol exchange in pieces as a client may. */
 async function rawConnection(url: string): Promise<{ send(buf: Buffer): void; until(name: string): Promise<any[]>; close(): void }> {
@@ -102,7 +111,7 @@ describe('embedded PostgreSQL: an extended-protocol exchange is never interleave
       serialize.execute({}),
       serialize.sync(),
     ]));
-    await new Promise((r) => setTimeout(r, 100));
+    await waitUntil(() => db.waiting() > 0, "B's exchange held back by A's");
     a.send(Buffer.concat([serialize.execute({}), serialize.sync()]));
     const fromA = await a.until('readyForQuery');
     const fromB = await b.until('readyForQuery');

@@ -6,6 +6,8 @@ import { ExclusiveQueryQueue } from './exclusive-query-queue.js';
 export interface EmbeddedPostgres {
   /** postgres:// URL any pg client (TypeORM's driver included) connects to. */
   url: string;
+  /** Protocol messages waiting for the session while another connection's exchange or transaction holds it. */
+  waiting(): number;
   stop(): Promise<void>;
 }
 
@@ -33,7 +35,8 @@ export async function startEmbeddedPostgres(opts: {
   // pglite-socket interleaves extended-protocol messages of different connections outside transactions;
   // this queue keeps each exchange whole (see exclusive-query-queue.ts). Handlers take the server's queue
   // when they are created, so it is replaced before the first connection.
-  (server as unknown as { queryQueue: ExclusiveQueryQueue }).queryQueue = new ExclusiveQueryQueue(db);
+  const queue = new ExclusiveQueryQueue(db);
+  (server as unknown as { queryQueue: ExclusiveQueryQueue }).queryQueue = queue;
   let port = opts.port ?? 0;
   server.addEventListener('listening', (e) => {
     const detail = (e as CustomEvent<{ port?: number }>).detail;
@@ -42,6 +45,7 @@ export async function startEmbeddedPostgres(opts: {
   await server.start();
   return {
     url: `postgres://postgres@${opts.host ?? '127.0.0.1'}:${port}/postgres?sslmode=disable`,
+    waiting: () => queue.getQueueLength(),
     async stop() {
       await server.stop();
       await db.close();
