@@ -83,7 +83,7 @@ describe('the chain node unreachable behind a running chain service', { skip: aw
     until(() => fetchJob(jobId), (j) => ['completed', 'failed'].includes(j.info.status.Value), `job ${jobId}`, 30_000, 200);
   /** Waits until the chain service's log shows a new attempt of its worker failing on the node. */
   const workerFailedSince = async (mark: number, what: string) =>
-    until(async () => procs!.output().slice(mark), (out) => /event handler failed; retrying/.test(out), what, 20_000, 100);
+    until(async () => procs!.output().slice(mark), (out) => /event handler failed; retrying|sending queued jobs failed; retrying/.test(out), what, 20_000, 100);
   /** Arms a cut at the worker's next broadcast, lets the worker reach the node, and waits for the cut. */
   const cutAtBroadcast = async (forward: boolean) => {
     const cut = proxy.cutWhen((chunk) => chunk.includes('eth_sendRawTransaction'), { forward });

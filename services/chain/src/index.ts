@@ -14,7 +14,15 @@ await runServiceProcess({
     const poolSize = env.int('DATABASE_POOL_SIZE', 10, { min: 1, max: 200 });
     const networks = loadNetworkSpecs();
     const contentDir = resolve(env.string('CONTENT_DIR', './data/content'));
-    const worker = env.bool('CHAIN_WORKER', true);
+    const worker = env.bool('CHAIN_WORKER', true)
+      ? {
+          sender: {
+            batchSize: env.int('CHAIN_SEND_BATCH', 64, { min: 1, max: 1000 }),
+            signerLeaseMs: env.int('CHAIN_SIGNER_LEASE_MS', 15_000, { min: 1_000, max: 600_000 }),
+            jobLeaseMs: env.int('CHAIN_JOB_LEASE_MS', 30_000, { min: 1_000, max: 3_600_000 }),
+          },
+        }
+      : false;
     const { publicBaseUrl, nfts } = loadNftSettings(env);
     const bus = createEventBus({ ...eventBusSettingsFromEnv(env), clientId: 'chain', logger: log });
     return ownsBus(bus, () => createChainService({ databaseUrl, poolSize, bus, networks, contentDir, worker, log, publicBaseUrl, nfts }));

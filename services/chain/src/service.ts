@@ -18,6 +18,7 @@ import { KeyValueJobs } from './key-value/key-value-jobs.js';
 import { InitChain1764028800000 } from './migrations/1764028800000-init-chain.js';
 import { Nfts1764633600000 } from './migrations/1764633600000-nfts.js';
 import { OutboxTraceContext1765238400000 } from './migrations/1765238400000-outbox-trace-context.js';
+import { SignerLeases1765843200000 } from './migrations/1765843200000-signer-leases.js';
 import type { NetworkSpec } from './networks/network-spec.js';
 import { replayEmbeddedHistory } from './networks/embedded-replay.js';
 import { NetworkRegistry } from './networks/network-registry.js';
@@ -34,7 +35,7 @@ export const CHAIN_SERVICE_NAME = 'greenimpact.chain.v1.ChainService';
 export const chainSchema: ServiceSchema = {
   schema: SCHEMA,
   entities: [...chainEntities, ...nftEntities],
-  migrations: [InitChain1764028800000, Nfts1764633600000, OutboxTraceContext1765238400000],
+  migrations: [InitChain1764028800000, Nfts1764633600000, OutboxTraceContext1765238400000, SignerLeases1765843200000],
 };
 
 export interface ChainServiceOptions {

@@ -154,22 +154,38 @@ export class JobStore {
     from: JobStatusName[],
     patch: Partial<JobRow> | ((m: EntityManager, before: JobRow) => Promise<Partial<JobRow>>),
   ): Promise<JobRow | undefined> {
-    const changed = await this.ds.transaction(async (m) => {
-      const repo = m.getRepository(JobEntity);
-      const before = await repo.findOne({ where: { id, status: In(from) }, lock: { mode: 'pessimistic_write' } });
-      if (!before) return undefined;
-      const values = typeof patch === 'function' ? await patch(m, before) : patch;
-      // TypeORM's deep-partial type rejects jsonb records; the values are plain column values.
-      await repo.update({ id }, { ...values, updatedAt: new Date() } as never);
-      const after = await repo.findOneByOrFail({ id });
-      if (after.status !== before.status) {
-        for (const hook of this.hooks) await hook(m, before, after);
-        await enqueueOutbox(m, TOPIC_JOB_EVENTS, id, jobEvent(after, before.status));
-      }
-      return { after, event: after.status !== before.status };
-    });
-    if (changed?.event) this.onOutbox();
+    const changed = await this.ds.transaction((m) => this.transitionIn(m, id, from, patch));
+    if (changed?.event) this.committed();
     return changed?.after;
+  }
+
+  /**
+   * The same change inside a transaction the caller runs (several jobs in one transaction: the sender's
+   * batch). The caller calls committed() after the commit when any answer has `event` set.
+   */
+  async transitionIn(
+    m: EntityManager,
+    id: string,
+    from: JobStatusName[],
+    patch: Partial<JobRow> | ((m: EntityManager, before: JobRow) => Promise<Partial<JobRow>>),
+  ): Promise<{ after: JobRow; event: boolean } | undefined> {
+    const repo = m.getRepository(JobEntity);
+    const before = await repo.findOne({ where: { id, status: In(from) }, lock: { mode: 'pessimistic_write' } });
+    if (!before) return undefined;
+    const values = typeof patch === 'function' ? await patch(m, before) : patch;
+    // TypeORM's deep-partial type rejects jsonb records; the values are plain column values.
+    await repo.update({ id }, { ...values, updatedAt: new Date() } as never);
+    const after = await repo.findOneByOrFail({ id });
+    if (after.status !== before.status) {
+      for (const hook of this.hooks) await hook(m, before, after);
+      await enqueueOutbox(m, TOPIC_JOB_EVENTS, id, jobEvent(after, before.status));
+    }
+    return { after, event: after.status !== before.status };
+  }
+
+  /** Wakes the outbox relay after a transaction that wrote status events. */
+  committed(): void {
+    this.onOutbox();
   }
 }
 

@@ -2,6 +2,7 @@ import type { DataSource, EntityManager } from 'typeorm';
 import type { EventBus } from '@green-impact/shared/bus/event-bus';
 import type { Logger } from '@green-impact/shared/logger';
 import { traceHeaders } from '@green-impact/shared/tracing/carriers';
+import { WakeableLoop } from '../worker/wakeable-loop.js';
 
 /**
  * Adds a message to the outbox, inside the caller's transaction: it is published iff that commits. The
@@ -35,53 +36,41 @@ const RELAY_LOCK = 0x6368_6169; // "chai"
  * again: consumers are idempotent (at-least-once, as the bus itself).
  */
 export class OutboxRelay {
-  private timer: NodeJS.Timeout | undefined;
-  private running: Promise<void> | undefined;
-  private again = false;
-  private stopped = true;
-  private failures = 0;
+  private readonly loop: WakeableLoop;
 
   constructor(
     private readonly ds: DataSource,
     private readonly bus: EventBus,
     private readonly log: Logger,
     private readonly opts: { pollIntervalMs: number; batchSize?: number },
-  ) {}
+  ) {
+    this.loop = new WakeableLoop(() => this.pass(), { pollIntervalMs: opts.pollIntervalMs, firstBackoffMs: 500, maxBackoffMs: 30_000 }, (err, failures) =>
+      this.log.warn({ err, failures }, 'outbox relay could not publish; retrying'),
+    );
+  }
+
+  private stopped = true;
 
   start(): void {
     this.stopped = false;
-    this.wake();
+    this.loop.start();
   }
 
   /** Runs a pass soon (after a commit that wrote outbox rows). */
   wake(): void {
-    if (this.stopped) return;
-    if (this.running) {
-      this.again = true;
-      return;
-    }
-    clearTimeout(this.timer);
-    this.running = this.pass().finally(() => {
-      this.running = undefined;
-      if (this.stopped) return;
-      const delay = this.again ? 0 : this.failures ? Math.min(30_000, 250 * 2 ** this.failures) : this.opts.pollIntervalMs;
-      this.again = false;
-      this.timer = setTimeout(() => this.wake(), delay);
-      this.timer.unref();
-    });
+    this.loop.wake();
   }
 
   async stop(): Promise<void> {
     this.stopped = true;
-    clearTimeout(this.timer);
-    await this.running;
+    await this.loop.stop();
   }
 
   /** Publishes everything pending now (waiting for another replica's relay if need be); for tests. */
   async flush(timeoutMs = 10_000): Promise<void> {
     const deadline = Date.now() + timeoutMs;
     for (;;) {
-      await this.running;
+      await this.loop.current();
       const published = await this.publishBatch();
       if (published > 0) continue;
       const [{ n }] = (await this.ds.query(`SELECT count(*)::int AS n FROM chain.outbox`)) as [{ n: number }];
@@ -92,13 +81,7 @@ export class OutboxRelay {
   }
 
   private async pass(): Promise<void> {
-    try {
-      while (!this.stopped && (await this.publishBatch()) === (this.opts.batchSize ?? 200));
-      this.failures = 0;
-    } catch (err) {
-      this.failures++;
-      this.log.warn({ err, failures: this.failures }, 'outbox relay could not publish; retrying');
-    }
+    while (!this.stopped && (await this.publishBatch()) === (this.opts.batchSize ?? 200));
   }
 
   /** One batch in one transaction; returns how many rows it published. */

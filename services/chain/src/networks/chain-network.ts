@@ -74,7 +74,9 @@ export function connectRemoteNetwork(spec: RemoteNetworkSpec): ChainNetwork {
   const network = new Network(spec.name, spec.chainId);
   const request = new FetchRequest(spec.rpcUrl);
   request.timeout = spec.rpcTimeoutMs;
-  const provider = new JsonRpcProvider(request, network, { staticNetwork: network });
+  // No read cache: ethers answers a repeated call from a 250 ms cache by default, so a receipt or nonce
+  // read right after a send could be stale (the tracker then took a mined job for a lost one).
+  const provider = new JsonRpcProvider(request, network, { staticNetwork: network, cacheTimeout: -1 });
   let nextId = 1;
   const rpcCall: RpcCall = async (method, params) => {
     try {

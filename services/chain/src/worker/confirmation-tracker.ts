@@ -9,6 +9,7 @@ import type { SentTransaction } from '../jobs/job-types.js';
 import { JobPlanError, planJob, type JobPlanners } from './executors.js';
 import { LEASE_MS } from './job-sender.js';
 import type { SignerQueues } from './signer-queue.js';
+import { WakeableLoop } from './wakeable-loop.js';
 import { broadcast, bumpedFees, currentFees, networkCost, receiptView, signTransaction } from './transactions.js';
 
 /**
@@ -21,9 +22,7 @@ import { broadcast, bumpedFees, currentFees, networkCost, receiptView, signTrans
  * key have finished.
  */
 export class ConfirmationTracker {
-  private timer: NodeJS.Timeout | undefined;
-  private running: Promise<void> | undefined;
-  private stopped = true;
+  private readonly loop: WakeableLoop;
 
   constructor(
     private readonly ds: DataSource,
@@ -33,44 +32,49 @@ export class ConfirmationTracker {
     private readonly workerId: string,
     private readonly log: Logger,
     private readonly planners: JobPlanners = {},
-  ) {}
+    /** How long a claimed job stays this worker's without a renewal. */
+    private readonly leaseMs: number = LEASE_MS,
+    /** Jobs this process signed and has not broadcast yet: not this tracker's to send. */
+    private readonly inFlight: (jobId: string) => boolean = () => false,
+  ) {
+    const poll = network.tuning.pollIntervalMs;
+    this.loop = new WakeableLoop(() => this.tick(), { pollIntervalMs: poll, firstBackoffMs: poll, maxBackoffMs: poll }, (err) =>
+      this.log.warn({ err, network: this.network.name }, 'receipt check failed; retrying'),
+    );
+  }
 
   start(): void {
-    this.stopped = false;
-    this.schedule(0);
+    this.loop.start();
   }
 
-  async stop(): Promise<void> {
-    this.stopped = true;
-    clearTimeout(this.timer);
-    await this.running;
+  stop(): Promise<void> {
+    return this.loop.stop();
   }
 
-  private schedule(delayMs: number): void {
-    if (this.stopped) return;
-    this.timer = setTimeout(() => {
-      this.running = this.tick()
-        .catch((err: unknown) => this.log.warn({ err, network: this.network.name }, 'receipt check failed; retrying'))
-        .finally(() => {
-          this.running = undefined;
-          this.schedule(this.network.tuning.pollIntervalMs);
-        });
-    }, delayMs);
-    this.timer.unref();
+  /** Checks again now (after the sender broadcast), instead of at the next poll. */
+  wake(): void {
+    this.loop.wake();
   }
 
   /** One pass over the network's SUBMITTED jobs this worker holds (or may take over). */
   async tick(): Promise<void> {
-    const jobs = await this.claim();
+    const jobs = (await this.claim()).filter((j) => !this.inFlight(j.id));
     if (jobs.length === 0) return;
     const latest = await this.network.provider.getBlockNumber();
+    // One count per signer tells which nonces are mined: only those jobs can have a receipt.
+    const signers = [...new Set(jobs.filter((j) => j.signer && j.nonce !== null).map((j) => j.signer!))];
+    const mined = new Map(
+      await Promise.all(signers.map(async (s) => [s, await this.network.provider.getTransactionCount(s, 'latest')] as const)),
+    );
+    const unknown: JobRow[] = [];
     await Promise.all(
       jobs.map((job) =>
-        this.check(job, latest).catch((err: unknown) =>
+        this.check(job, latest, mined.get(job.signer ?? '') ?? 0, unknown).catch((err: unknown) =>
           this.log.warn({ err, jobId: job.id, network: this.network.name }, 'job check failed; will retry'),
         ),
       ),
     );
+    if (unknown.length > 0) await this.rebroadcast(unknown);
   }
 
   private async claim(): Promise<JobRow[]> {
@@ -82,32 +86,29 @@ export class ConfirmationTracker {
             SELECT id FROM chain.jobs
              WHERE status = 'submitted' AND chain_network = $2
                AND (lease_owner = $1 OR lease_until IS NULL OR lease_until < now())
-             ORDER BY seq LIMIT 200 FOR UPDATE SKIP LOCKED)
+             ORDER BY seq LIMIT 500 FOR UPDATE SKIP LOCKED)
           RETURNING id)
        SELECT id FROM claimed`,
-      [this.workerId, this.network.name, String(LEASE_MS)],
+      [this.workerId, this.network.name, String(this.leaseMs)],
     );
     if (rows.length === 0) return [];
     const jobs = await this.ds.getRepository(JobEntity).findBy(rows.map((r) => ({ id: r.id })));
     return jobs.sort((a, b) => a.seq - b.seq);
   }
 
-  private async check(job: JobRow, latest: number): Promise<void> {
+  private async check(job: JobRow, latest: number, minedCount: number, unknown: JobRow[]): Promise<void> {
     if (job.transactions.length === 0) return this.read(job);
     if (job.chainInstance !== this.network.instanceId) {
       return this.fail(job, `The transaction was sent on ${job.chainInstance}, but network ${this.network.name} is now ${this.network.instanceId}; submit the job again.`);
     }
-    const receipt = await this.findReceipt(job);
-    if (receipt) {
+    if (minedCount > job.nonce!) {
+      // The nonce is used: by one of this job's transactions, or by another transaction.
+      const receipt = await this.findReceipt(job);
+      if (!receipt) {
+        return this.fail(job, `Nonce ${job.nonce} of ${job.signer} was used by another transaction; none of this job's transactions was mined.`);
+      }
       if (latest - receipt.blockNumber + 1 < this.network.tuning.confirmations) return;
       return this.finish(job, receipt);
-    }
-    const mined = await this.network.provider.getTransactionCount(job.signer!, 'latest');
-    if (mined > job.nonce!) {
-      // The nonce is used; one of ours may have been mined since the receipt check.
-      const late = await this.findReceipt(job);
-      if (late) return;
-      return this.fail(job, `Nonce ${job.nonce} of ${job.signer} was used by another transaction; none of this job's transactions was mined.`);
     }
     const last = job.transactions[job.transactions.length - 1]!;
     const waited = Date.now() - (job.lastSentAt?.getTime() ?? 0);
@@ -115,9 +116,31 @@ export class ConfirmationTracker {
     if (waited >= this.network.tuning.stuckAfterMs && bumps < this.network.tuning.maxGasBumps) {
       return this.queues.run(`${this.network.name}:${job.signer}`, () => this.resubmit(job.id, last));
     }
-    if (!(await this.network.provider.getTransaction(last.hash))) {
-      const outcome = await broadcast(this.network, last.raw);
-      this.log.info({ jobId: job.id, hash: last.hash, outcome: outcome.kind }, 'transaction unknown to the node; broadcast again');
+    if (waited >= this.resendAfterMs() && !(await this.network.provider.getTransaction(last.hash))) unknown.push(job);
+  }
+
+  /** How long a sent transaction may be unknown to the node (in its pool or mined) before it is sent again. */
+  private resendAfterMs(): number {
+    return Math.max(1_000, 4 * this.network.tuning.pollIntervalMs);
+  }
+
+  /**
+   * Transactions the node does not know (a crash between commit and broadcast, a node that lost its
+   * pool), sent again with their stored raw form in nonce order, so each fills the gap before the next.
+   */
+  private async rebroadcast(jobs: JobRow[]): Promise<void> {
+    const bySigner = new Map<string, JobRow[]>();
+    for (const j of jobs) bySigner.set(j.signer!, [...(bySigner.get(j.signer!) ?? []), j]);
+    for (const [signer, list] of bySigner) {
+      await this.queues.run(`${this.network.name}:${signer}`, async () => {
+        for (const job of list.sort((a, b) => a.nonce! - b.nonce!)) {
+          if (this.inFlight(job.id)) continue;
+          const last = job.transactions[job.transactions.length - 1]!;
+          const outcome = await broadcast(this.network, last.raw);
+          this.log.info({ jobId: job.id, nonce: job.nonce, hash: last.hash, outcome: outcome.kind }, 'transaction unknown to the node; broadcast again');
+          if (outcome.kind === 'unknown') return;
+        }
+      });
     }
   }
 

@@ -1,142 +1,299 @@
-import type { EntityManager } from 'typeorm';
+import type { DataSource, EntityManager } from 'typeorm';
 import type { Logger } from '@green-impact/shared/logger';
 import type { ChainNetwork } from '../networks/chain-network.js';
-import type { JobRow } from '../jobs/entities.js';
+import { JobEntity, type JobRow } from '../jobs/entities.js';
 import type { JobStore } from '../jobs/job-store.js';
-import type { SentTransaction } from '../jobs/job-types.js';
 import { describeRevertData, isRevert, revertData } from '../contracts/revert-reason.js';
 import { JobPlanError, planJob, type JobPlanners, type WritePlan } from './executors.js';
-import { broadcast, currentFees, signTransaction } from './transactions.js';
+import { Broadcaster, type Signed } from './broadcaster.js';
+import { currentFees, signTransaction } from './transactions.js';
 
 /** Gas limit = estimate + this margin (%), for state that changes between estimate and inclusion. */
 const GAS_MARGIN_PERCENT = 25n;
 /** How long a worker keeps the jobs it sent before another replica may track them. */
 export const LEASE_MS = 30_000;
 
+export interface SenderTuning {
+  /** Most jobs taken from the queue at once (one transaction assigns their nonces). */
+  batchSize: number;
+  /** How long a worker holds a signer (its nonce sequence) without renewing it. */
+  signerLeaseMs: number;
+  /** How long a worker holds the jobs it sent before another replica's tracker may take them. */
+  jobLeaseMs: number;
+}
+
+export const DEFAULT_SENDER_TUNING: SenderTuning = { batchSize: 64, signerLeaseMs: 15_000, jobLeaseMs: LEASE_MS };
+
+/** A job ready to sign: its call and gas limit. */
+interface Ready {
+  job: JobRow;
+  plan: WritePlan;
+  gasLimit: bigint;
+}
+
+class LeaseLost extends Error {}
+
 /**
- * Sends a queued job: plans the call, estimates gas (a revert here fails the job with the reason and
- * consumes no nonce), assigns the nonce and signs inside one database transaction that also marks the
- * job SUBMITTED (so a crash after it never loses the transaction: the tracker broadcasts the stored raw
- * transaction again), then broadcasts. Must run in the signer's queue.
+ * Sends queued jobs, many at a time. The jobs table is the queue: a worker that holds the signer's lease
+ * (one worker per nonce sequence, across replicas) takes the oldest queued jobs of the network, plans them,
+ * estimates their gas concurrently (a revert fails the job with the reason and consumes no nonce), then in
+ * ONE database transaction assigns consecutive nonces, signs and marks every job SUBMITTED with its raw
+ * transaction — so a crash after the commit never loses a transaction (the tracker broadcasts the stored
+ * raw transaction again) and a job is never signed twice under two nonces. The signed batch is handed to
+ * the signer's broadcaster, which sends in nonce order while the next batch is prepared.
  */
 export class JobSender {
+  private readonly broadcasters = new Map<string, Broadcaster>();
+
   constructor(
+    private readonly ds: DataSource,
     private readonly store: JobStore,
     private readonly workerId: string,
     private readonly log: Logger,
     private readonly planners: JobPlanners = {},
+    private readonly tuning: SenderTuning = DEFAULT_SENDER_TUNING,
+    /** Called after a network's batch was broadcast. */
+    private readonly onBroadcast: (network: ChainNetwork) => void = () => {},
   ) {}
 
-  async send(job: JobRow, network: ChainNetwork): Promise<void> {
-    let plan;
-    try {
-      plan = planJob(job, network, this.planners);
-    } catch (err) {
-      if (err instanceof JobPlanError) return this.fail(job.id, ['queued'], err.message);
-      throw err;
-    }
-    if (plan.type === 'read') {
-      // Reads run in the tracker, once earlier writes of the same key are through.
-      await this.store.transition(job.id, ['queued'], { status: 'submitted', submittedAt: new Date(), ...this.lease() });
-      return;
-    }
-    let gasLimit: bigint;
-    try {
-      const estimate = await network.provider.estimateGas({ from: network.signerAddress, to: plan.to, data: plan.data });
-      gasLimit = (estimate * (100n + GAS_MARGIN_PERCENT)) / 100n;
-    } catch (err) {
-      if (isRevert(err)) {
-        return this.fail(job.id, ['queued'], `The transaction would revert: ${describeRevertData(revertData(err))}. Nothing was sent.`);
-      }
-      throw err;
-    }
-    await this.assignAndBroadcast(job, network, plan, gasLimit, 0);
+  /** Jobs of this process signed and waiting to be broadcast (the tracker leaves them alone). */
+  isInFlight(jobId: string): boolean {
+    for (const b of this.broadcasters.values()) if (b.has(jobId)) return true;
+    return false;
   }
 
-  private async assignAndBroadcast(job: JobRow, network: ChainNetwork, plan: WritePlan, gasLimit: bigint, retry: number): Promise<void> {
+  /** Resolves once every handed-over batch was broadcast (or dropped). */
+  async idle(): Promise<void> {
+    await Promise.all([...this.broadcasters.values()].map((b) => b.idle()));
+  }
+
+  /** Gives up this worker's signer leases (a graceful stop: another replica takes over at once). */
+  async releaseSigners(): Promise<void> {
+    await this.ds.query(`UPDATE chain.signer_nonces SET lease_owner = NULL, lease_until = NULL WHERE lease_owner = $1`, [this.workerId]);
+  }
+
+  /**
+   * One round for a network: answers how many jobs left the queue (0 when there was nothing to do, or
+   * another worker holds the signer). Callers loop while it answers more than 0.
+   */
+  async sendQueued(network: ChainNetwork): Promise<number> {
+    const broadcaster = this.broadcaster(network);
+    await broadcaster.belowBacklog();
+    if (!(await this.holdSigner(network))) return 0;
+    const ids: { id: string }[] = await this.ds.query(
+      `SELECT id FROM chain.jobs WHERE status = 'queued' AND chain_network = $1 ORDER BY seq LIMIT $2`,
+      [network.name, this.tuning.batchSize],
+    );
+    if (ids.length === 0) return 0;
+    const jobs = (await this.ds.getRepository(JobEntity).findBy(ids.map((r) => ({ id: r.id })))).sort((a, b) => a.seq - b.seq);
+
+    let moved = 0;
+    const writes: { job: JobRow; plan: WritePlan }[] = [];
+    for (const job of jobs) {
+      let plan;
+      try {
+        plan = planJob(job, network, this.planners);
+      } catch (err) {
+        if (!(err instanceof JobPlanError)) throw err;
+        await this.fail(job.id, err.message);
+        moved++;
+        continue;
+      }
+      if (plan.type === 'read') {
+        // Reads run in the tracker, once earlier writes of the same key are through.
+        await this.store.transition(job.id, ['queued'], { status: 'submitted', submittedAt: new Date(), ...this.lease() });
+        moved++;
+      } else {
+        writes.push({ job, plan });
+      }
+    }
+    if (writes.length === 0) return moved;
+    const ready = await this.estimate(network, writes);
+    if (ready.failed) moved++;
+    if (ready.jobs.length === 0) return moved;
+    const signed = await this.assign(network, ready.jobs);
+    broadcaster.enqueue(signed);
+    return moved + signed.length;
+  }
+
+  /**
+   * Gas for every write, asked concurrently. The batch ends before the first job whose call would revert:
+   * with nothing of the signer's still in flight, the revert is the job's own and fails it; otherwise it
+   * may depend on an earlier job not yet mined, and it waits in the queue for the next round.
+   */
+  private async estimate(network: ChainNetwork, writes: { job: JobRow; plan: WritePlan }[]): Promise<{ jobs: Ready[]; failed: boolean }> {
+    const answers = await Promise.all(
+      writes.map(({ plan }) =>
+        network.provider.estimateGas({ from: network.signerAddress, to: plan.to, data: plan.data }).then(
+          (gas) => ({ gas }),
+          (err: unknown) => ({ err }),
+        ),
+      ),
+    );
+    const jobs: Ready[] = [];
+    for (let i = 0; i < writes.length; i++) {
+      const answer = answers[i]!;
+      const { job, plan } = writes[i]!;
+      if ('gas' in answer) {
+        jobs.push({ job, plan, gasLimit: (answer.gas * (100n + GAS_MARGIN_PERCENT)) / 100n });
+        continue;
+      }
+      if (!isRevert(answer.err)) throw answer.err;
+      if (i > 0 || (await this.signerBusy(network))) return { jobs, failed: false };
+      await this.fail(job.id, `The transaction would revert: ${describeRevertData(revertData(answer.err))}. Nothing was sent.`);
+      return { jobs, failed: true };
+    }
+    return { jobs, failed: false };
+  }
+
+  /** Whether a transaction of the signer is sent and not yet final. */
+  private async signerBusy(network: ChainNetwork): Promise<boolean> {
+    const rows: unknown[] = await this.ds.query(
+      `SELECT 1 FROM chain.jobs WHERE status = 'submitted' AND chain_network = $1 AND signer = $2 AND nonce IS NOT NULL LIMIT 1`,
+      [network.name, network.signerAddress],
+    );
+    return rows.length > 0;
+  }
+
+  /** Nonces, signatures and SUBMITTED for the whole batch, in one transaction under the signer's row lock. */
+  private async assign(network: ChainNetwork, ready: Ready[]): Promise<Signed[]> {
     const fees = await currentFees(network);
     const chainNonce = await network.provider.getTransactionCount(network.signerAddress, 'pending');
-    let sent: SentTransaction | undefined;
-    const submitted = await this.store.transition(job.id, ['queued'], async (m) => {
-      const nonce = await this.takeNonce(m, network, chainNonce);
-      sent = await signTransaction(network, { to: plan.to, data: plan.data, nonce, gasLimit, fees });
-      const now = new Date();
-      return {
-        status: 'submitted',
-        signer: network.signerAddress,
-        chainInstance: network.instanceId,
-        nonce,
-        txHash: sent.hash,
-        transactions: [sent],
-        attempts: 1,
-        submittedAt: now,
-        lastSentAt: now,
-        ...this.lease(),
-      };
-    });
-    if (!submitted || !sent) return; // another worker took it
-    const outcome = await broadcast(network, sent.raw);
-    if (outcome.kind === 'sent') return;
-    if (outcome.kind === 'unknown') {
-      this.log.warn({ jobId: job.id, network: network.name, reason: outcome.message }, 'broadcast failed; the tracker will send it again');
-      return;
-    }
-    // The node refused the transaction for good: give the nonce back (nothing later has it: this runs in
-    // the signer's queue) and fail the job, or — when the nonce was taken outside the service — retry once
-    // with a fresh nonce.
-    const release = async (m: EntityManager) => {
-      await m.query(
-        `UPDATE chain.signer_nonces SET next_nonce = $3, updated_at = now() WHERE chain_instance = $1 AND signer = $2 AND next_nonce = $4`,
-        [network.instanceId, network.signerAddress, sent!.nonce, sent!.nonce + 1],
-      );
-    };
-    if (outcome.kind === 'nonce-used' && retry < 2 && !(await network.provider.getTransactionReceipt(sent.hash))) {
-      this.log.warn({ jobId: job.id, network: network.name, nonce: sent.nonce }, 'nonce already used outside the service; assigning another');
-      const requeued = await this.store.transition(job.id, ['submitted'], async (m) => {
-        await release(m);
-        return { status: 'queued', nonce: null, chainInstance: null, txHash: null, transactions: [], attempts: 0, submittedAt: null, lastSentAt: null };
+    const signed: Signed[] = [];
+    let events = false;
+    try {
+      await this.ds.transaction(async (m) => {
+        signed.length = 0;
+        events = false;
+        let nonce = await this.lockNonce(m, network, chainNonce);
+        for (const { job, plan, gasLimit } of ready) {
+          const sent = await signTransaction(network, { to: plan.to, data: plan.data, nonce, gasLimit, fees });
+          const now = new Date();
+          const changed = await this.store.transitionIn(m, job.id, ['queued'], {
+            status: 'submitted',
+            signer: network.signerAddress,
+            chainInstance: network.instanceId,
+            nonce,
+            txHash: sent.hash,
+            transactions: [sent],
+            attempts: 1,
+            submittedAt: now,
+            lastSentAt: now,
+            ...this.lease(),
+          });
+          if (!changed) continue; // no longer queued: its nonce goes to the next job
+          events ||= changed.event;
+          signed.push({ jobId: job.id, sent });
+          nonce++;
+        }
+        await m.query(`UPDATE chain.signer_nonces SET next_nonce = $3, updated_at = now() WHERE chain_instance = $1 AND signer = $2`, [
+          network.instanceId,
+          network.signerAddress,
+          nonce,
+        ]);
       });
-      if (requeued) await this.assignAndBroadcast(requeued, network, plan, gasLimit, retry + 1);
-      return;
+    } catch (err) {
+      if (err instanceof LeaseLost) return [];
+      throw err;
     }
-    if (outcome.kind === 'nonce-used') return; // mined already (the tracker completes it)
-    await this.store.transition(job.id, ['submitted'], async (m) => {
-      await release(m);
-      return {
+    if (events) this.store.committed();
+    return signed;
+  }
+
+  /** Locks the signer's row (this worker must still hold its lease); the next nonce: the larger of ours and the chain's. */
+  private async lockNonce(m: EntityManager, network: ChainNetwork, chainNonce: number): Promise<number> {
+    const [row] = (await m.query(
+      `SELECT next_nonce, lease_owner, lease_until > now() AS held FROM chain.signer_nonces
+        WHERE chain_instance = $1 AND signer = $2 FOR UPDATE`,
+      [network.instanceId, network.signerAddress],
+    )) as [{ next_nonce: string; lease_owner: string | null; held: boolean } | undefined];
+    if (!row || row.lease_owner !== this.workerId || !row.held) throw new LeaseLost();
+    return Math.max(Number(row.next_nonce), chainNonce);
+  }
+
+  /** Takes or renews the signer's lease; false while another live worker holds it. */
+  private async holdSigner(network: ChainNetwork): Promise<boolean> {
+    const params = [network.instanceId, network.signerAddress];
+    await this.ds.query(`INSERT INTO chain.signer_nonces (chain_instance, signer, next_nonce) VALUES ($1, $2, 0) ON CONFLICT DO NOTHING`, params);
+    const rows: { signer: string }[] = await this.ds.query(
+      `WITH held AS (
+         UPDATE chain.signer_nonces SET lease_owner = $3, lease_until = now() + ($4 || ' milliseconds')::interval
+          WHERE chain_instance = $1 AND signer = $2 AND (lease_owner = $3 OR lease_owner IS NULL OR lease_until < now())
+          RETURNING signer)
+       SELECT signer FROM held`,
+      [...params, this.workerId, String(this.tuning.signerLeaseMs)],
+    );
+    return rows.length > 0;
+  }
+
+  private broadcaster(network: ChainNetwork): Broadcaster {
+    const key = `${network.instanceId}:${network.signerAddress}`;
+    let b = this.broadcasters.get(key);
+    if (!b) {
+      b = new Broadcaster(network, this.log, (refused, reason) => this.closeGap(network, refused, reason), (s) => this.nonceTaken(network, s), () => this.onBroadcast(network));
+      this.broadcasters.set(key, b);
+    }
+    return b;
+  }
+
+  /**
+   * The node refused a transaction for good (the signer cannot pay, say): its job fails, and every later
+   * job of the signer — none of them broadcast, the broadcaster stopped there — goes back to the queue
+   * for new nonces, the sequence resuming at the refused one.
+   */
+  private async closeGap(network: ChainNetwork, refused: Signed, reason: string): Promise<void> {
+    let requeued = 0;
+    await this.ds.transaction(async (m) => {
+      await m.query(`SELECT 1 FROM chain.signer_nonces WHERE chain_instance = $1 AND signer = $2 FOR UPDATE`, [network.instanceId, network.signerAddress]);
+      await this.store.transitionIn(m, refused.jobId, ['submitted'], {
         status: 'failed',
-        error: `The network refused the transaction: ${outcome.message}`,
+        error: `The network refused the transaction: ${reason}`,
         nonce: null,
         completedAt: new Date(),
         leaseOwner: null,
         leaseUntil: null,
-      };
+      });
+      const later: { id: string }[] = await m.query(
+        `SELECT id FROM chain.jobs WHERE status = 'submitted' AND chain_instance = $1 AND signer = $2 AND nonce > $3 ORDER BY nonce`,
+        [network.instanceId, network.signerAddress, refused.sent.nonce],
+      );
+      for (const { id } of later) if (await this.store.transitionIn(m, id, ['submitted'], REQUEUED)) requeued++;
+      await m.query(`UPDATE chain.signer_nonces SET next_nonce = $3, updated_at = now() WHERE chain_instance = $1 AND signer = $2`, [
+        network.instanceId,
+        network.signerAddress,
+        refused.sent.nonce,
+      ]);
     });
+    this.store.committed();
+    this.log.warn({ jobId: refused.jobId, network: network.name, nonce: refused.sent.nonce, requeued, reason }, 'network refused a transaction; later jobs requeued');
   }
 
-  /** Next nonce of the signer: the larger of the chain's count and the service's own record. */
-  private async takeNonce(m: EntityManager, network: ChainNetwork, chainNonce: number): Promise<number> {
-    await m.query(
-      `INSERT INTO chain.signer_nonces (chain_instance, signer, next_nonce) VALUES ($1, $2, 0) ON CONFLICT DO NOTHING`,
-      [network.instanceId, network.signerAddress],
-    );
-    const [row] = (await m.query(
-      `SELECT next_nonce FROM chain.signer_nonces WHERE chain_instance = $1 AND signer = $2 FOR UPDATE`,
-      [network.instanceId, network.signerAddress],
-    )) as [{ next_nonce: string }];
-    const nonce = Math.max(Number(row.next_nonce), chainNonce);
-    await m.query(
-      `UPDATE chain.signer_nonces SET next_nonce = $3, updated_at = now() WHERE chain_instance = $1 AND signer = $2`,
-      [network.instanceId, network.signerAddress, nonce + 1],
-    );
-    return nonce;
+  /** The nonce was used outside the service: the job goes back to the queue for another nonce. */
+  private async nonceTaken(network: ChainNetwork, s: Signed): Promise<void> {
+    if (await network.provider.getTransactionReceipt(s.sent.hash)) return; // ours, mined already
+    this.log.warn({ jobId: s.jobId, network: network.name, nonce: s.sent.nonce }, 'nonce already used outside the service; the job is queued again');
+    await this.store.transition(s.jobId, ['submitted'], REQUEUED);
   }
 
   private lease(): { leaseOwner: string; leaseUntil: Date } {
-    return { leaseOwner: this.workerId, leaseUntil: new Date(Date.now() + LEASE_MS) };
+    return { leaseOwner: this.workerId, leaseUntil: new Date(Date.now() + this.tuning.jobLeaseMs) };
   }
 
-  private async fail(id: string, from: ('queued' | 'submitted')[], error: string): Promise<void> {
-    await this.store.transition(id, from, { status: 'failed', error, completedAt: new Date(), leaseOwner: null, leaseUntil: null });
+  private async fail(id: string, error: string): Promise<void> {
+    await this.store.transition(id, ['queued'], { status: 'failed', error, completedAt: new Date(), leaseOwner: null, leaseUntil: null });
   }
 }
 
+/** A submitted job back in the queue, nothing of its transaction kept. */
+const REQUEUED: Partial<JobRow> = {
+  status: 'queued',
+  nonce: null,
+  chainInstance: null,
+  txHash: null,
+  transactions: [],
+  attempts: 0,
+  submittedAt: null,
+  lastSentAt: null,
+  leaseOwner: null,
+  leaseUntil: null,
+};

@@ -9,7 +9,8 @@ import type { JobMessage } from '../jobs/job-types.js';
 import { TOPIC_JOBS } from '../schema.js';
 import { ConfirmationTracker } from './confirmation-tracker.js';
 import type { JobPlanners } from './executors.js';
-import { JobSender } from './job-sender.js';
+import { DEFAULT_SENDER_TUNING, JobSender, type SenderTuning } from './job-sender.js';
+import { SendPump } from './send-pump.js';
 import { SignerQueues } from './signer-queue.js';
 
 export const WORKER_GROUP = 'chain-worker';
@@ -18,19 +19,23 @@ export interface JobWorkerOptions {
   /** Identifies this worker in job leases; random by default. */
   workerId?: string;
   groupId?: string;
+  /** Batch size and leases of the sender (defaults: DEFAULT_SENDER_TUNING). */
+  sender?: Partial<SenderTuning>;
 }
 
 /**
- * The chain worker: a member of the chain.jobs consumer group (one member owns a network:signer key, so
- * one process hands out that signer's nonces), sending each job through its signer's serialized queue,
- * and one confirmation tracker per network following what was sent. Handling a message is idempotent: a
- * job that is no longer QUEUED is left alone, so redelivery after a crash or rebalance sends nothing twice.
+ * The chain worker: per network, a send pump that takes queued jobs from the jobs table in batches (only
+ * while this worker holds the signer's lease, so replicas never interleave one nonce sequence) and a
+ * confirmation tracker that follows what was sent. chain.jobs messages only wake the pump: the table is
+ * the queue, so a lost, repeated or late message neither loses nor doubles a job, and jobs keep moving
+ * while the broker is down.
  */
 export class JobWorker {
   readonly workerId: string;
   readonly queues = new SignerQueues();
   private readonly sender: JobSender;
   private readonly trackers: ConfirmationTracker[];
+  private readonly pumps = new Map<string, SendPump>();
   private subscription: Subscription | undefined;
 
   constructor(
@@ -43,12 +48,20 @@ export class JobWorker {
     planners: JobPlanners = {},
   ) {
     this.workerId = opts.workerId ?? `worker-${randomUUID()}`;
-    this.sender = new JobSender(store, this.workerId, log, planners);
-    this.trackers = networks.networks().map((n) => new ConfirmationTracker(ds, store, n, this.queues, this.workerId, log, planners));
+    const tuning = { ...DEFAULT_SENDER_TUNING, ...opts.sender };
+    const trackerOf = new Map<string, ConfirmationTracker>();
+    this.sender = new JobSender(ds, store, this.workerId, log, planners, tuning, (n) => trackerOf.get(n.name)?.wake());
+    this.trackers = networks.networks().map((n) => {
+      const t = new ConfirmationTracker(ds, store, n, this.queues, this.workerId, log, planners, tuning.jobLeaseMs, (id) => this.sender.isInFlight(id));
+      trackerOf.set(n.name, t);
+      this.pumps.set(n.name, new SendPump(n, (net) => this.sender.sendQueued(net), log));
+      return t;
+    });
   }
 
   async start(): Promise<void> {
     for (const t of this.trackers) t.start();
+    for (const p of this.pumps.values()) p.start();
     this.subscription = await this.bus.subscribe({
       topic: TOPIC_JOBS,
       groupId: this.opts.groupId ?? WORKER_GROUP,
@@ -59,18 +72,29 @@ export class JobWorker {
   }
 
   /**
-   * Leaves the group (the message in flight finishes and its offset is committed), lets the signer queues
-   * drain, stops following receipts, then gives up its leases so the next worker (a restart, another
-   * replica) follows the submitted jobs at once instead of after the lease expired.
+   * Leaves the group, stops sending (the round in progress finishes and its batch is broadcast), stops
+   * following receipts, then gives up its job and signer leases so the next worker (a restart, another
+   * replica) takes over at once instead of after the leases expired.
    */
   async stop(): Promise<void> {
     await this.subscription?.close();
     this.subscription = undefined;
+    await Promise.all([...this.pumps.values()].map((p) => p.stop()));
+    await this.sender.idle();
     await this.queues.idle();
     await Promise.all(this.trackers.map((t) => t.stop()));
+    await this.sender
+      .releaseSigners()
+      .catch((err: unknown) => this.log.warn({ err, workerId: this.workerId }, 'could not release signer leases; they expire on their own'));
     await this.ds
       .query(`UPDATE chain.jobs SET lease_owner = NULL, lease_until = NULL WHERE lease_owner = $1 AND status = 'submitted'`, [this.workerId])
       .catch((err: unknown) => this.log.warn({ err, workerId: this.workerId }, 'could not release job leases; they expire on their own'));
+  }
+
+  /** Runs one send round on every network now (tests use it instead of waiting for a message or a poll). */
+  async sendQueued(): Promise<void> {
+    for (const n of this.networks.networks()) while ((await this.sender.sendQueued(n)) > 0);
+    await this.sender.idle();
   }
 
   /** Runs one tracker pass on every network now (tests use it to avoid waiting for the poll interval). */
@@ -102,9 +126,6 @@ export class JobWorker {
       });
       return;
     }
-    await this.queues.run(`${network.name}:${network.signerAddress}`, async () => {
-      const current = await this.store.load(job.id);
-      if (current?.status === 'queued') await this.sender.send(current, network);
-    });
+    this.pumps.get(network.name)?.wake();
   }
 }

@@ -1,0 +1,35 @@
+import type { Logger } from '@green-impact/shared/logger';
+import type { ChainNetwork } from '../networks/chain-network.js';
+import { WakeableLoop } from './wakeable-loop.js';
+
+/**
+ * Drives a network's sender: a round as soon as a job message arrives (wake), and at least every poll
+ * interval (a replica waiting for a signer's lease, jobs whose message was lost), back to back while
+ * rounds move jobs. A failing round (the node or the database is down) is retried with doubling waits up
+ * to 10 s.
+ */
+export class SendPump {
+  private readonly loop: WakeableLoop;
+
+  constructor(network: ChainNetwork, round: (network: ChainNetwork) => Promise<number>, log: Logger) {
+    this.loop = new WakeableLoop(
+      async () => {
+        while ((await round(network)) > 0);
+      },
+      { pollIntervalMs: network.tuning.pollIntervalMs, firstBackoffMs: network.tuning.pollIntervalMs * 2, maxBackoffMs: 10_000 },
+      (err, failures) => log.warn({ err, network: network.name, failures }, 'sending queued jobs failed; retrying'),
+    );
+  }
+
+  start(): void {
+    this.loop.start();
+  }
+
+  wake(): void {
+    this.loop.wake();
+  }
+
+  stop(): Promise<void> {
+    return this.loop.stop();
+  }
+}

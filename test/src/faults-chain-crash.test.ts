@@ -1,0 +1,209 @@
+import { after, before, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { randomUUID } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Interface, JsonRpcProvider, Wallet } from 'ethers';
+import pg from 'pg';
+import { ChainServiceService } from '@green-impact/proto/greenimpact/chain/v1/chain';
+import { createGrpcClient } from '@green-impact/shared/grpc/client';
+
+type ChainClient = ReturnType<typeof createGrpcClient<typeof ChainServiceService>>;
+import { createScratchPostgresDatabase, skipReason, testDatabases } from '@green-impact/shared/testing/databases';
+import { startKafkaMock, type KafkaMock } from '@green-impact/shared/testing/kafka-mock';
+import { startChainReplica, type ChainReplica } from './support/chain-replica.js';
+import { until } from './support/poll.js';
+import { NODE_SIGNER_KEY, startRpcNodeProcess, type RpcNodeProcess } from './support/rpc-node.js';
+
+const postgres = testDatabases.find((d) => d.name === 'postgresql')!;
+const CHAIN_ID = 31338;
+const SIGNER = new Wallet(NODE_SIGNER_KEY).address;
+const kv = new Interface(['function insertString(bytes32 namespace, string key, string value)']);
+
+/**
+ * Chain service processes killed with SIGKILL (no shutdown hook, leases left behind) while a pipelined
+ * batch is on its way, on PostgreSQL and Kafka (librdkafka's mock cluster), against a JSON-RPC node of its
+ * own. The proof is on the node itself: every block is read back and each accepted job's key must be
+ * written by exactly one successful transaction of the service's signer, and nothing is left in its pool.
+ */
+describe('chain replicas killed in the middle of pipelined batches (PostgreSQL, Kafka)', { skip: await skipReason(postgres), timeout: 300_000 }, () => {
+  let db: { url: string; stop(): Promise<void> };
+  let node: RpcNodeProcess;
+  let kafka: KafkaMock;
+  let chain: JsonRpcProvider;
+  let sql: pg.Client;
+  let contentDir: string;
+  let env: Record<string, string>;
+  const replicas: ChainReplica[] = [];
+  const caller = { accountId: randomUUID(), role: 'user' as const };
+
+  before(async () => {
+    [db, node, kafka] = await Promise.all([createScratchPostgresDatabase(), startRpcNodeProcess(CHAIN_ID), startKafkaMock({ partitions: 3 })]);
+    chain = new JsonRpcProvider(node.url, CHAIN_ID, { staticNetwork: true, cacheTimeout: -1 });
+    sql = new pg.Client({ connectionString: db.url });
+    await sql.connect();
+    contentDir = mkdtempSync(join(tmpdir(), 'gi-chain-crash-'));
+    const network = { name: 'sepolia', chainId: CHAIN_ID, rpcUrl: node.url, confirmations: 1, pollIntervalMs: 200, contracts: node.contracts };
+    env = {
+      DATABASE_URL: db.url,
+      DATABASE_POOL_SIZE: '6',
+      CONTENT_DIR: contentDir,
+      CHAIN_NETWORKS: JSON.stringify([network]),
+      CHAIN_SIGNER_KEY_SEPOLIA: NODE_SIGNER_KEY,
+      KAFKA_BROKERS: kafka.brokers.join(','),
+      // librdkafka's mock cluster reports no controller, which kafkajs's idempotent producer needs.
+      KAFKA_IDEMPOTENT: 'false',
+      // A killed member leaves the consumer group after this, not kafkajs's 30 s.
+      KAFKA_SESSION_TIMEOUT_MS: '6000',
+      KAFKA_HEARTBEAT_INTERVAL_MS: '500',
+      // Small batches, so a kill lands between batches as well as inside one; short leases, so the
+      // survivor takes over within seconds.
+      CHAIN_SEND_BATCH: '16',
+      CHAIN_SIGNER_LEASE_MS: '2000',
+      CHAIN_JOB_LEASE_MS: '3000',
+    };
+  });
+
+  after(async () => {
+    await Promise.all(replicas.map((r) => r.kill()));
+    chain?.destroy();
+    await sql?.end();
+    await Promise.all([node?.stop(), kafka?.stop(), db?.stop()]);
+    if (contentDir) rmSync(contentDir, { recursive: true, force: true });
+  });
+
+  const start = async () => {
+    const r = await startChainReplica(env);
+    replicas.push(r);
+    return r;
+  };
+  const clientOf = (r: ChainReplica): ChainClient => createGrpcClient(ChainServiceService, r.address);
+
+  /**
+   * Submits `n` inserts over `clients` (alternating), 8 at a time; answers job id → key. The first failed
+   * request (a replica killed) stops every sender, and it rejects only once none is still in the air.
+   */
+  const submit = async (clients: ChainClient[], prefix: string, n: number): Promise<Map<string, string>> => {
+    const jobs = new Map<string, string>();
+    let next = 0;
+    let failed = false;
+    const results = await Promise.allSettled(
+      Array.from({ length: 8 }, async () => {
+        for (let i; !failed && (i = next++) < n; ) {
+          const key = `${prefix}-${i}`;
+          try {
+            const answer = await clients[i % clients.length]!.insertString({ network: 'sepolia', key, value: `value of ${key}` }, { caller });
+            jobs.set(answer.jobId, key);
+          } catch (err) {
+            failed = true;
+            throw err;
+          }
+        }
+      }),
+    );
+    const rejected = results.find((r) => r.status === 'rejected');
+    if (rejected) throw (rejected as PromiseRejectedResult).reason;
+    return jobs;
+  };
+
+  /** The signer's transactions mined from block `from` on: the key each one wrote, and its status. */
+  const minedKeys = async (from: number): Promise<{ key: string; ok: boolean }[]> => {
+    const latest = await chain.getBlockNumber();
+    const out: { key: string; ok: boolean }[] = [];
+    for (let b = from; b <= latest; b++) {
+      const block = await chain.getBlock(b, true);
+      for (const tx of block!.prefetchedTransactions) {
+        if (tx.from !== SIGNER || tx.to !== node.contracts.keyValueStore) continue;
+        const receipt = await chain.getTransactionReceipt(tx.hash);
+        out.push({ key: kv.decodeFunctionData('insertString', tx.data)[1] as string, ok: receipt?.status === 1 });
+      }
+    }
+    return out;
+  };
+
+  const statuses = async (ids: string[]) => {
+    const { rows } = await sql.query<{ status: string; n: number }>(
+      `SELECT status, count(*)::int AS n FROM chain.jobs WHERE id = ANY($1) GROUP BY status`,
+      [ids],
+    );
+    return Object.fromEntries(rows.map((r) => [r.status, r.n])) as Record<string, number>;
+  };
+
+  /** Every job completed, each key written by exactly one successful transaction, nothing else pending. */
+  const assertExactlyOnce = async (jobs: Map<string, string>, fromBlock: number, nonceBefore: number) => {
+    const ids = [...jobs.keys()];
+    await until(() => statuses(ids), (s) => s['completed'] === ids.length, 'every job completed', 120_000, 250);
+    const mined = await minedKeys(fromBlock);
+    const counts = new Map<string, number>();
+    for (const m of mined) {
+      assert.ok(m.ok, `the transaction writing ${m.key} succeeded`);
+      counts.set(m.key, (counts.get(m.key) ?? 0) + 1);
+    }
+    const doubled = [...counts].filter(([, n]) => n > 1);
+    assert.deepEqual(doubled, [], 'no key written twice');
+    assert.deepEqual([...jobs.values()].filter((k) => !counts.has(k)), [], 'every accepted key written');
+    assert.equal(mined.length, jobs.size, 'one transaction per job');
+    assert.equal(await chain.getTransactionCount(SIGNER, 'latest'), nonceBefore + jobs.size, 'one nonce per job');
+    assert.equal(await chain.getTransactionCount(SIGNER, 'pending'), nonceBefore + jobs.size, "nothing left in the node's pool");
+    const { rows } = await sql.query<{ n: number }>(`SELECT count(DISTINCT tx_hash)::int AS n FROM chain.jobs WHERE id = ANY($1)`, [ids]);
+    assert.equal(rows[0]!.n, jobs.size, 'each job names its own transaction');
+  };
+
+  /** Waits until the node mined some of `jobs` but not all of them: a pipeline in full flow. */
+  const midBatch = async (jobs: () => number, nonceBefore: number) =>
+    until(
+      async () => (await chain.getTransactionCount(SIGNER, 'latest')) - nonceBefore,
+      (mined) => mined >= 8 && mined < jobs() - 8,
+      'some jobs mined, many still to send',
+      60_000,
+      5,
+    );
+
+  it('SIGKILL of the only replica mid-batch, then a restart: every accepted job mined exactly once', async (t) => {
+    const first = await start();
+    const fromBlock = (await chain.getBlockNumber()) + 1;
+    const nonceBefore = await chain.getTransactionCount(SIGNER, 'latest');
+    const client = clientOf(first);
+    const N = 160;
+    // A request the kill cuts off was never accepted; the database tells what was.
+    const submitting = submit([client], 'solo', N).catch(() => undefined);
+    await midBatch(() => N, nonceBefore);
+    await first.kill();
+    const accepted = await submitting;
+    const { rows } = await sql.query<{ id: string; kv_key: string }>(`SELECT id, kv_key FROM chain.jobs WHERE kv_key LIKE 'solo-%'`);
+    const jobs = accepted ?? new Map(rows.map((r) => [r.id, r.kv_key]));
+    t.diagnostic(`killed with ${JSON.stringify(await statuses([...jobs.keys()]))} of ${jobs.size} accepted jobs`);
+    const restartedAt = Date.now();
+    const second = await start();
+    await assertExactlyOnce(jobs, fromBlock, nonceBefore);
+    t.diagnostic(`all completed ${Date.now() - restartedAt} ms after the restart`);
+    await second.stop();
+  });
+
+  it('two replicas, the one holding the signer killed mid-batch: the other finishes, nothing doubled', async (t) => {
+    const [a, b] = [await start(), await start()];
+    const fromBlock = (await chain.getBlockNumber()) + 1;
+    const nonceBefore = await chain.getTransactionCount(SIGNER, 'latest');
+    const N = 200;
+    const submitting = submit([clientOf(a), clientOf(b)], 'pair', N).catch(() => undefined);
+    await midBatch(() => N, nonceBefore);
+    const { rows: lease } = await sql.query<{ lease_owner: string }>(`SELECT lease_owner FROM chain.signer_nonces WHERE signer = $1`, [SIGNER]);
+    const holder = [a, b].find((r) => r.workerId === lease[0]?.lease_owner);
+    assert.ok(holder, `one replica holds the signer: ${JSON.stringify(lease)}`);
+    const survivor = holder === a ? b : a;
+    await holder.kill();
+    t.diagnostic(`killed the signer's holder ${holder.workerId}`);
+    // Requests that went to the killed replica may have failed; what the database accepted is the truth.
+    await submitting;
+    const { rows } = await sql.query<{ id: string; kv_key: string }>(`SELECT id, kv_key FROM chain.jobs WHERE kv_key LIKE 'pair-%'`);
+    const jobs = new Map(rows.map((r) => [r.id, r.kv_key]));
+    t.diagnostic(`${jobs.size} accepted: ${JSON.stringify(await statuses([...jobs.keys()]))}`);
+    const killedAt = Date.now();
+    await assertExactlyOnce(jobs, fromBlock, nonceBefore);
+    t.diagnostic(`all completed ${Date.now() - killedAt} ms after the kill`);
+    const { rows: after } = await sql.query<{ lease_owner: string }>(`SELECT lease_owner FROM chain.signer_nonces WHERE signer = $1`, [SIGNER]);
+    assert.equal(after[0]!.lease_owner, survivor.workerId, 'the survivor took the signer over');
+    assert.equal(await survivor.stop(), 0);
+  });
+});
