@@ -3,7 +3,6 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { JsonRpcProvider, Wallet } from 'ethers';
 import { createScratchPostgresDatabase, skipReason, testDatabases } from '@green-impact/shared/testing/databases';
 import { listJobs } from './support/account-reads.js';
@@ -111,12 +110,19 @@ describe('the chain node unreachable behind a running chain service', { skip: aw
     assert.equal(await chain.getTransactionCount(signer, 'latest'), nonceBefore + ids.length, 'exactly one transaction per job');
     assert.equal(await chain.getTransactionCount(signer, 'pending'), nonceBefore + ids.length, 'nothing left in the pool');
   };
-  /** Every job completed (polled through the gateway); then a moment for a late duplicate send to show. */
-  const allCompleted = async (ids: string[], since: number, t: { diagnostic(m: string): void }) => {
+  /**
+   * Every job completed (polled through the gateway); then one more accepted after them and completed, which
+   * joins `ids` and `keys`: a late duplicate send would have reached the node by then, where they are counted.
+   */
+  const allCompleted = async (ids: string[], keys: string[], since: number, t: { diagnostic(m: string): void }) => {
     const done = await Promise.all(ids.map(finished));
     t.diagnostic(`all ${ids.length} jobs completed ${Date.now() - since} ms after the node came back`);
     assert.deepEqual(done.map((j) => j.info.status.Value), ids.map(() => 'completed'), JSON.stringify(done.map((j) => j.info)));
-    await sleep(500);
+    const fenceKey = `fence-${keys[0]}`;
+    const fence = await insert(fenceKey);
+    assert.equal((await finished(fence)).info.status.Value, 'completed');
+    ids.push(fence);
+    keys.push(fenceKey);
   };
   /** Every job still waiting, none sent, none failed: what a client sees while the node is away. */
   const assertQueued = async (ids: string[]) => {
@@ -178,7 +184,7 @@ describe('the chain node unreachable behind a running chain service', { skip: aw
     }
     const upAt = Date.now();
 
-    await allCompleted(ids, upAt, t);
+    await allCompleted(ids, keys, upAt, t);
 
     await assertOneTransactionEach(ids, keys, nonceBefore);
 
@@ -202,7 +208,7 @@ describe('the chain node unreachable behind a running chain service', { skip: aw
     } finally {
       await proxy.up();
     }
-    await allCompleted(ids, Date.now(), t);
+    await allCompleted(ids, keys, Date.now(), t);
     await assertOneTransactionEach(ids, keys, nonceBefore);
   });
 });

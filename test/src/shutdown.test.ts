@@ -9,6 +9,7 @@ import { startKafkaMock, type KafkaMock } from '@green-impact/shared/testing/kaf
 import { startTopology, topologyEnv, topologyPorts, type Topology } from './support/distributed.js';
 import { listJobs, listUserIdentifiers } from './support/account-reads.js';
 import { v1Call, type Outcome } from './support/outcomes.js';
+import { until } from './support/poll.js';
 
 const postgres = testDatabases.find((d) => d.name === 'postgresql')!;
 const OPERATOR = 'shutdown-operator-key';
@@ -91,7 +92,7 @@ describe('SIGTERM under load loses nothing (distributed topology, PostgreSQL, Ka
       }
     };
     const loops = Array.from({ length: LOOPS }, (_, i) => loop(i));
-    while (sent.filter(accepted).length < 60) await sleep(50);
+    await until(async () => sent.filter(accepted).length, (n) => n >= 60, '60 accepted requests before SIGTERM', 30_000, 50);
     const backlog = await (await fetch(`http://127.0.0.1:${first.ports.metrics.chain}/metrics`)).text();
     const depth = (status: string) => Number(new RegExp(`^chain_job_queue_depth\\{status="${status}"\\} (\\d+)$`, 'm').exec(backlog)?.[1]);
     sigtermAt = Date.now();

@@ -1,4 +1,4 @@
-import type { ServerWritableStream } from '@grpc/grpc-js';
+import { Metadata, type ServerWritableStream } from '@grpc/grpc-js';
 import type { WatchJobsRequest, WatchJobsResponse } from '@green-impact/proto/greenimpact/chain/v1/chain';
 import type { EventBus, Subscription } from '@green-impact/shared/bus/event-bus';
 import { callerFromMetadata } from '@green-impact/shared/caller';
@@ -104,6 +104,8 @@ export function watchJobsHandler(
     call.on('cancelled', close);
     call.on('close', close);
     call.on('error', close);
+    // Headers at once: the client learns that the stream is live, every event from here on reaches it.
+    call.sendMetadata(new Metadata());
     if (req.sendCurrent) for (const id of ids) send(id, undefined);
   };
 }

@@ -2,13 +2,12 @@ import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { readdir, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { Contract, Interface, keccak256, AbiCoder, zeroPadValue } from 'ethers';
 import { DocumentKind, JobKind, JobStatus } from '@green-impact/proto/greenimpact/chain/v1/chain';
 import { testDatabases } from '@green-impact/shared/testing/databases';
 import { contractArtifact } from '../contracts/artifacts.js';
 import { TOPIC_JOBS } from '../schema.js';
-import { rejectsWith, startChainHarness, waitForJob, waitUntil, watchJobs, type ChainHarness } from '../testing/harness.js';
+import { fenceJob, rejectsWith, startChainHarness, waitForJob, waitUntil, watchJobs, type ChainHarness } from '../testing/harness.js';
 
 const pglite = testDatabases.find((d) => d.name === 'pglite')!;
 const { COMPLETED, FAILED, QUEUED, SUBMITTED } = {
@@ -39,7 +38,7 @@ describe('chain jobs on the embedded network (PGlite, in-process bus)', { timeou
 
   it('writes a document: queued → submitted → completed with tx hash, block, receipt and costs', async () => {
     const watch = watchJobs(h.client, h.alice, {});
-    await sleep(50);
+    await watch.opened;
     const content = frameworkDoc(1);
     const res = await h.client.submitDocument(
       {
@@ -292,21 +291,24 @@ describe('chain jobs on the embedded network (PGlite, in-process bus)', { timeou
   it('resumes after a worker restart without loss or duplicates', async () => {
     const network = sepolia();
     await h.service.stopWorker();
+    assert.equal(h.service.worker, undefined, 'no worker runs');
+    const before = await network.provider.getTransactionCount(network.signerAddress, 'latest');
     const ids: string[] = [];
     for (let i = 0; i < 5; i++) ids.push((await h.client.insertString({ network: 'sepolia', key: `r${i}`, value: `v${i}` }, alice())).jobId);
     await h.service.relay.flush();
-    await sleep(300);
     for (const id of ids) assert.equal((await h.client.getJob({ jobId: id }, alice())).job!.status, QUEUED);
-    const before = await network.provider.getTransactionCount(network.signerAddress, 'latest');
+    assert.equal(await network.provider.getTransactionCount(network.signerAddress, 'pending'), before, 'nothing sent without a worker');
     await h.service.startWorker();
     const done = await Promise.all(ids.map((id) => waitForJob(h.client, h.alice, id)));
     assert.ok(done.every((j) => j.status === COMPLETED && j.attempts === 1));
-    // A redelivered message (as after a crash mid-handler) sends nothing again.
+    // A redelivered message (as after a crash mid-handler) sends nothing again: counted on the node once a
+    // job accepted after the redelivery completed.
     await h.bus.publish(TOPIC_JOBS, ids.map((jobId) => ({ key: `sepolia:${network.signerAddress}`, value: JSON.stringify({ jobId, network: 'sepolia', signer: network.signerAddress }) })));
-    await sleep(500);
-    assert.equal(await network.provider.getTransactionCount(network.signerAddress, 'latest'), before + 5);
-    const nonces = (await Promise.all(ids.map((id) => h.service.jobs.load(id)))).map((r) => r!.nonce!).sort((a, b) => a - b);
-    assert.deepEqual(nonces, [0, 1, 2, 3, 4].map((i) => before + i));
+    const fence = await fenceJob(h, 'sepolia');
+    assert.equal(await network.provider.getTransactionCount(network.signerAddress, 'latest'), before + 6);
+    assert.equal(await network.provider.getTransactionCount(network.signerAddress, 'pending'), before + 6, 'nothing left in the mempool');
+    const nonces = (await Promise.all([...ids, fence].map((id) => h.service.jobs.load(id)))).map((r) => r!.nonce!).sort((a, b) => a - b);
+    assert.deepEqual(nonces, [0, 1, 2, 3, 4, 5].map((i) => before + i));
   });
 
   it('runs jobs on an alias under the name the client used', async () => {

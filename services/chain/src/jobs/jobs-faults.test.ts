@@ -10,7 +10,7 @@ import { startKafkaMock, type KafkaMock } from '@green-impact/shared/testing/kaf
 import type { ChainNetwork } from '../networks/chain-network.js';
 import { TOPIC_JOBS } from '../schema.js';
 import { LEASE_MS } from '../worker/job-sender.js';
-import { startChainHarness, waitForJob, waitUntil, watchJobs, type ChainHarness } from '../testing/harness.js';
+import { fenceJob, startChainHarness, waitForJob, waitUntil, watchJobs, type ChainHarness } from '../testing/harness.js';
 import type { JobRow } from './entities.js';
 
 const pglite = testDatabases.find((d) => d.name === 'pglite')!;
@@ -89,7 +89,7 @@ describe('chain job faults on the embedded network (PGlite, in-process bus)', { 
     const network = sepolia();
     const rpc = rpcOf(network);
     const watch = watchJobs(h.client, h.alice, {});
-    await sleep(50);
+    await watch.opened;
     const nonceBefore = await network.provider.getTransactionCount(network.signerAddress, 'latest');
     const N = 4;
     await rpc('evm_setAutomine', [false]);
@@ -113,7 +113,7 @@ describe('chain job faults on the embedded network (PGlite, in-process bus)', { 
     } finally {
       await rpc('evm_setAutomine', [true]);
     }
-    await sleep(200);
+    assert.equal(h.service.worker, undefined, 'no worker runs');
     assert.deepEqual((await rows(h, ids)).map((r) => r.status), ids.map(() => 'submitted'), 'nobody completed them meanwhile');
 
     // A new worker (a new process: another worker id) starts; the group hands it the chain.jobs messages
@@ -132,8 +132,8 @@ describe('chain job faults on the embedded network (PGlite, in-process bus)', { 
 
     const done = await Promise.all(ids.map((id) => waitForJob(h.client, h.alice, id, undefined, 10_000)));
     assert.deepEqual(done.map((j) => [j.status, j.attempts]), ids.map(() => [COMPLETED, 1]));
-    await sleep(300); // a late duplicate send or event would show now
-    await assertOneTransactionEach(h, network, ids, nonceBefore);
+    // A late duplicate send would have reached the node by the time a job accepted after them completed.
+    await assertOneTransactionEach(h, network, [...ids, await fenceJob(h, 'sepolia')], nonceBefore);
     assert.ok((await rows(h, ids)).every((r) => r.leaseOwner === null));
     watch.close();
     assert.deepEqual(eventCounts(watch.received, ids, SUBMITTED), ids.map(() => 1));
@@ -163,8 +163,8 @@ describe('chain job faults on the embedded network (PGlite, in-process bus)', { 
       await rpc('evm_mine');
       const done = await Promise.all(ids.map((id) => waitForJob(h.client, h.alice, id, undefined, 10_000)));
       assert.ok(done.every((j) => j.status === COMPLETED), done.map((j) => j.error).join());
-      await sleep(300);
-      await assertOneTransactionEach(h, network, ids, nonceBefore);
+      await rpc('evm_setAutomine', [true]);
+      await assertOneTransactionEach(h, network, [...ids, await fenceJob(h, 'sepolia')], nonceBefore);
     } finally {
       await rpc('evm_setAutomine', [true]);
     }
@@ -194,8 +194,8 @@ describe('chain job faults on the embedded network (PGlite, in-process bus)', { 
       assert.ok(done.every((j) => j.status === COMPLETED), done.map((j) => j.error).join());
       // The very transactions that were signed first: re-broadcast, not re-signed.
       assert.deepEqual(done.map((j) => j.txHash), sent.map((r) => r.txHash));
-      await sleep(300);
-      await assertOneTransactionEach(h, network, ids, nonceBefore);
+      await rpc('evm_setAutomine', [true]);
+      await assertOneTransactionEach(h, network, [...ids, await fenceJob(h, 'sepolia')], nonceBefore);
     } finally {
       await rpc('evm_setAutomine', [true]);
     }
@@ -225,9 +225,10 @@ describe('chain job faults on the embedded network (PGlite, in-process bus)', { 
       assert.equal(job.txHash, replacement!.hash);
       assert.equal(job.attempts, 2);
       assert.equal(await network.provider.getTransactionReceipt(original!.hash), null, 'the replaced transaction was never mined');
-      await sleep(300);
-      assert.equal(await network.provider.getTransactionCount(network.signerAddress, 'latest'), nonceBefore + 1);
-      assert.equal(await network.provider.getTransactionCount(network.signerAddress, 'pending'), nonceBefore + 1);
+      await rpc('evm_setAutomine', [true]);
+      await fenceJob(h, 'sepolia');
+      assert.equal(await network.provider.getTransactionCount(network.signerAddress, 'latest'), nonceBefore + 2);
+      assert.equal(await network.provider.getTransactionCount(network.signerAddress, 'pending'), nonceBefore + 2);
     } finally {
       await rpc('evm_setAutomine', [true]);
     }
@@ -305,10 +306,10 @@ describe('chain job faults through Kafka (PostgreSQL, librdkafka mock cluster)',
     t.diagnostic(`all ${accepted.length} jobs completed ${Date.now() - upAt} ms after the broker came back`);
     assert.deepEqual(done.map((j) => [j.status, j.attempts]), accepted.map(() => [COMPLETED, 1]));
     await waitUntil(async () => (await outboxCount()) === 0, 'an empty outbox', 15_000);
-    await sleep(500); // a duplicate send would show now
+    // A duplicate send would have reached the node by the time a job accepted after them completed.
     for (const [name, before] of noncesBefore) {
       const network = h.service.networks.resolve(name).network;
-      await assertOneTransactionEach(h, network, accepted.filter((a) => a.network === name).map((a) => a.id), before);
+      await assertOneTransactionEach(h, network, [...accepted.filter((a) => a.network === name).map((a) => a.id), await fenceJob(h, name, h.alice, 40_000)], before);
     }
   }
 
@@ -348,7 +349,7 @@ describe('chain job faults through Kafka (PostgreSQL, librdkafka mock cluster)',
   // subscribed, then past each handled message), so WatchJobs misses nothing published meanwhile.
   it('loses no job and no job event when the broker stays down until the consumers give up and rejoin', async (t) => {
     const watch = watchJobs(h.client, h.alice, {});
-    await sleep(200);
+    await watch.opened;
     const noncesBefore = await nonces();
     await mock.brokerDown();
     let accepted: { id: string; network: string }[];
@@ -378,7 +379,7 @@ describe('chain job faults through Kafka (PostgreSQL, librdkafka mock cluster)',
     const warm = await h.client.insertString({ network: 'sepolia', key: 'warm', value: 'up' }, alice());
     assert.equal((await waitForJob(h.client, h.alice, warm.jobId, undefined, 30_000)).status, COMPLETED);
     const watch = watchJobs(h.client, h.alice, {});
-    await sleep(200);
+    await watch.opened;
     const noncesBefore = await nonces();
 
     await mock.brokerDown();

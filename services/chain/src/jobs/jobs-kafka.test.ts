@@ -1,11 +1,10 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { DocumentKind, JobStatus } from '@green-impact/proto/greenimpact/chain/v1/chain';
 import { KafkaBus } from '@green-impact/shared/bus/kafka-bus';
 import { skipReason, testDatabases } from '@green-impact/shared/testing/databases';
 import { startKafkaMock, type KafkaMock } from '@green-impact/shared/testing/kafka-mock';
-import { startChainHarness, waitForJob, waitUntil, watchJobs, type ChainHarness } from '../testing/harness.js';
+import { fenceJob, startChainHarness, waitForJob, waitUntil, watchJobs, type ChainHarness } from '../testing/harness.js';
 
 const postgresql = testDatabases.find((d) => d.name === 'postgresql')!;
 const { COMPLETED, QUEUED, SUBMITTED } = {
@@ -43,7 +42,7 @@ describe('chain jobs through Kafka (PostgreSQL, librdkafka mock cluster)', { tim
 
   it('writes a document through the outbox, chain.jobs and chain.job-events', async () => {
     const watch = watchJobs(h.client, h.alice, {});
-    await sleep(100);
+    await watch.opened;
     const res = await h.client.submitDocument(
       { kind: DocumentKind.DOCUMENT_KIND_FRAMEWORK_JSON, network: 'sepolia', content: Buffer.from('{"framework":"GB"}'), contentType: 'application/json', frameworkIdentifier: 'GB' },
       alice(),
@@ -72,18 +71,21 @@ describe('chain jobs through Kafka (PostgreSQL, librdkafka mock cluster)', { tim
   it('resumes from the consumer group after a worker restart, without loss or duplicates', async () => {
     const network = h.service.networks.resolve('sepolia').network;
     await h.service.stopWorker();
+    assert.equal(h.service.worker, undefined, 'no worker runs');
+    const before = await network.provider.getTransactionCount(network.signerAddress, 'latest');
     const ids: string[] = [];
     for (let i = 0; i < 4; i++) ids.push((await h.client.insertString({ network: 'sepolia', key: `restart${i}`, value: `v${i}` }, alice())).jobId);
     await h.service.relay.flush();
     const [{ n }] = (await h.service.dataSource.query(`SELECT count(*)::int AS n FROM chain.outbox`)) as [{ n: number }];
     assert.equal(n, 0, 'everything was published to Kafka');
-    await sleep(300);
     for (const id of ids) assert.equal((await h.client.getJob({ jobId: id }, alice())).job!.status, QUEUED);
-    const before = await network.provider.getTransactionCount(network.signerAddress, 'latest');
+    assert.equal(await network.provider.getTransactionCount(network.signerAddress, 'pending'), before, 'nothing sent without a worker');
     await h.service.startWorker();
     const done = await Promise.all(ids.map((id) => waitForJob(h.client, h.alice, id, undefined, 30_000)));
     assert.ok(done.every((j) => j.status === COMPLETED && j.attempts === 1));
-    await sleep(500);
-    assert.equal(await network.provider.getTransactionCount(network.signerAddress, 'latest'), before + 4);
+    // Counted on the node once a job accepted after them (its message behind theirs) completed.
+    await fenceJob(h, 'sepolia');
+    assert.equal(await network.provider.getTransactionCount(network.signerAddress, 'latest'), before + 5);
+    assert.equal(await network.provider.getTransactionCount(network.signerAddress, 'pending'), before + 5, 'nothing left in the mempool');
   });
 });

@@ -108,6 +108,21 @@ export async function waitForJob(
   }
 }
 
+/**
+ * For "nothing was sent twice" checks, instead of a pause: one more key-value job on `network`, accepted
+ * after everything the test did, its chain.jobs message published behind theirs (same signer, same key,
+ * same partition: handled after them), and waited for until it completed. A duplicate send caused by what
+ * came before would have been made by then, so the test counts on the node after this, including this job.
+ * Returns its id.
+ */
+export async function fenceJob(h: ChainHarness, network: string, caller: Caller = h.alice, timeoutMs = 30_000): Promise<string> {
+  const { jobId } = await h.client.insertString({ network, key: `fence-${Date.now()}`, value: 'fence' }, { caller });
+  await h.service.relay.flush();
+  const job = await waitForJob(h.client, caller, jobId, undefined, timeoutMs);
+  assert.equal(job.status, JobStatus.JOB_STATUS_COMPLETED, `the fence job: ${job.error ?? ''}`);
+  return jobId;
+}
+
 export async function waitUntil(condition: () => Promise<boolean> | boolean, what: string, timeoutMs = 20_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (!(await condition())) {
@@ -116,7 +131,7 @@ export async function waitUntil(condition: () => Promise<boolean> | boolean, wha
   }
 }
 
-/** Opens a WatchJobs stream; collects what arrives until close(). */
+/** Opens a WatchJobs stream; collects what arrives until close(). `opened` resolves once the stream is live. */
 export function watchJobs(client: ChainClient, caller: Caller, request: Partial<WatchJobsRequest>) {
   const received: WatchJobsResponse[] = [];
   const def = ChainServiceService.watchJobs;
@@ -130,7 +145,9 @@ export function watchJobs(client: ChainClient, caller: Caller, request: Partial<
   );
   call.on('data', (m: WatchJobsResponse) => received.push(m));
   call.on('error', () => undefined); // cancellation at close()
-  return { received, close: () => call.cancel() };
+  // The server sends its headers once its listener is registered (job-watch.ts).
+  const opened = new Promise<void>((resolve) => call.once('metadata', () => resolve()));
+  return { received, opened, close: () => call.cancel() };
 }
 
 export async function rejectsWith(p: Promise<unknown>, code: string, message?: string | RegExp): Promise<void> {
