@@ -1,6 +1,5 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { JobStatus, type WatchJobsResponse } from '@green-impact/proto/greenimpact/chain/v1/chain';
 import type { BusLogger } from '@green-impact/shared/bus/event-bus';
 import { KafkaBus } from '@green-impact/shared/bus/kafka-bus';
