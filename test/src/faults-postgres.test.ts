@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createScratchPostgresDatabase, skipReason, testDatabases, TEST_POSTGRES_URL } from '@green-impact/shared/testing/databases';
 import { countsOf, listInvestorIdentifiers, listJobs, listUserIdentifiers } from './support/account-reads.js';
+import { assertOneTransactionPerJobOnChain } from './support/chain-reads.js';
 import { topologyEnv, topologyPorts } from './support/distributed.js';
 import { startFaultProxy, type FaultProxy } from './support/fault-proxy.js';
 import { assertGraphqlUnavailable, assertUnavailable, graphqlCall, succeeded, v1Call, type Outcome } from './support/outcomes.js';
@@ -124,6 +125,9 @@ describe('PostgreSQL lost and restored under running services', { skip: await sk
     const mine = jobs.filter((j) => keys.includes(j.key!));
     assert.deepEqual(mine.filter((j) => j.status !== 'COMPLETED' || j.attempts !== 1), [], 'each job completed with one transaction');
     assert.equal(new Set(mine.map((j) => j.txHash)).size, mine.length, 'one transaction per job');
+    // And on the node (the chain service's embedded chain, through the gateway's JSON-RPC relay), which
+    // counts what was sent, whatever the table's unique constraints let through: every job of this run.
+    await assertOneTransactionPerJobOnChain(url(), 'sepolia', jobs);
   }
 
   it('answers 503 UNAVAILABLE while connections are cut, refused and hanging, then serves again in the same processes', async (t) => {
