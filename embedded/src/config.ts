@@ -5,6 +5,7 @@ import type { AuthCacheSettings } from '@green-impact/gateway/auth-cache';
 import type { ReferenceCacheSettings } from '@green-impact/gateway/reference-cache';
 import { loadAuthCacheSettings, loadGatewayLimits, loadGraphqlConfig, loadReferenceCacheSettings, type GatewayLimits, type GraphqlConfig } from '@green-impact/gateway/config';
 import { loadNetworkSpecs, loadNftSettings } from '@green-impact/chain/config';
+import { loadDocumentLinkSettings } from '@green-impact/gateway/document-links';
 import type { NftOptions } from '@green-impact/chain/nfts/nft-options';
 import type { NetworkSpec } from '@green-impact/chain/networks/network-spec';
 
@@ -32,6 +33,8 @@ export interface EmbeddedConfig {
   gatewayReferenceCache: ReferenceCacheSettings;
   /** CORS_ALLOWED_ORIGINS: browser origins allowed to call /graphql and /v1/call. */
   gatewayCorsOrigins: string[];
+  /** DOCUMENT_LINK_*, as set (checked here); main.ts keeps a secret under DATA_DIR when none is. */
+  documentLinks: { secret: string | undefined; previousSecret: string | undefined; ttlSeconds: number };
 }
 
 export function loadEmbeddedConfig(env: Record<string, string | undefined> = process.env): EmbeddedConfig {
@@ -52,5 +55,14 @@ export function loadEmbeddedConfig(env: Record<string, string | undefined> = pro
     gatewayAuthCache: loadAuthCacheSettings(env),
     gatewayReferenceCache: loadReferenceCacheSettings(env),
     gatewayCorsOrigins: parseAllowedOrigins(read.optionalString('CORS_ALLOWED_ORIGINS')),
+    documentLinks: documentLinkSettings(env),
   };
+}
+
+/** Checked by the gateway's own loader; a missing secret is fine here (kept under DATA_DIR), also in production. */
+function documentLinkSettings(env: Record<string, string | undefined>): EmbeddedConfig['documentLinks'] {
+  const read = envReader(env);
+  const secret = read.optionalString('DOCUMENT_LINK_SECRET');
+  const checked = loadDocumentLinkSettings({ ...env, NODE_ENV: 'development' });
+  return { secret, previousSecret: read.optionalString('DOCUMENT_LINK_PREVIOUS_SECRET'), ttlSeconds: checked.ttlSeconds };
 }

@@ -4,6 +4,7 @@ import { createLogger } from '@green-impact/shared/logger';
 import { initTracing } from '@green-impact/shared/tracing/tracing';
 import { loadEmbeddedConfig } from './config.js';
 import { firstStartKey } from './first-start-key.js';
+import { documentLinkSecret } from './link-secret.js';
 import { pgliteDir, startSystem } from './system.js';
 
 const log = createLogger('green-impact');
@@ -19,6 +20,7 @@ try {
 }
 
 const key = firstStartKey(config);
+const links = documentLinkSecret(config.dataDir, config.documentLinks.secret);
 const system = await startSystem({
   port: config.port,
   host: config.host,
@@ -36,6 +38,11 @@ const system = await startSystem({
   gatewayAuthCache: config.gatewayAuthCache,
   gatewayReferenceCache: config.gatewayReferenceCache,
   gatewayCorsOrigins: config.gatewayCorsOrigins,
+  gatewayDocumentLinks: {
+    DOCUMENT_LINK_SECRET: links.secret,
+    DOCUMENT_LINK_TTL_SECONDS: String(config.documentLinks.ttlSeconds),
+    ...(config.documentLinks.previousSecret ? { DOCUMENT_LINK_PREVIOUS_SECRET: config.documentLinks.previousSecret } : {}),
+  },
   log,
 });
 
@@ -48,6 +55,7 @@ const lines = [
   `  gRPC       ${Object.entries(system.grpc).map(([k, v]) => `${k} ${v}`).join(', ')}`,
   `  events     ${config.kafkaBrokers.length ? `Kafka ${config.kafkaBrokers.join(',')}` : 'in-process bus'}`,
   `  database   ${config.databaseUrl ? 'PostgreSQL (DATABASE_URL)' : `PGlite in ${pgliteDir(config.dataDir)}`}`,
+  `  links      document links signed with the secret in ${links.source}`,
   '',
   ...key.howToGetAKey(system.gatewayUrl),
   '',

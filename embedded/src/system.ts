@@ -52,6 +52,8 @@ export interface SystemOptions {
   gatewayReferenceCache?: ReferenceCacheSettings | undefined;
   /** Browser origins allowed across origins (CORS_ALLOWED_ORIGINS); none when unset. */
   gatewayCorsOrigins?: string[] | undefined;
+  /** The gateway's DOCUMENT_LINK_* settings; without a secret, links are signed with one of this process. */
+  gatewayDocumentLinks?: Partial<Record<'DOCUMENT_LINK_SECRET' | 'DOCUMENT_LINK_PREVIOUS_SECRET' | 'DOCUMENT_LINK_TTL_SECONDS', string>> | undefined;
   log: Logger;
 }
 
@@ -161,6 +163,7 @@ export async function startSystem(opts: SystemOptions): Promise<RunningSystem> {
       CHAIN_GRPC_ADDR: chainServer.address,
       NODE_ENV: opts.nodeEnv ?? process.env['NODE_ENV'] ?? 'development',
       PUBLIC_BASE_URL: publicBaseUrl,
+      ...opts.gatewayDocumentLinks,
     });
     const limits = opts.gatewayLimits ?? gatewayConfig.limits;
     const graphql = opts.gatewayGraphql ?? gatewayConfig.graphql;

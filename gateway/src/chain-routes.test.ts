@@ -86,20 +86,26 @@ describe('GET /jobs/<job_id>.html', () => {
 });
 
 describe('GET /ipfs/<cid>', () => {
-  test('serves content by CID without a key, immutable, with its content type; 304 for a known ETag', async () => {
+  test("a private framework's document: only with the account's key, never shared; 304 for a known ETag", async () => {
     const page = await get(`/jobs/${htmlJob}.html`, { 'x-api-key': 'user-key' });
     const cid = page.headers.get('x-document-cid')!;
-    const res = await get(`/ipfs/${cid}`);
+    const res = await get(`/ipfs/${cid}`, { 'x-api-key': 'user-key' });
     assert.equal(res.status, 200);
     assert.equal(res.headers.get('content-type'), 'text/html; charset=utf-8');
-    assert.equal(res.headers.get('cache-control'), 'public, max-age=31536000, immutable');
+    assert.equal(res.headers.get('cache-control'), 'private, no-cache');
+    assert.equal(res.headers.get('vary'), 'X-Api-Key');
     assert.equal(res.headers.get('etag'), `"${cid}"`);
-    assert.equal(res.headers.get('access-control-allow-origin'), '*');
+    assert.equal(res.headers.get('access-control-allow-origin'), null);
     assert.equal(await res.text(), await page.text());
-    const calls = t.chain!.count('getContent');
-    const again = await get(`/ipfs/${cid}`, { 'if-none-match': `W/"x", "${cid}"` });
+    assert.equal(t.chain!.calls.filter((c) => c.method === 'getContent').at(-1)!.caller?.accountId, 'acc-acme');
+    const again = await get(`/ipfs/${cid}`, { 'x-api-key': 'user-key', 'if-none-match': `W/"x", "${cid}"` });
     assert.equal(again.status, 304);
-    assert.equal(t.chain!.count('getContent'), calls, 'answered without the chain service');
+    // Without a key or with another account's: the answer of an unknown CID, and a 304 only to whom may read it.
+    for (const headers of [{}, { 'x-api-key': 'op-key' }, { 'if-none-match': `"${cid}"` }] as Record<string, string>[]) {
+      const refused = await get(`/ipfs/${cid}`, headers);
+      assert.equal(refused.status, 404);
+      assert.deepEqual(await refused.json(), { message: `No content with CID ${cid}.`, code: 'NOT_FOUND' });
+    }
   });
 
   test('unknown CID 404, not a CID 400', async () => {

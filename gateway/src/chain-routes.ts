@@ -1,7 +1,11 @@
-import express, { Router, type Request, type RequestHandler } from 'express';
-import { InvalidArgumentError, NotFoundError } from '@green-impact/shared/errors';
+import express, { Router, type Request, type RequestHandler, type Response } from 'express';
+import type { GetDocumentResponse } from '@green-impact/proto/greenimpact/chain/v1/chain';
+import { InvalidArgumentError, NotAuthorizedError, NotFoundError } from '@green-impact/shared/errors';
 import { API_KEY_HEADER, type Authenticate } from './auth.js';
 import { chainClient, type GatewayClients } from './clients.js';
+import { DocumentLinks } from './document-links.js';
+import { describeError } from './http-errors.js';
+import { errorPage, pageHeaders } from './pages/html.js';
 import { locals, routeLabel } from './request-context.js';
 import { documentKindParts } from './v1/operations/blockchain-params.js';
 import { requireVerifiedDocument } from './v1/operations/blockchain-shapes.js';
@@ -12,6 +16,8 @@ export interface ChainRoutesOptions {
   bodyLimitBytes: number;
   /** The rate limits (rate-limit/rate-limit-middleware.ts): per key on /jobs, per address on /ipfs and /rpc. */
   rateLimit: RequestHandler;
+  /** Checks the signed links to pages (document-links.ts). */
+  documentLinks: DocumentLinks;
 }
 
 /** CIDs are base-encoded multihashes: letters and digits only (CIDv1 base32 `bafk…`, CIDv0 `Qm…`). */
@@ -21,13 +27,16 @@ const NETWORK_NAME = /^[A-Za-z0-9._-]{1,64}$/;
 const DOCUMENT_CSP = "default-src 'none'; style-src 'unsafe-inline'; img-src data:; sandbox";
 /** Content by CID never changes: a year, immutable (RFC 8246), as IPFS gateways serve it. */
 const IMMUTABLE = 'public, max-age=31536000, immutable';
+/** Served because of who asks: the browser may keep it, no shared cache may, and every use asks again. */
+const PRIVATE = 'private, no-cache';
 
 /**
  * The HTTP face of the chain service besides /v1/call and GraphQL:
  * - `GET /jobs/<job_id>.html` — a written HTML document, served only after ChainService.GetDocument
- *   verified it against its anchor on the chain now. Jobs are private to their account, so the page needs
- *   the account's X-Api-Key like every call.
- * - `GET /ipfs/<cid>` — public content of the content-addressed store, immutable by construction.
+ *   verified it against its anchor on the chain now: to the account's X-Api-Key, or without any header
+ *   through a signed link (`?v=…&exp=…&sig=…`, document-links.ts) as getHtml*FromBlockchain hands out.
+ * - `GET /ipfs/<cid>` — content of the content-addressed store: public content to anyone; documents of
+ *   private frameworks and position impacts only with a key of the account that wrote them; 404 otherwise.
  * - `POST /rpc/<network>` — public, read-only JSON-RPC relay, so any wallet or script can check what was
  *   written (the chain service answers anything but read methods with a JSON-RPC error).
  */
@@ -37,44 +46,49 @@ export function chainRoutes(options: ChainRoutesOptions): Router {
   router.get('/jobs/:page', routeLabel('/jobs/:jobId.html'), options.rateLimit, async (req, res, next) => {
     const page = /^(.+)\.html$/.exec(param(req, 'page'));
     if (!page) return next();
+    const jobId = page[1]!;
+    if (DocumentLinks.isLinkQuery(req.query)) return linkedPage(jobId, req.query, res);
     const { requestId } = locals(res);
     const { caller } = await options.authenticate(req.header(API_KEY_HEADER), requestId, locals(res).clientAddress);
-    const doc = await chainClient(options.clients).getDocument({ jobId: page[1]! }, { caller, requestId });
-    const parts = documentKindParts(doc.kind);
-    if (parts?.format !== 'html') {
-      throw new NotFoundError(`Job ${doc.job?.id ?? page[1]} has no HTML document${parts ? ': it holds a JSON document' : ''}.`);
-    }
-    const verified = requireVerifiedDocument(doc, { family: parts.family, format: 'html' });
-    // setHeader, not res.set: express would append a charset to the stored content type.
-    res.setHeader('Content-Type', verified.contentType || 'text/html; charset=utf-8');
-    res.set({
-      // Verified per request and private to the account: a cache may keep it but must ask again.
-      'Cache-Control': 'private, no-cache',
-      ETag: `"${verified.cid}"`,
-      'X-Content-Type-Options': 'nosniff',
-      'Content-Security-Policy': DOCUMENT_CSP,
-      'X-Document-Cid': verified.cid,
-      'X-Document-Sha256': verified.sha256,
-    });
-    res.status(200).send(Buffer.from(verified.content));
+    const doc = await chainClient(options.clients).getDocument({ jobId }, { caller, requestId });
+    sendPage(res, doc, jobId, PRIVATE);
   });
+
+  /**
+   * A signed link: judged by its signature alone (any X-Api-Key is ignored), answered as pages since a
+   * browser follows it. Altered, revoked, unknown: the 404 of an unknown job. Expired: 403, said so.
+   */
+  async function linkedPage(jobId: string, query: Request['query'], res: Response): Promise<void> {
+    try {
+      const link = options.documentLinks.check(jobId, query);
+      if (!link.ok && link.reason === 'expired') throw new NotAuthorizedError('This link has expired. Ask whoever sent it for a new one.');
+      if (!link.ok) throw new NotFoundError(`No such job ${jobId.slice(0, 64)}.`);
+      const doc = await chainClient(options.clients).getDocument({ jobId, linkEpoch: link.linkEpoch }, { requestId: locals(res).requestId });
+      // Never stored: a revoked link must stop opening, also from the browser's cache.
+      sendPage(res, doc, jobId, 'private, no-store');
+    } catch (err) {
+      const { status, body, internal } = describeError(err);
+      if (internal) throw err; // the error handler logs it and answers without details
+      res.status(status).set(pageHeaders('no-store')).send(errorPage(status, body.message));
+    }
+  }
 
   router.get('/ipfs/:cid', routeLabel('/ipfs/:cid'), options.rateLimit, async (req, res) => {
     const cid = param(req, 'cid');
     if (!CID_TEXT.test(cid)) throw new InvalidArgumentError(`"${cid.slice(0, 64)}" is not a CID.`);
-    const client = chainClient(options.clients);
-    res.set({ 'Access-Control-Allow-Origin': '*', ETag: `"${cid}"` });
+    const { requestId } = locals(res);
+    // A key shows the account's own private documents; without one only public content is served.
+    const apiKey = req.header(API_KEY_HEADER);
+    const caller = apiKey ? (await options.authenticate(apiKey, requestId, locals(res).clientAddress)).caller : undefined;
+    const found = await chainClient(options.clients).getContent({ cid }, { caller, requestId });
+    res.set({ ETag: `"${cid}"`, Vary: 'X-Api-Key', 'Cache-Control': found.public ? IMMUTABLE : PRIVATE });
+    if (found.public) res.set('Access-Control-Allow-Origin', '*');
     if (matchesEtag(req, cid)) {
-      res.set('Cache-Control', IMMUTABLE).status(304).end();
+      res.status(304).end();
       return;
     }
-    const found = await client.getContent({ cid }, { requestId: locals(res).requestId });
     res.setHeader('Content-Type', found.contentType || 'application/octet-stream');
-    res.set({
-      'Cache-Control': IMMUTABLE,
-      'X-Content-Type-Options': 'nosniff',
-      'Content-Security-Policy': DOCUMENT_CSP,
-    });
+    res.set({ 'X-Content-Type-Options': 'nosniff', 'Content-Security-Policy': DOCUMENT_CSP });
     res.status(200).send(Buffer.from(found.content));
   });
 
@@ -92,6 +106,30 @@ export function chainRoutes(options: ChainRoutesOptions): Router {
   });
 
   return router;
+}
+
+/** A verified HTML document page, as written; anything else about the job stays out of the answer. */
+function sendPage(res: Response, doc: GetDocumentResponse, jobId: string, cache: string): void {
+  const parts = documentKindParts(doc.kind);
+  if (parts?.format !== 'html') {
+    throw new NotFoundError(`Job ${doc.job?.id ?? jobId} has no HTML document${parts ? ': it holds a JSON document' : ''}.`);
+  }
+  const verified = requireVerifiedDocument(doc, { family: parts.family, format: 'html' });
+  // setHeader, not res.set: express would append a charset to the stored content type.
+  res.setHeader('Content-Type', verified.contentType || 'text/html; charset=utf-8');
+  res.set({
+    // Verified per request and private to the account or the link's holder.
+    'Cache-Control': cache,
+    ETag: `"${verified.cid}"`,
+    'X-Content-Type-Options': 'nosniff',
+    'Content-Security-Policy': DOCUMENT_CSP,
+    // A link's signature must not travel on to wherever the page's own links lead.
+    'Referrer-Policy': 'no-referrer',
+    'X-Robots-Tag': 'noindex',
+    'X-Document-Cid': verified.cid,
+    'X-Document-Sha256': verified.sha256,
+  });
+  res.status(200).send(Buffer.from(verified.content));
 }
 
 /** A named path parameter as one string ('' when absent; only wildcards give arrays). */

@@ -74,8 +74,9 @@ test('values and failures name the variable', () => {
 test('GraphQL: the explorer follows NODE_ENV unless set; limits are bounded and name the variable', () => {
   const base = { IDENTITY_GRPC_ADDR: 'identity:50051' };
   assert.deepEqual(loadGatewayConfig(base).graphql, { explorer: true, maxDepth: 12, maxCost: 250_000, maxSubscriptionsPerConnection: 20 });
-  assert.equal(loadGatewayConfig({ ...base, NODE_ENV: 'production' }).graphql.explorer, false);
-  assert.equal(loadGatewayConfig({ ...base, NODE_ENV: 'production', GRAPHQL_EXPLORER: 'true' }).graphql.explorer, true);
+  const production = { ...base, NODE_ENV: 'production', DOCUMENT_LINK_SECRET: 's'.repeat(32) };
+  assert.equal(loadGatewayConfig(production).graphql.explorer, false);
+  assert.equal(loadGatewayConfig({ ...production, GRAPHQL_EXPLORER: 'true' }).graphql.explorer, true);
   assert.deepEqual(
     loadGraphqlConfig({ GRAPHQL_EXPLORER: 'false', GRAPHQL_MAX_DEPTH: '8', GRAPHQL_MAX_COST: '1000', GRAPHQL_WS_MAX_SUBSCRIPTIONS: '5' }),
     { explorer: false, maxDepth: 8, maxCost: 1000, maxSubscriptionsPerConnection: 5 },
@@ -84,4 +85,20 @@ test('GraphQL: the explorer follows NODE_ENV unless set; limits are bounded and 
   fails({ ...base, GRAPHQL_MAX_COST: 'lots' }, /GRAPHQL_MAX_COST/);
   fails({ ...base, GRAPHQL_WS_MAX_SUBSCRIPTIONS: '0' }, /GRAPHQL_WS_MAX_SUBSCRIPTIONS/);
   fails({ ...base, GRAPHQL_EXPLORER: 'sometimes' }, /GRAPHQL_EXPLORER/);
+});
+
+test('document links: a shared secret of 32+ characters, required in production; generated elsewhere', () => {
+  const base = { IDENTITY_GRPC_ADDR: 'identity:50051' };
+  const dev = loadGatewayConfig(base).documentLinks;
+  assert.equal(dev.generated, true);
+  assert.equal(dev.secret.length, 32);
+  assert.equal(dev.ttlSeconds, 7 * 24 * 3600);
+  assert.notDeepEqual(loadGatewayConfig(base).documentLinks.secret, dev.secret, 'a fresh secret per process');
+  const secret = 'a'.repeat(20) + 'b'.repeat(20);
+  const set = loadGatewayConfig({ ...base, NODE_ENV: 'production', DOCUMENT_LINK_SECRET: secret, DOCUMENT_LINK_PREVIOUS_SECRET: 'p'.repeat(32), DOCUMENT_LINK_TTL_SECONDS: '3600' }).documentLinks;
+  assert.deepEqual(set, { secret: Buffer.from(secret), previousSecret: Buffer.from('p'.repeat(32)), ttlSeconds: 3600, generated: false });
+  fails({ ...base, NODE_ENV: 'production' }, /DOCUMENT_LINK_SECRET is required in production/);
+  fails({ ...base, DOCUMENT_LINK_SECRET: 'short' }, /DOCUMENT_LINK_SECRET must be at least 32 characters.*got 5/);
+  fails({ ...base, DOCUMENT_LINK_PREVIOUS_SECRET: 'short' }, /DOCUMENT_LINK_PREVIOUS_SECRET must be at least 32 characters/);
+  fails({ ...base, DOCUMENT_LINK_TTL_SECONDS: '10' }, /DOCUMENT_LINK_TTL_SECONDS must be at least 60/);
 });

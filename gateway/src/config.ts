@@ -1,6 +1,7 @@
 import { isIP } from 'node:net';
 import { ConfigError, envReader, type EnvReader } from '@green-impact/shared/config';
 import type { AuthCacheSettings } from './auth-cache.js';
+import { loadDocumentLinkSettings, type DocumentLinkSettings } from './document-links.js';
 import type { ReferenceCacheSettings } from './reference-cache.js';
 import { parseAllowedOrigins } from './cors.js';
 import { DEFAULT_QUERY_LIMITS } from './graphql/limits.js';
@@ -30,6 +31,8 @@ export interface GatewayConfig {
   authCache: AuthCacheSettings;
   /** The cache of shared reference reads (reference-cache.ts). */
   referenceCache: ReferenceCacheSettings;
+  /** Signed links to written documents (document-links.ts, DOCUMENT_LINK_*). */
+  documentLinks: DocumentLinkSettings;
   backends: BackendAddresses;
 }
 
@@ -105,6 +108,7 @@ export function loadGatewayConfig(env: Record<string, string | undefined> = proc
     graphql: loadGraphqlConfig(env),
     authCache: loadAuthCacheSettings(env),
     referenceCache: loadReferenceCacheSettings(env),
+    documentLinks: loadDocumentLinkSettings(env),
     trustProxy: trustProxy(read),
     corsAllowedOrigins: parseAllowedOrigins(read.optionalString('CORS_ALLOWED_ORIGINS')),
     limits: loadGatewayLimits(env),

@@ -9,6 +9,7 @@ import { followIdentityEvents, followTaxonomyEvents } from './cache-invalidation
 import { cachingSharedReads, ReferenceCache } from './reference-cache.js';
 import { chainRoutes } from './chain-routes.js';
 import { createClients, type GatewayClients } from './clients.js';
+import { DocumentLinks } from './document-links.js';
 import type { GatewayConfig } from './config.js';
 import { corsAllowList } from './cors.js';
 import { errorHandler, notFound } from './error-handler.js';
@@ -72,6 +73,10 @@ export function createGateway(options: GatewayOptions): Gateway {
   const limiter = new RateLimiter(config.limits.rateLimit, log);
   const authenticate = countRefusedKeys(createAuthenticator(clients.identity, authCache), limiter);
   const announcements: Subscription[] = [];
+  const documentLinks = new DocumentLinks(config.documentLinks);
+  if (config.documentLinks.generated) {
+    log.warn('no DOCUMENT_LINK_SECRET: document links are signed with a secret of this process alone; they stop opening at restart and on other replicas');
+  }
   const graphql = createGraphql({
     authenticate,
     clients,
@@ -79,6 +84,7 @@ export function createGateway(options: GatewayOptions): Gateway {
     production: config.nodeEnv === 'production',
     limits: { ...DEFAULT_QUERY_LIMITS, maxDepth: config.graphql.maxDepth, maxCost: config.graphql.maxCost },
     publicBaseUrl: config.publicBaseUrl,
+    documentLinks,
   });
   let closing = false;
   let closed: Promise<void> | undefined;
@@ -106,9 +112,10 @@ export function createGateway(options: GatewayOptions): Gateway {
       publicBaseUrl: config.publicBaseUrl,
       rateLimit: limit,
       deadline,
+      documentLinks,
     }),
   );
-  app.use(chainRoutes({ authenticate, clients, bodyLimitBytes: config.bodyLimitBytes, rateLimit: limit }));
+  app.use(chainRoutes({ authenticate, clients, bodyLimitBytes: config.bodyLimitBytes, rateLimit: limit, documentLinks }));
   app.use(nftRoutes({ clients, log, publicBaseUrl: config.publicBaseUrl }));
   app.use(explorerRoutes(config.graphql.explorer));
   app.use('/graphql', routeLabel('/graphql'), limit, jsonBody(config.bodyLimitBytes, { requireJsonType: false }), deadline, graphql.handler);
@@ -131,6 +138,7 @@ export function createGateway(options: GatewayOptions): Gateway {
     clients,
     log,
     publicBaseUrl: config.publicBaseUrl,
+    documentLinks,
     maxPayloadBytes: config.bodyLimitBytes,
     maxSubscriptionsPerConnection: config.graphql.maxSubscriptionsPerConnection,
     production: config.nodeEnv === 'production',

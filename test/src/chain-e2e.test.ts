@@ -152,12 +152,15 @@ for (const db of testDatabases) {
         const link = await ok(esg(ESG, 'getHtmlFrameworkFromBlockchain', { job_id: html.job_id }), 'html link');
         const url = Object.values(link)[0] as string;
         assert.deepEqual(Object.keys(link), ['Framework document on the blockchain']);
-        assert.equal(url, `${system.gatewayUrl}/jobs/${html.job_id}.html`);
-        const page = await fetch(url, { headers: { 'x-api-key': issuerKey } });
+        // {jobs_url}/<job_id>.html, signed: it opens in a browser without a key (document-links.ts).
+        assert.match(url, new RegExp(`^${system.gatewayUrl}/jobs/${html.job_id}\\.html\\?v=0&exp=\\d+&sig=[A-Za-z0-9_-]{43}$`));
+        const page = await fetch(url);
         assert.equal(page.status, 200);
         assert.equal(page.headers.get('content-type'), 'text/html; charset=utf-8');
         assert.equal(await page.text(), Buffer.from(htmlRendered.content).toString('utf8'));
-        assert.equal((await fetch(url)).status, 401);
+        const plain = `${system.gatewayUrl}/jobs/${html.job_id}.html`;
+        assert.equal((await fetch(plain, { headers: { 'x-api-key': issuerKey } })).status, 200);
+        assert.equal((await fetch(plain)).status, 401);
       } finally {
         taxonomy.close();
       }

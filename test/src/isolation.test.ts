@@ -218,6 +218,30 @@ for (const db of testDatabases) {
           attempt: async () => [await as(undefined).get(`/jobs/${jobs.frameworkHtml}.html`)],
           allowed: NOTHING,
         },
+        {
+          face: 'http',
+          operation: 'GET /jobs/<id>.html?v=&exp=&sig= (a forged link)',
+          action: 'read',
+          attempt: async () => [await as(undefined).get(`/jobs/${jobs.impactsHtml}.html?v=0&exp=9999999999&sig=${'A'.repeat(43)}`)],
+          // Links answer pages (a browser follows them): a 404 page, no JSON code.
+          allowed: /^404$/,
+        },
+        {
+          face: 'http',
+          operation: 'GET /ipfs/<cid> of a position-impacts document',
+          action: 'read',
+          attempt: async () => [await b.get(`/ipfs/${documentCid}`)],
+          allowed: NOTHING,
+        },
+        {
+          face: 'http',
+          operation: 'GET /ipfs/<cid> of a position-impacts document (no key)',
+          action: 'read',
+          attempt: async () => [await as(undefined).get(`/ipfs/${documentCid}`)],
+          allowed: NOTHING,
+        },
+        v1('revokeDocumentLinks', 'change', { job_id: jobs.impactsHtml }, REFUSED),
+        gql('revokeDocumentLinks', 'change', 'mutation($id: ID!) { revokeDocumentLinks(jobId: $id) { jobId linkEpoch } }', REFUSED, { id: jobs.frameworkHtml }),
         gql('users', 'read', 'query($u: String, $k: String) { users(userIdentifier: $u, decryptionKey: $k) { nodes { identifier firstName email } } }', NOTHING, { u: a.user, k: key }),
         gql('investorsOfUser', 'read', 'query($u: String, $k: String) { investorsOfUser(userIdentifier: $u, decryptionKey: $k) { userIdentifier investors { id name } } }', /^200/, { u: 'U-B', k: key }),
         gql('investors', 'read', 'query($k: String) { investors(decryptionKey: $k) { nodes { identifier name email } } }', NOTHING, { k: key }),
@@ -358,8 +382,15 @@ for (const db of testDatabases) {
       const me = (await as(keyA).gql('{ me { id } apiKeys { id revokedAt } }')).json as any;
       assert.equal(me.data.me.id, accountIdA);
       assert.equal(me.data.apiKeys.find((k: any) => k.id === apiKeyIdA).revokedAt, null);
-      // A CID is public by design (docs/gateway.md): whoever holds it reads the bytes, unverified.
-      assert.ok(documentCid, 'the impacts job has a CID');
+      // A position's impacts are A's alone by CID too (docs/decisions.md "Documents and links").
+      const byCid = await as(keyA).get(`/ipfs/${documentCid}`);
+      assert.equal(byCid.status, 200);
+      assert.ok(byCid.text.includes(a.canary));
+      // A's link opens without a key; the plain page still needs A's key.
+      const link = Object.values((await as(keyA).esg('getHtmlPositionImpactsFromBlockchain', { job_id: jobs.impactsHtml })).json as object)[0] as string;
+      const opened = await as(undefined).get(link.slice(system.gatewayUrl.length));
+      assert.equal(opened.status, 200);
+      assert.equal(opened.text, page.text);
     });
   });
 }

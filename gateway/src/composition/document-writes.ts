@@ -1,4 +1,5 @@
 import type { Job } from '@green-impact/proto/greenimpact/chain/v1/chain';
+import { Visibility } from '@green-impact/proto/greenimpact/common/v1/common';
 import { chainClient, portfolioClient, taxonomyClient } from '../clients.js';
 import { documentFormat, documentKind, type DocumentFormatName, type RenderSettings } from '../v1/operations/blockchain-params.js';
 import { jobOf, requireKnownNetwork } from '../v1/operations/chain-calls.js';
@@ -39,6 +40,8 @@ export async function writeFrameworkDocument(frameworkIdentifier: string, w: Doc
       contentType: rendered.contentType,
       sha256: rendered.sha256,
       frameworkIdentifier: rendered.frameworkIdentifier || frameworkIdentifier,
+      // A public framework's document is public by CID; any other stays the account's (docs/decisions.md).
+      public: rendered.frameworkVisibility === Visibility.VISIBILITY_PUBLIC,
       reportingYear: w.reportingYear,
       languageCode: w.render.languageCode,
       idempotencyKey: w.idempotencyKey,

@@ -11,6 +11,7 @@ import { createContextFactory, type GraphqlContext } from './context.js';
 import { schema } from './executable-schema.js';
 import { createFormatError } from './format-error.js';
 import { MAX_QUERY_TOKENS, nestingError, queryLimitRules, type QueryLimits } from './limits.js';
+import type { DocumentLinks } from '../document-links.js';
 
 export interface GraphqlEndpoint {
   /** Mount after a JSON body parser at /graphql. Answers 503 until start() has finished. */
@@ -40,6 +41,8 @@ export function createGraphql(deps: {
   limits: QueryLimits;
   /** PUBLIC_BASE_URL, for links in answers. */
   publicBaseUrl?: string | undefined;
+  /** Signs the links to written pages (Document.pageUrl). */
+  documentLinks: DocumentLinks;
 }): GraphqlEndpoint {
   const log = deps.log.child({ component: 'graphql' });
   const formatError = createFormatError(log);
@@ -59,7 +62,7 @@ export function createGraphql(deps: {
     stopOnTerminationSignals: false,
     logger: log,
   });
-  const context = createContextFactory({ authenticate: deps.authenticate, clients: deps.clients, log, publicBaseUrl: deps.publicBaseUrl });
+  const context = createContextFactory({ authenticate: deps.authenticate, clients: deps.clients, log, publicBaseUrl: deps.publicBaseUrl, documentLinks: deps.documentLinks });
   let started: Promise<void> | undefined;
   let inner: RequestHandler | undefined;
   return {

@@ -17,6 +17,16 @@ export const chainMutationTypeDefs = /* GraphQL */ `
     selectString("The fields of the change, each described on KeySelectInput." input: KeySelectInput!): Job!
     "Reads a bytes32 key; the value arrives in the job's keyValue (spec selectBytes32)."
     selectBytes32("The fields of the change, each described on KeySelectInput." input: KeySelectInput!): Job!
+    "Revokes every signed link to a document handed out so far (Document.pageUrl, getHtml*FromBlockchain): they stop opening at once. Links asked for afterwards open; the account's key still opens the page."
+    revokeDocumentLinks("The document's job id (or its entry id)." jobId: ID!): DocumentLinksRevoked!
+  }
+
+  "Outcome of revokeDocumentLinks."
+  type DocumentLinksRevoked {
+    "The document's job."
+    jobId: ID!
+    "The document's new link epoch: links signed for an earlier one no longer open."
+    linkEpoch: Int!
   }
 
   "Format of a written document."

@@ -12,7 +12,8 @@ import {
 } from '@green-impact/proto/greenimpact/chain/v1/chain';
 import { InternalError } from '@green-impact/shared/errors';
 import { documentKindParts } from '../v1/operations/blockchain-params.js';
-import { jsonDocument } from '../v1/operations/blockchain-shapes.js';
+import type { DocumentLinks } from '../document-links.js';
+import { jsonDocument, signedPageUrl } from '../v1/operations/blockchain-shapes.js';
 import { toGqlNft } from './nft-objects.js';
 
 /** proto messages of ChainService → the GraphQL objects of chain-schema.ts. Pure. */
@@ -115,8 +116,8 @@ export function toGqlDocumentEntry(e: DocumentJobEntry) {
   };
 }
 
-/** A document that passed requireVerifiedDocument. */
-export function toGqlDocument(d: GetDocumentResponse & { job: Job }, baseUrl: string) {
+/** A document that passed requireVerifiedDocument; its page address signed, so it opens in a browser. */
+export function toGqlDocument(d: GetDocumentResponse & { job: Job }, baseUrl: string, links: DocumentLinks) {
   const json = documentKindParts(d.kind)?.format === 'json';
   return {
     job: toGqlJob(d.job, baseUrl),
@@ -130,7 +131,7 @@ export function toGqlDocument(d: GetDocumentResponse & { job: Job }, baseUrl: st
     content: Buffer.from(d.content).toString('utf8'),
     json: json ? jsonDocument(d) : null,
     contentUrl: contentUrl(baseUrl, d.cid),
-    pageUrl: pageUrl(baseUrl, d.kind, d.job.id),
+    pageUrl: documentKindParts(d.kind)?.format === 'html' ? signedPageUrl(links, baseUrl, d) : null,
   };
 }
 

@@ -167,9 +167,9 @@ export const chainTypeDefs = /* GraphQL */ `
     content: String!
     "JSON documents: the content parsed."
     json: JSON
-    "Where the gateway serves the content: <base>/ipfs/<cid>."
+    "Where the gateway serves the content: <base>/ipfs/<cid>, to anyone for a public framework's document, else with the account's X-Api-Key."
     contentUrl: String!
-    "HTML documents: the page the gateway serves."
+    "HTML documents: the verified page as a signed, expiring link that opens in a browser without a key (revokeDocumentLinks ends it)."
     pageUrl: String
   }
 ${connectionType('DocumentEntry', 'document entries')}`;

@@ -2,6 +2,7 @@ import type { Request } from 'express';
 import type { Logger } from '@green-impact/shared/logger';
 import { API_KEY_HEADER, type Authenticate, type Authenticated } from '../auth.js';
 import type { GatewayClients } from '../clients.js';
+import type { DocumentLinks } from '../document-links.js';
 import { baseUrlOf } from '../v1/request-facts.js';
 
 /** Per-request GraphQL context. */
@@ -11,6 +12,8 @@ export interface GraphqlContext {
   log: Logger;
   /** Where clients reach the gateway (PUBLIC_BASE_URL, else the request's origin), for links such as /ipfs/<cid>. */
   baseUrl: string;
+  /** Signs the links to written pages (Document.pageUrl). */
+  documentLinks: DocumentLinks;
   /**
    * The authenticated caller, resolved on first use and memoised for the request. Lazy so that a
    * request without a key can still introspect; fields that need a caller fail with UNAUTHENTICATED.
@@ -23,6 +26,7 @@ export function createContextFactory(deps: {
   clients: GatewayClients;
   log: Logger;
   publicBaseUrl?: string | undefined;
+  documentLinks: DocumentLinks;
 }) {
   return async ({ req, requestId, clientAddress }: { req: Request; requestId: string; clientAddress?: string | undefined }): Promise<GraphqlContext> => {
     let pending: Promise<Authenticated> | undefined;
@@ -32,6 +36,7 @@ export function createContextFactory(deps: {
       clients: deps.clients,
       log: deps.log.child({ requestId }),
       baseUrl: baseUrlOf(deps.publicBaseUrl, { protocol: req.protocol, host: req.get('host') }),
+      documentLinks: deps.documentLinks,
       auth: () => (pending ??= deps.authenticate(apiKey, requestId, clientAddress)),
     };
   };

@@ -1,7 +1,7 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync } from 'node:fs';
-import { chromium, type Browser } from 'playwright-core';
+import type { Browser } from 'playwright-core';
+import { launchChromium, skipWithoutChromium } from '../testing/chromium.js';
 import { startTestGateway, type TestGateway } from '../testing/test-gateway.js';
 
 /**
@@ -11,28 +11,19 @@ import { startTestGateway, type TestGateway } from '../testing/test-gateway.js';
  * it the test skips locally and fails under CI.
  */
 
-const executablePath = process.env['CHROMIUM_PATH'] ?? '/usr/bin/chromium';
-const available = existsSync(executablePath);
-if (!available && process.env['CI']) throw new Error(`Chromium is required under CI but ${executablePath} does not exist (apt-get install chromium).`);
-
 let t: TestGateway;
 let browser: Browser;
 before(async () => {
-  if (!available) return;
+  if (skipWithoutChromium) return;
   t = await startTestGateway();
-  browser = await chromium.launch({
-    executablePath,
-    headless: true,
-    // The machine's network is closed: keep Chromium from calling home at start.
-    args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-  });
+  browser = await launchChromium();
 });
 after(async () => {
   await browser?.close();
   await t?.stop();
 });
 
-test('the explorer runs a query with the API key typed on the page', { skip: !available && 'no Chromium at ' + executablePath, timeout: 60_000 }, async () => {
+test('the explorer runs a query with the API key typed on the page', { skip: skipWithoutChromium, timeout: 60_000 }, async () => {
   const page = await browser.newPage();
   const requested: string[] = [];
   const problems: string[] = [];

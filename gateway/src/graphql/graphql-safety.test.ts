@@ -168,7 +168,7 @@ describe('explorer page', () => {
 });
 
 test('production: no explorer page by default and no introspection', async () => {
-  const prod = await startTestGateway({ NODE_ENV: 'production' });
+  const prod = await startTestGateway({ NODE_ENV: 'production', DOCUMENT_LINK_SECRET: 'a-production-secret-of-32-characters' });
   try {
     const page = await fetch(`${prod.baseUrl}/graphql`, { headers: { accept: 'text/html' } });
     assert.doesNotMatch(await page.text(), /api-key/);
@@ -176,7 +176,7 @@ test('production: no explorer page by default and no introspection', async () =>
   } finally {
     await prod.stop();
   }
-  const forced = await startTestGateway({ NODE_ENV: 'production', GRAPHQL_EXPLORER: 'true' });
+  const forced = await startTestGateway({ NODE_ENV: 'production', DOCUMENT_LINK_SECRET: 'a-production-secret-of-32-characters', GRAPHQL_EXPLORER: 'true' });
   try {
     const page = await fetch(`${forced.baseUrl}/graphql`, { headers: { accept: 'text/html' } });
     assert.match(await page.text(), /api-key/);

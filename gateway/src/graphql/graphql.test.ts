@@ -199,7 +199,7 @@ describe('identity schema', () => {
 });
 
 test('production: introspection is off', async () => {
-  const prod = await startTestGateway({ NODE_ENV: 'production' });
+  const prod = await startTestGateway({ NODE_ENV: 'production', DOCUMENT_LINK_SECRET: 'a-production-secret-of-32-characters' });
   try {
     const { body } = await gqlAt(prod.baseUrl, '{ __schema { queryType { name } } }', {}, null);
     assert.equal(body.errors?.[0]?.extensions?.['code'], 'GRAPHQL_VALIDATION_FAILED');

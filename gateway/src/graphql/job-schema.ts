@@ -163,9 +163,9 @@ export const jobTypeDefs = /* GraphQL */ `
     size: Int!
     "Address of the document registry contract the anchor is on."
     registryAddress: String!
-    "Where the gateway serves the content: <base>/ipfs/<cid>."
+    "Where the gateway serves the content: <base>/ipfs/<cid>, to anyone for a public framework's document, else with the account's X-Api-Key."
     contentUrl: String!
-    "HTML documents: the verified page, <base>/jobs/<job id>.html (needs the account's X-Api-Key)."
+    "HTML documents: the verified page, <base>/jobs/<job id>.html, opened with the account's X-Api-Key; document(jobId) { pageUrl } gives a link that opens in a browser."
     pageUrl: String
   }
 `;

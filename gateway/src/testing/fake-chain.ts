@@ -62,8 +62,8 @@ interface Stored {
   account: string;
   /** Key-value jobs: what to write or read. */
   kv?: { op: 'insertString' | 'selectString' | 'insertBytes32' | 'selectBytes32'; key: string; value?: string };
-  /** Document jobs. */
-  doc?: { id: number; kind: DocumentKind; cid: string; sha256: string; contentType: string };
+  /** Document jobs; public ones are served by CID to anyone, the others to their account (content-access.ts). */
+  doc?: { id: number; kind: DocumentKind; cid: string; sha256: string; contentType: string; public: boolean; linkEpoch: number };
   fingerprint: string;
 }
 
@@ -196,14 +196,18 @@ export async function startFakeChain(): Promise<FakeChain> {
           c,
           { kind: JobKind.JOB_KIND_DOCUMENT, network: n.name, request: req.requestEcho, idempotencyKey: req.idempotencyKey, fingerprint: [req.kind, n.name, hash, subject] },
           { documentKind: req.kind, ...subject, ...(req.reportingYear !== undefined ? { reportingYear: req.reportingYear } : {}) },
-          { doc: { id: documentId, kind: req.kind, cid, sha256: hash, contentType: req.contentType } },
+          { doc: { id: documentId, kind: req.kind, cid, sha256: hash, contentType: req.contentType, public: framework && req.public === true, linkEpoch: 0 } },
         );
         if (!replayed) nextDocumentId++;
         return { job, documentId: jobs.get(job.id)!.doc!.id, replayed };
       },
       async getDocument(req, ctx) {
-        const s = find(record('getDocument', req, ctx), req.jobId);
-        if (!s.doc) throw new FailedPreconditionError(`Job ${s.job.id} is not a document job.`);
+        // A link the gateway checked: no caller, the job's UUID and the epoch it was signed for.
+        const linked = req.linkEpoch !== undefined && !ctx.caller;
+        if (linked) calls.push({ method: 'getDocument', request: req, caller: undefined });
+        const s = linked ? jobs.get(req.jobId.toLowerCase()) : find(record('getDocument', req, ctx), req.jobId);
+        if (linked && (!s?.doc || s.doc.linkEpoch !== req.linkEpoch)) throw new NotFoundError(`No such job ${req.jobId}.`);
+        if (!s?.doc) throw new FailedPreconditionError(`Job ${s?.job.id} is not a document job.`);
         if (s.job.status !== JobStatus.JOB_STATUS_COMPLETED) {
           throw new FailedPreconditionError(`Job ${s.job.id} is not completed; the document can be read once it is completed.`);
         }
@@ -211,8 +215,14 @@ export async function startFakeChain(): Promise<FakeChain> {
         const actual = sha256(stored.bytes);
         return {
           job: s.job, kind: s.doc.kind, content: stored.bytes, contentType: s.doc.contentType, cid: s.doc.cid,
-          sha256: actual, anchoredSha256: s.doc.sha256, verified: actual === s.doc.sha256, documentId: s.doc.id,
+          sha256: actual, anchoredSha256: s.doc.sha256, verified: actual === s.doc.sha256, documentId: s.doc.id, linkEpoch: s.doc.linkEpoch,
         };
+      },
+      async revokeDocumentLinks(req, ctx) {
+        const s = find(record('revokeDocumentLinks', req, ctx), req.jobId);
+        if (!s.doc) throw new FailedPreconditionError(`Job ${s.job.id} is not a document job; it has no links to revoke.`);
+        s.doc.linkEpoch += 1;
+        return { jobId: s.job.id, linkEpoch: s.doc.linkEpoch };
       },
       async listDocumentJobs(req, ctx) {
         const c = record('listDocumentJobs', req, ctx);
@@ -243,9 +253,13 @@ export async function startFakeChain(): Promise<FakeChain> {
       },
       async getContent(req, ctx) {
         calls.push({ method: 'getContent', request: req, caller: ctx.caller });
-        const found = content.get(req.cid.trim());
-        if (!found) throw new NotFoundError(`No content with CID ${req.cid.trim()}.`);
-        return { content: found.bytes, contentType: found.contentType, cid: req.cid.trim() };
+        const cid = req.cid.trim();
+        const found = content.get(cid);
+        // As the chain service: documents by visibility and account, NFT files to anyone.
+        const docs = [...jobs.values()].filter((s) => s.doc?.cid === cid);
+        const open = docs.length === 0 || docs.some((s) => s.doc!.public);
+        if (!found || (!open && !docs.some((s) => s.account === ctx.caller?.accountId))) throw new NotFoundError(`No content with CID ${cid}.`);
+        return { content: found.bytes, contentType: found.contentType, cid, public: open };
       },
       async relayJsonRpc(req, ctx) {
         calls.push({ method: 'relayJsonRpc', request: req, caller: ctx.caller });

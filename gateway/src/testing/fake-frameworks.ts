@@ -213,7 +213,7 @@ export function fakeFrameworkHandlers(deps: FakeFrameworkDeps): Partial<UnaryHan
         decimals: req.decimals ?? 2,
         rows: rowsOf(f, req.reportingYear, deps.language(req.languageCode)).map((r) => [r.subCategoryId, r.indicatorId, r.subCategoryVolume, r.indicatorValue]),
       };
-      return { ...renderFakeDocument(req.format, f.name, data), frameworkId: f.id, frameworkIdentifier: f.identifier };
+      return { ...renderFakeDocument(req.format, f.name, data), frameworkId: f.id, frameworkIdentifier: f.identifier, frameworkVisibility: toProto(f.visibility) };
     },
     async getFrameworksByIdentifiers(req, ctx) {
       const c = deps.record('getFrameworksByIdentifiers', req, ctx);

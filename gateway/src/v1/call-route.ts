@@ -3,6 +3,7 @@ import type { Logger } from '@green-impact/shared/logger';
 import { NotFoundError } from '@green-impact/shared/errors';
 import { API_KEY_HEADER, type Authenticate } from '../auth.js';
 import type { GatewayClients } from '../clients.js';
+import type { DocumentLinks } from '../document-links.js';
 import { jsonBody } from '../json-body.js';
 import { locals, routeLabel } from '../request-context.js';
 import { parseCall } from './envelope.js';
@@ -22,6 +23,8 @@ export interface CallRouteOptions {
   rateLimit: RequestHandler;
   /** The request's time budget (request-deadline.ts), started once the body is read. */
   deadline: RequestHandler;
+  /** Signs the links to written pages in answers (getHtml*FromBlockchain). */
+  documentLinks: DocumentLinks;
 }
 
 /**
@@ -49,7 +52,7 @@ export function callRoute(options: CallRouteOptions): Router {
       },
       baseUrl: baseUrlOf(options.publicBaseUrl, { protocol: req.protocol, host: req.get('host') }),
     };
-    const ctx = { requestId, clients: options.clients, log, envelope, http };
+    const ctx = { requestId, clients: options.clients, log, envelope, http, documentLinks: options.documentLinks };
     // parameters were validated against this very row's specs, so they have the row's ParamsOf type.
     const result = entry.withoutApiKey
       ? await entry.handler(parameters as never, ctx)

@@ -3,6 +3,7 @@ import type { Logger } from '@green-impact/shared/logger';
 import type { GatewayClients } from '../clients.js';
 import type { ParamsOf, ParamSpecs } from './parameters.js';
 import type { RequestFacts } from './request-facts.js';
+import type { DocumentLinks } from '../document-links.js';
 
 /** The values of the envelope's `solution` field (spec §1, §4.1). */
 export const SOLUTIONS = ['SVC.ESG.Credits', 'SVC.Blockchain.Hash', 'SVC.NFT.zK'] as const;
@@ -21,6 +22,8 @@ export interface OperationContext {
   envelope: { version?: number; network?: string };
   /** What the HTTP request adds to the body (request-facts.ts). */
   http: RequestFacts;
+  /** Signs the links to written pages that answers hand out (document-links.ts). */
+  documentLinks: DocumentLinks;
 }
 
 /**

@@ -1,8 +1,7 @@
 import type { ChainServiceService } from '@green-impact/proto/greenimpact/chain/v1/chain';
 import { requireCaller } from '@green-impact/shared/caller';
-import { NotFoundError } from '@green-impact/shared/errors';
 import type { UnaryHandlers } from '@green-impact/shared/grpc/server';
-import type { ContentStore } from './content/content-store.js';
+import type { ContentAccess } from './content/content-access.js';
 import type { Documents } from './documents/documents.js';
 import type { JobRow } from './jobs/entities.js';
 import { listJobs } from './jobs/job-list.js';
@@ -20,7 +19,7 @@ export interface ChainHandlerDeps {
   documents: Documents;
   keyValue: KeyValueJobs;
   networks: NetworkRegistry;
-  content: ContentStore;
+  content: ContentAccess;
   nfts: Nfts;
   nftTransfers: NftTransfers;
 }
@@ -50,12 +49,19 @@ export function chainHandlers(d: ChainHandlerDeps): Partial<UnaryHandlers<typeof
       const { job, documentId, replayed } = await d.documents.submit(requireCaller(ctx.caller), req);
       return { job: view(job), documentId, replayed };
     },
+    // With link_epoch and no caller: a signed link the gateway has checked (Documents.readByLink).
     async getDocument(req, ctx) {
-      const { jobRow, ...doc } = await d.documents.read(requireCaller(ctx.caller), req.jobId);
+      const read = req.linkEpoch !== undefined && !ctx.caller
+        ? d.documents.readByLink(req.jobId, req.linkEpoch)
+        : d.documents.read(requireCaller(ctx.caller), req.jobId);
+      const { jobRow, ...doc } = await read;
       return { job: view(jobRow), ...doc };
     },
     async listDocumentJobs(req, ctx) {
       return { jobs: await d.documents.list(requireCaller(ctx.caller), req) };
+    },
+    async revokeDocumentLinks(req, ctx) {
+      return d.documents.revokeLinks(requireCaller(ctx.caller), req.jobId);
     },
 
     insertString: keyValue('insertString'),
@@ -109,12 +115,12 @@ export function chainHandlers(d: ChainHandlerDeps): Partial<UnaryHandlers<typeof
         })),
       };
     },
-    // Public by design (the gateway serves /ipfs/<cid> and /rpc/<network> without an API key).
-    async getContent(req) {
-      const found = await d.content.get(req.cid);
-      if (!found) throw new NotFoundError(`No content with CID ${req.cid.trim()}.`);
-      return { content: found.content, contentType: found.contentType, cid: found.cid };
+    // Public content to anyone, private documents to their account only (content-access.ts).
+    async getContent(req, ctx) {
+      const found = await d.content.get(req.cid, ctx.caller);
+      return { content: found.content, contentType: found.contentType, cid: found.cid, public: found.public };
     },
+    // Public by design (the gateway serves /rpc/<network> without an API key).
     async relayJsonRpc(req) {
       const { network } = d.networks.resolve(req.network);
       return { body: await network.relay(Buffer.from(req.body)) };

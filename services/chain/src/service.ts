@@ -6,6 +6,7 @@ import { openServiceDataSource } from '@green-impact/shared/db/data-source';
 import type { ServiceSchema } from '@green-impact/shared/migrate-main';
 import { implement, type GrpcServiceRegistration } from '@green-impact/shared/grpc/server';
 import type { Logger } from '@green-impact/shared/logger';
+import { ContentAccess } from './content/content-access.js';
 import { ContentStore } from './content/content-store.js';
 import { Documents } from './documents/documents.js';
 import { chainHandlers } from './handlers.js';
@@ -19,6 +20,7 @@ import { InitChain1764028800000 } from './migrations/1764028800000-init-chain.js
 import { Nfts1764633600000 } from './migrations/1764633600000-nfts.js';
 import { OutboxTraceContext1765238400000 } from './migrations/1765238400000-outbox-trace-context.js';
 import { SignerLeases1765843200000 } from './migrations/1765843200000-signer-leases.js';
+import { DocumentAccess1766534400000 } from './migrations/1766534400000-document-access.js';
 import type { NetworkSpec } from './networks/network-spec.js';
 import { replayEmbeddedHistory } from './networks/embedded-replay.js';
 import { NetworkRegistry } from './networks/network-registry.js';
@@ -35,7 +37,7 @@ export const CHAIN_SERVICE_NAME = 'greenimpact.chain.v1.ChainService';
 export const chainSchema: ServiceSchema = {
   schema: SCHEMA,
   entities: [...chainEntities, ...nftEntities],
-  migrations: [InitChain1764028800000, Nfts1764633600000, OutboxTraceContext1765238400000, SignerLeases1765843200000],
+  migrations: [InitChain1764028800000, Nfts1764633600000, OutboxTraceContext1765238400000, SignerLeases1765843200000, DocumentAccess1766534400000],
 };
 
 export interface ChainServiceOptions {
@@ -132,11 +134,12 @@ export async function createChainService(opts: ChainServiceOptions): Promise<Cha
     cleanup.push(stopWorker);
 
     const documents = new Documents(ds, jobs, networks, content);
+    const access = new ContentAccess(ds, content);
     const keyValue = new KeyValueJobs(jobs, networks);
     const implementation = implement(
       CHAIN_SERVICE_NAME,
       ChainServiceService,
-      chainHandlers({ ds, jobs, documents, keyValue, networks, content, nfts: nftModule.nfts, nftTransfers: nftModule.transfers }),
+      chainHandlers({ ds, jobs, documents, keyValue, networks, content: access, nfts: nftModule.nfts, nftTransfers: nftModule.transfers }),
       log,
     );
     implementation['watchJobs'] = watchJobsHandler(

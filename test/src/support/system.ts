@@ -3,8 +3,8 @@ import { createLogger } from '@green-impact/shared/logger';
 import { createScratchPostgresDatabase, type TestDatabase } from '@green-impact/shared/testing/databases';
 import { startSystem, type RunningSystem, type SystemOptions } from '@green-impact/embedded/system';
 
-/** What a suite may set besides the database: the NFT settings (SMTP server, image fetching). */
-export type TestSystemOptions = Pick<SystemOptions, 'nfts'>;
+/** What a suite may set besides the database: the NFT settings (SMTP server, image fetching), the link secret. */
+export type TestSystemOptions = Pick<SystemOptions, 'nfts' | 'gatewayDocumentLinks'>;
 
 /** The whole system in this process (as `npm start` runs it) on the given test database. */
 export async function startTestSystem(db: TestDatabase, bootstrapApiKey: string, extra: TestSystemOptions = {}): Promise<RunningSystem> {

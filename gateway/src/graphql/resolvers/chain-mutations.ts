@@ -2,6 +2,7 @@ import { chainClient, portfolioClient, taxonomyClient } from '../../clients.js';
 import { writeFrameworkDocument, writePositionImpactsDocument, type DocumentWrite } from '../../composition/document-writes.js';
 import {
   blockchainParams,
+  jobIdParams,
   checkNetworkName,
   renderSettings,
   requestEcho,
@@ -158,4 +159,9 @@ export const chainMutations = {
   insertBytes32: (_: unknown, { input }: { input: KeyValueInput }, ctx: GraphqlContext) => keyValue('insertBytes32', input, ctx),
   selectString: (_: unknown, { input }: { input: KeySelectInput }, ctx: GraphqlContext) => keyValue('selectString', input, ctx),
   selectBytes32: (_: unknown, { input }: { input: KeySelectInput }, ctx: GraphqlContext) => keyValue('selectBytes32', input, ctx),
+  async revokeDocumentLinks(_: unknown, args: { jobId: string }, ctx: GraphqlContext) {
+    const opts = await callAs(ctx);
+    const p = validateParameters(jobIdParams, { job_id: args.jobId }, { job_id: 'jobId' });
+    return chainClient(ctx.clients).revokeDocumentLinks({ jobId: p.job_id }, opts);
+  },
 };

@@ -127,7 +127,7 @@ export const chainQueries = {
     const { client, opts } = await prepare(ctx);
     const p = validateParameters(jobIdParams, { job_id: args.jobId }, { job_id: 'jobId' });
     const doc = await orNull(client.getDocument({ jobId: p.job_id }, opts));
-    return doc ? toGqlDocument(requireVerifiedDocument(doc, {}), ctx.baseUrl) : null;
+    return doc ? toGqlDocument(requireVerifiedDocument(doc, {}), ctx.baseUrl, ctx.documentLinks) : null;
   },
 };
 

@@ -15,6 +15,7 @@ import { baseUrlOf } from '../../v1/request-facts.js';
 import type { GraphqlContext } from '../context.js';
 import type { createFormatError } from '../format-error.js';
 import { MAX_QUERY_TOKENS, nestingError } from '../limits.js';
+import type { DocumentLinks } from '../../document-links.js';
 
 export interface SubscriptionServerOptions {
   schema: GraphQLSchema;
@@ -24,6 +25,8 @@ export interface SubscriptionServerOptions {
   formatError: ReturnType<typeof createFormatError>;
   validationRules: ValidationRule[];
   publicBaseUrl?: string | undefined;
+  /** Signs the links to written pages (Document.pageUrl). */
+  documentLinks: DocumentLinks;
   /** Largest WebSocket message accepted (a subscribe message with its query). */
   maxPayloadBytes: number;
   /** Subscriptions one connection may hold at once. */
@@ -174,6 +177,7 @@ export function attachSubscriptions(server: http.Server, options: SubscriptionSe
           clients: options.clients,
           log: log.child({ requestId }),
           baseUrl: baseUrlOf(options.publicBaseUrl, { protocol: 'http', host: req.headers.host }),
+          documentLinks: options.documentLinks,
           // Checked again for each subscription, as for each HTTP request: a key revoked while the socket
           // is open can start nothing new (streams already running go on until completed or closed).
           auth: () => (pending ??= options.authenticate(ctx.extra.apiKey, requestId, ctx.extra.address)),

@@ -3,6 +3,8 @@ import assert from 'node:assert/strict';
 import { DocumentKind, JobKind, JobStatus, type GetDocumentResponse, type Job } from '@green-impact/proto/greenimpact/chain/v1/chain';
 import {
   documentLink,
+  pageUrl,
+  signedPageUrl,
   fetchAnswer,
   jobAccepted,
   jobListEntry,
@@ -11,6 +13,7 @@ import {
   requireVerifiedDocument,
   writeAccepted,
 } from './blockchain-shapes.js';
+import { DocumentLinks } from '../../document-links.js';
 
 const ID = '6f1c2f0e-8a51-4c39-9d0b-2d5c9a3f7e10';
 const queued: Job = {
@@ -138,6 +141,7 @@ const doc = (over: Partial<GetDocumentResponse> = {}): GetDocumentResponse => ({
   anchoredSha256: 'aa',
   verified: true,
   documentId: 7,
+  linkEpoch: 0,
   ...over,
 });
 
@@ -162,9 +166,11 @@ test('a read document must be the kind asked for and verified', () => {
   assert.throws(() => requireVerifiedDocument({ ...doc(), job: undefined }, {}), { code: 'INTERNAL' });
 });
 
-test('HTML links: one key with a link text, valued {jobs_url}/<job_id>.html', () => {
-  assert.deepEqual(documentLink('framework', 'https://impact.example.org', ID), {
-    'Framework document on the blockchain': `https://impact.example.org/jobs/${ID}.html`,
-  });
-  assert.deepEqual(Object.values(documentLink('position_impacts', 'http://127.0.0.1:8080', ID)), [`http://127.0.0.1:8080/jobs/${ID}.html`]);
+test('HTML links: one key with a link text, valued {jobs_url}/<job_id>.html signed for the link epoch', () => {
+  const links = new DocumentLinks({ secret: Buffer.alloc(32, 7), previousSecret: undefined, ttlSeconds: 3600, generated: false }, () => 1_700_000_000_000);
+  const url = signedPageUrl(links, 'https://impact.example.org', { job: { id: ID }, linkEpoch: 2 });
+  assert.match(url, new RegExp(`^https://impact\\.example\\.org/jobs/${ID}\\.html\\?v=2&exp=1700003600&sig=[A-Za-z0-9_-]{43}$`));
+  assert.deepEqual(documentLink('framework', url), { 'Framework document on the blockchain': url });
+  assert.deepEqual(Object.keys(documentLink('position_impacts', url)), ['Position impacts document on the blockchain']);
+  assert.equal(pageUrl('http://127.0.0.1:8080', ID), `http://127.0.0.1:8080/jobs/${ID}.html`);
 });

@@ -8,6 +8,7 @@ import {
 } from '@green-impact/proto/greenimpact/chain/v1/chain';
 import { FailedPreconditionError, InternalError } from '@green-impact/shared/errors';
 import { documentKindParts, type DocumentFamily, type DocumentFormatName } from './blockchain-params.js';
+import type { DocumentLinks } from '../../document-links.js';
 
 /**
  * Chain proto messages → the spec's JSON for the blockchain operations (§4.2, §4.12, §4.13 fetch) and the
@@ -182,7 +183,20 @@ export function jobsUrl(baseUrl: string): string {
   return `${baseUrl}/jobs`;
 }
 
-/** getHtml*FromBlockchain: one key carrying a link text, valued `{jobs_url}/<job_id>.html` (spec §4.2). */
-export function documentLink(family: DocumentFamily, baseUrl: string, jobId: string): Record<string, string> {
-  return { [LINK_TEXT[family]]: `${jobsUrl(baseUrl)}/${encodeURIComponent(jobId)}.html` };
+/** `{jobs_url}/<job_id>.html`: the page's address, which opens with the account's X-Api-Key. */
+export function pageUrl(baseUrl: string, jobId: string): string {
+  return `${jobsUrl(baseUrl)}/${encodeURIComponent(jobId)}.html`;
+}
+
+/**
+ * The page's address signed for the document's current link epoch: it opens in a browser without a key
+ * until it expires or the owner revokes the document's links (document-links.ts).
+ */
+export function signedPageUrl(links: DocumentLinks, baseUrl: string, doc: { job: { id: string }; linkEpoch: number }): string {
+  return links.sign(pageUrl(baseUrl, doc.job.id), doc.job.id, doc.linkEpoch);
+}
+
+/** getHtml*FromBlockchain: one key carrying a link text, valued `{jobs_url}/<job_id>.html` and its signature (spec §4.2). */
+export function documentLink(family: DocumentFamily, url: string): Record<string, string> {
+  return { [LINK_TEXT[family]]: url };
 }

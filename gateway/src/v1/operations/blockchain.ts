@@ -13,7 +13,7 @@ import {
   type DocumentFamily,
   type DocumentFormatName,
 } from './blockchain-params.js';
-import { documentLink, fetchAnswer, jobListEntry, jsonDocument, requireVerifiedDocument, writeAccepted } from './blockchain-shapes.js';
+import { documentLink, fetchAnswer, jobListEntry, jsonDocument, requireVerifiedDocument, signedPageUrl, writeAccepted } from './blockchain-shapes.js';
 import { chain, jobOf } from './chain-calls.js';
 import { call } from './taxonomy.js';
 
@@ -89,13 +89,14 @@ function readJson(operation: string, family: DocumentFamily) {
 
 function readHtmlLink(operation: string, family: DocumentFamily) {
   return defineOperation({
-    // `{"<link text>": "{jobs_url}/<job_id>.html"}`, once the document verified: the link serves what was checked.
+    // `{"<link text>": "{jobs_url}/<job_id>.html?v=…&exp=…&sig=…"}`, once the document verified: the link
+    // serves what was checked, in a browser without a key, until it expires or is revoked.
     solution: ESG,
     operation,
     params: jobIdParams,
     async handler(p, ctx) {
       const doc = await readDocument(p, ctx, family, 'html');
-      return documentLink(family, ctx.http.baseUrl, doc.job.id);
+      return documentLink(family, signedPageUrl(ctx.documentLinks, ctx.http.baseUrl, doc));
     },
   });
 }
@@ -135,6 +136,16 @@ export const blockchainOperations = [
       const req = { investorIdentifier: p.investor_identifier, positionId: p.position_id, kinds: [] };
       const { jobs } = await chain(ctx).listDocumentJobs(req, call(ctx));
       return jobs.map(jobListEntry);
+    },
+  }),
+  defineOperation({
+    // Not in the spec: every signed link to the document handed out so far stops opening (docs/decisions.md).
+    solution: ESG,
+    operation: 'revokeDocumentLinks',
+    params: jobIdParams,
+    async handler(p, ctx) {
+      const revoked = await chain(ctx).revokeDocumentLinks({ jobId: p.job_id }, call(ctx));
+      return { message: `The links to the document of job ${revoked.jobId} are revoked.` };
     },
   }),
 ];

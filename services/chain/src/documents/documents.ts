@@ -1,7 +1,7 @@
 import type { DataSource } from 'typeorm';
 import type { DocumentJobEntry, GetDocumentResponse, ListDocumentJobsRequest, SubmitDocumentRequest } from '@green-impact/proto/greenimpact/chain/v1/chain';
 import type { Caller } from '@green-impact/shared/caller';
-import { FailedPreconditionError, InvalidArgumentError, UnavailableError } from '@green-impact/shared/errors';
+import { FailedPreconditionError, InvalidArgumentError, NotFoundError, UnavailableError } from '@green-impact/shared/errors';
 import { cidOf, type ContentStore } from '../content/content-store.js';
 import { anchorIdOf, readAnchor, type Anchor } from '../contracts/document-registry.js';
 import { DocumentEntity, type JobRow } from '../jobs/entities.js';
@@ -9,6 +9,8 @@ import type { JobStore } from '../jobs/job-store.js';
 import { DOCUMENT_KINDS, JOB_STATUSES, type DocumentKindName, type DocumentPayload } from '../jobs/job-types.js';
 import type { NetworkRegistry } from '../networks/network-registry.js';
 import { documentKindName, isFrameworkKind, validContent, validReportingYear, validSubject } from './document-rules.js';
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
 export interface ReadDocument extends Omit<GetDocumentResponse, 'job'> {
   jobRow: JobRow;
@@ -39,6 +41,8 @@ export class Documents {
     }
     const reportingYear = validReportingYear(req.reportingYear);
     const languageCode = req.languageCode?.trim() || undefined;
+    // Only a public framework's document is public; position impacts are always the account's alone.
+    const isPublic = req.public === true && isFrameworkKind(kind);
     // Content first: it is addressed by its hash, so a write that fails afterwards leaves only a harmless file.
     const stored = await this.content.put(content, contentType);
     let documentId = 0;
@@ -59,11 +63,11 @@ export class Documents {
       async (m, jobId) => {
         const [row] = (await m.query(
           `INSERT INTO chain.documents (job_id, account_id, kind, cid, sha256, content_type, size, framework_identifier,
-             investor_identifier, position_id, reporting_year, language_code)
-           VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12) RETURNING id`,
+             investor_identifier, position_id, reporting_year, language_code, public)
+           VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13) RETURNING id`,
           [
             jobId, caller.accountId, kind, stored.cid, stored.sha256, contentType, stored.size, subject.frameworkIdentifier ?? null,
-            subject.investorIdentifier ?? null, subject.positionId ?? null, reportingYear ?? null, languageCode ?? null,
+            subject.investorIdentifier ?? null, subject.positionId ?? null, reportingYear ?? null, languageCode ?? null, isPublic,
           ],
         )) as [{ id: string }];
         documentId = Number(row.id);
@@ -77,9 +81,40 @@ export class Documents {
     return { job, documentId, replayed };
   }
 
-  /** Reads a completed document back and verifies it against the anchor on the chain now. */
+  /** Reads a completed document of the caller's back and verifies it against the anchor on the chain now. */
   async read(caller: Caller, ref: string): Promise<ReadDocument> {
+    return this.verified(await this.store.get(caller, ref));
+  }
+
+  /**
+   * A capability read (no caller): the gateway checked a signed link to this job for this link epoch.
+   * A revoked epoch, a job that is no document, or no job at all: the same NOT_FOUND as an unknown job.
+   */
+  async readByLink(jobId: string, linkEpoch: number): Promise<ReadDocument> {
+    const id = jobId.trim().toLowerCase();
+    const rows: { job_id: string }[] = UUID.test(id)
+      ? await this.ds.query(`SELECT job_id FROM chain.documents WHERE job_id = $1 AND link_epoch = $2`, [id, linkEpoch])
+      : [];
+    const job = rows[0] ? await this.store.load(rows[0].job_id) : null;
+    if (!job) throw new NotFoundError(`No such job ${jobId.trim()}.`);
+    return this.verified(job);
+  }
+
+  /** Revokes every link signed so far to one of the caller's documents: its link epoch moves on. */
+  async revokeLinks(caller: Caller, ref: string): Promise<{ jobId: string; linkEpoch: number }> {
     const job = await this.store.get(caller, ref);
+    // A CTE, so the statement is a SELECT: TypeORM answers UPDATE … RETURNING as [rows, count].
+    const [updated]: { link_epoch: number }[] = await this.ds.query(
+      `WITH bumped AS (
+         UPDATE chain.documents SET link_epoch = link_epoch + 1 WHERE job_id = $1 AND account_id = $2 RETURNING link_epoch)
+       SELECT link_epoch FROM bumped`,
+      [job.id, caller.accountId],
+    );
+    if (!updated) throw new FailedPreconditionError(`Job ${job.id} is not a document job; it has no links to revoke.`);
+    return { jobId: job.id, linkEpoch: Number(updated.link_epoch) };
+  }
+
+  private async verified(job: JobRow): Promise<ReadDocument> {
     if (job.kind !== 'document') throw new FailedPreconditionError(`Job ${job.id} is not a document job.`);
     if (job.status !== 'completed') {
       throw new FailedPreconditionError(
@@ -118,6 +153,7 @@ export class Documents {
       anchoredSha256: anchor.sha256,
       verified,
       documentId: doc.id,
+      linkEpoch: doc.linkEpoch,
     };
   }
 

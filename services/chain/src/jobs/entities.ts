@@ -120,6 +120,10 @@ export interface DocumentRow {
   positionId: number | null;
   reportingYear: number | null;
   languageCode: string | null;
+  /** Served by CID to anyone (a public framework's document); otherwise to its account or by a signed link. */
+  public: boolean;
+  /** Links signed for another epoch are refused (RevokeDocumentLinks moves it on). */
+  linkEpoch: number;
   createdAt: Date;
 }
 
@@ -141,6 +145,8 @@ export const DocumentEntity = new EntitySchema<DocumentRow>({
     positionId: { name: 'position_id', type: 'bigint', nullable: true, transformer: bigintNumber },
     reportingYear: { name: 'reporting_year', type: 'int', nullable: true },
     languageCode: { name: 'language_code', type: 'varchar', nullable: true },
+    public: { type: 'boolean', default: false },
+    linkEpoch: { name: 'link_epoch', type: 'int', default: 0 },
     createdAt: { name: 'created_at', type: 'timestamptz', createDate: true },
   },
 });

@@ -98,8 +98,8 @@ describe('chain jobs on the embedded network (PGlite, in-process bus)', { timeou
     assert.equal(doc.documentId, res.documentId);
     // By entry id, as getJobStatusFromBlockchain / get*FromBlockchain may pass it.
     assert.equal((await h.client.getDocument({ jobId: String(res.documentId) }, alice())).job!.id, res.job!.id);
-    // The content store serves the same bytes by CID, publicly.
-    const served = await h.client.getContent({ cid: doc.cid });
+    // The content store serves the same bytes by CID to the account (a private framework's: documents/document-access.test.ts).
+    const served = await h.client.getContent({ cid: doc.cid }, alice());
     assert.deepEqual(Buffer.from(served.content), content);
 
     const file = join(h.contentDir, 'blocks', doc.cid);

@@ -36,7 +36,7 @@ const STORE_PATH = /^\/ipfs\/([^/?#]+)\/?$/;
  * content store; any other http(s) URL is fetched (size limit, timeout, at most 3 redirects). Whatever
  * cannot be read, or is not an image, is a clear error, so no NFT is minted with a broken image.
  */
-export async function loadImage(source: string, content: ContentStore, opts: ImageFetchOptions): Promise<LoadedImage> {
+export async function loadImage(source: string, content: Pick<ContentStore, 'get'>, opts: ImageFetchOptions): Promise<LoadedImage> {
   const text = source.trim();
   if (!text) throw new InvalidArgumentError('image is required: an http(s) URL, ipfs://<cid> or /ipfs/<cid> of the service.');
   const cid = storeCid(text, opts.publicBaseUrl);

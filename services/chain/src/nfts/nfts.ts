@@ -4,6 +4,7 @@ import type { GetNftRequest, ListNftsRequest, MintNftRequest, Nft } from '@green
 import { requireCaller, type Caller } from '@green-impact/shared/caller';
 import { FailedPreconditionError, InvalidArgumentError, NotFoundError, UnavailableError } from '@green-impact/shared/errors';
 import type { Logger } from '@green-impact/shared/logger';
+import { ContentAccess } from '../content/content-access.js';
 import type { ContentStore } from '../content/content-store.js';
 import type { IpfsPinner } from '../content/ipfs-pinner.js';
 import type { JobRow } from '../jobs/entities.js';
@@ -52,7 +53,9 @@ export class Nfts {
 
     // Files first: they are addressed by their hash, so a mint that fails afterwards leaves only
     // harmless files, and an image that cannot be read stops here with nothing queued.
-    const image = await loadImage(imageSource, this.d.content, this.d.image);
+    // From the store only what this account may read: another account's private document is not an image to borrow.
+    const readable = new ContentAccess(this.d.ds, this.d.content);
+    const image = await loadImage(imageSource, { get: (cid) => readable.read(cid, caller) }, this.d.image);
     const storedImage = await this.d.content.put(image.bytes, image.contentType);
     const metadata: NftMetadataJson = { name, description, image: `ipfs://${storedImage.cid}`, attributes };
     const metadataFile = metadataBytes(metadata);

@@ -33,7 +33,7 @@ export class FrameworkDocuments {
       euObjectivesIncluded: req.euObjectivesIncluded === true,
     });
     const summary = detail.frameworkSummary!;
-    return { ...doc, frameworkId: summary.frameworkId, frameworkIdentifier: summary.frameworkIdentifier };
+    return { ...doc, frameworkId: summary.frameworkId, frameworkIdentifier: summary.frameworkIdentifier, frameworkVisibility: summary.frameworkVisibility };
   }
 }
 

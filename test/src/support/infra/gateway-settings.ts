@@ -25,7 +25,10 @@ const EXPLICIT = ['TRUST_PROXY', 'GRAPHQL_EXPLORER', 'RATE_LIMIT_REDIS_PREFIX'];
  * What the loader is given in place of a value a Secret holds: the manifests show only that it comes from
  * a Secret, and the loader still checks everything else around it.
  */
-const SECRET_STAND_INS: Record<string, string> = { REDIS_URL: 'redis://secret-stand-in.invalid:6379' };
+const SECRET_STAND_INS: Record<string, string> = {
+  REDIS_URL: 'redis://secret-stand-in.invalid:6379',
+  DOCUMENT_LINK_SECRET: 'secret-stand-in-of-at-least-32-characters',
+};
 
 /** The gateway container's environment as the kubelet would build it. */
 export interface GatewayEnv {

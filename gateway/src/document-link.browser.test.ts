@@ -1,0 +1,58 @@
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import type { Browser } from 'playwright-core';
+import { launchChromium, skipWithoutChromium } from './testing/chromium.js';
+import { postCall, startTestGateway, type TestGateway } from './testing/test-gateway.js';
+
+/**
+ * The link getHtmlFrameworkFromBlockchain answers, opened in a real browser: Debian's Chromium driven by
+ * playwright-core follows it with no header at all (nothing but the address, as when a user clicks it in
+ * an e-mail) and sees the document; the same link altered shows the 404 page. As explorer.browser.test.ts:
+ * .ci/run installs chromium; without it the test skips locally and fails under CI.
+ */
+
+const ACME = { 'content-type': 'application/json', 'x-api-key': 'user-key' };
+let t: TestGateway;
+let browser: Browser;
+let link: string;
+before(async () => {
+  if (skipWithoutChromium) return;
+  t = await startTestGateway({}, { taxonomy: true, chain: true });
+  const ok = async (operation: string, parameters: Record<string, unknown>) => {
+    const res = await postCall(t.baseUrl, { solution: 'SVC.ESG.Credits', operation, parameters }, ACME);
+    assert.equal(res.status, 200, res.text);
+    return res.json as any;
+  };
+  await ok('addFramework', { framework_identifier: 'GBF-LINK', framework_name: 'Linked Green Framework', framework_currency_code: 'EUR' });
+  const { job_id } = await ok('writeHtmlFrameworkToBlockchain', {
+    framework_identifier: 'GBF-LINK', reporting_year: 2024, solution: 'SVC.Blockchain.Save', operation: 'save', version: 1, network: 'sepolia',
+  });
+  t.chain!.complete(job_id);
+  link = Object.values(await ok('getHtmlFrameworkFromBlockchain', { job_id }))[0] as string;
+  browser = await launchChromium();
+});
+after(async () => {
+  await browser?.close();
+  await t?.stop();
+});
+
+test('the signed link opens the document in Chromium without any header; an altered one is a 404 page', { skip: skipWithoutChromium, timeout: 60_000 }, async () => {
+  const context = await browser.newContext();
+  const page = await context.newPage();
+  const sent: Record<string, string>[] = [];
+  page.on('request', (r) => sent.push(r.headers()));
+
+  const answer = await page.goto(link);
+  assert.equal(answer?.status(), 200);
+  assert.equal(await page.title(), 'Linked Green Framework');
+  await page.locator('pre', { hasText: 'GBF-LINK' }).waitFor({ timeout: 10_000 });
+  assert.ok(sent.every((h) => h['x-api-key'] === undefined), 'the browser sent no key');
+
+  const altered = new URL(link);
+  altered.searchParams.set('exp', String(Number(altered.searchParams.get('exp')) + 60));
+  const refused = await page.goto(altered.toString());
+  assert.equal(refused?.status(), 404);
+  await page.locator('.error', { hasText: 'No such job' }).waitFor({ timeout: 10_000 });
+  assert.doesNotMatch(await page.content(), /Linked Green Framework/);
+  await context.close();
+});

@@ -1,0 +1,111 @@
+import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import { ConfigError, envReader } from '@green-impact/shared/config';
+
+/**
+ * Signed, expiring capability links to written HTML documents (docs/decisions.md "Documents and links"):
+ *
+ *   <base>/jobs/<job_id>.html?v=<link epoch>&exp=<unix seconds>&sig=<HMAC-SHA256, base64url>
+ *
+ * The MAC covers the job id, the document's link epoch and the expiry, under a secret every gateway
+ * replica shares (DOCUMENT_LINK_SECRET). A link opens the one page it names, until it expires or the
+ * owner revokes the document's links (the chain service moves the epoch on, so every link signed for the
+ * old epoch stops opening). It carries nothing else: no account, no key, no other job.
+ */
+
+export interface DocumentLinkSettings {
+  /** Signs and verifies (DOCUMENT_LINK_SECRET, at least 32 characters). */
+  secret: Buffer;
+  /** Verifies only, during a rotation (DOCUMENT_LINK_PREVIOUS_SECRET); undefined when none. */
+  previousSecret: Buffer | undefined;
+  /** How long a link opens, from the moment it is handed out (DOCUMENT_LINK_TTL_SECONDS). */
+  ttlSeconds: number;
+  /** True when no secret was configured and this process made one up: links die with the process. */
+  generated: boolean;
+}
+
+export const MIN_SECRET_LENGTH = 32;
+export const DEFAULT_LINK_TTL_SECONDS = 7 * 24 * 3600;
+const MAX_LINK_TTL_SECONDS = 365 * 24 * 3600;
+/** Domain separation: this MAC means "a link to this document page" and nothing else. */
+const PURPOSE = 'green-impact document link v1';
+
+/**
+ * DOCUMENT_LINK_*: the secret is required in production (every replica must accept the others' links);
+ * elsewhere a missing one is generated for this process. `npm start` persists one under DATA_DIR instead
+ * (embedded/src/link-secret.ts) and passes it as `secret`.
+ */
+export function loadDocumentLinkSettings(env: Record<string, string | undefined> = process.env, secret?: string): DocumentLinkSettings {
+  const read = envReader(env);
+  const production = read.string('NODE_ENV', 'development') === 'production';
+  const configured = secret ?? read.optionalString('DOCUMENT_LINK_SECRET');
+  const previous = read.optionalString('DOCUMENT_LINK_PREVIOUS_SECRET');
+  if (configured === undefined && production) {
+    throw new ConfigError(
+      'DOCUMENT_LINK_SECRET is required in production: every gateway replica signs and checks document links with it ' +
+        `(at least ${MIN_SECRET_LENGTH} characters, e.g. openssl rand -base64 32).`,
+    );
+  }
+  return {
+    secret: configured === undefined ? randomBytes(32) : secretBytes('DOCUMENT_LINK_SECRET', configured),
+    previousSecret: previous === undefined ? undefined : secretBytes('DOCUMENT_LINK_PREVIOUS_SECRET', previous),
+    ttlSeconds: read.int('DOCUMENT_LINK_TTL_SECONDS', DEFAULT_LINK_TTL_SECONDS, { min: 60, max: MAX_LINK_TTL_SECONDS }),
+    generated: configured === undefined,
+  };
+}
+
+function secretBytes(name: string, value: string): Buffer {
+  if (value.length < MIN_SECRET_LENGTH) {
+    throw new ConfigError(`${name} must be at least ${MIN_SECRET_LENGTH} characters (e.g. openssl rand -base64 32), got ${value.length}.`);
+  }
+  return Buffer.from(value, 'utf8');
+}
+
+/** What a link's query names, once its signature is checked. */
+export type LinkCheck =
+  | { ok: true; linkEpoch: number }
+  /** Signed by us but past its expiry: the holder may be told so. */
+  | { ok: false; reason: 'expired' }
+  /** Anything else (altered, another secret, malformed): nothing is revealed. */
+  | { ok: false; reason: 'invalid' };
+
+export class DocumentLinks {
+  constructor(
+    private readonly settings: DocumentLinkSettings,
+    private readonly now: () => number = Date.now,
+  ) {}
+
+  /** The page's address with a fresh signature for the document's current link epoch. */
+  sign(pageUrl: string, jobId: string, linkEpoch: number): string {
+    const exp = Math.floor(this.now() / 1000) + this.settings.ttlSeconds;
+    const sig = mac(this.settings.secret, jobId, linkEpoch, exp);
+    return `${pageUrl}?v=${linkEpoch}&exp=${exp}&sig=${sig}`;
+  }
+
+  /** Whether the query (v, exp, sig) is a link we signed for this job, and still open. */
+  check(jobId: string, query: Record<string, unknown>): LinkCheck {
+    const [v, exp, sig] = [query['v'], query['exp'], query['sig']];
+    if (typeof v !== 'string' || typeof exp !== 'string' || typeof sig !== 'string') return { ok: false, reason: 'invalid' };
+    if (!/^\d{1,10}$/.test(v) || !/^\d{1,12}$/.test(exp) || !/^[A-Za-z0-9_-]{43}$/.test(sig)) return { ok: false, reason: 'invalid' };
+    const [epoch, expiry] = [Number(v), Number(exp)];
+    if (epoch > 0xffffffff) return { ok: false, reason: 'invalid' };
+    const given = Buffer.from(sig, 'base64url');
+    // Only the canonical spelling: another text decoding to the same bytes is an altered link too.
+    if (given.length !== 32 || given.toString('base64url') !== sig) return { ok: false, reason: 'invalid' };
+    const secrets = [this.settings.secret, this.settings.previousSecret].filter((s): s is Buffer => s !== undefined);
+    // Every secret is tried, whichever matches, so the time taken says nothing about which one did.
+    let genuine = false;
+    for (const secret of secrets) genuine = timingSafeEqual(Buffer.from(mac(secret, jobId, epoch, expiry), 'base64url'), given) || genuine;
+    if (!genuine) return { ok: false, reason: 'invalid' };
+    if (expiry * 1000 <= this.now()) return { ok: false, reason: 'expired' };
+    return { ok: true, linkEpoch: epoch };
+  }
+
+  /** Whether the query carries any of a link's parameters (then it is judged as a link, never as a key). */
+  static isLinkQuery(query: Record<string, unknown>): boolean {
+    return query['sig'] !== undefined || query['exp'] !== undefined || query['v'] !== undefined;
+  }
+}
+
+function mac(secret: Buffer, jobId: string, linkEpoch: number, exp: number): string {
+  return createHmac('sha256', secret).update(`${PURPOSE}\n${jobId.toLowerCase()}\n${linkEpoch}\n${exp}`).digest('base64url');
+}
