@@ -66,7 +66,7 @@ async function throughService(node, kafka, replicas, n, progress) {
     CONTENT_DIR: contentDir,
     CHAIN_NETWORKS: JSON.stringify([network]),
     CHAIN_SIGNER_KEY_SEPOLIA: NODE_SIGNER_KEY,
-    LOG_LEVEL: 'info',
+    LOG_LEVEL: process.env.BENCH_CHAIN_LOG_LEVEL ?? 'info',
     ...(kafka ? { KAFKA_BROKERS: kafka.brokers.join(','), KAFKA_IDEMPOTENT: 'false', KAFKA_SESSION_TIMEOUT_MS: '6000', KAFKA_HEARTBEAT_INTERVAL_MS: '500' } : {}),
   };
   const started = [];
@@ -85,6 +85,7 @@ async function throughService(node, kafka, replicas, n, progress) {
     await pool(Array.from({ length: n }, (_, i) => i), 16, (i) =>
       clients[i % clients.length].insertString({ network: 'sepolia', key: `svc-${replicas}-${i}`, value: value(`svc-${i}`) }, { caller }),
     );
+    const submitMs = performance.now() - t0;
     while ((await settled()) < n + clients.length) await new Promise((r) => setTimeout(r, 20));
     const ms = performance.now() - t0;
     const { rows } = await sql.query(
@@ -96,6 +97,7 @@ async function throughService(node, kafka, replicas, n, progress) {
       jobs: n,
       completed: latencies.length,
       failed: rows.length - latencies.length,
+      submitMs: round(submitMs),
       totalMs: round(ms),
       perSecond: round(n / (ms / 1000)),
       p50Ms: round(percentile(latencies, 50)),
@@ -103,6 +105,7 @@ async function throughService(node, kafka, replicas, n, progress) {
     };
   } finally {
     await sql.end().catch(() => undefined);
+    if (process.env.BENCH_CHAIN_LOG) for (const [i, r] of started.entries()) (await import('node:fs')).writeFileSync(`${process.env.BENCH_CHAIN_LOG}.${replicas}.${i}`, r.output());
     await Promise.all(started.map((r) => r.stop()));
     await db.stop();
     rmSync(contentDir, { recursive: true, force: true });

@@ -1,4 +1,4 @@
-import { after, before, describe, it } from 'node:test';
+import { after, afterEach, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -73,6 +73,11 @@ describe('chain replicas killed in the middle of pipelined batches (PostgreSQL, 
     if (contentDir) rmSync(contentDir, { recursive: true, force: true });
   });
 
+  /** Each test ends with no replica left running, whatever happened in it. */
+  afterEach(async () => {
+    await Promise.all(replicas.splice(0).map((r) => r.kill()));
+  });
+
   const start = async () => {
     const r = await startChainReplica(env);
     replicas.push(r);
@@ -107,19 +112,25 @@ describe('chain replicas killed in the middle of pipelined batches (PostgreSQL, 
     return jobs;
   };
 
-  /** The signer's transactions mined from block `from` on: the key each one wrote, and its status. */
-  const minedKeys = async (from: number): Promise<{ key: string; ok: boolean }[]> => {
+  /** The signer's transactions mined from block `from` on: the key each one wrote and its status, and the fillers. */
+  const minedKeys = async (from: number): Promise<{ writes: { key: string; ok: boolean }[]; fillers: number }> => {
     const latest = await chain.getBlockNumber();
-    const out: { key: string; ok: boolean }[] = [];
+    const writes: { key: string; ok: boolean }[] = [];
+    let fillers = 0;
     for (let b = from; b <= latest; b++) {
       const block = await chain.getBlock(b, true);
       for (const tx of block!.prefetchedTransactions) {
-        if (tx.from !== SIGNER || tx.to !== node.contracts.keyValueStore) continue;
+        if (tx.from !== SIGNER) continue;
+        if (tx.to === SIGNER && tx.data === '0x') {
+          fillers++;
+          continue;
+        }
+        assert.equal(tx.to, node.contracts.keyValueStore, `${tx.hash} is a key-value write`);
         const receipt = await chain.getTransactionReceipt(tx.hash);
-        out.push({ key: kv.decodeFunctionData('insertString', tx.data)[1] as string, ok: receipt?.status === 1 });
+        writes.push({ key: kv.decodeFunctionData('insertString', tx.data)[1] as string, ok: receipt?.status === 1 });
       }
     }
-    return out;
+    return { writes, fillers };
   };
 
   const statuses = async (ids: string[]) => {
@@ -131,10 +142,11 @@ describe('chain replicas killed in the middle of pipelined batches (PostgreSQL, 
   };
 
   /** Every job completed, each key written by exactly one successful transaction, nothing else pending. */
-  const assertExactlyOnce = async (jobs: Map<string, string>, fromBlock: number, nonceBefore: number) => {
+  const assertExactlyOnce = async (jobs: Map<string, string>, fromBlock: number, nonceBefore: number, maxFillers = 0) => {
     const ids = [...jobs.keys()];
     await until(() => statuses(ids), (s) => s['completed'] === ids.length, 'every job completed', 120_000, 250);
-    const mined = await minedKeys(fromBlock);
+    const { writes: mined, fillers } = await minedKeys(fromBlock);
+    assert.ok(fillers <= maxFillers, `${fillers} fillers, at most ${maxFillers} (one per refused job)`);
     const counts = new Map<string, number>();
     for (const m of mined) {
       assert.ok(m.ok, `the transaction writing ${m.key} succeeded`);
@@ -144,8 +156,9 @@ describe('chain replicas killed in the middle of pipelined batches (PostgreSQL, 
     assert.deepEqual(doubled, [], 'no key written twice');
     assert.deepEqual([...jobs.values()].filter((k) => !counts.has(k)), [], 'every accepted key written');
     assert.equal(mined.length, jobs.size, 'one transaction per job');
-    assert.equal(await chain.getTransactionCount(SIGNER, 'latest'), nonceBefore + jobs.size, 'one nonce per job');
-    assert.equal(await chain.getTransactionCount(SIGNER, 'pending'), nonceBefore + jobs.size, "nothing left in the node's pool");
+    // Fillers: transfers of nothing to the signer itself, on the nonces of refused jobs.
+    assert.equal(await chain.getTransactionCount(SIGNER, 'latest'), nonceBefore + jobs.size + fillers, 'one nonce per job, no gap');
+    assert.equal(await chain.getTransactionCount(SIGNER, 'pending'), nonceBefore + jobs.size + fillers, "nothing left in the node's pool");
     const { rows } = await sql.query<{ n: number }>(`SELECT count(DISTINCT tx_hash)::int AS n FROM chain.jobs WHERE id = ANY($1)`, [ids]);
     assert.equal(rows[0]!.n, jobs.size, 'each job names its own transaction');
   };
@@ -159,6 +172,33 @@ describe('chain replicas killed in the middle of pipelined batches (PostgreSQL, 
       60_000,
       5,
     );
+
+  it('transactions the node refuses fail their jobs with the reason; the rest wait, the gap is filled, nothing doubled', async () => {
+    const replica = await start();
+    const client = clientOf(replica);
+    const fromBlock = (await chain.getBlockNumber()) + 1;
+    const nonceBefore = await chain.getTransactionCount(SIGNER, 'latest');
+    const balance: string = await chain.send('eth_getBalance', [SIGNER, 'latest']);
+    await chain.send('hardhat_setBalance', [SIGNER, '0x0']);
+    let broke: Map<string, string>;
+    try {
+      // The node refuses the first for want of funds; it may refuse a later one the same way, or answer
+      // "nonce too high" (Hardhat queues nothing while automining) and keep it waiting for the gap.
+      broke = await submit([client], 'broke', 3);
+      const ids = [...broke.keys()];
+      await until(() => statuses(ids), (s) => (s['failed'] ?? 0) >= 1 && (s['failed'] ?? 0) + (s['submitted'] ?? 0) === 3, 'the first broke job failed', 30_000, 100);
+      const { rows } = await sql.query<{ error: string }>(`SELECT error FROM chain.jobs WHERE id = ANY($1) AND status = 'failed'`, [ids]);
+      for (const { error } of rows) assert.match(error, /^The network refused the transaction: .*(insufficient|enough) funds/i);
+    } finally {
+      await chain.send('hardhat_setBalance', [SIGNER, balance]);
+    }
+    const ids = [...broke.keys()];
+    await until(() => statuses(ids), (s) => (s['failed'] ?? 0) + (s['completed'] ?? 0) === 3, 'the broke jobs settled once funds came back', 30_000, 100);
+    const paid = await submit([client], 'paid', 12);
+    const { rows } = await sql.query<{ id: string; kv_key: string }>(`SELECT id, kv_key FROM chain.jobs WHERE id = ANY($1) AND status = 'completed'`, [ids]);
+    await assertExactlyOnce(new Map([...rows.map((r) => [r.id, r.kv_key] as const), ...paid]), fromBlock, nonceBefore, 3 - rows.length);
+    assert.equal(await replica.stop(), 0);
+  });
 
   it('SIGKILL of the only replica mid-batch, then a restart: every accepted job mined exactly once', async (t) => {
     const first = await start();

@@ -168,16 +168,17 @@ describe('the chain node unreachable behind a running chain service', { skip: aw
       await workerFailedSince(mark, 'the worker trying the unreachable node');
       await assertQueued(ids);
 
-      // Back for a moment: the node gets the first job's transaction (and mines it), but its answer is lost
-      // on the way back; then it is away again. The service holds the job as submitted, unsure.
+      // Back for a moment: the node gets the waiting jobs' transactions (one batch, the first job's at
+      // least) and mines them, but the answer is lost on the way back; then it is away again. The service
+      // holds the jobs as submitted, unsure.
       await cutAtBroadcast(true);
       const answerLost = await submittedJob(ids[0]!);
       assert.equal((await chain.getTransactionReceipt(answerLost))?.status, 1, 'the node mined the transaction whose answer was lost');
       await accept('refused-3');
       // Back for a moment: the next job's transaction is signed and stored, but never reaches the node.
       await cutAtBroadcast(false);
-      const neverSent = await submittedJob(ids[1]!);
-      assert.equal(await chain.getTransaction(neverSent), null, 'the node never got the second transaction');
+      const neverSent = await submittedJob(ids[3]!);
+      assert.equal(await chain.getTransaction(neverSent), null, 'the node never got the transaction of the job accepted after the first cut');
       await accept('refused-4');
     } finally {
       await proxy.up();

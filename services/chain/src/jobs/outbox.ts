@@ -9,13 +9,20 @@ import { WakeableLoop } from '../worker/wakeable-loop.js';
  * row keeps the active trace context, so the message continues the trace of the request that wrote it.
  */
 export async function enqueueOutbox(m: EntityManager, topic: string, key: string | null, payload: unknown): Promise<void> {
+  await enqueueOutboxMany(m, topic, [{ key, payload }]);
+}
+
+/** Several messages of one topic in one INSERT, in the given order. */
+export async function enqueueOutboxMany(m: EntityManager, topic: string, messages: { key: string | null; payload: unknown }[]): Promise<void> {
+  if (messages.length === 0) return;
   const headers = traceHeaders();
-  await m.query(`INSERT INTO chain.outbox (topic, message_key, payload, headers) VALUES ($1, $2, $3, $4)`, [
-    topic,
-    key,
-    JSON.stringify(payload),
-    Object.keys(headers).length ? JSON.stringify(headers) : null,
-  ]);
+  const headerText = Object.keys(headers).length ? JSON.stringify(headers) : null;
+  const params: unknown[] = [topic, headerText];
+  const rows = messages.map(({ key, payload }) => {
+    params.push(key, JSON.stringify(payload));
+    return `($1, $${params.length - 1}, $${params.length}, $2)`;
+  });
+  await m.query(`INSERT INTO chain.outbox (topic, message_key, payload, headers) VALUES ${rows.join(', ')}`, params);
 }
 
 interface OutboxRow {

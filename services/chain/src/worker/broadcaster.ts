@@ -13,15 +13,15 @@ export interface Signed {
 const MAX_WAITING_BATCHES = 1;
 
 /**
- * One signer's broadcasts, strictly in nonce order, one batch after the other, while the sender prepares
- * the next batch. A node that does not answer stops the line: what is left stays SUBMITTED with its raw
- * transaction and the tracker sends it again in nonce order. A refused transaction stops it too: every
- * batch still waiting is dropped (those jobs go back to the queue through `onRefused`), so no later nonce
- * is left waiting behind a gap that will never fill.
+ * One signer's broadcasts, one batch after the other while the sender prepares the next batch. A batch
+ * goes out at once (over HTTP, ethers puts concurrent calls in one JSON-RPC batch, in nonce order; a node
+ * keeps a later nonce waiting in its pool until the earlier one arrives), and the answers are handled in
+ * nonce order: an unanswered broadcast stays SUBMITTED with its raw transaction for the tracker to send
+ * again, a nonce used outside the service sends its job back to the queue, a refused transaction fails
+ * its job and its nonce is filled or handed back (`onRefused`), so the later ones are mined.
  */
 export class Broadcaster {
   private tail: Promise<void> = Promise.resolve();
-  private epoch = 0;
   private waiting = 0;
   private readonly pending = new Set<string>();
 
@@ -40,16 +40,14 @@ export class Broadcaster {
 
   enqueue(batch: Signed[]): void {
     if (batch.length === 0) return;
-    const epoch = this.epoch;
     for (const s of batch) this.pending.add(s.jobId);
     this.waiting++;
     this.tail = this.tail.then(async () => {
       this.waiting--;
       try {
-        if (epoch === this.epoch) await this.send(batch);
+        await this.send(batch);
       } catch (err) {
-        this.epoch++;
-        this.log.warn({ err, network: this.network.name }, 'broadcast stopped; the tracker sends the rest again');
+        this.log.warn({ err, network: this.network.name }, 'broadcast failed; the tracker sends the batch again');
       } finally {
         for (const s of batch) this.pending.delete(s.jobId);
         this.onBatchDone();
@@ -71,20 +69,30 @@ export class Broadcaster {
   }
 
   private async send(batch: Signed[]): Promise<void> {
-    for (const s of batch) {
-      const outcome = await broadcast(this.network, s.sent.raw);
+    const t0 = performance.now();
+    const outcomes = await Promise.all(batch.map((s) => broadcast(this.network, s.sent.raw)));
+    // A node may take a batch's calls out of order and refuse a later nonce that arrived first ("nonce
+    // too high": Hardhat queues nothing while automining); those go again one by one, in nonce order.
+    for (const [i, s] of batch.entries()) {
+      const outcome = outcomes[i]!;
+      if (outcome.kind !== 'unknown' || !/nonce too high/i.test(outcome.message)) continue;
+      outcomes[i] = await broadcast(this.network, s.sent.raw);
+      if (outcomes[i]!.kind !== 'sent') break;
+    }
+    this.log.debug({ network: this.network.name, jobs: batch.length, broadcastMs: Math.round(performance.now() - t0) }, 'batch broadcast');
+    let unanswered = 0;
+    const refused: { s: Signed; reason: string }[] = [];
+    for (const [i, s] of batch.entries()) {
+      const outcome = outcomes[i]!;
       if (outcome.kind === 'sent') continue;
-      if (outcome.kind === 'nonce-used') {
-        await this.onNonceUsed(s);
-        continue;
-      }
-      this.epoch++; // drop the batches signed after this one
-      if (outcome.kind === 'unknown') {
-        this.log.warn({ jobId: s.jobId, network: this.network.name, nonce: s.sent.nonce, reason: outcome.message }, 'broadcast failed; the tracker will send it again');
-        return;
-      }
-      await this.onRefused(s, outcome.message);
-      return;
+      if (outcome.kind === 'unknown') unanswered++;
+      else if (outcome.kind === 'nonce-used') await this.onNonceUsed(s);
+      else refused.push({ s, reason: outcome.message });
+    }
+    // Highest nonce first: where no filler goes through, each hands its nonce back in turn.
+    for (const { s, reason } of refused.reverse()) await this.onRefused(s, reason);
+    if (unanswered > 0) {
+      this.log.warn({ network: this.network.name, unanswered, reason: outcomes.find((o) => o.kind === 'unknown') }, 'broadcast not answered; the tracker will send it again');
     }
   }
 }

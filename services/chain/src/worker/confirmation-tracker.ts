@@ -10,7 +10,7 @@ import { JobPlanError, planJob, type JobPlanners } from './executors.js';
 import { LEASE_MS } from './job-sender.js';
 import type { SignerQueues } from './signer-queue.js';
 import { WakeableLoop } from './wakeable-loop.js';
-import { broadcast, bumpedFees, currentFees, networkCost, receiptView, signTransaction } from './transactions.js';
+import { broadcast, bumpedFees, currentFees, fillNonce, networkCost, receiptView, signTransaction } from './transactions.js';
 
 /**
  * Follows SUBMITTED jobs of one network until they are final: polls receipts (all jobs at once, not one
@@ -58,6 +58,7 @@ export class ConfirmationTracker {
 
   /** One pass over the network's SUBMITTED jobs this worker holds (or may take over). */
   async tick(): Promise<void> {
+    const t0 = performance.now();
     const jobs = (await this.claim()).filter((j) => !this.inFlight(j.id));
     if (jobs.length === 0) return;
     const latest = await this.network.provider.getBlockNumber();
@@ -66,15 +67,24 @@ export class ConfirmationTracker {
     const mined = new Map(
       await Promise.all(signers.map(async (s) => [s, await this.network.provider.getTransactionCount(s, 'latest')] as const)),
     );
-    const unknown: JobRow[] = [];
+    const completed = new Map<string, Partial<JobRow>>();
     await Promise.all(
       jobs.map((job) =>
-        this.check(job, latest, mined.get(job.signer ?? '') ?? 0, unknown).catch((err: unknown) =>
+        this.check(job, latest, mined.get(job.signer ?? '') ?? 0, completed).catch((err: unknown) =>
           this.log.warn({ err, jobId: job.id, network: this.network.name }, 'job check failed; will retry'),
         ),
       ),
     );
-    if (unknown.length > 0) await this.rebroadcast(unknown);
+    const t1 = performance.now();
+    if (completed.size > 0) {
+      const changed = await this.ds.transaction((m) => this.store.transitionManyIn(m, ['submitted'], completed));
+      if (changed.some((c) => c.event)) this.store.committed();
+    }
+    for (const signer of signers) await this.repair(signer, mined.get(signer)!, jobs);
+    this.log.debug(
+      { network: this.network.name, jobs: jobs.length, completed: completed.size, checkMs: Math.round(t1 - t0), ms: Math.round(performance.now() - t0) },
+      'receipts checked',
+    );
   }
 
   private async claim(): Promise<JobRow[]> {
@@ -96,7 +106,7 @@ export class ConfirmationTracker {
     return jobs.sort((a, b) => a.seq - b.seq);
   }
 
-  private async check(job: JobRow, latest: number, minedCount: number, unknown: JobRow[]): Promise<void> {
+  private async check(job: JobRow, latest: number, minedCount: number, completed: Map<string, Partial<JobRow>>): Promise<void> {
     if (job.transactions.length === 0) return this.read(job);
     if (job.chainInstance !== this.network.instanceId) {
       return this.fail(job, `The transaction was sent on ${job.chainInstance}, but network ${this.network.name} is now ${this.network.instanceId}; submit the job again.`);
@@ -108,7 +118,7 @@ export class ConfirmationTracker {
         return this.fail(job, `Nonce ${job.nonce} of ${job.signer} was used by another transaction; none of this job's transactions was mined.`);
       }
       if (latest - receipt.blockNumber + 1 < this.network.tuning.confirmations) return;
-      return this.finish(job, receipt);
+      return this.finish(job, receipt, completed);
     }
     const last = job.transactions[job.transactions.length - 1]!;
     const waited = Date.now() - (job.lastSentAt?.getTime() ?? 0);
@@ -116,7 +126,6 @@ export class ConfirmationTracker {
     if (waited >= this.network.tuning.stuckAfterMs && bumps < this.network.tuning.maxGasBumps) {
       return this.queues.run(`${this.network.name}:${job.signer}`, () => this.resubmit(job.id, last));
     }
-    if (waited >= this.resendAfterMs() && !(await this.network.provider.getTransaction(last.hash))) unknown.push(job);
   }
 
   /** How long a sent transaction may be unknown to the node (in its pool or mined) before it is sent again. */
@@ -125,23 +134,49 @@ export class ConfirmationTracker {
   }
 
   /**
-   * Transactions the node does not know (a crash between commit and broadcast, a node that lost its
-   * pool), sent again with their stored raw form in nonce order, so each fills the gap before the next.
+   * The signer's next nonce (the chain's count) decides what is wrong when its waiting jobs do not move.
+   * No job holds it (its job was refused and the filler did not go through): it is filled with a
+   * transfer of nothing to the signer itself, or the jobs above would wait for ever. The job holding it
+   * has a transaction the node does not know (a crash between commit and broadcast, a node that lost its
+   * pool): that job's and the following jobs' stored raw transactions are sent again, in nonce order.
    */
-  private async rebroadcast(jobs: JobRow[]): Promise<void> {
-    const bySigner = new Map<string, JobRow[]>();
-    for (const j of jobs) bySigner.set(j.signer!, [...(bySigner.get(j.signer!) ?? []), j]);
-    for (const [signer, list] of bySigner) {
-      await this.queues.run(`${this.network.name}:${signer}`, async () => {
-        for (const job of list.sort((a, b) => a.nonce! - b.nonce!)) {
-          if (this.inFlight(job.id)) continue;
-          const last = job.transactions[job.transactions.length - 1]!;
-          const outcome = await broadcast(this.network, last.raw);
-          this.log.info({ jobId: job.id, nonce: job.nonce, hash: last.hash, outcome: outcome.kind }, 'transaction unknown to the node; broadcast again');
-          if (outcome.kind === 'unknown') return;
-        }
-      });
-    }
+  private async repair(signer: string, minedCount: number, jobs: JobRow[]): Promise<void> {
+    if (signer !== this.network.signerAddress) return;
+    const waiting = jobs
+      .filter((j) => j.signer === signer && j.nonce !== null && j.nonce >= minedCount && j.transactions.length > 0 && !this.inFlight(j.id))
+      .sort((a, b) => a.nonce! - b.nonce!);
+    const lowest = waiting[0];
+    if (!lowest || Date.now() - (lowest.lastSentAt?.getTime() ?? 0) < this.resendAfterMs()) return;
+    await this.queues.run(`${this.network.name}:${signer}`, async () => {
+      if (lowest.nonce! > minedCount) {
+        const held: unknown[] = await this.ds.query(
+          `SELECT 1 FROM chain.jobs WHERE chain_instance = $1 AND signer = $2 AND nonce = $3 AND status = 'submitted' LIMIT 1`,
+          [this.network.instanceId, signer, minedCount],
+        );
+        if (held.length > 0) return; // another worker's job: its tracker sends it
+        const outcome = await fillNonce(this.network, minedCount);
+        this.log.warn({ network: this.network.name, nonce: minedCount, outcome: outcome.kind }, 'nonce gap below waiting jobs filled');
+        return;
+      }
+      const head = lowest.transactions[lowest.transactions.length - 1]!;
+      if (await this.network.provider.getTransaction(head.hash)) return; // in the node's pool: it will be mined
+      const run: JobRow[] = [];
+      for (const job of waiting) {
+        if (job.nonce !== minedCount + run.length) break;
+        run.push(job);
+      }
+      const outcomes = await Promise.all(run.map((job) => broadcast(this.network, job.transactions[job.transactions.length - 1]!.raw)));
+      this.log.info(
+        { network: this.network.name, fromNonce: minedCount, jobs: run.length, outcomes: countBy(outcomes.map((o) => o.kind)) },
+        'transactions unknown to the node; broadcast again',
+      );
+      for (const [i, outcome] of outcomes.entries()) {
+        if (outcome.kind !== 'rejected') continue;
+        // Refused for good now (the signer cannot pay any more): the job fails, its nonce is filled.
+        await this.fail(run[i]!, `The network refused the transaction: ${outcome.message}`);
+        await fillNonce(this.network, run[i]!.nonce!);
+      }
+    });
   }
 
   private async findReceipt(job: JobRow): Promise<TransactionReceipt | null> {
@@ -176,7 +211,7 @@ export class ConfirmationTracker {
     );
   }
 
-  private async finish(job: JobRow, receipt: TransactionReceipt): Promise<void> {
+  private async finish(job: JobRow, receipt: TransactionReceipt, completed: Map<string, Partial<JobRow>>): Promise<void> {
     const cost = networkCost(receipt);
     const fee = this.network.tuning.networkFee;
     const common = {
@@ -196,12 +231,8 @@ export class ConfirmationTracker {
       const plan = planJob(job, this.network, this.planners);
       if (plan.type !== 'write') throw new Error(`job ${job.id} has a receipt but is not a write`);
       const done = await plan.complete(receipt);
-      await this.store.transition(job.id, ['submitted'], {
-        ...common,
-        status: 'completed',
-        outcome: done.outcome as Record<string, unknown>,
-        result: done.result,
-      });
+      // Written with the tick's other completions, in one transaction.
+      completed.set(job.id, { ...common, status: 'completed', outcome: done.outcome as Record<string, unknown>, result: done.result });
       return;
     }
     const reason = await this.revertReason(job, receipt);
@@ -266,4 +297,10 @@ export class ConfirmationTracker {
   private async fail(job: JobRow, error: string): Promise<void> {
     await this.store.transition(job.id, ['submitted'], { status: 'failed', error, completedAt: new Date(), leaseOwner: null, leaseUntil: null });
   }
+}
+
+function countBy(values: string[]): Record<string, number> {
+  const out: Record<string, number> = {};
+  for (const v of values) out[v] = (out[v] ?? 0) + 1;
+  return out;
 }

@@ -6,7 +6,7 @@ import type { JobStore } from '../jobs/job-store.js';
 import { describeRevertData, isRevert, revertData } from '../contracts/revert-reason.js';
 import { JobPlanError, planJob, type JobPlanners, type WritePlan } from './executors.js';
 import { Broadcaster, type Signed } from './broadcaster.js';
-import { currentFees, signTransaction } from './transactions.js';
+import { currentFees, fillNonce, signTransaction } from './transactions.js';
 
 /** Gas limit = estimate + this margin (%), for state that changes between estimate and inclusion. */
 const GAS_MARGIN_PERCENT = 25n;
@@ -39,8 +39,8 @@ class LeaseLost extends Error {}
  * estimates their gas concurrently (a revert fails the job with the reason and consumes no nonce), then in
  * ONE database transaction assigns consecutive nonces, signs and marks every job SUBMITTED with its raw
  * transaction — so a crash after the commit never loses a transaction (the tracker broadcasts the stored
- * raw transaction again) and a job is never signed twice under two nonces. The signed batch is handed to
- * the signer's broadcaster, which sends in nonce order while the next batch is prepared.
+ * raw transaction again) and a job is never signed under two nonces. The signed batch is handed to the
+ * signer's broadcaster, which sends it while the next batch is prepared.
  */
 export class JobSender {
   private readonly broadcasters = new Map<string, Broadcaster>();
@@ -108,11 +108,17 @@ export class JobSender {
       }
     }
     if (writes.length === 0) return moved;
+    const t0 = performance.now();
     const ready = await this.estimate(network, writes);
     if (ready.failed) moved++;
     if (ready.jobs.length === 0) return moved;
+    const t1 = performance.now();
     const signed = await this.assign(network, ready.jobs);
     broadcaster.enqueue(signed);
+    this.log.debug(
+      { network: network.name, jobs: signed.length, estimateMs: Math.round(t1 - t0), assignMs: Math.round(performance.now() - t1) },
+      'batch signed',
+    );
     return moved + signed.length;
   }
 
@@ -166,26 +172,30 @@ export class JobSender {
         signed.length = 0;
         events = false;
         let nonce = await this.lockNonce(m, network, chainNonce);
-        for (const { job, plan, gasLimit } of ready) {
-          const sent = await signTransaction(network, { to: plan.to, data: plan.data, nonce, gasLimit, fees });
-          const now = new Date();
-          const changed = await this.store.transitionIn(m, job.id, ['queued'], {
-            status: 'submitted',
-            signer: network.signerAddress,
-            chainInstance: network.instanceId,
-            nonce,
-            txHash: sent.hash,
-            transactions: [sent],
-            attempts: 1,
-            submittedAt: now,
-            lastSentAt: now,
-            ...this.lease(),
-          });
-          if (!changed) continue; // no longer queued: its nonce goes to the next job
-          events ||= changed.event;
-          signed.push({ jobId: job.id, sent });
-          nonce++;
-        }
+        // Patches run in job order, only for jobs still queued: each takes the next nonce.
+        const patches = new Map(
+          ready.map(({ job, plan, gasLimit }) => [
+            job.id,
+            async (): Promise<Partial<JobRow>> => {
+              const sent = await signTransaction(network, { to: plan.to, data: plan.data, nonce: nonce++, gasLimit, fees });
+              signed.push({ jobId: job.id, sent });
+              const now = new Date();
+              return {
+                status: 'submitted',
+                signer: network.signerAddress,
+                chainInstance: network.instanceId,
+                nonce: sent.nonce,
+                txHash: sent.hash,
+                transactions: [sent],
+                attempts: 1,
+                submittedAt: now,
+                lastSentAt: now,
+                ...this.lease(),
+              };
+            },
+          ]),
+        );
+        events = (await this.store.transitionManyIn(m, ['queued'], patches)).some((c) => c.event);
         await m.query(`UPDATE chain.signer_nonces SET next_nonce = $3, updated_at = now() WHERE chain_instance = $1 AND signer = $2`, [
           network.instanceId,
           network.signerAddress,
@@ -230,42 +240,44 @@ export class JobSender {
     const key = `${network.instanceId}:${network.signerAddress}`;
     let b = this.broadcasters.get(key);
     if (!b) {
-      b = new Broadcaster(network, this.log, (refused, reason) => this.closeGap(network, refused, reason), (s) => this.nonceTaken(network, s), () => this.onBroadcast(network));
+      b = new Broadcaster(network, this.log, (refused, reason) => this.refused(network, refused, reason), (s) => this.nonceTaken(network, s), () => this.onBroadcast(network));
       this.broadcasters.set(key, b);
     }
     return b;
   }
 
   /**
-   * The node refused a transaction for good (the signer cannot pay, say): its job fails, and every later
-   * job of the signer — none of them broadcast, the broadcaster stopped there — goes back to the queue
-   * for new nonces, the sequence resuming at the refused one.
+   * The node refused a transaction for good (the signer cannot pay, say): its job fails, and its nonce is
+   * filled with a transfer of nothing to the signer itself, so the later jobs' transactions, already in
+   * the node's pool, are mined as they were signed (a new nonce for them could have mined them twice).
+   * A filler the node refuses too leaves the gap to the tracker, which fills it once it can.
    */
-  private async closeGap(network: ChainNetwork, refused: Signed, reason: string): Promise<void> {
-    let requeued = 0;
-    await this.ds.transaction(async (m) => {
-      await m.query(`SELECT 1 FROM chain.signer_nonces WHERE chain_instance = $1 AND signer = $2 FOR UPDATE`, [network.instanceId, network.signerAddress]);
-      await this.store.transitionIn(m, refused.jobId, ['submitted'], {
-        status: 'failed',
-        error: `The network refused the transaction: ${reason}`,
-        nonce: null,
-        completedAt: new Date(),
-        leaseOwner: null,
-        leaseUntil: null,
-      });
-      const later: { id: string }[] = await m.query(
-        `SELECT id FROM chain.jobs WHERE status = 'submitted' AND chain_instance = $1 AND signer = $2 AND nonce > $3 ORDER BY nonce`,
-        [network.instanceId, network.signerAddress, refused.sent.nonce],
-      );
-      for (const { id } of later) if (await this.store.transitionIn(m, id, ['submitted'], REQUEUED)) requeued++;
-      await m.query(`UPDATE chain.signer_nonces SET next_nonce = $3, updated_at = now() WHERE chain_instance = $1 AND signer = $2`, [
-        network.instanceId,
-        network.signerAddress,
-        refused.sent.nonce,
-      ]);
+  private async refused(network: ChainNetwork, s: Signed, reason: string): Promise<void> {
+    await this.store.transition(s.jobId, ['submitted'], {
+      status: 'failed',
+      error: `The network refused the transaction: ${reason}`,
+      nonce: null,
+      completedAt: new Date(),
+      leaseOwner: null,
+      leaseUntil: null,
     });
-    this.store.committed();
-    this.log.warn({ jobId: refused.jobId, network: network.name, nonce: refused.sent.nonce, requeued, reason }, 'network refused a transaction; later jobs requeued');
+    const outcome = await fillNonce(network, s.sent.nonce);
+    let handedBack = false;
+    if (outcome.kind !== 'sent') {
+      // Nothing took the nonce: when it is the last one handed out, the sequence simply resumes there.
+      const rows: unknown[] = await this.ds.query(
+        `WITH back AS (
+           UPDATE chain.signer_nonces SET next_nonce = $3, updated_at = now()
+            WHERE chain_instance = $1 AND signer = $2 AND next_nonce = $3 + 1 RETURNING signer)
+         SELECT signer FROM back`,
+        [network.instanceId, network.signerAddress, s.sent.nonce],
+      );
+      handedBack = rows.length > 0;
+    }
+    this.log.warn(
+      { jobId: s.jobId, network: network.name, nonce: s.sent.nonce, reason, filler: outcome.kind, handedBack },
+      'network refused a transaction; its job failed',
+    );
   }
 
   /** The nonce was used outside the service: the job goes back to the queue for another nonce. */

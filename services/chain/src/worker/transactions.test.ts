@@ -1,6 +1,6 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { bumpedFees } from './transactions.js';
+import { bumpedFees, errorText } from './transactions.js';
 
 const sent = { hash: '0x', raw: '0x', nonce: 3, gasLimit: '50000', sentAt: '' };
 
@@ -17,5 +17,15 @@ describe('gas bump of a stuck transaction', () => {
 
   it('bumps legacy gas prices', () => {
     assert.deepEqual(bumpedFees({ ...sent, gasPrice: '1000' }, { gasPrice: 900n }, 10), { gasPrice: 1_101n });
+  });
+});
+
+describe('node error texts', () => {
+  it("reads the node's message where ethers could not classify it", () => {
+    const err = Object.assign(new Error('could not coalesce error'), {
+      shortMessage: 'could not coalesce error',
+      error: { code: -32000, message: "Sender doesn't have enough funds to send tx." },
+    });
+    assert.equal(errorText(err), "Sender doesn't have enough funds to send tx.");
   });
 });

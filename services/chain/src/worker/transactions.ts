@@ -62,6 +62,15 @@ export async function signTransaction(
   };
 }
 
+/**
+ * A transfer of nothing to the signer itself at `nonce`: takes a nonce no job will use any more (its job
+ * was refused), so the signer's later transactions, already in the node's pool, can be mined.
+ */
+export async function fillNonce(network: ChainNetwork, nonce: number): Promise<BroadcastOutcome> {
+  const filler = await signTransaction(network, { to: network.signerAddress, data: '0x', nonce, gasLimit: 21_000n, fees: await currentFees(network) });
+  return broadcast(network, filler.raw);
+}
+
 export type BroadcastOutcome =
   | { kind: 'sent' }
   /** The nonce is already used on chain (by this job's earlier attempt, or by someone else). */
@@ -81,7 +90,7 @@ export async function broadcast(network: ChainNetwork, raw: string): Promise<Bro
     if (isError(err, 'NONCE_EXPIRED') || /nonce too low|nonce has already been used|nonce.*too low/i.test(message)) {
       return { kind: 'nonce-used', message };
     }
-    if (isError(err, 'INSUFFICIENT_FUNDS') || /insufficient funds|exceeds block gas limit|intrinsic gas too low|invalid sender|chain ?id/i.test(message)) {
+    if (isError(err, 'INSUFFICIENT_FUNDS') || /insufficient funds|enough funds|exceeds block gas limit|intrinsic gas too low|invalid sender|chain ?id/i.test(message)) {
       return { kind: 'rejected', message };
     }
     return { kind: 'unknown', message };
@@ -89,8 +98,10 @@ export async function broadcast(network: ChainNetwork, raw: string): Promise<Bro
 }
 
 export function errorText(err: unknown): string {
-  const e = err as { shortMessage?: unknown; message?: unknown; info?: { error?: { message?: unknown } } };
-  const inner = e?.info?.error?.message;
+  // The node's own words: ethers keeps them in info.error, or in error when it could not classify them
+  // ("could not coalesce error").
+  const e = err as { shortMessage?: unknown; message?: unknown; info?: { error?: { message?: unknown } }; error?: { message?: unknown } };
+  const inner = e?.info?.error?.message ?? e?.error?.message;
   if (typeof inner === 'string') return inner;
   if (typeof e?.shortMessage === 'string') return e.shortMessage;
   return typeof e?.message === 'string' ? e.message : String(err);
