@@ -11,6 +11,9 @@
 //  (c) chain jobs: N key-value inserts through ChainService until completed (jobs/s), against the raw
 //      rate of the same N transactions sent with ethers straight to an embedded Hardhat network. On
 //      PGlite and on PostgreSQL.
+//  (d) chain jobs at the node's speed (lib/chain-replicas.mjs, also `npm run bench:chain`): 1 and 2
+//      chain-service processes on PostgreSQL with Kafka against the raw ethers rate on one JSON-RPC node,
+//      jobs/s, ratios and p50/p99 latency. BENCH_CHAIN_REPLICA_N jobs (default 200; 0 skips it).
 //
 // The system runs in a child process so the load generator does not share its event loop. PostgreSQL:
 // a scratch database on BENCH_POSTGRES_URL (default postgres://postgres@127.0.0.1:5432/postgres), dropped
@@ -26,6 +29,7 @@ import { statementsPerRequest } from './lib/statements.mjs';
 import { ESG, httpClient, pool } from './lib/http.mjs';
 import { machine } from './lib/machine.mjs';
 import { impactsAtScale } from './lib/impact-scale.mjs';
+import { chainReplicas, chainReplicasMarkdown } from './lib/chain-replicas.mjs';
 import { seedDataset } from './lib/seed.mjs';
 import { importDist, scratchPostgres, startChildProcess } from './lib/system.mjs';
 
@@ -311,6 +315,7 @@ function markdown() {
     out.push(`| service on ${db} | ${c.jobs} | ${c.completed} | ${c.totalMs} | ${c.jobsPerSecond} | ${raw ? round(c.jobsPerSecond / raw.transactionsPerSecond, 3) : '—'} |`);
   }
   if (raw) out.push(`| raw ethers → EDR | ${raw.transactions} | ${raw.succeeded} | ${raw.totalMs} | ${raw.transactionsPerSecond} | 1 |`);
+  if (report.chainReplicas) out.push('', chainReplicasMarkdown(report.chainReplicas));
   if (report.notes.length) out.push('', '## Notes', '', ...report.notes.map((n) => `- ${n}`));
   out.push('');
   return out.join('\n');
@@ -320,6 +325,8 @@ try {
   await engine();
   await rawChain();
   for (const db of ['pglite', 'postgresql']) await onDatabase(db);
+  const replicaJobs = Number(process.env.BENCH_CHAIN_REPLICA_N ?? 200);
+  if (replicaJobs > 0) report.chainReplicas = await chainReplicas({ jobs: replicaJobs, progress });
 } finally {
   report.durationSeconds = round((performance.now() - t0) / 1000, 1);
   writeFileSync(fileURLToPath(new URL('./report.json', import.meta.url)), `${JSON.stringify(report, null, 2)}\n`);

@@ -3,9 +3,9 @@
 // on PostgreSQL with Kafka (librdkafka's mock cluster, when it builds here) against the same node.
 // Service: N inserts submitted over gRPC, 16 at a time round-robin over the replicas, until every job
 // is completed; jobs/s from the first submit to the last completion, latency per job from its row
-// (created_at → completed_at).
+// (created_at → completed_at). BENCH_CHAIN_LOG_LEVEL / BENCH_CHAIN_LOG: the replicas' log level and where to keep their logs.
 import { randomUUID } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -105,7 +105,8 @@ async function throughService(node, kafka, replicas, n, progress) {
     };
   } finally {
     await sql.end().catch(() => undefined);
-    if (process.env.BENCH_CHAIN_LOG) for (const [i, r] of started.entries()) (await import('node:fs')).writeFileSync(`${process.env.BENCH_CHAIN_LOG}.${replicas}.${i}`, r.output());
+    // BENCH_CHAIN_LOG=<prefix> keeps each replica's log (with BENCH_CHAIN_LOG_LEVEL=debug: batch timings).
+    if (process.env.BENCH_CHAIN_LOG) for (const [i, r] of started.entries()) writeFileSync(`${process.env.BENCH_CHAIN_LOG}.${replicas}.${i}`, r.output());
     await Promise.all(started.map((r) => r.stop()));
     await db.stop();
     rmSync(contentDir, { recursive: true, force: true });
