@@ -127,6 +127,7 @@ export async function startSystem(opts: SystemOptions): Promise<RunningSystem> {
     const portfolio = await createPortfolioService({
       databaseUrl,
       taxonomyAddress: taxonomyServer.address,
+      bus,
       log: opts.log.child({ component: 'portfolio' }),
       poolSize: embedded ? 4 : 10,
     });

@@ -80,6 +80,7 @@ export function computeRecords(h: FakeHolding, detail: FrameworkDetail, year: nu
     holdingDaysInYear: held,
     daysInYear: inYear,
     computedAt: '2024-06-30T12:00:00.000Z',
+    stale: false,
   }));
 }
 

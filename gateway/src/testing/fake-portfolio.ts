@@ -434,7 +434,7 @@ export async function startFakePortfolio(options: { taxonomyAddress: string }): 
         const f = readPortfolio(c, req.portfolioIdentifier);
         const held = f.positionIds.map((id) => positions.find((p) => p.id === id)!);
         const s = await summary(c, held, req.reportingYear, req.computeMissing);
-        return { portfolioIdentifier: f.identifier, investorIdentifier: f.investor.identifier, ...s };
+        return { portfolioIdentifier: f.identifier, investorIdentifier: f.investor.identifier, ...s, stalePositions: 0 };
       },
       async renderPositionImpactsDocument(req, ctx) {
         const c = record('renderPositionImpactsDocument', req, ctx);
@@ -459,7 +459,7 @@ export async function startFakePortfolio(options: { taxonomyAddress: string }): 
         const c = record('getInvestorImpacts', req, ctx);
         const i = readInvestor(c, req.investorIdentifier);
         const s = await summary(c, mine(positions, c).filter((p) => p.investor === i), req.reportingYear, req.computeMissing);
-        return { investorIdentifier: i.identifier, ...s };
+        return { investorIdentifier: i.identifier, ...s, stalePositions: 0 };
       },
     },
     log,

@@ -96,6 +96,8 @@ export interface ImpactComputationRow {
   /** Digest of the framework rows the impact rows were made of: equal digests, equal rows. */
   rowSet: string;
   computedAt: Date;
+  /** Set when a framework or FX change made the figures stale; cleared by the recompute. */
+  staleAt?: Date | null;
 }
 
 export interface ImpactRow {
@@ -237,6 +239,7 @@ export const ImpactComputationEntity = new EntitySchema<ImpactComputationRow>({
     factor: double('factor'),
     rowSet: { name: 'row_set', type: 'varchar', length: 64 },
     computedAt: { name: 'computed_at', type: 'timestamptz' },
+    staleAt: { name: 'stale_at', type: 'timestamptz', nullable: true },
   },
 });
 

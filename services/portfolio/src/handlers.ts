@@ -4,6 +4,7 @@ import { assetHandlers } from './assets/handlers.js';
 import { documentHandlers } from './documents/handlers.js';
 import { impactHandlers } from './impacts/handlers.js';
 import { investorHandlers } from './investors/handlers.js';
+import { recomputeJobHandlers } from './jobs/handlers.js';
 import { portfolioHandlers } from './portfolios/handlers.js';
 import { positionHandlers } from './positions/handlers.js';
 import type { PortfolioStores } from './stores.js';
@@ -17,5 +18,6 @@ export function portfolioServiceHandlers(stores: PortfolioStores): UnaryHandlers
     ...portfolioHandlers(stores),
     ...impactHandlers(stores),
     ...documentHandlers(stores),
+    ...recomputeJobHandlers(stores),
   };
 }

@@ -3,13 +3,17 @@ import { PortfolioServiceService } from '@green-impact/proto/greenimpact/portfol
 import { openServiceDataSource } from '@green-impact/shared/db/data-source';
 import type { ServiceSchema } from '@green-impact/shared/migrate-main';
 import { implement, type GrpcServiceRegistration } from '@green-impact/shared/grpc/server';
+import type { EventBus } from '@green-impact/shared/bus/event-bus';
 import type { Logger } from '@green-impact/shared/logger';
 import { createTaxonomyClient } from '@green-impact/taxonomy/taxonomy-client';
 import { portfolioEntities } from './entities.js';
 import { TaxonomyFrameworkSource } from './framework-source.js';
 import { portfolioServiceHandlers } from './handlers.js';
+import type { RecomputeRunnerOptions } from './jobs/recompute-runner.js';
+import { StaleImpactFollower } from './jobs/stale-impacts.js';
 import { InitPortfolio1763942400000 } from './migrations/1763942400000-init-portfolio.js';
 import { ImpactRowSets1766102400000 } from './migrations/1766102400000-impact-row-sets.js';
+import { ImpactRecomputeJobs1766275200000 } from './migrations/1766275200000-impact-recompute-jobs.js';
 import { SCHEMA } from './schema.js';
 import { createStores, type PortfolioStores } from './stores.js';
 
@@ -19,7 +23,7 @@ export const PORTFOLIO_SERVICE_NAME = 'greenimpact.portfolio.v1.PortfolioService
 export const portfolioSchema: ServiceSchema = {
   schema: SCHEMA,
   entities: portfolioEntities,
-  migrations: [InitPortfolio1763942400000, ImpactRowSets1766102400000],
+  migrations: [InitPortfolio1763942400000, ImpactRowSets1766102400000, ImpactRecomputeJobs1766275200000],
 };
 
 export interface PortfolioServiceOptions {
@@ -28,6 +32,13 @@ export interface PortfolioServiceOptions {
   taxonomyAddress: string;
   poolSize?: number;
   log: Logger;
+  /**
+   * Where the taxonomy service announces its writes (taxonomy.changes): each one makes the service check its
+   * stored impacts for changed framework figures and FX rates. None: impacts are not marked stale.
+   */
+  bus?: EventBus | undefined;
+  /** Recompute job lease, polling and batch size (tests shorten them). */
+  recompute?: RecomputeRunnerOptions | undefined;
 }
 
 export interface PortfolioService {
@@ -35,6 +46,8 @@ export interface PortfolioService {
   stores: PortfolioStores;
   /** The service's data source (tests and tools inspect the schema through it). */
   dataSource: DataSource;
+  /** Checks stored impacts against the taxonomy now (as an announcement would); absent without a bus. */
+  staleFollower: StaleImpactFollower | undefined;
   close(): Promise<void>;
 }
 
@@ -47,7 +60,20 @@ export async function createPortfolioService(opts: PortfolioServiceOptions): Pro
     log: opts.log,
   });
   const taxonomy = createTaxonomyClient(opts.taxonomyAddress);
-  const stores = createStores(ds, new TaxonomyFrameworkSource(taxonomy), opts.log);
+  const stores = createStores(ds, new TaxonomyFrameworkSource(taxonomy), opts.log, opts.recompute);
+  let staleFollower: StaleImpactFollower | undefined;
+  try {
+    stores.recomputeRunner.start();
+    if (opts.bus) {
+      staleFollower = new StaleImpactFollower(stores.staleImpacts, opts.log.child({ component: 'stale-impacts' }));
+      await staleFollower.follow(opts.bus);
+    }
+  } catch (err) {
+    await stores.recomputeRunner.close();
+    taxonomy.close();
+    await ds.destroy();
+    throw err;
+  }
   return {
     registration: {
       name: PORTFOLIO_SERVICE_NAME,
@@ -56,7 +82,10 @@ export async function createPortfolioService(opts: PortfolioServiceOptions): Pro
     },
     stores,
     dataSource: ds,
+    staleFollower,
     async close() {
+      await staleFollower?.close();
+      await stores.recomputeRunner.close();
       taxonomy.close();
       await ds.destroy();
     },

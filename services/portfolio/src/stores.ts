@@ -8,6 +8,10 @@ import { ImpactCalculator } from './impacts/impact-calculator.js';
 import { ImpactService } from './impacts/impact-service.js';
 import { ImpactStore } from './impacts/impact-store.js';
 import { InvestorStore } from './investors/investor-store.js';
+import { RecomputeJobStore } from './jobs/recompute-job-store.js';
+import { RecomputeJobs } from './jobs/recompute-jobs.js';
+import { RecomputeRunner, type RecomputeRunnerOptions } from './jobs/recompute-runner.js';
+import { StaleImpactMarker } from './jobs/stale-impacts.js';
 import { PortfolioStore } from './portfolios/portfolio-store.js';
 import { PositionStore } from './positions/position-store.js';
 
@@ -20,9 +24,13 @@ export interface PortfolioStores {
   portfolios: PortfolioStore;
   impacts: ImpactService;
   documents: PositionDocumentRenderer;
+  recomputeJobs: RecomputeJobs;
+  /** Runs the recompute jobs of every replica (started by createPortfolioService). */
+  recomputeRunner: RecomputeRunner;
+  staleImpacts: StaleImpactMarker;
 }
 
-export function createStores(ds: DataSource, frameworks: FrameworkSource, log: Logger): PortfolioStores {
+export function createStores(ds: DataSource, frameworks: FrameworkSource, log: Logger, recompute: RecomputeRunnerOptions = {}): PortfolioStores {
   const assets = new AssetStore(ds, frameworks, log);
   const investors = new InvestorStore(ds);
   const calculator = new ImpactCalculator(frameworks);
@@ -30,7 +38,12 @@ export function createStores(ds: DataSource, frameworks: FrameworkSource, log: L
   const positions = new PositionStore(ds, assets, investors, calculator, impactStore);
   const portfolios = new PortfolioStore(ds, investors);
   const impacts = new ImpactService(ds, positions, portfolios, investors, calculator, impactStore);
+  const recomputeRunner = new RecomputeRunner(ds, new RecomputeJobStore(ds), impacts, log.child({ component: 'recompute-jobs' }), recompute);
+  const recomputeJobs = new RecomputeJobs(ds, new RecomputeJobStore(ds), recomputeRunner, investors, portfolios);
   return {
+    recomputeJobs,
+    recomputeRunner,
+    staleImpacts: new StaleImpactMarker(ds, calculator, recomputeJobs, log.child({ component: 'stale-impacts' })),
     assets,
     assetDetails: new AssetFrameworkDetailsReader(assets, frameworks),
     investors,

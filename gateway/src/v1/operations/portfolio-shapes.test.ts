@@ -251,6 +251,7 @@ test('impacts: snake_case records with every input, flag as yes / no; totals and
     holdingDaysInYear: 183,
     daysInYear: 366,
     computedAt: '2024-06-30T12:00:00.000Z',
+    stale: false,
   };
   const row = impactRecordRow(record);
   assert.equal(row.impact_id, 99);

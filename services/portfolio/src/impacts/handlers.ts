@@ -41,8 +41,15 @@ export function impactHandlers(
   };
 }
 
-function summaryMsg(s: ImpactSummary): { totals: ImpactTotal[]; volumeTotals: VolumeTotal[]; impacts: ImpactSummary['records']; positionIdsWithoutImpacts: number[] } {
+function summaryMsg(s: ImpactSummary): {
+  totals: ImpactTotal[];
+  volumeTotals: VolumeTotal[];
+  impacts: ImpactSummary['records'];
+  positionIdsWithoutImpacts: number[];
+  stalePositions: number;
+} {
   return {
+    stalePositions: s.stalePositions,
     totals: s.totals,
     volumeTotals: s.volumeTotals,
     impacts: s.records,

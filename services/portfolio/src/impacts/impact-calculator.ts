@@ -39,7 +39,7 @@ export interface ImpactSubject {
   asset: AssetLink;
 }
 
-interface FrameworkYear {
+export interface FrameworkYear {
   specifics: GetFrameworkYearSpecificsResponse;
   rows: ImpactRowFigures[];
   rowSet: string;
@@ -118,18 +118,28 @@ export class ImpactCalculator {
     for (let start = 0; start < assets.length; start += FRAMEWORK_READS_IN_FLIGHT) {
       await Promise.all(
         assets.slice(start, start + FRAMEWORK_READS_IN_FLIGHT).map(async (asset) => {
-          const gone = () => MSG.frameworkGone(asset.frameworkIdentifier, asset.assetIdentifier);
-          const [specifics, detail] = await Promise.all([
-            frameworkRead(gone, () => this.frameworks.yearSpecifics(caller, asset.frameworkId, year)),
-            frameworkRead(gone, () => this.frameworks.details(caller, asset.frameworkId, year)),
-          ]);
-          if (!detail) throw new FailedPreconditionError(gone());
-          const rows = rowFigures(detail.framework);
-          out.set(asset.frameworkId, { specifics, rows, rowSet: createHash('sha256').update(JSON.stringify(rows)).digest('hex') });
+          out.set(asset.frameworkId, await this.frameworkYear(caller, asset, year));
         }),
       );
     }
     return out;
+  }
+
+  /** The framework's current figures and rows of the year with their digest (row_set), as a computation stores them. */
+  async frameworkYear(caller: Caller, asset: AssetLink, year: number): Promise<FrameworkYear> {
+    const gone = () => MSG.frameworkGone(asset.frameworkIdentifier, asset.assetIdentifier);
+    const [specifics, detail] = await Promise.all([
+      frameworkRead(gone, () => this.frameworks.yearSpecifics(caller, asset.frameworkId, year)),
+      frameworkRead(gone, () => this.frameworks.details(caller, asset.frameworkId, year)),
+    ]);
+    if (!detail) throw new FailedPreconditionError(gone());
+    const rows = rowFigures(detail.framework);
+    return { specifics, rows, rowSet: createHash('sha256').update(JSON.stringify(rows)).digest('hex') };
+  }
+
+  /** The year's rate (framework currency per unit) of one pair; FAILED_PRECONDITION when there is none. */
+  async fxRate(caller: Caller, year: number, from: string, to: string): Promise<number> {
+    return (await this.fxRates(caller, year, [[from, to]])).get(pairKey(from, to))!;
   }
 
   /** The year's rate of each distinct pair, asked in one call (the rate does not depend on the amount). */

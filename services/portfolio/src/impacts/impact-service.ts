@@ -1,4 +1,4 @@
-import type { DataSource } from 'typeorm';
+import type { DataSource, EntityManager } from 'typeorm';
 import type { ImpactRecord } from '@green-impact/proto/greenimpact/portfolio/v1/portfolio';
 import type { Caller } from '@green-impact/shared/caller';
 import type { InvestorStore } from '../investors/investor-store.js';
@@ -19,6 +19,8 @@ export interface ImpactSummary {
   volumeTotals: SubCategoryVolumeTotal[];
   /** Positions without records for the year (none when missing ones were computed). */
   positionIdsWithoutImpacts: number[];
+  /** Positions whose records of the year are stale (a recompute job is on its way). */
+  stalePositions: number;
 }
 
 export interface SummaryOptions {
@@ -88,11 +90,10 @@ export class ImpactService {
    * computed_at. Answers the number of positions written; onBatch hears the running count.
    */
   async recompute(caller: Caller, positions: readonly PositionDetail[], year: number, onBatch?: (done: number) => Promise<void> | void): Promise<number> {
-    const prepared = await this.calculator.prepareMany(caller, positions.map((p) => ({ position: p, asset: p })), year);
+    const readAt = await this.databaseNow();
+    const prepared = await this.prepare(caller, positions, year);
     const batches: PositionImpacts[][] = [];
-    for (let start = 0; start < positions.length; start += RECOMPUTE_BATCH) {
-      batches.push(positions.slice(start, start + RECOMPUTE_BATCH).map((p, i) => ({ positionId: p.id, prepared: prepared[start + i]! })));
-    }
+    for (let start = 0; start < prepared.length; start += RECOMPUTE_BATCH) batches.push(prepared.slice(start, start + RECOMPUTE_BATCH));
     let written = 0;
     let done = 0;
     let next = 0;
@@ -100,18 +101,36 @@ export class ImpactService {
     const worker = async () => {
       while (next < batches.length) {
         const batch = batches[next++]!;
-        written += await this.ds.transaction(async (m) => {
-          const present = await this.store.lockPositions(m, caller.accountId, batch.map((b) => b.positionId));
-          const kept = batch.filter((b) => present.has(b.positionId));
-          await this.store.replaceMany(m, kept);
-          return kept.length;
-        });
+        written += await this.ds.transaction((m) => this.write(m, caller.accountId, batch, readAt));
         done += batch.length;
         await onBatch?.(done);
       }
     };
     await Promise.all(Array.from({ length: Math.min(RECOMPUTE_BATCHES_IN_FLIGHT, batches.length) }, worker));
     return written;
+  }
+
+  /** The database's clock: a recompute reads its inputs after this time (see ImpactStore.replaceMany). */
+  async databaseNow(): Promise<Date> {
+    const [row] = (await this.ds.query(`SELECT clock_timestamp() AS now`)) as { now: Date }[];
+    return row!.now;
+  }
+
+  /** The records of the positions for the year, computed from the taxonomy's current figures; writes nothing. */
+  async prepare(caller: Caller, positions: readonly PositionDetail[], year: number): Promise<PositionImpacts[]> {
+    const prepared = await this.calculator.prepareMany(caller, positions.map((p) => ({ position: p, asset: p })), year);
+    return positions.map((p, i) => ({ positionId: p.id, prepared: prepared[i]! }));
+  }
+
+  /**
+   * Writes prepared records in m's transaction: locks the positions (in id order), skips those removed
+   * meanwhile, replaces their records. Positions of one year at most once. Answers the number written.
+   */
+  async write(m: EntityManager, accountId: string, batch: readonly PositionImpacts[], inputsReadAt: Date): Promise<number> {
+    const present = await this.store.lockPositions(m, accountId, batch.map((b) => b.positionId));
+    const kept = batch.filter((b) => present.has(b.positionId));
+    await this.store.replaceMany(m, kept, inputsReadAt);
+    return kept.length;
   }
 
   private async summarize(caller: Caller, scope: ImpactScope, year: number, options: SummaryOptions): Promise<ImpactSummary> {
@@ -121,11 +140,11 @@ export class ImpactService {
       await this.recompute(caller, await selectPositions(m, caller.accountId, { ids: missing }), year);
       missing = [];
     }
-    const [{ totals, volumeTotals }, records] = await Promise.all([
+    const [{ totals, volumeTotals, stalePositions }, records] = await Promise.all([
       this.totals.totals(m, caller.accountId, scope, year),
       options.omitRecords ? [] : this.recordsOf(caller, scope, year),
     ]);
-    return { records, totals, volumeTotals, positionIdsWithoutImpacts: options.computeMissing ? [] : missing };
+    return { records, totals, volumeTotals, stalePositions, positionIdsWithoutImpacts: options.computeMissing ? [] : missing };
   }
 
   private async recordsOf(caller: Caller, scope: ImpactScope, year: number): Promise<ImpactRecord[]> {

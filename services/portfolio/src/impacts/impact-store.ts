@@ -17,7 +17,8 @@ const RECORD_COLUMNS = `
   i.indicator_value AS "indicatorValue", i.sub_category_volume AS "subCategoryVolume",
   c.value_outstanding AS "frameworkValueOutstanding", c.allocated_amount AS "frameworkAllocatedAmount",
   c.value_outstanding_framework AS "valueOutstandingFramework",
-  c.holding_days_in_year AS "holdingDaysInYear", c.days_in_year AS "daysInYear", c.computed_at AS "computedAt"`;
+  c.holding_days_in_year AS "holdingDaysInYear", c.days_in_year AS "daysInYear", c.computed_at AS "computedAt",
+  c.stale_at IS NOT NULL AS stale`;
 
 const COMPUTATION_COLUMNS = `
   c.id, c.position_id AS "positionId", c.reporting_year AS "reportingYear", c.framework_id AS "frameworkId",
@@ -28,7 +29,7 @@ const COMPUTATION_COLUMNS = `
   c.allocated_amount AS "allocatedAmount", c.value_outstanding_framework AS "valueOutstandingFramework",
   c.denominator, to_char(c.holding_start, 'YYYY-MM-DD') AS "holdingStart", c.position_days AS "positionDays",
   c.holding_days_in_year AS "holdingDaysInYear", c.days_in_year AS "daysInYear", c.tau, c.factor, c.row_set AS "rowSet",
-  c.computed_at AS "computedAt"`;
+  c.computed_at AS "computedAt", c.stale_at AS "staleAt"`;
 
 /** Scalar inputs of a computation, in the order of the unnest() arrays of {@link ImpactStore.replaceMany}. */
 const COMPUTATION_INPUTS: [column: string, sqlType: string, of: (c: PreparedImpacts['computation']) => unknown][] = [
@@ -94,8 +95,10 @@ export class ImpactStore {
    * PGlite). The computation row is upserted, so its id stays; values are factor · x(k,i) and
    * factor · s(k), multiplied by PostgreSQL (see impact-math.ts positionFactor). Idempotent. The caller
    * holds the positions locked (see {@link lockPositions}) and passes positions of one year at most once.
+   * inputsReadAt is the database time before the inputs were read: the computation stays stale when it
+   * was marked stale after that (its figures changed again meanwhile); without it the mark is cleared.
    */
-  async replaceMany(m: EntityManager, items: readonly PositionImpacts[]): Promise<void> {
+  async replaceMany(m: EntityManager, items: readonly PositionImpacts[], inputsReadAt?: Date): Promise<void> {
     if (items.length === 0) return;
     const years = [...new Set(items.map((i) => i.prepared.computation.reportingYear))];
     for (const year of years) {
@@ -111,9 +114,15 @@ export class ImpactStore {
       `INSERT INTO portfolio.impact_computations (position_id, ${columns.join(', ')}, computed_at)
        SELECT t.*, now() FROM ${unnestOf(['int', ...COMPUTATION_INPUTS.map(([, type]) => type)], 1)} AS t
        ON CONFLICT ON CONSTRAINT impact_computations_position_year_uq DO UPDATE SET
-         ${[...columns.slice(1), 'computed_at'].map((c) => `${c} = EXCLUDED.${c}`).join(', ')}
+         ${[...columns.slice(1), 'computed_at'].map((c) => `${c} = EXCLUDED.${c}`).join(', ')},
+         stale_at = CASE WHEN impact_computations.stale_at > $${COMPUTATION_INPUTS.length + 2}::timestamptz
+                         THEN impact_computations.stale_at END
        RETURNING id, position_id AS "positionId"`,
-      [items.map((i) => i.positionId), ...COMPUTATION_INPUTS.map(([, , of]) => items.map((i) => of(i.prepared.computation)))],
+      [
+        items.map((i) => i.positionId),
+        ...COMPUTATION_INPUTS.map(([, , of]) => items.map((i) => of(i.prepared.computation))),
+        inputsReadAt ?? null,
+      ],
     );
     const idOf = new Map(upserted.map((u) => [u.positionId, u.id]));
     // Positions of one framework and year share one rows array: each distinct array is sent once.

@@ -25,6 +25,7 @@ interface RowSetGroup {
   /** Σ factor over the group's computations. */
   factor: number;
   positions: number;
+  stale: number;
   sampleId: number;
 }
 
@@ -36,6 +37,8 @@ type SampleRow = Pick<
 export interface ScopeTotals {
   totals: IndicatorTotal[];
   volumeTotals: SubCategoryVolumeTotal[];
+  /** Positions whose computation of the year is stale (a framework or FX change awaits its recompute). */
+  stalePositions: number;
 }
 
 /**
@@ -50,7 +53,7 @@ export class ImpactTotalsReader {
     const params: unknown[] = [year];
     const groups: RowSetGroup[] = await m.query(
       `SELECT c.row_set AS "rowSet", c.framework_currency_code AS "currencyCode", sum(c.factor) AS factor,
-         count(*)::int AS positions, min(c.id) AS "sampleId"
+         count(*)::int AS positions, count(c.stale_at)::int AS stale, min(c.id) AS "sampleId"
        FROM portfolio.impact_computations c
        JOIN portfolio.positions p ON p.id = c.position_id
        WHERE c.reporting_year = $1 AND ${scopeWhere(accountId, scope, params)}
@@ -58,7 +61,7 @@ export class ImpactTotalsReader {
        ORDER BY min(c.id)`,
       params,
     );
-    if (groups.length === 0) return { totals: [], volumeTotals: [] };
+    if (groups.length === 0) return { totals: [], volumeTotals: [], stalePositions: 0 };
     const rows: SampleRow[] = await m.query(
       `SELECT computation_id AS "computationId", sub_category_id AS "subCategoryId", sub_category_name AS "subCategoryName",
          super_indicator_id AS "superIndicatorId", super_indicator_name AS "superIndicatorName", indicator_id AS "indicatorId",
@@ -95,6 +98,7 @@ export class ImpactTotalsReader {
     return {
       totals: [...totals.values()].sort((a, b) => a.indicatorId - b.indicatorId || a.unitId - b.unitId),
       volumeTotals: [...volumes.values()].sort((a, b) => a.subCategoryId - b.subCategoryId || a.currencyCode.localeCompare(b.currencyCode)),
+      stalePositions: groups.reduce((n, g) => n + g.stale, 0),
     };
   }
 

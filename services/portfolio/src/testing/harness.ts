@@ -9,6 +9,8 @@ import { createLogger } from '@green-impact/shared/logger';
 import type { TestDatabase } from '@green-impact/shared/testing/databases';
 import { createTaxonomyService } from '@green-impact/taxonomy/service';
 import { createTaxonomyClient, type TaxonomyClient } from '@green-impact/taxonomy/taxonomy-client';
+import { InProcessBus } from '@green-impact/shared/bus/in-process-bus';
+import type { RecomputeRunnerOptions } from '../jobs/recompute-runner.js';
 import { createPortfolioService, type PortfolioService } from '../service.js';
 
 export type PortfolioClient = TypedClient<typeof PortfolioServiceService>;
@@ -30,10 +32,17 @@ export interface PortfolioHarness {
   stop(): Promise<void>;
 }
 
-export async function startPortfolioHarness(db: TestDatabase): Promise<PortfolioHarness> {
+export interface HarnessOptions {
+  /** An in-process bus between the two services: taxonomy writes are announced and impacts marked stale. */
+  bus?: boolean;
+  recompute?: RecomputeRunnerOptions;
+}
+
+export async function startPortfolioHarness(db: TestDatabase, opts: HarnessOptions = {}): Promise<PortfolioHarness> {
   const started = await db.start();
   const log = createLogger('portfolio-test');
-  const taxonomyService = await createTaxonomyService({ databaseUrl: started.url, log, poolSize: 4 });
+  const bus = opts.bus ? new InProcessBus() : undefined;
+  const taxonomyService = await createTaxonomyService({ databaseUrl: started.url, log, poolSize: 4, bus });
   const taxonomyServer = await startGrpcServer({
     services: [taxonomyService.registration],
     host: '127.0.0.1',
@@ -42,7 +51,14 @@ export async function startPortfolioHarness(db: TestDatabase): Promise<Portfolio
     protoFiles: [protoFiles.taxonomy],
     log,
   });
-  const service = await createPortfolioService({ databaseUrl: started.url, taxonomyAddress: taxonomyServer.address, log, poolSize: 4 });
+  const service = await createPortfolioService({
+    databaseUrl: started.url,
+    taxonomyAddress: taxonomyServer.address,
+    log,
+    poolSize: 4,
+    bus,
+    ...(opts.recompute ? { recompute: opts.recompute } : {}),
+  });
   const server = await startGrpcServer({
     services: [service.registration],
     host: '127.0.0.1',
@@ -67,6 +83,7 @@ export async function startPortfolioHarness(db: TestDatabase): Promise<Portfolio
       await service.close();
       await taxonomyServer.shutdown(1000);
       await taxonomyService.close();
+      await bus?.close();
       await started.stop();
     },
   };

@@ -1,0 +1,77 @@
+import type { DataSource } from 'typeorm';
+import type { Caller } from '@green-impact/shared/caller';
+import { InvalidArgumentError, NotFoundError } from '@green-impact/shared/errors';
+import type { InvestorStore } from '../investors/investor-store.js';
+import type { PortfolioStore } from '../portfolios/portfolio-store.js';
+import * as v from '../validation.js';
+import type { NewRecomputeJob, RecomputeJobRow, RecomputeJobStore, RecomputeScopeName, RecomputeStatusName } from './recompute-job-store.js';
+import type { RecomputeRunner } from './recompute-runner.js';
+
+export interface StartRecompute {
+  scope: RecomputeScopeName;
+  investorIdentifier?: string | undefined;
+  portfolioIdentifier?: string | undefined;
+  reportingYear?: number | undefined;
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+export const MAX_LISTED_JOBS = 100;
+
+/** Starting and reading recompute jobs; the runner (this replica's, or any other's) does the work. */
+export class RecomputeJobs {
+  constructor(
+    private readonly ds: DataSource,
+    private readonly store: RecomputeJobStore,
+    private readonly runner: RecomputeRunner,
+    private readonly investors: InvestorStore,
+    private readonly portfolios: PortfolioStore,
+  ) {}
+
+  async start(caller: Caller, req: StartRecompute): Promise<{ job: RecomputeJobRow; created: boolean }> {
+    const base = { accountId: caller.accountId, accountRole: caller.role, reason: 'requested' as const };
+    let job: NewRecomputeJob;
+    if (req.scope === 'stale') {
+      job = { ...base, scope: 'stale', scopeIdentifier: '', scopeId: null, reportingYear: null };
+    } else {
+      if (req.reportingYear === undefined) throw new InvalidArgumentError('reporting_year is required.');
+      const reportingYear = v.reportingYear(req.reportingYear);
+      if (req.scope === 'investor') {
+        const investor = await this.investors.requireInvestor(this.ds.manager, caller, v.text('investor_identifier', req.investorIdentifier));
+        job = { ...base, scope: 'investor', scopeIdentifier: investor.investorIdentifier, scopeId: investor.id, reportingYear };
+      } else if (req.scope === 'portfolio') {
+        const portfolio = await this.portfolios.require(this.ds.manager, caller, v.text('portfolio_identifier', req.portfolioIdentifier));
+        job = { ...base, scope: 'portfolio', scopeIdentifier: portfolio.portfolioIdentifier, scopeId: portfolio.id, reportingYear };
+      } else {
+        job = { ...base, scope: 'account', scopeIdentifier: '', scopeId: null, reportingYear };
+      }
+    }
+    const out = await this.store.enqueue(job);
+    this.runner.kick();
+    return out;
+  }
+
+  /** Queues a stale recompute for each account (unless one is queued already) and starts working. */
+  async enqueueStale(accountIds: readonly string[]): Promise<RecomputeJobRow[]> {
+    const jobs: RecomputeJobRow[] = [];
+    for (const accountId of accountIds) {
+      const { job } = await this.store.enqueue({
+        accountId, accountRole: 'user', scope: 'stale', scopeIdentifier: '', scopeId: null, reportingYear: null, reason: 'taxonomy-change',
+      });
+      jobs.push(job);
+    }
+    if (jobs.length > 0) this.runner.kick();
+    return jobs;
+  }
+
+  async get(caller: Caller, jobId: string): Promise<RecomputeJobRow> {
+    const id = v.text('job_id', jobId);
+    const job = UUID.test(id) ? await this.store.get(caller.accountId, id.toLowerCase()) : undefined;
+    if (!job) throw new NotFoundError(`No such recompute job "${id.length > 60 ? `${id.slice(0, 60)}…` : id}".`);
+    return job;
+  }
+
+  async list(caller: Caller, limit: number, statuses: RecomputeStatusName[]): Promise<RecomputeJobRow[]> {
+    const n = limit <= 0 ? MAX_LISTED_JOBS : Math.min(limit, MAX_LISTED_JOBS);
+    return this.store.list(caller.accountId, n, statuses);
+  }
+}
