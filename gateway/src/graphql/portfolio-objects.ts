@@ -85,6 +85,7 @@ export interface GqlImpact {
   attributedVolume: number;
   currencyCode: string;
   computedAt: string;
+  stale: boolean;
   inputs: {
     positionAmount: number;
     positionCurrencyCode: string;
@@ -108,6 +109,7 @@ export interface GqlImpactSummary {
   volumeTotals: { subCategory: GqlImpactItem; currencyCode: string; attributedVolume: number }[];
   records: GqlImpact[];
   positionIdsWithoutImpacts: number[];
+  stalePositions: number;
 }
 
 export interface GqlAssetFrameworkDetails {
@@ -193,6 +195,7 @@ export function toImpact(r: ImpactRecord): GqlImpact {
     attributedVolume: r.attributedVolume,
     currencyCode: r.frameworkCurrencyCode,
     computedAt: r.computedAt,
+    stale: r.stale,
     inputs: {
       positionAmount: r.positionAmount,
       positionCurrencyCode: r.positionCurrencyCode,
@@ -217,6 +220,7 @@ export function toImpactSummary(s: {
   volumeTotals: VolumeTotal[];
   impacts: ImpactRecord[];
   positionIdsWithoutImpacts: number[];
+  stalePositions: number;
 }): GqlImpactSummary {
   return {
     year: s.reportingYear,
@@ -234,6 +238,7 @@ export function toImpactSummary(s: {
     })),
     records: s.impacts.map(toImpact),
     positionIdsWithoutImpacts: s.positionIdsWithoutImpacts,
+    stalePositions: s.stalePositions,
   };
 }
 

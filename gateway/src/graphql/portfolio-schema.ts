@@ -251,6 +251,8 @@ export const portfolioTypeDefs = /* GraphQL */ `
     currencyCode: String!
     "Time of computation, RFC 3339."
     computedAt: String!
+    "True when a framework or FX change made the figure stale; a recompute job is on its way."
+    stale: Boolean!
     "The inputs of the formula, so the figure can be audited."
     inputs: ImpactInputs!
   }
@@ -297,6 +299,8 @@ export const portfolioTypeDefs = /* GraphQL */ `
     records: [PositionImpact!]!
     "Positions without stored impacts for the year (empty with computeMissing)."
     positionIdsWithoutImpacts: [ID!]!
+    "Positions whose impacts of the year are stale (the totals hold them as stored until recomputed)."
+    stalePositions: Int!
   }
 
   "The total of one indicator in one unit."

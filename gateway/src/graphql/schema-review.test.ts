@@ -78,5 +78,5 @@ test('the root lists are either paged or reference data of bounded size', () => 
     }
   }
   assert.deepEqual(unpaged, []);
-  assert.deepEqual(paged.sort(), ['accounts', 'assets', 'documents', 'frameworks', 'investors', 'jobs', 'nfts', 'portfolios', 'positions', 'projects', 'users']);
+  assert.deepEqual(paged.sort(), ['accounts', 'assets', 'documents', 'frameworks', 'impactRecomputeJobs', 'investors', 'jobs', 'nfts', 'portfolios', 'positions', 'projects', 'users']);
 });

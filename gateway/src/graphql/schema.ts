@@ -6,6 +6,7 @@ import { jobTypeDefs } from './job-schema.js';
 import { nftTypeDefs } from './nft-schema.js';
 import { portfolioMutationTypeDefs } from './portfolio-mutations-schema.js';
 import { portfolioTypeDefs } from './portfolio-schema.js';
+import { recomputeTypeDefs } from './recompute-schema.js';
 import { subscriptionTypeDefs } from './subscription-schema.js';
 import { taxonomyMutationTypeDefs } from './taxonomy-mutations-schema.js';
 import { taxonomyTypeDefs } from './taxonomy-schema.js';
@@ -243,4 +244,5 @@ export const typeDefs =
   jobTypeDefs +
   chainMutationTypeDefs +
   nftTypeDefs +
-  subscriptionTypeDefs;
+  subscriptionTypeDefs +
+  recomputeTypeDefs;

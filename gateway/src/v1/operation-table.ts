@@ -10,6 +10,7 @@ import { nftOperations } from './operations/nfts.js';
 import { portfolioOperations } from './operations/portfolios.js';
 import { positionOperations } from './operations/positions.js';
 import { projectOperations } from './operations/projects.js';
+import { recomputeJobOperations } from './operations/recompute-jobs.js';
 import { taxonomyOperations } from './operations/taxonomy.js';
 import { translationOperations } from './operations/translations.js';
 import type { OperationEntry, Solution } from './operation.js';
@@ -30,6 +31,7 @@ export const operationEntries: readonly OperationEntry[] = [
   ...positionOperations,
   ...portfolioOperations,
   ...impactOperations,
+  ...recomputeJobOperations,
   ...blockchainOperations,
   ...hashOperations,
   ...nftOperations,

@@ -8,6 +8,7 @@ import { nftMutations } from './nft-mutations.js';
 import { nftQueries } from './nft-resolvers.js';
 import { portfolioMutations } from './portfolio-mutations.js';
 import { portfolioQueries, portfolioTypes } from './portfolio-resolvers.js';
+import { recomputeMutations, recomputeQueries, recomputeSubscriptions } from './recompute-resolvers.js';
 import { subscriptionResolvers } from './subscription-resolvers.js';
 import { taxonomyMutations } from './taxonomy-mutations.js';
 import { taxonomyQueries, taxonomyTypes } from './taxonomy-resolvers.js';
@@ -29,6 +30,7 @@ const pagedQueries = {
   portfolios: paged(portfolioQueries.portfolios, byId),
   documents: paged(chainQueries.documents, byId),
   nfts: paged(nftQueries.nfts, (nft) => nft.guid),
+  impactRecomputeJobs: paged(recomputeQueries.impactRecomputeJobs, byId),
 };
 
 /** The resolver map of the schema; each domain contributes its Query and Mutation fields. */
@@ -41,6 +43,7 @@ export const resolvers = {
     ...portfolioQueries,
     ...chainQueries,
     ...nftQueries,
+    ...recomputeQueries,
     ...pagedQueries,
   },
   Mutation: {
@@ -53,8 +56,9 @@ export const resolvers = {
     ...portfolioMutations,
     ...chainMutations,
     ...nftMutations,
+    ...recomputeMutations,
   },
-  Subscription: subscriptionResolvers,
+  Subscription: { ...subscriptionResolvers, ...recomputeSubscriptions },
   ...taxonomyTypes,
   ...frameworkTypes,
   ...portfolioTypes,

@@ -258,7 +258,8 @@ test('impacts: snake_case records with every input, flag as yes / no; totals and
   assert.equal(row.value_outstanding_framework, 'no');
   assert.equal(row.position_amount_framework_currency, 250_000);
   assert.equal(row.tau, 0.5);
-  assert.equal(Object.keys(row).length, 33, 'every field of the record');
+  assert.equal(row.stale, 'no');
+  assert.equal(Object.keys(row).length, 34, 'every field of the record');
   same(
     impactSummary({
       reportingYear: 2024,
@@ -266,6 +267,7 @@ test('impacts: snake_case records with every input, flag as yes / no; totals and
       volumeTotals: [{ subCategoryId: 10, subCategoryName: 'Solar power', currencyCode: 'EUR', attributedVolume: 100 }],
       impacts: [record],
       positionIdsWithoutImpacts: [13],
+      stalePositions: 0,
     }),
     {
       reporting_year: 2024,
@@ -273,6 +275,7 @@ test('impacts: snake_case records with every input, flag as yes / no; totals and
       volume_totals: [{ sub_category_id: 10, sub_category_name: 'Solar power', currency_code: 'EUR', attributed_volume: 100 }],
       impacts: [row],
       position_ids_without_impacts: [13],
+      stale_positions: 0,
     },
   );
 });

@@ -139,6 +139,8 @@ export function impactRecordRow(r: ImpactRecord) {
     indicator_value: r.indicatorValue,
     sub_category_volume: r.subCategoryVolume,
     computed_at: r.computedAt,
+    // yes: a framework or FX change made it stale; a recompute job is on its way.
+    stale: yesNo(r.stale),
   };
 }
 
@@ -171,6 +173,7 @@ export function impactSummary(s: {
   volumeTotals: VolumeTotal[];
   impacts: ImpactRecord[];
   positionIdsWithoutImpacts: number[];
+  stalePositions: number;
 }, recordsOmitted = false) {
   return {
     reporting_year: s.reportingYear,
@@ -179,5 +182,6 @@ export function impactSummary(s: {
     // Left out, not empty, when include_records is no: an empty list would say there are none.
     ...(recordsOmitted ? {} : { impacts: s.impacts.map(impactRecordRow) }),
     position_ids_without_impacts: s.positionIdsWithoutImpacts,
+    stale_positions: s.stalePositions,
   };
 }
