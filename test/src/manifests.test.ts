@@ -51,7 +51,7 @@ function outsideEgress(chainExtra: string[], withPostgresPod: boolean, toKubeDns
     gateway: only('9092/TCP', ...gatewayExtra),
     identity: only('5432/TCP', '9092/TCP'),
     taxonomy: only('5432/TCP', '9092/TCP'),
-    portfolio: only('5432/TCP'),
+    portfolio: only('5432/TCP', '9092/TCP'),
     chain: only('443/TCP', '5432/TCP', '9092/TCP', ...chainExtra),
     ...Object.fromEntries(MIGRATIONS.map((s) => [`${s}-migrate`, only('5432/TCP')])),
     ...(withPostgresPod ? { postgres: only() } : {}),

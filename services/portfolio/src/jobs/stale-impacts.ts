@@ -101,14 +101,16 @@ export class StaleImpactMarker {
 /**
  * Runs the check after taxonomy changes: each announcement (taxonomy.changes) asks for a check, requests
  * arriving while one waits join it, and one arriving while a check runs gets the next one, so a burst of
- * writes costs a check or two. The handler resolves when its check did, so the event is committed only
- * then (a replica that stops mid-check leaves the event to another). Replicas share one consumer group:
- * each event is checked once.
+ * writes costs a check or two. The handler does not wait for the check (the bus delivers a partition's
+ * events one after another, so waiting would run one check per event); an event lost to a stop is covered
+ * by the check every replica runs when it starts, since a check compares the whole stored state with the
+ * taxonomy's. Replicas share one consumer group: each event is checked by one of them.
  */
 export class StaleImpactFollower {
   private current: Promise<unknown> | undefined;
   private next: Promise<StaleCheck> | undefined;
   private subscription: Subscription | undefined;
+  private closed = false;
 
   constructor(
     private readonly marker: StaleImpactMarker,
@@ -123,9 +125,15 @@ export class StaleImpactFollower {
       fromBeginning: false,
       handler: async (msg) => {
         if (!parseTaxonomyEvent(msg.value)) this.log.warn({ offset: msg.offset }, 'unknown taxonomy event; checking impacts anyway');
-        await this.request();
+        this.checkSoon();
       },
     });
+    // Changes made while no replica listened (or whose check a stop cut short).
+    this.checkSoon();
+  }
+
+  private checkSoon(): void {
+    this.request().catch((err: unknown) => this.log.warn({ err }, 'stale impacts check failed; the next taxonomy change retries it'));
   }
 
   /** A check that starts after this call (joined with others waiting). */
@@ -138,7 +146,7 @@ export class StaleImpactFollower {
       .then(() => {
         this.next = undefined;
         this.current = next;
-        return this.marker.check();
+        return this.closed ? { marked: 0, jobs: [] } : this.marker.check();
       })
       .finally(() => {
         if (this.current === next) this.current = undefined;
@@ -148,7 +156,9 @@ export class StaleImpactFollower {
   }
 
   async close(): Promise<void> {
+    this.closed = true;
     await this.subscription?.close();
+    await this.next?.catch(() => undefined);
     await this.current?.catch(() => undefined);
   }
 }
