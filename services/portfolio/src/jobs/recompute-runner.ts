@@ -110,18 +110,19 @@ export class RecomputeRunner {
         const total = await countScope(this.ds.manager, job);
         await this.jobs.setTotal(job.id, this.owner, total);
       }
-      let cursor = job.cursor;
+      // The next batch is read and prepared (taxonomy calls) while the current one is written.
+      const load = (cursor: number) => this.load(job, caller, cursor);
+      let next = load(job.cursor);
       for (;;) {
+        const current = await next;
+        if (!current) break;
         if (lost || this.closed) throw new LostJobError(job.id);
-        const batch = await nextBatch(this.ds.manager, job, cursor, this.batchSize);
-        if (batch.items.length === 0) break;
-        const readAt = await this.impacts.databaseNow();
-        const prepared = await this.prepare(caller, batch.items);
+        next = load(current.batch.cursor);
+        next.catch(() => undefined); // awaited (and its failure met) on the next turn
         await this.ds.transaction(async (m) => {
-          for (const ofYear of prepared) await this.impacts.write(m, job.accountId, ofYear, readAt);
-          await this.jobs.advance(m, job.id, this.owner, batch.items.length, batch.cursor);
+          for (const ofYear of current.prepared) await this.impacts.write(m, job.accountId, ofYear, current.readAt);
+          await this.jobs.advance(m, job.id, this.owner, current.batch.items.length, current.batch.cursor);
         });
-        cursor = batch.cursor;
       }
       await this.jobs.finish(job.id, this.owner, 'completed');
       log.info('recompute job completed');
@@ -144,6 +145,14 @@ export class RecomputeRunner {
     } finally {
       clearInterval(beat);
     }
+  }
+
+  /** The batch after cursor with its records prepared; undefined when the scope is done. */
+  private async load(job: RecomputeJobRow, caller: Caller, cursor: number) {
+    const batch = await nextBatch(this.ds.manager, job, cursor, this.batchSize);
+    if (batch.items.length === 0) return undefined;
+    const readAt = await this.impacts.databaseNow();
+    return { batch, readAt, prepared: await this.prepare(caller, batch.items) };
   }
 
   /** The batch's records, prepared per reporting year (a stale batch spans years). */
