@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Interface, JsonRpcProvider, Wallet } from 'ethers';
 import pg from 'pg';
-import { ChainServiceService } from '@green-impact/proto/greenimpact/chain/v1/chain';
+import { ChainServiceService, DocumentKind } from '@green-impact/proto/greenimpact/chain/v1/chain';
 import { createGrpcClient } from '@green-impact/shared/grpc/client';
 
 type ChainClient = ReturnType<typeof createGrpcClient<typeof ChainServiceService>>;
@@ -27,7 +27,7 @@ const kv = new Interface(['function insertString(bytes32 namespace, string key, 
  * own. The proof is on the node itself: every block is read back and each accepted job's key must be
  * written by exactly one successful transaction of the service's signer, and nothing is left in its pool.
  */
-describe('chain replicas killed in the middle of pipelined batches (PostgreSQL, Kafka)', { skip: await skipReason(postgres), timeout: 300_000 }, () => {
+describe('chain replicas on PostgreSQL and Kafka: killed mid-batch, refused transactions, shared content', { skip: await skipReason(postgres), timeout: 300_000 }, () => {
   let db: { url: string; stop(): Promise<void> };
   let node: RpcNodeProcess;
   let kafka: KafkaMock;
@@ -198,6 +198,22 @@ describe('chain replicas killed in the middle of pipelined batches (PostgreSQL, 
     const { rows } = await sql.query<{ id: string; kv_key: string }>(`SELECT id, kv_key FROM chain.jobs WHERE id = ANY($1) AND status = 'completed'`, [ids]);
     await assertExactlyOnce(new Map([...rows.map((r) => [r.id, r.kv_key] as const), ...paid]), fromBlock, nonceBefore, 3 - rows.length);
     assert.equal(await replica.stop(), 0);
+  });
+
+  it('replicas share content through the database, each with a folder of its own', async () => {
+    const a = await start();
+    const b = await startChainReplica({ ...env, CONTENT_DIR: mkdtempSync(join(tmpdir(), 'gi-chain-crash-b-')) });
+    replicas.push(b);
+    const content = Buffer.from(JSON.stringify({ framework: 'GBF', written: 'through replica a' }));
+    const submitted = await clientOf(a).submitDocument(
+      { kind: DocumentKind.DOCUMENT_KIND_FRAMEWORK_JSON, network: 'sepolia', content, contentType: 'application/json', frameworkIdentifier: 'GBF', public: true },
+      { caller },
+    );
+    const { rows } = await sql.query<{ cid: string }>(`SELECT cid FROM chain.documents WHERE job_id = $1`, [submitted.job!.id]);
+    const read = await clientOf(b).getContent({ cid: rows[0]!.cid }, { caller });
+    assert.ok(Buffer.from(read.content).equals(content), 'replica b serves what replica a stored');
+    assert.equal(read.contentType, 'application/json');
+    await until(() => statuses([submitted.job!.id]), (st) => st['completed'] === 1, 'the document anchored', 30_000, 100);
   });
 
   it('SIGKILL of the only replica mid-batch, then a restart: every accepted job mined exactly once', async (t) => {

@@ -14,6 +14,8 @@ await runServiceProcess({
     const poolSize = env.int('DATABASE_POOL_SIZE', 10, { min: 1, max: 200 });
     const networks = loadNetworkSpecs();
     const contentDir = resolve(env.string('CONTENT_DIR', './data/content'));
+    // database: every replica reads what any wrote, no shared volume; folder: CONTENT_DIR alone.
+    const contentStore = env.oneOf('CONTENT_STORE', ['database', 'folder'] as const, 'database');
     const worker = env.bool('CHAIN_WORKER', true)
       ? {
           sender: {
@@ -25,6 +27,6 @@ await runServiceProcess({
       : false;
     const { publicBaseUrl, nfts } = loadNftSettings(env);
     const bus = createEventBus({ ...eventBusSettingsFromEnv(env), clientId: 'chain', logger: log });
-    return ownsBus(bus, () => createChainService({ databaseUrl, poolSize, bus, networks, contentDir, worker, log, publicBaseUrl, nfts }));
+    return ownsBus(bus, () => createChainService({ databaseUrl, poolSize, bus, networks, contentDir, contentStore, worker, log, publicBaseUrl, nfts }));
   },
 });

@@ -7,7 +7,8 @@ import type { ServiceSchema } from '@green-impact/shared/migrate-main';
 import { implement, type GrpcServiceRegistration } from '@green-impact/shared/grpc/server';
 import type { Logger } from '@green-impact/shared/logger';
 import { ContentAccess } from './content/content-access.js';
-import { ContentStore } from './content/content-store.js';
+import { FolderContentStore, type ContentStore } from './content/content-store.js';
+import { DatabaseContentStore } from './content/database-content-store.js';
 import { Documents } from './documents/documents.js';
 import { chainHandlers } from './handlers.js';
 import { chainEntities } from './jobs/entities.js';
@@ -21,6 +22,7 @@ import { Nfts1764633600000 } from './migrations/1764633600000-nfts.js';
 import { OutboxTraceContext1765238400000 } from './migrations/1765238400000-outbox-trace-context.js';
 import { SignerLeases1765843200000 } from './migrations/1765843200000-signer-leases.js';
 import { DocumentAccess1766534400000 } from './migrations/1766534400000-document-access.js';
+import { ContentTable1766620800000 } from './migrations/1766620800000-content-table.js';
 import type { NetworkSpec } from './networks/network-spec.js';
 import { replayEmbeddedHistory } from './networks/embedded-replay.js';
 import { NetworkRegistry } from './networks/network-registry.js';
@@ -37,7 +39,7 @@ export const CHAIN_SERVICE_NAME = 'greenimpact.chain.v1.ChainService';
 export const chainSchema: ServiceSchema = {
   schema: SCHEMA,
   entities: [...chainEntities, ...nftEntities],
-  migrations: [InitChain1764028800000, Nfts1764633600000, OutboxTraceContext1765238400000, SignerLeases1765843200000, DocumentAccess1766534400000],
+  migrations: [InitChain1764028800000, Nfts1764633600000, OutboxTraceContext1765238400000, SignerLeases1765843200000, DocumentAccess1766534400000, ContentTable1766620800000],
 };
 
 export interface ChainServiceOptions {
@@ -48,6 +50,11 @@ export interface ChainServiceOptions {
   networks: NetworkSpec[];
   /** Directory of the content-addressed store. */
   contentDir: string;
+  /**
+   * Where content lives: `folder` (contentDir, the embedded default) or `database` (chain.content; reads
+   * of content missing there fall back to contentDir, where earlier versions stored it).
+   */
+  contentStore?: 'folder' | 'database';
   log: Logger;
   poolSize?: number;
   /** Run the chain worker in this process (default true); false for API-only replicas. */
@@ -96,7 +103,8 @@ export async function createChainService(opts: ChainServiceOptions): Promise<Cha
     while (cleanup.length) await Promise.resolve(cleanup.pop()!()).catch((err: unknown) => log.error({ err }, 'error while closing'));
   };
   try {
-    const content = new ContentStore(opts.contentDir);
+    const folder = new FolderContentStore(opts.contentDir);
+    const content: ContentStore = opts.contentStore === 'database' ? new DatabaseContentStore(ds, folder) : folder;
     await content.init();
     const networks = await NetworkRegistry.open(opts.networks, log);
     cleanup.push(() => networks.close());

@@ -35,13 +35,30 @@ export function parseStoreCid(text: string): CID | undefined {
   }
 }
 
+/** Where report documents, NFT metadata, images and certificates live, by CID. */
+export interface ContentStore {
+  init(): Promise<void>;
+  /** Stores the bytes (idempotent: same bytes, same CID). */
+  put(content: Uint8Array, contentType: string): Promise<StoredContent>;
+  /** The stored bytes, or undefined when the CID is not in the store; INVALID_ARGUMENT for a foreign CID. */
+  get(cidText: string): Promise<ReadContent | undefined>;
+}
+
+/** A CID this store makes, or INVALID_ARGUMENT. */
+export function requireStoreCid(cidText: string): string {
+  const cid = parseStoreCid(cidText);
+  if (!cid) throw new InvalidArgumentError(`"${cidText}" is not a content id of this store (CIDv1, raw, sha2-256).`);
+  return cid.toString();
+}
+
 /**
- * Content-addressed files under one directory: the bytes at blocks/<cid>, the content type at
+ * Content-addressed files under one directory (the embedded default; several replicas would need a
+ * ReadWriteMany volume, see DatabaseContentStore): the bytes at blocks/<cid>, the content type at
  * meta/<cid>.json. Writes are atomic (temp file + rename) and idempotent (same bytes, same CID, same
  * file). A file changed on disk is not trusted: `get` reports the digest of what it read, and callers
  * that need integrity compare it with the CID (see documents).
  */
-export class ContentStore {
+export class FolderContentStore implements ContentStore {
   constructor(private readonly dir: string) {}
 
   async init(): Promise<void> {
@@ -59,9 +76,7 @@ export class ContentStore {
 
   /** The stored bytes, or undefined when the CID is not in the store. */
   async get(cidText: string): Promise<ReadContent | undefined> {
-    const cid = parseStoreCid(cidText);
-    if (!cid) throw new InvalidArgumentError(`"${cidText}" is not a content id of this store (CIDv1, raw, sha2-256).`);
-    const key = cid.toString();
+    const key = requireStoreCid(cidText);
     let content: Buffer;
     try {
       content = await readFile(this.blockPath(key));

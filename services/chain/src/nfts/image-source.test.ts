@@ -4,7 +4,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DomainError } from '@green-impact/shared/errors';
-import { ContentStore } from '../content/content-store.js';
+import { FolderContentStore, type ContentStore } from '../content/content-store.js';
 import { startImageServer, testJpeg, testPng } from '../testing/nft-fixtures.js';
 import { imageType, isPrivateAddress, loadImage, storeCid } from './image-source.js';
 
@@ -29,7 +29,7 @@ describe('NFT image sources', () => {
       '/empty.jpg': { type: 'image/jpeg' },
     });
     dir = await mkdtemp(join(tmpdir(), 'image-source-'));
-    store = new ContentStore(dir);
+    store = new FolderContentStore(dir);
     await store.init();
   });
   after(async () => {
