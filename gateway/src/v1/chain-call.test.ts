@@ -187,10 +187,11 @@ describe('framework documents: write, status, read back, list', () => {
     const { job_id } = await ok(ESG, 'writeHtmlFrameworkToBlockchain', WRITE);
     assert.equal(lastChainRequest('submitDocument').contentType, 'text/html; charset=utf-8');
     t.chain!.complete(job_id);
-    // Without PUBLIC_BASE_URL the link starts with the origin the client used.
-    assert.deepEqual(await ok(ESG, 'getHtmlFrameworkFromBlockchain', { job_id }), {
-      'Framework document on the blockchain': `${t.baseUrl}/jobs/${job_id}.html`,
-    });
+    // Without PUBLIC_BASE_URL the link starts with the origin the client used; it is a signed, expiring
+    // capability link (docs/decisions.md "Documents and links").
+    const linked = (await ok(ESG, 'getHtmlFrameworkFromBlockchain', { job_id })) as Record<string, string>;
+    assert.deepEqual(Object.keys(linked), ['Framework document on the blockchain']);
+    assert.match(linked['Framework document on the blockchain']!, signedLink(t.baseUrl, job_id));
   });
 
   test('a document that no longer matches its anchor is never answered', async () => {
@@ -242,9 +243,9 @@ describe('position impacts documents', () => {
     ]);
     const html = await ok(ESG, 'writeHtmlPositionImpactsToBlockchain', { position_id: positionId, reporting_year: 2024, ...INNER });
     t.chain!.complete(html.job_id);
-    assert.deepEqual(await ok(ESG, 'getHtmlPositionImpactsFromBlockchain', { job_id: html.job_id }), {
-      'Position impacts document on the blockchain': `${t.baseUrl}/jobs/${html.job_id}.html`,
-    });
+    const impactsLink = (await ok(ESG, 'getHtmlPositionImpactsFromBlockchain', { job_id: html.job_id })) as Record<string, string>;
+    assert.deepEqual(Object.keys(impactsLink), ['Position impacts document on the blockchain']);
+    assert.match(impactsLink['Position impacts document on the blockchain']!, signedLink(t.baseUrl, html.job_id));
   });
 });
 
@@ -321,3 +322,9 @@ describe('without a chain backend', () => {
     }
   });
 });
+
+/** `{base}/jobs/<job_id>.html` signed: link epoch, expiry (unix seconds) and an HMAC-SHA256 in base64url. */
+function signedLink(base: string, jobId: string): RegExp {
+  const escaped = `${base}/jobs/${jobId}.html`.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
+  return new RegExp(`^${escaped}\\?v=0&exp=\\d{10}&sig=[A-Za-z0-9_-]{43}$`);
+}
