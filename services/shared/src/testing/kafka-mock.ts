@@ -3,6 +3,7 @@ import { existsSync, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import type { Readable, Writable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
+import { startKafkaControllerProxy, type KafkaControllerProxy } from './kafka-controller-proxy.js';
 
 /**
  * A real Kafka wire-protocol broker for tests (ARCHITECTURE §5): librdkafka's mock cluster, started by
@@ -10,13 +11,19 @@ import { fileURLToPath } from 'node:url';
  *
  * Known limits of the librdkafka 2.0.2 mock, as seen from kafkajs:
  * - no CreateTopics: topics must be named here (the project's topics always exist);
- * - it advertises controller id 0, which is no broker, so kafkajs' idempotent producer cannot start:
+ * - it advertises controller id 0, which is no broker, so kafkajs' idempotent producer (production's
+ *   setting) cannot start: start the mock with `controllerProxy: true` (kafka-controller-proxy.ts), or
  *   use `idempotent: false` on the bus;
+ * - it checks producer ids and sequences only for transactional producers: a retried idempotent send
+ *   is appended again (see the idempotence test in event-bus.contract.test.ts);
  * - an empty fetch always waits its full maxWait, and a group's first join waits ~3 s and each later
  *   rebalance ~(session timeout - 1 s): keep consumer timings short in tests.
  */
 export interface KafkaMock {
+  /** What clients connect to: the brokers, or their proxies with `controllerProxy`. */
   brokers: string[];
+  /** The wire proxy in front of the brokers, with `controllerProxy: true`. */
+  proxy?: KafkaControllerProxy;
   /**
    * Takes a broker down (fault tests): its connections are closed and new ones refused, until brokerUp.
    * Broker ids start at 1 (the first of `brokers`); -1, the default, is every broker. The cluster keeps
@@ -37,6 +44,12 @@ export interface KafkaMockOptions {
   /** Topics to create besides chain.jobs and chain.job-events; "name" or "name:partitions". */
   topics?: string[];
   startTimeoutMs?: number;
+  /**
+   * Serves the brokers through a wire proxy that names a real broker as the cluster's controller, so
+   * kafkajs' idempotent producer can start (kafka-controller-proxy.ts). A broker taken down then shows
+   * as a connection the proxy accepts and closes at once, instead of a refused one.
+   */
+  controllerProxy?: boolean;
 }
 
 export class KafkaMockUnavailableError extends Error {
@@ -69,6 +82,17 @@ export async function startKafkaMock(options: KafkaMockOptions = {}): Promise<Ka
     throw err;
   }
 
+  let proxy: KafkaControllerProxy | undefined;
+  if (options.controllerProxy) {
+    try {
+      proxy = await startKafkaControllerProxy(brokers);
+    } catch (err) {
+      child.kill('SIGKILL');
+      await exited;
+      throw err;
+    }
+  }
+
   // Nothing here may keep the test process alive; if it exits without stop(), stdin closes and the
   // launcher exits on its own.
   child.unref();
@@ -77,24 +101,33 @@ export async function startKafkaMock(options: KafkaMockOptions = {}): Promise<Ka
   const command = commandChannel(child, () => stderr);
   let stopping: Promise<void> | undefined;
   return {
-    brokers,
+    brokers: proxy?.brokers ?? brokers,
+    ...(proxy ? { proxy } : {}),
     brokerDown: (brokerId = -1) => command(`down ${brokerId}`),
     brokerUp: (brokerId = -1) => command(`up ${brokerId}`),
     stop: () => {
       stopping ??= (async () => {
-        if (child.exitCode !== null || child.signalCode !== null) return;
-        child.ref();
-        child.stdin.end();
-        const kill = setTimeout(() => child.kill('SIGKILL'), 5_000);
-        child.kill('SIGTERM');
-        await exited;
-        clearTimeout(kill);
-        child.stdout.destroy();
-        child.stderr.destroy();
+        // The proxy's protocol errors are reported after the broker is gone.
+        const proxyStopped = proxy?.stop() ?? Promise.resolve();
+        proxyStopped.catch(() => undefined);
+        await stopBroker();
+        await proxyStopped;
       })();
       return stopping;
     },
   };
+
+  async function stopBroker(): Promise<void> {
+    if (child.exitCode !== null || child.signalCode !== null) return;
+    child.ref();
+    child.stdin.end();
+    const kill = setTimeout(() => child.kill('SIGKILL'), 5_000);
+    child.kill('SIGTERM');
+    await exited;
+    clearTimeout(kill);
+    child.stdout.destroy();
+    child.stderr.destroy();
+  }
 }
 
 /**
