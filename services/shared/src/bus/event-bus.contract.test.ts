@@ -297,7 +297,8 @@ describe('KafkaBus idempotent producer on the librdkafka mock', { concurrency: t
   const buses: EventBus[] = [];
   let cluster: Promise<KafkaMock>;
   before(() => {
-    cluster = startKafkaMock({ partitions: 3, topics: [TOPICS.idempotent], controllerProxy: true });
+    // Three brokers: the proxies must map every advertised broker and coordinator, not just the first.
+    cluster = startKafkaMock({ partitions: 3, brokers: 3, topics: [TOPICS.idempotent], controllerProxy: true });
     cluster.catch(() => undefined);
   });
   after(async () => {
