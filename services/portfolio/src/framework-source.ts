@@ -7,7 +7,7 @@ import type {
 } from '@green-impact/proto/greenimpact/taxonomy/v1/taxonomy';
 import type { Caller } from '@green-impact/shared/caller';
 import { DomainError, FailedPreconditionError } from '@green-impact/shared/errors';
-import type { TaxonomyClient } from '@green-impact/taxonomy/taxonomy-client';
+import type { TaxonomyClient } from '@green-impact/shared/clients/taxonomy-client';
 
 /**
  * What the portfolio service reads from the taxonomy service: frameworks, their year figures and rows,

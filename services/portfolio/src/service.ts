@@ -5,7 +5,7 @@ import type { ServiceSchema } from '@green-impact/shared/migrate-main';
 import { implement, type GrpcServiceRegistration } from '@green-impact/shared/grpc/server';
 import type { EventBus } from '@green-impact/shared/bus/event-bus';
 import type { Logger } from '@green-impact/shared/logger';
-import { createTaxonomyClient } from '@green-impact/taxonomy/taxonomy-client';
+import { createTaxonomyClient } from '@green-impact/shared/clients/taxonomy-client';
 import { portfolioEntities } from './entities.js';
 import { TaxonomyFrameworkSource } from './framework-source.js';
 import { portfolioServiceHandlers } from './handlers.js';

@@ -10,7 +10,7 @@ import { piiToWrite } from '../investors/investor-pii.js';
 import { MSG } from '../messages.js';
 import type { PositionStore } from '../positions/position-store.js';
 import * as v from '../validation.js';
-import { canonicalJson } from './canonical-json.js';
+import { canonicalJson } from '@green-impact/shared/canonical-json';
 import { buildPositionDocument, documentJson, type DocumentImpactRow } from './position-document.js';
 import { renderPositionHtml } from './position-html.js';
 

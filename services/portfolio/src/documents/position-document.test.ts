@@ -1,7 +1,7 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync, writeFileSync } from 'node:fs';
-import { canonicalJson } from './canonical-json.js';
+import { canonicalJson } from '@green-impact/shared/canonical-json';
 import { formatFixed, roundTo } from './number-format.js';
 import { buildPositionDocument, documentJson, type PositionDocumentInput } from './position-document.js';
 import { escapeHtml, renderPositionHtml } from './position-html.js';

@@ -1,6 +1,6 @@
 import { epochDay, isoDateOfEpochDay } from '../impacts/holding-period.js';
 import { indicatorTotals } from '../impacts/totals.js';
-import type { JsonValue } from './canonical-json.js';
+import type { JsonValue } from '@green-impact/shared/canonical-json';
 import { roundTo } from './number-format.js';
 
 /**

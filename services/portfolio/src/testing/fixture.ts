@@ -1,6 +1,6 @@
 import { Visibility } from '@green-impact/proto/greenimpact/common/v1/common';
 import type { Caller } from '@green-impact/shared/caller';
-import type { TaxonomyClient } from '@green-impact/taxonomy/taxonomy-client';
+import type { TaxonomyClient } from '@green-impact/shared/clients/taxonomy-client';
 
 /**
  * A small taxonomy, FX rates and frameworks for 2023 and 2024, loaded through the taxonomy service's gRPC

@@ -8,7 +8,7 @@ import { startGrpcServer } from '@green-impact/shared/grpc/server';
 import { createLogger } from '@green-impact/shared/logger';
 import type { TestDatabase } from '@green-impact/shared/testing/databases';
 import { createTaxonomyService } from '@green-impact/taxonomy/service';
-import { createTaxonomyClient, type TaxonomyClient } from '@green-impact/taxonomy/taxonomy-client';
+import { createTaxonomyClient, type TaxonomyClient } from '@green-impact/shared/clients/taxonomy-client';
 import { InProcessBus } from '@green-impact/shared/bus/in-process-bus';
 import type { RecomputeRunnerOptions } from '../jobs/recompute-runner.js';
 import { createPortfolioService, type PortfolioService } from '../service.js';

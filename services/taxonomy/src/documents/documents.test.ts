@@ -1,6 +1,6 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { canonicalJson } from './canonical-json.js';
+import { canonicalJson } from '@green-impact/shared/canonical-json';
 import { escapeHtml, htmlLang } from './html.js';
 import { formatNumber, roundTo } from './numbers.js';
 
@@ -38,8 +38,8 @@ describe('canonical JSON', () => {
 
   it('writes numbers in shortest form, -0 as 0, and refuses non-finite numbers', () => {
     assert.equal(canonicalJson([1.5, -0, 1e21, 0.1 + 0.2, 100]), '[1.5,0,1e+21,0.30000000000000004,100]');
-    assert.throws(() => canonicalJson(Number.NaN), TypeError);
-    assert.throws(() => canonicalJson({ x: Number.POSITIVE_INFINITY }), TypeError);
+    assert.throws(() => canonicalJson(Number.NaN), RangeError);
+    assert.throws(() => canonicalJson({ x: Number.POSITIVE_INFINITY }), RangeError);
   });
 
   it('escapes strings as JSON and keeps other text as is', () => {

@@ -1,6 +1,6 @@
 import type { FrameworkDetail } from '@green-impact/proto/greenimpact/taxonomy/v1/taxonomy';
 import { Visibility } from '@green-impact/proto/greenimpact/common/v1/common';
-import { canonicalJson, type Json } from './canonical-json.js';
+import { canonicalJson, type JsonValue } from '@green-impact/shared/canonical-json';
 import { yesNo, type FrameworkRenderOptions } from './framework-options.js';
 import { roundTo } from './numbers.js';
 
@@ -13,7 +13,7 @@ export const FRAMEWORK_DOCUMENT_VERSION = 1;
  * year specifics; `sdg` / `eu_objective` are in the rows only when asked for. No timestamps: the same
  * data and options give the same bytes.
  */
-export function frameworkDocument(detail: FrameworkDetail, o: FrameworkRenderOptions): Json {
+export function frameworkDocument(detail: FrameworkDetail, o: FrameworkRenderOptions): JsonValue {
   const s = detail.frameworkSummary!;
   const round = (x: number | undefined): number | null => (x === undefined ? null : roundTo(x, o.decimals));
   return {

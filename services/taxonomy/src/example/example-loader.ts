@@ -1,6 +1,6 @@
 import type { Caller } from '@green-impact/shared/caller';
 import { DomainError } from '@green-impact/shared/errors';
-import type { TaxonomyClient } from '../taxonomy-client.js';
+import type { TaxonomyClient } from '@green-impact/shared/clients/taxonomy-client';
 import type { ExampleItem, ExampleTaxonomy } from './icma-taxonomy.js';
 
 export interface LoadSummary {

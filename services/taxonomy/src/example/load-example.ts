@@ -5,7 +5,7 @@ import { startEmbeddedPostgres } from '@green-impact/shared/db/embedded-postgres
 import { startGrpcServer } from '@green-impact/shared/grpc/server';
 import { createLogger } from '@green-impact/shared/logger';
 import { createTaxonomyService } from '../service.js';
-import { createTaxonomyClient } from '../taxonomy-client.js';
+import { createTaxonomyClient } from '@green-impact/shared/clients/taxonomy-client';
 import { loadExample } from './example-loader.js';
 import { ICMA_TAXONOMY } from './icma-taxonomy.js';
 

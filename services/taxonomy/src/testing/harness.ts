@@ -6,7 +6,7 @@ import { startGrpcServer } from '@green-impact/shared/grpc/server';
 import { createLogger } from '@green-impact/shared/logger';
 import type { TestDatabase } from '@green-impact/shared/testing/databases';
 import { createTaxonomyService, type TaxonomyService } from '../service.js';
-import { createTaxonomyClient, type TaxonomyClient } from '../taxonomy-client.js';
+import { createTaxonomyClient, type TaxonomyClient } from '@green-impact/shared/clients/taxonomy-client';
 
 /** A taxonomy service on a fresh database, served over real gRPC on a loopback port, and a client. */
 export interface TaxonomyHarness {
