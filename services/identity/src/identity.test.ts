@@ -5,22 +5,14 @@ import { protoFiles, protoRoot } from '@green-impact/proto/paths';
 import { createGrpcClient, type TypedClient } from '@green-impact/shared/grpc/client';
 import { startGrpcServer, type StartedGrpcServer } from '@green-impact/shared/grpc/server';
 import { createLogger } from '@green-impact/shared/logger';
-import { DomainError } from '@green-impact/shared/errors';
 import { MASKED } from '@green-impact/shared/pii';
 import { skipReason, testDatabases } from '@green-impact/shared/testing/databases';
+import { rejectsWith } from '@green-impact/shared/testing/assertions';
 import type { Caller } from '@green-impact/shared/caller';
 import { createIdentityService, type IdentityService } from './service.js';
 
 const BOOTSTRAP = 'bootstrap-key-for-tests';
 
-async function rejectsWith(p: Promise<unknown>, code: string, message?: string): Promise<void> {
-  await assert.rejects(p, (err: unknown) => {
-    assert.ok(err instanceof DomainError, `expected DomainError, got ${String(err)}`);
-    assert.equal(err.code, code);
-    if (message !== undefined) assert.equal(err.message, message);
-    return true;
-  });
-}
 
 for (const db of testDatabases) {
   describe(`identity service over gRPC on ${db.name}`, { skip: await skipReason(db) }, () => {

@@ -9,7 +9,6 @@ import { protoFiles, protoRoot } from '@green-impact/proto/paths';
 import type { EventBus } from '@green-impact/shared/bus/event-bus';
 import { InProcessBus } from '@green-impact/shared/bus/in-process-bus';
 import { callerToMetadata, type Caller } from '@green-impact/shared/caller';
-import { DomainError } from '@green-impact/shared/errors';
 import { startGrpcServer, type StartedGrpcServer } from '@green-impact/shared/grpc/server';
 import { createLogger } from '@green-impact/shared/logger';
 import type { TestDatabase } from '@green-impact/shared/testing/databases';
@@ -150,12 +149,4 @@ export function watchJobs(client: ChainClient, caller: Caller, request: Partial<
   return { received, opened, close: () => call.cancel() };
 }
 
-export async function rejectsWith(p: Promise<unknown>, code: string, message?: string | RegExp): Promise<void> {
-  await assert.rejects(p, (err: unknown) => {
-    assert.ok(err instanceof DomainError, `expected DomainError, got ${String(err)}`);
-    assert.equal(err.code, code, `code of "${err.message}"`);
-    if (typeof message === 'string') assert.equal(err.message, message);
-    else if (message) assert.match(err.message, message);
-    return true;
-  });
-}
+export { rejectsWith } from '@green-impact/shared/testing/assertions';

@@ -2,7 +2,6 @@ import assert from 'node:assert/strict';
 import { PortfolioServiceService } from '@green-impact/proto/greenimpact/portfolio/v1/portfolio';
 import { protoFiles, protoRoot } from '@green-impact/proto/paths';
 import type { Caller } from '@green-impact/shared/caller';
-import { DomainError } from '@green-impact/shared/errors';
 import { createGrpcClient, type TypedClient } from '@green-impact/shared/grpc/client';
 import { startGrpcServer } from '@green-impact/shared/grpc/server';
 import { createLogger } from '@green-impact/shared/logger';
@@ -89,15 +88,7 @@ export async function startPortfolioHarness(db: TestDatabase, opts: HarnessOptio
   };
 }
 
-export async function rejectsWith(p: Promise<unknown>, code: string, message?: string | RegExp): Promise<void> {
-  await assert.rejects(p, (err: unknown) => {
-    assert.ok(err instanceof DomainError, `expected DomainError, got ${String(err)}`);
-    assert.equal(err.code, code, `code of "${err.message}"`);
-    if (typeof message === 'string') assert.equal(err.message, message);
-    else if (message) assert.match(err.message, message);
-    return true;
-  });
-}
+export { rejectsWith } from '@green-impact/shared/testing/assertions';
 
 /** Equal within floating-point noise (relative 1e-12): amounts pass through FX rates. */
 export function near(actual: number | undefined, expected: number, what = 'value'): void {

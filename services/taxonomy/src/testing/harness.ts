@@ -1,7 +1,5 @@
-import assert from 'node:assert/strict';
 import { protoFiles, protoRoot } from '@green-impact/proto/paths';
 import type { Caller } from '@green-impact/shared/caller';
-import { DomainError } from '@green-impact/shared/errors';
 import { startGrpcServer } from '@green-impact/shared/grpc/server';
 import { createLogger } from '@green-impact/shared/logger';
 import type { TestDatabase } from '@green-impact/shared/testing/databases';
@@ -48,12 +46,4 @@ export async function startTaxonomyHarness(db: TestDatabase): Promise<TaxonomyHa
   };
 }
 
-export async function rejectsWith(p: Promise<unknown>, code: string, message?: string | RegExp): Promise<void> {
-  await assert.rejects(p, (err: unknown) => {
-    assert.ok(err instanceof DomainError, `expected DomainError, got ${String(err)}`);
-    assert.equal(err.code, code, `code of "${err.message}"`);
-    if (typeof message === 'string') assert.equal(err.message, message);
-    else if (message) assert.match(err.message, message);
-    return true;
-  });
-}
+export { rejectsWith } from '@green-impact/shared/testing/assertions';

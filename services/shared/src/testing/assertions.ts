@@ -1,0 +1,13 @@
+import assert from 'node:assert/strict';
+import { DomainError } from '../errors.js';
+
+/** Awaits `p` and asserts it failed with a DomainError of `code` (and `message`, exactly or matching). */
+export async function rejectsWith(p: Promise<unknown>, code: string, message?: string | RegExp): Promise<void> {
+  await assert.rejects(p, (err: unknown) => {
+    assert.ok(err instanceof DomainError, `expected DomainError, got ${String(err)}`);
+    assert.equal(err.code, code, `code of "${err.message}"`);
+    if (typeof message === 'string') assert.equal(err.message, message);
+    else if (message) assert.match(err.message, message);
+    return true;
+  });
+}
