@@ -5,15 +5,17 @@ import { InvalidArgumentError } from '@green-impact/shared/errors';
  * projects, assets, investors, positions, portfolios, documents, NFTs), Relay-style: `first` / `after`
  * in, `nodes`, `pageInfo { hasNextPage endCursor }` and `totalCount` out.
  *
- * The services answer these reads whole (the spec's reads have no pages), so the gateway pages the
- * answer: the schema is the stable contract, and a service can take over paging later (as ListJobs
- * does with page tokens) without a client noticing. A cursor is opaque: the position after the page
+ * Most services answer these reads whole (the spec's reads have no pages), so the gateway pages the
+ * answer (`paged`): the schema is the stable contract, and a service takes over paging (`servicePaged`:
+ * positions, with page_size / page_token / next_page_token and a COUNT for totalCount) without a client
+ * noticing. A cursor is opaque: the position after the page
  * and the id of its last item. If that item moved (something before it was removed), the page resumes
  * right after wherever the item is now; if it is gone, at the same position.
  */
 
 export const MAX_PAGE = 1_000;
 export const DEFAULT_PAGE = 100;
+const NOT_A_CURSOR = 'after must be a pageInfo.endCursor of this list.';
 
 /** The SDL arguments of a paged field (to splice into an argument list). */
 export const PAGE_ARGS = `
@@ -48,7 +50,7 @@ export interface Connection<T> {
   totalCount: number;
 }
 
-interface Cursor {
+export interface Cursor {
   offset: number;
   id: string;
 }
@@ -101,12 +103,49 @@ export function paged<P, A, C, T>(
   };
 }
 
-function encodeCursor(cursor: Cursor): string {
+/** A service's page of a list (page_size / page_token in, next_page_token / total_count out). */
+export interface ServicePage<T> {
+  items: T[];
+  /** Empty when this page is the last. */
+  nextPageToken: string;
+  totalCount: number;
+}
+
+/**
+ * Wraps a resolver whose service pages the list itself (keyset, in the order of idOf): `first` and
+ * `after` are checked here and passed on as page_size and page_token. The service's tokens are this
+ * module's cursors (offset after the page, id of its last item), so the cursors clients hold from the
+ * gateway-side paging stay valid, and the service resumes after the id.
+ */
+export function servicePaged<P, A, C, T>(
+  resolve: (parent: P, args: A, ctx: C, page: { pageSize: number; pageToken: string | undefined }) => Promise<ServicePage<T>>,
+  idOf: (item: T) => string | number,
+  /** The ids of the list (a cursor of another list is refused here, as by checkPage). */
+  idPattern: RegExp,
+) {
+  return async (parent: P, args: A & PageArgs, ctx: C): Promise<Connection<T>> => {
+    const { first, after, ...rest } = args;
+    const page = checkPage({ first, after });
+    if (page.after && !idPattern.test(page.after.id)) throw new InvalidArgumentError(NOT_A_CURSOR);
+    const answer = await resolve(parent, rest as A, ctx, { pageSize: page.first, pageToken: after ?? undefined });
+    const last = answer.items.at(-1);
+    return {
+      nodes: answer.items,
+      totalCount: answer.totalCount,
+      pageInfo: {
+        hasNextPage: answer.nextPageToken !== '',
+        endCursor: last === undefined ? null : encodeCursor({ offset: (page.after?.offset ?? 0) + answer.items.length, id: String(idOf(last)) }),
+      },
+    };
+  };
+}
+
+export function encodeCursor(cursor: Cursor): string {
   return Buffer.from(JSON.stringify([cursor.offset, cursor.id])).toString('base64url');
 }
 
-function decodeCursor(text: string): Cursor {
-  const invalid = () => new InvalidArgumentError('after must be a pageInfo.endCursor of this list.');
+export function decodeCursor(text: string): Cursor {
+  const invalid = () => new InvalidArgumentError(NOT_A_CURSOR);
   if (text.length > 512 || !/^[A-Za-z0-9_-]+$/.test(text)) throw invalid();
   try {
     const value: unknown = JSON.parse(Buffer.from(text, 'base64url').toString('utf8'));

@@ -18,6 +18,7 @@ import {
   type GqlPortfolio,
   type GqlPosition,
 } from './portfolio-objects.js';
+import type { ServicePage } from './pagination.js';
 import { RequestMemo } from './request-memo.js';
 
 /**
@@ -127,16 +128,20 @@ export class PortfolioReads {
   positions(listing: PositionListing): Promise<GqlPosition[]> {
     const { filter, decryptionKey } = listing;
     const parts = ['positions', listing.investorIdentifier, listing.assetIdentifier, listing.issuerIdentifier, decryptionKey, filter.investorFilterActive, filter.investorIdentifiersAllowed];
-    return this.memo.once(parts, async () => {
-      const req = {
-        investorIdentifier: listing.investorIdentifier,
-        assetIdentifier: listing.assetIdentifier,
-        issuerIdentifier: listing.issuerIdentifier,
-        decryptionKey,
-        ...filter,
-      };
-      return (await this.client().getPositions(req, await callAs(this.ctx))).positions.map((p) => toPosition(p, decryptionKey));
-    });
+    return this.memo.once(parts, async () =>
+      (await this.client().getPositions(positionsRequest(listing), await callAs(this.ctx))).positions.map((p) => toPosition(p, decryptionKey)),
+    );
+  }
+
+  /** One page of the listing, paged by the service (keyset on the position id, with its count). */
+  async positionsPage(listing: PositionListing, page: { pageSize: number; pageToken: string | undefined }): Promise<ServicePage<GqlPosition>> {
+    const req = {
+      ...positionsRequest(listing),
+      pageSize: page.pageSize,
+      ...(page.pageToken === undefined ? {} : { pageToken: page.pageToken }),
+    };
+    const res = await this.client().getPositions(req, await callAs(this.ctx));
+    return { items: res.positions.map((p) => toPosition(p, listing.decryptionKey)), nextPageToken: res.nextPageToken, totalCount: res.totalCount ?? res.positions.length };
   }
 
   /**
@@ -226,4 +231,15 @@ export function portfolioReads(ctx: GraphqlContext): PortfolioReads {
   let reads = perRequest.get(ctx);
   if (!reads) perRequest.set(ctx, (reads = new PortfolioReads(ctx)));
   return reads;
+}
+
+/** GetPositions of a listing, whole (page fields absent). */
+function positionsRequest(listing: PositionListing) {
+  return {
+    investorIdentifier: listing.investorIdentifier,
+    assetIdentifier: listing.assetIdentifier,
+    issuerIdentifier: listing.issuerIdentifier,
+    decryptionKey: listing.decryptionKey,
+    ...listing.filter,
+  };
 }

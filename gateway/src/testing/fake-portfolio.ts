@@ -16,6 +16,7 @@ import { implement, type CallContext } from '@green-impact/shared/grpc/server';
 import { serveFake } from './fake-server.js';
 import { createLogger } from '@green-impact/shared/logger';
 import { renderFakeDocument } from './fake-documents.js';
+import { decodeCursor, encodeCursor, MAX_PAGE, type Cursor } from '../graphql/pagination.js';
 import { computeRecords, totalsOf } from './fake-portfolio-impacts.js';
 import {
   assetMsg,
@@ -304,7 +305,26 @@ export async function startFakePortfolio(options: { taxonomyAddress: string }): 
             (req.assetIdentifier === undefined || p.asset.identifier === req.assetIdentifier) &&
             (req.issuerIdentifier === undefined || p.asset.issuerIdentifier === req.issuerIdentifier),
         );
-        return { positions: positionMsgs(list, req.decryptionKey) };
+        if (req.pageSize === undefined) return { positions: positionMsgs(list, req.decryptionKey), nextPageToken: '' };
+        // Paged as the real service: id order after the token's id, the token being the gateway's cursor.
+        if (!Number.isInteger(req.pageSize) || req.pageSize < 1 || req.pageSize > MAX_PAGE) {
+          throw new InvalidArgumentError(`page_size must be an integer from 1 to ${MAX_PAGE}, got ${req.pageSize}.`);
+        }
+        let after: Cursor | undefined;
+        try {
+          after = req.pageToken ? decodeCursor(req.pageToken) : undefined;
+        } catch {
+          throw new InvalidArgumentError('page_token must be a next_page_token of this listing.');
+        }
+        if (after && !/^[1-9][0-9]*$/.test(after.id)) throw new InvalidArgumentError('page_token must be a next_page_token of this listing.');
+        const rest = [...list].sort((a, b) => a.id - b.id).filter((p) => !after || p.id > Number(after.id));
+        const page = rest.slice(0, req.pageSize);
+        const last = page.at(-1);
+        return {
+          positions: positionMsgs(page, req.decryptionKey),
+          nextPageToken: rest.length > page.length && last ? encodeCursor({ offset: (after?.offset ?? 0) + page.length, id: String(last.id) }) : '',
+          totalCount: list.length,
+        };
       },
       async getPositionsByIds(req, ctx) {
         const c = record('getPositionsByIds', req, ctx);

@@ -13,12 +13,12 @@ import { subscriptionResolvers } from './subscription-resolvers.js';
 import { taxonomyMutations } from './taxonomy-mutations.js';
 import { taxonomyQueries, taxonomyTypes } from './taxonomy-resolvers.js';
 import { translationMutations } from './translation-mutations.js';
-import { paged } from '../pagination.js';
+import { paged, servicePaged } from '../pagination.js';
 import { userMutations, userQueries } from './user-resolvers.js';
 
 const byId = (item: { id: string | number }) => item.id;
 
-/** The root lists that grow with an account's data answer pages (pagination.ts). */
+/** The root lists that grow with an account's data answer pages (pagination.ts); positions are paged by the service. */
 const pagedQueries = {
   users: paged(userQueries.users, byId),
   accounts: paged(accountQueries.accounts, byId),
@@ -26,7 +26,7 @@ const pagedQueries = {
   projects: paged(frameworkQueries.projects, byId),
   assets: paged(portfolioQueries.assets, byId),
   investors: paged(portfolioQueries.investors, byId),
-  positions: paged(portfolioQueries.positions, byId),
+  positions: servicePaged(portfolioQueries.positions, byId, /^[1-9][0-9]{0,14}$/),
   portfolios: paged(portfolioQueries.portfolios, byId),
   documents: paged(chainQueries.documents, byId),
   nfts: paged(nftQueries.nfts, (nft) => nft.guid),

@@ -88,31 +88,9 @@ export const portfolioQueries = {
     const p = validateParameters(investorParams, { investor_identifier: args.identifier, decryption_key: args.decryptionKey }, { ...labels, investor_identifier: 'identifier' });
     return (await portfolioReads(ctx).investor(p.investor_identifier, p.decryption_key)) ?? null;
   },
-  async positions(
-    _: unknown,
-    args: { investorIdentifier?: Maybe<string>; assetIdentifier?: Maybe<string>; issuerIdentifier?: Maybe<string>; userIdentifier?: Maybe<string>; decryptionKey?: Maybe<string> },
-    ctx: GraphqlContext,
-  ) {
-    const composition = await prepare(ctx);
-    const p = validateParameters(
-      listPositionsParams,
-      {
-        investor_identifier: args.investorIdentifier,
-        asset_identifier: args.assetIdentifier,
-        issuer_identifier: args.issuerIdentifier,
-        user_identifier: args.userIdentifier,
-        decryption_key: args.decryptionKey,
-      },
-      labels,
-    );
-    const filter = await investorFilterOfUser(p.user_identifier, composition);
-    return portfolioReads(ctx).positions({
-      investorIdentifier: p.investor_identifier ?? '',
-      assetIdentifier: p.asset_identifier,
-      issuerIdentifier: p.issuer_identifier,
-      decryptionKey: p.decryption_key,
-      filter,
-    });
+  /** The positions connection: the portfolio service pages the listing (servicePaged in index.ts). */
+  async positions(_: unknown, args: PositionsArgs, ctx: GraphqlContext, page: { pageSize: number; pageToken: string | undefined }) {
+    return portfolioReads(ctx).positionsPage(await positionListing(args, ctx), page);
   },
   async portfolios(
     _: unknown,
@@ -188,3 +166,35 @@ export const portfolioTypes = {
       portfolioReads(ctx).portfolioImpacts(p.identifier, yearOf(args.year), args.computeMissing === true, selectsField(info, 'records')),
   },
 };
+
+type PositionsArgs = {
+  investorIdentifier?: Maybe<string>;
+  assetIdentifier?: Maybe<string>;
+  issuerIdentifier?: Maybe<string>;
+  userIdentifier?: Maybe<string>;
+  decryptionKey?: Maybe<string>;
+};
+
+/** The positions listing the arguments ask for (validated; the user filter resolved through identity). */
+async function positionListing(args: PositionsArgs, ctx: GraphqlContext) {
+  const composition = await prepare(ctx);
+  const p = validateParameters(
+    listPositionsParams,
+    {
+      investor_identifier: args.investorIdentifier,
+      asset_identifier: args.assetIdentifier,
+      issuer_identifier: args.issuerIdentifier,
+      user_identifier: args.userIdentifier,
+      decryption_key: args.decryptionKey,
+    },
+    labels,
+  );
+  const filter = await investorFilterOfUser(p.user_identifier, composition);
+  return {
+    investorIdentifier: p.investor_identifier ?? '',
+    assetIdentifier: p.asset_identifier,
+    issuerIdentifier: p.issuer_identifier,
+    decryptionKey: p.decryption_key,
+    filter,
+  };
+}

@@ -11,17 +11,20 @@ type Handlers = UnaryHandlers<typeof PortfolioServiceService>;
 export function positionHandlers(s: PortfolioStores): Pick<Handlers, 'getPositions' | 'addPosition' | 'removePosition' | 'getPositionsByIds'> {
   return {
     async getPositions(req, ctx) {
-      const list = await s.positions.list(
-        requireAccount(ctx.caller),
-        {
-          investorIdentifier: req.investorIdentifier,
-          assetIdentifier: req.assetIdentifier,
-          issuerIdentifier: req.issuerIdentifier,
-          investorsAllowed: req.investorFilterActive ? req.investorIdentifiersAllowed : undefined,
-        },
-        req.decryptionKey,
-      );
-      return { positions: list.map(positionMsg) };
+      const caller = requireAccount(ctx.caller);
+      const filter = {
+        investorIdentifier: req.investorIdentifier,
+        assetIdentifier: req.assetIdentifier,
+        issuerIdentifier: req.issuerIdentifier,
+        investorsAllowed: req.investorFilterActive ? req.investorIdentifiersAllowed : undefined,
+      };
+      if (req.pageSize === undefined) {
+        // No page asked for: the whole list (/v1/call's getPositions).
+        const list = await s.positions.list(caller, filter, req.decryptionKey);
+        return { positions: list.map(positionMsg), nextPageToken: '' };
+      }
+      const page = await s.positions.page(caller, filter, { size: req.pageSize, token: req.pageToken }, req.decryptionKey);
+      return { positions: page.positions.map(positionMsg), nextPageToken: page.nextPageToken, totalCount: page.totalCount };
     },
     async addPosition(req, ctx) {
       const r = await s.positions.add(requireAccount(ctx.caller), {

@@ -44,6 +44,9 @@ export interface PositionCriteria {
   investorsAllowed?: string[] | undefined;
   /** Lock the position rows (FOR UPDATE OF p). */
   lock?: boolean;
+  /** Keyset paging: only positions with a greater id, at most limit of them (in id order). */
+  afterId?: number;
+  limit?: number;
 }
 
 interface RawPosition extends Omit<PositionDetail, 'investor'> {
@@ -56,17 +59,9 @@ interface RawPosition extends Omit<PositionDetail, 'investor'> {
 
 /** The account's positions matching the criteria, with investor and asset: one query. */
 export async function selectPositions(m: EntityManager, accountId: string, criteria: PositionCriteria): Promise<PositionDetail[]> {
-  const where = ['p.account_id = $1'];
-  const params: unknown[] = [accountId];
-  const add = (sql: string, value: unknown) => {
-    params.push(value);
-    where.push(sql.replaceAll('?', `$${params.length}`));
-  };
-  if (criteria.ids) add('p.id = ANY(?)', criteria.ids);
-  if (criteria.investorIdentifier) add('i.investor_identifier = ?', criteria.investorIdentifier);
-  if (criteria.assetIdentifier) add('a.asset_identifier = ?', criteria.assetIdentifier);
-  if (criteria.issuerIdentifier) add('a.issuer_identifier = ?', criteria.issuerIdentifier);
-  if (criteria.investorsAllowed) add('i.investor_identifier = ANY(?)', criteria.investorsAllowed);
+  const { where, params, add } = positionWhere(accountId, criteria);
+  if (criteria.afterId !== undefined) add('p.id > ?', criteria.afterId);
+  const limit = criteria.limit === undefined ? '' : ` LIMIT ${Math.trunc(criteria.limit)}`;
   const rows: RawPosition[] = await m.query(
     `SELECT p.id, p.account_id AS "accountId", p.amount, p.currency_code AS "currencyCode", p.days,
        to_char(p.start_date, 'YYYY-MM-DD') AS "startDate", p.created_at AS "createdAt",
@@ -82,7 +77,7 @@ export async function selectPositions(m: EntityManager, accountId: string, crite
      JOIN portfolio.investors i ON i.id = p.investor_id
      JOIN portfolio.assets a ON a.id = p.asset_id
      WHERE ${where.join(' AND ')}
-     ORDER BY p.id${criteria.lock ? ' FOR UPDATE OF p' : ''}`,
+     ORDER BY p.id${limit}${criteria.lock ? ' FOR UPDATE OF p' : ''}`,
     params,
   );
   return rows.map(({ investorAccountId, investorIdentifier, investorName, investorEmail, keyFingerprint, ...rest }) => ({
@@ -91,9 +86,46 @@ export async function selectPositions(m: EntityManager, accountId: string, crite
   }));
 }
 
-/** Positions as listed: investor name in clear or masked (a key that opens none of them is an error). */
-export function positionViews(details: PositionDetail[], key: Buffer | undefined): PositionView[] {
-  requireKeyFitsSome(details.map((d) => d.investor), key);
+/**
+ * Across all pages of a paged listing (one aggregate, no rows read out): how many positions match, and
+ * the key fingerprints of their investors (a decryption key must fit one of them, as for the whole list).
+ */
+export async function summarizePositions(m: EntityManager, accountId: string, criteria: PositionCriteria): Promise<{ count: number; fingerprints: Pick<StoredPii, 'keyFingerprint'>[] }> {
+  const { where, params } = positionWhere(accountId, criteria);
+  const [row]: { count: string | number; fingerprints: string[] | null }[] = await m.query(
+    `SELECT count(*) AS count, array_agg(DISTINCT i.key_fingerprint) FILTER (WHERE i.key_fingerprint IS NOT NULL) AS fingerprints
+     FROM portfolio.positions p
+     JOIN portfolio.investors i ON i.id = p.investor_id
+     JOIN portfolio.assets a ON a.id = p.asset_id
+     WHERE ${where.join(' AND ')}`,
+    params,
+  );
+  const fingerprints = (row?.fingerprints ?? []).map((keyFingerprint) => ({ keyFingerprint }));
+  return { count: Number(row?.count ?? 0), fingerprints };
+}
+
+/** The filters of a listing, the same for its rows, its pages and its count. */
+function positionWhere(accountId: string, criteria: PositionCriteria) {
+  const where = ['p.account_id = $1'];
+  const params: unknown[] = [accountId];
+  const add = (sql: string, value: unknown) => {
+    params.push(value);
+    where.push(sql.replaceAll('?', `$${params.length}`));
+  };
+  if (criteria.ids) add('p.id = ANY(?)', criteria.ids);
+  if (criteria.investorIdentifier) add('i.investor_identifier = ?', criteria.investorIdentifier);
+  if (criteria.assetIdentifier) add('a.asset_identifier = ?', criteria.assetIdentifier);
+  if (criteria.issuerIdentifier) add('a.issuer_identifier = ?', criteria.issuerIdentifier);
+  if (criteria.investorsAllowed) add('i.investor_identifier = ANY(?)', criteria.investorsAllowed);
+  return { where, params, add };
+}
+
+/**
+ * Positions as listed: investor name in clear or masked (a key that opens none of them is an error;
+ * keyChecked: a page, whose key was checked against the whole listing).
+ */
+export function positionViews(details: PositionDetail[], key: Buffer | undefined, keyChecked = false): PositionView[] {
+  if (!keyChecked) requireKeyFitsSome(details.map((d) => d.investor), key);
   return details.map(({ investor, ...rest }) => {
     const pii = openPii(investor, key);
     return { ...rest, investorIdentifier: investor.investorIdentifier, investorName: pii.investorName, masked: pii.masked };

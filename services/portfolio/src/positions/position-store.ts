@@ -5,12 +5,13 @@ import { NotFoundError } from '@green-impact/shared/errors';
 import type { AssetStore } from '../assets/asset-store.js';
 import type { ImpactCalculator } from '../impacts/impact-calculator.js';
 import type { ImpactStore } from '../impacts/impact-store.js';
-import { parseDecryptionKey } from '../investors/investor-pii.js';
+import { parseDecryptionKey, requireKeyFitsSome } from '../investors/investor-pii.js';
 import type { InvestorStore } from '../investors/investor-store.js';
 import { MSG } from '../messages.js';
 import { FOREIGN_KEY_VIOLATION, pgErrorCode } from '../pg-errors.js';
 import * as v from '../validation.js';
-import { positionViews, selectPositions, type PositionDetail, type PositionView } from './position-reads.js';
+import { positionViews, selectPositions, summarizePositions, type PositionDetail, type PositionView } from './position-reads.js';
+import { decodePageToken, encodePageToken, pageSize } from './position-pages.js';
 
 export interface AddPositionInput {
   investorIdentifier: string;
@@ -100,19 +101,51 @@ export class PositionStore {
 
   async list(caller: Caller, filter: PositionFilter, decryptionKey?: string): Promise<PositionView[]> {
     const key = parseDecryptionKey(decryptionKey);
+    const criteria = await this.criteria(caller, filter);
+    if (!criteria) return [];
+    return positionViews(await selectPositions(this.ds.manager, caller.accountId, criteria), key);
+  }
+
+  /**
+   * One page of the listing, in id order after the token's position (keyset: LIMIT size + 1 rows, never
+   * the whole table), with the number of matching positions. The same filters as list; the key must fit
+   * one investor of the whole listing, as for list.
+   */
+  async page(
+    caller: Caller,
+    filter: PositionFilter,
+    page: { size: number; token?: string | undefined },
+    decryptionKey?: string,
+  ): Promise<{ positions: PositionView[]; nextPageToken: string; totalCount: number }> {
+    const size = pageSize(page.size);
+    const after = decodePageToken(page.token);
+    const key = parseDecryptionKey(decryptionKey);
+    const criteria = await this.criteria(caller, filter);
+    if (!criteria) return { positions: [], nextPageToken: '', totalCount: 0 };
+    const m = this.ds.manager;
+    const summary = await summarizePositions(m, caller.accountId, criteria);
+    requireKeyFitsSome(summary.fingerprints, key);
+    const rows = await selectPositions(m, caller.accountId, { ...criteria, ...(after ? { afterId: after.id } : {}), limit: size + 1 });
+    const positions = positionViews(rows.slice(0, size), key, true);
+    const last = positions.at(-1);
+    const nextPageToken = rows.length > size && last ? encodePageToken({ offset: (after?.offset ?? 0) + positions.length, id: last.id }) : '';
+    return { positions, nextPageToken, totalCount: summary.count };
+  }
+
+  /** The criteria of a listing; undefined when it is empty whatever is stored (an investor the user may not see). */
+  private async criteria(caller: Caller, filter: PositionFilter) {
     const investorIdentifier = v.optionalText('investor_identifier', filter.investorIdentifier);
     if (investorIdentifier !== undefined) {
       // An investor the user may not see is not there for this call; an unknown one is said to be unknown.
-      if (filter.investorsAllowed && !filter.investorsAllowed.includes(investorIdentifier)) return [];
+      if (filter.investorsAllowed && !filter.investorsAllowed.includes(investorIdentifier)) return undefined;
       await this.investors.requireInvestor(this.ds.manager, caller, investorIdentifier);
     }
-    const details = await selectPositions(this.ds.manager, caller.accountId, {
+    return {
       investorIdentifier,
       assetIdentifier: v.optionalText('asset_identifier', filter.assetIdentifier),
       issuerIdentifier: v.optionalText('issuer_identifier', filter.issuerIdentifier),
       investorsAllowed: filter.investorsAllowed,
-    });
-    return positionViews(details, key);
+    };
   }
 
   /** Batch read (one query); unknown ids and other accounts' positions are left out. */
