@@ -104,11 +104,11 @@ export class PortfolioReads {
 
   // ---- investors ----
 
-  investors(decryptionKey: Key): Promise<GqlInvestor[]> {
-    return this.memo.once(['investors', decryptionKey], async () => {
-      const { investors } = await this.client().getInvestors({ decryptionKey }, await callAs(this.ctx));
-      return investors.map((i) => toInvestor(i, decryptionKey));
-    });
+  /** One page of the account's investors, paged by the service (keyset on the investor id, with its count). */
+  async investorsPage(decryptionKey: Key, page: { pageSize: number; pageToken: string | undefined }): Promise<ServicePage<GqlInvestor>> {
+    const req = { decryptionKey, pageSize: page.pageSize, ...(page.pageToken === undefined ? {} : { pageToken: page.pageToken }) };
+    const res = await this.client().getInvestors(req, await callAs(this.ctx));
+    return { items: res.investors.map((i) => toInvestor(i, decryptionKey)), nextPageToken: res.nextPageToken, totalCount: res.totalCount ?? res.investors.length };
   }
 
   investor(identifier: string, decryptionKey: Key): Promise<GqlInvestor | undefined> {

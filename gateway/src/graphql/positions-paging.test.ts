@@ -98,3 +98,28 @@ describe('positions connection paged by the service', () => {
     assert.equal(getPositionsCalls().length, callsBefore);
   });
 });
+
+describe('investors connection paged by the service', () => {
+  const INVESTORS = 'query($first: Int, $after: String) { investors(first: $first, after: $after) { nodes { id identifier } pageInfo { hasNextPage endCursor } totalCount } }';
+  type InvestorPage = { nodes: { id: string; identifier: string }[]; pageInfo: { hasNextPage: boolean; endCursor: string | null }; totalCount: number };
+  const investors = async (variables: Record<string, unknown>): Promise<InvestorPage> => data(await gql(INVESTORS, variables))['investors'];
+  const calls = () => t.portfolio!.calls.filter((c) => c.method === 'getInvestors').map((c) => JSON.parse(JSON.stringify(c.request)));
+
+  test('first/after go to GetInvestors; the pages and cursors are those of the gateway-side paging', async () => {
+    data(await gql('mutation { a: addInvestor(input: { identifier: "inv_3", name: "Cy", currencyCode: "EUR" }) { message } }'));
+    const callsBefore = calls().length;
+    const all = (await investors({ first: 1000 })).nodes;
+    assert.deepEqual(all.map((i) => i.identifier), ['inv_1', 'inv_2', 'inv_3']);
+    let cursor: string | null = null;
+    for (const expected of [['inv_1', 'inv_2'], ['inv_3']]) {
+      const p: InvestorPage = await investors({ first: 2, after: cursor });
+      assert.deepEqual(p, paginate(all, checkPage({ first: 2, after: cursor }), (n) => n.id));
+      assert.deepEqual(p.nodes.map((n) => n.identifier), expected);
+      assert.deepEqual([calls().at(-1).pageSize, calls().at(-1).pageToken], [2, cursor ?? undefined]);
+      cursor = p.pageInfo.endCursor;
+    }
+    assert.ok(calls().slice(callsBefore).every((c) => c.pageSize !== undefined), 'the whole list is never asked for');
+    const nftCursor = Buffer.from(JSON.stringify([1, 'a3f1c2d4-guid'])).toString('base64url');
+    assert.deepEqual(onlyError(await gql(INVESTORS, { after: nftCursor })), { message: 'after must be a pageInfo.endCursor of this list.', code: 'INVALID_ARGUMENT' });
+  });
+});

@@ -258,7 +258,9 @@ export async function startFakePortfolio(options: { taxonomyAddress: string }): 
 
       async getInvestors(req, ctx) {
         const c = record('getInvestors', req, ctx);
-        return { investors: investorMsgs(mine(investors, c), req.decryptionKey) };
+        if (req.pageSize === undefined) return { investors: investorMsgs(mine(investors, c), req.decryptionKey), nextPageToken: '' };
+        const page = fakePage(mine(investors, c), req);
+        return { investors: investorMsgs(page.items, req.decryptionKey), nextPageToken: page.nextPageToken, totalCount: page.totalCount };
       },
       async getInvestorsByIdentifiers(req, ctx) {
         const c = record('getInvestorsByIdentifiers', req, ctx);
@@ -306,25 +308,8 @@ export async function startFakePortfolio(options: { taxonomyAddress: string }): 
             (req.issuerIdentifier === undefined || p.asset.issuerIdentifier === req.issuerIdentifier),
         );
         if (req.pageSize === undefined) return { positions: positionMsgs(list, req.decryptionKey), nextPageToken: '' };
-        // Paged as the real service: id order after the token's id, the token being the gateway's cursor.
-        if (!Number.isInteger(req.pageSize) || req.pageSize < 1 || req.pageSize > MAX_PAGE) {
-          throw new InvalidArgumentError(`page_size must be an integer from 1 to ${MAX_PAGE}, got ${req.pageSize}.`);
-        }
-        let after: Cursor | undefined;
-        try {
-          after = req.pageToken ? decodeCursor(req.pageToken) : undefined;
-        } catch {
-          throw new InvalidArgumentError('page_token must be a next_page_token of this listing.');
-        }
-        if (after && !/^[1-9][0-9]*$/.test(after.id)) throw new InvalidArgumentError('page_token must be a next_page_token of this listing.');
-        const rest = [...list].sort((a, b) => a.id - b.id).filter((p) => !after || p.id > Number(after.id));
-        const page = rest.slice(0, req.pageSize);
-        const last = page.at(-1);
-        return {
-          positions: positionMsgs(page, req.decryptionKey),
-          nextPageToken: rest.length > page.length && last ? encodeCursor({ offset: (after?.offset ?? 0) + page.length, id: String(last.id) }) : '',
-          totalCount: list.length,
-        };
+        const page = fakePage(list, req);
+        return { positions: positionMsgs(page.items, req.decryptionKey), nextPageToken: page.nextPageToken, totalCount: page.totalCount };
       },
       async getPositionsByIds(req, ctx) {
         const c = record('getPositionsByIds', req, ctx);
@@ -508,5 +493,27 @@ export async function startFakePortfolio(options: { taxonomyAddress: string }): 
       taxonomy.close();
       await started.shutdown(1_000);
     },
+  };
+}
+
+/** A page of a listing as the portfolio service pages it: id order after the token's id, the token being the gateway's cursor. */
+function fakePage<T extends { id: number }>(list: T[], req: { pageSize?: number | undefined; pageToken?: string | undefined }): { items: T[]; nextPageToken: string; totalCount: number } {
+  const size = req.pageSize!;
+  if (!Number.isInteger(size) || size < 1 || size > MAX_PAGE) throw new InvalidArgumentError(`page_size must be an integer from 1 to ${MAX_PAGE}, got ${size}.`);
+  const invalid = () => new InvalidArgumentError('page_token must be a next_page_token of this listing.');
+  let after: Cursor | undefined;
+  try {
+    after = req.pageToken ? decodeCursor(req.pageToken) : undefined;
+  } catch {
+    throw invalid();
+  }
+  if (after && !/^[1-9][0-9]*$/.test(after.id)) throw invalid();
+  const rest = [...list].sort((a, b) => a.id - b.id).filter((x) => !after || x.id > Number(after.id));
+  const items = rest.slice(0, size);
+  const last = items.at(-1);
+  return {
+    items,
+    nextPageToken: rest.length > items.length && last ? encodeCursor({ offset: (after?.offset ?? 0) + items.length, id: String(last.id) }) : '',
+    totalCount: list.length,
   };
 }

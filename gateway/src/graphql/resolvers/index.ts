@@ -17,16 +17,18 @@ import { paged, servicePaged } from '../pagination.js';
 import { userMutations, userQueries } from './user-resolvers.js';
 
 const byId = (item: { id: string | number }) => item.id;
+/** The ids of the lists the portfolio service pages (positive bigint serials). */
+const SERVICE_ID = /^[1-9][0-9]{0,14}$/;
 
-/** The root lists that grow with an account's data answer pages (pagination.ts); positions are paged by the service. */
+/** The root lists that grow with an account's data answer pages (pagination.ts); positions and investors are paged by the portfolio service. */
 const pagedQueries = {
   users: paged(userQueries.users, byId),
   accounts: paged(accountQueries.accounts, byId),
   frameworks: paged(frameworkQueries.frameworks, byId),
   projects: paged(frameworkQueries.projects, byId),
   assets: paged(portfolioQueries.assets, byId),
-  investors: paged(portfolioQueries.investors, byId),
-  positions: servicePaged(portfolioQueries.positions, byId, /^[1-9][0-9]{0,14}$/),
+  investors: servicePaged(portfolioQueries.investors, byId, SERVICE_ID),
+  positions: servicePaged(portfolioQueries.positions, byId, SERVICE_ID),
   portfolios: paged(portfolioQueries.portfolios, byId),
   documents: paged(chainQueries.documents, byId),
   nfts: paged(nftQueries.nfts, (nft) => nft.guid),

@@ -78,10 +78,11 @@ export const portfolioQueries = {
     const p = validateParameters(assetIdentifierParams, { asset_identifier: args.identifier }, { asset_identifier: 'identifier' });
     return (await portfolioReads(ctx).asset(p.asset_identifier)) ?? null;
   },
-  async investors(_: unknown, args: { decryptionKey?: Maybe<string> }, ctx: GraphqlContext) {
+  /** The investors connection: the portfolio service pages the listing (servicePaged in index.ts). */
+  async investors(_: unknown, args: { decryptionKey?: Maybe<string> }, ctx: GraphqlContext, page: { pageSize: number; pageToken: string | undefined }) {
     await prepare(ctx);
     const p = validateParameters(getInvestorsParams, { decryption_key: args.decryptionKey }, labels);
-    return portfolioReads(ctx).investors(p.decryption_key);
+    return portfolioReads(ctx).investorsPage(p.decryption_key, page);
   },
   async investor(_: unknown, args: { identifier: string; decryptionKey?: Maybe<string> }, ctx: GraphqlContext): Promise<GqlInvestor | null> {
     await prepare(ctx);

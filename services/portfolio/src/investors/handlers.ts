@@ -13,7 +13,11 @@ export function investorHandlers(
 ): Pick<Handlers, 'getInvestors' | 'generateInvestorIdentifier' | 'addInvestor' | 'removeInvestor' | 'getInvestorsByIdentifiers'> {
   return {
     async getInvestors(req, ctx) {
-      return { investors: (await s.investors.list(requireAccount(ctx.caller), req.decryptionKey)).map(investorMsg) };
+      const caller = requireAccount(ctx.caller);
+      // No page asked for: the whole list (/v1/call's getInvestors).
+      if (req.pageSize === undefined) return { investors: (await s.investors.list(caller, req.decryptionKey)).map(investorMsg), nextPageToken: '' };
+      const page = await s.investors.page(caller, { size: req.pageSize, token: req.pageToken }, req.decryptionKey);
+      return { investors: page.investors.map(investorMsg), nextPageToken: page.nextPageToken, totalCount: page.totalCount };
     },
     async generateInvestorIdentifier(_req, ctx) {
       return { investorIdentifier: await s.investors.generateIdentifier(requireAccount(ctx.caller)) };

@@ -1,7 +1,7 @@
 import { InvalidArgumentError } from '@green-impact/shared/errors';
 
 /**
- * Page tokens of the positions listing. The format is the gateway's connection cursor (pagination.ts):
+ * Page tokens of the paged listings (positions, investors). The format is the gateway's connection cursor (pagination.ts):
  * base64url of JSON [offset, "id"], the position after the page and the id of its last item, so the
  * cursors clients already hold stay valid. Only the id is used here (keyset: the page starts after it);
  * the offset is carried along for the gateway.
