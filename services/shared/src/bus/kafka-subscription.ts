@@ -150,8 +150,13 @@ export class KafkaSubscription implements Subscription {
 
   private createConsumer(): Consumer {
     const t = this.options.tuning ?? {};
+    const { signal } = this.abort;
     const consumer = this.kafka.consumer({
       groupId: this.opts.groupId,
+      // kafkajs restarts a crashed consumer on a timer of its own. A crash racing close() (the broker went
+      // away as the service stopped) would start a consumer nobody disconnects: its connection retries
+      // then keep the process alive after close. A closed subscription restarts nothing.
+      retry: { retries: 5, restartOnFailure: () => Promise.resolve(!signal.aborted) },
       ...(t.sessionTimeoutMs !== undefined ? { sessionTimeout: t.sessionTimeoutMs } : {}),
       ...(t.heartbeatIntervalMs !== undefined ? { heartbeatInterval: t.heartbeatIntervalMs } : {}),
       ...(t.maxWaitTimeMs !== undefined ? { maxWaitTimeInMs: t.maxWaitTimeMs } : {}),
@@ -162,6 +167,9 @@ export class KafkaSubscription implements Subscription {
     });
     consumer.on(consumer.events.CRASH, (event) => {
       if (!event.payload.restart) void this.relaunch(event.payload.error);
+      // The restart decision was taken before close() aborted: kafkajs sets its restart timer right after
+      // this event, and stop() clears it (a stopped consumer holds no runner, so this returns at once).
+      else if (signal.aborted) setImmediate(() => void consumer.stop().catch(() => undefined));
     });
     return consumer;
   }
