@@ -4,7 +4,7 @@ import { NotFoundError } from '@green-impact/shared/errors';
 import { parseEncryptionKey } from '@green-impact/shared/pii';
 import { InvestorEntity, type InvestorRow } from '../entities.js';
 import { MSG } from '../messages.js';
-import { decodePageToken, encodePageToken, pageSize } from '../pages.js';
+import { decodePageToken, encodePageToken, pageSize } from '@green-impact/shared/paging';
 import * as v from '../validation.js';
 import { newInvestorIdentifier } from './investor-identifier.js';
 import {

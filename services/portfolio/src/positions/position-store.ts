@@ -11,7 +11,7 @@ import { MSG } from '../messages.js';
 import { FOREIGN_KEY_VIOLATION, pgErrorCode } from '../pg-errors.js';
 import * as v from '../validation.js';
 import { positionViews, selectPositions, summarizePositions, type PositionDetail, type PositionView } from './position-reads.js';
-import { decodePageToken, encodePageToken, pageSize } from '../pages.js';
+import { decodePageToken, encodePageToken, pageSize } from '@green-impact/shared/paging';
 
 export interface AddPositionInput {
   investorIdentifier: string;
