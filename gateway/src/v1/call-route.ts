@@ -7,6 +7,7 @@ import type { DocumentLinks } from '../document-links.js';
 import { jsonBody } from '../json-body.js';
 import { locals, routeLabel } from '../request-context.js';
 import { parseCall } from './envelope.js';
+import { openApiDocument } from './openapi.js';
 import { SOLUTIONS, type Solution } from './operation.js';
 import type { OperationTable } from './operation-table.js';
 import { baseUrlOf, IDEMPOTENCY_KEY_HEADER, parseIdempotencyKey } from './request-facts.js';
@@ -58,6 +59,12 @@ export function callRoute(options: CallRouteOptions): Router {
       ? await entry.handler(parameters as never, ctx)
       : await entry.handler(parameters as never, { ...ctx, caller: caller! });
     res.status(200).json(result);
+  });
+  // The machine-readable description of /v1/call, written from this gateway's table (v1/openapi.ts).
+  const openApi = JSON.stringify(openApiDocument(options.table));
+  router.get('/v1/openapi.json', routeLabel('/v1/openapi.json'), options.rateLimit, (_req, res) => {
+    res.type('application/json').setHeader('Cache-Control', 'public, max-age=300');
+    res.send(openApi);
   });
   router.all('/v1/call', routeLabel('/v1/call'), () => {
     throw new NotFoundError('Every operation is POST /v1/call.');

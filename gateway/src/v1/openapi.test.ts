@@ -1,0 +1,180 @@
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { Ajv2020 } from 'ajv/dist/2020.js';
+import { Validator } from '@seriousme/openapi-schema-validator';
+import { startTestGateway, type TestGateway } from '../testing/test-gateway.js';
+import { parseCall } from './envelope.js';
+import { VERSIONED_SOLUTIONS, type OperationEntry } from './operation.js';
+import { operationTable } from './operation-table.js';
+import { openApiDocument } from './openapi.js';
+import type { ParamSpec } from './parameters.js';
+
+/**
+ * The OpenAPI document of /v1/call against the operation table it is written from: a valid OpenAPI 3.1
+ * document, one schema per operation, and for every operation the schema and the gateway's own checks
+ * (parseCall) agree on valid bodies, missing required parameters and wrong values.
+ */
+
+const doc = openApiDocument(operationTable);
+type Doc = { components: { schemas: Record<string, { oneOf?: { $ref: string }[]; discriminator?: { mapping: Record<string, string> } }> } };
+const schemas = (doc as Doc).components.schemas;
+const ajv = new Ajv2020({ strict: false, allErrors: false });
+ajv.addSchema(doc, 'openapi');
+const schemaValid = (body: unknown): boolean => {
+  const validate = ajv.getSchema('openapi#/components/schemas/Call');
+  assert.ok(validate);
+  return validate(body) as boolean;
+};
+const gatewayValid = (body: unknown): boolean => {
+  try {
+    parseCall(body, operationTable);
+    return true;
+  } catch {
+    return false;
+  }
+};
+
+/** A value the gateway accepts for the parameter. */
+function goodValue(spec: ParamSpec): unknown {
+  const clamp = (n: number) => Math.min(Math.max(n, spec.min ?? -Infinity), spec.max ?? Infinity);
+  switch (spec.type) {
+    case 'string':
+    case 'identifier':
+      return 'abc';
+    case 'email':
+      return 'ann@example.org';
+    case 'int':
+      return clamp(1);
+    case 'number':
+      return String(clamp(1.5));
+    case 'year':
+      return '2024';
+    case 'currency':
+      return 'eur';
+    case 'date':
+      return '2024-02-29';
+    case 'yesno':
+      return 'YES';
+    case 'visibility':
+      return 'Private';
+    case 'enum':
+      return spec.values![0]!.toUpperCase();
+    case 'json':
+      return { any: ['thing'] };
+  }
+}
+
+/** Values the gateway refuses for the parameter (none for json, which takes anything). */
+function badValues(spec: ParamSpec): unknown[] {
+  const max = spec.maxLength ?? (spec.type === 'email' ? 320 : 255);
+  switch (spec.type) {
+    case 'string':
+    case 'identifier':
+      return [{}, true, 'a'.repeat(max + 1), 'a\u0001b'];
+    case 'email':
+      return [{}, 'not-an-address', 12, 'a\u0001@example.org'];
+    case 'int':
+      return [
+        {},
+        1.5,
+        'one',
+        spec.max !== undefined ? spec.max + 1 : spec.wide ? Number.MAX_SAFE_INTEGER + 1 : 2_147_483_648,
+        ...(spec.min !== undefined ? [spec.min - 1] : []),
+      ];
+    case 'number':
+      return [{}, 'one', ...(spec.max !== undefined ? [spec.max + 1] : []), ...(spec.min !== undefined ? [spec.min - 1] : [])];
+    case 'year':
+      return [{}, '12345', 999, '0999', 'MMXX'];
+    case 'currency':
+      return [{}, 'EURO', 'E1R', 840];
+    case 'date':
+      return [{}, 'tomorrow', '2024-2-1', 20240101];
+    case 'yesno':
+      return [{}, 'maybe', true];
+    case 'visibility':
+      return [{}, 'secret'];
+    case 'enum':
+      return [{}, 'none-of-them'];
+    case 'json':
+      return [];
+  }
+}
+
+function goodBody(entry: OperationEntry): Record<string, unknown> {
+  const parameters: Record<string, unknown> = {};
+  for (const [name, spec] of Object.entries(entry.params)) if (spec.required) parameters[name] = goodValue(spec);
+  return {
+    solution: entry.solution,
+    operation: entry.operation,
+    ...(VERSIONED_SOLUTIONS.has(entry.solution) ? { version: 1, network: 'sepolia' } : {}),
+    parameters,
+  };
+}
+
+describe('the /v1/call OpenAPI document', () => {
+  test('is a valid OpenAPI 3.1 document', async () => {
+    const result = await new Validator().validate(structuredClone(doc) as never);
+    assert.equal(result.valid, true, JSON.stringify(result.errors, null, 2));
+    assert.equal((doc as { openapi: string }).openapi, '3.1.0');
+  });
+
+  test('has one schema per operation of the table, reachable through the solution and operation discriminators', () => {
+    const mapped = new Set<string>();
+    for (const solutionRef of Object.values(schemas['Call']!.discriminator!.mapping)) {
+      const solution = schemas[solutionRef.split('/').at(-1)!]!;
+      for (const [operation, opRef] of Object.entries(solution.discriminator!.mapping)) {
+        assert.ok(schemas[opRef.split('/').at(-1)!], `${operation}: ${opRef} exists`);
+        mapped.add(`${opRef}`);
+      }
+      assert.deepEqual(solution.oneOf!.map((r) => r.$ref).sort(), Object.values(solution.discriminator!.mapping).sort());
+    }
+    assert.equal(mapped.size, operationTable.entries.length);
+  });
+
+  for (const entry of operationTable.entries) {
+    test(`${entry.solution} ${entry.operation}: the schema and the gateway agree`, () => {
+      const body = goodBody(entry);
+      assert.ok(gatewayValid(body), `the gateway takes ${JSON.stringify(body)}`);
+      assert.ok(schemaValid(body), `the schema takes ${JSON.stringify(body)}: ${ajv.errorsText(ajv.getSchema('openapi#/components/schemas/Call')!.errors)}`);
+      assert.equal(schemaValid({ ...body, operation: `${entry.operation}Nope` }), false, 'an unknown operation');
+
+      const params = body['parameters'] as Record<string, unknown>;
+      for (const [name, spec] of Object.entries(entry.params)) {
+        const names = [name, ...(spec.aliases ?? [])];
+        const without = Object.fromEntries(Object.entries(params).filter(([k]) => !names.includes(k)));
+        for (const absent of [undefined, null, '']) {
+          const b = { ...body, parameters: absent === undefined ? without : { ...without, [name]: absent } };
+          assert.equal(gatewayValid(b), !spec.required, `gateway, ${name} = ${String(absent)}`);
+          assert.equal(schemaValid(b), !spec.required, `schema, ${name} = ${String(absent)}`);
+        }
+        for (const alias of spec.aliases ?? []) {
+          const b = { ...body, parameters: { ...without, [alias]: goodValue(spec) } };
+          assert.deepEqual([gatewayValid(b), schemaValid(b)], [true, true], `${name} given as ${alias}`);
+        }
+        const present = { ...body, parameters: { ...params, [name]: goodValue(spec) } };
+        assert.deepEqual([gatewayValid(present), schemaValid(present)], [true, true], `${name} = ${JSON.stringify(goodValue(spec))}`);
+        for (const bad of badValues(spec)) {
+          const b = { ...body, parameters: { ...params, [name]: bad } };
+          assert.deepEqual([gatewayValid(b), schemaValid(b)], [false, false], `${name} (${spec.type}) = ${JSON.stringify(bad)}`);
+        }
+      }
+    });
+  }
+});
+
+describe('GET /v1/openapi.json', () => {
+  let t: TestGateway;
+  before(async () => {
+    t = await startTestGateway();
+  });
+  after(async () => {
+    await t.stop();
+  });
+
+  test('serves the document without an API key', async () => {
+    const res = await fetch(`${t.baseUrl}/v1/openapi.json`);
+    assert.equal(res.status, 200);
+    assert.equal(res.headers.get('content-type')?.split(';')[0], 'application/json');
+    assert.deepEqual(await res.json(), JSON.parse(JSON.stringify(doc)));
+  });
+});

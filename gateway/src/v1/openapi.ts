@@ -1,0 +1,244 @@
+import type { ErrorCode } from '@green-impact/shared/errors';
+import { HTTP_STATUS_OF } from '../http-errors.js';
+import { SOLUTIONS, VERSIONED_SOLUTIONS, type OperationEntry, type Solution } from './operation.js';
+import type { OperationTable } from './operation-table.js';
+import type { ParamSpec } from './parameters.js';
+import { MAX_IDEMPOTENCY_KEY } from './request-facts.js';
+
+/**
+ * The OpenAPI 3.1 description of POST /v1/call, written from the operation table itself (so it cannot
+ * drift from what the gateway accepts): one request schema per operation, discriminated first by
+ * `solution`, then by `operation`, with each parameter described as validateParameters (parameters.ts)
+ * checks it, and the error model of http-errors.ts. Served as GET /v1/openapi.json.
+ *
+ * What JSON Schema cannot say is in the descriptions: a number sent for a text parameter counts as its
+ * decimal text, a numeric text for a number, and `null` or `""` as an absent parameter.
+ */
+
+type Schema = Record<string, unknown>;
+
+const NO_CONTROL = '^[^\\u0000-\\u001f\\u007f]*$';
+const NO_CONTROL_BUT_WHITESPACE = '^[^\\u0000-\\u0008\\u000b\\u000c\\u000e-\\u001f\\u007f]*$';
+const EMAIL = '^[^\\s@]+@[^\\s@.]+(\\.[^\\s@.]+)+$';
+const INT_TEXT = '^[+-]?\\d+$';
+const NUMBER_TEXT = '^[+-]?(\\d+\\.?\\d*|\\.\\d+)([eE][+-]?\\d+)?$';
+const INT32_MAX = 2_147_483_647;
+const DEFAULT_MAX_LENGTH: Partial<Record<ParamSpec['type'], number>> = { string: 255, identifier: 255, email: 320 };
+
+/** Schema names may hold letters, digits, '.', '-' and '_' (OpenAPI components). */
+const schemaName = (...parts: string[]) => parts.join('_').replace(/[^A-Za-z0-9._-]/g, '_');
+const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
+
+/** A case-insensitive match of one of `values`, as choice() in parameters.ts accepts them. */
+function anyCase(values: readonly string[]): string {
+  const letters = (v: string) =>
+    [...v].map((c) => (c.toLowerCase() !== c.toUpperCase() ? `[${c.toLowerCase()}${c.toUpperCase()}]` : c.replace(/[\\^$.*+?()[\]{}|/-]/g, '\\$&'))).join('');
+  return `^(${values.map(letters).join('|')})$`;
+}
+
+/** What a present (non-empty) value of the parameter must be. */
+export function parameterSchema(spec: ParamSpec): Schema {
+  const bounds = (min: number | undefined, max: number | undefined): Schema => ({
+    ...(min !== undefined ? { minimum: min } : {}),
+    ...(max !== undefined ? { maximum: max } : {}),
+  });
+  switch (spec.type) {
+    case 'string':
+    case 'identifier': {
+      const maxLength = spec.maxLength ?? DEFAULT_MAX_LENGTH[spec.type] ?? 255;
+      const pattern = spec.type === 'string' ? NO_CONTROL_BUT_WHITESPACE : NO_CONTROL;
+      return {
+        description: `${spec.type === 'string' ? 'Text' : 'An identifier'} of at most ${maxLength} characters${spec.type === 'string' ? ' (no control characters but tab and line breaks)' : ', no control characters'}; a number is taken as its decimal text.`,
+        anyOf: [{ type: 'string', minLength: 1, maxLength, pattern }, { type: 'number' }],
+      };
+    }
+    case 'email':
+      return {
+        description: 'An e-mail address.',
+        type: 'string',
+        minLength: 1,
+        maxLength: spec.maxLength ?? DEFAULT_MAX_LENGTH.email,
+        allOf: [{ pattern: EMAIL }, { pattern: NO_CONTROL }],
+      };
+    case 'int': {
+      // Ids and counts are int4 unless the spec bounds them itself or marks them wide (integer() in parameters.ts).
+      const cap = spec.max === undefined && !spec.wide ? INT32_MAX : Number.MAX_SAFE_INTEGER;
+      const range = bounds(Math.max(spec.min ?? -cap, -cap), Math.min(spec.max ?? cap, cap));
+      return {
+        description: 'An integer, or its decimal text (then with the same bounds).',
+        anyOf: [{ type: 'integer', ...range }, { type: 'string', pattern: INT_TEXT }],
+      };
+    }
+    case 'number':
+      return {
+        description: 'A number, or its decimal text (then with the same bounds).',
+        anyOf: [{ type: 'number', ...bounds(spec.min, spec.max) }, { type: 'string', pattern: NUMBER_TEXT }],
+      };
+    case 'year':
+      return { description: 'A 4-digit year.', anyOf: [{ type: 'integer', minimum: 1000, maximum: 9999 }, { type: 'string', pattern: '^[1-9]\\d{3}$' }] };
+    case 'currency':
+      return { description: 'A 3-letter currency code (any case; taken uppercased).', type: 'string', pattern: '^[A-Za-z]{3}$' };
+    case 'date':
+      return { description: 'A calendar date, YYYY-MM-DD.', type: 'string', pattern: '^\\d{4}-\\d{2}-\\d{2}$' };
+    case 'yesno':
+      return { description: 'yes or no, in any case.', type: 'string', pattern: anyCase(['yes', 'no']) };
+    case 'visibility':
+      return { description: 'public or private, in any case.', type: 'string', pattern: anyCase(['public', 'private']) };
+    case 'enum':
+      return { description: `One of ${(spec.values ?? []).join(', ')}, in any case.`, type: 'string', pattern: anyCase(spec.values ?? []) };
+    case 'json':
+      return { description: 'Any JSON value but null and "" (absent), passed on as sent.', not: { enum: [null, ''] } };
+  }
+}
+
+/** `null` and `""` count as absent (legacy clients send empty strings for unused parameters). */
+const orAbsent = (schema: Schema): Schema => ({ anyOf: [{ type: 'null' }, { const: '' }, schema] });
+
+function parametersSchema(entry: OperationEntry): Schema {
+  const properties: Record<string, Schema> = {};
+  const required: string[] = [];
+  const requiredOneOf: Schema[] = [];
+  for (const [name, spec] of Object.entries(entry.params)) {
+    const present = parameterSchema(spec);
+    const names = [name, ...(spec.aliases ?? [])];
+    if (spec.required && names.length === 1) {
+      properties[name] = present;
+      required.push(name);
+    } else {
+      for (const n of names) properties[n] = orAbsent(present);
+      // Required under any of its names (the first non-empty one is used).
+      if (spec.required) requiredOneOf.push({ anyOf: names.map((n) => ({ required: [n], properties: { [n]: present } })) });
+    }
+    if (spec.aliases?.length) {
+      properties[name] = { ...properties[name], description: `${(present['description'] as string) ?? ''} Also accepted as ${spec.aliases.join(', ')}.`.trim() };
+    }
+  }
+  return {
+    type: 'object',
+    properties,
+    ...(required.length ? { required } : {}),
+    ...(requiredOneOf.length ? { allOf: requiredOneOf } : {}),
+  };
+}
+
+function hasRequiredParameter(entry: OperationEntry): boolean {
+  return Object.values(entry.params).some((spec) => spec.required);
+}
+
+function callSchema(entry: OperationEntry): Schema {
+  const versioned = VERSIONED_SOLUTIONS.has(entry.solution);
+  const needs = entry.envelope ?? {};
+  const version: Schema = { description: 'Always 1.', enum: [1, '1'] };
+  const network: Schema = { description: 'A network name such as sepolia; the default network when absent.', type: 'string', minLength: 1, maxLength: 64, pattern: '^[A-Za-z0-9._-]+$' };
+  const required = ['solution', 'operation'];
+  if (needs.version === 'required') required.push('version');
+  if (needs.network === 'required') required.push('network');
+  const params = parametersSchema(entry);
+  if (hasRequiredParameter(entry)) required.push('parameters');
+  return {
+    type: 'object',
+    description: entry.withoutApiKey
+      ? `Called without X-Api-Key (a key sent is ignored): ${entry.authority} authorizes it.`
+      : 'Called with the account\'s X-Api-Key.',
+    properties: {
+      solution: { const: entry.solution },
+      operation: { const: entry.operation },
+      ...(versioned
+        ? { version: needs.version === 'required' ? version : { anyOf: [{ type: 'null' }, version] }, network: needs.network === 'required' ? network : orAbsent(network) }
+        : {}),
+      parameters: hasRequiredParameter(entry) ? params : { anyOf: [{ type: 'null' }, params] },
+    },
+    required,
+  };
+}
+
+const CODES_BY_STATUS = (() => {
+  const out = new Map<number, ErrorCode[]>();
+  for (const [code, status] of Object.entries(HTTP_STATUS_OF) as [ErrorCode, number][]) out.set(status, [...(out.get(status) ?? []), code]);
+  return [...out].sort(([a], [b]) => a - b);
+})();
+
+/** The OpenAPI 3.1 document of POST /v1/call for this table. */
+export function openApiDocument(table: OperationTable, version = '1.0.0'): Schema {
+  const schemas: Record<string, Schema> = {};
+  const bySolution = new Map<Solution, OperationEntry[]>();
+  for (const entry of table.entries) bySolution.set(entry.solution, [...(bySolution.get(entry.solution) ?? []), entry]);
+  const solutionSchemas: Record<string, string> = {};
+  for (const solution of SOLUTIONS) {
+    const entries = bySolution.get(solution) ?? [];
+    if (entries.length === 0) continue;
+    const mapping: Record<string, string> = {};
+    for (const entry of entries) {
+      const name = schemaName('Call', solution, entry.operation);
+      schemas[name] = callSchema(entry);
+      mapping[entry.operation] = `#/components/schemas/${name}`;
+    }
+    const name = schemaName('Call', solution);
+    schemas[name] = {
+      description: `A call of a ${solution} operation.`,
+      oneOf: entries.map((e) => ref(schemaName('Call', solution, e.operation))),
+      discriminator: { propertyName: 'operation', mapping },
+    };
+    solutionSchemas[solution] = `#/components/schemas/${name}`;
+  }
+  schemas['Call'] = {
+    description: 'The body of POST /v1/call: which solution and operation, and its parameters (spec §4.1).',
+    oneOf: Object.values(solutionSchemas).map((r) => ({ $ref: r })),
+    discriminator: { propertyName: 'solution', mapping: solutionSchemas },
+  };
+  const codes = CODES_BY_STATUS.flatMap(([, c]) => c);
+  schemas['Error'] = {
+    description:
+      'Every failure: the message (the spec\'s text where it gives one) and a machine-readable code. A failure of a SVC.Blockchain.Hash or SVC.NFT.zK operation also carries the spec\'s envelope, statusCode and statusMessage.',
+    type: 'object',
+    properties: {
+      message: { type: 'string' },
+      code: { type: 'string', enum: codes },
+      statusCode: { type: 'integer', description: 'The HTTP status (SVC.Blockchain.Hash and SVC.NFT.zK only).' },
+      statusMessage: { type: 'string', description: 'The message again (SVC.Blockchain.Hash and SVC.NFT.zK only).' },
+    },
+    required: ['message', 'code'],
+  };
+  const errorResponses = Object.fromEntries(
+    CODES_BY_STATUS.map(([status, c]) => [
+      String(status),
+      { description: c.join(', '), content: { 'application/json': { schema: ref('Error') } } },
+    ]),
+  );
+  return {
+    openapi: '3.1.0',
+    info: {
+      title: 'Green-asset impact service: POST /v1/call',
+      version,
+      description:
+        'The legacy remote-operation interface: one endpoint, the operation chosen in the body. Generated from the gateway\'s operation table. A parameter given as null or "" counts as absent; unknown parameters are ignored.',
+    },
+    paths: {
+      '/v1/call': {
+        post: {
+          operationId: 'call',
+          summary: 'Run one operation',
+          security: [{ apiKey: [] }, {}],
+          parameters: [
+            {
+              name: 'Idempotency-Key',
+              in: 'header',
+              required: false,
+              description: 'For operations that create a blockchain job: a repeat with the same key answers the first job.',
+              schema: { type: 'string', maxLength: MAX_IDEMPOTENCY_KEY, pattern: '^[\\x20-\\x7e]+$' },
+            },
+          ],
+          requestBody: { required: true, content: { 'application/json': { schema: ref('Call') } } },
+          responses: {
+            '200': { description: 'The operation\'s answer, as the spec gives it for that operation.', content: { 'application/json': { schema: {} } } },
+            ...errorResponses,
+          },
+        },
+      },
+    },
+    components: {
+      securitySchemes: { apiKey: { type: 'apiKey', in: 'header', name: 'X-Api-Key', description: 'An account\'s API key (every operation but those marked as called without one).' } },
+      schemas,
+    },
+  };
+}
