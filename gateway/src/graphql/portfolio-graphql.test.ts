@@ -232,7 +232,7 @@ describe('changes and reads', () => {
                    portfolios(userIdentifier: "u1") { nodes { identifier } } }`),
     );
     assert.deepEqual(limited, { positions: { nodes: [{ investorIdentifier: 'inv_2', investor: { name: 'Bo Plain' }, impacts: [] }] }, portfolios: { nodes: [] } });
-    assert.deepEqual(sent('getPortfolios'), { investorIdentifier: '', investorIdentifiersAllowed: ['inv_2'], investorFilterActive: true });
+    assert.deepEqual(sent('getPortfolios'), { investorIdentifier: '', investorIdentifiersAllowed: ['inv_2'], investorFilterActive: true, pageSize: 100 });
 
     const one = data(await gql(`{ positions(investorIdentifier: "inv_1", assetIdentifier: "SE0001") { nodes { impacts(year: 2024) { year indicator { name } unit { name } currencyCode frameworkIdentifier inputs { positionAmount positionCurrencyCode holdingDaysInYear daysInYear indicatorValue subCategoryVolume valueOutstandingFramework frameworkValueOutstanding frameworkAllocatedAmount } } } } }`));
     assert.deepEqual(one['positions'].nodes[0].impacts[0], {

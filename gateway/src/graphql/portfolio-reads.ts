@@ -41,6 +41,21 @@ export interface PositionListing {
   filter: InvestorFilter;
 }
 
+export interface AssetListing {
+  visibility?: Visibility | undefined;
+  issuerIdentifier?: string | undefined;
+  frameworkIdentifier?: string | undefined;
+}
+
+/** A connection's page as servicePaged passes it on. */
+export interface PageRequest {
+  pageSize: number;
+  pageToken: string | undefined;
+}
+
+/** page_size / page_token of a request (page_token left out for the first page). */
+const pageFields = (page: PageRequest) => ({ pageSize: page.pageSize, ...(page.pageToken === undefined ? {} : { pageToken: page.pageToken }) });
+
 export interface PortfolioListing {
   investorIdentifier: string;
   assetIdentifier?: string | undefined;
@@ -78,11 +93,18 @@ export class PortfolioReads {
 
   // ---- assets ----
 
-  assets(filter: { visibility?: Visibility | undefined; issuerIdentifier?: string | undefined; frameworkIdentifier?: string | undefined }): Promise<GqlAsset[]> {
+  assets(filter: AssetListing): Promise<GqlAsset[]> {
     return this.memo.once(['assets', filter.visibility, filter.issuerIdentifier, filter.frameworkIdentifier], async () => {
       const req = { issuerVisibility: filter.visibility, issuerIdentifier: filter.issuerIdentifier, frameworkIdentifier: filter.frameworkIdentifier };
       return (await this.client().getAssets(req, await callAs(this.ctx))).assets.map(toAsset);
     });
+  }
+
+  /** One page of the visible assets, paged by the service (keyset on the asset id, with its count). */
+  async assetsPage(filter: AssetListing, page: PageRequest): Promise<ServicePage<GqlAsset>> {
+    const req = { issuerVisibility: filter.visibility, issuerIdentifier: filter.issuerIdentifier, frameworkIdentifier: filter.frameworkIdentifier, ...pageFields(page) };
+    const res = await this.client().getAssets(req, await callAs(this.ctx));
+    return { items: res.assets.map(toAsset), nextPageToken: res.nextPageToken, totalCount: res.totalCount ?? res.assets.length };
   }
 
   /** The asset an identifier reads for the caller (own first, else public); undefined when none is visible. */
@@ -177,6 +199,14 @@ export class PortfolioReads {
       const req = { investorIdentifier: listing.investorIdentifier, assetIdentifier: listing.assetIdentifier, decryptionKey, ...filter };
       return (await this.client().getPortfolios(req, await callAs(this.ctx))).portfolios.map((p) => toPortfolio(p, decryptionKey));
     });
+  }
+
+  /** One page of the listing, paged by the service (keyset on the portfolio id, with its count). */
+  async portfoliosPage(listing: PortfolioListing, page: PageRequest): Promise<ServicePage<GqlPortfolio>> {
+    const { filter, decryptionKey } = listing;
+    const req = { investorIdentifier: listing.investorIdentifier, assetIdentifier: listing.assetIdentifier, decryptionKey, ...filter, ...pageFields(page) };
+    const res = await this.client().getPortfolios(req, await callAs(this.ctx));
+    return { items: res.portfolios.map((p) => toPortfolio(p, decryptionKey)), nextPageToken: res.nextPageToken, totalCount: res.totalCount ?? res.portfolios.length };
   }
 
   /** One portfolio of the account (identifiers are unique per account), from the listing read without the key. */

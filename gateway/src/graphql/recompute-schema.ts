@@ -73,7 +73,7 @@ export const recomputeTypeDefs = /* GraphQL */ `
   extend type Query {
     "One of the caller's recompute jobs; null when the account has none with that id."
     impactRecomputeJob("The job's id." id: ID!): ImpactRecomputeJob
-    "The caller's newest 100 recompute jobs, newest first, paged."
+    "The caller's recompute jobs, newest first, paged (by the portfolio service)."
     impactRecomputeJobs("Only jobs in this status." status: RecomputeStatus${PAGE_ARGS}): ImpactRecomputeJobConnection!
   }
 

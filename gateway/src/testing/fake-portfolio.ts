@@ -16,7 +16,8 @@ import { implement, type CallContext } from '@green-impact/shared/grpc/server';
 import { serveFake } from './fake-server.js';
 import { createLogger } from '@green-impact/shared/logger';
 import { renderFakeDocument } from './fake-documents.js';
-import { decodeCursor, encodeCursor, MAX_PAGE, type Cursor } from '../graphql/pagination.js';
+import { fakePage } from './fake-pages.js';
+import { fakeRecomputeJobs } from './fake-recompute-jobs.js';
 import { computeRecords, totalsOf } from './fake-portfolio-impacts.js';
 import {
   assetMsg,
@@ -54,6 +55,8 @@ export interface FakePortfolio {
     caller: Caller,
     seed: { investorIdentifier: string; assetIdentifier: string; count: number; amount: number; year?: number; portfolioIdentifier?: string },
   ): Promise<number[]>;
+  /** Adds finished recompute jobs created at the given times (ISO); answers their ids. For the jobs connection. */
+  seedRecomputeJobs(caller: Caller, createdAt: string[]): string[];
   stop(): Promise<void>;
 }
 
@@ -67,6 +70,7 @@ export async function startFakePortfolio(options: { taxonomyAddress: string }): 
   let portfolios: FakePortfolioRecord[] = [];
   let nextId = 1;
   let nextImpactId = 1;
+  const recomputeJobs = fakeRecomputeJobs();
 
   const record = (method: string, request: unknown, ctx: CallContext): Caller => {
     calls.push({ method, request, caller: ctx.caller });
@@ -162,7 +166,9 @@ export async function startFakePortfolio(options: { taxonomyAddress: string }): 
             (req.issuerIdentifier === undefined || a.issuerIdentifier === req.issuerIdentifier) &&
             (req.frameworkIdentifier === undefined || a.frameworkIdentifier === req.frameworkIdentifier),
         );
-        return { assets: list.map((a) => assetMsg(a, c)) };
+        if (req.pageSize === undefined) return { assets: list.map((a) => assetMsg(a, c)), nextPageToken: '' };
+        const page = fakePage(list, req);
+        return { assets: page.items.map((a) => assetMsg(a, c)), nextPageToken: page.nextPageToken, totalCount: page.totalCount };
       },
       async getAssetsByIdentifiers(req, ctx) {
         const c = record('getAssetsByIdentifiers', req, ctx);
@@ -363,7 +369,12 @@ export async function startFakePortfolio(options: { taxonomyAddress: string }): 
             };
           })
           .filter((f) => req.assetIdentifier === undefined || f.assets.some((a) => a.assetIdentifier === req.assetIdentifier));
-        return { portfolios: list };
+        if (req.pageSize === undefined) return { portfolios: list, nextPageToken: '' };
+        const page = fakePage(list.map((f) => ({ ...f, id: f.portfolioId })), req);
+        return { portfolios: page.items.map(({ id: _id, ...f }) => f), nextPageToken: page.nextPageToken, totalCount: page.totalCount };
+      },
+      async listImpactRecomputeJobs(req, ctx) {
+        return recomputeJobs.list(record('listImpactRecomputeJobs', req, ctx), req);
       },
       async getPortfolioPositions(req, ctx) {
         const c = record('getPortfolioPositions', req, ctx);
@@ -489,31 +500,10 @@ export async function startFakePortfolio(options: { taxonomyAddress: string }): 
       if (seed.portfolioIdentifier !== undefined) portfolioOf(caller, seed.investorIdentifier, seed.portfolioIdentifier).positionIds.push(...ids);
       return ids;
     },
+    seedRecomputeJobs: (caller, seed) => recomputeJobs.seed(caller, seed),
     async stop() {
       taxonomy.close();
       await started.shutdown(1_000);
     },
-  };
-}
-
-/** A page of a listing as the portfolio service pages it: id order after the token's id, the token being the gateway's cursor. */
-function fakePage<T extends { id: number }>(list: T[], req: { pageSize?: number | undefined; pageToken?: string | undefined }): { items: T[]; nextPageToken: string; totalCount: number } {
-  const size = req.pageSize!;
-  if (!Number.isInteger(size) || size < 1 || size > MAX_PAGE) throw new InvalidArgumentError(`page_size must be an integer from 1 to ${MAX_PAGE}, got ${size}.`);
-  const invalid = () => new InvalidArgumentError('page_token must be a next_page_token of this listing.');
-  let after: Cursor | undefined;
-  try {
-    after = req.pageToken ? decodeCursor(req.pageToken) : undefined;
-  } catch {
-    throw invalid();
-  }
-  if (after && !/^[1-9][0-9]*$/.test(after.id)) throw invalid();
-  const rest = [...list].sort((a, b) => a.id - b.id).filter((x) => !after || x.id > Number(after.id));
-  const items = rest.slice(0, size);
-  const last = items.at(-1);
-  return {
-    items,
-    nextPageToken: rest.length > items.length && last ? encodeCursor({ offset: (after?.offset ?? 0) + items.length, id: String(last.id) }) : '',
-    totalCount: list.length,
   };
 }

@@ -19,20 +19,22 @@ import { userMutations, userQueries } from './user-resolvers.js';
 const byId = (item: { id: string | number }) => item.id;
 /** The ids of the lists the portfolio service pages (positive bigint serials). */
 const SERVICE_ID = /^[1-9][0-9]{0,14}$/;
+/** Recompute job ids (lower-case UUIDs, as the portfolio service answers them). */
+const JOB_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
-/** The root lists that grow with an account's data answer pages (pagination.ts); positions and investors are paged by the portfolio service. */
+/** The root lists that grow with an account's data answer pages (pagination.ts); servicePaged: paged by their service. */
 const pagedQueries = {
   users: paged(userQueries.users, byId),
   accounts: paged(accountQueries.accounts, byId),
   frameworks: paged(frameworkQueries.frameworks, byId),
   projects: paged(frameworkQueries.projects, byId),
-  assets: paged(portfolioQueries.assets, byId),
+  assets: servicePaged(portfolioQueries.assets, byId, SERVICE_ID),
   investors: servicePaged(portfolioQueries.investors, byId, SERVICE_ID),
   positions: servicePaged(portfolioQueries.positions, byId, SERVICE_ID),
-  portfolios: paged(portfolioQueries.portfolios, byId),
+  portfolios: servicePaged(portfolioQueries.portfolios, byId, SERVICE_ID),
   documents: paged(chainQueries.documents, byId),
   nfts: paged(nftQueries.nfts, (nft) => nft.guid),
-  impactRecomputeJobs: paged(recomputeQueries.impactRecomputeJobs, byId),
+  impactRecomputeJobs: servicePaged(recomputeQueries.impactRecomputeJobs, byId, JOB_ID),
 };
 
 /** The resolver map of the schema; each domain contributes its Query and Mutation fields. */

@@ -17,7 +17,7 @@ import { validateParameters } from '../../v1/parameters.js';
 import { callAs, type GraphqlContext } from '../context.js';
 import { frameworkReads, type GqlFramework, type GqlVisibility } from '../framework-reads.js';
 import { toAssetFrameworkDetails, type GqlAsset, type GqlInvestor, type GqlPortfolio, type GqlPosition } from '../portfolio-objects.js';
-import { portfolioReads } from '../portfolio-reads.js';
+import { portfolioReads, type PageRequest } from '../portfolio-reads.js';
 import { selectsField } from '../selects-field.js';
 
 /**
@@ -60,18 +60,21 @@ async function prepare(ctx: GraphqlContext) {
 const yearOf = (year: number) => validateParameters(yearParams, { reporting_year: year }, labels).reporting_year;
 
 export const portfolioQueries = {
-  async assets(_: unknown, args: { issuerIdentifier?: Maybe<string>; frameworkIdentifier?: Maybe<string>; visibility?: Maybe<GqlVisibility> }, ctx: GraphqlContext) {
+  /** The assets connection: the portfolio service pages the listing (servicePaged in index.ts). */
+  async assets(
+    _: unknown,
+    args: { issuerIdentifier?: Maybe<string>; frameworkIdentifier?: Maybe<string>; visibility?: Maybe<GqlVisibility> },
+    ctx: GraphqlContext,
+    page: PageRequest,
+  ) {
     await prepare(ctx);
     const p = validateParameters(
       getAssetsParams,
       { issuer_visibility: args.visibility, issuer_identifier: args.issuerIdentifier, framework_identifier: args.frameworkIdentifier },
       labels,
     );
-    return portfolioReads(ctx).assets({
-      visibility: toVisibility(p.issuer_visibility),
-      issuerIdentifier: p.issuer_identifier,
-      frameworkIdentifier: p.framework_identifier,
-    });
+    const filter = { visibility: toVisibility(p.issuer_visibility), issuerIdentifier: p.issuer_identifier, frameworkIdentifier: p.framework_identifier };
+    return portfolioReads(ctx).assetsPage(filter, page);
   },
   async asset(_: unknown, args: { identifier: string }, ctx: GraphqlContext): Promise<GqlAsset | null> {
     await prepare(ctx);
@@ -93,10 +96,12 @@ export const portfolioQueries = {
   async positions(_: unknown, args: PositionsArgs, ctx: GraphqlContext, page: { pageSize: number; pageToken: string | undefined }) {
     return portfolioReads(ctx).positionsPage(await positionListing(args, ctx), page);
   },
+  /** The portfolios connection: the portfolio service pages the listing (servicePaged in index.ts). */
   async portfolios(
     _: unknown,
     args: { investorIdentifier?: Maybe<string>; assetIdentifier?: Maybe<string>; userIdentifier?: Maybe<string>; decryptionKey?: Maybe<string> },
     ctx: GraphqlContext,
+    page: PageRequest,
   ) {
     const composition = await prepare(ctx);
     const p = validateParameters(
@@ -105,12 +110,8 @@ export const portfolioQueries = {
       labels,
     );
     const filter = await investorFilterOfUser(p.user_identifier, composition);
-    return portfolioReads(ctx).portfolios({
-      investorIdentifier: p.investor_identifier ?? '',
-      assetIdentifier: p.asset_identifier,
-      decryptionKey: p.decryption_key,
-      filter,
-    });
+    const listing = { investorIdentifier: p.investor_identifier ?? '', assetIdentifier: p.asset_identifier, decryptionKey: p.decryption_key, filter };
+    return portfolioReads(ctx).portfoliosPage(listing, page);
   },
   async portfolio(_: unknown, args: { identifier: string; decryptionKey?: Maybe<string> }, ctx: GraphqlContext): Promise<GqlPortfolio | null> {
     await prepare(ctx);

@@ -15,6 +15,8 @@ import {
 } from '../../v1/operations/recompute-jobs.js';
 import { validateParameters } from '../../v1/parameters.js';
 import { callAs, type GraphqlContext } from '../context.js';
+import type { ServicePage } from '../pagination.js';
+import type { PageRequest } from '../portfolio-reads.js';
 import { orNull } from './or-null.js';
 
 /**
@@ -76,12 +78,18 @@ export const recomputeQueries = {
     const res = await orNull(client.getImpactRecomputeJob({ jobId: p.job_id }, opts));
     return res?.job ? toGqlRecomputeJob(res.job) : null;
   },
-  /** The newest 100 (the service's cap); paged by index.ts. */
-  async impactRecomputeJobs(_: unknown, args: { status?: Maybe<string> }, ctx: GraphqlContext) {
+  /** The jobs connection, newest first: the portfolio service pages the listing (servicePaged in index.ts). */
+  async impactRecomputeJobs(_: unknown, args: { status?: Maybe<string> }, ctx: GraphqlContext, page: PageRequest): Promise<ServicePage<GqlRecomputeJob>> {
     const { client, opts } = await prepare(ctx);
     const p = validateParameters(listRecomputeJobsParams, { status: args.status?.toLowerCase() });
-    const req = { limit: 0, statuses: p.status ? [statusEnumOf(p.status as RecomputeStatusName)] : [] };
-    return (await client.listImpactRecomputeJobs(req, opts)).jobs.map(toGqlRecomputeJob);
+    const req = {
+      limit: 0,
+      statuses: p.status ? [statusEnumOf(p.status as RecomputeStatusName)] : [],
+      pageSize: page.pageSize,
+      ...(page.pageToken === undefined ? {} : { pageToken: page.pageToken }),
+    };
+    const res = await client.listImpactRecomputeJobs(req, opts);
+    return { items: res.jobs.map(toGqlRecomputeJob), nextPageToken: res.nextPageToken, totalCount: res.totalCount ?? res.jobs.length };
   },
 };
 

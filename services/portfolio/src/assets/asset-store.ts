@@ -2,6 +2,7 @@ import type { DataSource, EntityManager } from 'typeorm';
 import type { Caller } from '@green-impact/shared/caller';
 import { FailedPreconditionError, InvalidArgumentError, NotAuthorizedError, NotFoundError } from '@green-impact/shared/errors';
 import type { Logger } from '@green-impact/shared/logger';
+import { decodePageToken, pageOf, pageSize, type PageRequest } from '@green-impact/shared/paging';
 import type { AssetRow, VisibilityName } from '../entities.js';
 import type { FrameworkSource } from '../framework-source.js';
 import { MSG } from '../messages.js';
@@ -147,20 +148,27 @@ export class AssetStore {
 
   /** The caller's assets and the public ones, filtered. */
   async list(caller: Caller, filter: AssetFilter): Promise<AssetView[]> {
-    const where = [`(a.account_id = $1 OR a.visibility = 'public')`];
-    const params: unknown[] = [caller.accountId];
-    const add = (sql: string, value: unknown) => {
-      params.push(value);
-      where.push(sql.replace('?', `$${params.length}`));
-    };
-    if (filter.visibility) add(`a.visibility = ?`, filter.visibility);
-    if (filter.issuerIdentifier) add(`a.issuer_identifier = ?`, filter.issuerIdentifier.trim());
-    if (filter.frameworkIdentifier) add(`a.framework_identifier = ?`, filter.frameworkIdentifier.trim());
-    const rows: AssetRow[] = await this.ds.query(
-      `SELECT ${ASSET_COLUMNS} FROM portfolio.assets a WHERE ${where.join(' AND ')} ORDER BY a.id`,
-      params,
-    );
+    const { where, params } = listingWhere(caller, filter);
+    const rows: AssetRow[] = await this.ds.query(`SELECT ${ASSET_COLUMNS} FROM portfolio.assets a WHERE ${where} ORDER BY a.id`, params);
     return this.withCurrentFrameworkNames(caller, rows);
+  }
+
+  /**
+   * One page of the listing, in id order after the token's asset (keyset: LIMIT size + 1 rows, never the
+   * whole table), with the number of matching assets (one aggregate). The same visibility and filters as list.
+   */
+  async page(caller: Caller, filter: AssetFilter, page: PageRequest): Promise<{ assets: AssetView[]; nextPageToken: string; totalCount: number }> {
+    const size = pageSize(page.size);
+    const after = decodePageToken(page.token);
+    const { where, params } = listingWhere(caller, filter);
+    const [summary]: { count: string | number }[] = await this.ds.query(`SELECT count(*) AS count FROM portfolio.assets a WHERE ${where}`, params);
+    const n = params.length;
+    const rows: AssetRow[] = await this.ds.query(
+      `SELECT ${ASSET_COLUMNS} FROM portfolio.assets a WHERE ${where} AND a.id > $${n + 1} ORDER BY a.id LIMIT $${n + 2}`,
+      [...params, after?.id ?? 0, size + 1],
+    );
+    const { items, nextPageToken } = pageOf(rows, size, after, (r) => r.id);
+    return { assets: await this.withCurrentFrameworkNames(caller, items), nextPageToken, totalCount: Number(summary?.count ?? 0) };
   }
 
   /** Batch read (one query): the visible asset of each identifier; unknown or invisible ones are left out. */
@@ -235,4 +243,18 @@ export class AssetStore {
       };
     });
   }
+}
+
+/** The WHERE clause of a listing: the caller's assets and the public ones, filtered ($1 is the account). */
+function listingWhere(caller: Caller, filter: AssetFilter): { where: string; params: unknown[] } {
+  const where = [`(a.account_id = $1 OR a.visibility = 'public')`];
+  const params: unknown[] = [caller.accountId];
+  const add = (sql: string, value: unknown) => {
+    params.push(value);
+    where.push(sql.replace('?', `$${params.length}`));
+  };
+  if (filter.visibility) add(`a.visibility = ?`, filter.visibility);
+  if (filter.issuerIdentifier) add(`a.issuer_identifier = ?`, filter.issuerIdentifier.trim());
+  if (filter.frameworkIdentifier) add(`a.framework_identifier = ?`, filter.frameworkIdentifier.trim());
+  return { where: where.join(' AND '), params };
 }

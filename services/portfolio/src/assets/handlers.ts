@@ -12,12 +12,16 @@ type Handlers = UnaryHandlers<typeof PortfolioServiceService>;
 export function assetHandlers(s: PortfolioStores): Pick<Handlers, 'getAssets' | 'getAssetFrameworkDetails' | 'addAsset' | 'removeAsset' | 'getAssetsByIdentifiers'> {
   return {
     async getAssets(req, ctx) {
-      const assets = await s.assets.list(requireAccount(ctx.caller), {
+      const caller = requireAccount(ctx.caller);
+      const filter = {
         visibility: visibilityName(req.issuerVisibility, 'issuer_visibility'),
         issuerIdentifier: req.issuerIdentifier,
         frameworkIdentifier: req.frameworkIdentifier,
-      });
-      return { assets: assets.map(assetMsg) };
+      };
+      // No page asked for: the whole list (/v1/call's getAssets).
+      if (req.pageSize === undefined) return { assets: (await s.assets.list(caller, filter)).map(assetMsg), nextPageToken: '' };
+      const page = await s.assets.page(caller, filter, { size: req.pageSize, token: req.pageToken });
+      return { assets: page.assets.map(assetMsg), nextPageToken: page.nextPageToken, totalCount: page.totalCount };
     },
     async getAssetFrameworkDetails(req, ctx) {
       const detail = await s.assetDetails.read(requireAccount(ctx.caller), req.assetIdentifier, req.reportingYear, req.languageCode);

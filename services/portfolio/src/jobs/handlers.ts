@@ -71,7 +71,11 @@ export function recomputeJobHandlers(s: PortfolioStores): Pick<Handlers, 'startI
         if (!name) throw new InvalidArgumentError('statuses must be queued, running, completed or failed.');
         return name;
       });
-      return { jobs: (await s.recomputeJobs.list(requireAccount(ctx.caller), req.limit, statuses)).map(toRecomputeJobMsg) };
+      const caller = requireAccount(ctx.caller);
+      // No page asked for: the newest `limit` jobs (/v1/call's listImpactRecomputeJobs).
+      if (req.pageSize === undefined) return { jobs: (await s.recomputeJobs.list(caller, req.limit, statuses)).map(toRecomputeJobMsg), nextPageToken: '' };
+      const page = await s.recomputeJobs.page(caller, { size: req.pageSize, token: req.pageToken }, statuses);
+      return { jobs: page.jobs.map(toRecomputeJobMsg), nextPageToken: page.nextPageToken, totalCount: page.totalCount };
     },
   };
 }

@@ -85,6 +85,31 @@ export class RecomputeJobStore {
   }
 
   /**
+   * A page of the account's jobs in the list's order (newest first, then id) after the job afterId
+   * (keyset on its created_at and id: LIMIT limit rows, never the whole table), with the number of
+   * matching jobs; undefined when afterId names no job of the account. The anchor is looked up whatever
+   * its status now, so a job that changed state between pages still marks where the next page starts.
+   */
+  async page(accountId: string, statuses: RecomputeStatusName[], afterId: string | undefined, limit: number): Promise<{ rows: RecomputeJobRow[]; count: number } | undefined> {
+    const filter = `account_id = $1 AND (cardinality($2::text[]) = 0 OR status = ANY($2::text[]))`;
+    if (afterId !== undefined) {
+      const anchor: unknown[] = await this.ds.query(`SELECT 1 FROM portfolio.recompute_jobs WHERE id = $1 AND account_id = $2`, [afterId, accountId]);
+      if (anchor.length === 0) return undefined;
+    }
+    const [summary]: { count: string | number }[] = await this.ds.query(`SELECT count(*) AS count FROM portfolio.recompute_jobs WHERE ${filter}`, [accountId, statuses]);
+    const rows: RecomputeJobRow[] = await this.ds.query(
+      afterId === undefined
+        ? `SELECT ${COLUMNS} FROM portfolio.recompute_jobs WHERE ${filter} ORDER BY created_at DESC, id LIMIT $3`
+        : `WITH t AS (SELECT created_at AS at FROM portfolio.recompute_jobs WHERE id = $4)
+           SELECT ${COLUMNS} FROM portfolio.recompute_jobs, t
+           WHERE ${filter} AND (created_at < t.at OR (created_at = t.at AND id > $4))
+           ORDER BY created_at DESC, id LIMIT $3`,
+      afterId === undefined ? [accountId, statuses, limit] : [accountId, statuses, limit, afterId],
+    );
+    return { rows, count: Number(summary?.count ?? 0) };
+  }
+
+  /**
    * Takes the oldest queued job, or a running one whose owner stopped renewing its lease, for owner.
    * SKIP LOCKED: replicas claiming at once take different jobs.
    */

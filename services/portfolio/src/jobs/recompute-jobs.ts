@@ -1,6 +1,7 @@
 import type { DataSource } from 'typeorm';
 import type { Caller } from '@green-impact/shared/caller';
 import { InvalidArgumentError, NotFoundError } from '@green-impact/shared/errors';
+import { decodeTextPageToken, pageOf, pageSize, type PageRequest } from '@green-impact/shared/paging';
 import type { InvestorStore } from '../investors/investor-store.js';
 import type { PortfolioStore } from '../portfolios/portfolio-store.js';
 import * as v from '../validation.js';
@@ -16,6 +17,8 @@ export interface StartRecompute {
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 export const MAX_LISTED_JOBS = 100;
+/** A job id as the store answers it (lower-case UUID): the ids of the paged listing's tokens. */
+const JOB_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
 /** Starting and reading recompute jobs; the runner (this replica's, or any other's) does the work. */
 export class RecomputeJobs {
@@ -73,5 +76,19 @@ export class RecomputeJobs {
   async list(caller: Caller, limit: number, statuses: RecomputeStatusName[]): Promise<RecomputeJobRow[]> {
     const n = limit <= 0 ? MAX_LISTED_JOBS : Math.min(limit, MAX_LISTED_JOBS);
     return this.store.list(caller.accountId, n, statuses);
+  }
+
+  /**
+   * One page of the account's jobs, newest first (created_at, then id), after the token's job (keyset:
+   * LIMIT size + 1 rows), with the number of matching jobs; not capped at MAX_LISTED_JOBS. A token that
+   * names no job of the account (another listing's, or another account's) is INVALID_ARGUMENT.
+   */
+  async page(caller: Caller, page: PageRequest, statuses: RecomputeStatusName[]): Promise<{ jobs: RecomputeJobRow[]; nextPageToken: string; totalCount: number }> {
+    const size = pageSize(page.size);
+    const after = decodeTextPageToken(page.token, JOB_ID);
+    const found = await this.store.page(caller.accountId, statuses, after?.id, size + 1);
+    if (!found) throw new InvalidArgumentError('page_token must be a next_page_token of this listing.');
+    const { items, nextPageToken } = pageOf(found.rows, size, after, (j) => j.id);
+    return { jobs: items, nextPageToken, totalCount: found.count };
   }
 }

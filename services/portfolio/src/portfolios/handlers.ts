@@ -1,8 +1,9 @@
-import type { PortfolioServiceService } from '@green-impact/proto/greenimpact/portfolio/v1/portfolio';
+import type { Portfolio, PortfolioServiceService } from '@green-impact/proto/greenimpact/portfolio/v1/portfolio';
 import { requireAccount } from '../caller.js';
 import type { UnaryHandlers } from '@green-impact/shared/grpc/server';
 import { MSG } from '../messages.js';
 import type { PortfolioStores } from '../stores.js';
+import type { PortfolioView } from './portfolio-listing.js';
 
 type Handlers = UnaryHandlers<typeof PortfolioServiceService>;
 
@@ -12,26 +13,16 @@ export function portfolioHandlers(
 ): Pick<Handlers, 'getPortfolios' | 'getPortfolioPositions' | 'addPortfolio' | 'addPositionToPortfolio' | 'removePositionFromPortfolio' | 'removePortfolio'> {
   return {
     async getPortfolios(req, ctx) {
-      const list = await s.portfolios.list(
-        requireAccount(ctx.caller),
-        {
-          investorIdentifier: req.investorIdentifier,
-          assetIdentifier: req.assetIdentifier,
-          investorsAllowed: req.investorFilterActive ? req.investorIdentifiersAllowed : undefined,
-        },
-        req.decryptionKey,
-      );
-      return {
-        portfolios: list.map((p) => ({
-          portfolioId: p.id,
-          portfolioIdentifier: p.portfolioIdentifier,
-          investorIdentifier: p.investorIdentifier,
-          investorName: p.investorName,
-          assets: p.assets,
-          masked: p.masked,
-          positionIds: p.positionIds,
-        })),
+      const caller = requireAccount(ctx.caller);
+      const filter = {
+        investorIdentifier: req.investorIdentifier,
+        assetIdentifier: req.assetIdentifier,
+        investorsAllowed: req.investorFilterActive ? req.investorIdentifiersAllowed : undefined,
       };
+      // No page asked for: the whole list (/v1/call's getPortfolios).
+      if (req.pageSize === undefined) return { portfolios: (await s.portfolios.list(caller, filter, req.decryptionKey)).map(portfolioMsg), nextPageToken: '' };
+      const page = await s.portfolios.page(caller, filter, { size: req.pageSize, token: req.pageToken }, req.decryptionKey);
+      return { portfolios: page.portfolios.map(portfolioMsg), nextPageToken: page.nextPageToken, totalCount: page.totalCount };
     },
     async getPortfolioPositions(req, ctx) {
       const list = await s.portfolios.positions(requireAccount(ctx.caller), req.portfolioIdentifier);
@@ -66,5 +57,17 @@ export function portfolioHandlers(
       const id = await s.portfolios.remove(requireAccount(ctx.caller), req.investorIdentifier, req.portfolioIdentifier);
       return { message: MSG.portfolioRemoved, id };
     },
+  };
+}
+
+function portfolioMsg(p: PortfolioView): Portfolio {
+  return {
+    portfolioId: p.id,
+    portfolioIdentifier: p.portfolioIdentifier,
+    investorIdentifier: p.investorIdentifier,
+    investorName: p.investorName,
+    assets: p.assets,
+    masked: p.masked,
+    positionIds: p.positionIds,
   };
 }

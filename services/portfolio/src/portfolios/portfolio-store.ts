@@ -1,22 +1,15 @@
 import type { DataSource, EntityManager } from 'typeorm';
 import type { Caller } from '@green-impact/shared/caller';
 import { AlreadyExistsError, NotFoundError } from '@green-impact/shared/errors';
-import { openPii, parseDecryptionKey, requireKeyFitsSome, type StoredPii } from '../investors/investor-pii.js';
+import { decodePageToken, pageOf, pageSize, type PageRequest } from '@green-impact/shared/paging';
+import { parseDecryptionKey, requireKeyFitsSome } from '../investors/investor-pii.js';
 import type { InvestorStore } from '../investors/investor-store.js';
 import { MSG } from '../messages.js';
 import { UNIQUE_VIOLATION, pgErrorCode } from '../pg-errors.js';
 import * as v from '../validation.js';
+import { portfolioViews, selectPortfolios, summarizePortfolios, type PortfolioCriteria, type PortfolioView } from './portfolio-listing.js';
 
-export interface PortfolioView {
-  id: number;
-  portfolioIdentifier: string;
-  investorIdentifier: string;
-  investorName: string;
-  masked: boolean;
-  /** Distinct assets of the portfolio's positions, in the order of the positions. */
-  assets: { assetIdentifier: string; assetName: string }[];
-  positionIds: number[];
-}
+export type { PortfolioView } from './portfolio-listing.js';
 
 export interface PortfolioPositionView {
   positionId: number;
@@ -131,59 +124,39 @@ export class PortfolioStore {
 
   async list(caller: Caller, filter: PortfolioFilter, decryptionKey?: string): Promise<PortfolioView[]> {
     const key = parseDecryptionKey(decryptionKey);
+    const criteria = await this.criteria(caller, filter);
+    if (!criteria) return [];
+    const rows = await selectPortfolios(this.ds.manager, caller.accountId, criteria);
+    requireKeyFitsSome(rows, key);
+    return portfolioViews(rows, key);
+  }
+
+  /**
+   * One page of the listing, in id order after the token's portfolio (keyset: LIMIT size + 1 rows, never
+   * the whole table), with the number of matching portfolios. The same filters as list; the key must fit
+   * one investor of the whole listing, as for list.
+   */
+  async page(caller: Caller, filter: PortfolioFilter, page: PageRequest, decryptionKey?: string): Promise<{ portfolios: PortfolioView[]; nextPageToken: string; totalCount: number }> {
+    const size = pageSize(page.size);
+    const after = decodePageToken(page.token);
+    const key = parseDecryptionKey(decryptionKey);
+    const criteria = await this.criteria(caller, filter);
+    if (!criteria) return { portfolios: [], nextPageToken: '', totalCount: 0 };
+    const summary = await summarizePortfolios(this.ds.manager, caller.accountId, criteria);
+    requireKeyFitsSome(summary.fingerprints, key);
+    const rows = await selectPortfolios(this.ds.manager, caller.accountId, criteria, { ...(after ? { afterId: after.id } : {}), limit: size + 1 });
+    const { items, nextPageToken } = pageOf(rows, size, after, (r) => r.id);
+    return { portfolios: portfolioViews(items, key), nextPageToken, totalCount: summary.count };
+  }
+
+  /** The criteria of a listing; undefined when it is empty whatever is stored (an investor the user may not see). */
+  private async criteria(caller: Caller, filter: PortfolioFilter): Promise<PortfolioCriteria | undefined> {
     const investorIdentifier = v.optionalText('investor_identifier', filter.investorIdentifier);
     if (investorIdentifier !== undefined) {
-      if (filter.investorsAllowed && !filter.investorsAllowed.includes(investorIdentifier)) return [];
+      if (filter.investorsAllowed && !filter.investorsAllowed.includes(investorIdentifier)) return undefined;
       await this.investors.requireInvestor(this.ds.manager, caller, investorIdentifier);
     }
-    const where = ['pf.account_id = $1'];
-    const params: unknown[] = [caller.accountId];
-    const add = (sql: string, value: unknown) => {
-      params.push(value);
-      where.push(sql.replaceAll('?', `$${params.length}`));
-    };
-    if (investorIdentifier !== undefined) add('i.investor_identifier = ?', investorIdentifier);
-    if (filter.investorsAllowed) add('i.investor_identifier = ANY(?)', filter.investorsAllowed);
-    const assetIdentifier = v.optionalText('asset_identifier', filter.assetIdentifier);
-    if (assetIdentifier !== undefined) {
-      add(
-        `EXISTS (SELECT 1 FROM portfolio.portfolio_positions pp2 JOIN portfolio.positions p2 ON p2.id = pp2.position_id
-                 JOIN portfolio.assets a2 ON a2.id = p2.asset_id WHERE pp2.portfolio_id = pf.id AND a2.asset_identifier = ?)`,
-        assetIdentifier,
-      );
-    }
-    const rows: (StoredPii & { id: number; portfolioIdentifier: string; members: { positionId: number; assetIdentifier: string; assetName: string }[] })[] =
-      await this.ds.query(
-        `SELECT pf.id, pf.portfolio_identifier AS "portfolioIdentifier", i.account_id AS "accountId",
-           i.investor_identifier AS "investorIdentifier", i.investor_name AS "investorName", i.investor_email AS "investorEmail",
-           i.key_fingerprint AS "keyFingerprint",
-           COALESCE(json_agg(json_build_object('positionId', p.id, 'assetIdentifier', a.asset_identifier, 'assetName', a.asset_name)
-             ORDER BY p.id) FILTER (WHERE p.id IS NOT NULL), '[]'::json) AS members
-         FROM portfolio.portfolios pf
-         JOIN portfolio.investors i ON i.id = pf.investor_id
-         LEFT JOIN portfolio.portfolio_positions pp ON pp.portfolio_id = pf.id
-         LEFT JOIN portfolio.positions p ON p.id = pp.position_id
-         LEFT JOIN portfolio.assets a ON a.id = p.asset_id
-         WHERE ${where.join(' AND ')}
-         GROUP BY pf.id, i.id
-         ORDER BY pf.id`,
-        params,
-      );
-    requireKeyFitsSome(rows, key);
-    return rows.map((r) => {
-      const pii = openPii(r, key);
-      const assets = new Map<string, string>();
-      for (const member of r.members) if (!assets.has(member.assetIdentifier)) assets.set(member.assetIdentifier, member.assetName);
-      return {
-        id: r.id,
-        portfolioIdentifier: r.portfolioIdentifier,
-        investorIdentifier: r.investorIdentifier,
-        investorName: pii.investorName,
-        masked: pii.masked,
-        assets: [...assets].map(([assetIdentifier, assetName]) => ({ assetIdentifier, assetName })),
-        positionIds: r.members.map((member) => member.positionId),
-      };
-    });
+    return { investorIdentifier, assetIdentifier: v.optionalText('asset_identifier', filter.assetIdentifier), investorsAllowed: filter.investorsAllowed };
   }
 
   async positions(caller: Caller, portfolioIdentifier: string): Promise<PortfolioPositionView[]> {

@@ -1,0 +1,92 @@
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { startTestGateway, type TestGateway } from '../testing/test-gateway.js';
+import { data, gqlAt, onlyError, type GqlResponse } from '../testing/graphql-calls.js';
+import { checkPage, paginate } from './pagination.js';
+
+/**
+ * The assets, portfolios and impactRecomputeJobs connections are paged by the portfolio service (the fake
+ * here, paging as the real one): first/after go to GetAssets / GetPortfolios / ListImpactRecomputeJobs
+ * as page_size/page_token, the whole list is never asked for, and the cursors are those the gateway-side
+ * paging gave out.
+ */
+
+const ACME = { accountId: 'acc-acme', role: 'user' as const };
+type Page = { nodes: { id: string }[]; pageInfo: { hasNextPage: boolean; endCursor: string | null }; totalCount: number };
+
+let t: TestGateway;
+const gql = (query: string, variables: Record<string, unknown> = {}): Promise<GqlResponse> => gqlAt(t.baseUrl, query, variables, 'user-key');
+const callsOf = (method: string) => t.portfolio!.calls.filter((c) => c.method === method).map((c) => JSON.parse(JSON.stringify(c.request)));
+const GUID_CURSOR = Buffer.from(JSON.stringify([1, 'a3f1c2d4-guid'])).toString('base64url');
+const SERIAL_CURSOR = Buffer.from(JSON.stringify([1, '7'])).toString('base64url');
+
+before(async () => {
+  t = await startTestGateway({}, { portfolio: true });
+  data(
+    await gql(`mutation {
+      f: addFramework(input: { identifier: "GBF", name: "Green Bond Framework", currencyCode: "EUR", visibility: PUBLIC }) { id }
+      i: addInvestor(input: { identifier: "inv_1", name: "Ann", currencyCode: "EUR" }) { message }
+      j: addInvestor(input: { identifier: "inv_2", name: "Bo", currencyCode: "EUR" }) { message }
+    }`),
+  );
+  for (let n = 1; n <= 5; n++) {
+    data(await gql(`mutation { addAsset(input: { identifier: "SE000${n}", name: "Bond ${n}", issuerIdentifier: "ISS-${n % 2}", frameworkIdentifier: "GBF", currencyCode: "EUR" }) { message } }`));
+    data(await gql(`mutation { a: addPortfolio(investorIdentifier: "inv_1", identifier: "a-${n}") { message } b: addPortfolio(investorIdentifier: "inv_2", identifier: "b-${n}") { message } }`));
+  }
+  // Seven jobs, two in the same minute (ordered by id there).
+  t.portfolio!.seedRecomputeJobs(ACME, ['2025-01-01T00:01:00Z', '2025-01-01T00:05:00Z', '2025-01-01T00:03:00Z', '2025-01-01T00:03:00Z', '2025-01-01T00:02:00Z', '2025-01-01T00:07:00Z', '2025-01-01T00:04:00Z']);
+});
+after(async () => {
+  await t.stop();
+});
+
+const lists = [
+  { field: 'assets', method: 'getAssets', args: 'issuerIdentifier: $filter', filter: 'ISS-1', total: 5, filtered: 3, foreign: GUID_CURSOR },
+  { field: 'portfolios', method: 'getPortfolios', args: 'investorIdentifier: $filter', filter: 'inv_2', total: 10, filtered: 5, foreign: GUID_CURSOR },
+  { field: 'impactRecomputeJobs', method: 'listImpactRecomputeJobs', args: 'status: $filter', filter: 'COMPLETED', total: 7, filtered: 7, foreign: SERIAL_CURSOR },
+] as const;
+
+for (const list of lists) {
+  describe(`${list.field} connection paged by the service`, () => {
+    const filterType = list.field === 'impactRecomputeJobs' ? 'RecomputeStatus' : 'String';
+    const QUERY = `query($first: Int, $after: String, $filter: ${filterType}) { ${list.field}(first: $first, after: $after, ${list.args}) { nodes { id } pageInfo { hasNextPage endCursor } totalCount } }`;
+    const page = async (variables: Record<string, unknown>): Promise<Page> => data(await gql(QUERY, variables))[list.field];
+
+    test('first/after go to the service as page_size/page_token; pages and cursors are those of the gateway-side paging', async () => {
+      const callsBefore = callsOf(list.method).length;
+      const all = (await page({ first: 1000 })).nodes;
+      assert.equal(all.length, list.total);
+      let cursor: string | null = null;
+      const seen: string[] = [];
+      for (;;) {
+        const p: Page = await page({ first: 3, after: cursor });
+        assert.deepEqual(p, paginate(all, checkPage({ first: 3, after: cursor }), (n) => n.id));
+        assert.deepEqual([callsOf(list.method).at(-1).pageSize, callsOf(list.method).at(-1).pageToken], [3, cursor ?? undefined]);
+        seen.push(...p.nodes.map((n) => n.id));
+        if (!p.pageInfo.hasNextPage) break;
+        cursor = p.pageInfo.endCursor;
+      }
+      assert.deepEqual(seen, all.map((n) => n.id));
+      const filtered = await page({ first: 2, filter: list.filter });
+      assert.deepEqual([filtered.totalCount, filtered.nodes.length], [list.filtered, 2]);
+      assert.ok(callsOf(list.method).slice(callsBefore).every((c) => c.pageSize !== undefined), 'the whole list is never asked for');
+    });
+
+    test("bad first, a malformed cursor or another list's cursor are INVALID_ARGUMENT before any call", async () => {
+      const callsBefore = callsOf(list.method).length;
+      for (const [variables, message] of [
+        [{ first: 0 }, 'first must be an integer from 1 to 1000, got 0.'],
+        [{ after: 'nope!' }, 'after must be a pageInfo.endCursor of this list.'],
+        [{ after: list.foreign }, 'after must be a pageInfo.endCursor of this list.'],
+      ] as const) {
+        assert.deepEqual(onlyError(await gql(QUERY, variables)), { message, code: 'INVALID_ARGUMENT' });
+      }
+      assert.equal(callsOf(list.method).length, callsBefore);
+    });
+  });
+}
+
+test('impactRecomputeJobs pages newest first', async () => {
+  const all = data(await gql('{ impactRecomputeJobs(first: 1000) { nodes { createdAt } } }'))['impactRecomputeJobs'].nodes.map((n: { createdAt: string }) => n.createdAt);
+  assert.deepEqual(all, [...all].sort().reverse());
+});

@@ -1,0 +1,94 @@
+import { after, before, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { Visibility } from '@green-impact/proto/greenimpact/common/v1/common';
+import type { Asset, GetAssetsRequest } from '@green-impact/proto/greenimpact/portfolio/v1/portfolio';
+import type { Caller } from '@green-impact/shared/caller';
+import { skipReason, testDatabases } from '@green-impact/shared/testing/databases';
+import { FRAMEWORK, loadFixture } from '../testing/fixture.js';
+import { rejectsWith, startPortfolioHarness, type PortfolioHarness } from '../testing/harness.js';
+
+const token = (value: unknown) => Buffer.from(JSON.stringify(value)).toString('base64url');
+
+/** GetAssets with page_size / page_token: keyset pages in id order, counted, only the assets the caller may see. */
+for (const db of testDatabases) {
+  describe(`assets paged by the service on ${db.name}`, { skip: await skipReason(db) }, () => {
+    let h: PortfolioHarness;
+    const addAsset = (caller: Caller, assetIdentifier: string, visibility: Visibility, issuerIdentifier = 'ISSUER-A') =>
+      h.portfolio.addAsset(
+        { assetIdentifier, assetName: `Bond ${assetIdentifier}`, issuerIdentifier, frameworkIdentifier: FRAMEWORK, assetCurrencyCode: 'EUR', assetVisibility: visibility },
+        { caller },
+      );
+    const allPages = async (size: number, caller: Caller, filter: Partial<GetAssetsRequest> = {}, between?: (page: number) => Promise<void>) => {
+      const pages: Asset[][] = [];
+      let pageToken: string | undefined;
+      for (;;) {
+        const res = await h.portfolio.getAssets({ ...filter, pageSize: size, ...(pageToken ? { pageToken } : {}) }, { caller });
+        pages.push(res.assets);
+        if (!res.nextPageToken) break;
+        assert.equal(res.assets.length, size, 'a page before the last is full');
+        pageToken = res.nextPageToken;
+        await between?.(pages.length);
+      }
+      return pages;
+    };
+    const identifiers = (assets: Asset[]) => assets.map((a) => a.assetIdentifier);
+
+    before(async () => {
+      h = await startPortfolioHarness(db);
+      await loadFixture(h.taxonomy, h.issuer);
+      // Interleaved, so the caller's visible ids are not one run of the table.
+      for (let n = 1; n <= 5; n++) {
+        await addAsset(h.issuer, `PUB-${n}`, Visibility.VISIBILITY_PUBLIC, n % 2 ? 'ISSUER-A' : 'ISSUER-B');
+        if (n <= 2) await addAsset(h.issuer, `HIDDEN-${n}`, Visibility.VISIBILITY_PRIVATE);
+        if (n <= 4) await addAsset(h.investor, `MINE-${n}`, Visibility.VISIBILITY_PRIVATE, n % 2 ? 'ISSUER-A' : 'ISSUER-B');
+        if (n <= 2) await addAsset(h.stranger, `THEIRS-${n}`, Visibility.VISIBILITY_PRIVATE);
+      }
+    });
+    after(async () => {
+      await h?.stop();
+    });
+
+    it('pages cover the visible assets exactly once, in id order, with their count; filters apply; absent page_size is the whole list', async () => {
+      const whole = await h.portfolio.getAssets({}, { caller: h.investor });
+      assert.deepEqual([whole.assets.length, whole.nextPageToken, whole.totalCount], [9, '', undefined]);
+      assert.ok(identifiers(whole.assets).every((i) => i.startsWith('PUB-') || i.startsWith('MINE-')), 'only own and public assets');
+      for (const size of [1, 4, 9, 1000]) assert.deepEqual((await allPages(size, h.investor)).flat(), whole.assets, `page size ${size}`);
+      assert.equal((await h.portfolio.getAssets({ pageSize: 2 }, { caller: h.investor })).totalCount, 9);
+      for (const filter of [{ issuerIdentifier: 'ISSUER-B' }, { issuerVisibility: Visibility.VISIBILITY_PRIVATE }, { frameworkIdentifier: FRAMEWORK }]) {
+        const filtered = (await h.portfolio.getAssets(filter, { caller: h.investor })).assets;
+        assert.deepEqual((await allPages(2, h.investor, filter)).flat(), filtered, JSON.stringify(filter));
+        assert.equal((await h.portfolio.getAssets({ ...filter, pageSize: 1 }, { caller: h.investor })).totalCount, filtered.length);
+      }
+      const theirs = identifiers((await allPages(3, h.stranger)).flat());
+      assert.deepEqual(theirs.sort(), ['PUB-1', 'PUB-2', 'PUB-3', 'PUB-4', 'PUB-5', 'THEIRS-1', 'THEIRS-2']);
+    });
+
+    it('inserts and removals between pages: each asset present throughout is seen exactly once, in order', async () => {
+      const before = (await allPages(100, h.investor)).flat();
+      const pages = await allPages(3, h.investor, {}, async (page) => {
+        if (page === 1) {
+          // MINE-1 is on the first page, already read; MINE-4 is on a later one.
+          for (const assetIdentifier of ['MINE-1', 'MINE-4']) await h.portfolio.removeAsset({ assetIdentifier }, { caller: h.investor });
+          await addAsset(h.investor, 'MINE-LATE', Visibility.VISIBILITY_PRIVATE);
+        }
+      });
+      const seen = pages.flat();
+      const ids = seen.map((a) => a.assetId);
+      assert.equal(new Set(ids).size, ids.length);
+      assert.deepEqual([...ids].sort((a, b) => a - b), ids);
+      const kept = before.filter((a) => a.assetIdentifier !== 'MINE-4');
+      assert.deepEqual(identifiers(seen.filter((a) => before.some((b) => b.assetId === a.assetId))), identifiers(kept));
+      assert.ok(!identifiers(seen).includes('MINE-4'));
+      assert.ok(identifiers(seen).includes('MINE-LATE'));
+    });
+
+    it('refuses a malformed or foreign page_token and a page_size out of 1..1000', async () => {
+      for (const pageToken of ['not a token!', token([1, 'a3f1c2d4-guid']), token([1, 0]), token({})]) {
+        await rejectsWith(h.portfolio.getAssets({ pageSize: 2, pageToken }, { caller: h.investor }), 'INVALID_ARGUMENT', 'page_token must be a next_page_token of this listing.');
+      }
+      for (const pageSize of [0, 1001]) {
+        await rejectsWith(h.portfolio.getAssets({ pageSize }, { caller: h.investor }), 'INVALID_ARGUMENT', `page_size must be an integer from 1 to 1000, got ${pageSize}.`);
+      }
+    });
+  });
+}
