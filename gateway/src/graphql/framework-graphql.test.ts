@@ -201,7 +201,7 @@ describe('reads', () => {
       none: null,
       old: { allocatedAmount: null, rows: [], framework: { yearSpecifics: null } },
     });
-    assert.deepEqual(sent('getProjects'), { reportingYear: 2024, projectVisibility: Visibility.VISIBILITY_PUBLIC });
+    assert.deepEqual(sent('getProjects'), { reportingYear: 2024, projectVisibility: Visibility.VISIBILITY_PUBLIC, pageSize: 100 }, 'a page of the default size');
   });
 
   test('another account sees only what is public', async () => {
@@ -220,8 +220,9 @@ describe('reads', () => {
     assert.equal(res.body.errors?.length, 1, JSON.stringify(res.body));
     assert.deepEqual(res.body.errors![0]!.extensions, { code: 'FAILED_PRECONDITION' });
     assert.equal(res.body.errors![0]!.message, `The rows of another account's framework "GBF-2024" cannot be read while you have a framework with the same identifier.`);
-    assert.deepEqual(res.body.errors![0]!.path, ['frameworks', 'nodes', 1, 'rows']);
-    assert.deepEqual(res.body.data, { frameworks: { nodes: [{ id: ownId, owned: true, rows: [] }, { id: '1', owned: false, rows: null }] } }, 'the rest of the answer stands');
+    // The connection is in id order (paged by the service): the other account's older framework first.
+    assert.deepEqual(res.body.errors![0]!.path, ['frameworks', 'nodes', 0, 'rows']);
+    assert.deepEqual(res.body.data, { frameworks: { nodes: [{ id: '1', owned: false, rows: null }, { id: ownId, owned: true, rows: [] }] } }, 'the rest of the answer stands');
     assert.equal(data(await gql('mutation ($i: String!) { removeFramework(identifier: $i) { message } }', { i: 'GBF-2024' }, 'op-key'))['removeFramework'].message, 'Framework removed.');
   });
 });

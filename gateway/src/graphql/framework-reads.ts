@@ -12,15 +12,18 @@ import { FailedPreconditionError, InternalError } from '@green-impact/shared/err
 import { taxonomyClient } from '../clients.js';
 import { BatchLoader } from './batch-loader.js';
 import { callAs, type GraphqlContext } from './context.js';
+import type { ServicePage } from './pagination.js';
 import { RequestMemo } from './request-memo.js';
 import type { Scope } from './taxonomy-reads.js';
 
 /**
- * Frameworks and projects as GraphQL resolves them. Every read of a request is memoised by its
- * arguments, so a query however deeply nested costs at most one call per distinct read: GetFrameworks /
- * GetProjects per (year, visibility), GetFrameworkDetails / GetProjectDetails per (identifier, year,
- * language), and GetFrameworksByIdentifiers per year and batch of sibling fields (Project.framework).
- * Nothing is cached across requests.
+ * Frameworks and projects as GraphQL resolves them. The frameworks and projects connections are pages
+ * the service reads (GetFrameworks / GetProjects with page_size / page_token, one call per field). Every
+ * other read of a request is memoised by its arguments, so a query however deeply nested costs at most
+ * one call per distinct read: the whole GetProjects per year (Framework.projects), GetFrameworkDetails /
+ * GetProjectDetails per (identifier, year, language), and GetFrameworksByIdentifiers per year and batch
+ * of sibling fields (Project.framework). Nothing is cached across requests, so a write acknowledged to a
+ * caller is seen by its next read, paged or not.
  */
 
 export type GqlVisibility = 'PUBLIC' | 'PRIVATE';
@@ -148,12 +151,11 @@ export class FrameworkReads {
 
   constructor(private readonly ctx: GraphqlContext) {}
 
-  frameworks(year: number, visibility: Visibility | undefined): Promise<GqlFramework[]> {
-    return this.memo.once(['frameworks', year, visibility], async () => {
-      const req = { reportingYear: year, frameworkVisibility: visibility };
-      const { frameworks } = await this.client().getFrameworks(req, await callAs(this.ctx));
-      return frameworks.map((s) => toFramework(s, year));
-    });
+  /** One page of the frameworks connection, paged by the service (keyset on the framework id, with its count). */
+  async frameworksPage(year: number, visibility: Visibility | undefined, page: ServicePageRequest): Promise<ServicePage<GqlFramework>> {
+    const req = { reportingYear: year, frameworkVisibility: visibility, ...pageFields(page) };
+    const res = await this.client().getFrameworks(req, await callAs(this.ctx));
+    return { items: res.frameworks.map((s) => toFramework(s, year)), nextPageToken: res.nextPageToken, totalCount: res.totalCount ?? res.frameworks.length };
   }
 
   frameworkDetail(identifier: string, year: number, languageCode: string | undefined): Promise<FrameworkDetail | undefined> {
@@ -193,6 +195,13 @@ export class FrameworkReads {
     });
   }
 
+  /** One page of the projects connection, paged by the service (keyset on the project id, with its count). */
+  async projectsPage(year: number, visibility: Visibility | undefined, page: ServicePageRequest): Promise<ServicePage<GqlProject>> {
+    const req = { reportingYear: year, projectVisibility: visibility, ...pageFields(page) };
+    const res = await this.client().getProjects(req, await callAs(this.ctx));
+    return { items: res.projects.map((s) => toProject(s, year)), nextPageToken: res.nextPageToken, totalCount: res.totalCount ?? res.projects.length };
+  }
+
   projectDetail(identifier: string, year: number, languageCode: string | undefined): Promise<ProjectDetail | undefined> {
     return this.memo.once(['projectDetail', identifier, year, languageCode], async () => {
       const req = { projectIdentifier: identifier, reportingYear: year, languageCode };
@@ -220,6 +229,14 @@ export class FrameworkReads {
     return taxonomyClient(this.ctx.clients);
   }
 }
+
+/** page_size / page_token of a service-paged connection (servicePaged in pagination.ts). */
+export interface ServicePageRequest {
+  pageSize: number;
+  pageToken: string | undefined;
+}
+
+const pageFields = (page: ServicePageRequest) => ({ pageSize: page.pageSize, ...(page.pageToken === undefined ? {} : { pageToken: page.pageToken }) });
 
 const perRequest = new WeakMap<GraphqlContext, FrameworkReads>();
 

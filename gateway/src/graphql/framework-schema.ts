@@ -8,7 +8,7 @@ import { connectionType, PAGE_ARGS } from './pagination.js';
  */
 export const frameworkTypeDefs = /* GraphQL */ `
   extend type Query {
-    "Frameworks visible to the caller: its own of either visibility and other accounts' public ones, own first (spec getFrameworks)."
+    "Frameworks visible to the caller: its own of either visibility and other accounts' public ones, in the order they were added (spec getFrameworks, paged by the service)."
     frameworks(
       "Reporting year, 4 digits: the year of the figures, rows and projects read below."
       year: Int!
@@ -22,7 +22,7 @@ export const frameworkTypeDefs = /* GraphQL */ `
       "Reporting year, 4 digits."
       year: Int!
     ): Framework
-    "Projects visible to the caller: its own of either visibility and other accounts' public ones (spec getProjects)."
+    "Projects visible to the caller: its own of either visibility and other accounts' public ones, in the order they were added (spec getProjects, paged by the service)."
     projects(
       "Reporting year, 4 digits."
       year: Int!

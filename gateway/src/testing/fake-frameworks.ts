@@ -4,6 +4,7 @@ import type { Caller } from '@green-impact/shared/caller';
 import { FailedPreconditionError, NotAuthorizedError, NotFoundError } from '@green-impact/shared/errors';
 import type { CallContext, UnaryHandlers } from '@green-impact/shared/grpc/server';
 import { renderFakeDocument } from './fake-documents.js';
+import { fakeServicePage } from './fake-paging.js';
 
 /**
  * The frameworks and projects methods of the fake TaxonomyService (fake-taxonomy.ts): in memory, with
@@ -193,7 +194,10 @@ export function fakeFrameworkHandlers(deps: FakeFrameworkDeps): Partial<UnaryHan
     // ---- frameworks ----
     async getFrameworks(req, ctx) {
       const c = deps.record('getFrameworks', req, ctx);
-      return { frameworks: visible(frameworks, c, vis(req.frameworkVisibility)).map((f) => frameworkSummary(f, c, req.reportingYear)) };
+      const list = visible(frameworks, c, vis(req.frameworkVisibility));
+      if (req.pageSize === undefined) return { frameworks: list.map((f) => frameworkSummary(f, c, req.reportingYear)), nextPageToken: '' };
+      const page = fakeServicePage(list, req);
+      return { frameworks: page.items.map((f) => frameworkSummary(f, c, req.reportingYear)), nextPageToken: page.nextPageToken, totalCount: page.totalCount };
     },
     async getFrameworkDetails(req, ctx) {
       const c = deps.record('getFrameworkDetails', req, ctx);
@@ -297,7 +301,10 @@ export function fakeFrameworkHandlers(deps: FakeFrameworkDeps): Partial<UnaryHan
     // ---- projects ----
     async getProjects(req, ctx) {
       const c = deps.record('getProjects', req, ctx);
-      return { projects: visible(projects, c, vis(req.projectVisibility)).map((p) => projectSummary(p, c, req.reportingYear)) };
+      const list = visible(projects, c, vis(req.projectVisibility));
+      if (req.pageSize === undefined) return { projects: list.map((p) => projectSummary(p, c, req.reportingYear)), nextPageToken: '' };
+      const page = fakeServicePage(list, req);
+      return { projects: page.items.map((p) => projectSummary(p, c, req.reportingYear)), nextPageToken: page.nextPageToken, totalCount: page.totalCount };
     },
     async getProjectDetails(req, ctx) {
       const c = deps.record('getProjectDetails', req, ctx);

@@ -17,6 +17,7 @@ import {
   type GqlProject,
   type GqlRow,
   type GqlVisibility,
+  type ServicePageRequest,
 } from '../framework-reads.js';
 import { portfolioReads } from '../portfolio-reads.js';
 import type { GqlTaxonomyRow } from '../taxonomy-reads.js';
@@ -46,10 +47,11 @@ async function languageArg(ctx: GraphqlContext, languageCode: Maybe<string>): Pr
 }
 
 export const frameworkQueries = {
-  async frameworks(_: unknown, args: { year: number; visibility?: Maybe<GqlVisibility> }, ctx: GraphqlContext) {
+  /** The frameworks connection: the taxonomy service pages the listing (servicePaged in index.ts). */
+  async frameworks(_: unknown, args: { year: number; visibility?: Maybe<GqlVisibility> }, ctx: GraphqlContext, page: ServicePageRequest) {
     await ctx.auth();
     const p = validateParameters(getFrameworksParams, { reporting_year: args.year, framework_visibility: args.visibility }, labels);
-    return frameworkReads(ctx).frameworks(p.reporting_year, toVisibility(p.framework_visibility));
+    return frameworkReads(ctx).frameworksPage(p.reporting_year, toVisibility(p.framework_visibility), page);
   },
   async framework(_: unknown, args: { identifier: string; year: number }, ctx: GraphqlContext): Promise<GqlFramework | null> {
     await ctx.auth();
@@ -57,10 +59,11 @@ export const frameworkQueries = {
     const detail = await orNull(frameworkReads(ctx).frameworkDetail(p.framework_identifier, p.reporting_year, undefined));
     return detail ? toFramework(summaryOf(detail.frameworkSummary), p.reporting_year) : null;
   },
-  async projects(_: unknown, args: { year: number; visibility?: Maybe<GqlVisibility> }, ctx: GraphqlContext) {
+  /** The projects connection: the taxonomy service pages the listing (servicePaged in index.ts). */
+  async projects(_: unknown, args: { year: number; visibility?: Maybe<GqlVisibility> }, ctx: GraphqlContext, page: ServicePageRequest) {
     await ctx.auth();
     const p = validateParameters(getProjectsParams, { reporting_year: args.year, project_visibility: args.visibility }, labels);
-    return frameworkReads(ctx).projects(p.reporting_year, toVisibility(p.project_visibility));
+    return frameworkReads(ctx).projectsPage(p.reporting_year, toVisibility(p.project_visibility), page);
   },
   async project(_: unknown, args: { identifier: string; year: number }, ctx: GraphqlContext): Promise<GqlProject | null> {
     await ctx.auth();

@@ -17,7 +17,7 @@ import { paged, servicePaged } from '../pagination.js';
 import { userMutations, userQueries } from './user-resolvers.js';
 
 const byId = (item: { id: string | number }) => item.id;
-/** The ids of the lists the portfolio service pages (positive bigint serials). */
+/** The ids of the lists the services page (positive serials). */
 const SERVICE_ID = /^[1-9][0-9]{0,14}$/;
 /** Recompute job ids (lower-case UUIDs, as the portfolio service answers them). */
 const JOB_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
@@ -26,8 +26,8 @@ const JOB_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 const pagedQueries = {
   users: paged(userQueries.users, byId),
   accounts: paged(accountQueries.accounts, byId),
-  frameworks: paged(frameworkQueries.frameworks, byId),
-  projects: paged(frameworkQueries.projects, byId),
+  frameworks: servicePaged(frameworkQueries.frameworks, byId, SERVICE_ID),
+  projects: servicePaged(frameworkQueries.projects, byId, SERVICE_ID),
   assets: servicePaged(portfolioQueries.assets, byId, SERVICE_ID),
   investors: servicePaged(portfolioQueries.investors, byId, SERVICE_ID),
   positions: servicePaged(portfolioQueries.positions, byId, SERVICE_ID),

@@ -8,7 +8,11 @@ export function frameworkHandlers(s: TaxonomyStores): Partial<UnaryHandlers<type
   return {
     // ---- reads (own and public) ----
     async getFrameworks(req, ctx) {
-      return { frameworks: await s.frameworkReader.list(requireCaller(ctx.caller), req.reportingYear, req.frameworkVisibility) };
+      const caller = requireCaller(ctx.caller);
+      // No page asked for: the whole list, in identifier order (/v1/call's getFrameworks).
+      if (req.pageSize === undefined) return { frameworks: await s.frameworkReader.list(caller, req.reportingYear, req.frameworkVisibility), nextPageToken: '' };
+      const page = await s.frameworkReader.page(caller, req.reportingYear, req.frameworkVisibility, { size: req.pageSize, token: req.pageToken });
+      return { frameworks: page.frameworks, nextPageToken: page.nextPageToken, totalCount: page.totalCount };
     },
     async getFrameworkDetails(req, ctx) {
       const selector = { identifier: req.frameworkIdentifier, frameworkId: req.frameworkId };

@@ -7,6 +7,7 @@ import type {
 } from '@green-impact/proto/greenimpact/taxonomy/v1/taxonomy';
 import type { Caller } from '@green-impact/shared/caller';
 import { FailedPreconditionError, InvalidArgumentError } from '@green-impact/shared/errors';
+import { decodePageToken, pageOf, pageSize, type PageRequest } from '@green-impact/shared/paging';
 import type { LanguageCatalog } from '../reference/language-catalog.js';
 import * as v from '../validation.js';
 import type { OwnedRecord } from './entities.js';
@@ -54,6 +55,31 @@ export class FrameworkReader {
       [account, year],
     );
     return rows.map((r) => frameworkSummary(r, account, year));
+  }
+
+  /**
+   * One page of the visible frameworks, in id order after the token's framework (keyset: LIMIT size + 1
+   * rows, never the whole table), with how many are visible: the same visibility rules and filter as list.
+   */
+  async page(caller: Caller, reportingYear: number, visibility: Visibility | undefined, page: PageRequest): Promise<{ frameworks: FrameworkSummary[]; nextPageToken: string; totalCount: number }> {
+    const account = accountOf(caller);
+    const year = v.reportingYear(reportingYear);
+    const filter = input.visibility('framework_visibility', visibility);
+    const size = pageSize(page.size);
+    const after = decodePageToken(page.token);
+    const [count]: { count: string | number }[] = await this.ds.query(
+      `SELECT count(*) AS count FROM taxonomy.frameworks f WHERE ${visibleTo('f', filter)}`,
+      [account],
+    );
+    const rows: SummaryRecord[] = await this.ds.query(
+      `SELECT ${SUMMARY_COLUMNS} FROM taxonomy.frameworks f
+       LEFT JOIN taxonomy.framework_year_specifics y ON y.framework_id = f.id AND y.reporting_year = $2
+       WHERE ${visibleTo('f', filter)} AND f.id > $3::bigint
+       ORDER BY f.id LIMIT $4`,
+      [account, year, after?.id ?? 0, size + 1],
+    );
+    const { items, nextPageToken } = pageOf(rows, size, after, (r) => r.id);
+    return { frameworks: items.map((r) => frameworkSummary(r, account, year)), nextPageToken, totalCount: Number(count?.count ?? 0) };
   }
 
   /** The summary and rows of one framework for the year, names in the requested language. */

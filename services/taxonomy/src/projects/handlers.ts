@@ -8,7 +8,11 @@ export function projectHandlers(s: TaxonomyStores): Partial<UnaryHandlers<typeof
   return {
     // ---- reads (own and public) ----
     async getProjects(req, ctx) {
-      return { projects: await s.projectReader.list(requireCaller(ctx.caller), req.reportingYear, req.projectVisibility) };
+      const caller = requireCaller(ctx.caller);
+      // No page asked for: the whole list, in identifier order (/v1/call's getProjects).
+      if (req.pageSize === undefined) return { projects: await s.projectReader.list(caller, req.reportingYear, req.projectVisibility), nextPageToken: '' };
+      const page = await s.projectReader.page(caller, req.reportingYear, req.projectVisibility, { size: req.pageSize, token: req.pageToken });
+      return { projects: page.projects, nextPageToken: page.nextPageToken, totalCount: page.totalCount };
     },
     async getProjectDetails(req, ctx) {
       const detail = await s.projectReader.details(requireCaller(ctx.caller), req.projectIdentifier, req.reportingYear, req.languageCode);

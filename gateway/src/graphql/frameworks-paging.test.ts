@@ -1,0 +1,113 @@
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { startTestGateway, type TestGateway } from '../testing/test-gateway.js';
+import { data, gqlAt, onlyError, type GqlResponse } from '../testing/graphql-calls.js';
+import { checkPage, paginate } from './pagination.js';
+
+/**
+ * The frameworks and projects connections are paged by the taxonomy service (the fake here, paging as
+ * the real one): first/after go to GetFrameworks / GetProjects as page_size/page_token, the whole list is
+ * never asked for, pages are in id order, and a write the caller was answered is in its next page.
+ * `user-key` and `op-key` are two accounts.
+ */
+
+let t: TestGateway;
+const gql = (query: string, variables: Record<string, unknown> = {}, apiKey = 'user-key'): Promise<GqlResponse> => gqlAt(t.baseUrl, query, variables, apiKey);
+const callsOf = (method: string) => t.taxonomy!.calls.filter((c) => c.method === method).map((c) => JSON.parse(JSON.stringify(c.request)));
+type Page = { nodes: { id: string; identifier: string; owned: boolean }[]; pageInfo: { hasNextPage: boolean; endCursor: string | null }; totalCount: number };
+const listing = (field: 'frameworks' | 'projects') =>
+  `query($first: Int, $after: String, $visibility: Visibility) { ${field}(year: 2024, first: $first, after: $after, visibility: $visibility) { nodes { id identifier owned } pageInfo { hasNextPage endCursor } totalCount } }`;
+const page = async (field: 'frameworks' | 'projects', variables: Record<string, unknown>, apiKey = 'user-key'): Promise<Page> =>
+  data(await gql(listing(field), variables, apiKey))[field];
+const addFramework = (identifier: string, visibility: 'PUBLIC' | 'PRIVATE', apiKey = 'user-key') =>
+  gql(`mutation { addFramework(input: { identifier: "${identifier}", name: "${identifier}", currencyCode: "EUR", visibility: ${visibility} }) { id } }`, {}, apiKey).then(data);
+const addProject = (identifier: string, framework: string, visibility: 'PUBLIC' | 'PRIVATE', apiKey = 'user-key') =>
+  gql(`mutation { addProject(input: { identifier: "${identifier}", name: "${identifier}", currencyCode: "EUR", frameworkIdentifier: "${framework}", visibility: ${visibility} }) { message } }`, {}, apiKey).then(data);
+
+/** Every page of a connection, checking what each call carried. */
+async function walk(field: 'frameworks' | 'projects', first: number, apiKey = 'user-key'): Promise<Page['nodes']> {
+  const method = field === 'frameworks' ? 'getFrameworks' : 'getProjects';
+  const seen: Page['nodes'] = [];
+  let cursor: string | null = null;
+  for (;;) {
+    const p: Page = await page(field, { first, after: cursor }, apiKey);
+    const sent = callsOf(method).at(-1);
+    assert.deepEqual([sent.pageSize, sent.pageToken], [first, cursor ?? undefined]);
+    seen.push(...p.nodes);
+    if (!p.pageInfo.hasNextPage) return seen;
+    assert.equal(p.nodes.length, first);
+    cursor = p.pageInfo.endCursor;
+  }
+}
+
+before(async () => {
+  t = await startTestGateway({}, { taxonomy: true });
+  // Interleaved ids: the user's of both visibilities, the other account's public (listed) and private (never).
+  for (let n = 1; n <= 3; n++) {
+    await addFramework(`Z-MINE-${n}`, n === 2 ? 'PRIVATE' : 'PUBLIC');
+    await addFramework(`A-THEIRS-${n}`, 'PUBLIC', 'op-key');
+    await addFramework(`A-HIDDEN-${n}`, 'PRIVATE', 'op-key');
+  }
+  await addProject('P-MINE', 'Z-MINE-1', 'PRIVATE');
+  await addProject('P-THEIRS', 'A-THEIRS-1', 'PUBLIC', 'op-key');
+  await addProject('P-HIDDEN', 'A-HIDDEN-1', 'PRIVATE', 'op-key');
+});
+after(async () => {
+  await t.stop();
+});
+
+describe('frameworks and projects connections paged by the taxonomy service', () => {
+  test('first/after become page_size/page_token; pages cover the visible list once, in id order, never the whole list', async () => {
+    const before = { frameworks: callsOf('getFrameworks').length, projects: callsOf('getProjects').length };
+    const frameworks = await walk('frameworks', 2);
+    assert.deepEqual(frameworks.map((f) => f.identifier), ['Z-MINE-1', 'A-THEIRS-1', 'Z-MINE-2', 'A-THEIRS-2', 'Z-MINE-3', 'A-THEIRS-3']);
+    assert.deepEqual([...frameworks].sort((a, b) => Number(a.id) - Number(b.id)), frameworks);
+    assert.equal((await page('frameworks', { first: 2 })).totalCount, 6);
+    assert.deepEqual((await walk('frameworks', 1, 'op-key')).map((f) => f.identifier),
+      ['Z-MINE-1', 'A-THEIRS-1', 'A-HIDDEN-1', 'A-THEIRS-2', 'A-HIDDEN-2', 'Z-MINE-3', 'A-THEIRS-3', 'A-HIDDEN-3']);
+    assert.deepEqual((await walk('projects', 1)).map((p) => [p.identifier, p.owned]), [['P-MINE', true], ['P-THEIRS', false]]);
+    const filtered = await page('frameworks', { first: 10, visibility: 'PRIVATE' });
+    assert.deepEqual([filtered.nodes.map((f) => f.identifier), filtered.totalCount], [['Z-MINE-2'], 1]);
+    assert.ok(callsOf('getFrameworks').slice(before.frameworks).every((c) => c.pageSize !== undefined), 'the whole frameworks list is never asked for');
+    assert.ok(callsOf('getProjects').slice(before.projects).every((c) => c.pageSize !== undefined), 'the whole projects list is never asked for');
+  });
+
+  test('pages and cursors are those the gateway-side paging gave out, so cursors clients hold resume where they did', async () => {
+    for (const field of ['frameworks', 'projects'] as const) {
+      const all = (await page(field, { first: 1000 })).nodes;
+      for (const first of [1, 2, 4]) {
+        const byGateway = paginate(all, checkPage({ first }), (n) => n.id);
+        assert.deepEqual(await page(field, { first }), byGateway);
+        const next = paginate(all, checkPage({ first, after: byGateway.pageInfo.endCursor }), (n) => n.id);
+        assert.deepEqual(await page(field, { first, after: byGateway.pageInfo.endCursor }), next);
+      }
+    }
+  });
+
+  test('a write answered to the caller is in its next page; a framework made private leaves the other account\'s pages', async () => {
+    const one = await page('frameworks', { first: 3 });
+    await addFramework('Z-MINE-4', 'PRIVATE');
+    await addFramework('A-THEIRS-3', 'PRIVATE', 'op-key');
+    const two = await page('frameworks', { first: 3, after: one.pageInfo.endCursor });
+    assert.deepEqual([two.nodes.map((f) => f.identifier), two.totalCount, two.pageInfo.hasNextPage], [['A-THEIRS-2', 'Z-MINE-3', 'Z-MINE-4'], 6, false]);
+    data(await gql('mutation { removeFramework(identifier: "Z-MINE-4") { message } }'));
+    assert.equal((await page('frameworks', { first: 3, after: one.pageInfo.endCursor })).totalCount, 5);
+  });
+
+  test("bad first, a malformed cursor or another list's cursor are INVALID_ARGUMENT before any call", async () => {
+    const calls = () => callsOf('getFrameworks').length + callsOf('getProjects').length;
+    const callsBefore = calls();
+    const nftCursor = Buffer.from(JSON.stringify([1, 'a3f1c2d4-guid'])).toString('base64url');
+    for (const field of ['frameworks', 'projects'] as const) {
+      for (const [variables, message] of [
+        [{ first: 0 }, 'first must be an integer from 1 to 1000, got 0.'],
+        [{ first: 1001 }, 'first must be an integer from 1 to 1000, got 1001.'],
+        [{ after: 'nope!' }, 'after must be a pageInfo.endCursor of this list.'],
+        [{ after: nftCursor }, 'after must be a pageInfo.endCursor of this list.'],
+      ] as const) {
+        assert.deepEqual(onlyError(await gql(listing(field), variables)), { message, code: 'INVALID_ARGUMENT' });
+      }
+    }
+    assert.equal(calls(), callsBefore);
+  });
+});
