@@ -8,8 +8,9 @@ import { connectionType, PAGE_ARGS } from './pagination.js';
 export const nftTypeDefs = /* GraphQL */ `
   extend type Query {
     """
-    The account's NFTs whose mint was asked in [from, to] (spec list), newest first; without a range the
-    last 20. Minting NFTs are listed (status MINTING, no nftId); failed mints are not.
+    The account's NFTs whose mint was asked in [from, to] (spec list), newest first; without a range all of
+    them (the pages are not capped at the spec's last 20). Minting NFTs are listed (status MINTING, no
+    nftId); failed mints are not.
     """
     nfts(
       "Milliseconds since 1970, inclusive."

@@ -17,6 +17,9 @@ import {
 import type { Caller } from '@green-impact/shared/caller';
 import { FailedPreconditionError, InvalidArgumentError, NotAuthorizedError, NotFoundError } from '@green-impact/shared/errors';
 import type { CallContext } from '@green-impact/shared/grpc/server';
+import { decodeTextPageToken, pageOf, pageSize } from '@green-impact/shared/paging';
+
+const GUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
 /**
  * The NFT methods of the fake ChainService (fake-chain.ts): mint, list, get, transfer, send, claim, revoke,
@@ -135,11 +138,20 @@ export function fakeNfts(d: FakeNftDeps) {
     },
     async listNfts(req: ListNftsRequest, ctx: CallContext) {
       const c = d.record('listNfts', req, ctx);
+      const newestFirst = (a: StoredNft, b: StoredNft) => b.createdAt - a.createdAt || (a.nft.guid < b.nft.guid ? 1 : a.nft.guid > b.nft.guid ? -1 : 0);
       const mine = [...nfts.values()]
         .filter((s) => s.account === c.accountId && (!req.network || s.nft.network === req.network))
         .filter((s) => (req.from === undefined || s.createdAt >= req.from) && (req.to === undefined || s.createdAt <= req.to))
-        .sort((a, b) => b.createdAt - a.createdAt);
-      return { nfts: (req.from === undefined && req.to === undefined ? mine.slice(0, 20) : mine).map((s) => s.nft) };
+        .sort(newestFirst);
+      if (req.pageSize === undefined) return { nfts: (req.from === undefined && req.to === undefined ? mine.slice(0, 20) : mine).map((s) => s.nft), nextPageToken: '' };
+      // Paged as the service pages (NftStore.page): no caps, keyset after the token's NFT of the account.
+      const size = pageSize(req.pageSize);
+      const after = decodeTextPageToken(req.pageToken, GUID);
+      const from = after && nfts.get(after.id);
+      if (after && (!from || from.account !== c.accountId)) throw new InvalidArgumentError('page_token must be a next_page_token of this listing.');
+      const rest = from ? mine.filter((s) => newestFirst(from, s) < 0) : mine;
+      const page = pageOf(rest.slice(0, size + 1), size, after, (s) => s.nft.guid);
+      return { nfts: page.items.map((s) => s.nft), nextPageToken: page.nextPageToken, totalCount: mine.length };
     },
     async getNft(req: GetNftRequest, ctx: CallContext) {
       d.recordAnonymous('getNft', req, ctx);

@@ -11,6 +11,7 @@ import {
 import type { Caller } from '@green-impact/shared/caller';
 import { FailedPreconditionError, InvalidArgumentError, NotFoundError, UnauthenticatedError } from '@green-impact/shared/errors';
 import { implement, type CallContext } from '@green-impact/shared/grpc/server';
+import { decodePageToken, pageOf, pageSize } from '@green-impact/shared/paging';
 import { serveFake } from './fake-server.js';
 import { createLogger } from '@green-impact/shared/logger';
 import { fakeNfts, rpcReceipt } from './fake-chain-nfts.js';
@@ -239,8 +240,14 @@ export async function startFakeChain(): Promise<FakeChain> {
           .map((s) => ({
             id: s.doc!.id, jobId: s.job.id, kind: s.doc!.kind, status: s.job.status, network: s.job.network,
             ...(s.job.reportingYear !== undefined ? { reportingYear: s.job.reportingYear } : {}), createdAt: s.job.createdAt,
-          }));
-        return { jobs: entries };
+          }))
+          .sort((a, b) => a.id - b.id);
+        if (req.pageSize === undefined) return { jobs: entries, nextPageToken: '' };
+        // Paged as the service pages (Documents.list): id order, keyset after the token's entry id.
+        const size = pageSize(req.pageSize);
+        const after = decodePageToken(req.pageToken);
+        const page = pageOf(entries.filter((e) => !after || e.id > after.id).slice(0, size + 1), size, after, (e) => e.id);
+        return { jobs: page.items, nextPageToken: page.nextPageToken, totalCount: entries.length };
       },
       insertString: keyValue('insertString', JobKind.JOB_KIND_KV_INSERT_STRING),
       selectString: keyValue('selectString', JobKind.JOB_KIND_KV_SELECT_STRING),

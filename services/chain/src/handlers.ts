@@ -58,7 +58,7 @@ export function chainHandlers(d: ChainHandlerDeps): Partial<UnaryHandlers<typeof
       return { job: view(jobRow), ...doc };
     },
     async listDocumentJobs(req, ctx) {
-      return { jobs: await d.documents.list(requireCaller(ctx.caller), req) };
+      return d.documents.list(requireCaller(ctx.caller), req);
     },
     async revokeDocumentLinks(req, ctx) {
       return d.documents.revokeLinks(requireCaller(ctx.caller), req.jobId);
@@ -74,7 +74,7 @@ export function chainHandlers(d: ChainHandlerDeps): Partial<UnaryHandlers<typeof
       return { jobId: job.id, job: view(job), replayed };
     },
     async listNfts(req, ctx) {
-      return { nfts: await d.nfts.list(requireCaller(ctx.caller), req) };
+      return d.nfts.list(requireCaller(ctx.caller), req);
     },
     // Without a caller: by guid only, for the gateway's public certificate pages (see Nfts.get).
     async getNft(req, ctx) {

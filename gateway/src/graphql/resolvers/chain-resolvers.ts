@@ -14,6 +14,7 @@ import {
   toGqlJob,
   toGqlNetwork,
 } from '../chain-objects.js';
+import type { ServicePage } from '../pagination.js';
 import { orNull } from './or-null.js';
 
 /**
@@ -105,11 +106,13 @@ export const chainQueries = {
     const { client, opts } = await prepare(ctx);
     return (await client.listNetworks({}, opts)).networks.map(toGqlNetwork);
   },
+  /** One page of the listing, paged by the chain service (keyset on the entry id, with its count). */
   async documents(
     _: unknown,
     args: { frameworkIdentifier?: Maybe<string>; investorIdentifier?: Maybe<string>; positionId?: Maybe<string> },
     ctx: GraphqlContext,
-  ) {
+    page: { pageSize: number; pageToken: string | undefined },
+  ): Promise<ServicePage<ReturnType<typeof toGqlDocumentEntry>>> {
     const { client, opts } = await prepare(ctx);
     let req;
     if (args.frameworkIdentifier) {
@@ -121,7 +124,8 @@ export const chainQueries = {
     } else {
       throw new InvalidArgumentError('Give frameworkIdentifier, or investorIdentifier with positionId.');
     }
-    return (await client.listDocumentJobs(req, opts)).jobs.map(toGqlDocumentEntry);
+    const res = await client.listDocumentJobs({ ...req, pageSize: page.pageSize, ...(page.pageToken === undefined ? {} : { pageToken: page.pageToken }) }, opts);
+    return { items: res.jobs.map(toGqlDocumentEntry), nextPageToken: res.nextPageToken, totalCount: res.totalCount ?? res.jobs.length };
   },
   async document(_: unknown, args: { jobId: string }, ctx: GraphqlContext) {
     const { client, opts } = await prepare(ctx);

@@ -5,7 +5,7 @@ import { currencyMutations } from './currency-mutations.js';
 import { frameworkMutations } from './framework-mutations.js';
 import { frameworkQueries, frameworkTypes } from './framework-resolvers.js';
 import { nftMutations } from './nft-mutations.js';
-import { nftQueries } from './nft-resolvers.js';
+import { NFT_GUID, nftQueries } from './nft-resolvers.js';
 import { portfolioMutations } from './portfolio-mutations.js';
 import { portfolioQueries, portfolioTypes } from './portfolio-resolvers.js';
 import { recomputeMutations, recomputeQueries, recomputeSubscriptions } from './recompute-resolvers.js';
@@ -32,8 +32,8 @@ const pagedQueries = {
   investors: servicePaged(portfolioQueries.investors, byId, SERVICE_ID),
   positions: servicePaged(portfolioQueries.positions, byId, SERVICE_ID),
   portfolios: servicePaged(portfolioQueries.portfolios, byId, SERVICE_ID),
-  documents: paged(chainQueries.documents, byId),
-  nfts: paged(nftQueries.nfts, (nft) => nft.guid),
+  documents: servicePaged(chainQueries.documents, byId, SERVICE_ID),
+  nfts: servicePaged(nftQueries.nfts, (nft) => nft.guid, NFT_GUID),
   impactRecomputeJobs: servicePaged(recomputeQueries.impactRecomputeJobs, byId, JOB_ID),
 };
 

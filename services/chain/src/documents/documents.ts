@@ -2,6 +2,7 @@ import type { DataSource } from 'typeorm';
 import type { DocumentJobEntry, GetDocumentResponse, ListDocumentJobsRequest, SubmitDocumentRequest } from '@green-impact/proto/greenimpact/chain/v1/chain';
 import type { Caller } from '@green-impact/shared/caller';
 import { FailedPreconditionError, InvalidArgumentError, NotFoundError, UnavailableError } from '@green-impact/shared/errors';
+import { decodePageToken, pageOf, pageSize } from '@green-impact/shared/paging';
 import { cidOf, type ContentStore } from '../content/content-store.js';
 import { anchorIdOf, readAnchor, type Anchor } from '../contracts/document-registry.js';
 import { DocumentEntity, type JobRow } from '../jobs/entities.js';
@@ -157,43 +158,63 @@ export class Documents {
     };
   }
 
-  /** getBlockchainJobsForFrameworks / getBlockchainJobsForImpacts: the caller's entries, oldest first. */
-  async list(caller: Caller, req: ListDocumentJobsRequest): Promise<DocumentJobEntry[]> {
-    const framework = req.frameworkIdentifier?.trim() || undefined;
-    const investor = req.investorIdentifier?.trim() || undefined;
-    const kinds = req.kinds.map(documentKindName);
-    let where: string;
-    const params: unknown[] = [caller.accountId];
-    if (framework) {
-      params.push(framework);
-      where = `d.framework_identifier = $2`;
-      if (kinds.length === 0) kinds.push('framework_json', 'framework_html');
-    } else if (investor && req.positionId !== undefined) {
-      params.push(investor, req.positionId);
-      where = `d.investor_identifier = $2 AND d.position_id = $3`;
-      if (kinds.length === 0) kinds.push('position_impacts_json', 'position_impacts_html');
-    } else {
-      throw new InvalidArgumentError('framework_identifier, or investor_identifier with position_id, is required.');
-    }
-    params.push(kinds.filter((k) => isFrameworkKind(k) === Boolean(framework)));
-    const rows: {
-      id: string; job_id: string; kind: DocumentKindName; status: keyof typeof JOB_STATUSES; network: string;
-      reporting_year: number | null; created_at: Date;
-    }[] = await this.ds.query(
-      `SELECT d.id, d.job_id, d.kind, j.status, j.network, d.reporting_year, d.created_at
-         FROM chain.documents d JOIN chain.jobs j ON j.id = d.job_id
-        WHERE d.account_id = $1 AND ${where} AND d.kind = ANY($${params.length}::varchar[])
-        ORDER BY d.id`,
-      params,
+  /**
+   * getBlockchainJobsForFrameworks / getBlockchainJobsForImpacts: the caller's entries, oldest first (id
+   * order). With page_size, one page of them: keyset after the token's entry id (LIMIT size + 1 rows),
+   * the same filters, and their number from one COUNT.
+   */
+  async list(caller: Caller, req: ListDocumentJobsRequest): Promise<{ jobs: DocumentJobEntry[]; nextPageToken: string; totalCount?: number }> {
+    const { where, params } = listing(caller, req);
+    const select = `SELECT d.id, d.job_id, d.kind, j.status, j.network, d.reporting_year, d.created_at
+         FROM chain.documents d JOIN chain.jobs j ON j.id = d.job_id WHERE ${where}`;
+    if (req.pageSize === undefined) return { jobs: (await this.ds.query(`${select} ORDER BY d.id`, params)).map(toEntry), nextPageToken: '' };
+    const size = pageSize(req.pageSize);
+    const after = decodePageToken(req.pageToken);
+    const [counted]: { count: string | number }[] = await this.ds.query(`SELECT count(*) AS count FROM chain.documents d WHERE ${where}`, params);
+    const rows: EntryRow[] = await this.ds.query(
+      `${select} AND d.id > $${params.length + 1} ORDER BY d.id LIMIT $${params.length + 2}`,
+      [...params, after?.id ?? 0, size + 1],
     );
-    return rows.map((r) => ({
-      id: Number(r.id),
-      jobId: r.job_id,
-      kind: DOCUMENT_KINDS[r.kind],
-      status: JOB_STATUSES[r.status],
-      network: r.network,
-      ...(r.reporting_year !== null ? { reportingYear: r.reporting_year } : {}),
-      createdAt: new Date(r.created_at).toISOString(),
-    }));
+    const { items, nextPageToken } = pageOf(rows, size, after, (r) => Number(r.id));
+    return { jobs: items.map(toEntry), nextPageToken, totalCount: Number(counted?.count ?? 0) };
   }
+}
+
+interface EntryRow {
+  id: string; job_id: string; kind: DocumentKindName; status: keyof typeof JOB_STATUSES; network: string;
+  reporting_year: number | null; created_at: Date;
+}
+
+/** The filters of a document listing, on chain.documents d: the caller's documents about one subject, of its kinds. */
+function listing(caller: Caller, req: ListDocumentJobsRequest): { where: string; params: unknown[] } {
+  const framework = req.frameworkIdentifier?.trim() || undefined;
+  const investor = req.investorIdentifier?.trim() || undefined;
+  const kinds = req.kinds.map(documentKindName);
+  let where: string;
+  const params: unknown[] = [caller.accountId];
+  if (framework) {
+    params.push(framework);
+    where = `d.framework_identifier = $2`;
+    if (kinds.length === 0) kinds.push('framework_json', 'framework_html');
+  } else if (investor && req.positionId !== undefined) {
+    params.push(investor, req.positionId);
+    where = `d.investor_identifier = $2 AND d.position_id = $3`;
+    if (kinds.length === 0) kinds.push('position_impacts_json', 'position_impacts_html');
+  } else {
+    throw new InvalidArgumentError('framework_identifier, or investor_identifier with position_id, is required.');
+  }
+  params.push(kinds.filter((k) => isFrameworkKind(k) === Boolean(framework)));
+  return { where: `d.account_id = $1 AND ${where} AND d.kind = ANY($${params.length}::varchar[])`, params };
+}
+
+function toEntry(r: EntryRow): DocumentJobEntry {
+  return {
+    id: Number(r.id),
+    jobId: r.job_id,
+    kind: DOCUMENT_KINDS[r.kind],
+    status: JOB_STATUSES[r.status],
+    network: r.network,
+    ...(r.reporting_year !== null ? { reportingYear: r.reporting_year } : {}),
+    createdAt: new Date(r.created_at).toISOString(),
+  };
 }

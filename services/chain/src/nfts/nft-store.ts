@@ -1,6 +1,7 @@
 import type { DataSource, EntityManager } from 'typeorm';
 import type { Caller } from '@green-impact/shared/caller';
 import { FailedPreconditionError, InvalidArgumentError, NotFoundError } from '@green-impact/shared/errors';
+import { decodeTextPageToken, pageOf, pageSize, type PageRequest } from '@green-impact/shared/paging';
 import { effectiveStatus, NftEntity, NftSendEntity, type NftRow, type NftSendRow } from './nft-entities.js';
 import { validTokenId } from './nft-rules.js';
 
@@ -10,6 +11,10 @@ export const LIST_DEFAULT = 20;
 export const LIST_MAX = 1_000;
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+/** A guid as the database answers it (lowercase): the key of the NFTs' page tokens. */
+const GUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+
+export type NftRange = { from?: Date; to?: Date };
 
 /** Reads of NFTs and sends, and the availability rule every transfer and send checks. */
 export class NftStore {
@@ -50,7 +55,37 @@ export class NftStore {
   }
 
   /** The caller's NFTs created in [from, to] (ms, inclusive), newest first; the last LIST_DEFAULT without a range. */
-  async list(caller: Caller, range: { from?: Date; to?: Date } | undefined, chainNetwork: string | undefined): Promise<NftRow[]> {
+  async list(caller: Caller, range: NftRange | undefined, chainNetwork: string | undefined): Promise<NftRow[]> {
+    return this.listed(caller, range, chainNetwork)
+      .orderBy('n.created_at', 'DESC')
+      .addOrderBy('n.guid', 'DESC')
+      .take(range ? LIST_MAX : LIST_DEFAULT)
+      .getMany();
+  }
+
+  /**
+   * One page of the NFTs list's filters, in its order (newest first: created_at, then guid, descending)
+   * but without its caps: keyset after the token's NFT (LIMIT size + 1 rows), with the number of
+   * matching NFTs from one COUNT. The token's NFT is compared in SQL, so its microseconds count; it must
+   * be an NFT of the caller's account (a failed mint since stays a valid place to resume after).
+   */
+  async page(caller: Caller, range: NftRange | undefined, chainNetwork: string | undefined, page: PageRequest): Promise<{ rows: NftRow[]; nextPageToken: string; totalCount: number }> {
+    const size = pageSize(page.size);
+    const after = decodeTextPageToken(page.token, GUID);
+    if (after) {
+      const known: unknown[] = await this.ds.query(`SELECT 1 FROM chain.nfts WHERE guid = $1 AND account_id = $2`, [after.id, caller.accountId]);
+      if (known.length === 0) throw new InvalidArgumentError('page_token must be a next_page_token of this listing.');
+    }
+    const totalCount = await this.listed(caller, range, chainNetwork).getCount();
+    const q = this.listed(caller, range, chainNetwork);
+    if (after) q.andWhere('(n.created_at, n.guid) < (SELECT a.created_at, a.guid FROM chain.nfts a WHERE a.guid = :after)', { after: after.id });
+    const rows = await q.orderBy('n.created_at', 'DESC').addOrderBy('n.guid', 'DESC').take(size + 1).getMany();
+    const { items, nextPageToken } = pageOf(rows, size, after, (r) => r.guid);
+    return { rows: items, nextPageToken, totalCount };
+  }
+
+  /** The account's listed NFTs (failed mints are not NFTs) narrowed by network and creation time. */
+  private listed(caller: Caller, range: NftRange | undefined, chainNetwork: string | undefined) {
     const q = this.ds
       .getRepository(NftEntity)
       .createQueryBuilder('n')
@@ -60,11 +95,7 @@ export class NftStore {
     if (range?.from) q.andWhere('n.created_at >= :from', { from: range.from });
     // Stored times have microseconds: the last millisecond of the range is included whole.
     if (range?.to) q.andWhere('n.created_at < :to', { to: new Date(range.to.getTime() + 1) });
-    return q
-      .orderBy('n.created_at', 'DESC')
-      .addOrderBy('n.guid', 'DESC')
-      .take(range ? LIST_MAX : LIST_DEFAULT)
-      .getMany();
+    return q;
   }
 
   /** The NFT locked for a change (inside the change's transaction). */

@@ -95,11 +95,17 @@ export class Nfts {
     );
   }
 
-  async list(caller: Caller, req: ListNftsRequest): Promise<Nft[]> {
+  /** The spec list without page_size; with it, one page of every matching NFT (NftStore.page). */
+  async list(caller: Caller, req: ListNftsRequest): Promise<{ nfts: Nft[]; nextPageToken: string; totalCount?: number }> {
     const range = validRange(req.from, req.to);
     const network = req.network?.trim() ? this.d.networks.resolve(req.network) : undefined;
-    const rows = await this.d.store.list(caller, range, network ? (network.aliasOf ?? network.name) : undefined);
-    return rows.map((r) => toNft(r, this.d.view));
+    const chainNetwork = network ? (network.aliasOf ?? network.name) : undefined;
+    if (req.pageSize === undefined) {
+      const rows = await this.d.store.list(caller, range, chainNetwork);
+      return { nfts: rows.map((r) => toNft(r, this.d.view)), nextPageToken: '' };
+    }
+    const page = await this.d.store.page(caller, range, chainNetwork, { size: req.pageSize, token: req.pageToken });
+    return { nfts: page.rows.map((r) => toNft(r, this.d.view)), nextPageToken: page.nextPageToken, totalCount: page.totalCount };
   }
 
   /**
