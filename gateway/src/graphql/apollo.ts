@@ -10,6 +10,7 @@ import { locals } from '../request-context.js';
 import { createContextFactory, type GraphqlContext } from './context.js';
 import { schema } from './executable-schema.js';
 import { createFormatError } from './format-error.js';
+import { requestErrorStatus, requestErrorStatusPlugin, singleResultMediaType } from './response-status.js';
 import { MAX_QUERY_TOKENS, nestingError, queryLimitRules, type QueryLimits } from './limits.js';
 import type { DocumentLinks } from '../document-links.js';
 
@@ -25,6 +26,9 @@ export interface GraphqlEndpoint {
 /**
  * Apollo Server with the gateway's schema, context and error shaping. Built synchronously so the
  * gateway's express app is complete at once; Apollo itself starts in start() (called by listen()).
+ *
+ * Request errors (parse, validation, variables) answer 200 in application/json and 400 in
+ * application/graphql-response+json, as GraphQL over HTTP asks (response-status.ts).
  *
  * Safety: CSRF prevention on; documents nested over MAX_NESTING brackets refused before parse and over
  * MAX_QUERY_TOKENS tokens at parse; depth and cost
@@ -57,7 +61,7 @@ export function createGraphql(deps: {
     hideSchemaDetailsFromClientErrors: deps.production,
     includeStacktraceInErrorResponses: false,
     persistedQueries: { ttl: 24 * 60 * 60 },
-    plugins: [ApolloServerPluginLandingPageDisabled()],
+    plugins: [ApolloServerPluginLandingPageDisabled(), requestErrorStatusPlugin],
     // The gateway owns shutdown (close()); Apollo must not re-raise SIGTERM and kill in-flight requests.
     stopOnTerminationSignals: false,
     logger: log,
@@ -69,7 +73,12 @@ export function createGraphql(deps: {
     handler: (req, res, next) => {
       if (!inner) return next(new UnavailableError('GraphQL is starting; please retry.'));
       const tooDeep = nestingError((req.body as { query?: unknown } | undefined)?.query ?? req.query['query']);
-      if (tooDeep) return void res.status(400).json({ errors: [{ message: tooDeep.message, extensions: tooDeep.extensions }] });
+      if (tooDeep) {
+        // Refused before Apollo parses it: answered with the status Apollo's own request errors get (response-status.ts).
+        const mediaType = singleResultMediaType(req.get('accept')) ?? 'application/json; charset=utf-8';
+        res.status(requestErrorStatus(mediaType)).type(mediaType);
+        return void res.send(JSON.stringify({ errors: [{ message: tooDeep.message, extensions: tooDeep.extensions }] }));
+      }
       return inner(req, res, next);
     },
     shared: { schema, formatError, validationRules },

@@ -23,10 +23,11 @@ after(async () => {
   await t.stop();
 });
 
+/** A modern client's request: it accepts application/graphql-response+json, so a refused document is a 400. */
 async function post(body: object, apiKey = 'user-key'): Promise<{ status: number; body: Body }> {
   const res = await fetch(`${t.baseUrl}/graphql`, {
     method: 'POST',
-    headers: { 'content-type': 'application/json', 'x-api-key': apiKey },
+    headers: { 'content-type': 'application/json', accept: 'application/graphql-response+json, application/json;q=0.9', 'x-api-key': apiKey },
     body: JSON.stringify(body),
   });
   return { status: res.status, body: (await res.json()) as Body };

@@ -73,16 +73,43 @@ describe('error codes match /v1/call', () => {
     assert.doesNotMatch(JSON.stringify(res.body), /relation|db\.internal/);
   });
 
-  test("GraphQL's own request errors keep Apollo's codes", async () => {
-    const parse = await gql('{ me { id }');
-    assert.equal(parse.status, 400);
-    assert.equal(onlyError(parse).code, 'GRAPHQL_PARSE_FAILED');
-    const validation = await gql('{ me { secret } }');
-    assert.equal(validation.status, 400);
-    assert.equal(onlyError(validation).code, 'GRAPHQL_VALIDATION_FAILED');
-    const variables = await gql('mutation ($input: AddUserInput!) { addUser(input: $input) { message } }', { input: { userIdentifier: 'x', role: 'GOD' } });
-    assert.equal(variables.status, 400);
-    assert.equal(onlyError(variables).code, 'BAD_USER_INPUT');
+  const requestErrors: [string, string, Record<string, unknown>][] = [
+    ['GRAPHQL_PARSE_FAILED', '{ me { id }', {}],
+    ['GRAPHQL_VALIDATION_FAILED', '{ me { secret } }', {}],
+    ['BAD_USER_INPUT', 'mutation ($input: AddUserInput!) { addUser(input: $input) { message } }', { input: { userIdentifier: 'x', role: 'GOD' } }],
+    ['QUERY_TOO_COMPLEX', `{ me ${'{ id '.repeat(120)}${'}'.repeat(120)} }`, {}],
+  ];
+
+  test("GraphQL's own request errors keep Apollo's codes; in application/json they answer 200, as GraphQL over HTTP asks", async () => {
+    for (const [code, query, variables] of requestErrors) {
+      const res = await gql(query, variables);
+      assert.equal(onlyError(res).code, code);
+      assert.equal(res.status, 200, code);
+      assert.equal(res.headers.get('content-type'), 'application/json; charset=utf-8', code);
+      assert.equal(res.body.data, undefined, code);
+    }
+  });
+
+  test('a client that accepts application/graphql-response+json gets 400 for request errors, and 200 for field errors', async () => {
+    const post = (query: string, variables: Record<string, unknown>, accept: string) =>
+      fetch(`${t.baseUrl}/graphql`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', accept, 'x-api-key': 'user-key' },
+        body: JSON.stringify({ query, variables }),
+      });
+    for (const accept of ['application/graphql-response+json', 'application/graphql-response+json, application/json;q=0.9']) {
+      for (const [code, query, variables] of requestErrors) {
+        const res = await post(query, variables, accept);
+        assert.equal(res.status, 400, `${code} with ${accept}`);
+        assert.equal(res.headers.get('content-type'), 'application/graphql-response+json; charset=utf-8');
+        assert.equal(((await res.json()) as GqlResponse['body']).errors?.[0]?.extensions?.['code'], code);
+      }
+    }
+    // A resolver's error is a partial success: data is there (null), so the status stays 200.
+    const field = await post('mutation { removeUser(userIdentifier: "ghost") { message } }', {}, 'application/graphql-response+json');
+    assert.equal(field.status, 200);
+    const legacy = await post('{ me { secret } }', {}, 'application/json');
+    assert.equal(legacy.status, 200);
   });
 
   test('transport errors: bad JSON and oversized bodies get the GraphQL error shape', async () => {

@@ -1,0 +1,42 @@
+import Negotiator from 'negotiator';
+import type { ApolloServerPlugin } from '@apollo/server';
+
+/**
+ * GraphQL-over-HTTP status codes for request errors (parse, validation, variable coercion: an answer
+ * with `errors` and no `data`). Apollo answers them 400 whatever the client accepts. The spec
+ * (graphql-over-http, "application/json") says a server SHOULD answer every well-formed request 200 when
+ * the response is application/json, since legacy clients treat a non-2xx answer as a transport failure;
+ * only with application/graphql-response+json does the status tell the request failed (400). So the
+ * status follows the media type the response is sent in, negotiated from Accept as Apollo does.
+ */
+
+export const APPLICATION_JSON = 'application/json; charset=utf-8';
+export const GRAPHQL_RESPONSE_JSON = 'application/graphql-response+json; charset=utf-8';
+
+/** The media type of a single-result answer for this Accept header, in Apollo's order; null when none fits. */
+export function singleResultMediaType(accept: string | null | undefined): string | null {
+  if (!accept) return APPLICATION_JSON;
+  return new Negotiator({ headers: { accept } }).mediaType([APPLICATION_JSON, GRAPHQL_RESPONSE_JSON]) ?? null;
+}
+
+/** The status of an answer holding only request errors, sent in this media type. */
+export function requestErrorStatus(mediaType: string | null): number {
+  return mediaType === APPLICATION_JSON ? 200 : 400;
+}
+
+/** Applies requestErrorStatus to Apollo's 400 answers that carry request errors only. */
+export const requestErrorStatusPlugin: ApolloServerPlugin = {
+  async requestDidStart() {
+    return {
+      async willSendResponse({ request, response }) {
+        if (response.body.kind !== 'single' || response.http.status !== 400) return;
+        const result = response.body.singleResult;
+        if (result.data !== undefined || !result.errors?.length) return;
+        const mediaType = singleResultMediaType(request.http?.headers.get('accept'));
+        if (mediaType === null) return;
+        response.http.headers.set('content-type', mediaType);
+        response.http.status = requestErrorStatus(mediaType);
+      },
+    };
+  },
+};
