@@ -18,6 +18,7 @@ import {
 import { implement, type CallContext } from '@green-impact/shared/grpc/server';
 import { serveFake } from './fake-server.js';
 import { createLogger } from '@green-impact/shared/logger';
+import { fakeOrderedPage, fakeServicePage } from './fake-paging.js';
 
 /**
  * A small in-memory IdentityService served over real gRPC, for the gateway's own tests. It is not the
@@ -28,8 +29,8 @@ import { createLogger } from '@green-impact/shared/logger';
  */
 export interface FakeIdentity {
   address: string;
-  /** Every call received: method name and the caller the gateway sent. */
-  calls: { method: string; caller: Caller | undefined; requestId: string }[];
+  /** Every call received: method name and the caller the gateway sent (and the request, for the listings). */
+  calls: { method: string; caller: Caller | undefined; requestId: string; request?: unknown }[];
   /** The calls of `slow-key` that the gateway cancelled, seen from here. */
   cancelled: { method: string; requestId: string }[];
   stop(): Promise<void>;
@@ -68,8 +69,8 @@ export async function startFakeIdentity(): Promise<FakeIdentity> {
       });
     });
 
-  const who = (method: string, ctx: CallContext): Caller => {
-    calls.push({ method, caller: ctx.caller, requestId: ctx.requestId });
+  const who = (method: string, ctx: CallContext, request?: unknown): Caller => {
+    calls.push({ method, caller: ctx.caller, requestId: ctx.requestId, ...(request === undefined ? {} : { request }) });
     if (!ctx.caller) throw new UnauthenticatedError();
     return ctx.caller;
   };
@@ -95,8 +96,11 @@ export async function startFakeIdentity(): Promise<FakeIdentity> {
       return { groups: GROUPS.map((group, i) => ({ id: i + 1, group })) };
     },
     async getUsers(req, ctx) {
-      const all = [...usersOf(who('getUsers', ctx)).values()].map(plain);
-      return { users: req.userIdentifier ? all.filter((u) => u.userIdentifier === req.userIdentifier) : all };
+      const all = [...usersOf(who('getUsers', ctx, req)).values()].map(plain);
+      const list = req.userIdentifier ? all.filter((u) => u.userIdentifier === req.userIdentifier) : all;
+      if (req.pageSize === undefined) return { users: list, nextPageToken: '' };
+      const page = fakeServicePage(list, req, (u) => u.userId);
+      return { users: page.items, nextPageToken: page.nextPageToken, totalCount: page.totalCount };
     },
     async addUser(req, ctx) {
       const mine = usersOf(who('addUser', ctx));
@@ -161,9 +165,12 @@ export async function startFakeIdentity(): Promise<FakeIdentity> {
       who('generateEncryptionKey', ctx);
       return { key: randomBytes(32).toString('hex') };
     },
-    async listAccounts(_req, ctx) {
-      if (who('listAccounts', ctx).role !== 'operator') throw new NotAuthorizedError();
-      return { accounts: [...accounts.values()] };
+    async listAccounts(req, ctx) {
+      if (who('listAccounts', ctx, req).role !== 'operator') throw new NotAuthorizedError();
+      // Creation order (the map's insertion order; the fake's createdAt is one instant).
+      if (req.pageSize === undefined) return { accounts: [...accounts.values()], nextPageToken: '' };
+      const page = fakeOrderedPage([...accounts.values()], req, (a) => a.id, /^[0-9a-z]+(-[0-9a-z]+)+$/);
+      return { accounts: page.items, nextPageToken: page.nextPageToken, totalCount: page.totalCount };
     },
     async createAccount(req, ctx) {
       if (who('createAccount', ctx).role !== 'operator') throw new NotAuthorizedError();

@@ -2,11 +2,14 @@ import { randomUUID } from 'node:crypto';
 import { In, IsNull, type DataSource, type EntityManager } from 'typeorm';
 import { InvalidArgumentError, NotFoundError, UnauthenticatedError } from '@green-impact/shared/errors';
 import { requireOperator, type Caller } from '@green-impact/shared/caller';
-import { AccountEntity, ApiKeyEntity, type AccountRoleName, type AccountRow, type ApiKeyRow } from './entities.js';
+import { decodeTextPageToken, pageOf, pageSize, type PageRequest } from '@green-impact/shared/paging';
+import { AccountEntity, ApiKeyEntity, SCHEMA, type AccountRoleName, type AccountRow, type ApiKeyRow } from './entities.js';
 import type { IdentityEvent } from '@green-impact/shared/bus/identity-events';
 import { apiKeyMatches, generateApiKey, hashApiKey, keyHint } from './api-keys.js';
 
 const LAST_USED_RESOLUTION_MS = 60_000;
+/** Account ids as the service issues them (randomUUID: lower-case). */
+const ACCOUNT_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
 /** Told of every committed change that a cached authentication could still hold (identity-events.ts). */
 export type IdentityEventSink = (event: IdentityEvent) => Promise<void>;
@@ -63,7 +66,25 @@ export class AccountStore {
 
   async listAccounts(caller: Caller): Promise<AccountRow[]> {
     requireOperator(caller);
-    return this.ds.getRepository(AccountEntity).find({ order: { createdAt: 'ASC' } });
+    return this.ds.getRepository(AccountEntity).find({ order: { createdAt: 'ASC', id: 'ASC' } });
+  }
+
+  /**
+   * One page of listAccounts, in its order (created_at, then id) after the token's account: keyset on
+   * that pair, compared in SQL at the database's precision, LIMIT size + 1 rows; with the number of accounts.
+   */
+  async pageAccounts(caller: Caller, page: PageRequest): Promise<{ accounts: AccountRow[]; nextPageToken: string; totalCount: number }> {
+    requireOperator(caller);
+    const size = pageSize(page.size);
+    const after = decodeTextPageToken(page.token, ACCOUNT_ID);
+    const repo = this.ds.getRepository(AccountEntity);
+    // Accounts are never removed, so a token naming none is not one of this listing's.
+    if (after && !(await repo.existsBy({ id: after.id }))) throw new InvalidArgumentError('page_token must be a next_page_token of this listing.');
+    const totalCount = await repo.count();
+    const query = repo.createQueryBuilder('a').orderBy('a.createdAt', 'ASC').addOrderBy('a.id', 'ASC').limit(size + 1);
+    if (after) query.where(`(a.created_at, a.id) > (SELECT s.created_at, s.id FROM ${SCHEMA}.accounts s WHERE s.id = :after)`, { after: after.id });
+    const { items, nextPageToken } = pageOf(await query.getMany(), size, after, (a) => a.id);
+    return { accounts: items, nextPageToken, totalCount };
   }
 
   async issueKey(caller: Caller, accountId: string | undefined): Promise<IssuedKey> {

@@ -19,8 +19,12 @@ export function identityHandlers(accounts: AccountStore, users: UserStore): Unar
       const created = await accounts.createAccount(requireCaller(ctx.caller), req.name, accountRoleName(req.role));
       return { account: accountMsg(created.account), apiKey: created.apiKey, key: keyMsg(created.key) };
     },
-    async listAccounts(_req, ctx) {
-      return { accounts: (await accounts.listAccounts(requireCaller(ctx.caller))).map(accountMsg) };
+    async listAccounts(req, ctx) {
+      const caller = requireCaller(ctx.caller);
+      // No page asked for: every account (/v1/call's listAccounts).
+      if (req.pageSize === undefined) return { accounts: (await accounts.listAccounts(caller)).map(accountMsg), nextPageToken: '' };
+      const page = await accounts.pageAccounts(caller, { size: req.pageSize, token: req.pageToken });
+      return { accounts: page.accounts.map(accountMsg), nextPageToken: page.nextPageToken, totalCount: page.totalCount };
     },
     async issueApiKey(req, ctx) {
       const issued = await accounts.issueKey(requireCaller(ctx.caller), req.accountId);
@@ -38,8 +42,11 @@ export function identityHandlers(accounts: AccountStore, users: UserStore): Unar
     },
 
     async getUsers(req, ctx) {
-      const list = await users.getUsers(requireCaller(ctx.caller), req.userIdentifier, req.decryptionKey);
-      return { users: list.map(userMsg) };
+      const caller = requireCaller(ctx.caller);
+      // No page asked for: the whole list (/v1/call's getUsers).
+      if (req.pageSize === undefined) return { users: (await users.getUsers(caller, req.userIdentifier, req.decryptionKey)).map(userMsg), nextPageToken: '' };
+      const page = await users.pageUsers(caller, req.userIdentifier, req.decryptionKey, { size: req.pageSize, token: req.pageToken });
+      return { users: page.users.map(userMsg), nextPageToken: page.nextPageToken, totalCount: page.totalCount };
     },
     async addUser(req, ctx) {
       const r = await users.addUser(requireCaller(ctx.caller), {

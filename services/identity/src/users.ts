@@ -1,4 +1,4 @@
-import { In, type DataSource, type EntityManager } from 'typeorm';
+import { In, MoreThan, type DataSource, type EntityManager } from 'typeorm';
 import { AlreadyExistsError, InvalidArgumentError, NotFoundError } from '@green-impact/shared/errors';
 import type { Caller } from '@green-impact/shared/caller';
 import {
@@ -19,6 +19,8 @@ import {
   type UserRoleName,
   type UserRow,
 } from './entities.js';
+import { decodePageToken, pageOf, pageSize, type PageRequest } from '@green-impact/shared/paging';
+import { SCHEMA } from './entities.js';
 import { MSG } from './messages.js';
 
 const PII_FIELDS = ['firstName', 'lastName', 'email'] as const;
@@ -60,13 +62,37 @@ export class UserStore {
       order: { id: 'ASC' },
     });
     if (userIdentifier !== undefined && users.length === 0) throw new NotFoundError(MSG.noSuchUser);
-    const encrypted = users.filter((u) => u.keyFingerprint);
-    // A key that opens none of the encrypted records is a mistake worth saying, not a silent mask.
-    if (key && encrypted.length > 0 && !encrypted.some((u) => fingerprintMatches(key, u.keyFingerprint!))) {
-      throw new InvalidArgumentError(WRONG_KEY_MESSAGE);
-    }
+    requireKeyOpensSome(key, users.flatMap((u) => (u.keyFingerprint ? [u.keyFingerprint] : [])));
     const groups = await this.groupsOf(users.map((u) => u.id));
     return users.map((u) => toView(u, groups.get(u.id) ?? [], key));
+  }
+
+  /**
+   * One page of getUsers, in id order after the token's user (keyset: LIMIT size + 1 rows), with the
+   * number of matching users; the filter, NOT_FOUND and the key check are the whole listing's (one aggregate).
+   */
+  async pageUsers(caller: Caller, userIdentifier: string | undefined, decryptionKey: string | undefined, page: PageRequest): Promise<{ users: UserView[]; nextPageToken: string; totalCount: number }> {
+    const size = pageSize(page.size);
+    const after = decodePageToken(page.token);
+    const key = decryptionKey ? parseEncryptionKey(decryptionKey, 'decryption_key') : undefined;
+    const filter = { accountId: caller.accountId, ...(userIdentifier !== undefined ? { userIdentifier } : {}) };
+    const [summary]: { count: string | number; fingerprints: string[] | null }[] = await this.ds.query(
+      `SELECT count(*) AS count, array_agg(DISTINCT key_fingerprint) FILTER (WHERE key_fingerprint IS NOT NULL) AS fingerprints
+       FROM ${SCHEMA}.users WHERE account_id = $1 AND ($2::varchar IS NULL OR user_identifier = $2)`,
+      [caller.accountId, userIdentifier ?? null],
+    );
+    const totalCount = Number(summary?.count ?? 0);
+    if (userIdentifier !== undefined && totalCount === 0) throw new NotFoundError(MSG.noSuchUser);
+    requireKeyOpensSome(key, summary?.fingerprints ?? []);
+    // Ids are int4: a token past the largest one leaves nothing after it.
+    const rows = await this.ds.getRepository(UserEntity).find({
+      where: { ...filter, ...(after ? { id: MoreThan(Math.min(after.id, 2 ** 31 - 1)) } : {}) },
+      order: { id: 'ASC' },
+      take: size + 1,
+    });
+    const { items, nextPageToken } = pageOf(rows, size, after, (u) => u.id);
+    const groups = await this.groupsOf(items.map((u) => u.id));
+    return { users: items.map((u) => toView(u, groups.get(u.id) ?? [], key)), nextPageToken, totalCount };
   }
 
   async addUser(caller: Caller, input: AddUserInput): Promise<{ id: number; created: boolean }> {
@@ -201,6 +227,13 @@ export class UserStore {
       result.set(l.userId, list);
     }
     return result;
+  }
+}
+
+/** A key that opens none of the encrypted records is a mistake worth saying, not a silent mask. */
+function requireKeyOpensSome(key: Buffer | undefined, fingerprints: string[]): void {
+  if (key && fingerprints.length > 0 && !fingerprints.some((f) => fingerprintMatches(key, f))) {
+    throw new InvalidArgumentError(WRONG_KEY_MESSAGE);
   }
 }
 

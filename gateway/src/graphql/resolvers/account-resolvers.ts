@@ -2,6 +2,7 @@ import { InternalError } from '@green-impact/shared/errors';
 import { validateParameters } from '../../v1/parameters.js';
 import { callAs, type GraphqlContext } from '../context.js';
 import { account, accountRoleFromGql, apiKey, type GqlAccountRole } from '../mappers.js';
+import type { ServicePage } from '../pagination.js';
 
 /** Accounts and API keys: `me`, operator administration, key issue/rotate/revoke. */
 
@@ -17,9 +18,11 @@ export const accountQueries = {
   async me(_: unknown, __: unknown, ctx: GraphqlContext) {
     return account((await ctx.auth()).account);
   },
-  async accounts(_: unknown, __: unknown, ctx: GraphqlContext) {
-    const { accounts } = await ctx.clients.identity.listAccounts({}, await callAs(ctx));
-    return accounts.map(account);
+  /** The accounts connection: the identity service pages the listing, in creation order (servicePaged in index.ts). */
+  async accounts(_: unknown, __: unknown, ctx: GraphqlContext, page: { pageSize: number; pageToken: string | undefined }): Promise<ServicePage<ReturnType<typeof account>>> {
+    const req = { pageSize: page.pageSize, ...(page.pageToken === undefined ? {} : { pageToken: page.pageToken }) };
+    const res = await ctx.clients.identity.listAccounts(req, await callAs(ctx));
+    return { items: res.accounts.map(account), nextPageToken: res.nextPageToken, totalCount: res.totalCount ?? res.accounts.length };
   },
   async apiKeys(_: unknown, args: { accountId?: string | null }, ctx: GraphqlContext) {
     const opts = await callAs(ctx);

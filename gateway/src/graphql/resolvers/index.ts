@@ -13,19 +13,21 @@ import { subscriptionResolvers } from './subscription-resolvers.js';
 import { taxonomyMutations } from './taxonomy-mutations.js';
 import { taxonomyQueries, taxonomyTypes } from './taxonomy-resolvers.js';
 import { translationMutations } from './translation-mutations.js';
-import { paged, servicePaged } from '../pagination.js';
+import { servicePaged } from '../pagination.js';
 import { userMutations, userQueries } from './user-resolvers.js';
 
 const byId = (item: { id: string | number }) => item.id;
 /** The ids of the lists the services page (positive serials). */
 const SERVICE_ID = /^[1-9][0-9]{0,14}$/;
+/** Account ids (UUIDs as the identity service issues them; the service refuses one that names no account). */
+const ACCOUNT_ID = /^[0-9a-z]+(-[0-9a-z]+)+$/;
 /** Recompute job ids (lower-case UUIDs, as the portfolio service answers them). */
 const JOB_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
 /** The root lists that grow with an account's data answer pages (pagination.ts); servicePaged: paged by their service. */
 const pagedQueries = {
-  users: paged(userQueries.users, byId),
-  accounts: paged(accountQueries.accounts, byId),
+  users: servicePaged(userQueries.users, byId, SERVICE_ID),
+  accounts: servicePaged(accountQueries.accounts, byId, ACCOUNT_ID),
   frameworks: servicePaged(frameworkQueries.frameworks, byId, SERVICE_ID),
   projects: servicePaged(frameworkQueries.projects, byId, SERVICE_ID),
   assets: servicePaged(portfolioQueries.assets, byId, SERVICE_ID),

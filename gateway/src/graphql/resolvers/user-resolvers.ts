@@ -10,6 +10,7 @@ import {
 import { validateParameters } from '../../v1/parameters.js';
 import { callAs, type GraphqlContext } from '../context.js';
 import { accessibleInvestor, group, messageResult, user, type GqlUserRole } from '../mappers.js';
+import type { ServicePage } from '../pagination.js';
 
 /**
  * Users, groups and investor access: the GraphQL face of spec §4.11. Arguments go through the same
@@ -23,18 +24,24 @@ const userFilterLabels = { user_identifier: 'userIdentifier', decryption_key: 'd
 const userOnly = { user_identifier: userParams.userIdentifier } as const;
 
 export const userQueries = {
-  async users(_: unknown, args: { userIdentifier?: Maybe<string>; decryptionKey?: Maybe<string> }, ctx: GraphqlContext) {
+  /** The users connection: the identity service pages the listing (servicePaged in index.ts). */
+  async users(
+    _: unknown,
+    args: { userIdentifier?: Maybe<string>; decryptionKey?: Maybe<string> },
+    ctx: GraphqlContext,
+    page: { pageSize: number; pageToken: string | undefined },
+  ): Promise<ServicePage<ReturnType<typeof user>>> {
     const opts = await callAs(ctx);
     const p = validateParameters(
       getUsersParams,
       { user_identifier: args.userIdentifier, decryption_key: args.decryptionKey },
       userFilterLabels,
     );
-    const { users } = await ctx.clients.identity.getUsers(
-      { userIdentifier: p.user_identifier, decryptionKey: p.decryption_key },
+    const res = await ctx.clients.identity.getUsers(
+      { userIdentifier: p.user_identifier, decryptionKey: p.decryption_key, pageSize: page.pageSize, ...(page.pageToken === undefined ? {} : { pageToken: page.pageToken }) },
       opts,
     );
-    return users.map(user);
+    return { items: res.users.map(user), nextPageToken: res.nextPageToken, totalCount: res.totalCount ?? res.users.length };
   },
   async groups(_: unknown, __: unknown, ctx: GraphqlContext) {
     const opts = await callAs(ctx);
