@@ -173,10 +173,17 @@ describe('key-value jobs, listings and networks', () => {
     assert.deepEqual(page1.nodes, [{ key: 'p3', status: 'QUEUED' }, { key: 'p2', status: 'QUEUED' }]);
     assert.equal(page1.pageInfo.hasNextPage, true);
     const page2 = data(await gql(`query($after: String) { jobs(kind: KV_INSERT_STRING, status: QUEUED, first: 2, after: $after) { nodes { key } pageInfo { hasNextPage endCursor } } }`, { after: page1.pageInfo.endCursor }))['jobs'];
-    assert.deepEqual(page2, { nodes: [{ key: 'p1' }], pageInfo: { hasNextPage: false, endCursor: null } });
+    // Relay: endCursor is the last edge's cursor, on the last page too; hasNextPage says there is no more.
+    assert.deepEqual(page2, { nodes: [{ key: 'p1' }], pageInfo: { hasNextPage: false, endCursor: '3' } });
     assert.deepEqual(onlyError(await gql(`{ jobs(first: 501) { nodes { id } } }`)), { message: 'first must be between 1 and 500.', code: 'INVALID_ARGUMENT' });
     const listed = t.chain!.calls.filter((c) => c.method === 'listJobs').at(-2)!.request as any;
     assert.equal(listed.pageSize, 2);
+    const edges = data(await gql(`{ jobs(kind: KV_INSERT_STRING, status: QUEUED, first: 3) { edges { cursor node { key } } pageInfo { hasPreviousPage startCursor endCursor } } }`))['jobs'];
+    assert.deepEqual(edges.edges.map((e: { node: { key: string } }) => e.node.key), ['p3', 'p2', 'p1']);
+    assert.deepEqual(edges.pageInfo, { hasPreviousPage: false, startCursor: edges.edges[0].cursor, endCursor: edges.edges[2].cursor });
+    // Each edge's cursor resumes right after its job.
+    const afterFirst = data(await gql(`query($after: String) { jobs(kind: KV_INSERT_STRING, status: QUEUED, first: 5, after: $after) { nodes { key } pageInfo { hasPreviousPage } } }`, { after: edges.edges[0].cursor }))['jobs'];
+    assert.deepEqual(afterFirst, { nodes: [{ key: 'p2' }, { key: 'p1' }], pageInfo: { hasPreviousPage: true } });
   });
 
   test('networks, with the legacy alias marked', async () => {

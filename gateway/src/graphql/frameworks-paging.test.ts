@@ -16,7 +16,7 @@ const gql = (query: string, variables: Record<string, unknown> = {}, apiKey = 'u
 const callsOf = (method: string) => t.taxonomy!.calls.filter((c) => c.method === method).map((c) => JSON.parse(JSON.stringify(c.request)));
 type Page = { nodes: { id: string; identifier: string; owned: boolean }[]; pageInfo: { hasNextPage: boolean; endCursor: string | null }; totalCount: number };
 const listing = (field: 'frameworks' | 'projects') =>
-  `query($first: Int, $after: String, $visibility: Visibility) { ${field}(year: 2024, first: $first, after: $after, visibility: $visibility) { nodes { id identifier owned } pageInfo { hasNextPage endCursor } totalCount } }`;
+  `query($first: Int, $after: String, $visibility: Visibility) { ${field}(year: 2024, first: $first, after: $after, visibility: $visibility) { nodes { id identifier owned } edges { cursor node { id identifier owned } } pageInfo { hasNextPage hasPreviousPage startCursor endCursor } totalCount } }`;
 const page = async (field: 'frameworks' | 'projects', variables: Record<string, unknown>, apiKey = 'user-key'): Promise<Page> =>
   data(await gql(listing(field), variables, apiKey))[field];
 const addFramework = (identifier: string, visibility: 'PUBLIC' | 'PRIVATE', apiKey = 'user-key') =>

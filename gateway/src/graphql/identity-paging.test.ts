@@ -14,8 +14,8 @@ let t: TestGateway;
 const gql = (query: string, variables: Record<string, unknown> = {}, apiKey = 'user-key'): Promise<GqlResponse> => gqlAt(t.baseUrl, query, variables, apiKey);
 const requests = (method: string) => t.identity.calls.filter((c) => c.method === method).map((c) => JSON.parse(JSON.stringify(c.request ?? {})));
 type Page = { nodes: { id: string; name: string }[]; pageInfo: { hasNextPage: boolean; endCursor: string | null }; totalCount: number };
-const USERS = 'query($first: Int, $after: String, $user: String) { users(first: $first, after: $after, userIdentifier: $user) { nodes { id name: identifier } pageInfo { hasNextPage endCursor } totalCount } }';
-const ACCOUNTS = 'query($first: Int, $after: String) { accounts(first: $first, after: $after) { nodes { id name } pageInfo { hasNextPage endCursor } totalCount } }';
+const USERS = 'query($first: Int, $after: String, $user: String) { users(first: $first, after: $after, userIdentifier: $user) { nodes { id name: identifier } edges { cursor node { id name: identifier } } pageInfo { hasNextPage hasPreviousPage startCursor endCursor } totalCount } }';
+const ACCOUNTS = 'query($first: Int, $after: String) { accounts(first: $first, after: $after) { nodes { id name } edges { cursor node { id name } } pageInfo { hasNextPage hasPreviousPage startCursor endCursor } totalCount } }';
 const users = async (variables: Record<string, unknown>): Promise<Page> => data(await gql(USERS, variables))['users'];
 const accounts = async (variables: Record<string, unknown>): Promise<Page> => data(await gql(ACCOUNTS, variables, 'op-key'))['accounts'];
 

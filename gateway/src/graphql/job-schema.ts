@@ -69,17 +69,31 @@ export const jobTypeDefs = /* GraphQL */ `
 
   "A page of jobs."
   type JobConnection {
-    "The jobs of the page."
+    "The jobs of the page (the nodes of edges, for clients that need no cursor per item)."
     nodes: [Job!]!
-    "Where the page ends."
+    "The jobs of the page, each with the cursor that resumes right after it (Relay)."
+    edges: [JobEdge!]!
+    "Where the page starts and ends."
     pageInfo: PageInfo!
   }
 
-  "Paging of a list."
+  "One of a page of jobs, with its cursor."
+  type JobEdge {
+    "Pass as after to read the jobs that follow this one."
+    cursor: String!
+    "The job."
+    node: Job!
+  }
+
+  "Paging of a list (Relay's PageInfo; lists page forward, with first and after)."
   type PageInfo {
     "True when another page follows."
     hasNextPage: Boolean!
-    "Pass as after to read the next page; null on the last page."
+    "True when the page was asked for after a cursor, so items may precede it (forward paging does not look back further)."
+    hasPreviousPage: Boolean!
+    "The cursor of the page's first item; null on an empty page."
+    startCursor: String
+    "Pass as after to read the next page; null on an empty page."
     endCursor: String
   }
 

@@ -17,7 +17,18 @@ describe('paginate', () => {
     const three = paginate(items, checkPage({ first: 2, after: two.pageInfo.endCursor }), (i) => i.id);
     assert.deepEqual([ids(three), three.pageInfo.hasNextPage], [['e'], false]);
     const past = paginate(items, checkPage({ first: 2, after: three.pageInfo.endCursor }), (i) => i.id);
-    assert.deepEqual([ids(past), past.pageInfo], [[], { hasNextPage: false, endCursor: null }]);
+    assert.deepEqual([ids(past), past.pageInfo], [[], { hasNextPage: false, hasPreviousPage: true, startCursor: null, endCursor: null }]);
+  });
+
+  test('edges carry a cursor per item that resumes right after it; pageInfo brackets the page', () => {
+    const one = paginate(items, checkPage({ first: 3 }), (i) => i.id);
+    assert.deepEqual(one.edges.map((e) => e.node), one.nodes);
+    assert.deepEqual([one.pageInfo.hasPreviousPage, one.pageInfo.startCursor, one.pageInfo.endCursor], [false, one.edges[0]!.cursor, one.edges[2]!.cursor]);
+    for (const [i, edge] of one.edges.entries()) {
+      const rest = paginate(items, checkPage({ first: 5, after: edge.cursor }), (x) => x.id);
+      assert.deepEqual(ids(rest), items.slice(i + 1).map((x) => x.id));
+      assert.equal(rest.pageInfo.hasPreviousPage, true);
+    }
   });
 
   test('resumes after the last item seen when items before it were removed or added', () => {

@@ -3,14 +3,15 @@ import { InvalidArgumentError } from '@green-impact/shared/errors';
 /**
  * Cursor pagination of the root lists that grow with an account's data (users, accounts, frameworks,
  * projects, assets, investors, positions, portfolios, documents, NFTs), Relay-style: `first` / `after`
- * in, `nodes`, `pageInfo { hasNextPage endCursor }` and `totalCount` out.
+ * in, `nodes`, `edges { cursor node }`, `pageInfo { hasNextPage hasPreviousPage startCursor endCursor }`
+ * and `totalCount` out.
  *
- * Most services answer these reads whole (the spec's reads have no pages), so the gateway pages the
- * answer (`paged`): the schema is the stable contract, and a service takes over paging (`servicePaged`:
- * positions, with page_size / page_token / next_page_token and a COUNT for totalCount) without a client
- * noticing. A cursor is opaque: the position after the page
- * and the id of its last item. If that item moved (something before it was removed), the page resumes
- * right after wherever the item is now; if it is gone, at the same position.
+ * Every such list is paged by its service (`servicePaged`: page_size / page_token in, next_page_token and
+ * a COUNT for totalCount out; keyset SQL, so no page reads the whole table); `jobs` pages with the chain
+ * service's own tokens. A cursor is opaque: the position after the item and the item's id; the service
+ * resumes right after that id, so every edge's cursor is a page token, inserts and removals between
+ * pages neither repeat nor skip an item, and cursors given out by the earlier gateway-side paging
+ * (`paginate`, kept as the reference the paging tests compare against) stay valid.
  */
 
 export const MAX_PAGE = 1_000;
@@ -29,14 +30,29 @@ export function connectionType(node: string, plural: string): string {
   return `
   "A page of ${plural}, in the list's order."
   type ${node}Connection {
-    "The ${plural} of this page."
+    "The ${plural} of this page (the nodes of edges, for clients that need no cursor per item)."
     nodes: [${node}!]!
-    "Where this page ends and whether another follows."
+    "The ${plural} of this page, each with the cursor that resumes right after it (Relay)."
+    edges: [${node}Edge!]!
+    "Where this page starts and ends and whether another follows."
     pageInfo: PageInfo!
     "How many ${plural} there are across all pages."
     totalCount: Int!
   }
+
+  "One of a page of ${plural}, with its cursor."
+  type ${node}Edge {
+    "Pass as after to read the ${plural} that follow this one."
+    cursor: String!
+    "The item."
+    node: ${node}!
+  }
 `;
+}
+
+/** The cursor-carrying edges of a page; cursorAt(i) resumes right after nodes[i]. */
+export function edgesOf<T>(nodes: readonly T[], cursorAt: (index: number) => string): Edge<T>[] {
+  return nodes.map((node, i) => ({ cursor: cursorAt(i), node }));
 }
 
 export interface PageArgs {
@@ -44,9 +60,23 @@ export interface PageArgs {
   after?: string | null | undefined;
 }
 
+export interface Edge<T> {
+  cursor: string;
+  node: T;
+}
+
+export interface PageInfo {
+  hasNextPage: boolean;
+  /** Forward paging (first/after): true when the page started after a cursor, i.e. items may precede it. */
+  hasPreviousPage: boolean;
+  startCursor: string | null;
+  endCursor: string | null;
+}
+
 export interface Connection<T> {
   nodes: T[];
-  pageInfo: { hasNextPage: boolean; endCursor: string | null };
+  edges: Edge<T>[];
+  pageInfo: PageInfo;
   totalCount: number;
 }
 
@@ -77,29 +107,17 @@ export function paginate<T>(items: readonly T[], page: ReturnType<typeof checkPa
   }
   const nodes = items.slice(start, start + page.first);
   const end = start + nodes.length;
-  const last = nodes.at(-1);
+  const edges = edgesOf(nodes, (i) => encodeCursor({ offset: start + i + 1, id: String(idOf(nodes[i]!)) }));
   return {
     nodes,
+    edges,
     totalCount: items.length,
     pageInfo: {
       hasNextPage: end < items.length,
-      endCursor: last === undefined ? null : encodeCursor({ offset: end, id: String(idOf(last)) }),
+      hasPreviousPage: page.after !== undefined,
+      startCursor: edges[0]?.cursor ?? null,
+      endCursor: edges.at(-1)?.cursor ?? null,
     },
-  };
-}
-
-/**
- * Wraps a resolver that answers a whole list into one that answers a page of it: `first` and `after`
- * are checked first and not passed on.
- */
-export function paged<P, A, C, T>(
-  resolve: (parent: P, args: A, ctx: C) => Promise<readonly T[]>,
-  idOf: (item: T) => string | number,
-) {
-  return async (parent: P, args: A & PageArgs, ctx: C): Promise<Connection<T>> => {
-    const { first, after, ...rest } = args;
-    const page = checkPage({ first, after });
-    return paginate(await resolve(parent, rest as A, ctx), page, idOf);
   };
 }
 
@@ -128,13 +146,18 @@ export function servicePaged<P, A, C, T>(
     const page = checkPage({ first, after });
     if (page.after && !idPattern.test(page.after.id)) throw new InvalidArgumentError(NOT_A_CURSOR);
     const answer = await resolve(parent, rest as A, ctx, { pageSize: page.first, pageToken: after ?? undefined });
-    const last = answer.items.at(-1);
+    const base = page.after?.offset ?? 0;
+    // The service resumes after the id a token names, so every item's cursor is a valid page token.
+    const edges = edgesOf(answer.items, (i) => encodeCursor({ offset: base + i + 1, id: String(idOf(answer.items[i]!)) }));
     return {
       nodes: answer.items,
+      edges,
       totalCount: answer.totalCount,
       pageInfo: {
         hasNextPage: answer.nextPageToken !== '',
-        endCursor: last === undefined ? null : encodeCursor({ offset: (page.after?.offset ?? 0) + answer.items.length, id: String(idOf(last)) }),
+        hasPreviousPage: page.after !== undefined,
+        startCursor: edges[0]?.cursor ?? null,
+        endCursor: edges.at(-1)?.cursor ?? null,
       },
     };
   };

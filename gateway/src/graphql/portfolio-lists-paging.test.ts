@@ -49,7 +49,7 @@ const lists = [
 for (const list of lists) {
   describe(`${list.field} connection paged by the service`, () => {
     const filterType = list.field === 'impactRecomputeJobs' ? 'RecomputeStatus' : 'String';
-    const QUERY = `query($first: Int, $after: String, $filter: ${filterType}) { ${list.field}(first: $first, after: $after, ${list.args}) { nodes { id } pageInfo { hasNextPage endCursor } totalCount } }`;
+    const QUERY = `query($first: Int, $after: String, $filter: ${filterType}) { ${list.field}(first: $first, after: $after, ${list.args}) { nodes { id } edges { cursor node { id } } pageInfo { hasNextPage hasPreviousPage startCursor endCursor } totalCount } }`;
     const page = async (variables: Record<string, unknown>): Promise<Page> => data(await gql(QUERY, variables))[list.field];
 
     test('first/after go to the service as page_size/page_token; pages and cursors are those of the gateway-side paging', async () => {

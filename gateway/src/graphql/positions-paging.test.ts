@@ -11,7 +11,7 @@ import { checkPage, paginate } from './pagination.js';
  */
 
 const ACME = { accountId: 'acc-acme', role: 'user' as const };
-const PAGE = 'query($first: Int, $after: String, $investor: String) { positions(first: $first, after: $after, investorIdentifier: $investor) { nodes { id investorIdentifier } pageInfo { hasNextPage endCursor } totalCount } }';
+const PAGE = 'query($first: Int, $after: String, $investor: String) { positions(first: $first, after: $after, investorIdentifier: $investor) { nodes { id investorIdentifier } edges { cursor node { id investorIdentifier } } pageInfo { hasNextPage hasPreviousPage startCursor endCursor } totalCount } }';
 
 let t: TestGateway;
 const gql = (query: string, variables: Record<string, unknown> = {}): Promise<GqlResponse> => gqlAt(t.baseUrl, query, variables, 'user-key');
@@ -100,7 +100,7 @@ describe('positions connection paged by the service', () => {
 });
 
 describe('investors connection paged by the service', () => {
-  const INVESTORS = 'query($first: Int, $after: String) { investors(first: $first, after: $after) { nodes { id identifier } pageInfo { hasNextPage endCursor } totalCount } }';
+  const INVESTORS = 'query($first: Int, $after: String) { investors(first: $first, after: $after) { nodes { id identifier } edges { cursor node { id identifier } } pageInfo { hasNextPage hasPreviousPage startCursor endCursor } totalCount } }';
   type InvestorPage = { nodes: { id: string; identifier: string }[]; pageInfo: { hasNextPage: boolean; endCursor: string | null }; totalCount: number };
   const investors = async (variables: Record<string, unknown>): Promise<InvestorPage> => data(await gql(INVESTORS, variables))['investors'];
   const calls = () => t.portfolio!.calls.filter((c) => c.method === 'getInvestors').map((c) => JSON.parse(JSON.stringify(c.request)));

@@ -174,7 +174,7 @@ export async function startFakeChain(): Promise<FakeChain> {
         const size = req.pageSize > 0 ? Math.min(req.pageSize, 500) : 50;
         const from = Number(req.pageToken || 0);
         const page = mine.slice(from, from + size);
-        return { jobs: page, nextPageToken: from + size < mine.length ? String(from + size) : '' };
+        return { jobs: page, nextPageToken: from + size < mine.length ? String(from + size) : '', cursors: page.map((_, i) => String(from + i + 1)) };
       },
       async submitDocument(req, ctx) {
         const c = record('submitDocument', req, ctx);

@@ -14,7 +14,7 @@ import {
   toGqlJob,
   toGqlNetwork,
 } from '../chain-objects.js';
-import type { ServicePage } from '../pagination.js';
+import { edgesOf, type ServicePage } from '../pagination.js';
 import { orNull } from './or-null.js';
 
 /**
@@ -91,9 +91,18 @@ export const chainQueries = {
       },
       opts,
     );
+    const nodes = res.jobs.map((j) => toGqlJob(j, ctx.baseUrl));
+    // The service's token after each job is its edge's cursor (the last one is next_page_token when more follow).
+    const edges = edgesOf(nodes, (i) => res.cursors[i] ?? '');
     return {
-      nodes: res.jobs.map((j) => toGqlJob(j, ctx.baseUrl)),
-      pageInfo: { hasNextPage: res.nextPageToken !== '', endCursor: res.nextPageToken || null },
+      nodes,
+      edges,
+      pageInfo: {
+        hasNextPage: res.nextPageToken !== '',
+        hasPreviousPage: p.page_token !== undefined,
+        startCursor: edges[0]?.cursor ?? null,
+        endCursor: edges.at(-1)?.cursor ?? null,
+      },
     };
   },
   async job(_: unknown, args: { id: string }, ctx: GraphqlContext) {

@@ -9,7 +9,7 @@ const DEFAULT_PAGE = 50;
 const MAX_PAGE = 500;
 
 /** The caller's jobs, newest first, filtered; pages continue after the last job's sequence number. */
-export async function listJobs(ds: DataSource, caller: Caller, req: ListJobsRequest): Promise<{ jobs: JobRow[]; nextPageToken: string }> {
+export async function listJobs(ds: DataSource, caller: Caller, req: ListJobsRequest): Promise<{ jobs: JobRow[]; nextPageToken: string; cursors: string[] }> {
   if (req.pageSize < 0) throw new InvalidArgumentError('page_size must not be negative.');
   const size = Math.min(req.pageSize || DEFAULT_PAGE, MAX_PAGE);
   const q = ds.getRepository(JobEntity).createQueryBuilder('j').where('j.account_id = :account', { account: caller.accountId });
@@ -29,7 +29,7 @@ export async function listJobs(ds: DataSource, caller: Caller, req: ListJobsRequ
   if (req.pageToken) q.andWhere('j.seq < :after', { after: decodeToken(req.pageToken) });
   const rows = await q.orderBy('j.seq', 'DESC').take(size + 1).getMany();
   const jobs = rows.slice(0, size);
-  return { jobs, nextPageToken: rows.length > size ? encodeToken(jobs[jobs.length - 1]!.seq) : '' };
+  return { jobs, nextPageToken: rows.length > size ? encodeToken(jobs[jobs.length - 1]!.seq) : '', cursors: jobs.map((j) => encodeToken(j.seq)) };
 }
 
 function encodeToken(seq: number): string {
