@@ -36,7 +36,7 @@ describe('gRPC server helper', () => {
       async listAccounts() {
         slowCalls++;
         await new Promise((r) => setTimeout(r, 500));
-        return { accounts: [] };
+        return { accounts: [], nextPageToken: '' };
       },
     }, log);
     server = await startGrpcServer({
