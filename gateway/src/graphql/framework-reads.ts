@@ -246,3 +246,8 @@ export function frameworkReads(ctx: GraphqlContext): FrameworkReads {
   if (!reads) perRequest.set(ctx, (reads = new FrameworkReads(ctx)));
   return reads;
 }
+
+/** Drops the request's memoised reads: a change made since makes them stale (payloads.ts). */
+export function forgetFrameworkReads(ctx: GraphqlContext): void {
+  perRequest.delete(ctx);
+}

@@ -263,6 +263,11 @@ export function portfolioReads(ctx: GraphqlContext): PortfolioReads {
   return reads;
 }
 
+/** Drops the request's memoised reads: a change made since makes them stale (payloads.ts). */
+export function forgetPortfolioReads(ctx: GraphqlContext): void {
+  perRequest.delete(ctx);
+}
+
 /** GetPositions of a listing, whole (page fields absent). */
 function positionsRequest(listing: PositionListing) {
   return {

@@ -230,6 +230,16 @@ const identityTypeDefs = /* GraphQL */ `
     "Id of the item created or changed, when there is one."
     id: ID
   }
+
+  "Answer of a removal: the service's message, and the id of the item removed. Nothing is left to read."
+  type RemovalPayload {
+    "The service's message, as /v1/call returns it."
+    message: String!
+    "Id the service answered for the change, as MessageResult.id."
+    id: ID
+    "Id of the removed item, for evicting it from a client cache; null when the caller could not read it before the removal."
+    removedId: ID
+  }
 ${connectionType('User', 'users')}${connectionType('Account', 'accounts')}`;
 
 export const typeDefs =

@@ -276,3 +276,8 @@ export function taxonomyReads(ctx: GraphqlContext): TaxonomyReads {
   if (!reads) perRequest.set(ctx, (reads = new TaxonomyReads(ctx)));
   return reads;
 }
+
+/** Drops the request's memoised reads: a change made since makes them stale (payloads.ts). */
+export function forgetTaxonomyReads(ctx: GraphqlContext): void {
+  perRequest.delete(ctx);
+}

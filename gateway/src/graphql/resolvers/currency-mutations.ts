@@ -1,5 +1,7 @@
 import type { GraphqlContext } from '../context.js';
-import { messageResult } from '../mappers.js';
+import type { GraphQLResolveInfo } from 'graphql';
+import { changePayload, removalPayload } from '../payloads.js';
+import { taxonomyEntities as read } from './taxonomy-entities.js';
 import { addFxRateParams, currencyParams, removeFxRateParams } from '../../v1/operations/taxonomy-params.js';
 import { validateParameters } from '../../v1/parameters.js';
 import { prepare } from './taxonomy-mutations.js';
@@ -23,12 +25,14 @@ export const currencyMutations = {
   async addCurrency(_: unknown, args: { currencyCode: string }, ctx: GraphqlContext) {
     const { client, opts } = await prepare(ctx);
     const p = validateParameters(currencyParams, { currency_code: args.currencyCode }, { currency_code: 'currencyCode' });
-    return messageResult(await client.addCurrency({ currencyCode: p.currency_code }, opts));
+    const answer = await client.addCurrency({ currencyCode: p.currency_code }, opts);
+    return changePayload(ctx, answer, 'currency', read.currency(ctx, p.currency_code));
   },
-  async removeCurrency(_: unknown, args: { currencyCode: string }, ctx: GraphqlContext) {
+  async removeCurrency(_: unknown, args: { currencyCode: string }, ctx: GraphqlContext, info: GraphQLResolveInfo) {
     const { client, opts } = await prepare(ctx);
     const p = validateParameters(currencyParams, { currency_code: args.currencyCode }, { currency_code: 'currencyCode' });
-    return messageResult(await client.removeCurrency({ currencyCode: p.currency_code }, opts));
+    const removedId = async () => (await read.currency(ctx, p.currency_code)())?.id;
+    return removalPayload(ctx, info, removedId, () => client.removeCurrency({ currencyCode: p.currency_code }, opts));
   },
   async addFxRate(_: unknown, { input }: { input: AddFxRateInput }, ctx: GraphqlContext) {
     const { client, opts } = await prepare(ctx);
@@ -53,9 +57,10 @@ export const currencyMutations = {
       currencyCodeQuota: p.currency_code_quota,
       reportingYear: p.reporting_year,
     };
-    return messageResult(await client.addFxRate(req, opts));
+    const answer = await client.addFxRate(req, opts);
+    return changePayload(ctx, answer, 'fxRate', read.fxRate(ctx, req.currencyCodeNumerator, req.currencyCodeDenominator, req.reportingYear));
   },
-  async removeFxRate(_: unknown, { input }: { input: RemoveFxRateInput }, ctx: GraphqlContext) {
+  async removeFxRate(_: unknown, { input }: { input: RemoveFxRateInput }, ctx: GraphqlContext, info: GraphQLResolveInfo) {
     const { client, opts } = await prepare(ctx);
     const p = validateParameters(
       removeFxRateParams,
@@ -63,6 +68,7 @@ export const currencyMutations = {
       { currency_code_1: 'input.currencyCode1', currency_code_2: 'input.currencyCode2', reporting_year: 'input.year' },
     );
     const req = { currencyCode1: p.currency_code_1, currencyCode2: p.currency_code_2, reportingYear: p.reporting_year };
-    return messageResult(await client.removeFxRate(req, opts));
+    const removedId = async () => (await read.storedFxRate(ctx, req.currencyCode1, req.currencyCode2, req.reportingYear)())?.id;
+    return removalPayload(ctx, info, removedId, () => client.removeFxRate(req, opts));
   },
 };

@@ -13,9 +13,11 @@ import {
   removeUnitParams,
   requireGoalOrObjective,
 } from '../../v1/operations/taxonomy-params.js';
+import type { GraphQLResolveInfo } from 'graphql';
 import { validateParameters } from '../../v1/parameters.js';
 import { callAs, type GraphqlContext } from '../context.js';
-import { messageResult } from '../mappers.js';
+import { changePayload, removalPayload } from '../payloads.js';
+import { taxonomyEntities as read } from './taxonomy-entities.js';
 
 /**
  * Changes of the taxonomy (spec §4.3 adds and renames, and the removals it leaves unnamed). Each resolver
@@ -104,7 +106,8 @@ export const taxonomyMutations = {
       { category_name: 'input.name', reporting_year: 'input.year', category_name_changed: 'input.newName', language_code: 'input.languageCode' },
     );
     const req = { categoryName: p.category_name, reportingYear: p.reporting_year, categoryNameChanged: p.category_name_changed, languageCode: p.language_code };
-    return messageResult(await client.addCategory(req, opts));
+    const answer = await client.addCategory(req, opts);
+    return changePayload(ctx, answer, 'category', read.category(ctx, answer.id ?? 0, p.reporting_year));
   },
   async addSubCategory(_: unknown, { input }: { input: AddSubCategoryInput }, ctx: GraphqlContext) {
     const { client, opts } = await prepare(ctx);
@@ -135,11 +138,14 @@ export const taxonomyMutations = {
       categoryIdChanged: p.category_id_changed,
       languageCode: p.language_code,
     };
-    return messageResult(await client.addSubCategory(req, opts));
+    const answer = await client.addSubCategory(req, opts);
+    return changePayload(ctx, answer, 'subCategory', read.subCategory(ctx, answer.id ?? 0, p.reporting_year));
   },
   async addGoalObjectiveToSubCategory(_: unknown, { input }: { input: GoalObjectiveInput }, ctx: GraphqlContext) {
     const { client, opts } = await prepare(ctx);
-    return messageResult(await client.addGoalObjectiveToSubCategory(goalObjective(input), opts));
+    const req = goalObjective(input);
+    const answer = await client.addGoalObjectiveToSubCategory(req, opts);
+    return changePayload(ctx, answer, 'subCategory', read.subCategory(ctx, req.subCategoryId, req.reportingYear));
   },
   async addUnit(_: unknown, { input }: { input: AddUnitInput }, ctx: GraphqlContext) {
     const { client, opts } = await prepare(ctx);
@@ -149,7 +155,8 @@ export const taxonomyMutations = {
       { unit_name: 'input.name', reporting_year: 'input.year', unit_name_changed: 'input.newName', language_code: 'input.languageCode' },
     );
     const req = { unitName: p.unit_name, reportingYear: p.reporting_year, unitNameChanged: p.unit_name_changed, languageCode: p.language_code };
-    return messageResult(await client.addUnit(req, opts));
+    const answer = await client.addUnit(req, opts);
+    return changePayload(ctx, answer, 'unit', read.unit(ctx, answer.id ?? 0, p.reporting_year));
   },
   async addSuperIndicator(_: unknown, { input }: { input: AddSuperIndicatorInput }, ctx: GraphqlContext) {
     const { client, opts } = await prepare(ctx);
@@ -180,7 +187,8 @@ export const taxonomyMutations = {
       categoryIdChanged: p.category_id_changed,
       languageCode: p.language_code,
     };
-    return messageResult(await client.addSuperIndicator(req, opts));
+    const answer = await client.addSuperIndicator(req, opts);
+    return changePayload(ctx, answer, 'superIndicator', read.superIndicator(ctx, answer.id ?? 0, p.reporting_year));
   },
   async addIndicator(_: unknown, { input }: { input: AddIndicatorInput }, ctx: GraphqlContext) {
     const { client, opts } = await prepare(ctx);
@@ -217,25 +225,27 @@ export const taxonomyMutations = {
       unitIdChanged: p.unit_id_changed,
       languageCode: p.language_code,
     };
-    return messageResult(await client.addIndicator(req, opts));
+    const answer = await client.addIndicator(req, opts);
+    return changePayload(ctx, answer, 'indicator', read.indicator(ctx, answer.id ?? 0, p.reporting_year));
   },
 
   // ---- removals ----
-  async removeCategory(_: unknown, { input }: { input: RemoveItemInput }, ctx: GraphqlContext) {
+  async removeCategory(_: unknown, { input }: { input: RemoveItemInput }, ctx: GraphqlContext, info: GraphQLResolveInfo) {
     const { client, opts } = await prepare(ctx);
     const p = validateParameters(removeCategoryParams, { category_id: input.id, reporting_year: input.year }, removeLabels('category_id'));
-    return messageResult(await client.removeCategory({ categoryId: p.category_id, reportingYear: p.reporting_year }, opts));
+    return removalPayload(ctx, info, p.category_id, () => client.removeCategory({ categoryId: p.category_id, reportingYear: p.reporting_year }, opts));
   },
-  async removeSubCategory(_: unknown, { input }: { input: RemoveItemInput }, ctx: GraphqlContext) {
+  async removeSubCategory(_: unknown, { input }: { input: RemoveItemInput }, ctx: GraphqlContext, info: GraphQLResolveInfo) {
     const { client, opts } = await prepare(ctx);
     const p = validateParameters(
       removeSubCategoryParams,
       { sub_category_id: input.id, reporting_year: input.year },
       removeLabels('sub_category_id'),
     );
-    return messageResult(await client.removeSubCategory({ subCategoryId: p.sub_category_id, reportingYear: p.reporting_year }, opts));
+    const req = { subCategoryId: p.sub_category_id, reportingYear: p.reporting_year };
+    return removalPayload(ctx, info, p.sub_category_id, () => client.removeSubCategory(req, opts));
   },
-  async removeSuperIndicator(_: unknown, { input }: { input: RemoveSuperIndicatorInput }, ctx: GraphqlContext) {
+  async removeSuperIndicator(_: unknown, { input }: { input: RemoveSuperIndicatorInput }, ctx: GraphqlContext, info: GraphQLResolveInfo) {
     const { client, opts } = await prepare(ctx);
     const p = validateParameters(
       removeSuperIndicatorParams,
@@ -243,20 +253,27 @@ export const taxonomyMutations = {
       removeLabels('super_indicator_id'),
     );
     const req = { superIndicatorId: p.super_indicator_id, reportingYear: p.reporting_year, categoryId: p.category_id };
-    return messageResult(await client.removeSuperIndicator(req, opts));
+    const answer = await client.removeSuperIndicator(req, opts);
+    // With a category, only the link goes: the super indicator stays, linked to its other categories.
+    if (p.category_id !== undefined) {
+      return { ...changePayload(ctx, answer, 'superIndicator', read.superIndicator(ctx, p.super_indicator_id, p.reporting_year)), removedId: null };
+    }
+    return { ...(await removalPayload(ctx, info, p.super_indicator_id, async () => answer)), superIndicator: null };
   },
-  async removeIndicator(_: unknown, { input }: { input: RemoveItemInput }, ctx: GraphqlContext) {
+  async removeIndicator(_: unknown, { input }: { input: RemoveItemInput }, ctx: GraphqlContext, info: GraphQLResolveInfo) {
     const { client, opts } = await prepare(ctx);
     const p = validateParameters(removeIndicatorParams, { indicator_id: input.id, reporting_year: input.year }, removeLabels('indicator_id'));
-    return messageResult(await client.removeIndicator({ indicatorId: p.indicator_id, reportingYear: p.reporting_year }, opts));
+    return removalPayload(ctx, info, p.indicator_id, () => client.removeIndicator({ indicatorId: p.indicator_id, reportingYear: p.reporting_year }, opts));
   },
-  async removeUnit(_: unknown, { input }: { input: RemoveItemInput }, ctx: GraphqlContext) {
+  async removeUnit(_: unknown, { input }: { input: RemoveItemInput }, ctx: GraphqlContext, info: GraphQLResolveInfo) {
     const { client, opts } = await prepare(ctx);
     const p = validateParameters(removeUnitParams, { unit_id: input.id, reporting_year: input.year }, removeLabels('unit_id'));
-    return messageResult(await client.removeUnit({ unitId: p.unit_id, reportingYear: p.reporting_year }, opts));
+    return removalPayload(ctx, info, p.unit_id, () => client.removeUnit({ unitId: p.unit_id, reportingYear: p.reporting_year }, opts));
   },
   async removeGoalObjectiveFromSubCategory(_: unknown, { input }: { input: GoalObjectiveInput }, ctx: GraphqlContext) {
     const { client, opts } = await prepare(ctx);
-    return messageResult(await client.removeGoalObjectiveFromSubCategory(goalObjective(input), opts));
+    const req = goalObjective(input);
+    const answer = await client.removeGoalObjectiveFromSubCategory(req, opts);
+    return changePayload(ctx, answer, 'subCategory', read.subCategory(ctx, req.subCategoryId, req.reportingYear));
   },
 };
