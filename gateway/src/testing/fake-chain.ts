@@ -1,20 +1,19 @@
-import { createHash, randomBytes, randomUUID } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import {
   ChainServiceService,
   DocumentKind,
   JobKind,
   JobStatus,
-  type DocumentJobEntry,
   type Job,
   type Network,
 } from '@green-impact/proto/greenimpact/chain/v1/chain';
 import type { Caller } from '@green-impact/shared/caller';
 import { FailedPreconditionError, InvalidArgumentError, NotFoundError, UnauthenticatedError } from '@green-impact/shared/errors';
 import { implement, type CallContext } from '@green-impact/shared/grpc/server';
-import { decodePageToken, pageOf, pageSize } from '@green-impact/shared/paging';
 import { serveFake } from './fake-server.js';
 import { createLogger } from '@green-impact/shared/logger';
 import { fakeNfts, rpcReceipt } from './fake-chain-nfts.js';
+import { fakeDocumentHandlers } from './fake-chain-documents.js';
 import { fakeJobWatch } from './fake-chain-watch.js';
 
 /**
@@ -23,7 +22,7 @@ import { fakeJobWatch } from './fake-chain-watch.js';
  * worker would (WatchJobs streams see each change), and `tamper` changes a stored document behind its anchor. Texts and rules (networks and
  * the `mumbai` alias, key and value limits, Idempotency-Key, account scoping) are only as faithful as the
  * gateway's tests need. sepolia's insertString limit is 64 bytes, so the network's own limit can be seen.
- * The NFT methods are in fake-chain-nfts.ts.
+ * The document methods are in fake-chain-documents.ts, the NFT methods in fake-chain-nfts.ts.
  */
 export interface FakeChain {
   address: string;
@@ -58,7 +57,7 @@ function network(name: string, chainId: number, explorerUrl: string): Network {
   };
 }
 
-interface Stored {
+export interface Stored {
   job: Job;
   account: string;
   /** Key-value jobs: what to write or read. */
@@ -68,12 +67,31 @@ interface Stored {
   fingerprint: string;
 }
 
+/** What the fake's method groups share (the NFT methods have their own deps, fake-chain-nfts.ts). */
+export interface FakeChainCore {
+  jobs: Map<string, Stored>;
+  /** Stored content by CID: documents and NFT files. */
+  content: Map<string, { bytes: Buffer; contentType: string }>;
+  /** Records the call and answers the caller (UNAUTHENTICATED without one). */
+  record(method: string, request: unknown, ctx: CallContext): Caller;
+  /** Records a call that may come without a caller (links, public content). */
+  recordAnonymous(method: string, request: unknown, ctx: CallContext): void;
+  /** The caller's job by UUID or document id; NOT_FOUND otherwise. */
+  find(c: Caller, ref: string): Stored;
+  resolve(name: string): Network;
+  create(
+    c: Caller,
+    fields: { kind: JobKind; network: string; request: Record<string, unknown> | undefined; idempotencyKey: string | undefined; fingerprint: unknown },
+    extra: Partial<Job>,
+    attach: Omit<Stored, 'job' | 'account' | 'fingerprint'>,
+  ): { job: Job; replayed: boolean };
+}
+
 const resolve = (name: string): Network => {
   const found = NETWORKS.find((n) => n.name === name.trim());
   if (!found) throw new InvalidArgumentError(`Unknown network "${name}"; expected one of ${NETWORKS.map((n) => n.name).join(', ')}.`);
   return found;
 };
-const sha256 = (bytes: Uint8Array) => createHash('sha256').update(bytes).digest('hex');
 const chars = (s: string) => [...s].length;
 
 export async function startFakeChain(): Promise<FakeChain> {
@@ -83,7 +101,6 @@ export async function startFakeChain(): Promise<FakeChain> {
   const content = new Map<string, { bytes: Buffer; contentType: string }>();
   const kvStore = new Map<string, string>();
   const idempotency = new Map<string, string>();
-  let nextDocumentId = 1;
   const watch = fakeJobWatch((jobId) => jobs.get(jobId));
 
   const record = (method: string, request: unknown, ctx: CallContext): Caller => {
@@ -147,9 +164,11 @@ export async function startFakeChain(): Promise<FakeChain> {
       );
       return { jobId: job.id, job, replayed };
     };
+  const recordAnonymous = (method: string, request: unknown, ctx: CallContext) => void calls.push({ method, request, caller: ctx.caller });
+  const core: FakeChainCore = { jobs, content, record, recordAnonymous, find, resolve, create };
   const nfts = fakeNfts({
     record,
-    recordAnonymous: (method, request, ctx) => void calls.push({ method, request, caller: ctx.caller }),
+    recordAnonymous,
     resolve,
     create: (c, fields, extra) => create(c, fields, extra, {}),
     content,
@@ -176,97 +195,15 @@ export async function startFakeChain(): Promise<FakeChain> {
         const page = mine.slice(from, from + size);
         return { jobs: page, nextPageToken: from + size < mine.length ? String(from + size) : '', cursors: page.map((_, i) => String(from + i + 1)) };
       },
-      async submitDocument(req, ctx) {
-        const c = record('submitDocument', req, ctx);
-        const n = resolve(req.network);
-        if (req.kind === DocumentKind.DOCUMENT_KIND_UNSPECIFIED) throw new InvalidArgumentError('kind is required.');
-        const framework = req.kind === DocumentKind.DOCUMENT_KIND_FRAMEWORK_JSON || req.kind === DocumentKind.DOCUMENT_KIND_FRAMEWORK_HTML;
-        if (framework && !req.frameworkIdentifier) throw new InvalidArgumentError('framework_identifier is required for framework documents.');
-        if (!framework && (!req.investorIdentifier || !req.positionId)) {
-          throw new InvalidArgumentError('investor_identifier and position_id are required for position impacts documents.');
-        }
-        const hash = sha256(req.content);
-        if (req.sha256 !== undefined && req.sha256 !== hash) throw new InvalidArgumentError(`sha256 does not match the content (computed ${hash}).`);
-        const cid = `bafkrei${hash.slice(0, 52)}`;
-        content.set(cid, { bytes: Buffer.from(req.content), contentType: req.contentType });
-        const subject = framework
-          ? { frameworkIdentifier: req.frameworkIdentifier! }
-          : { investorIdentifier: req.investorIdentifier!, positionId: req.positionId! };
-        const documentId = nextDocumentId;
-        const { job, replayed } = create(
-          c,
-          { kind: JobKind.JOB_KIND_DOCUMENT, network: n.name, request: req.requestEcho, idempotencyKey: req.idempotencyKey, fingerprint: [req.kind, n.name, hash, subject] },
-          { documentKind: req.kind, ...subject, ...(req.reportingYear !== undefined ? { reportingYear: req.reportingYear } : {}) },
-          { doc: { id: documentId, kind: req.kind, cid, sha256: hash, contentType: req.contentType, public: framework && req.public === true, linkEpoch: 0 } },
-        );
-        if (!replayed) nextDocumentId++;
-        return { job, documentId: jobs.get(job.id)!.doc!.id, replayed };
-      },
-      async getDocument(req, ctx) {
-        // A link the gateway checked: no caller, the job's UUID and the epoch it was signed for.
-        const linked = req.linkEpoch !== undefined && !ctx.caller;
-        if (linked) calls.push({ method: 'getDocument', request: req, caller: undefined });
-        const s = linked ? jobs.get(req.jobId.toLowerCase()) : find(record('getDocument', req, ctx), req.jobId);
-        if (linked && (!s?.doc || s.doc.linkEpoch !== req.linkEpoch)) throw new NotFoundError(`No such job ${req.jobId}.`);
-        if (!s?.doc) throw new FailedPreconditionError(`Job ${s?.job.id} is not a document job.`);
-        if (s.job.status !== JobStatus.JOB_STATUS_COMPLETED) {
-          throw new FailedPreconditionError(`Job ${s.job.id} is not completed; the document can be read once it is completed.`);
-        }
-        const stored = content.get(s.doc.cid)!;
-        const actual = sha256(stored.bytes);
-        return {
-          job: s.job, kind: s.doc.kind, content: stored.bytes, contentType: s.doc.contentType, cid: s.doc.cid,
-          sha256: actual, anchoredSha256: s.doc.sha256, verified: actual === s.doc.sha256, documentId: s.doc.id, linkEpoch: s.doc.linkEpoch,
-        };
-      },
-      async revokeDocumentLinks(req, ctx) {
-        const s = find(record('revokeDocumentLinks', req, ctx), req.jobId);
-        if (!s.doc) throw new FailedPreconditionError(`Job ${s.job.id} is not a document job; it has no links to revoke.`);
-        s.doc.linkEpoch += 1;
-        return { jobId: s.job.id, linkEpoch: s.doc.linkEpoch };
-      },
-      async listDocumentJobs(req, ctx) {
-        const c = record('listDocumentJobs', req, ctx);
-        if (!req.frameworkIdentifier && !(req.investorIdentifier && req.positionId !== undefined)) {
-          throw new InvalidArgumentError('framework_identifier, or investor_identifier with position_id, is required.');
-        }
-        const entries: DocumentJobEntry[] = [...jobs.values()]
-          .filter((s) => s.account === c.accountId && s.doc)
-          .filter((s) =>
-            req.frameworkIdentifier
-              ? s.job.frameworkIdentifier === req.frameworkIdentifier
-              : s.job.investorIdentifier === req.investorIdentifier && s.job.positionId === req.positionId,
-          )
-          .map((s) => ({
-            id: s.doc!.id, jobId: s.job.id, kind: s.doc!.kind, status: s.job.status, network: s.job.network,
-            ...(s.job.reportingYear !== undefined ? { reportingYear: s.job.reportingYear } : {}), createdAt: s.job.createdAt,
-          }))
-          .sort((a, b) => a.id - b.id);
-        if (req.pageSize === undefined) return { jobs: entries, nextPageToken: '' };
-        // Paged as the service pages (Documents.list): id order, keyset after the token's entry id.
-        const size = pageSize(req.pageSize);
-        const after = decodePageToken(req.pageToken);
-        const page = pageOf(entries.filter((e) => !after || e.id > after.id).slice(0, size + 1), size, after, (e) => e.id);
-        return { jobs: page.items, nextPageToken: page.nextPageToken, totalCount: entries.length };
-      },
       insertString: keyValue('insertString', JobKind.JOB_KIND_KV_INSERT_STRING),
       selectString: keyValue('selectString', JobKind.JOB_KIND_KV_SELECT_STRING),
       insertBytes32: keyValue('insertBytes32', JobKind.JOB_KIND_KV_INSERT_BYTES32),
       selectBytes32: keyValue('selectBytes32', JobKind.JOB_KIND_KV_SELECT_BYTES32),
+      ...fakeDocumentHandlers(core),
       ...nfts.handlers,
       async listNetworks(req, ctx) {
         record('listNetworks', req, ctx);
         return { networks: NETWORKS };
-      },
-      async getContent(req, ctx) {
-        calls.push({ method: 'getContent', request: req, caller: ctx.caller });
-        const cid = req.cid.trim();
-        const found = content.get(cid);
-        // As the chain service: documents by visibility and account, NFT files to anyone.
-        const docs = [...jobs.values()].filter((s) => s.doc?.cid === cid);
-        const open = docs.length === 0 || docs.some((s) => s.doc!.public);
-        if (!found || (!open && !docs.some((s) => s.account === ctx.caller?.accountId))) throw new NotFoundError(`No content with CID ${cid}.`);
-        return { content: found.bytes, contentType: found.contentType, cid, public: open };
       },
       async relayJsonRpc(req, ctx) {
         calls.push({ method: 'relayJsonRpc', request: req, caller: ctx.caller });
