@@ -6,30 +6,30 @@
 export const frameworkMutationTypeDefs = /* GraphQL */ `
   extend type Mutation {
     "Adds a framework to the caller's account, or updates the caller's one with this identifier (spec addFramework)."
-    addFramework("The fields of the change, each described on AddFrameworkInput." input: AddFrameworkInput!): MessageResult!
+    addFramework("The fields of the change, each described on AddFrameworkInput." input: AddFrameworkInput!): FrameworkPayload!
     "Adds or replaces a framework's funding figures of a year (spec addYearSpecificsToFramework)."
-    addYearSpecificsToFramework("The fields of the change, each described on FrameworkYearSpecificsInput." input: FrameworkYearSpecificsInput!): MessageResult!
+    addYearSpecificsToFramework("The fields of the change, each described on FrameworkYearSpecificsInput." input: FrameworkYearSpecificsInput!): FrameworkPayload!
     "Adds or updates a (sub category, indicator) row of a framework for a year (spec addCategoryIndicatorToFramework)."
-    addCategoryIndicatorToFramework("The fields of the change, each described on CategoryIndicatorInput." input: CategoryIndicatorInput!): MessageResult!
+    addCategoryIndicatorToFramework("The fields of the change, each described on CategoryIndicatorInput." input: CategoryIndicatorInput!): FrameworkPayload!
     "Removes one (sub category, indicator) row of a framework for a year (spec removeIndicatorFromFramework)."
-    removeIndicatorFromFramework("The fields of the change, each described on RemoveIndicatorRowInput." input: RemoveIndicatorRowInput!): MessageResult!
+    removeIndicatorFromFramework("The fields of the change, each described on RemoveIndicatorRowInput." input: RemoveIndicatorRowInput!): FrameworkPayload!
     "Removes every row of a sub category from a framework for a year (spec removeCategoryFromFramework)."
-    removeCategoryFromFramework("The fields of the change, each described on RemoveSubCategoryRowsInput." input: RemoveSubCategoryRowsInput!): MessageResult!
+    removeCategoryFromFramework("The fields of the change, each described on RemoveSubCategoryRowsInput." input: RemoveSubCategoryRowsInput!): FrameworkPayload!
     "Removes a framework's funding figures of a year; its rows stay (spec removeFrameworkYearSpecifics)."
     removeFrameworkYearSpecifics(
       "The framework's identifier."
       identifier: String!
       "Reporting year, 4 digits."
       year: Int!
-    ): MessageResult!
+    ): FrameworkPayload!
     "Removes a framework with its figures and rows of every year; refused while projects are built into it (spec removeFramework)."
-    removeFramework("The framework's identifier." identifier: String!): MessageResult!
+    removeFramework("The framework's identifier." identifier: String!): RemovalPayload!
     "Adds a project to the caller's account, or updates the caller's one with this identifier (spec addProject)."
-    addProject("The fields of the change, each described on AddProjectInput." input: AddProjectInput!): MessageResult!
+    addProject("The fields of the change, each described on AddProjectInput." input: AddProjectInput!): ProjectPayload!
     "Adds or replaces the amount allocated to a project in a year (spec addYearSpecificsToProject)."
-    addYearSpecificsToProject("The fields of the change, each described on ProjectYearSpecificsInput." input: ProjectYearSpecificsInput!): MessageResult!
+    addYearSpecificsToProject("The fields of the change, each described on ProjectYearSpecificsInput." input: ProjectYearSpecificsInput!): ProjectPayload!
     "Adds or updates a (sub category, indicator) row of a project for a year (spec addCategoryIndicatorToProject)."
-    addCategoryIndicatorToProject("The fields of the change, each described on CategoryIndicatorInput." input: CategoryIndicatorInput!): MessageResult!
+    addCategoryIndicatorToProject("The fields of the change, each described on CategoryIndicatorInput." input: CategoryIndicatorInput!): ProjectPayload!
     """
     Replaces a framework's rows of a year with the sums of the caller's projects built into it, volumes converted
     to the framework currency (spec buildFrameworkFromProjects).
@@ -39,20 +39,46 @@ export const frameworkMutationTypeDefs = /* GraphQL */ `
       identifier: String!
       "Reporting year, 4 digits; the framework needs year specifics for it."
       year: Int!
-    ): MessageResult!
+    ): FrameworkPayload!
     "Removes one (sub category, indicator) row of a project for a year (spec removeIndicatorFromProject)."
-    removeIndicatorFromProject("The fields of the change, each described on RemoveIndicatorRowInput." input: RemoveIndicatorRowInput!): MessageResult!
+    removeIndicatorFromProject("The fields of the change, each described on RemoveIndicatorRowInput." input: RemoveIndicatorRowInput!): ProjectPayload!
     "Removes every row of a sub category from a project for a year (spec removeCategoryFromProject)."
-    removeCategoryFromProject("The fields of the change, each described on RemoveSubCategoryRowsInput." input: RemoveSubCategoryRowsInput!): MessageResult!
+    removeCategoryFromProject("The fields of the change, each described on RemoveSubCategoryRowsInput." input: RemoveSubCategoryRowsInput!): ProjectPayload!
     "Removes the amount allocated to a project in a year; its rows stay (spec removeYearSpecificsFromProject)."
     removeYearSpecificsFromProject(
       "The project's identifier."
       identifier: String!
       "Reporting year, 4 digits."
       year: Int!
-    ): MessageResult!
+    ): ProjectPayload!
     "Removes a project with its figures and rows of every year (spec removeProject)."
-    removeProject("The project's identifier." identifier: String!): MessageResult!
+    removeProject("The project's identifier." identifier: String!): RemovalPayload!
+  }
+
+  "Answer of addFramework and the other changes of a framework that leave it in place."
+  type FrameworkPayload {
+    "The service's message, as /v1/call returns it."
+    message: String!
+    "Id the service answered for the change, as MessageResult.id."
+    id: ID
+    "The framework as framework(identifier, year) reads it for the caller after the change; null when the caller cannot read it."
+    framework(
+      "Year of its year-specific fields (yearSpecifics, rows, projects); default: the change's year, else (addFramework) the current UTC year."
+      year: Int
+    ): Framework
+  }
+
+  "Answer of addProject and the other changes of a project that leave it in place."
+  type ProjectPayload {
+    "The service's message, as /v1/call returns it."
+    message: String!
+    "Id the service answered for the change, as MessageResult.id."
+    id: ID
+    "The project as project(identifier, year) reads it for the caller after the change; null when the caller cannot read it."
+    project(
+      "Year of its year-specific fields (allocatedAmount, rows, framework); default: the change's year, else (addProject) the current UTC year."
+      year: Int
+    ): Project
   }
 
   "Input of addFramework."

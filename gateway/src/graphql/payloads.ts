@@ -24,6 +24,8 @@ export interface ServiceAnswer {
 }
 
 type Id = string | number;
+/** The arguments of the payload's entity field (Framework's `year`, …); the default resolver passes them to the thunk. */
+export type FieldArgs = Record<string, unknown>;
 
 function forgetReads(ctx: GraphqlContext): void {
   forgetTaxonomyReads(ctx);
@@ -32,20 +34,20 @@ function forgetReads(ctx: GraphqlContext): void {
 }
 
 /**
- * The payload of a change whose entity `field` is read by `read` when selected: null when the caller
- * cannot read it (NOT_FOUND, or absent from the caller's reads).
+ * The payload of a change whose entity `field` is read by `read` when selected, with the field's arguments:
+ * null when the caller cannot read it (NOT_FOUND, or absent from the caller's reads).
  */
 export function changePayload<F extends string, T>(
   ctx: GraphqlContext,
   answer: ServiceAnswer,
   field: F,
-  read: () => Promise<T | null | undefined>,
-): { message: string; id: Id | null } & Record<F, () => Promise<T | null>> {
+  read: (args: FieldArgs) => Promise<T | null | undefined>,
+): { message: string; id: Id | null } & Record<F, (args: FieldArgs) => Promise<T | null>> {
   forgetReads(ctx);
-  const entity = async () => (await orNull(read())) ?? null;
+  const entity = async (args: FieldArgs) => (await orNull(read(args ?? {}))) ?? null;
   return { message: answer.message, id: answer.id ?? null, [field]: entity } as { message: string; id: Id | null } & Record<
     F,
-    () => Promise<T | null>
+    (args: FieldArgs) => Promise<T | null>
   >;
 }
 

@@ -17,17 +17,19 @@ import {
   toVisibility,
   yes,
 } from '../../v1/operations/framework-params.js';
+import type { GraphQLResolveInfo } from 'graphql';
 import { validateParameters } from '../../v1/parameters.js';
 import type { GraphqlContext } from '../context.js';
 import type { GqlVisibility } from '../framework-reads.js';
-import { messageResult } from '../mappers.js';
+import { removalPayload } from '../payloads.js';
+import { frameworkIdOf, frameworkPayload, projectIdOf, projectPayload } from './framework-entities.js';
 import { prepare } from './taxonomy-mutations.js';
 
 /**
  * Changes of frameworks and projects (spec §4.6–§4.7 adds, removals and the build). Each resolver
  * authenticates, validates with the /v1/call parameter specs (messages name the GraphQL fields:
- * `input.valueOutstanding must be between 0 and …`), calls TaxonomyService and answers its message and
- * the framework's or project's id.
+ * `input.valueOutstanding must be between 0 and …`), calls TaxonomyService and answers its message, the
+ * framework's or project's id and the item as a following read shows it (framework-entities.ts).
  */
 
 type Maybe<T> = T | null | undefined;
@@ -129,7 +131,7 @@ export const frameworkMutations = {
       frameworkCurrencyCode: p.framework_currency_code,
       frameworkVisibility: toVisibility(p.framework_visibility),
     };
-    return messageResult(await client.addFramework(req, opts));
+    return frameworkPayload(ctx, await client.addFramework(req, opts), p.framework_identifier);
   },
   async addYearSpecificsToFramework(_: unknown, { input }: { input: FrameworkYearSpecificsInput }, ctx: GraphqlContext) {
     const { client, opts } = await prepare(ctx);
@@ -151,7 +153,7 @@ export const frameworkMutations = {
       valueOutstandingFramework: yes(p.value_outstanding_framework),
       reportingYear: p.reporting_year,
     };
-    return messageResult(await client.addYearSpecificsToFramework(req, opts));
+    return frameworkPayload(ctx, await client.addYearSpecificsToFramework(req, opts), p.framework_identifier, p.reporting_year);
   },
   async addCategoryIndicatorToFramework(_: unknown, { input }: { input: CategoryIndicatorInput }, ctx: GraphqlContext) {
     const { client, opts } = await prepare(ctx);
@@ -164,29 +166,31 @@ export const frameworkMutations = {
       indicatorValue: p.indicator_value,
       reportingYear: p.reporting_year,
     };
-    return messageResult(await client.addCategoryIndicatorToFramework(req, opts));
+    return frameworkPayload(ctx, await client.addCategoryIndicatorToFramework(req, opts), p.framework_identifier, p.reporting_year);
   },
   async removeIndicatorFromFramework(_: unknown, { input }: { input: RemoveIndicatorRowInput }, ctx: GraphqlContext) {
     const { client, opts } = await prepare(ctx);
     const p = validateParameters(removeIndicatorFromFrameworkParams, removeRowParams('framework_identifier', input), inputLabels);
     const req = { frameworkIdentifier: p.framework_identifier, indicatorId: p.indicator_id, subCategoryId: p.sub_category_id, reportingYear: p.reporting_year };
-    return messageResult(await client.removeIndicatorFromFramework(req, opts));
+    return frameworkPayload(ctx, await client.removeIndicatorFromFramework(req, opts), p.framework_identifier, p.reporting_year);
   },
   async removeCategoryFromFramework(_: unknown, { input }: { input: RemoveSubCategoryRowsInput }, ctx: GraphqlContext) {
     const { client, opts } = await prepare(ctx);
     const p = validateParameters(removeCategoryFromFrameworkParams, removeRowParams('framework_identifier', input), inputLabels);
     const req = { frameworkIdentifier: p.framework_identifier, subCategoryId: p.sub_category_id, reportingYear: p.reporting_year };
-    return messageResult(await client.removeCategoryFromFramework(req, opts));
+    return frameworkPayload(ctx, await client.removeCategoryFromFramework(req, opts), p.framework_identifier, p.reporting_year);
   },
   async removeFrameworkYearSpecifics(_: unknown, args: { identifier: string; year: number }, ctx: GraphqlContext) {
     const { client, opts } = await prepare(ctx);
     const p = validateParameters(frameworkYearParams, { framework_identifier: args.identifier, reporting_year: args.year }, argLabels);
-    return messageResult(await client.removeFrameworkYearSpecifics({ frameworkIdentifier: p.framework_identifier, reportingYear: p.reporting_year }, opts));
+    const req = { frameworkIdentifier: p.framework_identifier, reportingYear: p.reporting_year };
+    return frameworkPayload(ctx, await client.removeFrameworkYearSpecifics(req, opts), p.framework_identifier, p.reporting_year);
   },
-  async removeFramework(_: unknown, args: { identifier: string }, ctx: GraphqlContext) {
+  async removeFramework(_: unknown, args: { identifier: string }, ctx: GraphqlContext, info: GraphQLResolveInfo) {
     const { client, opts } = await prepare(ctx);
     const p = validateParameters(removeFrameworkParams, { framework_identifier: args.identifier }, argLabels);
-    return messageResult(await client.removeFramework({ frameworkIdentifier: p.framework_identifier }, opts));
+    const removedId = frameworkIdOf(ctx, p.framework_identifier);
+    return removalPayload(ctx, info, removedId, () => client.removeFramework({ frameworkIdentifier: p.framework_identifier }, opts));
   },
 
   // ---- projects ----
@@ -210,7 +214,7 @@ export const frameworkMutations = {
       frameworkIdentifier: p.framework_identifier,
       projectVisibility: toVisibility(p.project_visibility),
     };
-    return messageResult(await client.addProject(req, opts));
+    return projectPayload(ctx, await client.addProject(req, opts), p.project_identifier);
   },
   async addYearSpecificsToProject(_: unknown, { input }: { input: ProjectYearSpecificsInput }, ctx: GraphqlContext) {
     const { client, opts } = await prepare(ctx);
@@ -220,7 +224,7 @@ export const frameworkMutations = {
       inputLabels,
     );
     const req = { projectIdentifier: p.project_identifier, allocatedAmount: p.allocated_amount, reportingYear: p.reporting_year };
-    return messageResult(await client.addYearSpecificsToProject(req, opts));
+    return projectPayload(ctx, await client.addYearSpecificsToProject(req, opts), p.project_identifier, p.reporting_year);
   },
   async addCategoryIndicatorToProject(_: unknown, { input }: { input: CategoryIndicatorInput }, ctx: GraphqlContext) {
     const { client, opts } = await prepare(ctx);
@@ -233,33 +237,36 @@ export const frameworkMutations = {
       indicatorValue: p.indicator_value,
       reportingYear: p.reporting_year,
     };
-    return messageResult(await client.addCategoryIndicatorToProject(req, opts));
+    return projectPayload(ctx, await client.addCategoryIndicatorToProject(req, opts), p.project_identifier, p.reporting_year);
   },
   async buildFrameworkFromProjects(_: unknown, args: { identifier: string; year: number }, ctx: GraphqlContext) {
     const { client, opts } = await prepare(ctx);
     const p = validateParameters(buildFrameworkFromProjectsParams, { framework_identifier: args.identifier, reporting_year: args.year }, argLabels);
-    return messageResult(await client.buildFrameworkFromProjects({ frameworkIdentifier: p.framework_identifier, reportingYear: p.reporting_year }, opts));
+    const req = { frameworkIdentifier: p.framework_identifier, reportingYear: p.reporting_year };
+    return frameworkPayload(ctx, await client.buildFrameworkFromProjects(req, opts), p.framework_identifier, p.reporting_year);
   },
   async removeIndicatorFromProject(_: unknown, { input }: { input: RemoveIndicatorRowInput }, ctx: GraphqlContext) {
     const { client, opts } = await prepare(ctx);
     const p = validateParameters(removeIndicatorFromProjectParams, removeRowParams('project_identifier', input), inputLabels);
     const req = { projectIdentifier: p.project_identifier, indicatorId: p.indicator_id, subCategoryId: p.sub_category_id, reportingYear: p.reporting_year };
-    return messageResult(await client.removeIndicatorFromProject(req, opts));
+    return projectPayload(ctx, await client.removeIndicatorFromProject(req, opts), p.project_identifier, p.reporting_year);
   },
   async removeCategoryFromProject(_: unknown, { input }: { input: RemoveSubCategoryRowsInput }, ctx: GraphqlContext) {
     const { client, opts } = await prepare(ctx);
     const p = validateParameters(removeCategoryFromProjectParams, removeRowParams('project_identifier', input), inputLabels);
     const req = { projectIdentifier: p.project_identifier, subCategoryId: p.sub_category_id, reportingYear: p.reporting_year };
-    return messageResult(await client.removeCategoryFromProject(req, opts));
+    return projectPayload(ctx, await client.removeCategoryFromProject(req, opts), p.project_identifier, p.reporting_year);
   },
   async removeYearSpecificsFromProject(_: unknown, args: { identifier: string; year: number }, ctx: GraphqlContext) {
     const { client, opts } = await prepare(ctx);
     const p = validateParameters(projectYearParams, { project_identifier: args.identifier, reporting_year: args.year }, argLabels);
-    return messageResult(await client.removeYearSpecificsFromProject({ projectIdentifier: p.project_identifier, reportingYear: p.reporting_year }, opts));
+    const req = { projectIdentifier: p.project_identifier, reportingYear: p.reporting_year };
+    return projectPayload(ctx, await client.removeYearSpecificsFromProject(req, opts), p.project_identifier, p.reporting_year);
   },
-  async removeProject(_: unknown, args: { identifier: string }, ctx: GraphqlContext) {
+  async removeProject(_: unknown, args: { identifier: string }, ctx: GraphqlContext, info: GraphQLResolveInfo) {
     const { client, opts } = await prepare(ctx);
     const p = validateParameters(removeProjectParams, { project_identifier: args.identifier }, argLabels);
-    return messageResult(await client.removeProject({ projectIdentifier: p.project_identifier }, opts));
+    const removedId = projectIdOf(ctx, p.project_identifier);
+    return removalPayload(ctx, info, removedId, () => client.removeProject({ projectIdentifier: p.project_identifier }, opts));
   },
 };
