@@ -1,24 +1,12 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { productionSources } from './support/sources.js';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
 const SERVICES = ['identity', 'taxonomy', 'portfolio', 'chain'];
-
-/** Every .ts file under `dir` that ships: tests and test support (src/testing/) may run other services in process. */
-function productionSources(dir: string, out: string[] = []): string[] {
-  for (const name of readdirSync(dir)) {
-    const path = join(dir, name);
-    if (statSync(path).isDirectory()) {
-      if (name !== 'testing' && name !== 'node_modules') productionSources(path, out);
-    } else if (name.endsWith('.ts') && !name.endsWith('.test.ts') && !name.endsWith('.d.ts')) {
-      out.push(path);
-    }
-  }
-  return out;
-}
 
 /** The @green-impact packages a file imports or re-exports (static and dynamic). */
 function imports(path: string): string[] {

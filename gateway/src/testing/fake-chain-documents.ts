@@ -22,9 +22,8 @@ export function fakeDocumentHandlers(core: FakeChainCore): Partial<UnaryHandlers
       if (req.kind === DocumentKind.DOCUMENT_KIND_UNSPECIFIED) throw new InvalidArgumentError('kind is required.');
       const framework = req.kind === DocumentKind.DOCUMENT_KIND_FRAMEWORK_JSON || req.kind === DocumentKind.DOCUMENT_KIND_FRAMEWORK_HTML;
       if (framework && !req.frameworkIdentifier) throw new InvalidArgumentError('framework_identifier is required for framework documents.');
-      if (!framework && (!req.investorIdentifier || !req.positionId)) {
-        throw new InvalidArgumentError('investor_identifier and position_id are required for position impacts documents.');
-      }
+      if (!framework && !req.investorIdentifier) throw new InvalidArgumentError('investor_identifier is required for position impacts documents.');
+      if (!framework && !req.positionId) throw new InvalidArgumentError('position_id is required for position impacts documents (a positive integer).');
       const hash = sha256(req.content);
       if (req.sha256 !== undefined && req.sha256 !== hash) throw new InvalidArgumentError(`sha256 does not match the content (computed ${hash}).`);
       const cid = `bafkrei${hash.slice(0, 52)}`;

@@ -82,9 +82,20 @@ export function fakeNfts(d: FakeNftDeps) {
     if (!found) throw new NotFoundError(`No NFT ${ref.trim()}${network ? ` on network ${network}` : ''} in your account.`);
     return found;
   };
-  const requireCreated = (s: StoredNft) => {
-    const name = NftStatus[s.nft.status].replace('NFT_STATUS_', '').toLowerCase();
-    if (s.nft.status !== NftStatus.NFT_STATUS_CREATED) throw new FailedPreconditionError(`NFT ${s.nft.nftId || s.nft.guid} is not available: it is ${name}.`);
+  /** As the chain service's requireAvailable (nft-store.ts), with its texts. */
+  const requireCreated = ({ nft }: StoredNft) => {
+    const id = nft.nftId || nft.guid;
+    if (nft.status === NftStatus.NFT_STATUS_MINTING) {
+      throw new FailedPreconditionError(`NFT ${nft.guid} is still being minted; try again once its mint job (${nft.mintJobId}) completed.`);
+    }
+    if (nft.status === NftStatus.NFT_STATUS_TRANSFERRING) throw new FailedPreconditionError(`NFT ${id} is being transferred (job ${nft.transferJobId}).`);
+    if (nft.status === NftStatus.NFT_STATUS_TRANSFERRED) {
+      throw new FailedPreconditionError(`NFT ${id} was already transferred to ${nft.transferredTo}; the service no longer holds it.`);
+    }
+    if (nft.status === NftStatus.NFT_STATUS_EMAILED) {
+      throw new FailedPreconditionError(`NFT ${id} was sent by e-mail and waits to be claimed; revoke the send with its owner code first.`);
+    }
+    if (nft.status !== NftStatus.NFT_STATUS_CREATED) throw new InvalidArgumentError(`NFT ${nft.guid} was never minted.`);
   };
   const bySendCode = (which: 'owner' | 'receiver', code: string, guid: string | undefined): StoredNft => {
     const s = [...nfts.values()].find((n) => n.send?.[which] === code.trim());
@@ -164,7 +175,7 @@ export function fakeNfts(d: FakeNftDeps) {
     async transferNft(req: TransferNftRequest, ctx: CallContext) {
       const c = d.record('transferNft', req, ctx);
       const n = d.resolve(req.network);
-      if (!/^0x[0-9a-f]{40}$/.test(req.address)) throw new InvalidArgumentError(`address must be a wallet address, got "${req.address}".`);
+      if (!/^0x[0-9a-f]{40}$/.test(req.address)) throw new InvalidArgumentError(`address must be a wallet address (0x + 40 hex digits, EIP-55 checksum when mixed case), got "${req.address}".`);
       const s = owned(c, n.name, req.nftId);
       requireCreated(s);
       const { job, replayed } = d.create(

@@ -84,7 +84,7 @@ export async function startFakeIdentity(): Promise<FakeIdentity> {
   const implementation = implement('greenimpact.identity.v1.IdentityService', IdentityServiceService, {
     async authenticate({ apiKey }, ctx) {
       calls.push({ method: 'authenticate', caller: ctx.caller, requestId: ctx.requestId });
-      if (apiKey === 'revoked-key') throw new UnauthenticatedError('The API key has been revoked.');
+      if (apiKey === 'revoked-key') throw new UnauthenticatedError('The API key is not valid.');
       const found = [...keys.values()].find((k) => k.secret === apiKey && !k.info.revokedAt);
       if (!found) throw new UnauthenticatedError('The API key is not valid.');
       return { account: accounts.get(found.info.accountId)!, keyId: found.info.id };
@@ -129,7 +129,7 @@ export async function startFakeIdentity(): Promise<FakeIdentity> {
     async addGroupToUser(req, ctx) {
       const u = userOf(who('addGroupToUser', ctx), req.userIdentifier);
       const id = GROUPS.indexOf(req.group) + 1;
-      if (id === 0) throw new NotFoundError('No such group.');
+      if (id === 0) throw new InvalidArgumentError(`No such group. Groups are: ${GROUPS.join(', ')}.`);
       if (u.userGroups.some((g) => g.group === req.group)) throw new AlreadyExistsError('Group is already connected to user.');
       u.userGroups.push({ id, group: req.group });
       return { message: 'Group added to user.' };
@@ -174,7 +174,7 @@ export async function startFakeIdentity(): Promise<FakeIdentity> {
     },
     async createAccount(req, ctx) {
       if (who('createAccount', ctx).role !== 'operator') throw new NotAuthorizedError();
-      if (req.name === '') throw new InvalidArgumentError('name is required.');
+      if (req.name === '') throw new InvalidArgumentError('Account name must be 1 to 255 characters.');
       const account: Account = { id: `acc-${accounts.size + 1}`, name: req.name, role: req.role, createdAt: now };
       accounts.set(account.id, account);
       return { account, ...addKey(account.id) };
@@ -197,7 +197,7 @@ export async function startFakeIdentity(): Promise<FakeIdentity> {
     async revokeApiKey(req, ctx) {
       const c = who('revokeApiKey', ctx);
       const k = keys.get(req.keyId);
-      if (!k) throw new NotFoundError('No such key.');
+      if (!k) throw new NotFoundError('No such API key.');
       if (k.info.accountId !== c.accountId && c.role !== 'operator') throw new NotAuthorizedError();
       k.info.revokedAt = now;
       return { key: k.info };

@@ -64,7 +64,7 @@ describe('bad input never yields a 5xx', () => {
     { name: 'missing key', body: JSON.stringify({ solution: ESG, operation: 'getGroups' }), headers: { 'content-type': 'application/json' }, status: 401, code: 'UNAUTHENTICATED', message: 'Please submit client identifier.' },
     { name: 'empty key', body: JSON.stringify({ solution: ESG, operation: 'getGroups' }), headers: { 'content-type': 'application/json', 'x-api-key': '' }, status: 401, code: 'UNAUTHENTICATED', message: 'Please submit client identifier.' },
     { name: 'unknown key', body: JSON.stringify({ solution: ESG, operation: 'getGroups' }), headers: { 'content-type': 'application/json', 'x-api-key': 'guess' }, status: 401, code: 'UNAUTHENTICATED', message: 'The API key is not valid.' },
-    { name: 'revoked key', body: JSON.stringify({ solution: ESG, operation: 'getGroups' }), headers: { 'content-type': 'application/json', 'x-api-key': 'revoked-key' }, status: 401, code: 'UNAUTHENTICATED', message: 'The API key has been revoked.' },
+    { name: 'revoked key', body: JSON.stringify({ solution: ESG, operation: 'getGroups' }), headers: { 'content-type': 'application/json', 'x-api-key': 'revoked-key' }, status: 401, code: 'UNAUTHENTICATED', message: 'The API key is not valid.' },
     { name: 'absurdly long key', body: JSON.stringify({ solution: ESG, operation: 'getGroups' }), headers: { 'content-type': 'application/json', 'x-api-key': 'k'.repeat(4000) }, status: 401, code: 'UNAUTHENTICATED', message: 'The API key is not valid.' },
   ];
   for (const c of cases) {

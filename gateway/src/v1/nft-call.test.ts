@@ -219,7 +219,7 @@ describe('new → fetch → list → transfer', () => {
     assert.equal(listed.status, 'transferred');
     assert.equal(listed.transferredTo, WALLET.toLowerCase());
     // Once transferred it cannot go again: the service's refusal passes through.
-    assertError(await nft('transfer', { nftId, address: WALLET }), 400, 'FAILED_PRECONDITION', /not available/);
+    assertError(await nft('transfer', { nftId, address: WALLET }), 400, 'FAILED_PRECONDITION', /was already transferred to 0x/);
   });
 
   test("another account's NFT is not found; an unknown network is the service's 400", async () => {
