@@ -1,4 +1,5 @@
 import { connect, createServer, type Server, type Socket } from 'node:net';
+import { readProduceBatches, rewriteFindCoordinator, rewriteMetadata, takeFrame } from './kafka-wire.js';
 
 /**
  * A Kafka wire-protocol proxy for tests, in front of every broker of librdkafka's mock cluster, so that
@@ -21,7 +22,8 @@ import { connect, createServer, type Server, type Socket } from 'node:net';
  * Fault injection: dropProduceResponses(n) lets the next n Produce requests reach the broker (which
  * appends them) and then loses their responses by closing the client's connection, which is how a
  * producer retry that the broker must de-duplicate arises. The batches of every Produce request seen
- * are recorded (producedBatches) with their producer id, epoch and base sequence.
+ * are recorded (producedBatches) with their producer id, epoch and base sequence. The protocol pieces it
+ * reads and rewrites are in kafka-wire.ts.
  */
 export interface KafkaControllerProxy {
   /** host:port of each proxy, in the order of the upstream brokers given. */
@@ -196,145 +198,4 @@ function parseAddress(address: string): { host: string; port: number } {
   const port = Number(address.slice(colon + 1));
   if (colon < 1 || !Number.isInteger(port)) throw new Error(`Not a host:port address: ${address}`);
   return { host: address.slice(0, colon), port };
-}
-
-/** One size-prefixed frame (the size included) from the front of `buf`, or undefined if incomplete. */
-function takeFrame(buf: Buffer): { frame: Buffer; rest: Buffer } | undefined {
-  if (buf.length < 4) return undefined;
-  const end = 4 + buf.readInt32BE(0);
-  if (buf.length < end) return undefined;
-  return { frame: buf.subarray(0, end), rest: buf.subarray(end) };
-}
-
-/** A cursor over a frame, reading the Kafka protocol's non-flexible primitive types. */
-class Reader {
-  constructor(readonly buf: Buffer, public pos: number) {}
-  int16(): number {
-    const v = this.buf.readInt16BE(this.pos);
-    this.pos += 2;
-    return v;
-  }
-  int32(): number {
-    const v = this.buf.readInt32BE(this.pos);
-    this.pos += 4;
-    return v;
-  }
-  /** STRING or NULLABLE_STRING (null as null). */
-  string(): string | null {
-    const len = this.int16();
-    if (len < 0) return null;
-    const v = this.buf.toString('utf8', this.pos, this.pos + len);
-    this.pos += len;
-    return v;
-  }
-  bytes(): Buffer | null {
-    const len = this.int32();
-    if (len < 0) return null;
-    const v = this.buf.subarray(this.pos, this.pos + len);
-    this.pos += len;
-    return v;
-  }
-}
-
-function int16(v: number): Buffer {
-  const b = Buffer.alloc(2);
-  b.writeInt16BE(v);
-  return b;
-}
-function int32(v: number): Buffer {
-  const b = Buffer.alloc(4);
-  b.writeInt32BE(v);
-  return b;
-}
-function string(v: string | null): Buffer {
-  if (v === null) return int16(-1);
-  const bytes = Buffer.from(v, 'utf8');
-  return Buffer.concat([int16(bytes.length), bytes]);
-}
-/** Size prefix + the parts: a complete response frame. */
-function frameOf(parts: Buffer[]): Buffer {
-  const body = Buffer.concat(parts);
-  return Buffer.concat([int32(body.length), body]);
-}
-
-type AddressMap = (host: string, port: number) => { host: string; port: number };
-
-/** Metadata response v0-v8 (header v0: correlation id only). */
-function rewriteMetadata(frame: Buffer, version: number, address: AddressMap): Buffer {
-  if (version < 0 || version > 8) throw new Error(`Metadata v${version} responses are not understood (v0-v8 are)`);
-  const r = new Reader(frame, 8);
-  const parts: Buffer[] = [frame.subarray(4, 8)];
-  if (version >= 3) parts.push(int32(r.int32())); // throttle_time_ms
-  const brokerCount = r.int32();
-  parts.push(int32(brokerCount));
-  const brokerIds: number[] = [];
-  for (let i = 0; i < brokerCount; i++) {
-    const nodeId = r.int32();
-    const host = r.string();
-    const port = r.int32();
-    const mapped = address(host ?? '', port);
-    brokerIds.push(nodeId);
-    parts.push(int32(nodeId), string(mapped.host), int32(mapped.port));
-    if (version >= 1) parts.push(string(r.string())); // rack
-  }
-  if (version >= 2) parts.push(string(r.string())); // cluster_id
-  if (version >= 1) {
-    const controllerId = r.int32();
-    parts.push(int32(brokerIds.includes(controllerId) || brokerIds.length === 0 ? controllerId : Math.min(...brokerIds)));
-  }
-  parts.push(frame.subarray(r.pos)); // topics and the rest, unchanged
-  return frameOf(parts);
-}
-
-/** FindCoordinator response v0-v2. */
-function rewriteFindCoordinator(frame: Buffer, version: number, address: AddressMap): Buffer {
-  if (version < 0 || version > 2) throw new Error(`FindCoordinator v${version} responses are not understood (v0-v2 are)`);
-  const r = new Reader(frame, 8);
-  const parts: Buffer[] = [frame.subarray(4, 8)];
-  if (version >= 1) parts.push(int32(r.int32())); // throttle_time_ms
-  parts.push(int16(r.int16())); // error_code
-  if (version >= 1) parts.push(string(r.string())); // error_message
-  const nodeId = r.int32();
-  const host = r.string();
-  const port = r.int32();
-  // An error answer names no coordinator (-1, null host): nothing to map.
-  const mapped = nodeId < 0 || host === null ? { host, port } : address(host, port);
-  parts.push(int32(nodeId), string(mapped.host), int32(mapped.port));
-  parts.push(frame.subarray(r.pos));
-  return frameOf(parts);
-}
-
-/**
- * The record batches of a Produce request (v3-v7: magic 2 batches carry producer id, epoch, sequence).
- * Older versions carry no producer id and record nothing.
- */
-function readProduceBatches(frame: Buffer, version: number): Omit<ProducedBatch, 'responseDropped'>[] {
-  if (version < 3) return [];
-  if (version > 8) throw new Error(`Produce v${version} requests are not understood (v3-v8 are)`);
-  const r = new Reader(frame, 12);
-  r.string(); // client_id (request header v1)
-  r.string(); // transactional_id
-  r.int16(); // acks
-  r.int32(); // timeout_ms
-  const out: Omit<ProducedBatch, 'responseDropped'>[] = [];
-  for (let topics = r.int32(); topics > 0; topics--) {
-    const topic = r.string() ?? '';
-    for (let partitions = r.int32(); partitions > 0; partitions--) {
-      const partition = r.int32();
-      const records = r.bytes();
-      // One or more record batches: base_offset int64, batch_length int32, then the batch_length bytes.
-      for (let at = 0; records && at + 12 <= records.length; at += 12 + records.readInt32BE(at + 8)) {
-        if (records.readInt8(at + 16) !== 2) throw new Error(`record batch magic ${records.readInt8(at + 16)} is not understood (2 is)`);
-        out.push({
-          topic,
-          partition,
-          producerId: records.readBigInt64BE(at + 43),
-          producerEpoch: records.readInt16BE(at + 51),
-          baseSequence: records.readInt32BE(at + 53),
-          recordCount: records.readInt32BE(at + 57),
-        });
-      }
-    }
-  }
-  return out;
 }
