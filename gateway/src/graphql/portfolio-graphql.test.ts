@@ -39,7 +39,7 @@ const sent = (method: string) => JSON.parse(JSON.stringify(t.portfolio!.calls.fi
 describe('changes and reads', () => {
   let positionId: string;
 
-  test('mutations answer MessageResult; addPosition with a year answers its impacts', async () => {
+  test('mutations answer their message and id; addPosition with a year answers its impacts', async () => {
     const setup = data(
       await gql(
         `mutation($key: String!) {

@@ -1,20 +1,39 @@
+import { payloadType } from './payloads.js';
+
 /**
  * SDL of the changes to assets, investors, positions and portfolios (spec §4.8–§4.10), and the impact
  * computation, with their input types. Appended to schema.ts's typeDefs. Only an asset's owner changes it
  * (`Not authorized.`, PERMISSION_DENIED); investors, positions and portfolios are the account's own.
  */
+const payloadTypeDefs =
+  payloadType('AssetPayload', 'Answer of addAsset.', 'asset', 'Asset', 'The asset as asset(identifier) reads it for the caller after the change; null when the caller cannot read it.') +
+  payloadType(
+    'InvestorPayload',
+    'Answer of addInvestor.',
+    'investor',
+    'Investor',
+    "The investor as investor(identifier, decryptionKey) reads it after the change, with the change's encryptionKey as the key: name and e-mail in clear only with it, else masked when stored encrypted.",
+  ) +
+  payloadType(
+    'PortfolioPayload',
+    'Answer of addPortfolio, addPositionToPortfolio and removePositionFromPortfolio.',
+    'portfolio',
+    'Portfolio',
+    "The portfolio (renamed: under its new identifier) as portfolio(identifier) reads it after the change, without a key: its investor's encrypted name and e-mail read masked.",
+  );
+
 export const portfolioMutationTypeDefs = /* GraphQL */ `
   extend type Mutation {
     "Adds an asset to the caller's account, or updates the caller's one with this identifier (spec addAsset)."
-    addAsset("The fields of the change, each described on AddAssetInput." input: AddAssetInput!): MessageResult!
+    addAsset("The fields of the change, each described on AddAssetInput." input: AddAssetInput!): AssetPayload!
     "Removes an asset; refused while positions hold it (spec removeAsset)."
-    removeAsset("The asset's identifier." identifier: String!): MessageResult!
+    removeAsset("The asset's identifier." identifier: String!): RemovalPayload!
     "A random investor identifier, not yet used in the account and free of PII (spec generateInvestorIdentifier)."
     generateInvestorIdentifier: String!
     "Adds an investor, or updates the one with this identifier (spec addInvestor)."
-    addInvestor("The fields of the change, each described on AddInvestorInput." input: AddInvestorInput!): MessageResult!
+    addInvestor("The fields of the change, each described on AddInvestorInput." input: AddInvestorInput!): InvestorPayload!
     "Removes an investor with its positions, their impacts and its portfolios (spec removeInvestor)."
-    removeInvestor("The investor's identifier." identifier: String!): MessageResult!
+    removeInvestor("The investor's identifier." identifier: String!): RemovalPayload!
     "Adds a position; with year, its impacts of that year are computed and stored with it, or nothing is added (spec addPosition)."
     addPosition("The fields of the change, each described on AddPositionInput." input: AddPositionInput!): PositionImpactsPayload!
     "Removes a position with its impacts and portfolio memberships (spec removePosition)."
@@ -23,7 +42,7 @@ export const portfolioMutationTypeDefs = /* GraphQL */ `
       investorIdentifier: String!
       "The position's id."
       positionId: ID!
-    ): MessageResult!
+    ): RemovalPayload!
     "Computes a position's impacts of a year and replaces the stored ones."
     computePositionImpacts(
       "The position's id."
@@ -39,9 +58,9 @@ export const portfolioMutationTypeDefs = /* GraphQL */ `
       identifier: String!
       "New identifier when renaming (spec portfolio_identifier_changed)."
       newIdentifier: String
-    ): MessageResult!
+    ): PortfolioPayload!
     "Removes a portfolio; its positions stay (spec removePortfolio)."
-    removePortfolio("Identifier of the investor." investorIdentifier: String!, "The portfolio's identifier." identifier: String!): MessageResult!
+    removePortfolio("Identifier of the investor." investorIdentifier: String!, "The portfolio's identifier." identifier: String!): RemovalPayload!
     "Puts one of the investor's positions in the investor's portfolio (spec addPositionToPortfolio)."
     addPositionToPortfolio(
       "Identifier of the investor."
@@ -50,7 +69,7 @@ export const portfolioMutationTypeDefs = /* GraphQL */ `
       portfolioIdentifier: String!
       "The position's id."
       positionId: ID!
-    ): MessageResult!
+    ): PortfolioPayload!
     "Takes a position out of a portfolio (spec removePositionFromPortfolio)."
     removePositionFromPortfolio(
       "Identifier of the investor."
@@ -59,7 +78,7 @@ export const portfolioMutationTypeDefs = /* GraphQL */ `
       portfolioIdentifier: String!
       "The position's id."
       positionId: ID!
-    ): MessageResult!
+    ): PortfolioPayload!
   }
 
   "Answer of addPosition and computePositionImpacts: the service's message, the position's id and its impacts computed now."
@@ -72,6 +91,7 @@ export const portfolioMutationTypeDefs = /* GraphQL */ `
     impacts: [PositionImpact!]!
   }
 
+${payloadTypeDefs}
   "Input of addAsset."
   input AddAssetInput {
     "The caller's identifier for the asset, e.g. an ISIN; at most 255 characters on one line."

@@ -1,3 +1,4 @@
+import type { GraphQLResolveInfo } from 'graphql';
 import { portfolioClient } from '../../clients.js';
 import {
   addAssetParams,
@@ -18,13 +19,16 @@ import { validateParameters } from '../../v1/parameters.js';
 import { callAs, type GraphqlContext } from '../context.js';
 import type { GqlVisibility } from '../framework-reads.js';
 import { messageResult } from '../mappers.js';
+import { removalPayload } from '../payloads.js';
 import { toImpact } from '../portfolio-objects.js';
+import { assetIdOf, assetPayload, investorIdOf, investorPayload, portfolioIdOf, portfolioPayload } from './portfolio-entities.js';
 
 /**
  * Changes of assets, investors, positions and portfolios (spec §4.8–§4.10), and the impact computation.
  * Each resolver authenticates, picks the portfolio client (UNAVAILABLE without one), validates with the
  * /v1/call parameter specs (messages name the GraphQL fields: `input.amount must be greater than 0.`),
- * calls PortfolioService and answers its message and id.
+ * calls PortfolioService and answers its message, id and the item as a following read shows it to the
+ * caller (portfolio-entities.ts), or a removal's removedId.
  */
 
 type Maybe<T> = T | null | undefined;
@@ -123,12 +127,12 @@ export const portfolioMutations = {
       },
       inputLabels,
     );
-    return messageResult(await client.addAsset(addAssetRequest(p, inputLabels), opts));
+    return assetPayload(ctx, await client.addAsset(addAssetRequest(p, inputLabels), opts), p.asset_identifier);
   },
-  async removeAsset(_: unknown, args: { identifier: string }, ctx: GraphqlContext) {
+  async removeAsset(_: unknown, args: { identifier: string }, ctx: GraphqlContext, info: GraphQLResolveInfo) {
     const { client, opts } = await prepare(ctx);
     const p = validateParameters(assetIdentifierParams, { asset_identifier: args.identifier }, argLabels);
-    return messageResult(await client.removeAsset({ assetIdentifier: p.asset_identifier }, opts));
+    return removalPayload(ctx, info, assetIdOf(ctx, p.asset_identifier), () => client.removeAsset({ assetIdentifier: p.asset_identifier }, opts));
   },
 
   // ---- investors ----
@@ -149,12 +153,13 @@ export const portfolioMutations = {
       },
       inputLabels,
     );
-    return messageResult(await client.addInvestor(addInvestorRequest(p), opts));
+    return investorPayload(ctx, await client.addInvestor(addInvestorRequest(p), opts), p.investor_identifier, p.encryption_key);
   },
-  async removeInvestor(_: unknown, args: { identifier: string }, ctx: GraphqlContext) {
+  async removeInvestor(_: unknown, args: { identifier: string }, ctx: GraphqlContext, info: GraphQLResolveInfo) {
     const { client, opts } = await prepare(ctx);
     const p = validateParameters(investorIdentifierParams, { investor_identifier: args.identifier }, { investor_identifier: 'identifier' });
-    return messageResult(await client.removeInvestor({ investorIdentifier: p.investor_identifier }, opts));
+    const remove = () => client.removeInvestor({ investorIdentifier: p.investor_identifier }, opts);
+    return removalPayload(ctx, info, investorIdOf(ctx, p.investor_identifier), remove);
   },
 
   // ---- positions and impacts ----
@@ -176,10 +181,11 @@ export const portfolioMutations = {
     const res = await client.addPosition(addPositionRequest(p, positionLabels.position_amount), opts);
     return { ...messageResult(res), impacts: res.impacts.map(toImpact) };
   },
-  async removePosition(_: unknown, args: { investorIdentifier: string; positionId: string }, ctx: GraphqlContext) {
+  async removePosition(_: unknown, args: { investorIdentifier: string; positionId: string }, ctx: GraphqlContext, info: GraphQLResolveInfo) {
     const { client, opts } = await prepare(ctx);
     const p = validateParameters(positionOfInvestorParams, { investor_identifier: args.investorIdentifier, position_id: args.positionId }, argLabels);
-    return messageResult(await client.removePosition({ investorIdentifier: p.investor_identifier, positionId: p.position_id }, opts));
+    const remove = () => client.removePosition({ investorIdentifier: p.investor_identifier, positionId: p.position_id }, opts);
+    return removalPayload(ctx, info, p.position_id, remove);
   },
   async computePositionImpacts(_: unknown, args: { positionId: string; year: number }, ctx: GraphqlContext) {
     const { client, opts } = await prepare(ctx);
@@ -201,12 +207,13 @@ export const portfolioMutations = {
       portfolioIdentifier: p.portfolio_identifier,
       portfolioIdentifierChanged: p.portfolio_identifier_changed,
     };
-    return messageResult(await client.addPortfolio(req, opts));
+    return portfolioPayload(ctx, await client.addPortfolio(req, opts), p.portfolio_identifier_changed ?? p.portfolio_identifier);
   },
-  async removePortfolio(_: unknown, args: { investorIdentifier: string; identifier: string }, ctx: GraphqlContext) {
+  async removePortfolio(_: unknown, args: { investorIdentifier: string; identifier: string }, ctx: GraphqlContext, info: GraphQLResolveInfo) {
     const { client, opts } = await prepare(ctx);
     const p = validateParameters(portfolioOfInvestorParams, { investor_identifier: args.investorIdentifier, portfolio_identifier: args.identifier }, portfolioArgLabels);
-    return messageResult(await client.removePortfolio({ investorIdentifier: p.investor_identifier, portfolioIdentifier: p.portfolio_identifier }, opts));
+    const remove = () => client.removePortfolio({ investorIdentifier: p.investor_identifier, portfolioIdentifier: p.portfolio_identifier }, opts);
+    return removalPayload(ctx, info, portfolioIdOf(ctx, p.portfolio_identifier), remove);
   },
   async addPositionToPortfolio(_: unknown, args: { investorIdentifier: string; portfolioIdentifier: string; positionId: string }, ctx: GraphqlContext) {
     const { client, opts } = await prepare(ctx);
@@ -216,7 +223,7 @@ export const portfolioMutations = {
       argLabels,
     );
     const req = { investorIdentifier: p.investor_identifier, portfolioIdentifier: p.portfolio_identifier, positionId: p.position_id };
-    return messageResult(await client.addPositionToPortfolio(req, opts));
+    return portfolioPayload(ctx, await client.addPositionToPortfolio(req, opts), p.portfolio_identifier);
   },
   async removePositionFromPortfolio(_: unknown, args: { investorIdentifier: string; portfolioIdentifier: string; positionId: string }, ctx: GraphqlContext) {
     const { client, opts } = await prepare(ctx);
@@ -226,6 +233,6 @@ export const portfolioMutations = {
       argLabels,
     );
     const req = { investorIdentifier: p.investor_identifier, portfolioIdentifier: p.portfolio_identifier, positionId: p.position_id };
-    return messageResult(await client.removePositionFromPortfolio(req, opts));
+    return portfolioPayload(ctx, await client.removePositionFromPortfolio(req, opts), p.portfolio_identifier);
   },
 };
