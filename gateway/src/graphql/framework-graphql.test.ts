@@ -24,7 +24,7 @@ after(async () => {
 
 const sent = (method: string) => JSON.parse(JSON.stringify(t.taxonomy!.calls.filter((c) => c.method === method).at(-1)!.request));
 
-describe('changes answer MessageResult', () => {
+describe('changes answer their message and id', () => {
   test('a framework, its year specifics, two projects with rows, and the build', async () => {
     const res = await gql(`mutation {
       f: addFramework(input: { identifier: "GBF-2024", name: "Green Bond Framework", currencyCode: "eur", visibility: PUBLIC }) { message id }

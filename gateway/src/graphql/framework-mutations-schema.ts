@@ -59,7 +59,7 @@ export const frameworkMutationTypeDefs = /* GraphQL */ `
   type FrameworkPayload {
     "The service's message, as /v1/call returns it."
     message: String!
-    "Id the service answered for the change, as MessageResult.id."
+    "Id of the item created, changed or removed, when the service answers one."
     id: ID
     "The framework as framework(identifier, year) reads it for the caller after the change; null when the caller cannot read it."
     framework(
@@ -72,7 +72,7 @@ export const frameworkMutationTypeDefs = /* GraphQL */ `
   type ProjectPayload {
     "The service's message, as /v1/call returns it."
     message: String!
-    "Id the service answered for the change, as MessageResult.id."
+    "Id of the item created, changed or removed, when the service answers one."
     id: ID
     "The project as project(identifier, year) reads it for the caller after the change; null when the caller cannot read it."
     project(

@@ -7,8 +7,9 @@ import { selectsField } from './selects-field.js';
 import { forgetTaxonomyReads } from './taxonomy-reads.js';
 
 /**
- * Payloads of the changes (issue 21): each keeps MessageResult's `message` and `id`, so existing
- * selections keep working, and adds the changed entity, or for a removal the removed item's id.
+ * Payloads of the changes (issue 21): each keeps the `message` and `id` the changes answered as
+ * MessageResult (gone from the schema since every change answers a payload), so existing selections keep
+ * working, and adds the changed entity, or for a removal the removed item's id.
  *
  * The entity is a thunk on the payload, which graphql-js's default resolver calls only when the field is
  * selected: it reads the entity after the write, as the caller, with the same reads the Query fields use,
@@ -77,7 +78,7 @@ export function payloadType(name: string, description: string, field: string, ty
   type ${name} {
     "The service's message, as /v1/call returns it."
     message: String!
-    "Id the service answered for the change, as MessageResult.id."
+    "Id of the item created, changed or removed, when the service answers one."
     id: ID
     "${fieldDescription}"
     ${field}: ${type}

@@ -11,6 +11,7 @@ import { subscriptionTypeDefs } from './subscription-schema.js';
 import { taxonomyMutationTypeDefs } from './taxonomy-mutations-schema.js';
 import { taxonomyTypeDefs } from './taxonomy-schema.js';
 import { connectionType, PAGE_ARGS } from './pagination.js';
+import { payloadType } from './payloads.js';
 
 /**
  * The GraphQL schema (SDL). camelCase counterpart of the /v1/call identity operations plus account
@@ -52,27 +53,27 @@ const identityTypeDefs = /* GraphQL */ `
   "Changes. Every field needs an X-Api-Key header."
   type Mutation {
     "Adds a user to the caller's account, or updates the one with the same identifier (spec addUser)."
-    addUser("The fields of the change, each described on AddUserInput." input: AddUserInput!): MessageResult!
+    addUser("The fields of the change, each described on AddUserInput." input: AddUserInput!): UserPayload!
     "Removes a user (spec removeUser)."
-    removeUser("Identifier of the user." userIdentifier: String!): MessageResult!
+    removeUser("Identifier of the user." userIdentifier: String!): RemovalPayload!
     "Puts a user in a group (spec addGroupToUser)."
-    addGroupToUser("Identifier of the user." userIdentifier: String!, "Name of the group, one of groups." group: String!): MessageResult!
+    addGroupToUser("Identifier of the user." userIdentifier: String!, "Name of the group, one of groups." group: String!): UserPayload!
     "Takes a user out of a group (spec removeGroupFromUser)."
-    removeGroupFromUser("Identifier of the user." userIdentifier: String!, "Name of the group." group: String!): MessageResult!
+    removeGroupFromUser("Identifier of the user." userIdentifier: String!, "Name of the group." group: String!): UserPayload!
     "Gives a user access to an investor (spec addInvestorToUser)."
     addInvestorToUser(
       "Identifier of the user."
       userIdentifier: String!
       "Identifier of the investor."
       investorIdentifier: String!
-    ): MessageResult!
+    ): UserInvestorsPayload!
     "Withdraws a user's access to an investor (spec removeInvestorFromUser)."
     removeInvestorFromUser(
       "Identifier of the user."
       userIdentifier: String!
       "Identifier of the investor."
       investorIdentifier: String!
-    ): MessageResult!
+    ): UserInvestorsPayload!
     "A fresh 256-bit key (64 hex characters) for encrypting PII at rest. The service never stores it: keep it safe."
     generateEncryptionKey: String!
     "Creates an account and its first API key. Operators only."
@@ -223,19 +224,24 @@ const identityTypeDefs = /* GraphQL */ `
     encryptionKey: String
   }
 
-  "Answer of a change: the service's message, and the id of the item changed when there is one."
-  type MessageResult {
-    "The service's message, as /v1/call returns it."
-    message: String!
-    "Id of the item created or changed, when there is one."
-    id: ID
-  }
-
+${payloadType(
+  'UserPayload',
+  'Answer of addUser, addGroupToUser and removeGroupFromUser.',
+  'user',
+  'User',
+  "The user as users(userIdentifier, decryptionKey) reads it after the change, with addUser's encryptionKey as the key: names and e-mail in clear only with it, else masked when stored encrypted.",
+)}${payloadType(
+  'UserInvestorsPayload',
+  'Answer of addInvestorToUser and removeInvestorFromUser.',
+  'userInvestors',
+  'UserInvestors',
+  "The user's investor access as investorsOfUser(userIdentifier) reads it after the change, without a key: encrypted investor names masked.",
+)}
   "Answer of a removal: the service's message, and the id of the item removed. Nothing is left to read."
   type RemovalPayload {
     "The service's message, as /v1/call returns it."
     message: String!
-    "Id the service answered for the change, as MessageResult.id."
+    "Id of the item created, changed or removed, when the service answers one."
     id: ID
     "Id of the removed item, for evicting it from a client cache; null when the caller could not read it before the removal."
     removedId: ID

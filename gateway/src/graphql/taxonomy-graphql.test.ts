@@ -256,7 +256,7 @@ describe('errors carry extensions.code', () => {
   });
 });
 
-describe('mutations answer MessageResult', () => {
+describe('mutations answer their message and id', () => {
   test('addCategory: the service message and the new id', async () => {
     const res = await gql('mutation ($i: AddCategoryInput!) { addCategory(input: $i) { message id } }', {
       i: { name: 'Clean transport', year: 2024, languageCode: 'en' },

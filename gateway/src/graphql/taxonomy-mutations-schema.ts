@@ -64,7 +64,7 @@ export const taxonomyMutationTypeDefs = /* GraphQL */ `
   type RemoveSuperIndicatorPayload {
     "The service's message, as /v1/call returns it."
     message: String!
-    "Id the service answered for the change, as MessageResult.id."
+    "Id of the item created, changed or removed, when the service answers one."
     id: ID
     "The super indicator's id when it was removed (no categoryId given); null when only its link to a category went."
     removedId: ID

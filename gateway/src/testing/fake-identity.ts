@@ -20,6 +20,11 @@ import { serveFake } from './fake-server.js';
 import { createLogger } from '@green-impact/shared/logger';
 import { fakeOrderedPage, fakeServicePage } from './fake-paging.js';
 
+/** What the identity service answers for PII it cannot open (services/shared/src/pii.ts). */
+const MASKED = '********';
+
+type StoredUser = User & { investors: string[]; key: string | undefined };
+
 /**
  * A small in-memory IdentityService served over real gRPC, for the gateway's own tests. It is not the
  * identity service: texts and rules are only as faithful as these tests need. Keys:
@@ -57,7 +62,8 @@ export async function startFakeIdentity(): Promise<FakeIdentity> {
   addKey('acc-acme', 'user-key');
   addKey('acc-broken', 'broken-key');
   addKey('acc-slow', 'slow-key');
-  const users = new Map<string, Map<string, User & { investors: string[] }>>();
+  /** Per account; `key` is the encryptionKey the PII was stored with (none: stored plain). */
+  const users = new Map<string, Map<string, StoredUser>>();
   const usersOf = (c: Caller) => users.get(c.accountId) ?? users.set(c.accountId, new Map()).get(c.accountId)!;
   const calls: FakeIdentity['calls'] = [];
   const cancelled: FakeIdentity['cancelled'] = [];
@@ -79,7 +85,12 @@ export async function startFakeIdentity(): Promise<FakeIdentity> {
     if (!u) throw new NotFoundError('No such user.');
     return u;
   };
-  const plain = ({ investors: _investors, ...u }: User & { investors: string[] }): User => u;
+  /** The user as getUsers answers it: names and e-mail masked unless `decryptionKey` is the key they were stored with. */
+  const plain = ({ investors: _investors, key, ...u }: StoredUser, decryptionKey?: string): User => {
+    const masked = key !== undefined && key !== decryptionKey;
+    const mask = (v: string) => (masked && v !== '' ? MASKED : v);
+    return { ...u, userFirstName: mask(u.userFirstName), userLastName: mask(u.userLastName), userEmail: mask(u.userEmail), masked };
+  };
 
   const implementation = implement('greenimpact.identity.v1.IdentityService', IdentityServiceService, {
     async authenticate({ apiKey }, ctx) {
@@ -96,7 +107,7 @@ export async function startFakeIdentity(): Promise<FakeIdentity> {
       return { groups: GROUPS.map((group, i) => ({ id: i + 1, group })) };
     },
     async getUsers(req, ctx) {
-      const all = [...usersOf(who('getUsers', ctx, req)).values()].map(plain);
+      const all = [...usersOf(who('getUsers', ctx, req)).values()].map((u) => plain(u, req.decryptionKey));
       const list = req.userIdentifier ? all.filter((u) => u.userIdentifier === req.userIdentifier) : all;
       if (req.pageSize === undefined) return { users: list, nextPageToken: '' };
       const page = fakeServicePage(list, req, (u) => u.userId);
@@ -116,6 +127,7 @@ export async function startFakeIdentity(): Promise<FakeIdentity> {
         encrypted: req.encryptionKey !== undefined,
         masked: false,
         investors: existing?.investors ?? [],
+        key: req.encryptionKey,
       };
       mine.set(req.userIdentifier, user);
       return { message: existing ? 'User updated.' : 'User added.', id: user.userId };

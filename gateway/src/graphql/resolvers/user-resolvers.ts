@@ -1,3 +1,4 @@
+import type { GraphQLResolveInfo } from 'graphql';
 import { withInvestorDetails } from '../../composition/investor-details.js';
 import {
   addUserParams,
@@ -9,13 +10,16 @@ import {
 } from '../../v1/operations/identity.js';
 import { validateParameters } from '../../v1/parameters.js';
 import { callAs, type GraphqlContext } from '../context.js';
-import { accessibleInvestor, group, messageResult, user, type GqlUserRole } from '../mappers.js';
+import { accessibleInvestor, group, user, type GqlUserRole } from '../mappers.js';
 import type { ServicePage } from '../pagination.js';
+import { removalPayload } from '../payloads.js';
+import { userIdOf, userInvestorsPayload, userPayload } from './user-entities.js';
 
 /**
  * Users, groups and investor access: the GraphQL face of spec §4.11. Arguments go through the same
  * parameter specs as /v1/call (labels name the GraphQL arguments in messages). Like /v1/call, each
- * resolver authenticates before it validates.
+ * resolver authenticates before it validates. Changes answer their payload: the user, or the user's
+ * investor access, as a following read shows it to the caller (user-entities.ts), or a removal's removedId.
  */
 
 type Maybe<T> = T | null | undefined;
@@ -110,26 +114,24 @@ export const userMutations = {
       },
       opts,
     );
-    return messageResult(res);
+    return userPayload(ctx, res, p.user_identifier, p.encryption_key);
   },
-  async removeUser(_: unknown, args: { userIdentifier: string }, ctx: GraphqlContext) {
+  async removeUser(_: unknown, args: { userIdentifier: string }, ctx: GraphqlContext, info: GraphQLResolveInfo) {
     const opts = await callAs(ctx);
     const p = validateParameters(userOnly, { user_identifier: args.userIdentifier }, userFilterLabels);
-    return messageResult(await ctx.clients.identity.removeUser({ userIdentifier: p.user_identifier }, opts));
+    return removalPayload(ctx, info, userIdOf(ctx, p.user_identifier), () => ctx.clients.identity.removeUser({ userIdentifier: p.user_identifier }, opts));
   },
   async addGroupToUser(_: unknown, args: { userIdentifier: string; group: string }, ctx: GraphqlContext) {
     const opts = await callAs(ctx);
     const p = validateParameters(userGroupParams, { user_identifier: args.userIdentifier, group: args.group }, userFilterLabels);
-    return messageResult(
-      await ctx.clients.identity.addGroupToUser({ userIdentifier: p.user_identifier, group: p.group }, opts),
-    );
+    const answer = await ctx.clients.identity.addGroupToUser({ userIdentifier: p.user_identifier, group: p.group }, opts);
+    return userPayload(ctx, answer, p.user_identifier);
   },
   async removeGroupFromUser(_: unknown, args: { userIdentifier: string; group: string }, ctx: GraphqlContext) {
     const opts = await callAs(ctx);
     const p = validateParameters(userGroupParams, { user_identifier: args.userIdentifier, group: args.group }, userFilterLabels);
-    return messageResult(
-      await ctx.clients.identity.removeGroupFromUser({ userIdentifier: p.user_identifier, group: p.group }, opts),
-    );
+    const answer = await ctx.clients.identity.removeGroupFromUser({ userIdentifier: p.user_identifier, group: p.group }, opts);
+    return userPayload(ctx, answer, p.user_identifier);
   },
   async addInvestorToUser(_: unknown, args: { userIdentifier: string; investorIdentifier: string }, ctx: GraphqlContext) {
     const opts = await callAs(ctx);
@@ -138,12 +140,8 @@ export const userMutations = {
       { user_identifier: args.userIdentifier, investor_identifier: args.investorIdentifier },
       { ...userFilterLabels, investor_identifier: 'investorIdentifier' },
     );
-    return messageResult(
-      await ctx.clients.identity.addInvestorToUser(
-        { userIdentifier: p.user_identifier, investorIdentifier: p.investor_identifier },
-        opts,
-      ),
-    );
+    const answer = await ctx.clients.identity.addInvestorToUser({ userIdentifier: p.user_identifier, investorIdentifier: p.investor_identifier }, opts);
+    return userInvestorsPayload(ctx, answer, p.user_identifier);
   },
   async removeInvestorFromUser(_: unknown, args: { userIdentifier: string; investorIdentifier: string }, ctx: GraphqlContext) {
     const opts = await callAs(ctx);
@@ -152,12 +150,8 @@ export const userMutations = {
       { user_identifier: args.userIdentifier, investor_identifier: args.investorIdentifier },
       { ...userFilterLabels, investor_identifier: 'investorIdentifier' },
     );
-    return messageResult(
-      await ctx.clients.identity.removeInvestorFromUser(
-        { userIdentifier: p.user_identifier, investorIdentifier: p.investor_identifier },
-        opts,
-      ),
-    );
+    const answer = await ctx.clients.identity.removeInvestorFromUser({ userIdentifier: p.user_identifier, investorIdentifier: p.investor_identifier }, opts);
+    return userInvestorsPayload(ctx, answer, p.user_identifier);
   },
   async generateEncryptionKey(_: unknown, __: unknown, ctx: GraphqlContext) {
     const opts = await callAs(ctx);

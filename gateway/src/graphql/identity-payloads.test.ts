@@ -1,0 +1,116 @@
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { startTestGateway, type TestGateway } from '../testing/test-gateway.js';
+import { callsDuring as callsOf, data, gqlAt, type GqlResponse } from '../testing/graphql-calls.js';
+
+/**
+ * User, group and investor-access changes answer payloads carrying the user as users(userIdentifier,
+ * decryptionKey) shows it, or the user's entry of investorsOfUser(userIdentifier) (payloads.ts), against the
+ * fake IdentityService and PortfolioService over real gRPC. `user-key` and `op-key` belong to different
+ * accounts; user and investor names are PII, shown in clear only with the change's own key.
+ */
+
+const KEY = 'd'.repeat(64);
+const MASK = '********';
+
+let t: TestGateway;
+
+const gql = (query: string, variables: Record<string, unknown> = {}, apiKey: string | null = 'user-key'): Promise<GqlResponse> =>
+  gqlAt(t.baseUrl, query, variables, apiKey);
+/** Calls the fake IdentityService receives besides authenticating the key. */
+async function identityCalls(run: () => Promise<unknown>) {
+  const { authenticate: _authenticate, ...calls } = await callsOf([t.identity], run);
+  return calls;
+}
+before(async () => {
+  t = await startTestGateway({}, { portfolio: true });
+});
+after(async () => {
+  await t.stop();
+});
+
+const USER = 'id identifier firstName lastName email role groups { name } encrypted masked';
+
+/** The user as users(userIdentifier, decryptionKey) shows it, read by a separate request. */
+async function userRead(userIdentifier: string, decryptionKey?: string, apiKey = 'user-key') {
+  const res = data(await gql(`query ($u: String!, $k: String) { users(userIdentifier: $u, decryptionKey: $k) { nodes { ${USER} } } }`, { u: userIdentifier, k: decryptionKey }, apiKey));
+  return res['users'].nodes[0];
+}
+
+describe('identity payloads', () => {
+  test('addUser carries the user as a following read shows it: with its own encryptionKey in clear', async () => {
+    const res = data(
+      await gql(
+        `mutation ($key: String!) {
+          e: addUser(input: { userIdentifier: "u-enc", firstName: "Eva", lastName: "Secret", email: "eva@example.org", role: ADMIN, encryptionKey: $key }) { message id user { ${USER} } }
+          p: addUser(input: { userIdentifier: "u-plain", firstName: "Per" }) { user { ${USER} } }
+        }`,
+        { key: KEY },
+      ),
+    );
+    assert.equal(res['e'].message, 'User added.');
+    assert.deepEqual(res['e'].user, await userRead('u-enc', KEY));
+    assert.deepEqual(res['e'].user, { id: res['e'].id, identifier: 'u-enc', firstName: 'Eva', lastName: 'Secret', email: 'eva@example.org', role: 'ADMIN', groups: [], encrypted: true, masked: false });
+    assert.deepEqual(res['p'].user, await userRead('u-plain'));
+    assert.equal(res['p'].user.firstName, 'Per');
+  });
+
+  test('group changes carry the user without a key: encrypted names masked, as users(userIdentifier) shows them', async () => {
+    const res = data(
+      await gql(`mutation {
+        a: addGroupToUser(userIdentifier: "u-enc", group: "investors") { message user { ${USER} } }
+        b: addGroupToUser(userIdentifier: "u-enc", group: "agents") { user { groups { name } } }
+        r: removeGroupFromUser(userIdentifier: "u-enc", group: "investors") { user { groups { name } } }
+      }`),
+    );
+    assert.equal(res['a'].message, 'Group added to user.');
+    assert.deepEqual(res['a'].user, { ...(await userRead('u-enc')), groups: [{ name: 'investors' }] });
+    assert.deepEqual([res['a'].user.firstName, res['a'].user.lastName, res['a'].user.email, res['a'].user.masked], [MASK, MASK, MASK, true]);
+    assert.deepEqual(res['b'].user.groups, [{ name: 'investors' }, { name: 'agents' }], 'each change reads after itself');
+    assert.deepEqual(res['r'].user.groups, [{ name: 'agents' }]);
+  });
+
+  test("investor access changes carry the user's entry of investorsOfUser, investor names masked without a key", async () => {
+    data(await gql(`mutation { addInvestor(input: { identifier: "inv_u1", name: "Ida Investor", currencyCode: "EUR", encryptionKey: "${KEY}" }) { id } }`));
+    const res = data(
+      await gql(`mutation {
+        a: addInvestorToUser(userIdentifier: "u-plain", investorIdentifier: "inv_u1") { message userInvestors { userId userIdentifier investors { id identifier name } } }
+        b: addInvestorToUser(userIdentifier: "u-plain", investorIdentifier: "inv_none") { userInvestors { investors { identifier name } } }
+      }`),
+    );
+    const read = data(await gql('{ investorsOfUser(userIdentifier: "u-plain") { userId userIdentifier investors { id identifier name } } }'))['investorsOfUser'][0];
+    assert.equal(res['a'].message, 'Investor added to user.');
+    assert.deepEqual(res['a'].userInvestors, { ...read, investors: read.investors.slice(0, 1) });
+    assert.equal(res['a'].userInvestors.investors[0].name, MASK);
+    assert.doesNotMatch(JSON.stringify(res), /Ida Investor/);
+    assert.deepEqual(res['b'].userInvestors.investors, [{ identifier: 'inv_u1', name: MASK }, { identifier: 'inv_none', name: null }]);
+    const removed = data(await gql('mutation { removeInvestorFromUser(userIdentifier: "u-plain", investorIdentifier: "inv_u1") { userInvestors { investors { identifier } } } }'));
+    assert.deepEqual(removed['removeInvestorFromUser'].userInvestors.investors, [{ identifier: 'inv_none' }]);
+  });
+
+  test('the entity is read only when selected; removeUser reads nothing unless removedId is selected', async () => {
+    assert.deepEqual(await identityCalls(() => gql('mutation { addUser(input: { userIdentifier: "u-quiet" }) { message id } }')), { addUser: 1 });
+    assert.deepEqual(await identityCalls(() => gql('mutation { addGroupToUser(userIdentifier: "u-quiet", group: "agents") { message } }')), { addGroupToUser: 1 });
+    assert.deepEqual(await identityCalls(() => gql('mutation { removeUser(userIdentifier: "u-quiet") { message } }')), { removeUser: 1 });
+  });
+
+  test('removeUser carries the removed user\'s id and no user', async () => {
+    const added = data(await gql('mutation { addUser(input: { userIdentifier: "u-gone", firstName: "Gus" }) { id } }'));
+    const res = data(await gql('mutation { removeUser(userIdentifier: "u-gone") { message id removedId } }'));
+    assert.deepEqual(res['removeUser'], { message: 'User removed.', id: null, removedId: added['addUser'].id });
+    assert.equal(await userRead('u-gone'), undefined);
+  });
+
+  test("another account's users are never revealed through a payload", async () => {
+    const denied = await gql(`mutation { addGroupToUser(userIdentifier: "u-enc", group: "agents") { user { ${USER} } } }`, {}, 'op-key');
+    assert.equal(denied.body.data, null);
+    assert.equal(denied.body.errors?.[0]?.extensions?.['code'], 'NOT_FOUND');
+    const removal = await gql('mutation { removeUser(userIdentifier: "u-enc") { removedId } }', {}, 'op-key');
+    assert.equal(removal.body.data, null);
+    assert.doesNotMatch(JSON.stringify([denied.body, removal.body]), /Eva|Secret|eva@example/);
+    // The other account's own user of the same identifier: its payload shows that one, never acme's.
+    const own = data(await gql('mutation { addUser(input: { userIdentifier: "u-enc", firstName: "Olle" }) { user { firstName encrypted } } }', {}, 'op-key'));
+    assert.deepEqual(own['addUser'].user, { firstName: 'Olle', encrypted: false });
+    assert.equal((await userRead('u-enc', KEY)).firstName, 'Eva');
+  });
+});
