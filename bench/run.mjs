@@ -11,6 +11,8 @@
 //  (c) chain jobs: N key-value inserts through ChainService until completed (jobs/s), against the raw
 //      rate of the same N transactions sent with ethers straight to an embedded Hardhat network. On
 //      PGlite and on PostgreSQL.
+//  (a') the same as (a) with the gateway and each service in a process of its own (lib/overhead-distributed.mjs,
+//      scripts/start-distributed.mjs) on PostgreSQL; BENCH_DISTRIBUTED=0 skips it.
 //  (d) chain jobs at the node's speed (lib/chain-replicas.mjs, also `npm run bench:chain`): 1 and 2
 //      chain-service processes on PostgreSQL with Kafka against the raw ethers rate on one JSON-RPC node,
 //      jobs/s, ratios and p50/p99 latency. BENCH_CHAIN_REPLICA_N jobs (default 200; 0 skips it).
@@ -23,9 +25,10 @@
 import { writeFileSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
-import { measure, percentile } from './lib/harness.mjs';
-import { statementsPerRequest } from './lib/statements.mjs';
-import { ESG, httpClient, pool } from './lib/http.mjs';
+import { percentile } from './lib/harness.mjs';
+import { measureOverhead, overheadReads } from './lib/overhead.mjs';
+import { overheadDistributed } from './lib/overhead-distributed.mjs';
+import { httpClient, pool } from './lib/http.mjs';
 import { machine } from './lib/machine.mjs';
 import { impactsAtScale } from './lib/impact-scale.mjs';
 import { chainReplicas } from './lib/chain-replicas.mjs';
@@ -87,40 +90,10 @@ async function onDatabase(db) {
     progress(`[${db}] seeding ${JSON.stringify(SIZES)}…`);
     const data = await seedDataset(client, OPERATOR_KEY, { sizes: SIZES, year: YEAR });
     const caller = { accountId: data.accountId, role: 'user' };
-    const investor = data.positions[0].investor;
 
     // (a) the same read through each face.
-    const reads = [
-      {
-        read: 'getCategories (taxonomy)',
-        v1: () => client.v1(data.key, ESG, 'getCategories', { reporting_year: YEAR }),
-        graphql: () => client.graphql(data.key, 'query($y: Int!) { categories(year: $y) { id name language } }', { y: YEAR }),
-        grpc: () => grpc.taxonomy.getCategories({ reportingYear: YEAR }, { caller }),
-      },
-      {
-        read: 'getPositions (portfolio)',
-        v1: () => client.v1(data.key, ESG, 'getPositions', { investor_identifier: investor }),
-        graphql: () => client.graphql(data.key, 'query($i: String) { positions(investorIdentifier: $i, first: 1000) { nodes { id amount currencyCode days startDate investorIdentifier assetIdentifier } } }', { i: investor }),
-        grpc: () => grpc.portfolio.getPositions({ investorIdentifier: investor, investorIdentifiersAllowed: [], investorFilterActive: false }, { caller }),
-      },
-    ];
-    report.overhead[db] = [];
-    for (const r of reads) {
-      const row = { read: r.read };
-      for (const face of ['v1', 'graphql', 'grpc']) {
-        progress(`[${db}] (a) ${r.read} via ${face}: ${CONCURRENCY} concurrent for ${SECONDS} s…`);
-        row[face] = await measure(r[face], { concurrency: CONCURRENCY, durationMs: SECONDS * 1000 });
-        if (row[face].errors) progress(`[${db}]     ${row[face].errors} errors, first: ${row[face].firstError}`);
-        row[face].statementsPerRequest = await statementsPerRequest(system.gatewayUrl, r[face]);
-      }
-      row.ratios = {
-        v1VsGrpcThroughput: round(row.v1.rps / row.grpc.rps, 3),
-        graphqlVsGrpcThroughput: round(row.graphql.rps / row.grpc.rps, 3),
-        v1VsGrpcP99: round(row.v1.p99 / row.grpc.p99, 2),
-        graphqlVsGrpcP99: round(row.graphql.p99 / row.grpc.p99, 2),
-      };
-      report.overhead[db].push(row);
-    }
+    const reads = overheadReads({ client, grpc, data, year: YEAR });
+    report.overhead[db] = await measureOverhead(reads, { concurrency: CONCURRENCY, seconds: SECONDS, metricsUrls: [`${system.gatewayUrl}/metrics`], progress: (m) => progress(`[${db}] ${m}`) });
 
     // (b) end to end: recompute through PortfolioService.
     progress(`[${db}] (b) recomputing the impacts of ${RECOMPUTE_N} positions through PortfolioService…`);
@@ -221,6 +194,11 @@ try {
   await engine();
   report.chain.raw = await rawChain({ transactions: CHAIN_N, progress });
   for (const db of ['pglite', 'postgresql']) await onDatabase(db);
+  if (process.env.BENCH_DISTRIBUTED !== '0') {
+    const distributed = await overheadDistributed({ operatorKey: OPERATOR_KEY, sizes: SIZES, year: YEAR, concurrency: CONCURRENCY, seconds: SECONDS, progress: (m) => progress(`[distributed] ${m}`) });
+    if (distributed.skipped) report.notes.push(`Distributed (a) skipped: ${distributed.skipped}`);
+    else report.overhead['postgresql, gateway and services in processes of their own'] = distributed.rows;
+  }
   const replicaJobs = Number(process.env.BENCH_CHAIN_REPLICA_N ?? 200);
   if (replicaJobs > 0) report.chainReplicas = await chainReplicas({ jobs: replicaJobs, progress });
 } finally {

@@ -15,7 +15,7 @@ export function reportMarkdown(report, { concurrency: CONCURRENCY, seconds: SECO
     '',
     '## (a) Gateway overhead: the same read through each face',
     '',
-    'gRPC goes straight to the service with a caller (no authentication); /v1/call and GraphQL authenticate the API key (from the gateway\'s cache, identity on a miss), then validate, call the same gRPC method (shared reference reads from the gateway\'s cache) and shape the answer. SQL statements per request: db_statements_total over 50 sequential requests after the measurement.',
+    'gRPC goes straight to the service with a caller (no authentication); /v1/call and GraphQL authenticate the API key (from the gateway\'s cache, identity on a miss), then validate, call the same gRPC method (shared reference reads from the gateway\'s cache) and shape the answer. SQL statements per request: db_statements_total over 50 sequential requests after the measurement. The last table runs the production shape instead: the gateway and each service in a process of its own (scripts/start-distributed.mjs), so the gateway\'s hop costs its own process\'s CPU. Either way the load generator shares the machine\'s cores with the system.',
     '',
   ];
   for (const [db, rows] of Object.entries(report.overhead)) {

@@ -1,6 +1,7 @@
 // Starting the whole system for a benchmark: in this process (as `npm start` runs it) or in a child
 // process, so a load generator in this process does not share the system's event loop.
 import { spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
@@ -35,7 +36,9 @@ export async function startInProcess({ databaseUrl, bootstrapApiKey }) {
   const { createLogger } = await importDist('services/shared/dist/logger.js');
   const { loadGatewayLimits } = await importDist('gateway/dist/config.js');
   const gatewayLimits = loadGatewayLimits({ RATE_LIMIT_PER_KEY: '0', RATE_LIMIT_PER_ADDRESS: '0', ...process.env });
-  return startSystem({ port: 0, host: '127.0.0.1', databaseUrl, bootstrapApiKey, log: createLogger('bench'), nodeEnv: 'production', gatewayLimits });
+  // Production settings, so production needs a document-link secret (DOCUMENT_LINK_SECRET): one per run.
+  const gatewayDocumentLinks = { DOCUMENT_LINK_SECRET: process.env.DOCUMENT_LINK_SECRET ?? randomBytes(32).toString('base64') };
+  return startSystem({ port: 0, host: '127.0.0.1', databaseUrl, bootstrapApiKey, log: createLogger('bench'), nodeEnv: 'production', gatewayLimits, gatewayDocumentLinks });
 }
 
 /** The system in a child process: answers {gatewayUrl, grpc, stop()} once it listens. */

@@ -80,3 +80,18 @@ export function pageOf<T, Id extends number | string>(
   const nextPageToken = rows.length > size && last !== undefined ? encodePageToken({ offset: (after?.offset ?? 0) + items.length, id: idOf(last) }) : '';
   return { items, nextPageToken };
 }
+
+/**
+ * Whether a page read as LIMIT size + 1 rows is the whole listing: the first page, and not full. Its rows
+ * are then every row that matches, so their number is the listing's count and whatever must hold for the
+ * whole listing (a decryption key fitting one of its records) can be judged on them: the count query a
+ * later or full page needs can be skipped.
+ */
+export function isWholeListing(after: PageToken<unknown> | undefined, rows: readonly unknown[], size: number): boolean {
+  return after === undefined && rows.length <= size;
+}
+
+/** The listing's count: the page's own rows when they are the whole listing, else what `count` reads. */
+export async function totalOf(after: PageToken<unknown> | undefined, rows: readonly unknown[], size: number, count: () => Promise<number>): Promise<number> {
+  return isWholeListing(after, rows, size) ? rows.length : count();
+}

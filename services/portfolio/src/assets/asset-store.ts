@@ -2,7 +2,7 @@ import type { DataSource, EntityManager } from 'typeorm';
 import type { Caller } from '@green-impact/shared/caller';
 import { FailedPreconditionError, InvalidArgumentError, NotAuthorizedError, NotFoundError } from '@green-impact/shared/errors';
 import type { Logger } from '@green-impact/shared/logger';
-import { decodePageToken, pageOf, pageSize, type PageRequest } from '@green-impact/shared/paging';
+import { decodePageToken, pageOf, pageSize, totalOf, type PageRequest } from '@green-impact/shared/paging';
 import type { AssetRow, VisibilityName } from '../entities.js';
 import type { FrameworkSource } from '../framework-source.js';
 import { MSG } from '../messages.js';
@@ -161,14 +161,17 @@ export class AssetStore {
     const size = pageSize(page.size);
     const after = decodePageToken(page.token);
     const { where, params } = listingWhere(caller, filter);
-    const [summary]: { count: string | number }[] = await this.ds.query(`SELECT count(*) AS count FROM portfolio.assets a WHERE ${where}`, params);
     const n = params.length;
     const rows: AssetRow[] = await this.ds.query(
       `SELECT ${ASSET_COLUMNS} FROM portfolio.assets a WHERE ${where} AND a.id > $${n + 1} ORDER BY a.id LIMIT $${n + 2}`,
       [...params, after?.id ?? 0, size + 1],
     );
+    const totalCount = await totalOf(after, rows, size, async () => {
+      const [summary]: { count: string | number }[] = await this.ds.query(`SELECT count(*) AS count FROM portfolio.assets a WHERE ${where}`, params);
+      return Number(summary?.count ?? 0);
+    });
     const { items, nextPageToken } = pageOf(rows, size, after, (r) => r.id);
-    return { assets: await this.withCurrentFrameworkNames(caller, items), nextPageToken, totalCount: Number(summary?.count ?? 0) };
+    return { assets: await this.withCurrentFrameworkNames(caller, items), nextPageToken, totalCount };
   }
 
   /** Batch read (one query): the visible asset of each identifier; unknown or invisible ones are left out. */

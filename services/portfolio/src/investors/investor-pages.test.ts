@@ -89,6 +89,11 @@ for (const db of testDatabases) {
       const masked = (await allPages(2, h.investor)).flat().find((i) => i.investorIdentifier === 'inv-7')!;
       assert.equal(masked.investorName, MASKED);
       await rejectsWith(h.portfolio.getInvestors({ pageSize: 1, decryptionKey: generateEncryptionKey() }, { caller: h.investor }), 'INVALID_ARGUMENT', WRONG_KEY_MESSAGE);
+      // A first page holding every investor is counted and key-checked on its own rows.
+      const whole = await h.portfolio.getInvestors({ pageSize: 1000 }, { caller: h.investor });
+      assert.deepEqual([whole.totalCount, whole.nextPageToken], [first.totalCount, '']);
+      assert.equal(whole.investors.length, whole.totalCount);
+      await rejectsWith(h.portfolio.getInvestors({ pageSize: 1000, decryptionKey: generateEncryptionKey() }, { caller: h.investor }), 'INVALID_ARGUMENT', WRONG_KEY_MESSAGE);
     });
   });
 }

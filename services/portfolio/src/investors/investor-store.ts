@@ -4,7 +4,7 @@ import { NotFoundError } from '@green-impact/shared/errors';
 import { parseEncryptionKey } from '@green-impact/shared/pii';
 import { InvestorEntity, type InvestorRow } from '../entities.js';
 import { MSG } from '../messages.js';
-import { decodePageToken, encodePageToken, pageSize } from '@green-impact/shared/paging';
+import { decodePageToken, encodePageToken, isWholeListing, pageSize } from '@green-impact/shared/paging';
 import * as v from '../validation.js';
 import { newInvestorIdentifier } from './investor-identifier.js';
 import {
@@ -58,20 +58,26 @@ export class InvestorStore {
     const size = pageSize(page.size);
     const after = decodePageToken(page.token);
     const key = parseDecryptionKey(decryptionKey);
-    const [summary]: { count: string | number; fingerprints: string[] | null }[] = await this.ds.query(
-      `SELECT count(*) AS count, array_agg(DISTINCT i.key_fingerprint) FILTER (WHERE i.key_fingerprint IS NOT NULL) AS fingerprints
-       FROM portfolio.investors i WHERE i.account_id = $1`,
-      [caller.accountId],
-    );
-    requireKeyFitsSome((summary?.fingerprints ?? []).map((keyFingerprint) => ({ keyFingerprint })), key);
     const rows: InvestorRow[] = await this.ds.query(
       `SELECT ${INVESTOR_COLUMNS} FROM portfolio.investors i WHERE i.account_id = $1 AND i.id > $2 ORDER BY i.id LIMIT $3`,
       [caller.accountId, after?.id ?? 0, size + 1],
     );
+    // A first page that is not full is the whole listing: its rows give the count and the key check.
+    let totalCount = rows.length;
+    if (isWholeListing(after, rows, size)) requireKeyFitsSome(rows, key);
+    else {
+      const [summary]: { count: string | number; fingerprints: string[] | null }[] = await this.ds.query(
+        `SELECT count(*) AS count, array_agg(DISTINCT i.key_fingerprint) FILTER (WHERE i.key_fingerprint IS NOT NULL) AS fingerprints
+         FROM portfolio.investors i WHERE i.account_id = $1`,
+        [caller.accountId],
+      );
+      requireKeyFitsSome((summary?.fingerprints ?? []).map((keyFingerprint) => ({ keyFingerprint })), key);
+      totalCount = Number(summary?.count ?? 0);
+    }
     const investors = rows.slice(0, size).map((r) => toView(r, key));
     const last = investors.at(-1);
     const nextPageToken = rows.length > size && last ? encodePageToken({ offset: (after?.offset ?? 0) + investors.length, id: last.id }) : '';
-    return { investors, nextPageToken, totalCount: Number(summary?.count ?? 0) };
+    return { investors, nextPageToken, totalCount };
   }
 
   /** Batch read (one query); unknown identifiers are left out. */

@@ -153,5 +153,18 @@ for (const db of testDatabases) {
       assert.equal(masked.positions[0]!.investorName, MASKED);
       await rejectsWith(h.portfolio.getPositions({ ...base, pageSize: 1, decryptionKey: generateEncryptionKey() }, { caller: h.investor }), 'INVALID_ARGUMENT', WRONG_KEY_MESSAGE);
     });
+
+    it('answers a first page that holds the whole listing without a count query, with the same count and key check', async () => {
+      const whole = await allPages({}, 1000, h.investor);
+      assert.equal(whole.length, 1, 'one page');
+      const one = await h.portfolio.getPositions({ ...base, pageSize: 1000 }, { caller: h.investor });
+      const counted = await h.portfolio.getPositions({ ...base, pageSize: 1 }, { caller: h.investor });
+      assert.deepEqual([one.totalCount, one.nextPageToken], [counted.totalCount, '']);
+      assert.equal(one.positions.length, counted.totalCount);
+      // The key is judged on the rows of that page, which are the whole listing.
+      await rejectsWith(h.portfolio.getPositions({ ...base, pageSize: 1000, decryptionKey: generateEncryptionKey() }, { caller: h.investor }), 'INVALID_ARGUMENT', WRONG_KEY_MESSAGE);
+      const opened = await h.portfolio.getPositions({ ...base, pageSize: 1000, decryptionKey: key }, { caller: h.investor });
+      assert.ok(opened.positions.some((p) => p.investorName === 'Second Fund' && !p.masked));
+    });
   });
 }

@@ -7,7 +7,7 @@ import type {
 } from '@green-impact/proto/greenimpact/taxonomy/v1/taxonomy';
 import type { Caller } from '@green-impact/shared/caller';
 import { FailedPreconditionError, InvalidArgumentError } from '@green-impact/shared/errors';
-import { decodePageToken, pageOf, pageSize, type PageRequest } from '@green-impact/shared/paging';
+import { decodePageToken, pageOf, pageSize, totalOf, type PageRequest } from '@green-impact/shared/paging';
 import type { LanguageCatalog } from '../reference/language-catalog.js';
 import * as v from '../validation.js';
 import type { OwnedRecord } from './entities.js';
@@ -67,10 +67,6 @@ export class FrameworkReader {
     const filter = input.visibility('framework_visibility', visibility);
     const size = pageSize(page.size);
     const after = decodePageToken(page.token);
-    const [count]: { count: string | number }[] = await this.ds.query(
-      `SELECT count(*) AS count FROM taxonomy.frameworks f WHERE ${visibleTo('f', filter)}`,
-      [account],
-    );
     const rows: SummaryRecord[] = await this.ds.query(
       `SELECT ${SUMMARY_COLUMNS} FROM taxonomy.frameworks f
        LEFT JOIN taxonomy.framework_year_specifics y ON y.framework_id = f.id AND y.reporting_year = $2
@@ -78,8 +74,12 @@ export class FrameworkReader {
        ORDER BY f.id LIMIT $4`,
       [account, year, after?.id ?? 0, size + 1],
     );
+    const totalCount = await totalOf(after, rows, size, async () => {
+      const [count]: { count: string | number }[] = await this.ds.query(`SELECT count(*) AS count FROM taxonomy.frameworks f WHERE ${visibleTo('f', filter)}`, [account]);
+      return Number(count?.count ?? 0);
+    });
     const { items, nextPageToken } = pageOf(rows, size, after, (r) => r.id);
-    return { frameworks: items.map((r) => frameworkSummary(r, account, year)), nextPageToken, totalCount: Number(count?.count ?? 0) };
+    return { frameworks: items.map((r) => frameworkSummary(r, account, year)), nextPageToken, totalCount };
   }
 
   /** The summary and rows of one framework for the year, names in the requested language. */

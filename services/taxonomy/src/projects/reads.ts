@@ -2,7 +2,7 @@ import type { DataSource } from 'typeorm';
 import type { Visibility } from '@green-impact/proto/greenimpact/common/v1/common';
 import type { ProjectDetail, ProjectSummary } from '@green-impact/proto/greenimpact/taxonomy/v1/taxonomy';
 import type { Caller } from '@green-impact/shared/caller';
-import { decodePageToken, pageOf, pageSize, type PageRequest } from '@green-impact/shared/paging';
+import { decodePageToken, pageOf, pageSize, totalOf, type PageRequest } from '@green-impact/shared/paging';
 import type { OwnedRecord } from '../frameworks/entities.js';
 import * as input from '../frameworks/inputs.js';
 import { accountOf, ownedColumns, PROJECT, requireVisible, visibleTo } from '../frameworks/owned.js';
@@ -51,16 +51,16 @@ export class ProjectReader {
     const filter = input.visibility('project_visibility', visibility);
     const size = pageSize(page.size);
     const after = decodePageToken(page.token);
-    const [count]: { count: string | number }[] = await this.ds.query(
-      `SELECT count(*) AS count FROM taxonomy.projects p WHERE ${visibleTo('p', filter)}`,
-      [account],
-    );
     const rows: SummaryRecord[] = await this.ds.query(
       `${SUMMARY_SQL} WHERE ${visibleTo('p', filter)} AND p.id > $3::bigint ORDER BY p.id LIMIT $4`,
       [account, year, after?.id ?? 0, size + 1],
     );
+    const totalCount = await totalOf(after, rows, size, async () => {
+      const [count]: { count: string | number }[] = await this.ds.query(`SELECT count(*) AS count FROM taxonomy.projects p WHERE ${visibleTo('p', filter)}`, [account]);
+      return Number(count?.count ?? 0);
+    });
     const { items, nextPageToken } = pageOf(rows, size, after, (r) => r.id);
-    return { projects: items.map((r) => projectSummary(r, account, year)), nextPageToken, totalCount: Number(count?.count ?? 0) };
+    return { projects: items.map((r) => projectSummary(r, account, year)), nextPageToken, totalCount };
   }
 
   /** The summary and rows of one project (own, else public) for the year, names in the requested language. */
