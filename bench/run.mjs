@@ -21,8 +21,10 @@
 // a scratch database on BENCH_POSTGRES_URL (default postgres://postgres@127.0.0.1:5432/postgres), dropped
 // afterwards; skipped with a note when unreachable. Knobs: BENCH_SECONDS (per measurement, default 4),
 // BENCH_CONCURRENCY (default 16), BENCH_CHAIN_N (default 100), BENCH_RECOMPUTE_N (default 80),
-// BENCH_SCALE_N (positions of the portfolio at scale, default 10 000; 0 skips it).
+// BENCH_SCALE_N (positions of the portfolio at scale, default 10 000; 0 skips it), BENCH_REPORT_DIR (where
+// report.md and report.json go, default bench/).
 import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import { percentile } from './lib/harness.mjs';
@@ -203,8 +205,9 @@ try {
   if (replicaJobs > 0) report.chainReplicas = await chainReplicas({ jobs: replicaJobs, progress });
 } finally {
   report.durationSeconds = round((performance.now() - t0) / 1000, 1);
-  writeFileSync(fileURLToPath(new URL('./report.json', import.meta.url)), `${JSON.stringify(report, null, 2)}\n`);
-  writeFileSync(fileURLToPath(new URL('./report.md', import.meta.url)), markdown());
-  progress('wrote bench/report.md and bench/report.json');
+  const out = process.env.BENCH_REPORT_DIR ?? fileURLToPath(new URL('.', import.meta.url));
+  writeFileSync(join(out, 'report.json'), `${JSON.stringify(report, null, 2)}\n`);
+  writeFileSync(join(out, 'report.md'), markdown());
+  progress(`wrote report.md and report.json in ${out}`);
 }
 console.log(markdown());
