@@ -47,7 +47,9 @@ export const frameworkTypeDefs = /* GraphQL */ `
   }
 
   "A green (bond) framework with its figures of one reporting year (spec framework)."
-  type Framework {
+  type Framework implements Node {
+    "Globally unique, opaque id for node(id:) and nodes(ids:) (Relay's Node); id is unchanged."
+    nodeId: ID!
     "Framework id (spec framework_id)."
     id: ID!
     "The owner's identifier for it, unique per account (spec framework_identifier)."
@@ -94,7 +96,9 @@ export const frameworkTypeDefs = /* GraphQL */ `
   }
 
   "A project, built into a framework (spec project)."
-  type Project {
+  type Project implements Node {
+    "Globally unique, opaque id for node(id:) and nodes(ids:) (Relay's Node); id is unchanged."
+    nodeId: ID!
     "Project id (spec project_id)."
     id: ID!
     "The owner's identifier for it, unique per account (spec project_identifier)."

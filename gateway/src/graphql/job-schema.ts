@@ -4,7 +4,9 @@
  */
 export const jobTypeDefs = /* GraphQL */ `
   "A blockchain job: asynchronous, followed by its status."
-  type Job {
+  type Job implements Node {
+    "Globally unique, opaque id for node(id:) and nodes(ids:) (Relay's Node); id is unchanged."
+    nodeId: ID!
     "UUID; the legacy info.jobId."
     id: ID!
     "What the job does."

@@ -15,6 +15,7 @@ import {
   type ValidationContext,
   type ValidationRule,
 } from 'graphql';
+import { MAX_NODE_IDS } from './node-ids.js';
 import { MAX_PAGE } from './pagination.js';
 
 /**
@@ -26,7 +27,8 @@ import { MAX_PAGE } from './pagination.js';
  * - **Cost**: an estimate of the fields the answer holds. Each field costs 1; the selection under a field
  *   that returns a list (or a connection's `nodes`) is multiplied by its `first` argument: the literal,
  *   else the argument's default, or 1,000 when a variable gives it; a list without `first` counts
- *   `defaultListSize`. A request may have several operations: each is checked on its own.
+ *   `defaultListSize`; `nodes(ids:)` counts its ids (100, the most it takes, when a variable gives them).
+ *   A request may have several operations: each is checked on its own.
  * - Introspection fields are not measured: their size is the schema's (and introspection is off in
  *   production).
  */
@@ -135,8 +137,12 @@ class Measure {
   /**
    * The `first` a list field will get: the literal, else the argument's default; a variable is not known
    * at validation, so it counts as the largest page (MAX_PAGE, the largest any list field accepts). Without a `first`, the default size.
+   * nodes(ids:) counts its ids: a literal list's length, a variable as the most nodes() takes (MAX_NODE_IDS).
    */
   private listSize(node: FieldNode, definition: GraphQLField<unknown, unknown> | undefined): number {
+    const ids = node.arguments?.find((a) => a.name.value === 'ids');
+    if (ids?.value.kind === Kind.LIST) return Math.max(1, ids.value.values.length);
+    if (ids?.value.kind === Kind.VARIABLE) return MAX_NODE_IDS;
     const first = node.arguments?.find((a) => a.name.value === 'first');
     if (first?.value.kind === Kind.INT) return Math.max(1, Number(first.value.value));
     if (first?.value.kind === Kind.VARIABLE) return MAX_PAGE;

@@ -52,7 +52,9 @@ export const nftTypeDefs = /* GraphQL */ `
   }
 
   "An ERC-721 token minted by the service (spec §2.10)."
-  type Nft {
+  type Nft implements Node {
+    "Globally unique, opaque id for node(id:) and nodes(ids:) (Relay's Node); id is unchanged."
+    nodeId: ID!
     "The NFT's unique id; also the address of its certificate."
     guid: ID!
     "Network it was minted on."

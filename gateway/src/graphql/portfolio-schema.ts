@@ -65,7 +65,9 @@ export const portfolioTypeDefs = /* GraphQL */ `
   }
 
   "A financial asset (a bond, for example) whose proceeds finance a green framework (spec asset)."
-  type Asset {
+  type Asset implements Node {
+    "Globally unique, opaque id for node(id:) and nodes(ids:) (Relay's Node); id is unchanged."
+    nodeId: ID!
     "Asset id (spec asset_id)."
     id: ID!
     "The owner's identifier for it, e.g. an ISIN, unique per account (spec asset_identifier)."
@@ -135,7 +137,9 @@ export const portfolioTypeDefs = /* GraphQL */ `
   }
 
   "An investor of the caller's account (spec investor). Name and e-mail are PII."
-  type Investor {
+  type Investor implements Node {
+    "Globally unique, opaque id for node(id:) and nodes(ids:) (Relay's Node); id is unchanged."
+    nodeId: ID!
     "Investor id (spec investor_id)."
     id: ID!
     "The account's identifier for the investor (spec investor_identifier); use generateInvestorIdentifier for a non-PII one."
@@ -164,7 +168,9 @@ export const portfolioTypeDefs = /* GraphQL */ `
   }
 
   "An investment of an investor in an asset (spec position)."
-  type Position {
+  type Position implements Node {
+    "Globally unique, opaque id for node(id:) and nodes(ids:) (Relay's Node); id is unchanged."
+    nodeId: ID!
     "Position id (spec position_id)."
     id: ID!
     "Amount invested, in currencyCode (spec position_amount)."
@@ -190,7 +196,9 @@ export const portfolioTypeDefs = /* GraphQL */ `
   }
 
   "A named set of one investor's positions (spec portfolio)."
-  type Portfolio {
+  type Portfolio implements Node {
+    "Globally unique, opaque id for node(id:) and nodes(ids:) (Relay's Node); id is unchanged."
+    nodeId: ID!
     "Portfolio id (spec portfolio_id)."
     id: ID!
     "The account's identifier for it, unique in the account (spec portfolio_identifier)."

@@ -31,7 +31,9 @@ export const recomputeTypeDefs = /* GraphQL */ `
   }
 
   "A recompute of many positions' impacts, run in batches by the portfolio service; its progress as stored."
-  type ImpactRecomputeJob {
+  type ImpactRecomputeJob implements Node {
+    "Globally unique, opaque id for node(id:) and nodes(ids:) (Relay's Node); id is unchanged."
+    nodeId: ID!
     "The job's id (UUID)."
     id: ID!
     "What it recomputes."

@@ -10,6 +10,7 @@ import { recomputeTypeDefs } from './recompute-schema.js';
 import { subscriptionTypeDefs } from './subscription-schema.js';
 import { taxonomyMutationTypeDefs } from './taxonomy-mutations-schema.js';
 import { taxonomyTypeDefs } from './taxonomy-schema.js';
+import { nodeTypeDefs } from './node-schema.js';
 import { connectionType, PAGE_ARGS } from './pagination.js';
 import { payloadType } from './payloads.js';
 
@@ -18,7 +19,8 @@ import { payloadType } from './payloads.js';
  * and API-key administration; other domains `extend type Query` / `Mutation` in their own file
  * (taxonomy-schema.ts, taxonomy-mutations-schema.ts, framework-schema.ts, framework-mutations-schema.ts,
  * portfolio-schema.ts, portfolio-mutations-schema.ts, chain-schema.ts, job-schema.ts,
- * chain-mutations-schema.ts, nft-schema.ts, subscription-schema.ts) and are appended below.
+ * chain-mutations-schema.ts, nft-schema.ts, subscription-schema.ts, recompute-schema.ts, node-schema.ts) and are
+ * appended below.
  */
 const identityTypeDefs = /* GraphQL */ `
   """
@@ -103,7 +105,9 @@ const identityTypeDefs = /* GraphQL */ `
   }
 
   "A customer of the service; API keys belong to accounts, and data is scoped by account."
-  type Account {
+  type Account implements Node {
+    "Globally unique, opaque id for node(id:) and nodes(ids:) (Relay's Node); id is unchanged."
+    nodeId: ID!
     "Account id."
     id: ID!
     "Display name."
@@ -159,7 +163,9 @@ const identityTypeDefs = /* GraphQL */ `
   }
 
   "A user of an account (spec user)."
-  type User {
+  type User implements Node {
+    "Globally unique, opaque id for node(id:) and nodes(ids:) (Relay's Node); id is unchanged."
+    nodeId: ID!
     "User id (spec user_id)."
     id: ID!
     "The account's identifier for the user (spec user_identifier)."
@@ -261,4 +267,5 @@ export const typeDefs =
   chainMutationTypeDefs +
   nftTypeDefs +
   subscriptionTypeDefs +
-  recomputeTypeDefs;
+  recomputeTypeDefs +
+  nodeTypeDefs;

@@ -38,6 +38,9 @@ export function fakePortfolioHandlers(store: FakePortfolioStore): Partial<UnaryH
       const page = fakePage(list.map((f) => ({ ...f, id: f.portfolioId })), req);
       return { portfolios: page.items.map(({ id: _id, ...f }) => f), nextPageToken: page.nextPageToken, totalCount: page.totalCount };
     },
+    async getImpactRecomputeJob(req, ctx) {
+      return recomputeJobs.get(record('getImpactRecomputeJob', req, ctx), req.jobId);
+    },
     async listImpactRecomputeJobs(req, ctx) {
       return recomputeJobs.list(record('listImpactRecomputeJobs', req, ctx), req);
     },

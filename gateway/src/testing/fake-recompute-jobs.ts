@@ -1,12 +1,14 @@
 import { randomUUID } from 'node:crypto';
 import { RecomputeScope, RecomputeStatus, type ImpactRecomputeJob, type ListImpactRecomputeJobsRequest } from '@green-impact/proto/greenimpact/portfolio/v1/portfolio';
 import type { Caller } from '@green-impact/shared/caller';
+import { NotFoundError } from '@green-impact/shared/errors';
 import { fakePageOf, fakePageRequest, invalidToken } from './fake-pages.js';
 
 const JOB_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
 /**
- * The fake portfolio service's recompute jobs: only listed (seeded by tests, never run). Listed as the
+ * The fake portfolio service's recompute jobs: only listed and read (seeded by tests, never run); another
+ * account's job reads NOT_FOUND as an unknown one, as the real service answers. Listed as the
  * real service lists them: newest first, then by id; whole (the newest `limit`, at most 100) without
  * page_size, else paged by keyset after the token's job, which must be one of the account's jobs.
  */
@@ -33,6 +35,11 @@ export function fakeRecomputeJobs() {
         jobs.push({ account: caller.accountId, job });
         return job.jobId;
       });
+    },
+    get(c: Caller, jobId: string): { job: ImpactRecomputeJob } {
+      const found = jobs.find((j) => j.account === c.accountId && j.job.jobId === jobId);
+      if (!found) throw new NotFoundError(`No such recompute job "${jobId.length > 60 ? `${jobId.slice(0, 60)}…` : jobId}".`);
+      return { job: found.job };
     },
     list(c: Caller, req: ListImpactRecomputeJobsRequest) {
       const mine = jobs.filter((j) => j.account === c.accountId).map((j) => j.job);

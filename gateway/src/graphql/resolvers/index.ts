@@ -5,6 +5,7 @@ import { currencyMutations } from './currency-mutations.js';
 import { frameworkMutations } from './framework-mutations.js';
 import { frameworkQueries, frameworkTypes } from './framework-resolvers.js';
 import { nftMutations } from './nft-mutations.js';
+import { nodeInterface, nodeQueries, nodeTypeResolvers } from './node-resolvers.js';
 import { NFT_GUID, nftQueries } from './nft-resolvers.js';
 import { portfolioMutations } from './portfolio-mutations.js';
 import { portfolioQueries, portfolioTypes } from './portfolio-resolvers.js';
@@ -50,6 +51,7 @@ export const resolvers = {
     ...chainQueries,
     ...nftQueries,
     ...recomputeQueries,
+    ...nodeQueries,
     ...pagedQueries,
   },
   Mutation: {
@@ -65,8 +67,13 @@ export const resolvers = {
     ...recomputeMutations,
   },
   Subscription: { ...subscriptionResolvers, ...recomputeSubscriptions },
-  ...taxonomyTypes,
-  ...frameworkTypes,
-  ...portfolioTypes,
-  ...chainTypes,
+  ...withNodeIds({ ...taxonomyTypes, ...frameworkTypes, ...portfolioTypes, ...chainTypes }),
+  ...nodeInterface,
 };
+
+/** The domains' type resolvers with each Node type's nodeId added (node-resolvers.ts). */
+function withNodeIds(types: Record<string, object>): Record<string, object> {
+  const merged: Record<string, object> = { ...types };
+  for (const [type, fields] of Object.entries(nodeTypeResolvers)) merged[type] = { ...merged[type], ...fields };
+  return merged;
+}

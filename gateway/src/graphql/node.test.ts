@@ -1,0 +1,215 @@
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { startTestGateway, type TestGateway } from '../testing/test-gateway.js';
+import { data, gqlAt, onlyError, type GqlResponse } from '../testing/graphql-calls.js';
+
+/**
+ * Relay's Object Identification against the fakes over real gRPC: every Node type's nodeId refetches,
+ * through node(id:), the object the read that gave it answered; visibility and PII are those of the
+ * type's own reads; ids this API did not give out are INVALID_ARGUMENT; nodes(ids:) keeps order.
+ * `user-key` is account acc-acme, `op-key` the operator account acc-op.
+ */
+
+const KEY = 'c'.repeat(64);
+const ACME = { accountId: 'acc-acme', role: 'user' as const };
+let t: TestGateway;
+
+const gql = (query: string, variables: Record<string, unknown> = {}, apiKey: string | null = 'user-key'): Promise<GqlResponse> =>
+  gqlAt(t.baseUrl, query, variables, apiKey);
+const b64 = (text: string) => Buffer.from(text).toString('base64url');
+
+/** Fields read of each type, by the read that gives the object and by node(id:) alike. */
+const FIELDS: Record<string, string> = {
+  Framework: 'nodeId id identifier year visibility owned yearSpecifics { valueOutstanding }',
+  Project: 'nodeId id identifier year allocatedAmount frameworkIdentifier',
+  Asset: 'nodeId id identifier name visibility owned',
+  Investor: 'nodeId id identifier name email masked',
+  Position: 'nodeId id amount investor { identifier name masked } asset { identifier }',
+  Portfolio: 'nodeId id identifier investor { identifier name }',
+  User: 'nodeId id identifier firstName masked',
+  Account: 'nodeId id name role',
+  Job: 'nodeId id kind status nftGuid',
+  Nft: 'nodeId guid network status',
+  ImpactRecomputeJob: 'nodeId id scope status',
+};
+
+const nodeQuery = (type: string) => `query($id: ID!) { node(id: $id) { __typename nodeId ... on ${type} { ${FIELDS[type]} } } }`;
+
+/** node(id:) of the object answers the same object, typed. */
+async function refetches(type: string, read: Record<string, unknown>, apiKey = 'user-key') {
+  assert.equal(typeof read['nodeId'], 'string', type);
+  const found = data(await gql(nodeQuery(type), { id: read['nodeId'] }, apiKey))['node'];
+  assert.deepEqual(found, { __typename: type, ...read }, type);
+}
+
+const read: Record<string, Record<string, any>> = {};
+
+before(async () => {
+  t = await startTestGateway({}, { portfolio: true, chain: true });
+  const added = data(
+    await gql(
+      `mutation($key: String!) {
+        f: addFramework(input: { identifier: "GBF", name: "Green Bond Framework", currencyCode: "EUR", visibility: PUBLIC }) { id }
+        y: addYearSpecificsToFramework(input: { identifier: "GBF", year: 2024, valueOutstanding: 800000, allocatedAmount: 1000000, valueOutstandingFramework: false }) { message }
+        pr: addProject(input: { identifier: "PRJ", name: "Wind", currencyCode: "EUR", frameworkIdentifier: "GBF" }) { id }
+        py: addYearSpecificsToProject(input: { identifier: "PRJ", year: 2024, allocatedAmount: 5000 }) { message }
+        a: addAsset(input: { identifier: "SE0001", name: "Green bond", issuerIdentifier: "ISS-1", frameworkIdentifier: "GBF", currencyCode: "EUR", visibility: PUBLIC }) { id }
+        i: addInvestor(input: { identifier: "inv_1", name: "Ann Investor", currencyCode: "EUR", email: "ann@example.org", encryptionKey: $key }) { id }
+        p: addPosition(input: { investorIdentifier: "inv_1", assetIdentifier: "SE0001", amount: 250000, currencyCode: "EUR" }) { id }
+        u: addUser(input: { userIdentifier: "u1", firstName: "Ada", encryptionKey: $key }) { message }
+      }`,
+      { key: KEY },
+    ),
+  );
+  data(await gql('mutation { addPortfolio(investorIdentifier: "inv_1", identifier: "core") { message } }'));
+  const linked = 'mutation($id: ID!) { addPositionToPortfolio(investorIdentifier: "inv_1", portfolioIdentifier: "core", positionId: $id) { message } }';
+  data(await gql(linked, { id: added['p'].id }));
+  data(await gql('mutation { addFramework(input: { identifier: "OPS", name: "Operator private", currencyCode: "EUR", visibility: PRIVATE }) { id } }', {}, 'op-key'));
+  t.portfolio!.seedRecomputeJobs(ACME, ['2025-01-01T00:01:00Z']);
+
+  const reads = data(
+    await gql(`{
+      frameworks(year: 2024) { nodes { ${FIELDS['Framework']} } }
+      projects(year: 2024) { nodes { ${FIELDS['Project']} } }
+      assets { nodes { ${FIELDS['Asset']} } }
+      investors { nodes { ${FIELDS['Investor']} } }
+      positions { nodes { ${FIELDS['Position']} } }
+      portfolios { nodes { ${FIELDS['Portfolio']} } }
+      users { nodes { ${FIELDS['User']} } }
+      me { ${FIELDS['Account']} }
+      impactRecomputeJobs { nodes { ${FIELDS['ImpactRecomputeJob']} } }
+    }`),
+  );
+  for (const type of ['Framework', 'Project', 'Asset', 'Investor', 'Position', 'Portfolio', 'User', 'ImpactRecomputeJob']) {
+    const list = reads[`${type[0]!.toLowerCase()}${type.slice(1)}s`].nodes;
+    assert.equal(list.length, 1, type);
+    read[type] = list[0];
+  }
+  read['Account'] = reads['me'];
+  const job = data(
+    await gql('mutation { mintNft(input: { network: "sepolia", name: "Solar", description: "d", image: "https://images.example.org/a.png", attributes: [] }) { id } }'),
+  )['mintNft'];
+  t.chain!.complete(job.id);
+  read['Job'] = data(await gql(`query($id: ID!) { job(id: $id) { ${FIELDS['Job']} } }`, { id: job.id }))['job'];
+  read['Nft'] = data(await gql(`query($guid: ID!) { nft(guid: $guid) { ${FIELDS['Nft']} } }`, { guid: read['Job']!['nftGuid'] }))['nft'];
+});
+after(async () => {
+  await t.stop();
+});
+
+describe('node(id:)', () => {
+  test('each Node type refetches the object the read that gave its nodeId answered', async () => {
+    for (const type of Object.keys(FIELDS)) await refetches(type, read[type]!);
+  });
+
+  test('nodeIds are the base64url of Type:key, unique across types (Position 1 and Asset 1 differ)', () => {
+    const ids = Object.values(read).map((r) => r['nodeId']);
+    assert.equal(new Set(ids).size, ids.length);
+    assert.equal(read['Position']!['nodeId'], b64(`Position:${read['Position']!['id']}`));
+    assert.equal(read['Asset']!['nodeId'], b64(`Asset:${read['Asset']!['id']}:SE0001`));
+    assert.equal(read['Framework']!['nodeId'], b64(`Framework:${read['Framework']!['id']}:2024:GBF`));
+    assert.equal(read['Job']!['nodeId'], b64(`Job:${read['Job']!['id']}`));
+    assert.notEqual(b64('Position:1'), b64('Asset:1:SE0001'));
+  });
+
+  test('the same object has the same nodeId whichever read gave it', async () => {
+    const nested = data(await gql(`{ asset(identifier: "SE0001") { nodeId framework(year: 2024) { nodeId projects { nodeId } } } portfolio(identifier: "core") { investor { nodeId } positions { nodeId } } }`));
+    assert.equal(nested['asset'].nodeId, read['Asset']!['nodeId']);
+    assert.equal(nested['asset'].framework.nodeId, read['Framework']!['nodeId']);
+    assert.deepEqual(nested['asset'].framework.projects, [{ nodeId: read['Project']!['nodeId'] }]);
+    assert.equal(nested['portfolio'].investor.nodeId, read['Investor']!['nodeId']);
+    assert.deepEqual(nested['portfolio'].positions, [{ nodeId: read['Position']!['nodeId'] }]);
+  });
+
+  test('investor and user PII stay masked through node(): it takes no decryption key', async () => {
+    assert.equal(read['Investor']!['masked'], true);
+    const investor = data(await gql(nodeQuery('Investor'), { id: read['Investor']!['nodeId'] }))['node'];
+    assert.equal(investor.masked, true);
+    assert.notEqual(investor.name, 'Ann Investor');
+    assert.notEqual(investor.email, 'ann@example.org');
+    const position = data(await gql(nodeQuery('Position'), { id: read['Position']!['nodeId'] }))['node'];
+    assert.equal(position.investor.masked, true);
+    assert.notEqual(position.investor.name, 'Ann Investor');
+    const user = data(await gql(nodeQuery('User'), { id: read['User']!['nodeId'] }))['node'];
+    assert.deepEqual([user.masked, user.firstName === 'Ada'], [true, false]);
+  });
+
+  test("another account's private or own-only object is null, as its read is", async () => {
+    const ops = data(await gql(`{ framework(identifier: "OPS", year: 2024) { nodeId } }`, {}, 'op-key'))['framework'];
+    await refetches('Framework', { ...data(await gql(`{ framework(identifier: "OPS", year: 2024) { ${FIELDS['Framework']} } }`, {}, 'op-key'))['framework'] }, 'op-key');
+    const asUser = (id: string) => gql('query($id: ID!) { node(id: $id) { nodeId } }', { id });
+    assert.deepEqual(data(await asUser(ops.nodeId)), { node: null });
+    // The acme account's own objects are not the operator's to see through node() either.
+    for (const type of ['Investor', 'Position', 'Portfolio', 'User', 'Job', 'Nft', 'ImpactRecomputeJob']) {
+      assert.deepEqual(data(await gql('query($id: ID!) { node(id: $id) { nodeId } }', { id: read[type]!['nodeId'] }, 'op-key')), { node: null }, type);
+    }
+    // Accounts: the caller's own, and any for an operator; a user account sees no other.
+    const opAccount = data(await gql(`{ me { ${FIELDS['Account']} } }`, {}, 'op-key'))['me'];
+    assert.deepEqual(data(await asUser(opAccount.nodeId)), { node: null });
+    await refetches('Account', read['Account']!, 'op-key');
+  });
+
+  test('a key whose id no longer matches (the identifier now names another object) is null', async () => {
+    const stale = b64(`Asset:${Number(read['Asset']!['id']) + 1000}:SE0001`);
+    assert.deepEqual(data(await gql('query($id: ID!) { node(id: $id) { nodeId } }', { id: stale })), { node: null });
+    const gone = b64('Position:999999');
+    assert.deepEqual(data(await gql('query($id: ID!) { node(id: $id) { nodeId } }', { id: gone })), { node: null });
+  });
+
+  test('malformed ids, unknown types and forged keys are INVALID_ARGUMENT', async () => {
+    const refused = { message: 'id must be a nodeId this API gave out.', code: 'INVALID_ARGUMENT' };
+    const bad = [
+      '', 'not base64!', `${read['Position']!['nodeId']}=`, b64('Position'), b64('Widget:1'), b64('Position:abc'), b64('Position:0'),
+      b64('Job:not-a-uuid'), b64('Framework:1:24:GBF'), b64('Asset:1:'), b64('__Schema:1'), b64('toString:1'),
+      b64(`Asset:1:${'x'.repeat(300)}`),
+    ];
+    for (const id of bad) assert.deepEqual(onlyError(await gql('query($id: ID!) { node(id: $id) { nodeId } }', { id })), refused, id);
+  });
+
+  test('without an API key node() is UNAUTHENTICATED', async () => {
+    const res = await gql('query($id: ID!) { node(id: $id) { nodeId } }', { id: read['Position']!['nodeId'] }, null);
+    assert.equal(onlyError(res).code, 'UNAUTHENTICATED');
+  });
+});
+
+describe('nodes(ids:)', () => {
+  test('answers in the order of ids, null where the caller sees nothing', async () => {
+    const ids = [read['Position']!['nodeId'], b64('Position:999999'), read['Asset']!['nodeId'], read['Position']!['nodeId'], read['Job']!['nodeId']];
+    const res = data(await gql('query($ids: [ID!]!) { nodes(ids: $ids) { __typename nodeId } }', { ids }))['nodes'];
+    assert.deepEqual(res, [
+      { __typename: 'Position', nodeId: ids[0] },
+      null,
+      { __typename: 'Asset', nodeId: ids[2] },
+      { __typename: 'Position', nodeId: ids[0] },
+      { __typename: 'Job', nodeId: ids[4] },
+    ]);
+    assert.deepEqual(data(await gql('{ nodes(ids: []) { nodeId } }')), { nodes: [] });
+  });
+
+  test('a bad id names its place; more than 100 ids are refused before anything is read', async () => {
+    assert.deepEqual(onlyError(await gql('query($ids: [ID!]!) { nodes(ids: $ids) { nodeId } }', { ids: [read['Job']!['nodeId'], 'x!'] })), {
+      message: 'ids[1] must be a nodeId this API gave out.',
+      code: 'INVALID_ARGUMENT',
+    });
+    const calls = t.portfolio!.calls.length;
+    const many = Array.from({ length: 101 }, () => read['Position']!['nodeId']);
+    assert.deepEqual(onlyError(await gql('query($ids: [ID!]!) { nodes(ids: $ids) { nodeId } }', { ids: many })), {
+      message: 'ids holds 101 ids; at most 100 are allowed.',
+      code: 'INVALID_ARGUMENT',
+    });
+    assert.equal(t.portfolio!.calls.length, calls);
+    const hundred = data(await gql('query($ids: [ID!]!) { nodes(ids: $ids) { nodeId } }', { ids: many.slice(1) }))['nodes'];
+    assert.equal(hundred.length, 100);
+  });
+
+  test('the query cost counts nodes(ids:) by its ids: 100 when a variable gives them', async () => {
+    // Three nested lists of 10 (no first) under each node: about 13 000 fields a node, 1.3 million for 100.
+    const big = '{ ... on Investor { positions { investor { portfolios { positions { asset { framework(year: 2024) { rows { value } } } } } } } } }';
+    const refused = onlyError(await gql(`query($ids: [ID!]!) { nodes(ids: $ids) ${big} }`, { ids: [] }));
+    assert.equal(refused.code, 'QUERY_TOO_COMPLEX');
+    assert.match(refused.message, /at most 250000 are allowed/);
+    // Two literal ids count twice, well under the limit.
+    const two = await gql(`{ nodes(ids: ["${read['Investor']!['nodeId']}", "${read['Asset']!['nodeId']}"]) ${big} }`);
+    assert.equal(two.body.errors, undefined, JSON.stringify(two.body.errors));
+  });
+});

@@ -1,0 +1,156 @@
+import { AccountRole } from '@green-impact/proto/greenimpact/identity/v1/identity';
+import { portfolioClient } from '../../clients.js';
+import { callAs, type GraphqlContext } from '../context.js';
+import type { GqlFramework, GqlProject } from '../framework-reads.js';
+import { account } from '../mappers.js';
+import type { GqlAsset, GqlInvestor, GqlPortfolio, GqlPosition } from '../portfolio-objects.js';
+import { portfolioReads } from '../portfolio-reads.js';
+import { accountQueries } from './account-resolvers.js';
+import { chainQueries } from './chain-resolvers.js';
+import { frameworkQueries } from './framework-resolvers.js';
+import { nftQueries } from './nft-resolvers.js';
+import { portfolioQueries } from './portfolio-resolvers.js';
+import { recomputeQueries } from './recompute-resolvers.js';
+import { userQueries } from './user-resolvers.js';
+
+/**
+ * The types that implement Node: for each, the key its nodeId encodes (from fields the object already
+ * carries) and the refetch node(id:) runs. Every refetch is an existing read as the caller — the Query
+ * resolvers, or the request's batched reads behind them — so node() shows exactly what those reads show:
+ * another account's private record, a removed one, or one the caller may not list reads null, and investor
+ * names and e-mails stay masked (node() takes no decryption key). A key that names the object by
+ * identifier also carries its id, and the refetch answers only the object with that id: an identifier
+ * that since names another object (removed and added again, or the caller's own shadowing a public one)
+ * reads null rather than a different object under the same nodeId.
+ */
+
+export interface NodeType<T> {
+  /** How many parts the key has; the last may hold ':'. */
+  parts: number;
+  /** The key's parts, from the object as the schema's resolvers carry it. */
+  key(obj: T): (string | number)[];
+  /** The object for the key, read as the caller; null when the caller cannot see it (or it is gone). Throws NotANodeId on a part it cannot take. */
+  refetch(parts: string[], ctx: GraphqlContext): Promise<T | null>;
+}
+
+/** A key part refused: the id was not given out by this API (node-resolvers.ts answers INVALID_ARGUMENT). */
+export class NotANodeId extends Error {}
+
+const SERIAL = /^[1-9][0-9]{0,14}$/;
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+const YEAR = /^[0-9]{4}$/;
+
+function part(value: string | undefined, shape: RegExp): string {
+  if (value === undefined || !shape.test(value)) throw new NotANodeId();
+  return value;
+}
+const serial = (value: string | undefined) => Number(part(value, SERIAL));
+const year = (value: string | undefined) => Number(part(value, YEAR));
+const identifier = (value: string | undefined) => part(value, /^[^\s][\s\S]*$/);
+
+/** The object when it is the one the key's id names, else null. */
+const sameId = <T extends { id: string | number }>(found: T | null | undefined, id: string | number): T | null =>
+  found && String(found.id) === String(id) ? found : null;
+
+const noPage = { pageSize: 1, pageToken: undefined };
+
+type GqlJob = { id: string };
+type GqlNft = { guid: string };
+type GqlUser = { id: number; identifier: string };
+type GqlAccount = ReturnType<typeof account>;
+
+/** Every account, read once per request (listAccounts; operators only). */
+const accountsOfRequest = new WeakMap<GraphqlContext, Promise<GqlAccount[]>>();
+
+function everyAccount(ctx: GraphqlContext): Promise<GqlAccount[]> {
+  let all = accountsOfRequest.get(ctx);
+  if (!all) {
+    all = (async () => (await ctx.clients.identity.listAccounts({}, await callAs(ctx))).accounts.map(account))();
+    accountsOfRequest.set(ctx, all);
+  }
+  return all;
+}
+
+export const nodeTypes = {
+  Job: {
+    parts: 1,
+    key: (j: GqlJob) => [j.id],
+    refetch: async ([id], ctx) => sameId(await chainQueries.job(undefined, { id: part(id, UUID) }, ctx), id!),
+  } satisfies NodeType<GqlJob>,
+  ImpactRecomputeJob: {
+    parts: 1,
+    key: (j: GqlJob) => [j.id],
+    refetch: async ([id], ctx) => sameId(await recomputeQueries.impactRecomputeJob(undefined, { id: part(id, UUID) }, ctx), id!),
+  } satisfies NodeType<GqlJob>,
+  Nft: {
+    parts: 1,
+    key: (n: GqlNft) => [n.guid],
+    refetch: async ([guid], ctx) => {
+      const found = await nftQueries.nft(undefined, { guid: part(guid, UUID) }, ctx);
+      return found && found.guid === guid ? found : null;
+    },
+  } satisfies NodeType<GqlNft>,
+  Position: {
+    parts: 1,
+    key: (p: GqlPosition) => [p.id],
+    /** As Portfolio.positions reads them: GetPositionsByIds as the caller, without a key. */
+    refetch: async ([id], ctx) => {
+      const positionId = serial(id);
+      await callAs(ctx);
+      portfolioClient(ctx.clients);
+      return (await portfolioReads(ctx).position(positionId, undefined)) ?? null;
+    },
+  } satisfies NodeType<GqlPosition>,
+  Asset: {
+    parts: 2,
+    key: (a: GqlAsset) => [a.id, a.identifier],
+    refetch: async ([id, ident], ctx) => sameId(await portfolioQueries.asset(undefined, { identifier: identifier(ident) }, ctx), serial(id)),
+  } satisfies NodeType<GqlAsset>,
+  Investor: {
+    parts: 2,
+    key: (i: GqlInvestor) => [i.id, i.identifier],
+    /** Without a key: an encrypted name and e-mail read masked, as investor(identifier) shows them. */
+    refetch: async ([id, ident], ctx) => sameId(await portfolioQueries.investor(undefined, { identifier: identifier(ident) }, ctx), serial(id)),
+  } satisfies NodeType<GqlInvestor>,
+  Portfolio: {
+    parts: 2,
+    key: (p: GqlPortfolio) => [p.id, p.identifier],
+    refetch: async ([id, ident], ctx) => sameId(await portfolioQueries.portfolio(undefined, { identifier: identifier(ident) }, ctx), serial(id)),
+  } satisfies NodeType<GqlPortfolio>,
+  User: {
+    parts: 2,
+    key: (u: GqlUser) => [u.id, u.identifier],
+    /** As users(userIdentifier) reads it without a key: an encrypted user's names and e-mail masked. */
+    refetch: async ([id, ident], ctx) => {
+      const page = await userQueries.users(undefined, { userIdentifier: identifier(ident) }, ctx, noPage);
+      return sameId(page.items[0], serial(id));
+    },
+  } satisfies NodeType<GqlUser>,
+  Account: {
+    parts: 1,
+    key: (a: GqlAccount) => [a.id],
+    /** The caller's own account (me); any other only for an operator, from accounts. */
+    refetch: async ([id], ctx) => {
+      const accountId = part(id, /^[0-9a-z]+(-[0-9a-z]+)*$/);
+      const me = await accountQueries.me(undefined, undefined, ctx);
+      if (me.id === accountId) return me;
+      if ((await ctx.auth()).account.role !== AccountRole.ACCOUNT_ROLE_OPERATOR) return null;
+      return (await everyAccount(ctx)).find((a) => a.id === accountId) ?? null;
+    },
+  } satisfies NodeType<GqlAccount>,
+  Framework: {
+    parts: 3,
+    key: (f: GqlFramework) => [f.id, f.year, f.identifier],
+    /** framework(identifier, year) as the caller: the caller's own by that identifier, else the public one. */
+    refetch: async ([id, y, ident], ctx) =>
+      sameId(await frameworkQueries.framework(undefined, { identifier: identifier(ident), year: year(y) }, ctx), serial(id)),
+  } satisfies NodeType<GqlFramework>,
+  Project: {
+    parts: 3,
+    key: (p: GqlProject) => [p.id, p.year, p.identifier],
+    refetch: async ([id, y, ident], ctx) =>
+      sameId(await frameworkQueries.project(undefined, { identifier: identifier(ident), year: year(y) }, ctx), serial(id)),
+  } satisfies NodeType<GqlProject>,
+};
+
+export type NodeTypeName = keyof typeof nodeTypes;
