@@ -31,6 +31,11 @@ const FIELDS: Record<string, string> = {
   Job: 'nodeId id kind status nftGuid',
   Nft: 'nodeId guid network status',
   ImpactRecomputeJob: 'nodeId id scope status',
+  Category: 'nodeId id name year languageCode',
+  SubCategory: 'nodeId id name year category { nodeId }',
+  SuperIndicator: 'nodeId id name year',
+  Indicator: 'nodeId id name year unit { nodeId name }',
+  Unit: 'nodeId id name year',
 };
 
 const nodeQuery = (type: string) => `query($id: ID!) { node(id: $id) { __typename nodeId ... on ${type} { ${FIELDS[type]} } } }`;
@@ -86,6 +91,21 @@ before(async () => {
     read[type] = list[0];
   }
   read['Account'] = reads['me'];
+  const taxonomy = data(
+    await gql(`{
+      categories(year: 2024) { ${FIELDS['Category']} }
+      subCategories(year: 2024) { ${FIELDS['SubCategory']} }
+      superIndicators(year: 2024) { ${FIELDS['SuperIndicator']} }
+      indicators(year: 2024) { ${FIELDS['Indicator']} }
+      units(year: 2024) { ${FIELDS['Unit']} }
+    }`),
+  );
+  const lists = { Category: 'categories', SubCategory: 'subCategories', SuperIndicator: 'superIndicators', Indicator: 'indicators', Unit: 'units' };
+  for (const [type, field] of Object.entries(lists)) {
+    const list = taxonomy[field];
+    assert.ok(list.length > 0, type);
+    read[type] = list[0];
+  }
   const job = data(
     await gql('mutation { mintNft(input: { network: "sepolia", name: "Solar", description: "d", image: "https://images.example.org/a.png", attributes: [] }) { id } }'),
   )['mintNft'];
@@ -110,6 +130,20 @@ describe('node(id:)', () => {
     assert.equal(read['Framework']!['nodeId'], b64(`Framework:${read['Framework']!['id']}:2024:GBF`));
     assert.equal(read['Job']!['nodeId'], b64(`Job:${read['Job']!['id']}`));
     assert.notEqual(b64('Position:1'), b64('Asset:1:SE0001'));
+  });
+
+  test('a taxonomy item is a node per year and language: its names are those of the language it was read in', async () => {
+    const sv = data(await gql(`{ categories(year: 2024, languageCode: "sv") { ${FIELDS['Category']} } }`))['categories'][0];
+    assert.equal(sv.id, read['Category']!['id']);
+    assert.notEqual(sv.nodeId, read['Category']!['nodeId']);
+    assert.equal(sv.nodeId, b64(`Category:${sv.id}:2024:sv`));
+    assert.equal(read['Category']!['nodeId'], b64(`Category:${sv.id}:2024:-`));
+    await refetches('Category', sv);
+    // Nested items carry the year and language of the read that gave them.
+    const nested = data(await gql('{ subCategories(year: 2024, languageCode: "sv") { id category { nodeId } } }'))['subCategories'];
+    const ofFirst = nested.find((s: { category: { nodeId: string } }) => s.category.nodeId === sv.nodeId);
+    assert.ok(ofFirst, 'a sub category of the first category names it by the same nodeId');
+    assert.deepEqual(data(await gql('query($id: ID!) { node(id: $id) { nodeId } }', { id: b64('Category:999999:2024:-') })), { node: null });
   });
 
   test('the same object has the same nodeId whichever read gave it', async () => {
@@ -161,7 +195,7 @@ describe('node(id:)', () => {
     const bad = [
       '', 'not base64!', `${read['Position']!['nodeId']}=`, b64('Position'), b64('Widget:1'), b64('Position:abc'), b64('Position:0'),
       b64('Job:not-a-uuid'), b64('Framework:1:24:GBF'), b64('Asset:1:'), b64('__Schema:1'), b64('toString:1'),
-      b64(`Asset:1:${'x'.repeat(300)}`),
+      b64(`Asset:1:${'x'.repeat(300)}`), b64('Category:1:24:-'), b64('Unit:1:2024:no such language!'),
     ];
     for (const id of bad) assert.deepEqual(onlyError(await gql('query($id: ID!) { node(id: $id) { nodeId } }', { id })), refused, id);
   });

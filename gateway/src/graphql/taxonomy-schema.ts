@@ -122,7 +122,9 @@ export const taxonomyTypeDefs = /* GraphQL */ `
   }
 
   "A taxonomy category of a reporting year (spec category)."
-  type Category {
+  type Category implements Node {
+    "Globally unique, opaque id for node(id:) and nodes(ids:) (Relay's Node), of the item in this year and language; id is unchanged."
+    nodeId: ID!
     "Category id (spec category_id)."
     id: ID!
     "Category name, in the requested language when translated (spec category_name)."
@@ -140,7 +142,9 @@ export const taxonomyTypeDefs = /* GraphQL */ `
   }
 
   "A sub category of a category (spec sub category)."
-  type SubCategory {
+  type SubCategory implements Node {
+    "Globally unique, opaque id for node(id:) and nodes(ids:) (Relay's Node), of the item in this year and language; id is unchanged."
+    nodeId: ID!
     "Sub category id (spec sub_category_id)."
     id: ID!
     "Sub category name (spec sub_category_name)."
@@ -160,7 +164,9 @@ export const taxonomyTypeDefs = /* GraphQL */ `
   }
 
   "A super indicator: a group of indicators, linked to one or more categories (spec super indicator)."
-  type SuperIndicator {
+  type SuperIndicator implements Node {
+    "Globally unique, opaque id for node(id:) and nodes(ids:) (Relay's Node), of the item in this year and language; id is unchanged."
+    nodeId: ID!
     "Super indicator id (spec super_indicator_id)."
     id: ID!
     "Super indicator name (spec super_indicator_name)."
@@ -178,7 +184,9 @@ export const taxonomyTypeDefs = /* GraphQL */ `
   }
 
   "An indicator: a measured impact, in a unit (spec indicator)."
-  type Indicator {
+  type Indicator implements Node {
+    "Globally unique, opaque id for node(id:) and nodes(ids:) (Relay's Node), of the item in this year and language; id is unchanged."
+    nodeId: ID!
     "Indicator id (spec indicator_id)."
     id: ID!
     "Indicator name (spec indicator_name)."
@@ -196,7 +204,9 @@ export const taxonomyTypeDefs = /* GraphQL */ `
   }
 
   "A unit indicator values are given in (spec unit)."
-  type Unit {
+  type Unit implements Node {
+    "Globally unique, opaque id for node(id:) and nodes(ids:) (Relay's Node), of the item in this year and language; id is unchanged."
+    nodeId: ID!
     "Unit id (spec unit_id)."
     id: ID!
     "Unit name, e.g. tCO2e (spec unit_name)."

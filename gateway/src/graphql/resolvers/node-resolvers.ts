@@ -1,16 +1,20 @@
 import { DomainError, InvalidArgumentError } from '@green-impact/shared/errors';
 import type { GraphqlContext } from '../context.js';
 import { decodeNodeId, MAX_NODE_IDS, NOT_A_NODE_ID, toNodeId } from '../node-ids.js';
-import { NotANodeId, nodeTypes, type NodeType, type NodeTypeName } from './node-types.js';
+import { taxonomyNodeTypes } from './node-taxonomy-types.js';
+import { NotANodeId, nodeTypes, type NodeType } from './node-types.js';
 
 /**
- * Query.node / Query.nodes and each Node type's nodeId (Relay's Object Identification; node-types.ts has
- * the keys and refetches). A malformed id, one of a type without refetch, or a key part no object of this
+ * Query.node / Query.nodes and each Node type's nodeId (Relay's Object Identification; node-types.ts and
+ * node-taxonomy-types.ts have the keys and refetches). A malformed id, one of a type without refetch, or a key part no object of this
  * API has, is INVALID_ARGUMENT; an object the caller may not see, or that is gone, is null — never an
  * error that would tell the two apart.
  */
 
-const registry = nodeTypes as Record<string, NodeType<unknown>>;
+/** Every Node type by name: node-types.ts and node-taxonomy-types.ts. */
+const allNodeTypes = { ...nodeTypes, ...taxonomyNodeTypes };
+type NodeTypeName = keyof typeof allNodeTypes;
+const registry = allNodeTypes as Record<string, NodeType<unknown>>;
 const partsOf = (type: string) => (Object.hasOwn(registry, type) ? registry[type]!.parts : undefined);
 
 /** The object a nodeId names, typed for Node's resolveType, or null; `label` names the argument in errors. */
@@ -25,6 +29,8 @@ async function refetch(id: string, ctx: GraphqlContext, label: string): Promise<
     if (err instanceof NotANodeId || (err instanceof DomainError && err.code === 'INVALID_ARGUMENT')) {
       throw new InvalidArgumentError(`${label} ${NOT_A_NODE_ID}`);
     }
+    // Gone since the id was given out (a language removed): as a read by id, null.
+    if (err instanceof DomainError && err.code === 'NOT_FOUND') return null;
     throw err;
   }
   return found === null || found === undefined ? null : { ...(found as object), __typename: type };
@@ -50,7 +56,7 @@ export const nodeQueries = {
 
 /** nodeId of every Node type, from the key node-types.ts gives it; merged into the type resolvers in index.ts. */
 export const nodeTypeResolvers = Object.fromEntries(
-  (Object.keys(nodeTypes) as NodeTypeName[]).map((type) => [
+  (Object.keys(allNodeTypes) as NodeTypeName[]).map((type) => [
     type,
     { nodeId: (obj: unknown) => toNodeId(type, ...registry[type]!.key(obj)) },
   ]),

@@ -40,12 +40,13 @@ const SERIAL = /^[1-9][0-9]{0,14}$/;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 const YEAR = /^[0-9]{4}$/;
 
-function part(value: string | undefined, shape: RegExp): string {
+/** A key part of the given shape, else NotANodeId. */
+export function part(value: string | undefined, shape: RegExp): string {
   if (value === undefined || !shape.test(value)) throw new NotANodeId();
   return value;
 }
-const serial = (value: string | undefined) => Number(part(value, SERIAL));
-const year = (value: string | undefined) => Number(part(value, YEAR));
+export const serial = (value: string | undefined) => Number(part(value, SERIAL));
+export const year = (value: string | undefined) => Number(part(value, YEAR));
 const identifier = (value: string | undefined) => part(value, /^[^\s][\s\S]*$/);
 
 /** The object when it is the one the key's id names, else null. */
@@ -153,4 +154,3 @@ export const nodeTypes = {
   } satisfies NodeType<GqlProject>,
 };
 
-export type NodeTypeName = keyof typeof nodeTypes;
