@@ -26,7 +26,7 @@ const CLIENT = `
 import { GraphQLClient } from 'graphql-request';
 import {
   AddCurrencyDocument, AddFrameworkDocument, CreateAccountDocument, FrameworksDocument, InsertStringDocument, JobDocument,
-  type FrameworksQuery, type JobQuery,
+  type CreateAccountMutation, type FrameworksQuery, type JobQuery,
 } from './graphql.js';
 
 const at = (url: string, apiKey: string) => new GraphQLClient(url + '/graphql', { headers: { 'x-api-key': apiKey } });
@@ -34,6 +34,8 @@ const at = (url: string, apiKey: string) => new GraphQLClient(url + '/graphql', 
 export async function run(url: string, operatorKey: string) {
   const operator = at(url, operatorKey);
   const { createAccount } = await operator.request(CreateAccountDocument, { name: 'Codegen issuer' });
+  // Null only next to userErrors (a refused change); the generated type says so.
+  if (!createAccount.apiKey) throw new Error(createAccount.userErrors.map((e) => \`\${e.code}: \${e.message}\`).join('; '));
   const issuer = at(url, createAccount.apiKey);
   const currency = await operator.request(AddCurrencyDocument, { code: 'QZX' });
   const added = await issuer.request(AddFrameworkDocument, {
@@ -57,6 +59,9 @@ export function misuses(client: GraphQLClient, page: FrameworksQuery) {
   void client.request(AddFrameworkDocument, {});
   // @ts-expect-error visibility is PUBLIC or PRIVATE
   void client.request(AddFrameworkDocument, { input: { identifier: 'x', name: 'x', currencyCode: 'EUR', visibility: 'SECRET' } });
+  // @ts-expect-error the key is null when the change was refused: it must be checked before use
+  const key: string = ({} as CreateAccountMutation['createAccount']).apiKey;
+  void key;
   // @ts-expect-error rows were not selected
   return page.frameworks.nodes[0]?.rows;
 }

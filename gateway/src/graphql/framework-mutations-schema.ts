@@ -1,3 +1,4 @@
+import { USER_ERRORS_FIELD } from './user-errors.js';
 /**
  * SDL of the changes to frameworks and projects (spec §4.6–§4.7), with their input types. Appended to
  * schema.ts's typeDefs. Any account may have frameworks and projects; only the owner changes them
@@ -65,7 +66,7 @@ export const frameworkMutationTypeDefs = /* GraphQL */ `
     framework(
       "Year of its year-specific fields (yearSpecifics, rows, projects); default: the change's year, else (addFramework) the current UTC year."
       year: Int
-    ): Framework
+    ): Framework${USER_ERRORS_FIELD}
   }
 
   "Answer of addProject and the other changes of a project that leave it in place."
@@ -78,7 +79,7 @@ export const frameworkMutationTypeDefs = /* GraphQL */ `
     project(
       "Year of its year-specific fields (allocatedAmount, rows, framework); default: the change's year, else (addProject) the current UTC year."
       year: Int
-    ): Project
+    ): Project${USER_ERRORS_FIELD}
   }
 
   "Input of addFramework."

@@ -1,4 +1,5 @@
 import { connectionType, PAGE_ARGS } from './pagination.js';
+import { USER_ERRORS_FIELD } from './user-errors.js';
 
 /**
  * SDL of NFTs (spec §4.13, SVC.NFT.zK): reads, the mint / transfer / send / claim / revoke mutations and
@@ -133,12 +134,12 @@ export const nftTypeDefs = /* GraphQL */ `
 
   "Answer of sendNft: the NFT, EMAILED, and the codes of the send, in clear this once (only their hashes are kept)."
   type NftSendPayload {
-    "The NFT, EMAILED."
-    nft: Nft!
-    "Cancels the send (revokeNftSend) until it is claimed or expires. Keep it."
-    ownerCode: String!
-    "What the recipient got by e-mail; claims the NFT (claimNft)."
-    receiverCode: String!
+    "The NFT, EMAILED; null only with userErrors."
+    nft: Nft
+    "Cancels the send (revokeNftSend) until it is claimed or expires. Keep it. Null only with userErrors."
+    ownerCode: String
+    "What the recipient got by e-mail; claims the NFT (claimNft). Null only with userErrors."
+    receiverCode: String${USER_ERRORS_FIELD}
   }
 
   "One attribute of mintNft."

@@ -5,6 +5,7 @@ import { forgetPortfolioReads } from './portfolio-reads.js';
 import { orNull } from './resolvers/or-null.js';
 import { selectsField } from './selects-field.js';
 import { forgetTaxonomyReads } from './taxonomy-reads.js';
+import { USER_ERRORS_FIELD } from './user-errors.js';
 
 /**
  * Payloads of the changes (issue 21): each keeps the `message` and `id` the changes answered as
@@ -81,7 +82,7 @@ export function payloadType(name: string, description: string, field: string, ty
     "Id of the item created, changed or removed, when the service answers one."
     id: ID
     "${fieldDescription}"
-    ${field}: ${type}
+    ${field}: ${type}${USER_ERRORS_FIELD}
   }
 `;
 }

@@ -1,4 +1,5 @@
 import { payloadType } from './payloads.js';
+import { USER_ERRORS_FIELD } from './user-errors.js';
 
 /**
  * SDL of the changes to assets, investors, positions and portfolios (spec §4.8–§4.10), and the impact
@@ -88,7 +89,7 @@ export const portfolioMutationTypeDefs = /* GraphQL */ `
     "The position's id."
     id: ID
     "Impacts computed by this call; empty when none were asked for."
-    impacts: [PositionImpact!]!
+    impacts: [PositionImpact!]!${USER_ERRORS_FIELD}
   }
 
 ${payloadTypeDefs}

@@ -1,4 +1,5 @@
 import { connectionType, PAGE_ARGS } from './pagination.js';
+import { USER_ERRORS_FIELD } from './user-errors.js';
 
 /**
  * SDL of impact recompute jobs (not spec operations): a recompute of a whole investor, portfolio or account,
@@ -66,10 +67,10 @@ export const recomputeTypeDefs = /* GraphQL */ `
   type StartImpactRecomputePayload {
     "The service's message."
     message: String!
-    "False when the same recompute was already queued or running: job is that one."
-    created: Boolean!
-    "The job, QUEUED (or as it is when it was already there)."
-    job: ImpactRecomputeJob!
+    "False when the same recompute was already queued or running: job is that one. Null only with userErrors."
+    created: Boolean
+    "The job, QUEUED (or as it is when it was already there); null only with userErrors."
+    job: ImpactRecomputeJob${USER_ERRORS_FIELD}
   }
 
   extend type Query {

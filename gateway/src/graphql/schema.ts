@@ -13,6 +13,7 @@ import { taxonomyTypeDefs } from './taxonomy-schema.js';
 import { nodeTypeDefs } from './node-schema.js';
 import { connectionType, PAGE_ARGS } from './pagination.js';
 import { payloadType } from './payloads.js';
+import { USER_ERRORS_FIELD, userErrorTypeDefs } from './user-errors.js';
 
 /**
  * The GraphQL schema (SDL). camelCase counterpart of the /v1/call identity operations plus account
@@ -136,22 +137,22 @@ const identityTypeDefs = /* GraphQL */ `
 
   "A newly issued API key with its record."
   type ApiKeyPayload {
-    "The key in clear. Shown only now; the service keeps just a hash."
-    apiKey: String!
-    "The key's record."
-    key: ApiKey!
+    "The key in clear. Shown only now; the service keeps just a hash. Null only with userErrors."
+    apiKey: String
+    "The key's record; null only with userErrors."
+    key: ApiKey
     "Ids of keys revoked by this call (rotateApiKey); empty otherwise."
-    revokedKeyIds: [ID!]!
+    revokedKeyIds: [ID!]!${USER_ERRORS_FIELD}
   }
 
   "Result of createAccount."
   type CreateAccountPayload {
-    "The new account."
-    account: Account!
-    "Its first API key in clear. Shown only now."
-    apiKey: String!
-    "The key's record."
-    key: ApiKey!
+    "The new account; null only with userErrors."
+    account: Account
+    "Its first API key in clear. Shown only now. Null only with userErrors."
+    apiKey: String
+    "The key's record; null only with userErrors."
+    key: ApiKey${USER_ERRORS_FIELD}
   }
 
   "Input of createAccount."
@@ -250,7 +251,7 @@ ${payloadType(
     "Id of the item created, changed or removed, when the service answers one."
     id: ID
     "Id of the removed item, for evicting it from a client cache; null when the caller could not read it before the removal."
-    removedId: ID
+    removedId: ID${USER_ERRORS_FIELD}
   }
 ${connectionType('User', 'users')}${connectionType('Account', 'accounts')}`;
 
@@ -268,4 +269,5 @@ export const typeDefs =
   nftTypeDefs +
   subscriptionTypeDefs +
   recomputeTypeDefs +
-  nodeTypeDefs;
+  nodeTypeDefs +
+  userErrorTypeDefs;

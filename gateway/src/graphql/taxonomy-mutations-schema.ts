@@ -1,4 +1,5 @@
 import { payloadType } from './payloads.js';
+import { USER_ERRORS_FIELD } from './user-errors.js';
 
 /**
  * SDL of the changes to the taxonomy, its translations, currencies and FX rates (spec §4.3–§4.5), with
@@ -69,7 +70,7 @@ export const taxonomyMutationTypeDefs = /* GraphQL */ `
     "The super indicator's id when it was removed (no categoryId given); null when only its link to a category went."
     removedId: ID
     "With categoryId: the super indicator, still linked to its other categories, as superIndicators(year) shows it; null otherwise."
-    superIndicator: SuperIndicator
+    superIndicator: SuperIndicator${USER_ERRORS_FIELD}
   }
 ${payloadTypeDefs}
   "Input of addCategory."

@@ -82,7 +82,7 @@ export function validateParameters<S extends ParamSpecs>(
     const label = labels[name] ?? name;
     const value = pick(raw, name, spec.aliases);
     if (value === undefined) {
-      if (spec.required) throw new InvalidArgumentError(spec.missingMessage ?? `${label} is required.`);
+      if (spec.required) throw new InvalidArgumentError(spec.missingMessage ?? `${label} is required.`, { field: label });
       continue;
     }
     out[name] = coerce(label, spec, value);
@@ -115,19 +115,19 @@ function coerce(label: string, spec: ParamSpec, value: unknown): unknown {
       return year(label, value);
     case 'currency': {
       if (typeof value !== 'string' || !/^[A-Za-z]{3}$/.test(value)) {
-        throw new InvalidArgumentError(`${label} must be a 3-letter currency code.`);
+        throw new InvalidArgumentError(`${label} must be a 3-letter currency code.`, { field: label });
       }
       return value.toUpperCase();
     }
     case 'date':
       return date(label, value);
     case 'yesno':
-      return choice(value, ['yes', 'no'], `${label} must be yes or no.`);
+      return choice(label, value, ['yes', 'no'], `${label} must be yes or no.`);
     case 'visibility':
-      return choice(value, ['public', 'private'], `${label} must be public or private.`);
+      return choice(label, value, ['public', 'private'], `${label} must be public or private.`);
     case 'enum': {
       const values = spec.values ?? [];
-      return choice(value, values, `${label} must be one of ${values.join(', ')}.`);
+      return choice(label, value, values, `${label} must be one of ${values.join(', ')}.`);
     }
     case 'json':
       return value;
@@ -138,12 +138,12 @@ function text(label: string, spec: ParamSpec, value: unknown): string {
   let s: string;
   if (typeof value === 'string') s = value;
   else if (typeof value === 'number' && Number.isFinite(value) && spec.type !== 'email') s = String(value);
-  else throw new InvalidArgumentError(`${label} must be a string.`);
+  else throw new InvalidArgumentError(`${label} must be a string.`, { field: label });
   const max = spec.maxLength ?? DEFAULT_MAX_LENGTH[spec.type] ?? 255;
-  if (s.length > max) throw new InvalidArgumentError(`${label} must be at most ${max} characters.`);
+  if (s.length > max) throw new InvalidArgumentError(`${label} must be at most ${max} characters.`, { field: label });
   const forbidden = spec.type === 'string' ? CONTROL_EXCEPT_WHITESPACE : ANY_CONTROL;
-  if (forbidden.test(s)) throw new InvalidArgumentError(`${label} must not contain control characters.`);
-  if (spec.type === 'email' && !EMAIL.test(s)) throw new InvalidArgumentError(`${label} must be an e-mail address.`);
+  if (forbidden.test(s)) throw new InvalidArgumentError(`${label} must not contain control characters.`, { field: label });
+  if (spec.type === 'email' && !EMAIL.test(s)) throw new InvalidArgumentError(`${label} must be an e-mail address.`, { field: label });
   return s;
 }
 
@@ -151,17 +151,17 @@ const INT32_MAX = 2_147_483_647;
 
 function integer(label: string, spec: ParamSpec, value: unknown): number {
   const n = typeof value === 'number' ? value : typeof value === 'string' && INT_TEXT.test(value) ? Number(value) : NaN;
-  if (!Number.isInteger(n)) throw new InvalidArgumentError(`${label} must be an integer.`);
-  if (!Number.isSafeInteger(n)) throw new InvalidArgumentError(`${label} is out of range.`);
+  if (!Number.isInteger(n)) throw new InvalidArgumentError(`${label} must be an integer.`, { field: label });
+  if (!Number.isSafeInteger(n)) throw new InvalidArgumentError(`${label} is out of range.`, { field: label });
   // Ids and counts are 32-bit in storage; a larger value is the client's mistake, said here.
-  if (!spec.wide && spec.max === undefined && Math.abs(n) > INT32_MAX) throw new InvalidArgumentError(`${label} is out of range.`);
+  if (!spec.wide && spec.max === undefined && Math.abs(n) > INT32_MAX) throw new InvalidArgumentError(`${label} is out of range.`, { field: label });
   return inRange(label, spec, n);
 }
 
 function decimal(label: string, spec: ParamSpec, value: unknown): number {
   const n = typeof value === 'number' ? value : typeof value === 'string' && NUMBER_TEXT.test(value) ? Number(value) : NaN;
-  if (Number.isNaN(n)) throw new InvalidArgumentError(`${label} must be a number.`);
-  if (!Number.isFinite(n)) throw new InvalidArgumentError(`${label} is out of range.`);
+  if (Number.isNaN(n)) throw new InvalidArgumentError(`${label} must be a number.`, { field: label });
+  if (!Number.isFinite(n)) throw new InvalidArgumentError(`${label} is out of range.`, { field: label });
   return inRange(label, spec, n);
 }
 
@@ -174,14 +174,14 @@ function inRange(label: string, spec: ParamSpec, n: number): number {
         : min !== undefined
           ? `at least ${min}`
           : `at most ${max}`;
-    throw new InvalidArgumentError(`${label} must be ${bounds}.`);
+    throw new InvalidArgumentError(`${label} must be ${bounds}.`, { field: label });
   }
   return n;
 }
 
 function year(label: string, value: unknown): number {
   const n = typeof value === 'number' ? value : typeof value === 'string' && /^\d{4}$/.test(value) ? Number(value) : NaN;
-  if (!Number.isInteger(n) || n < 1000 || n > 9999) throw new InvalidArgumentError(`${label} must be a 4-digit year.`);
+  if (!Number.isInteger(n) || n < 1000 || n > 9999) throw new InvalidArgumentError(`${label} must be a 4-digit year.`, { field: label });
   return n;
 }
 
@@ -194,15 +194,15 @@ function date(label: string, value: unknown): string {
       return value as string;
     }
   }
-  throw new InvalidArgumentError(`${label} must be a date in the form YYYY-MM-DD.`);
+  throw new InvalidArgumentError(`${label} must be a date in the form YYYY-MM-DD.`, { field: label });
 }
 
 /** Case-insensitive match; returns the value as spelled in `values`. */
-function choice(value: unknown, values: readonly string[], message: string): string {
+function choice(label: string, value: unknown, values: readonly string[], message: string): string {
   if (typeof value === 'string') {
     const wanted = value.toLowerCase();
     const found = values.find((v) => v.toLowerCase() === wanted);
     if (found !== undefined) return found;
   }
-  throw new InvalidArgumentError(message);
+  throw new InvalidArgumentError(message, { field: label });
 }

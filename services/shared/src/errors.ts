@@ -27,9 +27,12 @@ export class DomainError extends Error {
 }
 
 export class InvalidArgumentError extends DomainError {
-  constructor(message: string) {
+  /** The parameter at fault as the caller named it (e.g. `input.name`), when the validation knows it. */
+  readonly field: string | undefined;
+  constructor(message: string, options: { field?: string } = {}) {
     super('INVALID_ARGUMENT', message);
     this.name = 'InvalidArgumentError';
+    this.field = options.field;
   }
 }
 

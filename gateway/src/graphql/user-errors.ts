@@ -1,0 +1,125 @@
+import {
+  isListType,
+  isNonNullType,
+  isObjectType,
+  type GraphQLFieldResolver,
+  type GraphQLObjectType,
+  type GraphQLResolveInfo,
+  type GraphQLSchema,
+} from 'graphql';
+import { DomainError, InvalidArgumentError, type ErrorCode } from '@green-impact/shared/errors';
+import { selectsField } from './selects-field.js';
+
+/**
+ * User errors as data in the change payloads (issue 21, Relay's mutation convention).
+ *
+ * Every payload carries `userErrors: [UserError!]!`. A client that selects it gets the caller's own
+ * mistakes — invalid input, an item that does not exist, a conflict, a precondition — in the payload, with
+ * the payload's other fields null (empty for its lists, `message` the first error's text), and the
+ * response has no `errors`; later mutation fields of the same request still run. A client that does not
+ * select it keeps the behaviour it had: the same error in the response's `errors`, the same code.
+ * Refusals of the caller (UNAUTHENTICATED, PERMISSION_DENIED), rate limits and the service's own faults are
+ * never user errors: they stay in `errors` whatever is selected, so nothing about authorization changes.
+ * The services guarantee a refused change wrote nothing; this only moves where the refusal is reported.
+ */
+
+/** The codes that report the caller's mistake about the change itself. */
+export const USER_ERROR_CODES = ['INVALID_ARGUMENT', 'NOT_FOUND', 'ALREADY_EXISTS', 'FAILED_PRECONDITION', 'PAYLOAD_TOO_LARGE'] as const;
+export type UserErrorCode = (typeof USER_ERROR_CODES)[number];
+
+export interface UserError {
+  message: string;
+  code: UserErrorCode;
+  field: string | null;
+}
+
+const isUserErrorCode = (code: ErrorCode): code is UserErrorCode => (USER_ERROR_CODES as readonly string[]).includes(code);
+
+/** The user error an error thrown by a change stands for; undefined when it is not one. */
+export function asUserError(err: unknown): UserError | undefined {
+  if (!(err instanceof DomainError) || !isUserErrorCode(err.code)) return undefined;
+  return { message: err.message, code: err.code, field: err instanceof InvalidArgumentError ? (err.field ?? null) : null };
+}
+
+/** SDL of the error type and its code enum. */
+export const userErrorTypeDefs = `
+  "A caller's mistake that stopped a change, answered as data in the payload's userErrors (when selected)."
+  type UserError {
+    "The message: the same text /v1/call answers and the response's errors would carry."
+    message: String!
+    "What kind of mistake it is."
+    code: UserErrorCode!
+    "The argument at fault as the message names it (e.g. input.name), when the gateway's validation found it; null when the service did."
+    field: String
+  }
+
+  "The kinds of mistakes reported in userErrors; the same codes as extensions.code."
+  enum UserErrorCode {
+    "A parameter is missing, of the wrong type or out of range."
+    INVALID_ARGUMENT
+    "The item named does not exist for the caller."
+    NOT_FOUND
+    "The item would duplicate one that exists."
+    ALREADY_EXISTS
+    "The change does not fit the item's state (e.g. something still depends on it)."
+    FAILED_PRECONDITION
+    "The input is larger than the service accepts."
+    PAYLOAD_TOO_LARGE
+  }
+`;
+
+/** The userErrors field, as every payload type declares it. */
+export const USER_ERRORS_FIELD = `
+    "The caller's mistakes that stopped the change, as data; empty when the change was made. When selected, such a mistake is answered here, with the payload's other fields null or empty and no response error; when not, it stays in the response's errors. Refusals of the key and service faults always stay in errors."
+    userErrors: [UserError!]!`;
+
+/** The payload a change answers when it was refused for `errors`: message the first one's text, lists empty, the rest null. */
+function refusedPayload(type: GraphQLObjectType, errors: UserError[]): Record<string, unknown> {
+  const payload: Record<string, unknown> = { userErrors: errors };
+  for (const [name, field] of Object.entries(type.getFields())) {
+    if (name === 'userErrors') continue;
+    if (name === 'message') payload[name] = errors[0]?.message ?? '';
+    else if (isNonNullType(field.type) && isListType(field.type.ofType)) payload[name] = [];
+    else payload[name] = null;
+  }
+  return payload;
+}
+
+/** The payload object type a mutation answers, when it carries userErrors. */
+function payloadTypeOf(info: GraphQLResolveInfo): GraphQLObjectType | undefined {
+  const type = isNonNullType(info.returnType) ? info.returnType.ofType : info.returnType;
+  return isObjectType(type) && type.getFields()['userErrors'] ? type : undefined;
+}
+
+/**
+ * Wires userErrors into a built schema: each payload's field answers the payload's errors (none on a
+ * change that was made), and each mutation answering a payload reports a user error there when selected.
+ */
+export function withUserErrors(schema: GraphQLSchema): GraphQLSchema {
+  for (const type of Object.values(schema.getTypeMap())) {
+    if (!isObjectType(type) || type.name.startsWith('__')) continue;
+    const field = type.getFields()['userErrors'];
+    if (field) field.resolve = (payload: { userErrors?: UserError[] }) => payload.userErrors ?? [];
+  }
+  const mutation = schema.getMutationType();
+  for (const field of Object.values(mutation?.getFields() ?? {})) {
+    const resolve = field.resolve;
+    if (!resolve || !payloadTypeOf({ returnType: field.type } as GraphQLResolveInfo)) continue;
+    field.resolve = reportingUserErrors(resolve);
+  }
+  return schema;
+}
+
+function reportingUserErrors(resolve: GraphQLFieldResolver<unknown, unknown>): GraphQLFieldResolver<unknown, unknown> {
+  return async (parent, args, ctx, info) => {
+    if (!selectsField(info, 'userErrors')) return resolve(parent, args, ctx, info);
+    try {
+      return await resolve(parent, args, ctx, info);
+    } catch (err) {
+      const error = asUserError(err);
+      const type = payloadTypeOf(info);
+      if (!error || !type) throw err;
+      return refusedPayload(type, [error]);
+    }
+  };
+}
