@@ -4,7 +4,7 @@ import {
   isObjectType,
   type GraphQLFieldResolver,
   type GraphQLObjectType,
-  type GraphQLResolveInfo,
+  type GraphQLOutputType,
   type GraphQLSchema,
 } from 'graphql';
 import { DomainError, InvalidArgumentError, type ErrorCode } from '@green-impact/shared/errors';
@@ -86,8 +86,8 @@ function refusedPayload(type: GraphQLObjectType, errors: UserError[]): Record<st
 }
 
 /** The payload object type a mutation answers, when it carries userErrors. */
-function payloadTypeOf(info: GraphQLResolveInfo): GraphQLObjectType | undefined {
-  const type = isNonNullType(info.returnType) ? info.returnType.ofType : info.returnType;
+function payloadTypeOf(returnType: GraphQLOutputType): GraphQLObjectType | undefined {
+  const type = isNonNullType(returnType) ? returnType.ofType : returnType;
   return isObjectType(type) && type.getFields()['userErrors'] ? type : undefined;
 }
 
@@ -103,23 +103,21 @@ export function withUserErrors(schema: GraphQLSchema): GraphQLSchema {
   }
   const mutation = schema.getMutationType();
   for (const field of Object.values(mutation?.getFields() ?? {})) {
-    const resolve = field.resolve;
-    if (!resolve || !payloadTypeOf({ returnType: field.type } as GraphQLResolveInfo)) continue;
-    field.resolve = reportingUserErrors(resolve);
+    const payload = payloadTypeOf(field.type);
+    if (field.resolve && payload) field.resolve = reportingUserErrors(field.resolve, payload);
   }
   return schema;
 }
 
-function reportingUserErrors(resolve: GraphQLFieldResolver<unknown, unknown>): GraphQLFieldResolver<unknown, unknown> {
+function reportingUserErrors(resolve: GraphQLFieldResolver<unknown, unknown>, payload: GraphQLObjectType): GraphQLFieldResolver<unknown, unknown> {
   return async (parent, args, ctx, info) => {
     if (!selectsField(info, 'userErrors')) return resolve(parent, args, ctx, info);
     try {
       return await resolve(parent, args, ctx, info);
     } catch (err) {
       const error = asUserError(err);
-      const type = payloadTypeOf(info);
-      if (!error || !type) throw err;
-      return refusedPayload(type, [error]);
+      if (!error) throw err;
+      return refusedPayload(payload, [error]);
     }
   };
 }

@@ -82,7 +82,7 @@ export function validateParameters<S extends ParamSpecs>(
     const label = labels[name] ?? name;
     const value = pick(raw, name, spec.aliases);
     if (value === undefined) {
-      if (spec.required) throw new InvalidArgumentError(spec.missingMessage ?? `${label} is required.`, { field: label });
+      if (spec.required) throw invalid(label, spec.missingMessage ?? `${label} is required.`);
       continue;
     }
     out[name] = coerce(label, spec, value);
@@ -115,7 +115,7 @@ function coerce(label: string, spec: ParamSpec, value: unknown): unknown {
       return year(label, value);
     case 'currency': {
       if (typeof value !== 'string' || !/^[A-Za-z]{3}$/.test(value)) {
-        throw new InvalidArgumentError(`${label} must be a 3-letter currency code.`, { field: label });
+        throw invalid(label, `${label} must be a 3-letter currency code.`);
       }
       return value.toUpperCase();
     }
@@ -138,12 +138,12 @@ function text(label: string, spec: ParamSpec, value: unknown): string {
   let s: string;
   if (typeof value === 'string') s = value;
   else if (typeof value === 'number' && Number.isFinite(value) && spec.type !== 'email') s = String(value);
-  else throw new InvalidArgumentError(`${label} must be a string.`, { field: label });
+  else throw invalid(label, `${label} must be a string.`);
   const max = spec.maxLength ?? DEFAULT_MAX_LENGTH[spec.type] ?? 255;
-  if (s.length > max) throw new InvalidArgumentError(`${label} must be at most ${max} characters.`, { field: label });
+  if (s.length > max) throw invalid(label, `${label} must be at most ${max} characters.`);
   const forbidden = spec.type === 'string' ? CONTROL_EXCEPT_WHITESPACE : ANY_CONTROL;
-  if (forbidden.test(s)) throw new InvalidArgumentError(`${label} must not contain control characters.`, { field: label });
-  if (spec.type === 'email' && !EMAIL.test(s)) throw new InvalidArgumentError(`${label} must be an e-mail address.`, { field: label });
+  if (forbidden.test(s)) throw invalid(label, `${label} must not contain control characters.`);
+  if (spec.type === 'email' && !EMAIL.test(s)) throw invalid(label, `${label} must be an e-mail address.`);
   return s;
 }
 
@@ -151,17 +151,17 @@ const INT32_MAX = 2_147_483_647;
 
 function integer(label: string, spec: ParamSpec, value: unknown): number {
   const n = typeof value === 'number' ? value : typeof value === 'string' && INT_TEXT.test(value) ? Number(value) : NaN;
-  if (!Number.isInteger(n)) throw new InvalidArgumentError(`${label} must be an integer.`, { field: label });
-  if (!Number.isSafeInteger(n)) throw new InvalidArgumentError(`${label} is out of range.`, { field: label });
+  if (!Number.isInteger(n)) throw invalid(label, `${label} must be an integer.`);
+  if (!Number.isSafeInteger(n)) throw invalid(label, `${label} is out of range.`);
   // Ids and counts are 32-bit in storage; a larger value is the client's mistake, said here.
-  if (!spec.wide && spec.max === undefined && Math.abs(n) > INT32_MAX) throw new InvalidArgumentError(`${label} is out of range.`, { field: label });
+  if (!spec.wide && spec.max === undefined && Math.abs(n) > INT32_MAX) throw invalid(label, `${label} is out of range.`);
   return inRange(label, spec, n);
 }
 
 function decimal(label: string, spec: ParamSpec, value: unknown): number {
   const n = typeof value === 'number' ? value : typeof value === 'string' && NUMBER_TEXT.test(value) ? Number(value) : NaN;
-  if (Number.isNaN(n)) throw new InvalidArgumentError(`${label} must be a number.`, { field: label });
-  if (!Number.isFinite(n)) throw new InvalidArgumentError(`${label} is out of range.`, { field: label });
+  if (Number.isNaN(n)) throw invalid(label, `${label} must be a number.`);
+  if (!Number.isFinite(n)) throw invalid(label, `${label} is out of range.`);
   return inRange(label, spec, n);
 }
 
@@ -174,14 +174,14 @@ function inRange(label: string, spec: ParamSpec, n: number): number {
         : min !== undefined
           ? `at least ${min}`
           : `at most ${max}`;
-    throw new InvalidArgumentError(`${label} must be ${bounds}.`, { field: label });
+    throw invalid(label, `${label} must be ${bounds}.`);
   }
   return n;
 }
 
 function year(label: string, value: unknown): number {
   const n = typeof value === 'number' ? value : typeof value === 'string' && /^\d{4}$/.test(value) ? Number(value) : NaN;
-  if (!Number.isInteger(n) || n < 1000 || n > 9999) throw new InvalidArgumentError(`${label} must be a 4-digit year.`, { field: label });
+  if (!Number.isInteger(n) || n < 1000 || n > 9999) throw invalid(label, `${label} must be a 4-digit year.`);
   return n;
 }
 
@@ -194,7 +194,12 @@ function date(label: string, value: unknown): string {
       return value as string;
     }
   }
-  throw new InvalidArgumentError(`${label} must be a date in the form YYYY-MM-DD.`, { field: label });
+  throw invalid(label, `${label} must be a date in the form YYYY-MM-DD.`);
+}
+
+/** A validation failure naming the parameter at fault (`field`, for GraphQL's userErrors). */
+function invalid(label: string, message: string): InvalidArgumentError {
+  return new InvalidArgumentError(message, { field: label });
 }
 
 /** Case-insensitive match; returns the value as spelled in `values`. */
@@ -204,5 +209,5 @@ function choice(label: string, value: unknown, values: readonly string[], messag
     const found = values.find((v) => v.toLowerCase() === wanted);
     if (found !== undefined) return found;
   }
-  throw new InvalidArgumentError(message, { field: label });
+  throw invalid(label, message);
 }
