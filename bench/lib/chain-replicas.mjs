@@ -67,7 +67,7 @@ async function throughService(node, kafka, replicas, n, progress) {
     CHAIN_NETWORKS: JSON.stringify([network]),
     CHAIN_SIGNER_KEY_SEPOLIA: NODE_SIGNER_KEY,
     LOG_LEVEL: process.env.BENCH_CHAIN_LOG_LEVEL ?? 'info',
-    ...(kafka ? { KAFKA_BROKERS: kafka.brokers.join(','), KAFKA_IDEMPOTENT: 'false', KAFKA_SESSION_TIMEOUT_MS: '6000', KAFKA_HEARTBEAT_INTERVAL_MS: '500' } : {}),
+    ...(kafka ? { KAFKA_BROKERS: kafka.brokers.join(','), KAFKA_SESSION_TIMEOUT_MS: '6000', KAFKA_HEARTBEAT_INTERVAL_MS: '500' } : {}),
   };
   const started = [];
   const sql = new pg.Client({ connectionString: db.url });

@@ -52,8 +52,7 @@ for (const db of testDatabases) {
             ...(kafka
               ? {
                   kafkaBrokers: kafka.brokers,
-                  // librdkafka's mock: no idempotent producer, quick rebalances and fetches (see kafka-mock.ts).
-                  idempotent: false,
+                  // librdkafka's mock: quick rebalances and fetches (see kafka-mock.ts).
                   consumer: { sessionTimeoutMs: 6_000, heartbeatIntervalMs: 500, maxWaitTimeMs: 100 },
                 }
               : {}),

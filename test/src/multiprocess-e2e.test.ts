@@ -66,8 +66,7 @@ describe('multi-process topology: every service its own process, PostgreSQL, Kaf
         CONTENT_DIR: contentDir,
         BOOTSTRAP_API_KEY: OPERATOR,
         KAFKA_BROKERS: kafka.brokers.join(','),
-        // librdkafka's mock: no idempotent producer, quick rebalances and fetches (see kafka-mock.ts).
-        KAFKA_IDEMPOTENT: 'false',
+        // librdkafka's mock: quick rebalances and fetches (see kafka-mock.ts).
         KAFKA_SESSION_TIMEOUT_MS: '6000',
         KAFKA_HEARTBEAT_INTERVAL_MS: '500',
         KAFKA_MAX_WAIT_MS: '100',

@@ -54,7 +54,6 @@ describe('SIGTERM under load loses nothing (distributed topology, PostgreSQL, Ka
       CONTENT_DIR: contentDir,
       BOOTSTRAP_API_KEY: OPERATOR,
       KAFKA_BROKERS: kafka.brokers.join(','),
-      KAFKA_IDEMPOTENT: 'false',
       KAFKA_SESSION_TIMEOUT_MS: '6000',
       KAFKA_HEARTBEAT_INTERVAL_MS: '500',
       KAFKA_MAX_WAIT_MS: '100',

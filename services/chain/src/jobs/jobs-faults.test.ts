@@ -247,7 +247,9 @@ describe('chain job faults through Kafka (PostgreSQL, librdkafka mock cluster)',
   const crashedGroups: string[] = [];
 
   before(async () => {
-    mock = await startKafkaMock({ partitions: 3 });
+    // Straight to the mock (no wire proxy): a broker taken down refuses connections, as a stopped Kafka does;
+    // every consumer group here has one member, so the mock's late-SyncGroup refusal cannot arise.
+    mock = await startKafkaMock({ partitions: 3, proxy: false });
     // kafkajs' own log (shown with LOG_LEVEL=debug), watched for consumer crashes.
     const log = createLogger('chain-faults-kafka');
     const logger: BusLogger = {
@@ -264,7 +266,7 @@ describe('chain job faults through Kafka (PostgreSQL, librdkafka mock cluster)',
       brokers: mock.brokers,
       clientId: 'chain-faults-test',
       logger,
-      idempotent: false, // see jobs-kafka.test.ts
+      idempotent: false, // straight to the mock, which names no usable controller (see kafka-mock.ts)
       retry: { initialDelayMs: 20, maxDelayMs: 500 },
       consumer: { sessionTimeoutMs: 3_000, heartbeatIntervalMs: 300, maxWaitTimeMs: 100, joinTimeoutMs: 30_000 },
     });

@@ -28,8 +28,6 @@ describe('chain jobs through Kafka (PostgreSQL, librdkafka mock cluster)', { tim
     const bus = new KafkaBus({
       brokers: mock.brokers,
       clientId: 'chain-test',
-      // The mock has no controller broker, which kafkajs' idempotent producer needs (see kafka-bus.ts).
-      idempotent: false,
       retry: { initialDelayMs: 20, maxDelayMs: 500 },
       consumer: { sessionTimeoutMs: 3_000, heartbeatIntervalMs: 300, maxWaitTimeMs: 100, joinTimeoutMs: 30_000 },
     });

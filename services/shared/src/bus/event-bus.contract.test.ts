@@ -1,7 +1,7 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { setTimeout as sleep } from 'node:timers/promises';
-import type { ProducedBatch } from '../testing/kafka-controller-proxy.js';
+import type { ProducedBatch } from '../testing/kafka-wire-proxy.js';
 import { startKafkaMock, type KafkaMock } from '../testing/kafka-mock.js';
 import type { BusMessage, EventBus, Subscription } from './event-bus.js';
 import { InProcessBus } from './in-process-bus.js';
@@ -11,7 +11,7 @@ import { KafkaBus, type KafkaBusOptions } from './kafka-bus.js';
  * One contract, two adapters: every behaviour event-bus.ts promises is checked against the in-process bus
  * and against kafkajs talking to a real Kafka wire-protocol broker (librdkafka's mock cluster), with
  * production's producer settings (idempotent on). The mock names no usable controller, which kafkajs'
- * idempotent producer needs, so it is served through kafka-controller-proxy.ts; the tests at the end
+ * idempotent producer needs, so it is served through kafka-wire-proxy.ts; the tests at the end
  * show why, and what a retried idempotent send looks like on the wire.
  * Each test uses its own topic and group ids so tests never see each other's messages.
  */
@@ -57,7 +57,7 @@ const kafka: Adapter = {
   name: 'KafkaBus (librdkafka mock cluster, idempotent producer)',
   // Fails the suite, with the launcher's build error, when the mock cannot be built: never a skip.
   setUp: async () => {
-    mock = await startKafkaMock({ partitions: 3, topics: Object.values(TOPICS), controllerProxy: true });
+    mock = await startKafkaMock({ partitions: 3, topics: Object.values(TOPICS) });
   },
   tearDown: async () => {
     const batches = mock?.proxy?.producedBatches() ?? [];
@@ -298,7 +298,7 @@ describe('KafkaBus idempotent producer on the librdkafka mock', { concurrency: t
   let cluster: Promise<KafkaMock>;
   before(() => {
     // Three brokers: the proxies must map every advertised broker and coordinator, not just the first.
-    cluster = startKafkaMock({ partitions: 3, brokers: 3, topics: [TOPICS.idempotent], controllerProxy: true });
+    cluster = startKafkaMock({ partitions: 3, brokers: 3, topics: [TOPICS.idempotent] });
     cluster.catch(() => undefined);
   });
   after(async () => {

@@ -3,27 +3,30 @@ import { existsSync, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import type { Readable, Writable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
-import { startKafkaControllerProxy, type KafkaControllerProxy } from './kafka-controller-proxy.js';
+import { startKafkaWireProxy, type KafkaWireProxy } from './kafka-wire-proxy.js';
 
 /**
  * A real Kafka wire-protocol broker for tests (ARCHITECTURE §5): librdkafka's mock cluster, started by
  * the small launcher in infra/kafka-mock. No JVM, no Docker; CI installs librdkafka-dev.
  *
- * Known limits of the librdkafka 2.0.2 mock, as seen from kafkajs:
+ * Clients reach it through a wire proxy (kafka-wire-proxy.ts, on unless `proxy: false`) that corrects
+ * where the mock answers differently from Kafka: it advertises controller id 0, which is no broker, so
+ * kafkajs' idempotent producer (production's setting) cannot start straight against it; and it refuses a
+ * follower's SyncGroup that arrives after its leader's, so a slow member of a consumer group (a replica
+ * still starting) crashes and rejoins, again and again.
+ *
+ * Other known limits of the librdkafka 2.0.2 mock, as seen from kafkajs:
  * - no CreateTopics: topics must be named here (the project's topics always exist);
- * - it advertises controller id 0, which is no broker, so kafkajs' idempotent producer (production's
- *   setting) cannot start: start the mock with `controllerProxy: true` (kafka-controller-proxy.ts), or
- *   use `idempotent: false` on the bus;
  * - it checks producer ids and sequences only for transactional producers: a retried idempotent send
  *   is appended again (see the idempotence test in event-bus.contract.test.ts);
  * - an empty fetch always waits its full maxWait, and a group's first join waits ~3 s and each later
  *   rebalance ~(session timeout - 1 s): keep consumer timings short in tests.
  */
 export interface KafkaMock {
-  /** What clients connect to: the brokers, or their proxies with `controllerProxy`. */
+  /** What clients connect to: the brokers' proxies, or the brokers with `proxy: false`. */
   brokers: string[];
-  /** The wire proxy in front of the brokers, with `controllerProxy: true`. */
-  proxy?: KafkaControllerProxy;
+  /** The wire proxy in front of the brokers, unless `proxy: false`. */
+  proxy?: KafkaWireProxy;
   /**
    * Takes a broker down (fault tests): its connections are closed and new ones refused, until brokerUp.
    * Broker ids start at 1 (the first of `brokers`); -1, the default, is every broker. The cluster keeps
@@ -45,11 +48,11 @@ export interface KafkaMockOptions {
   topics?: string[];
   startTimeoutMs?: number;
   /**
-   * Serves the brokers through a wire proxy that names a real broker as the cluster's controller, so
-   * kafkajs' idempotent producer can start (kafka-controller-proxy.ts). A broker taken down then shows
-   * as a connection the proxy accepts and closes at once, instead of a refused one.
+   * Serves the brokers through the wire proxy (kafka-wire-proxy.ts; default true). With it, a broker
+   * taken down shows as a connection the proxy accepts and closes at once; `false` connects clients
+   * straight to the mock, where a broker taken down refuses connections.
    */
-  controllerProxy?: boolean;
+  proxy?: boolean;
 }
 
 export class KafkaMockUnavailableError extends Error {
@@ -82,10 +85,10 @@ export async function startKafkaMock(options: KafkaMockOptions = {}): Promise<Ka
     throw err;
   }
 
-  let proxy: KafkaControllerProxy | undefined;
-  if (options.controllerProxy) {
+  let proxy: KafkaWireProxy | undefined;
+  if (options.proxy ?? true) {
     try {
-      proxy = await startKafkaControllerProxy(brokers);
+      proxy = await startKafkaWireProxy(brokers);
     } catch (err) {
       child.kill('SIGKILL');
       await exited;

@@ -1,9 +1,9 @@
-import type { ProducedBatch } from './kafka-controller-proxy.js';
+import type { ProducedBatch } from './kafka-wire-proxy.js';
 
 /**
- * The few pieces of Kafka's wire protocol the controller proxy (kafka-controller-proxy.ts) reads and
- * rewrites: frames, the non-flexible primitive types, Metadata and FindCoordinator responses (their
- * broker addresses) and the record batches of Produce requests.
+ * The few pieces of Kafka's wire protocol the wire proxy (kafka-wire-proxy.ts) reads and rewrites:
+ * frames, the non-flexible primitive types, Metadata and FindCoordinator responses (their broker
+ * addresses), SyncGroup requests and responses, and the record batches of Produce requests.
  */
 
 /** One size-prefixed frame (the size included) from the front of `buf`, or undefined if incomplete. */
@@ -44,23 +44,26 @@ export class Reader {
   }
 }
 
-function int16(v: number): Buffer {
+export function int16(v: number): Buffer {
   const b = Buffer.alloc(2);
   b.writeInt16BE(v);
   return b;
 }
-function int32(v: number): Buffer {
+export function int32(v: number): Buffer {
   const b = Buffer.alloc(4);
   b.writeInt32BE(v);
   return b;
 }
-function string(v: string | null): Buffer {
+export function string(v: string | null): Buffer {
   if (v === null) return int16(-1);
   const bytes = Buffer.from(v, 'utf8');
   return Buffer.concat([int16(bytes.length), bytes]);
 }
-/** Size prefix + the parts: a complete response frame. */
-function frameOf(parts: Buffer[]): Buffer {
+export function bytes(v: Buffer): Buffer {
+  return Buffer.concat([int32(v.length), v]);
+}
+/** Size prefix + the parts: a complete frame. */
+export function frameOf(parts: Buffer[]): Buffer {
   const body = Buffer.concat(parts);
   return Buffer.concat([int32(body.length), body]);
 }
@@ -145,4 +148,43 @@ export function readProduceBatches(frame: Buffer, version: number): Omit<Produce
     }
   }
   return out;
+}
+
+/** What a SyncGroup request (v0-v3) says: who syncs which generation, and the leader's assignments. */
+export interface SyncGroupRequest {
+  groupId: string;
+  generationId: number;
+  memberId: string;
+  /** member id -> its assignment; empty from a follower. */
+  assignments: Map<string, Buffer>;
+}
+
+export function readSyncGroupRequest(frame: Buffer, version: number): SyncGroupRequest {
+  if (version < 0 || version > 3) throw new Error(`SyncGroup v${version} requests are not understood (v0-v3 are)`);
+  const r = new Reader(frame, 12);
+  r.string(); // client_id (request header v1)
+  const groupId = r.string() ?? '';
+  const generationId = r.int32();
+  const memberId = r.string() ?? '';
+  if (version >= 3) r.string(); // group_instance_id
+  const assignments = new Map<string, Buffer>();
+  for (let count = r.int32(); count > 0; count--) {
+    const member = r.string() ?? '';
+    assignments.set(member, Buffer.from(r.bytes() ?? Buffer.alloc(0)));
+  }
+  return { groupId, generationId, memberId, assignments };
+}
+
+/** The error code of a SyncGroup response (v0-v3). */
+export function syncGroupErrorCode(frame: Buffer, version: number): number {
+  if (version < 0 || version > 3) throw new Error(`SyncGroup v${version} responses are not understood (v0-v3 are)`);
+  return frame.readInt16BE(version >= 1 ? 12 : 8);
+}
+
+/** A successful SyncGroup response (v0-v3) to the request with `correlationId`, carrying `assignment`. */
+export function syncGroupAnswer(correlationId: number, version: number, assignment: Buffer): Buffer {
+  const parts = [int32(correlationId)];
+  if (version >= 1) parts.push(int32(0)); // throttle_time_ms
+  parts.push(int16(0), bytes(assignment));
+  return frameOf(parts);
 }

@@ -1,23 +1,43 @@
 import { connect, createServer, type Server, type Socket } from 'node:net';
-import { readProduceBatches, rewriteFindCoordinator, rewriteMetadata, takeFrame } from './kafka-wire.js';
+import {
+  readProduceBatches,
+  readSyncGroupRequest,
+  rewriteFindCoordinator,
+  rewriteMetadata,
+  syncGroupAnswer,
+  syncGroupErrorCode,
+  takeFrame,
+  type SyncGroupRequest,
+} from './kafka-wire.js';
 
 /**
- * A Kafka wire-protocol proxy for tests, in front of every broker of librdkafka's mock cluster, so that
- * kafkajs' idempotent producer (production's setting) can run against the mock.
+ * A Kafka wire-protocol proxy for tests, in front of every broker of librdkafka's mock cluster, that
+ * corrects the two places where the librdkafka 2.0.2 mock answers kafkajs differently from Kafka.
  *
- * Why: kafkajs asks the cluster's controller for a producer id (InitProducerId), and the librdkafka 2.0.2
+ * 1. The controller, so that kafkajs' idempotent producer (production's setting) can run. kafkajs asks the cluster's controller for a producer id (InitProducerId), and the librdkafka 2.0.2
  * mock reports controller id 0 in Metadata responses while its brokers are numbered 1..N, so kafkajs
  * fails with "Broker 0 not found in the cached metadata". The mock's C API has no way to set the
  * controller (rdkafka_mock.h: rd_kafka_mock_coordinator_set covers group and transaction coordinators
  * only), and any broker answers InitProducerId, as in real Kafka.
  *
+ * 2. A follower's SyncGroup that arrives after the leader's. The mock completes a group's sync as soon as
+ *    the leader's SyncGroup brings every member's assignment, moves the group to Up, and then refuses a
+ *    follower's SyncGroup for that same generation with INVALID_REQUEST (rdkafka_mock_cgrp.c: SyncGroup
+ *    is not allowed in Up). Kafka answers it with the member's assignment. kafkajs' leader refreshes
+ *    metadata before its SyncGroup, so the follower usually comes first, but a busy process (a replica
+ *    still starting) comes second, its consumer crashes, rejoins, and can lose the same race again.
+ *
  * What it changes, and nothing else: every request and response passes through byte for byte, except
  * - Metadata responses: a controller id that names no broker becomes the lowest broker id, and each
  *   broker's host and port become its proxy's, so clients never bypass the proxy;
- * - FindCoordinator responses: the coordinator's host and port become its proxy's.
+ * - FindCoordinator responses: the coordinator's host and port become its proxy's;
+ * - a SyncGroup response with INVALID_REQUEST to a member of the generation whose leader's SyncGroup
+ *   the proxy forwarded becomes a success carrying that member's assignment from the leader's request,
+ *   as Kafka answers (recorded in syncGroupCorrections). Any other SyncGroup error passes unchanged.
  * Responses are matched to their requests by correlation id. Only the non-flexible versions kafkajs
- * 2.x sends are understood (Metadata v0-v8, FindCoordinator v0-v2); any other version of those two
- * APIs fails loudly (the connection is closed and stop() rejects) instead of passing through unchanged.
+ * 2.x sends are understood (Metadata v0-v8, FindCoordinator v0-v2, SyncGroup v0-v3); any other version
+ * of those APIs fails loudly (the connection is closed and stop() rejects) instead of passing through
+ * unchanged.
  *
  * Fault injection: dropProduceResponses(n) lets the next n Produce requests reach the broker (which
  * appends them) and then loses their responses by closing the client's connection, which is how a
@@ -25,7 +45,7 @@ import { readProduceBatches, rewriteFindCoordinator, rewriteMetadata, takeFrame 
  * are recorded (producedBatches) with their producer id, epoch and base sequence. The protocol pieces it
  * reads and rewrites are in kafka-wire.ts.
  */
-export interface KafkaControllerProxy {
+export interface KafkaWireProxy {
   /** host:port of each proxy, in the order of the upstream brokers given. */
   brokers: string[];
   /** The brokers behind the proxies, as given. */
@@ -34,6 +54,8 @@ export interface KafkaControllerProxy {
   dropProduceResponses(count?: number): void;
   /** Every record batch of every Produce request the proxy forwarded, in order. */
   producedBatches(): ProducedBatch[];
+  /** Each late follower SyncGroup the proxy answered with the leader's assignment, in order. */
+  syncGroupCorrections(): { groupId: string; generationId: number; memberId: string }[];
   /** Closes the listeners and every connection; rejects with the first protocol error seen, if any. */
   stop(): Promise<void>;
 }
@@ -52,14 +74,17 @@ export interface ProducedBatch {
 const API_PRODUCE = 0;
 const API_METADATA = 3;
 const API_FIND_COORDINATOR = 10;
+const API_SYNC_GROUP = 14;
+const INVALID_REQUEST = 42;
 
 interface PendingRequest {
   apiKey: number;
   apiVersion: number;
   dropResponse: boolean;
+  syncGroup?: SyncGroupRequest;
 }
 
-export async function startKafkaControllerProxy(upstream: string[]): Promise<KafkaControllerProxy> {
+export async function startKafkaWireProxy(upstream: string[]): Promise<KafkaWireProxy> {
   const servers: Server[] = [];
   const sockets = new Set<Socket>();
   const errors: Error[] = [];
@@ -67,6 +92,9 @@ export async function startKafkaControllerProxy(upstream: string[]): Promise<Kaf
   /** upstream "host:port" -> proxy port */
   const proxyPort = new Map<string, number>();
   let dropsLeft = 0;
+  /** group id -> the assignments of its latest generation's leader SyncGroup. */
+  const leaderAssignments = new Map<string, { generationId: number; assignments: Map<string, Buffer> }>();
+  const corrections: { groupId: string; generationId: number; memberId: string }[] = [];
 
   const rewrite = {
     /** Maps an advertised broker address to its proxy; an unknown one is an error, never passed through. */
@@ -75,6 +103,16 @@ export async function startKafkaControllerProxy(upstream: string[]): Promise<Kaf
       if (mapped === undefined) throw new Error(`broker ${host}:${port} has no proxy (proxies: ${[...proxyPort.keys()].join(', ')})`);
       return { host: '127.0.0.1', port: mapped };
     },
+  };
+
+  /** The mock's INVALID_REQUEST to a follower that synced after its leader becomes Kafka's answer. */
+  const answerLateSync = (frame: Buffer, correlationId: number, version: number, sync: SyncGroupRequest): Buffer => {
+    if (syncGroupErrorCode(frame, version) !== INVALID_REQUEST) return frame;
+    const leader = leaderAssignments.get(sync.groupId);
+    const assignment = leader?.generationId === sync.generationId ? leader.assignments.get(sync.memberId) : undefined;
+    if (!assignment) return frame;
+    corrections.push({ groupId: sync.groupId, generationId: sync.generationId, memberId: sync.memberId });
+    return syncGroupAnswer(correlationId, version, assignment);
   };
 
   const handle = (client: Socket, target: { host: string; port: number }) => {
@@ -109,17 +147,24 @@ export async function startKafkaControllerProxy(upstream: string[]): Promise<Kaf
         const apiVersion = body.readInt16BE(6);
         const correlationId = body.readInt32BE(8);
         let dropResponse = false;
-        if (apiKey === API_PRODUCE) {
-          dropResponse = dropsLeft > 0;
-          if (dropResponse) dropsLeft--;
-          try {
+        let syncGroup: SyncGroupRequest | undefined;
+        try {
+          if (apiKey === API_PRODUCE) {
+            dropResponse = dropsLeft > 0;
+            if (dropResponse) dropsLeft--;
             for (const batch of readProduceBatches(body, apiVersion)) batches.push({ ...batch, responseDropped: dropResponse });
-          } catch (err) {
-            errors.push(err as Error);
-            return closeBoth(err as Error);
+          } else if (apiKey === API_SYNC_GROUP) {
+            syncGroup = readSyncGroupRequest(body, apiVersion);
+            const latest = leaderAssignments.get(syncGroup.groupId);
+            if (syncGroup.assignments.size > 0 && (!latest || latest.generationId <= syncGroup.generationId)) {
+              leaderAssignments.set(syncGroup.groupId, { generationId: syncGroup.generationId, assignments: syncGroup.assignments });
+            }
           }
+        } catch (err) {
+          errors.push(err as Error);
+          return closeBoth(err as Error);
         }
-        pending.set(correlationId, { apiKey, apiVersion, dropResponse });
+        pending.set(correlationId, { apiKey, apiVersion, dropResponse, ...(syncGroup ? { syncGroup } : {}) });
         out.push(body);
       }
       if (out.length) server.write(Buffer.concat(out));
@@ -141,9 +186,10 @@ export async function startKafkaControllerProxy(upstream: string[]): Promise<Kaf
         try {
           if (request?.apiKey === API_METADATA) out.push(rewriteMetadata(frame.frame, request.apiVersion, rewrite.address));
           else if (request?.apiKey === API_FIND_COORDINATOR) out.push(rewriteFindCoordinator(frame.frame, request.apiVersion, rewrite.address));
+          else if (request?.syncGroup) out.push(answerLateSync(frame.frame, correlationId, request.apiVersion, request.syncGroup));
           else out.push(frame.frame);
         } catch (err) {
-          const error = new Error(`Kafka controller proxy: ${(err as Error).message}`);
+          const error = new Error(`Kafka wire proxy: ${(err as Error).message}`);
           errors.push(error);
           return closeBoth(error);
         }
@@ -182,6 +228,7 @@ export async function startKafkaControllerProxy(upstream: string[]): Promise<Kaf
     upstream: [...upstream],
     dropProduceResponses: (count = 1) => void (dropsLeft += count),
     producedBatches: () => batches.map((b) => ({ ...b })),
+    syncGroupCorrections: () => corrections.map((c) => ({ ...c })),
     stop: () => {
       stopping ??= (async () => {
         for (const s of sockets) s.destroy();
