@@ -14,11 +14,12 @@ import {
  * A Kafka wire-protocol proxy for tests, in front of every broker of librdkafka's mock cluster, that
  * corrects the two places where the librdkafka 2.0.2 mock answers kafkajs differently from Kafka.
  *
- * 1. The controller, so that kafkajs' idempotent producer (production's setting) can run. kafkajs asks the cluster's controller for a producer id (InitProducerId), and the librdkafka 2.0.2
- * mock reports controller id 0 in Metadata responses while its brokers are numbered 1..N, so kafkajs
- * fails with "Broker 0 not found in the cached metadata". The mock's C API has no way to set the
- * controller (rdkafka_mock.h: rd_kafka_mock_coordinator_set covers group and transaction coordinators
- * only), and any broker answers InitProducerId, as in real Kafka.
+ * 1. The controller, so that kafkajs' idempotent producer (production's setting) can run. kafkajs asks
+ *    the cluster's controller for a producer id (InitProducerId), and the mock reports controller id 0
+ *    in Metadata responses while its brokers are numbered 1..N, so kafkajs fails with "Broker 0 not
+ *    found in the cached metadata". The mock's C API has no way to set the controller (rdkafka_mock.h:
+ *    rd_kafka_mock_coordinator_set covers group and transaction coordinators only), and any broker
+ *    answers InitProducerId, as in real Kafka.
  *
  * 2. A follower's SyncGroup that arrives after the leader's. The mock completes a group's sync as soon as
  *    the leader's SyncGroup brings every member's assignment, moves the group to Up, and then refuses a
