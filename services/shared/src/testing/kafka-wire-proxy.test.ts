@@ -2,7 +2,7 @@ import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { connect, type Socket } from 'node:net';
 import { startKafkaMock, type KafkaMock } from './kafka-mock.js';
-import { bytes, frameOf, int16, int32, Reader, string as str, takeFrame } from './kafka-wire.js';
+import { bytes, frameOf, int16, int32, parseAddress, Reader, string as str, takeFrame } from './kafka-wire.js';
 
 /**
  * The wire proxy's SyncGroup correction, spoken byte by byte to librdkafka's mock cluster so the order of
@@ -32,9 +32,9 @@ class WireClient {
     });
   }
   static open(address: string): Promise<WireClient> {
-    const colon = address.lastIndexOf(':');
+    const { host, port } = parseAddress(address);
     return new Promise((resolve, reject) => {
-      const socket = connect(Number(address.slice(colon + 1)), address.slice(0, colon), () => resolve(new WireClient(socket)));
+      const socket = connect(port, host, () => resolve(new WireClient(socket)));
       socket.once('error', reject);
     });
   }
@@ -146,7 +146,7 @@ describe('Kafka wire proxy: a follower that syncs after its leader (librdkafka m
     ]);
   });
 
-  it('through the proxy, a late follower of an older generation keeps the mock’s refusal', async () => {
+  it('through the proxy, a SyncGroup refusal other than INVALID_REQUEST (a stale generation) passes unchanged', async () => {
     const [leader, follower] = await members(mock.brokers[0]!, 'stale-follower-proxied');
     assert.equal((await sync(leader, 'stale-follower-proxied', plan(leader, follower))).error, 0);
     // A generation the leader never synced: the mock refuses it (ILLEGAL_GENERATION) and the proxy passes that on.

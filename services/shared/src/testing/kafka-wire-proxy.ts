@@ -6,6 +6,7 @@ import {
   rewriteMetadata,
   syncGroupAnswer,
   syncGroupErrorCode,
+  parseAddress,
   takeFrame,
   type SyncGroupRequest,
 } from './kafka-wire.js';
@@ -56,9 +57,16 @@ export interface KafkaWireProxy {
   /** Every record batch of every Produce request the proxy forwarded, in order. */
   producedBatches(): ProducedBatch[];
   /** Each late follower SyncGroup the proxy answered with the leader's assignment, in order. */
-  syncGroupCorrections(): { groupId: string; generationId: number; memberId: string }[];
+  syncGroupCorrections(): SyncGroupCorrection[];
   /** Closes the listeners and every connection; rejects with the first protocol error seen, if any. */
   stop(): Promise<void>;
+}
+
+/** A late follower's SyncGroup the proxy answered with the leader's assignment. */
+export interface SyncGroupCorrection {
+  groupId: string;
+  generationId: number;
+  memberId: string;
 }
 
 export interface ProducedBatch {
@@ -95,7 +103,7 @@ export async function startKafkaWireProxy(upstream: string[]): Promise<KafkaWire
   let dropsLeft = 0;
   /** group id -> the assignments of its latest generation's leader SyncGroup. */
   const leaderAssignments = new Map<string, { generationId: number; assignments: Map<string, Buffer> }>();
-  const corrections: { groupId: string; generationId: number; memberId: string }[] = [];
+  const corrections: SyncGroupCorrection[] = [];
 
   const rewrite = {
     /** Maps an advertised broker address to its proxy; an unknown one is an error, never passed through. */
@@ -239,11 +247,4 @@ export async function startKafkaWireProxy(upstream: string[]): Promise<KafkaWire
       return stopping;
     },
   };
-}
-
-function parseAddress(address: string): { host: string; port: number } {
-  const colon = address.lastIndexOf(':');
-  const port = Number(address.slice(colon + 1));
-  if (colon < 1 || !Number.isInteger(port)) throw new Error(`Not a host:port address: ${address}`);
-  return { host: address.slice(0, colon), port };
 }

@@ -188,3 +188,11 @@ export function syncGroupAnswer(correlationId: number, version: number, assignme
   parts.push(int16(0), bytes(assignment));
   return frameOf(parts);
 }
+
+/** "host:port" (the host may hold colons, as IPv6 does) as its parts. */
+export function parseAddress(address: string): { host: string; port: number } {
+  const colon = address.lastIndexOf(':');
+  const port = Number(address.slice(colon + 1));
+  if (colon < 1 || !Number.isInteger(port)) throw new Error(`Not a host:port address: ${address}`);
+  return { host: address.slice(0, colon), port };
+}
