@@ -1,0 +1,65 @@
+#!/usr/bin/env node
+// Runs before `npm test` builds anything: checks that this machine has what the suite needs, and if not,
+// stops at once with the list of what is missing and the one command that installs it. Plain Node, no
+// dependencies, so it runs on an old Node too (and says so).
+import { execFileSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { connect } from 'node:net';
+import { join } from 'node:path';
+
+const SETUP = 'sudo bash scripts/setup-test-machine.sh';
+
+function has(command, args = ['--version']) {
+  try {
+    execFileSync(command, args, { stdio: 'ignore' });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+function output(command, args) {
+  try {
+    return execFileSync(command, args, { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim();
+  } catch {
+    return undefined;
+  }
+}
+
+/** Whether a TCP server answers at url's host and port within 2 s. */
+function answers(url, defaultPort) {
+  const { hostname, port } = new URL(url);
+  return new Promise((resolve) => {
+    const socket = connect({ host: hostname.replace(/^\[|\]$/g, ''), port: Number(port || defaultPort) });
+    const done = (ok) => {
+      socket.destroy();
+      resolve(ok);
+    };
+    socket.setTimeout(2000, () => done(false));
+    socket.once('connect', () => done(true));
+    socket.once('error', () => done(false));
+  });
+}
+
+const missing = [];
+const [major, minor] = process.versions.node.split('.').map(Number);
+if (major < 22 || (major === 22 && minor < 18)) {
+  missing.push(`Node.js 22.18 or later (this is ${process.version}); the setup installs Node 22 into .ci/node, then: export PATH="$PWD/.ci/node/node_modules/.bin:$PATH"`);
+}
+if (!has('cc') || !has('make')) missing.push('a C compiler and make (the Kafka mock cluster is built from C)');
+const includeDir = output('pkg-config', ['--variable=includedir', 'rdkafka']);
+if (!includeDir || !existsSync(join(includeDir, 'librdkafka', 'rdkafka_mock.h'))) {
+  missing.push('librdkafka-dev with pkg-config (rdkafka_mock.h: the Kafka mock cluster)');
+}
+const chromium = process.env['CHROMIUM_PATH'] ?? '/usr/bin/chromium';
+if (!existsSync(chromium)) missing.push(`Chromium at ${chromium} (the browser tests)`);
+const postgresUrl = process.env['TEST_DATABASE_URL'] ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+if (!(await answers(postgresUrl, 5432))) missing.push(`a PostgreSQL server at ${new URL(postgresUrl).host} (TEST_DATABASE_URL)`);
+const redisUrl = process.env['TEST_REDIS_URL'] ?? 'redis://127.0.0.1:6379';
+if (!(await answers(redisUrl, 6379))) missing.push(`a Redis server at ${new URL(redisUrl).host} (TEST_REDIS_URL)`);
+
+if (missing.length > 0) {
+  console.error(`npm test: this machine lacks what the tests need:\n${missing.map((m) => `  - ${m}`).join('\n')}`);
+  console.error(`Install and start them with one command (Debian, as root):\n  ${SETUP}`);
+  process.exit(1);
+}
