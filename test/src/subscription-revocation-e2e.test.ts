@@ -8,8 +8,8 @@ import type { EventBus } from '@green-impact/shared/bus/event-bus';
 import { IDENTITY_EVENTS_TOPIC, identityEventMessage } from '@green-impact/shared/bus/identity-events';
 import { createLogger } from '@green-impact/shared/logger';
 import { startSystem, type RunningSystem } from '@green-impact/embedded/system';
-import { loadGatewayConfig } from '@green-impact/gateway/config';
-import { createGateway, type Gateway } from '@green-impact/gateway';
+import type { Gateway } from '@green-impact/gateway';
+import { startSecondGateway } from './support/second-gateway.js';
 import { createUserAccount, graphqlClient } from './support/system.js';
 
 const OPERATOR = 'stream-revocation-operator';
@@ -43,18 +43,7 @@ describe('streams end when their key is revoked or their account changes, on eve
       log,
     });
     urlA = system.gatewayUrl;
-    const config = loadGatewayConfig({
-      HOST: '127.0.0.1',
-      PORT: '0',
-      IDENTITY_GRPC_ADDR: system.grpc.identity,
-      TAXONOMY_GRPC_ADDR: system.grpc.taxonomy,
-      PORTFOLIO_GRPC_ADDR: system.grpc.portfolio,
-      CHAIN_GRPC_ADDR: system.grpc.chain,
-      AUTH_CACHE_TTL_MS: '120000',
-      NODE_ENV: 'test',
-    });
-    gatewayB = createGateway({ config, bus, log });
-    urlB = `http://127.0.0.1:${(await gatewayB.listen()).port}`;
+    ({ gateway: gatewayB, url: urlB } = await startSecondGateway(system, bus, log, { AUTH_CACHE_TTL_MS: '120000' }));
   });
 
   after(async () => {
