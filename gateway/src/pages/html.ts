@@ -1,6 +1,6 @@
 /**
  * What every public HTML page of the gateway shares (certificates, claim, explorer): escaping, one
- * self-contained page shell (inline style, no script, no external asset) and the headers that keep it so.
+ * self-contained page shell (inline style, no inline script, no external asset) and the headers that keep it so.
  * Pure.
  */
 
@@ -33,8 +33,9 @@ function render(v: unknown): string {
 }
 
 /**
- * The pages need nothing from anywhere: no script at all, inline style, pictures from this gateway only
- * (`/ipfs/<cid>`), forms posting here only, never framed (no clickjacking of the claim button).
+ * The pages need nothing from anywhere: no script (but the claim page's own file, see pageHeaders), inline
+ * style, pictures from this gateway only (`/ipfs/<cid>`), forms posting here only, never framed (no
+ * clickjacking of the claim button).
  */
 export const PAGE_CSP = "default-src 'none'; style-src 'unsafe-inline'; img-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'";
 
