@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { Authenticated } from './auth.js';
 import type { IdentityClient } from './clients.js';
+import type { IdentityFollower } from './cache-invalidation.js';
 import { EpochLruCache, type CacheSettings } from './lru-cache.js';
 
 export type AuthCacheSettings = CacheSettings;
@@ -32,20 +33,22 @@ export class AuthCache extends EpochLruCache<Authenticated> {
 }
 
 /**
- * The identity client with revocations made through this replica forgotten before they are answered, so
- * the caller that revoked a key is refused with it at once, before identity's event arrives.
+ * The identity client with revocations made through this replica forgotten (the cache's entries, the open
+ * WebSockets) before they are answered, so the caller that revoked a key is refused with it, and its streams
+ * are ended, at once, before identity's event arrives (and without a bus at all).
  */
-export function forgettingRevokedKeys(identity: IdentityClient, cache: AuthCache): IdentityClient {
+export function forgettingRevokedKeys(identity: IdentityClient, followers: readonly Pick<IdentityFollower, 'forgetKeys'>[]): IdentityClient {
+  const forget = (keyIds: readonly string[]) => followers.forEach((f) => f.forgetKeys(keyIds));
   return {
     ...identity,
     revokeApiKey: async (request, options) => {
       const res = await identity.revokeApiKey(request, options);
-      cache.forgetKeys([request.keyId]);
+      forget([request.keyId]);
       return res;
     },
     rotateApiKey: async (request, options) => {
       const res = await identity.rotateApiKey(request, options);
-      cache.forgetKeys(res.revokedKeyIds);
+      forget(res.revokedKeyIds);
       return res;
     },
   };

@@ -4,7 +4,6 @@ import type { BusMessage, EventBus, Subscription } from '@green-impact/shared/bu
 import { IDENTITY_EVENTS_TOPIC, parseIdentityEvent } from '@green-impact/shared/bus/identity-events';
 import { TAXONOMY_EVENTS_TOPIC, parseTaxonomyEvent } from '@green-impact/shared/bus/taxonomy-events';
 import type { Logger } from '@green-impact/shared/logger';
-import type { AuthCache } from './auth-cache.js';
 import type { ReferenceCache } from './reference-cache.js';
 
 /**
@@ -20,16 +19,28 @@ function follow(bus: EventBus, topic: string, purpose: string, handler: (msg: Bu
   });
 }
 
-/** Identity's key events: a revoked key or a changed account leaves this replica's authentication cache at once. */
-export function followIdentityEvents(bus: EventBus, cache: AuthCache, log: Logger): Promise<Subscription> {
+/** What holds authentications and must let go of them on identity's events: the AuthCache, the open WebSockets. */
+export interface IdentityFollower {
+  forgetKeys(keyIds: readonly string[]): void;
+  forgetAccount(accountId: string): void;
+  clear(): void;
+}
+
+/**
+ * Identity's key events: a revoked key or a changed account leaves this replica's authentication cache,
+ * and the WebSockets authenticated with it are closed, at once (in order: the cache first, so a socket
+ * that reconnects is checked with identity).
+ */
+export function followIdentityEvents(bus: EventBus, followers: readonly IdentityFollower[], log: Logger): Promise<Subscription> {
   return follow(bus, IDENTITY_EVENTS_TOPIC, 'auth', (msg) => {
     const event = parseIdentityEvent(msg.value);
-    if (!event) {
-      // Unknown to this version: forgetting everything is always safe, keeping anything might not be.
-      log.warn({ topic: msg.topic, offset: msg.offset }, 'unknown identity event; clearing the authentication cache');
-      cache.clear();
-    } else if (event.type === 'keys-revoked') cache.forgetKeys(event.keyIds);
-    else cache.forgetAccount(event.accountId);
+    for (const f of followers) {
+      if (!event) f.clear();
+      else if (event.type === 'keys-revoked') f.forgetKeys(event.keyIds);
+      else f.forgetAccount(event.accountId);
+    }
+    // Unknown to this version: forgetting everything is always safe, keeping anything might not be.
+    if (!event) log.warn({ topic: msg.topic, offset: msg.offset }, 'unknown identity event; cleared the authentication cache and closed the WebSockets');
   });
 }
 

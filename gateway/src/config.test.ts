@@ -73,17 +73,19 @@ test('values and failures name the variable', () => {
 
 test('GraphQL: the explorer follows NODE_ENV unless set; limits are bounded and name the variable', () => {
   const base = { IDENTITY_GRPC_ADDR: 'identity:50051' };
-  assert.deepEqual(loadGatewayConfig(base).graphql, { explorer: true, maxDepth: 12, maxCost: 250_000, maxSubscriptionsPerConnection: 20 });
+  assert.deepEqual(loadGatewayConfig(base).graphql, { explorer: true, maxDepth: 12, maxCost: 250_000, maxSubscriptionsPerConnection: 20, maxConnectionLifetimeMs: 3_600_000 });
   const production = { ...base, NODE_ENV: 'production', DOCUMENT_LINK_SECRET: 's'.repeat(32) };
   assert.equal(loadGatewayConfig(production).graphql.explorer, false);
   assert.equal(loadGatewayConfig({ ...production, GRAPHQL_EXPLORER: 'true' }).graphql.explorer, true);
   assert.deepEqual(
-    loadGraphqlConfig({ GRAPHQL_EXPLORER: 'false', GRAPHQL_MAX_DEPTH: '8', GRAPHQL_MAX_COST: '1000', GRAPHQL_WS_MAX_SUBSCRIPTIONS: '5' }),
-    { explorer: false, maxDepth: 8, maxCost: 1000, maxSubscriptionsPerConnection: 5 },
+    loadGraphqlConfig({ GRAPHQL_EXPLORER: 'false', GRAPHQL_MAX_DEPTH: '8', GRAPHQL_MAX_COST: '1000', GRAPHQL_WS_MAX_SUBSCRIPTIONS: '5', GRAPHQL_WS_MAX_LIFETIME_MS: '60000' }),
+    { explorer: false, maxDepth: 8, maxCost: 1000, maxSubscriptionsPerConnection: 5, maxConnectionLifetimeMs: 60_000 },
   );
   fails({ ...base, GRAPHQL_MAX_DEPTH: '1' }, /GRAPHQL_MAX_DEPTH/);
   fails({ ...base, GRAPHQL_MAX_COST: 'lots' }, /GRAPHQL_MAX_COST/);
   fails({ ...base, GRAPHQL_WS_MAX_SUBSCRIPTIONS: '0' }, /GRAPHQL_WS_MAX_SUBSCRIPTIONS/);
+  fails({ ...base, GRAPHQL_WS_MAX_LIFETIME_MS: '10' }, /GRAPHQL_WS_MAX_LIFETIME_MS/);
+  fails({ ...base, GRAPHQL_WS_MAX_LIFETIME_MS: 'forever' }, /GRAPHQL_WS_MAX_LIFETIME_MS/);
   fails({ ...base, GRAPHQL_EXPLORER: 'sometimes' }, /GRAPHQL_EXPLORER/);
 });
 

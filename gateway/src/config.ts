@@ -46,6 +46,8 @@ export interface GraphqlConfig {
   maxCost: number;
   /** Subscriptions one WebSocket connection may hold at once. */
   maxSubscriptionsPerConnection: number;
+  /** Longest a WebSocket stays open; the server then closes it (4000) and the client reconnects. */
+  maxConnectionLifetimeMs: number;
 }
 
 /** Time and rate limits of the HTTP face (docs/configuration.md, SECURITY.md). */
@@ -148,6 +150,8 @@ export function loadGraphqlConfig(env: Record<string, string | undefined> = proc
     maxDepth: read.int('GRAPHQL_MAX_DEPTH', DEFAULT_QUERY_LIMITS.maxDepth, { min: 2, max: 100 }),
     maxCost: read.int('GRAPHQL_MAX_COST', DEFAULT_QUERY_LIMITS.maxCost, { min: 10, max: 10_000_000 }),
     maxSubscriptionsPerConnection: read.int('GRAPHQL_WS_MAX_SUBSCRIPTIONS', 20, { min: 1, max: 1_000 }),
+    // At least a second (a shorter socket only churns), at most a day (a socket is authenticated once).
+    maxConnectionLifetimeMs: read.int('GRAPHQL_WS_MAX_LIFETIME_MS', 3_600_000, { min: 1_000, max: 86_400_000 }),
   };
 }
 

@@ -16,6 +16,7 @@ import { errorHandler, notFound } from './error-handler.js';
 import { createGraphql } from './graphql/apollo.js';
 import { explorerRoutes } from './graphql/explorer.js';
 import { DEFAULT_QUERY_LIMITS } from './graphql/limits.js';
+import { OpenSockets } from './graphql/subscriptions/open-sockets.js';
 import { attachSubscriptions } from './graphql/subscriptions/ws-server.js';
 import { observeRequests } from './http-metrics.js';
 import { jsonBody } from './json-body.js';
@@ -63,11 +64,12 @@ export function createGateway(options: GatewayOptions): Gateway {
   const { config, log } = options;
   const clientSet = createClients(config.backends, { deadlineMs: config.grpcDeadlineMs, injected: options.clients });
   const authCache = new AuthCache(config.authCache);
+  const sockets = new OpenSockets();
   const referenceCache = new ReferenceCache(config.referenceCache);
   const { taxonomy } = clientSet.clients;
   const clients = {
     ...clientSet.clients,
-    identity: forgettingRevokedKeys(clientSet.clients.identity, authCache),
+    identity: forgettingRevokedKeys(clientSet.clients.identity, [authCache, sockets]),
     ...(taxonomy ? { taxonomy: cachingSharedReads(taxonomy, referenceCache) } : {}),
   };
   const limiter = new RateLimiter(config.limits.rateLimit, log);
@@ -141,6 +143,8 @@ export function createGateway(options: GatewayOptions): Gateway {
     documentLinks,
     maxPayloadBytes: config.bodyLimitBytes,
     maxSubscriptionsPerConnection: config.graphql.maxSubscriptionsPerConnection,
+    maxConnectionLifetimeMs: config.graphql.maxConnectionLifetimeMs,
+    sockets,
     production: config.nodeEnv === 'production',
     admit: (request) => limiter.admit(request),
     addressOf: (request) => clientAddress(upgradeClientIp(request, app.get('trust proxy fn') as (address: string, hop: number) => boolean)),
@@ -151,7 +155,8 @@ export function createGateway(options: GatewayOptions): Gateway {
       await Promise.all([graphql.start(), limiter.start()]);
       // Joined before the first request, so no revocation can slip between a cached key and the listener.
       const { bus } = options;
-      if (bus && authCache.enabled) announcements.push(await followIdentityEvents(bus, authCache, log));
+      // Always followed with a bus: the open WebSockets end on these events even with the cache off.
+      if (bus) announcements.push(await followIdentityEvents(bus, authCache.enabled ? [authCache, sockets] : [sockets], log));
       if (bus && referenceCache.enabled) announcements.push(await followTaxonomyEvents(bus, referenceCache, log));
       if (!bus && (authCache.enabled || referenceCache.enabled)) {
         log.info(

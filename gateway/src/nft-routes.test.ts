@@ -134,6 +134,23 @@ describe('/claim', () => {
     assert.match(await (await get('/claim')).text(), /Enter the receiver code/);
   });
 
+  test('the page loads its one script from this gateway (CSP script-src \'self\'), which reads the code from the fragment', async () => {
+    const page = await get('/claim');
+    assert.match(page.headers.get('content-security-policy') ?? '', /; script-src 'self'$/);
+    assert.match(await page.text(), /<script src="claim\/fill-code.js"><\/script>/);
+    const script = await get('/claim/fill-code.js');
+    assert.equal(script.status, 200);
+    assert.equal(script.headers.get('content-type'), 'text/javascript; charset=utf-8');
+    assert.match(await script.text(), /location\.hash/);
+  });
+
+  test("POST from Chromium's own form (Origin: null under no-referrer, Sec-Fetch-Site: same-origin) is not refused as cross-site", async () => {
+    const sameOrigin = await postForm({ code: 'c', address: WALLET }, { origin: 'null', 'sec-fetch-site': 'same-origin' });
+    assert.doesNotMatch(await sameOrigin.text(), /claim page of this site only/);
+    const unknown = await postForm({ code: 'c', address: WALLET }, { origin: 'null' });
+    assert.equal(unknown.status, 403, 'an opaque origin without the browser saying same-origin is refused');
+  });
+
   test('POST takes only the form: JSON is refused; a cross-site post is refused', async () => {
     const json = await fetch(`${t.baseUrl}/claim`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ code: 'c', address: WALLET }) });
     assert.equal(json.status, 400);

@@ -8,6 +8,7 @@ import { describeError } from './http-errors.js';
 import { errorPage, pageHeaders } from './pages/html.js';
 import { ownerOf, transactionKnown, transactionReceipt } from './pages/evm-reads.js';
 import { pendingTransactionPage, receiptPage } from './pages/explorer-page.js';
+import { CLAIM_SCRIPT, CLAIM_SCRIPT_PATH } from './pages/claim-script.js';
 import { certificatePage, claimAcceptedPage, claimPage, type ChainOwner, type ClaimForm } from './pages/nft-pages.js';
 import { locals, routeLabel } from './request-context.js';
 import { requestEcho } from './v1/operations/blockchain-params.js';
@@ -41,8 +42,9 @@ const LANDING_CACHE = 'public, max-age=60';
  * The public NFT pages, none of which takes an API key:
  * - `GET /certificates/<guid>.pdf|.jpg` — the certificate files (GetNft without caller → CID → GetContent);
  * - `GET /certificates/<guid>` — the landing page (what was certified; the holder via RelayJsonRpc ownerOf);
- * - `GET /claim?guid=&code=` and `POST /claim` — the claim form of an e-mailed NFT (ClaimNft; the receiver
- *   code is the credential, never logged or echoed);
+ * - `GET /claim?guid=#code=` and `POST /claim` — the claim form of an e-mailed NFT (ClaimNft; the receiver
+ *   code is the credential, never logged or echoed; it comes in the link's fragment, which the page's
+ *   script, `GET /claim/fill-code.js`, moves into the form; an older link's `&code=` is still read);
  * - `GET /explorer/<network>/tx/<hash>` — a receipt page for networks without an explorer.
  * Pages answer failures as HTML pages with the status of the one error table; the files answer the JSON
  * error body like /ipfs.
@@ -127,9 +129,13 @@ export function nftRoutes(options: NftRoutesOptions): Router {
     pageRoute(async (req, res) => {
       const form = claimQuery(req);
       const nft = form.guid ? await publicNft(form.guid, res) : undefined;
-      res.status(200).set(pageHeaders('no-store')).send(claimPage(nft, form));
+      res.status(200).set(pageHeaders('no-store', { scripts: true })).send(claimPage(nft, form));
     }),
   );
+
+  router.get(CLAIM_SCRIPT_PATH, routeLabel(CLAIM_SCRIPT_PATH), (_req, res) => {
+    res.status(200).set({ 'Content-Type': 'text/javascript; charset=utf-8', 'Cache-Control': 'public, max-age=3600', 'X-Content-Type-Options': 'nosniff' }).send(CLAIM_SCRIPT);
+  });
 
   const formBody = express.urlencoded({ extended: false, limit: 8 * 1024, parameterLimit: 10 });
   router.post(
@@ -167,7 +173,7 @@ export function nftRoutes(options: NftRoutesOptions): Router {
         const { status, body: error } = described(err, res);
         const nft = form.guid && GUID.test(form.guid) ? await publicNft(form.guid, res).catch(() => undefined) : undefined;
         const waiting = nft && nftStatusName(nft.status) === 'emailed' ? nft : undefined;
-        res.status(status).set(pageHeaders('no-store')).send(claimPage(waiting, { ...form, code: form.code && CODE.test(form.code) ? form.code : undefined, error: error.message }));
+        res.status(status).set(pageHeaders('no-store', { scripts: true })).send(claimPage(waiting, { ...form, code: form.code && CODE.test(form.code) ? form.code : undefined, error: error.message }));
       }
     },
   );
@@ -194,7 +200,7 @@ export function nftRoutes(options: NftRoutesOptions): Router {
   return router;
 }
 
-/** The claim link's query: a guid and a code of the right shapes, else nothing. */
+/** The claim link's query: a guid, and the code of a link sent before codes moved to the fragment; of the right shapes, else nothing. */
 function claimQuery(req: Request): ClaimForm {
   const value = (name: string) => (typeof req.query[name] === 'string' ? (req.query[name] as string).trim() : undefined);
   const [guid, code] = [value('guid'), value('code')];
@@ -208,7 +214,11 @@ function claimQuery(req: Request): ClaimForm {
  */
 function refuseCrossSite(req: Request, publicBaseUrl: string | undefined): void {
   const refuse = () => new NotAuthorizedError('Claims are accepted from the claim page of this site only.');
-  if (req.header('sec-fetch-site') === 'cross-site') throw refuse();
+  const site = req.header('sec-fetch-site');
+  if (site === 'cross-site') throw refuse();
+  // The page's Referrer-Policy (no-referrer) makes Chromium send `Origin: null` with its own form; the
+  // browser's word that the post comes from this origin is what counts then.
+  if (site === 'same-origin') return;
   const origin = req.header('origin');
   if (origin === undefined) return;
   let host: string | undefined;

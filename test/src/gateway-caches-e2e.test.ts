@@ -9,10 +9,10 @@ import { createLogger } from '@green-impact/shared/logger';
 import { createScratchPostgresDatabase, skipReason, testDatabases } from '@green-impact/shared/testing/databases';
 import { startKafkaMock, type KafkaMock } from '@green-impact/shared/testing/kafka-mock';
 import { startSystem, type RunningSystem } from '@green-impact/embedded/system';
-import { loadGatewayConfig } from '@green-impact/gateway/config';
-import { createGateway, type Gateway } from '@green-impact/gateway';
+import type { Gateway } from '@green-impact/gateway';
 import { createUserAccount, graphqlClient, v1Client } from './support/system.js';
 import { until } from './support/poll.js';
+import { startSecondGateway } from './support/second-gateway.js';
 
 const ESG = 'SVC.ESG.Credits';
 const OPERATOR = 'auth-cache-operator';
@@ -73,19 +73,10 @@ for (const db of testDatabases) {
           log,
         });
         urlA = system.gatewayUrl;
-        const config = loadGatewayConfig({
-          HOST: '127.0.0.1',
-          PORT: '0',
-          IDENTITY_GRPC_ADDR: system.grpc.identity,
-          TAXONOMY_GRPC_ADDR: system.grpc.taxonomy,
-          PORTFOLIO_GRPC_ADDR: system.grpc.portfolio,
-          CHAIN_GRPC_ADDR: system.grpc.chain,
+        ({ gateway: gatewayB, url: urlB } = await startSecondGateway(system, busB, log, {
           AUTH_CACHE_TTL_MS: String(TTL_MS),
           REFERENCE_CACHE_TTL_MS: String(TTL_MS),
-          NODE_ENV: 'test',
-        });
-        gatewayB = createGateway({ config, bus: busB, log });
-        urlB = `http://127.0.0.1:${(await gatewayB.listen()).port}`;
+        }));
       });
 
       after(async () => {

@@ -4,6 +4,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { execForm, parseDockerfile } from './support/infra/dockerfile.js';
 import { gatewayEnvOf, gatewaySettings, type GatewayEnv } from './support/infra/gateway-settings.js';
+import { accessLogProblems } from './support/infra/access-log-invariants.js';
 import { ingressProblems, type IngressSpec } from './support/infra/ingress-invariants.js';
 import { imageFileList, missingAtRuntime } from './support/infra/image-layout.js';
 import {
@@ -239,12 +240,30 @@ describe('Kubernetes manifests (infra/k8s)', () => {
     assert.deepEqual(egressTo([...baseObjects, ...policies], REDIS, ['6379/TCP'])['gateway'], ['6379/TCP']);
   });
 
+  it('ingress-nginx: the controller\'s access log keeps no query string (document-link signatures, old claim links) and no Referer', () => {
+    const dir = infra('k8s/ingress-nginx');
+    assert.equal(readKustomization(dir)['namespace'], 'ingress-nginx', 'the controller\'s namespace, not the application\'s');
+    assert.deepEqual(accessLogProblems(kustomizationResources(dir)), []);
+    // The check itself: nginx's default format is caught.
+    const nginxDefault = '$remote_addr - $remote_user [$time_local] "$request" $status $body_bytes_sent "$http_referer" "$http_user_agent" $request_length $request_time';
+    const withDefault = [{ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'ingress-nginx-controller' }, data: { 'log-format-upstream': nginxDefault } }];
+    assert.deepEqual(accessLogProblems(withDefault as K8sObject[]), ['log-format-upstream uses $request', 'log-format-upstream uses $http_referer', 'log-format-upstream logs no path ($uri)']);
+    assert.match(operationsDoc, /infra\/k8s\/ingress-nginx/, 'docs/operations.md tells operators to apply it');
+  });
+
   it('docs/operations.md names every Secret production provides', () => {
     for (const s of [...EXTERNAL_SECRETS, 'gateway-tls']) assert.ok(operationsDoc.includes(s), `docs/operations.md must describe Secret ${s}`);
   });
 
   describe('rendered with kubectl kustomize', { skip: kubectl ? false : 'kubectl is not on PATH: overlays checked structurally only' }, () => {
     const render = (dir: string) => renderWith('kubectl', ['kustomize', dir], dir);
+
+    it('ingress-nginx renders the controller\'s ConfigMap in its namespace with a log format without query strings', async () => {
+      const objects = render(infra('k8s/ingress-nginx'));
+      await assertSchemaValid(objects);
+      assert.deepEqual(objects.map((o) => `${o.kind}/${o.metadata['namespace']}/${o.metadata.name}`), ['ConfigMap/ingress-nginx/ingress-nginx-controller']);
+      assert.deepEqual(accessLogProblems(objects), []);
+    });
 
     it('base renders, validates and keeps the invariants', async () => {
       const objects = render(base);

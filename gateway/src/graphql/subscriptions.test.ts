@@ -186,21 +186,26 @@ describe('connection and limits', () => {
     });
   }
 
-  test('the key is checked again for each subscription: once revoked, nothing new starts', async () => {
+  test('revoking the key through this gateway closes its sockets (4401) before the revoke is answered; their streams end', async () => {
     const issued = await gql('mutation { issueApiKey { apiKey key { id } } }');
     const { apiKey, key } = issued['issueApiKey'] as { apiKey: string; key: { id: string } };
-    const client = connect(apiKey);
+    let closed: { code: number; reason: string } | undefined;
+    const client = connect(apiKey, (e) => (closed = e));
+    const bystander = connect('user-key');
     try {
       const first = client.iterate({ query: 'subscription { jobUpdated { id } }' });
       void first.next().catch(() => undefined);
-      await until(() => t.chain!.openWatches() === 1, 'the first watch');
+      const other = bystander.iterate({ query: 'subscription { jobUpdated { id } }' });
+      void other.next().catch(() => undefined);
+      await until(() => t.chain!.openWatches() === 2, 'both watches');
       await gql('mutation($id: ID!) { revokeApiKey(keyId: $id) { revokedAt } }', { id: key.id });
-      const second = client.iterate({ query: 'subscription { jobUpdated { id } }' });
-      const { value } = await second.next();
-      assert.deepEqual(value?.errors?.map((e: GqlError) => [e.message, e.extensions?.['code']]), [['The API key is not valid.', 'UNAUTHENTICATED']]);
-      await first.return?.();
+      await until(() => closed !== undefined, 'the socket to close');
+      assert.deepEqual({ code: closed!.code, reason: closed!.reason }, { code: 4401, reason: 'The API key was revoked.' });
+      await until(() => t.chain!.openWatches() === 1, "the revoked key's stream to be cancelled");
+      await other.return?.();
     } finally {
       await client.dispose();
+      await bystander.dispose();
     }
     await until(() => t.chain!.openWatches() === 0, 'all streams cancelled');
   });
@@ -322,6 +327,60 @@ describe('rate limits on sockets', () => {
     } finally {
       await client.dispose();
       await own.stop();
+    }
+  });
+});
+
+describe('socket lifetime', () => {
+  test('the server closes a socket at GRAPHQL_WS_MAX_LIFETIME_MS with 4000 and a reason; its streams end with it', async () => {
+    const own = await startTestGateway({ GRAPHQL_WS_MAX_LIFETIME_MS: '1000' }, { chain: true });
+    let closed: { code: number; reason: string } | undefined;
+    const client = connect('user-key', (e) => (closed = e), own.baseUrl);
+    try {
+      const jobs = client.iterate({ query: 'subscription { jobUpdated { id } }' });
+      void jobs.next().catch(() => undefined);
+      await until(() => own.chain!.openWatches() === 1, 'the watch to open');
+      await until(() => closed !== undefined, 'the server to close the socket', 10_000);
+      assert.equal(closed!.code, 4000);
+      assert.equal(closed!.reason, 'The connection reached its maximum lifetime (1 s); reconnect.');
+      await until(() => own.chain!.openWatches() === 0, 'the gRPC stream to be cancelled');
+    } finally {
+      await client.dispose();
+      await own.stop();
+    }
+  });
+});
+
+describe('introspection over WebSocket', () => {
+  const introspect = (client: Client) => client.iterate({ query: '{ __schema { queryType { name } } }' }).next();
+
+  test('on outside production, as over HTTP', async () => {
+    const client = connect('user-key');
+    try {
+      const { value } = await introspect(client);
+      assert.deepEqual(value?.data, { __schema: { queryType: { name: 'Query' } } });
+    } finally {
+      await client.dispose();
+    }
+  });
+
+  test('off in production, as over HTTP: __schema and __type are refused at validation', async () => {
+    const prod = await startTestGateway({ NODE_ENV: 'production', DOCUMENT_LINK_SECRET: 'a-production-secret-of-32-characters' });
+    const client = connect('user-key', undefined, prod.baseUrl);
+    try {
+      for (const query of ['{ __schema { queryType { name } } }', '{ __type(name: "Query") { name } }']) {
+        await assert.rejects(client.iterate({ query }).next(), (errors: GqlError[]) => {
+          assert.equal(errors[0]!.extensions?.['code'], 'GRAPHQL_VALIDATION_FAILED', JSON.stringify(errors));
+          assert.match(errors[0]!.message, /^GraphQL introspection has been disabled/);
+          return true;
+        });
+      }
+      // Only introspection: __typename still answers.
+      const { value } = await client.iterate({ query: '{ __typename }' }).next();
+      assert.deepEqual(value?.data, { __typename: 'Query' });
+    } finally {
+      await client.dispose();
+      await prod.stop();
     }
   });
 });

@@ -1,6 +1,6 @@
 /**
  * What every public HTML page of the gateway shares (certificates, claim, explorer): escaping, one
- * self-contained page shell (inline style, no script, no external asset) and the headers that keep it so.
+ * self-contained page shell (inline style, no inline script, no external asset) and the headers that keep it so.
  * Pure.
  */
 
@@ -33,17 +33,21 @@ function render(v: unknown): string {
 }
 
 /**
- * The pages need nothing from anywhere: no script at all, inline style, pictures from this gateway only
- * (`/ipfs/<cid>`), forms posting here only, never framed (no clickjacking of the claim button).
+ * The pages need nothing from anywhere: no script (but the claim page's own file, see pageHeaders), inline
+ * style, pictures from this gateway only (`/ipfs/<cid>`), forms posting here only, never framed (no
+ * clickjacking of the claim button).
  */
 export const PAGE_CSP = "default-src 'none'; style-src 'unsafe-inline'; img-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'";
 
-/** Headers of every page; `cache` is the page's own Cache-Control. */
-export function pageHeaders(cache: string): Record<string, string> {
+/**
+ * Headers of every page; `cache` is the page's own Cache-Control. `scripts`: the page loads scripts from
+ * this gateway (the claim page's, claim-script.ts) and nothing else, never inline.
+ */
+export function pageHeaders(cache: string, options: { scripts?: boolean } = {}): Record<string, string> {
   return {
     'Content-Type': 'text/html; charset=utf-8',
     'Cache-Control': cache,
-    'Content-Security-Policy': PAGE_CSP,
+    'Content-Security-Policy': options.scripts ? `${PAGE_CSP}; script-src 'self'` : PAGE_CSP,
     'X-Content-Type-Options': 'nosniff',
     'X-Frame-Options': 'DENY',
     // Links on the pages go to explorers; the claim page's URL carries a code, which must not travel on.

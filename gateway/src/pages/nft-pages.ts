@@ -1,5 +1,6 @@
 import type { Nft } from '@green-impact/proto/greenimpact/chain/v1/chain';
 import { nftStatusName } from '../v1/operations/nft-shapes.js';
+import { CLAIM_SCRIPT_PATH } from './claim-script.js';
 import { html, link, page, row, type Html } from './html.js';
 
 /**
@@ -68,7 +69,7 @@ ${attributesTable(nft)}
   return page(name ? `Certificate of trust: ${name}` : 'Certificate of trust', body, `NFT ${nft.nftId ? `#${nft.nftId} ` : ''}on ${nft.network}`);
 }
 
-/** What the claim form is filled with (the query of the claim link, or what was posted). */
+/** What the claim form is filled with (what was posted; the code of an old link's query). */
 export interface ClaimForm {
   guid?: string | undefined;
   code?: string | undefined;
@@ -88,7 +89,9 @@ export function claimPage(nft: Nft | undefined, form: ClaimForm): string {
     ? html`<img class="nft" src="ipfs/${nft.nftImageIpfsHash}" alt="${nft.nftJson?.name ?? ''}">
 <p>Someone sent you <strong>${nft.nftJson?.name ?? 'an NFT'}</strong> (token ${nft.nftId} on ${nft.network}).</p>`
     : html`<p>Enter the receiver code from your e-mail and the wallet that should receive the NFT.</p>`;
-  // The code came in the link: it travels on in a hidden field (this page is never cached or referred).
+  // A link sent before codes moved to the fragment carries it in the query: it travels on in a hidden field
+  // (this page is never cached or referred). Otherwise the page's script fills the field from the link's
+  // fragment (claim-script.ts), or the recipient types it.
   const codeField = form.code
     ? html`<input type="hidden" name="code" value="${form.code}">`
     : html`<label for="code">Receiver code</label><input type="text" id="code" name="code" required autocomplete="off" spellcheck="false">`;
@@ -101,7 +104,8 @@ ${codeField}
 <input type="text" id="address" name="address" value="${form.address ?? ''}" required pattern="0x[0-9a-fA-F]{40}" placeholder="0x…" autocomplete="off" spellcheck="false">
 <button type="submit">Claim the NFT</button>
 </form>
-<p class="sub">The NFT is sent to this address on ${nft?.network ?? 'its network'}. The code works once.</p>`;
+<p class="sub">The NFT is sent to this address on ${nft?.network ?? 'its network'}. The code works once.</p>
+<script src="${CLAIM_SCRIPT_PATH.slice(1)}"></script>`;
   return page('Claim an NFT', body);
 }
 

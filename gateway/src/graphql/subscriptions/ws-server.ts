@@ -1,11 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import type http from 'node:http';
 import type { Duplex } from 'node:stream';
-import { GraphQLError, parse, specifiedRules, validate, type GraphQLSchema, type ValidationRule } from 'graphql';
+import { GraphQLError, parse, type GraphQLSchema, type ValidationRule } from 'graphql';
 import { CloseCode } from 'graphql-ws';
 import { useServer } from 'graphql-ws/use/ws';
 import { Counter, Gauge } from 'prom-client';
-import { WebSocketServer } from 'ws';
+import { WebSocket, WebSocketServer } from 'ws';
 import { DomainError } from '@green-impact/shared/errors';
 import type { Logger } from '@green-impact/shared/logger';
 import { metricsRegistry } from '@green-impact/shared/metrics';
@@ -16,6 +16,8 @@ import type { GraphqlContext } from '../context.js';
 import type { createFormatError } from '../format-error.js';
 import { MAX_QUERY_TOKENS, nestingError } from '../limits.js';
 import type { DocumentLinks } from '../../document-links.js';
+import { wsValidate } from './ws-validation.js';
+import { CLOSE_MAX_LIFETIME, type OpenSocket, type OpenSockets } from './open-sockets.js';
 
 export interface SubscriptionServerOptions {
   schema: GraphQLSchema;
@@ -31,6 +33,10 @@ export interface SubscriptionServerOptions {
   maxPayloadBytes: number;
   /** Subscriptions one connection may hold at once. */
   maxSubscriptionsPerConnection: number;
+  /** Longest a connection stays open (GRAPHQL_WS_MAX_LIFETIME_MS): it is authenticated once, so not for ever. */
+  maxConnectionLifetimeMs: number;
+  /** Where authenticated sockets are registered, so identity's events can end them (open-sockets.ts). */
+  sockets: OpenSockets;
   /**
    * The HTTP rate limits, applied to sockets too: opening a connection and starting a subscription each
    * count as one request of the key (and of the address for refused keys).
@@ -38,8 +44,12 @@ export interface SubscriptionServerOptions {
   admit: (request: { apiKey: string | undefined; address: string }) => Promise<{ retryAfterMs: number } | undefined>;
   /** The client address a limit counts against (TRUST_PROXY honoured). */
   addressOf: (request: http.IncomingMessage) => string;
+  /** As over HTTP: no introspection in production. */
   production: boolean;
 }
+
+/** A client that does not answer a close frame is cut this long after it, so its streams end regardless. */
+const CLOSE_GRACE_MS = 1_000;
 
 /** Close code of a connection refused by a rate limit (4xxx are the application's; 429 as in HTTP). */
 export const CLOSE_TOO_MANY_REQUESTS = 4429;
@@ -102,8 +112,31 @@ export function attachSubscriptions(server: http.Server, options: SubscriptionSe
   };
   server.on('upgrade', onUpgrade);
 
-  const rules = [...specifiedRules, ...options.validationRules];
   const format = (errors: readonly GraphQLError[]) => errors.map((e) => options.formatError(e.toJSON(), e));
+  /** Registers an authenticated socket to be ended by identity's events or by its lifetime. */
+  const watch = (socket: WebSocket, authenticated: Authenticated) => {
+    const entry: OpenSocket = {
+      keyId: authenticated.keyId,
+      accountId: authenticated.account.id,
+      close: (code, reason) => {
+        socket.close(code, reason);
+        setTimeout(() => socket.terminate(), CLOSE_GRACE_MS).unref();
+      },
+    };
+    const lifetime = setTimeout(() => {
+      options.sockets.remove(entry);
+      entry.close(CLOSE_MAX_LIFETIME, `The connection reached its maximum lifetime (${Math.round(options.maxConnectionLifetimeMs / 1000)} s); reconnect.`);
+    }, options.maxConnectionLifetimeMs).unref();
+    const forget = () => {
+      clearTimeout(lifetime);
+      options.sockets.remove(entry);
+    };
+    // Gone while it was being authenticated: nothing to end.
+    if (socket.readyState !== WebSocket.OPEN) return forget();
+    options.sockets.add(entry);
+    socket.once('close', forget);
+  };
+
   const disposable = useServer<{ apiKey?: unknown } | undefined, Extra>(
     {
       schema: options.schema,
@@ -114,7 +147,7 @@ export function attachSubscriptions(server: http.Server, options: SubscriptionSe
         if (tooDeep) throw tooDeep;
         return parse(source, { ...parseOptions, maxTokens: MAX_QUERY_TOKENS });
       },
-      validate: (schema, document) => validate(schema, document, rules),
+      validate: wsValidate(options.validationRules, options.production),
       async onConnect(ctx) {
         const fromParams = ctx.connectionParams?.apiKey;
         const header = ctx.extra.request.headers['x-api-key'];
@@ -127,7 +160,11 @@ export function attachSubscriptions(server: http.Server, options: SubscriptionSe
           return false;
         }
         try {
-          await options.authenticate(apiKey, randomUUID(), address);
+          // An identity event that arrives while the key is being checked may concern it: check again.
+          const epoch = options.sockets.epoch;
+          let authenticated = await options.authenticate(apiKey, randomUUID(), address);
+          if (options.sockets.epoch !== epoch) authenticated = await options.authenticate(apiKey, randomUUID(), address);
+          watch(ctx.extra.socket, authenticated);
           ctx.extra.address = address;
           ctx.extra.apiKey = apiKey;
           ctx.extra.subscriptions = new Set();
@@ -179,7 +216,7 @@ export function attachSubscriptions(server: http.Server, options: SubscriptionSe
           baseUrl: baseUrlOf(options.publicBaseUrl, { protocol: 'http', host: req.headers.host }),
           documentLinks: options.documentLinks,
           // Checked again for each subscription, as for each HTTP request: a key revoked while the socket
-          // is open can start nothing new (streams already running go on until completed or closed).
+          // is open can start nothing new, and its running streams end with the socket (open-sockets.ts).
           auth: () => (pending ??= options.authenticate(ctx.extra.apiKey, requestId, ctx.extra.address)),
         };
       },

@@ -12,11 +12,16 @@ export interface ClaimEmailInput {
   imageUrl: string;
 }
 
-/** Where the recipient claims the NFT: the gateway's claim page, carrying the NFT's guid and the code. */
+/**
+ * Where the recipient claims the NFT: the gateway's claim page, with the NFT's guid in the query and the
+ * code in the fragment (`#code=`), which a browser never sends: no access log, proxy or Referer sees it.
+ * The page's script moves it into the form, which POSTs it (docs/decisions.md, "Claim codes travel in the
+ * fragment").
+ */
 export function claimUrl(publicBaseUrl: string, guid: string, receiverCode: string): string {
   const url = new URL(`${publicBaseUrl.replace(/\/+$/, '')}/claim`);
   url.searchParams.set('guid', guid);
-  url.searchParams.set('code', receiverCode);
+  url.hash = new URLSearchParams({ code: receiverCode }).toString();
   return url.toString();
 }
 
