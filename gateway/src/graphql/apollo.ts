@@ -10,7 +10,7 @@ import { locals } from '../request-context.js';
 import { createContextFactory, type GraphqlContext } from './context.js';
 import { schema } from './executable-schema.js';
 import { createFormatError } from './format-error.js';
-import { requestErrorStatus, requestErrorStatusPlugin, singleResultMediaType } from './response-status.js';
+import { requestErrorStatus, requestErrorStatusPlugin, retryAfterStatusPlugin, singleResultMediaType } from './response-status.js';
 import { MAX_QUERY_TOKENS, nestingError, queryLimitRules, type QueryLimits } from './limits.js';
 import type { DocumentLinks } from '../document-links.js';
 
@@ -61,7 +61,7 @@ export function createGraphql(deps: {
     hideSchemaDetailsFromClientErrors: deps.production,
     includeStacktraceInErrorResponses: false,
     persistedQueries: { ttl: 24 * 60 * 60 },
-    plugins: [ApolloServerPluginLandingPageDisabled(), requestErrorStatusPlugin],
+    plugins: [ApolloServerPluginLandingPageDisabled(), requestErrorStatusPlugin, retryAfterStatusPlugin],
     // The gateway owns shutdown (close()); Apollo must not re-raise SIGTERM and kill in-flight requests.
     stopOnTerminationSignals: false,
     logger: log,
