@@ -65,7 +65,11 @@ export function guardedClients(clients: GatewayClients, settings: BackendCallSet
     if (!calls) {
       calls = {
         reads: new Map(),
-        gate: new Bulkhead({ limit: settings.perRequest, maxQueue: Number.MAX_SAFE_INTEGER, maxWaitMs: Number.MAX_SAFE_INTEGER }, 'unused'),
+        // A request's calls wait for its own earlier ones for as long as its deadline allows.
+        gate: new Bulkhead(
+          { limit: settings.perRequest, maxQueue: Infinity, maxWaitMs: Infinity },
+          'The request has too many backend calls waiting; please retry.',
+        ),
       };
       byRequest.set(budget, calls);
     }

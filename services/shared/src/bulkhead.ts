@@ -6,7 +6,7 @@ export interface BulkheadSettings {
   limit: number;
   /** Waiters beyond `limit`; one more is refused at once. */
   maxQueue: number;
-  /** How long a waiter waits for a free place before it is refused. */
+  /** How long a waiter waits for a free place before it is refused; Infinity: until its signal aborts. */
   maxWaitMs: number;
 }
 
@@ -41,15 +41,25 @@ export class Bulkhead {
 
   /** Runs `fn` once a place is free; `signal` (the request's) stops the wait. */
   async run<T>(fn: () => Promise<T>, signal?: AbortSignal): Promise<T> {
-    await this.acquire(signal);
+    const release = await this.acquire(signal);
     try {
       return await fn();
     } finally {
-      this.release();
+      release();
     }
   }
 
-  private acquire(signal: AbortSignal | undefined): Promise<void> {
+  /** Takes a place once one is free; the answer gives it back (once, however often it is called). */
+  async acquire(signal?: AbortSignal): Promise<() => void> {
+    await this.enter(signal);
+    let held = true;
+    return () => {
+      if (held) this.release();
+      held = false;
+    };
+  }
+
+  private enter(signal: AbortSignal | undefined): Promise<void> {
     if (this.active < this.settings.limit) {
       this.active++;
       return Promise.resolve();
@@ -67,7 +77,8 @@ export class Bulkhead {
         fail: (err) => (leave(), reject(err)),
       };
       const aborted = () => waiter.fail(signal?.reason instanceof DomainError ? signal.reason : this.refused());
-      const timer = setTimeout(() => waiter.fail(this.refused()), this.settings.maxWaitMs);
+      // An unbounded wait (Infinity) has no timer: setTimeout would take it for 1 ms.
+      const timer = Number.isFinite(this.settings.maxWaitMs) ? setTimeout(() => waiter.fail(this.refused()), this.settings.maxWaitMs) : undefined;
       signal?.addEventListener('abort', aborted, { once: true });
       this.queue.push(waiter);
     });
@@ -95,16 +106,36 @@ export class KeyedBulkheads {
   ) {}
 
   async run<T>(key: string, fn: () => Promise<T>, signal?: AbortSignal): Promise<T> {
+    const release = await this.acquire(key, signal);
+    try {
+      return await fn();
+    } finally {
+      release();
+    }
+  }
+
+  /** Takes a place of `key`'s bulkhead; the answer gives it back. */
+  async acquire(key: string, signal?: AbortSignal): Promise<() => void> {
     let bulkhead = this.byKey.get(key);
     if (!bulkhead) {
       bulkhead = new Bulkhead(this.settings, this.refusal);
       this.byKey.set(key, bulkhead);
     }
+    const forget = (b: Bulkhead) => {
+      if (b.idle && this.byKey.get(key) === b) this.byKey.delete(key);
+    };
+    let release: () => void;
     try {
-      return await bulkhead.run(fn, signal);
-    } finally {
-      if (bulkhead.idle) this.byKey.delete(key);
+      release = await bulkhead.acquire(signal);
+    } catch (err) {
+      forget(bulkhead);
+      throw err;
     }
+    const held = bulkhead;
+    return () => {
+      release();
+      forget(held);
+    };
   }
 
   /** Keys holding or waiting for a place (for tests and metrics). */
