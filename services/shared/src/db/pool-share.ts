@@ -17,10 +17,15 @@ export function asPoolCaller<T>(accountId: string | undefined, fn: () => T): T {
   return accountId === undefined ? fn() : callers.run(accountId, fn);
 }
 
-/** Half the pool per account, so at least half always remains for the others; at least one connection. */
+/**
+ * Half the pool per account, so at least half always remains for the others; at least one connection.
+ * Waiters hold nothing, and one gateway sends an account's calls at most BACKEND_CALLS_PER_CALLER at a
+ * time: the queue is generous (a load test of one key on PGlite's pool of 4 must wait, not be refused);
+ * the 1 s wait is what bounds a flood.
+ */
 export function poolShareOf(poolSize: number): BulkheadSettings {
   const limit = Math.max(1, Math.floor(poolSize / 2));
-  return { limit, maxQueue: 4 * limit, maxWaitMs: 1_000 };
+  return { limit, maxQueue: Math.max(64, 8 * limit), maxWaitMs: 1_000 };
 }
 
 type Release = (err?: unknown) => void;
