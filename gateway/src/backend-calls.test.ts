@@ -1,7 +1,7 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { startTestGateway, postCall, type TestGateway } from './testing/test-gateway.js';
-import { data, gqlAt } from './testing/graphql-calls.js';
+import { callsDuring, data, gqlAt } from './testing/graphql-calls.js';
 
 /**
  * The guards around the gateway's backend calls (backend-calls.ts), over real HTTP and gRPC: identical
@@ -57,6 +57,46 @@ describe('identical backend calls are made once per request', () => {
       ),
     );
     assert.deepEqual([res['a'].currency, res['b'].currency], [{ code: 'NOK' }, { code: 'DKK' }]);
+  });
+});
+
+describe('one item reached by two paths is one call', () => {
+  let t: TestGateway;
+  before(async () => {
+    t = await startTestGateway({}, { portfolio: true });
+    data(
+      await gqlAt(
+        t.baseUrl,
+        `mutation {
+          f: addFramework(input: { identifier: "GBF", name: "Green Bond Framework", currencyCode: "EUR", visibility: PUBLIC }) { id }
+          a: addAsset(input: { identifier: "SE0001", name: "Green bond", issuerIdentifier: "ISS-1", frameworkIdentifier: "GBF", currencyCode: "EUR" }) { id }
+        }`,
+      ),
+    );
+  });
+  after(async () => {
+    await t.stop();
+  });
+
+  test('an asset by identifier and by its node id, and its framework at the root and under it: one read each', async () => {
+    const id = data(await gqlAt(t.baseUrl, '{ asset(identifier: "SE0001") { nodeId } }'))['asset'].nodeId;
+    const counts = await callsDuring([t.portfolio!, t.taxonomy!], async () => {
+      const d = data(
+        await gqlAt(
+          t.baseUrl,
+          `query($id: ID!) {
+            asset(identifier: "SE0001") { identifier framework(year: 2024) { identifier } }
+            node(id: $id) { ... on Asset { name } }
+            framework(identifier: "GBF", year: 2024) { name }
+          }`,
+          { id },
+        ),
+      );
+      assert.equal(d['node'].name, 'Green bond');
+      assert.equal(d['asset'].framework.identifier, 'GBF');
+    });
+    assert.equal(counts['getAssetsByIdentifiers'], 1, JSON.stringify(counts));
+    assert.equal((counts['getFrameworksByIdentifiers'] ?? 0) + (counts['getFrameworks'] ?? 0), 1, JSON.stringify(counts));
   });
 });
 
