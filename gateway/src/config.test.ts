@@ -25,6 +25,7 @@ test('defaults', () => {
       redisUrl: undefined,
       redisPrefix: 'green-impact:rate-limit:',
     },
+    backendCalls: { perRequest: 8, perCaller: { limit: 16, maxQueue: 64, maxWaitMs: 250 } },
   });
 });
 
@@ -52,6 +53,9 @@ test('limits: values, off switches and failures name the variable', () => {
   failsWith({ TRUST_PROXY: 'true' }, /TRUST_PROXY must be a hop count or a list/);
   failsWith({ TRUST_PROXY: '10.0.0.0/33' }, /"10.0.0.0\/33" is none of these/);
   failsWith({ TRUST_PROXY: '11' }, /TRUST_PROXY must be at most 10/);
+  failsWith({ BACKEND_CALLS_PER_CALLER: '0' }, /BACKEND_CALLS_PER_CALLER must be at least 1/);
+  failsWith({ BACKEND_CALLS_PER_REQUEST: 'many' }, /BACKEND_CALLS_PER_REQUEST/);
+  failsWith({ BACKEND_CALLS_CALLER_WAIT_MS: '-5' }, /BACKEND_CALLS_CALLER_WAIT_MS/);
 });
 
 test('values and failures name the variable', () => {
@@ -73,19 +77,37 @@ test('values and failures name the variable', () => {
 
 test('GraphQL: the explorer follows NODE_ENV unless set; limits are bounded and name the variable', () => {
   const base = { IDENTITY_GRPC_ADDR: 'identity:50051' };
-  assert.deepEqual(loadGatewayConfig(base).graphql, { explorer: true, maxDepth: 12, maxCost: 250_000, maxSubscriptionsPerConnection: 20, maxConnectionLifetimeMs: 3_600_000 });
+  assert.deepEqual(loadGatewayConfig(base).graphql, {
+    explorer: true,
+    maxDepth: 12,
+    maxCost: 250_000,
+    maxAliases: 30,
+    maxRootFields: 20,
+    maxSubscriptionsPerConnection: 20,
+    maxConnectionLifetimeMs: 3_600_000,
+  });
   const production = { ...base, NODE_ENV: 'production', DOCUMENT_LINK_SECRET: 's'.repeat(32) };
   assert.equal(loadGatewayConfig(production).graphql.explorer, false);
   assert.equal(loadGatewayConfig({ ...production, GRAPHQL_EXPLORER: 'true' }).graphql.explorer, true);
   assert.deepEqual(
-    loadGraphqlConfig({ GRAPHQL_EXPLORER: 'false', GRAPHQL_MAX_DEPTH: '8', GRAPHQL_MAX_COST: '1000', GRAPHQL_WS_MAX_SUBSCRIPTIONS: '5', GRAPHQL_WS_MAX_LIFETIME_MS: '60000' }),
-    { explorer: false, maxDepth: 8, maxCost: 1000, maxSubscriptionsPerConnection: 5, maxConnectionLifetimeMs: 60_000 },
+    loadGraphqlConfig({
+      GRAPHQL_EXPLORER: 'false',
+      GRAPHQL_MAX_DEPTH: '8',
+      GRAPHQL_MAX_COST: '1000',
+      GRAPHQL_WS_MAX_SUBSCRIPTIONS: '5',
+      GRAPHQL_WS_MAX_LIFETIME_MS: '60000',
+      GRAPHQL_MAX_ALIASES: '0',
+      GRAPHQL_MAX_ROOT_FIELDS: '3',
+    }),
+    { explorer: false, maxDepth: 8, maxCost: 1000, maxAliases: 0, maxRootFields: 3, maxSubscriptionsPerConnection: 5, maxConnectionLifetimeMs: 60_000 },
   );
   fails({ ...base, GRAPHQL_MAX_DEPTH: '1' }, /GRAPHQL_MAX_DEPTH/);
   fails({ ...base, GRAPHQL_MAX_COST: 'lots' }, /GRAPHQL_MAX_COST/);
   fails({ ...base, GRAPHQL_WS_MAX_SUBSCRIPTIONS: '0' }, /GRAPHQL_WS_MAX_SUBSCRIPTIONS/);
   fails({ ...base, GRAPHQL_WS_MAX_LIFETIME_MS: '10' }, /GRAPHQL_WS_MAX_LIFETIME_MS/);
   fails({ ...base, GRAPHQL_WS_MAX_LIFETIME_MS: 'forever' }, /GRAPHQL_WS_MAX_LIFETIME_MS/);
+  fails({ ...base, GRAPHQL_MAX_ALIASES: '-1' }, /GRAPHQL_MAX_ALIASES/);
+  fails({ ...base, GRAPHQL_MAX_ROOT_FIELDS: '0' }, /GRAPHQL_MAX_ROOT_FIELDS/);
   fails({ ...base, GRAPHQL_EXPLORER: 'sometimes' }, /GRAPHQL_EXPLORER/);
 });
 

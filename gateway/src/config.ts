@@ -3,6 +3,7 @@ import { ConfigError, envReader, type EnvReader } from '@green-impact/shared/con
 import type { AuthCacheSettings } from './auth-cache.js';
 import { loadDocumentLinkSettings, type DocumentLinkSettings } from './document-links.js';
 import type { ReferenceCacheSettings } from './reference-cache.js';
+import type { BackendCallSettings } from './backend-calls.js';
 import { parseAllowedOrigins } from './cors.js';
 import { DEFAULT_QUERY_LIMITS } from './graphql/limits.js';
 
@@ -44,6 +45,10 @@ export interface GraphqlConfig {
   maxDepth: number;
   /** Largest estimated number of fields an answer may hold (lists count `first`, else 10). */
   maxCost: number;
+  /** Aliased fields an operation may have (GRAPHQL_MAX_ALIASES). */
+  maxAliases: number;
+  /** Root fields an operation may ask for (GRAPHQL_MAX_ROOT_FIELDS). */
+  maxRootFields: number;
   /** Subscriptions one WebSocket connection may hold at once. */
   maxSubscriptionsPerConnection: number;
   /** Longest a WebSocket stays open; the server then closes it (4000) and the client reconnects. */
@@ -59,6 +64,8 @@ export interface GatewayLimits {
   /** Budget of each /v1/call and /graphql request from its body read to its answer; 504 beyond. */
   requestDeadlineMs: number;
   rateLimit: RateLimitSettings;
+  /** Shares of the backend calls per request and per account (backend-calls.ts, BACKEND_CALLS_*). */
+  backendCalls: BackendCallSettings;
 }
 
 /** A token bucket: `perSecond` tokens added each second, at most `burst` held. */
@@ -149,6 +156,8 @@ export function loadGraphqlConfig(env: Record<string, string | undefined> = proc
     explorer: read.bool('GRAPHQL_EXPLORER', read.string('NODE_ENV', 'development') !== 'production'),
     maxDepth: read.int('GRAPHQL_MAX_DEPTH', DEFAULT_QUERY_LIMITS.maxDepth, { min: 2, max: 100 }),
     maxCost: read.int('GRAPHQL_MAX_COST', DEFAULT_QUERY_LIMITS.maxCost, { min: 10, max: 10_000_000 }),
+    maxAliases: read.int('GRAPHQL_MAX_ALIASES', DEFAULT_QUERY_LIMITS.maxAliases, { min: 0, max: 10_000 }),
+    maxRootFields: read.int('GRAPHQL_MAX_ROOT_FIELDS', DEFAULT_QUERY_LIMITS.maxRootFields, { min: 1, max: 10_000 }),
     maxSubscriptionsPerConnection: read.int('GRAPHQL_WS_MAX_SUBSCRIPTIONS', 20, { min: 1, max: 1_000 }),
     // At least a second (a shorter socket only churns), at most a day (a socket is authenticated once).
     maxConnectionLifetimeMs: read.int('GRAPHQL_WS_MAX_LIFETIME_MS', 3_600_000, { min: 1_000, max: 86_400_000 }),
@@ -172,6 +181,14 @@ export function loadGatewayLimits(env: Record<string, string | undefined> = proc
       perAddress: bucketRule(read, 'RATE_LIMIT_PER_ADDRESS', 20, 'RATE_LIMIT_ADDRESS_BURST', 100),
       redisUrl: read.url('REDIS_URL', ['redis', 'rediss']),
       redisPrefix: read.string('RATE_LIMIT_REDIS_PREFIX', 'green-impact:rate-limit:'),
+    },
+    backendCalls: {
+      perRequest: read.int('BACKEND_CALLS_PER_REQUEST', 8, { min: 1, max: 1_000 }),
+      perCaller: {
+        limit: read.int('BACKEND_CALLS_PER_CALLER', 16, { min: 1, max: 10_000 }),
+        maxQueue: read.int('BACKEND_CALLS_CALLER_QUEUE', 64, { min: 0, max: 100_000 }),
+        maxWaitMs: read.int('BACKEND_CALLS_CALLER_WAIT_MS', 250, { min: 0, max: 60_000 }),
+      },
     },
   };
 }

@@ -1,6 +1,6 @@
 import type { NextFunction, Request, Response } from 'express';
 import type { Logger } from '@green-impact/shared/logger';
-import { NotFoundError, ResourceExhaustedError } from '@green-impact/shared/errors';
+import { DomainError, NotFoundError } from '@green-impact/shared/errors';
 import { describeError } from './http-errors.js';
 import { locals } from './request-context.js';
 import { VERSIONED_SOLUTIONS, type Solution } from './v1/operation.js';
@@ -24,7 +24,7 @@ export function errorHandler(log: Logger) {
       return;
     }
     res.status(status);
-    if (err instanceof ResourceExhaustedError && err.retryAfterSeconds !== undefined) res.setHeader('Retry-After', String(err.retryAfterSeconds));
+    if (err instanceof DomainError && err.retryAfterSeconds !== undefined) res.setHeader('Retry-After', String(err.retryAfterSeconds));
     if (route === '/graphql') res.json({ errors: [{ message: body.message, extensions: { code: body.code } }] });
     else if (route === '/v1/call' && answersInStatusEnvelope(req.body)) res.json({ statusCode: status, statusMessage: body.message, ...body });
     else res.json(body);

@@ -9,6 +9,7 @@ import { followIdentityEvents, followTaxonomyEvents } from './cache-invalidation
 import { cachingSharedReads, ReferenceCache } from './reference-cache.js';
 import { chainRoutes } from './chain-routes.js';
 import { createClients, type GatewayClients } from './clients.js';
+import { guardedClients } from './backend-calls.js';
 import { DocumentLinks } from './document-links.js';
 import type { GatewayConfig } from './config.js';
 import { corsAllowList } from './cors.js';
@@ -66,10 +67,11 @@ export function createGateway(options: GatewayOptions): Gateway {
   const authCache = new AuthCache(config.authCache);
   const sockets = new OpenSockets();
   const referenceCache = new ReferenceCache(config.referenceCache);
-  const { taxonomy } = clientSet.clients;
+  const guarded = guardedClients(clientSet.clients, config.limits.backendCalls);
+  const { taxonomy } = guarded;
   const clients = {
-    ...clientSet.clients,
-    identity: forgettingRevokedKeys(clientSet.clients.identity, [authCache, sockets]),
+    ...guarded,
+    identity: forgettingRevokedKeys(guarded.identity, [authCache, sockets]),
     ...(taxonomy ? { taxonomy: cachingSharedReads(taxonomy, referenceCache) } : {}),
   };
   const limiter = new RateLimiter(config.limits.rateLimit, log);
@@ -84,7 +86,13 @@ export function createGateway(options: GatewayOptions): Gateway {
     clients,
     log,
     production: config.nodeEnv === 'production',
-    limits: { ...DEFAULT_QUERY_LIMITS, maxDepth: config.graphql.maxDepth, maxCost: config.graphql.maxCost },
+    limits: {
+      ...DEFAULT_QUERY_LIMITS,
+      maxDepth: config.graphql.maxDepth,
+      maxCost: config.graphql.maxCost,
+      maxAliases: config.graphql.maxAliases,
+      maxRootFields: config.graphql.maxRootFields,
+    },
     publicBaseUrl: config.publicBaseUrl,
     documentLinks,
   });

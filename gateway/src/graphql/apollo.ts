@@ -10,8 +10,8 @@ import { locals } from '../request-context.js';
 import { createContextFactory, type GraphqlContext } from './context.js';
 import { schema } from './executable-schema.js';
 import { createFormatError } from './format-error.js';
-import { requestErrorStatus, requestErrorStatusPlugin, singleResultMediaType } from './response-status.js';
-import { MAX_QUERY_TOKENS, nestingError, queryLimitRules, type QueryLimits } from './limits.js';
+import { requestErrorStatus, requestErrorStatusPlugin, retryAfterStatusPlugin, singleResultMediaType } from './response-status.js';
+import { MAX_QUERY_TOKENS, aliasError, nestingError, queryLimitRules, type QueryLimits } from './limits.js';
 import type { DocumentLinks } from '../document-links.js';
 
 export interface GraphqlEndpoint {
@@ -61,7 +61,7 @@ export function createGraphql(deps: {
     hideSchemaDetailsFromClientErrors: deps.production,
     includeStacktraceInErrorResponses: false,
     persistedQueries: { ttl: 24 * 60 * 60 },
-    plugins: [ApolloServerPluginLandingPageDisabled(), requestErrorStatusPlugin],
+    plugins: [ApolloServerPluginLandingPageDisabled(), requestErrorStatusPlugin, retryAfterStatusPlugin],
     // The gateway owns shutdown (close()); Apollo must not re-raise SIGTERM and kill in-flight requests.
     stopOnTerminationSignals: false,
     logger: log,
@@ -72,9 +72,10 @@ export function createGraphql(deps: {
   return {
     handler: (req, res, next) => {
       if (!inner) return next(new UnavailableError('GraphQL is starting; please retry.'));
-      const tooDeep = nestingError((req.body as { query?: unknown } | undefined)?.query ?? req.query['query']);
+      const query = (req.body as { query?: unknown } | undefined)?.query ?? req.query['query'];
+      const tooDeep = nestingError(query) ?? aliasError(query, deps.limits.maxAliases);
       if (tooDeep) {
-        // Refused before Apollo parses it: answered with the status Apollo's own request errors get (response-status.ts).
+        // Refused before Apollo parses and validates it (a refused bomb costs a scan, not a validation): answered with the status Apollo's own request errors get (response-status.ts).
         const mediaType = singleResultMediaType(req.get('accept')) ?? 'application/json; charset=utf-8';
         res.status(requestErrorStatus(mediaType)).type(mediaType);
         return void res.send(JSON.stringify({ errors: [{ message: tooDeep.message, extensions: tooDeep.extensions }] }));

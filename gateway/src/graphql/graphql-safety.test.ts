@@ -59,7 +59,8 @@ describe('query limits', () => {
   });
 
   test('cost: a page size multiplies what is under it', async () => {
-    // jobs (1) + nodes (1 + 500 × 2 fields) = 1002 ≤ 1100 passes validation (and then needs the chain backend)…
+    // jobs (1) + nodes (1 + 500 × 2 fields) = 1002, + 10 for the call jobs makes, ≤ 1100 passes validation
+    // (and then needs the chain backend)…
     const page = await post({ query: '{ jobs(first: 500) { nodes { id status } } }' });
     assert.deepEqual(errorsOf(page.body), [
       ['The chain service is not available: this gateway has no chain backend configured.', 'UNAVAILABLE'],
@@ -68,7 +69,7 @@ describe('query limits', () => {
     const wide = await post({ query: '{ jobs(first: 500) { nodes { id status kind } } }' });
     assert.equal(wide.status, 400);
     assert.deepEqual(errorsOf(wide.body), [
-      ['The operation could return about 1502 fields; at most 1100 are allowed. Ask for fewer fields or smaller pages (first).', 'QUERY_TOO_COMPLEX'],
+      ['The operation could return about 1512 fields; at most 1100 are allowed. Ask for fewer fields or smaller pages (first).', 'QUERY_TOO_COMPLEX'],
     ]);
     // A list without first counts as 10; a connection without first as its default page (100):
     // users (1 + nodes (1 + 100 × (1 + groups 10 × 1))) = 1 102 > 1 100; with first: 50, 552.
@@ -86,6 +87,53 @@ describe('query limits', () => {
     const res = await post({ query: `{ ${aliases} }` });
     assert.equal(res.status, 400);
     assert.equal(res.body.errors?.[0]?.extensions?.['code'], 'QUERY_TOO_COMPLEX');
+  });
+
+  test('aliases: at most GRAPHQL_MAX_ALIASES (30) per operation, through fragments; the refusal names the limit', async () => {
+    const aliases = (n: number) => Array.from({ length: n }, (_, i) => `a${i}: id`).join(' ');
+    const ok = await post({ query: `{ me { ${aliases(30)} } }` });
+    assert.equal(ok.status, 200);
+    assert.equal(ok.body.errors, undefined);
+    assert.equal((ok.body.data?.['me'] as Record<string, unknown>)['a29'], 'acc-acme');
+    const refused = await post({ query: `query Bomb { me { ...F } } fragment F on Account { ${aliases(31)} }` });
+    assert.equal(refused.status, 400);
+    assert.deepEqual(errorsOf(refused.body), [
+      [
+        // Counted on the text before Apollo parses it; the validation rule counts again (spreads, WebSocket).
+        'The document has more than 30 aliased fields; at most 30 are allowed (GRAPHQL_MAX_ALIASES). Ask for a field once and reuse its answer.',
+        'QUERY_TOO_COMPLEX',
+      ],
+    ]);
+  });
+
+  test('aliases are counted through fragment spreads by the validation rule (a fragment spread twice counts twice)', async () => {
+    const aliases = Array.from({ length: 16 }, (_, i) => `a${i}: id`).join(' ');
+    const res = await post({ query: `query Twice { x: me { ...F } y: me { ...F } } fragment F on Account { ${aliases} }` });
+    assert.equal(res.status, 400);
+    assert.deepEqual(errorsOf(res.body), [
+      ['Operation Twice has 34 aliased fields; at most 30 are allowed (GRAPHQL_MAX_ALIASES). Ask for a field once and reuse its answer.', 'QUERY_TOO_COMPLEX'],
+    ]);
+  });
+
+  test('root fields: at most GRAPHQL_MAX_ROOT_FIELDS (20) per operation; the refusal names the limit', async () => {
+    const roots = (n: number) => Array.from({ length: n }, (_, i) => `r${i}: me { id }`).join(' ');
+    const ok = await post({ query: `{ ${roots(20)} __typename }` });
+    assert.equal(ok.status, 200);
+    assert.equal(ok.body.errors, undefined);
+    const refused = await post({ query: `{ ${roots(20)} ...More } fragment More on Query { r20: me { id } }` });
+    assert.equal(refused.status, 400);
+    assert.deepEqual(errorsOf(refused.body), [
+      ['The operation asks for 21 root fields; at most 20 are allowed (GRAPHQL_MAX_ROOT_FIELDS). Split it into several requests.', 'QUERY_TOO_COMPLEX'],
+    ]);
+  });
+
+  test('the alias bomb of issue 36 (500 aliases of one root field) is refused before any backend call', async () => {
+    const before = t.identity.calls.length;
+    const bomb = Array.from({ length: 500 }, (_, i) => `a${i}: groups { name }`).join(' ');
+    const res = await post({ query: `{ ${bomb} }` });
+    assert.equal(res.status, 400);
+    assert.match(res.body.errors?.[0]?.message ?? '', /aliased fields; at most 30 are allowed \(GRAPHQL_MAX_ALIASES\)/);
+    assert.equal(t.identity.calls.slice(before).filter((c) => c.method === 'getGroups').length, 0);
   });
 
   test('a deeply nested document is refused before parse (whose recursion would overflow the stack)', async () => {

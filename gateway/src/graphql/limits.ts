@@ -1,11 +1,15 @@
 import {
   GraphQLError,
   Kind,
+  Lexer,
+  Source,
+  TokenKind,
   getNamedType,
   getNullableType,
   isInterfaceType,
   isListType,
   isObjectType,
+  print,
   type FieldNode,
   type FragmentDefinitionNode,
   type GraphQLField,
@@ -28,7 +32,14 @@ import { MAX_PAGE } from './pagination.js';
  *   that returns a list (or a connection's `nodes`) is multiplied by its `first` argument: the literal,
  *   else the argument's default, or 1,000 when a variable gives it; a list without `first` counts
  *   `defaultListSize`; `nodes(ids:)` counts its ids (100, the most it takes, when a variable gives them).
- *   A request may have several operations: each is checked on its own.
+ *   Each distinct root field (its name and arguments) adds CALL_COST more: it is at least one backend call,
+ *   and identical calls are made once per request (request-calls.ts), so an alias that repeats a root
+ *   field with the same arguments adds its fields but no call. A request may have several operations:
+ *   each is checked on its own.
+ * - **Aliases and root fields**: counted per operation (through fragments, each time a fragment is
+ *   spread). Aliases are how one document asks for the same work many times over; root fields are the
+ *   backend calls a document starts at once. Both are capped, so a document of 500 aliased root fields is
+ *   refused before it reaches a service, whatever its estimated cost.
  * - Introspection fields are not measured: their size is the schema's (and introspection is off in
  *   production).
  */
@@ -37,9 +48,16 @@ export interface QueryLimits {
   maxCost: number;
   /** Assumed length of a list whose size the query does not bound with a literal `first`. */
   defaultListSize: number;
+  /** Aliased fields (alias differing from the field's name) an operation may have: GRAPHQL_MAX_ALIASES. */
+  maxAliases: number;
+  /** Fields an operation may ask for at its root: GRAPHQL_MAX_ROOT_FIELDS. */
+  maxRootFields: number;
 }
 
-export const DEFAULT_QUERY_LIMITS: QueryLimits = { maxDepth: 12, maxCost: 250_000, defaultListSize: 10 };
+export const DEFAULT_QUERY_LIMITS: QueryLimits = { maxDepth: 12, maxCost: 250_000, defaultListSize: 10, maxAliases: 30, maxRootFields: 20 };
+
+/** What one distinct root field adds to the cost besides its fields: the backend call it makes. */
+export const CALL_COST = 10;
 
 /** Also protects parse itself: graphql-js recurses per nesting level, so a huge document must stop early. */
 export const MAX_QUERY_TOKENS = 10_000;
@@ -50,22 +68,29 @@ export function queryLimitRules(limits: QueryLimits = DEFAULT_QUERY_LIMITS): Val
       OperationDefinition(operation: OperationDefinitionNode) {
         const measure = new Measure(context, limits);
         const root = context.getSchema().getRootType(operation.operation);
-        const { depth, cost } = measure.selection(operation.selectionSet, root ?? undefined, 0, new Set());
+        const { depth, cost: fields } = measure.selection(operation.selectionSet, root ?? undefined, 0, new Set());
+        const roots = measure.rootFields(operation.selectionSet, new Set());
+        const calls = new Set(roots.map((f) => print({ ...f, alias: undefined, selectionSet: undefined, directives: [] }))).size;
+        const cost = fields + CALL_COST * calls;
         const name = operation.name ? `Operation ${operation.name.value}` : 'The operation';
+        const refuse = (message: string) =>
+          context.reportError(new GraphQLError(message, { nodes: [operation], extensions: { code: 'QUERY_TOO_COMPLEX' } }));
         if (depth > limits.maxDepth) {
-          context.reportError(
-            new GraphQLError(`${name} is nested ${depth} levels deep; at most ${limits.maxDepth} are allowed.`, {
-              nodes: [operation],
-              extensions: { code: 'QUERY_TOO_COMPLEX' },
-            }),
+          refuse(`${name} is nested ${depth} levels deep; at most ${limits.maxDepth} are allowed.`);
+        } else if (measure.aliases > limits.maxAliases) {
+          refuse(
+            `${name} has ${measure.aliases} aliased fields; at most ${limits.maxAliases} are allowed (GRAPHQL_MAX_ALIASES). ` +
+              'Ask for a field once and reuse its answer.',
+          );
+        } else if (roots.length > limits.maxRootFields) {
+          refuse(
+            `${name} asks for ${roots.length} root fields; at most ${limits.maxRootFields} are allowed (GRAPHQL_MAX_ROOT_FIELDS). ` +
+              'Split it into several requests.',
           );
         } else if (cost > limits.maxCost) {
-          context.reportError(
-            new GraphQLError(
-              `${name} could return about ${Math.round(cost)} fields; at most ${limits.maxCost} are allowed. ` +
-                'Ask for fewer fields or smaller pages (first).',
-              { nodes: [operation], extensions: { code: 'QUERY_TOO_COMPLEX' } },
-            ),
+          refuse(
+            `${name} could return about ${Math.round(cost)} fields; at most ${limits.maxCost} are allowed. ` +
+              'Ask for fewer fields or smaller pages (first).',
           );
         }
         return false;
@@ -76,6 +101,8 @@ export function queryLimitRules(limits: QueryLimits = DEFAULT_QUERY_LIMITS): Val
 
 class Measure {
   private readonly fragments: Map<string, FragmentDefinitionNode>;
+  /** Aliased fields met while measuring (a fragment counts each time it is spread). */
+  aliases = 0;
 
   constructor(
     private readonly context: ValidationContext,
@@ -118,11 +145,23 @@ class Measure {
     return { depth, cost };
   }
 
+  /** The fields of a root selection, through fragments; __typename and introspection make no call. */
+  rootFields(set: SelectionSetNode, seen: Set<string>): FieldNode[] {
+    return set.selections.flatMap((node): FieldNode[] => {
+      if (node.kind === Kind.FIELD) return node.name.value.startsWith('__') ? [] : [node];
+      if (node.kind === Kind.INLINE_FRAGMENT) return this.rootFields(node.selectionSet, seen);
+      const fragment = this.fragments.get(node.name.value);
+      if (!fragment || seen.has(fragment.name.value)) return [];
+      return this.rootFields(fragment.selectionSet, new Set([...seen, fragment.name.value]));
+    });
+  }
+
   /**
    * A connection's page size (its `first`) applies to the list inside it (`nodes`), passed down as
    * `pageSize`; any other list takes its own `first` or the default.
    */
   private field(node: FieldNode, parent: GraphQLOutputType | undefined, level: number, seen: Set<string>, pageSize?: number) {
+    if (node.alias && node.alias.value !== node.name.value) this.aliases++;
     // Introspection (__schema, __type) is as big as the schema and no bigger: it is not measured.
     if (!node.selectionSet || node.name.value.startsWith('__')) return { depth: level + 1, cost: 1 };
     const definition = fieldOf(parent, node.name.value);
@@ -194,4 +233,48 @@ export function nestingError(source: unknown): GraphQLError | undefined {
   return new GraphQLError(`The document nests brackets more than ${MAX_NESTING} levels deep; it was not parsed.`, {
     extensions: { code: 'QUERY_TOO_COMPLEX' },
   });
+}
+
+/**
+ * Aliases written in a document, by its tokens alone: a name followed by a colon inside a selection set
+ * (outside parentheses, where arguments, variables and input objects hold `name:` too), its alias
+ * differing from its field's name. Stops counting past `limit`. A document that does not lex counts 0:
+ * the parser reports it.
+ */
+export function aliasesIn(source: string, limit: number): number {
+  const lexer = new Lexer(new Source(source));
+  let parens = 0;
+  let aliases = 0;
+  try {
+    let previous = lexer.advance();
+    while (previous.kind !== TokenKind.EOF && aliases <= limit) {
+      const token = lexer.advance();
+      if (previous.kind === TokenKind.PAREN_L) parens++;
+      else if (previous.kind === TokenKind.PAREN_R) parens--;
+      else if (parens === 0 && previous.kind === TokenKind.NAME && token.kind === TokenKind.COLON) {
+        const field = lexer.lookahead();
+        if (field.kind !== TokenKind.NAME || field.value !== previous.value) aliases++;
+      }
+      previous = token;
+    }
+  } catch {
+    return 0;
+  }
+  return aliases;
+}
+
+/**
+ * The error for a document with more than `maxAliases` aliases, or undefined. Checked on the text before
+ * Apollo parses and validates (which costs a bomb of 500 aliases some 15 ms of CPU), so refusing it costs
+ * one lexer pass; the validation rule stays the authority (fragments spread twice, WebSocket operations).
+ */
+export function aliasError(source: unknown, maxAliases: number): GraphQLError | undefined {
+  if (typeof source !== 'string') return undefined;
+  const aliases = aliasesIn(source, maxAliases);
+  if (aliases <= maxAliases) return undefined;
+  return new GraphQLError(
+    `The document has more than ${maxAliases} aliased fields; at most ${maxAliases} are allowed (GRAPHQL_MAX_ALIASES). ` +
+      'Ask for a field once and reuse its answer.',
+    { extensions: { code: 'QUERY_TOO_COMPLEX' } },
+  );
 }

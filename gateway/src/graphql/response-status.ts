@@ -1,5 +1,7 @@
 import Negotiator from 'negotiator';
 import type { ApolloServerPlugin } from '@apollo/server';
+import { unwrapResolverError } from '@apollo/server/errors';
+import { DomainError } from '@green-impact/shared/errors';
 
 /**
  * GraphQL-over-HTTP status codes for request errors (parse, validation, variable coercion: an answer
@@ -36,6 +38,32 @@ export const requestErrorStatusPlugin: ApolloServerPlugin = {
         if (mediaType === null) return;
         response.http.headers.set('content-type', mediaType);
         response.http.status = requestErrorStatus(mediaType);
+      },
+    };
+  },
+};
+
+/**
+ * A request whose backend calls were refused because a bulkhead was full (backend-calls.ts: its account
+ * has too many calls in flight) is answered 503 with Retry-After, as /v1/call would be, whatever else
+ * the answer holds: the refusal is about the request, and a client that retries later will get it whole.
+ */
+export const retryAfterStatusPlugin: ApolloServerPlugin = {
+  async requestDidStart() {
+    let retryAfter: number | undefined;
+    return {
+      async didEncounterErrors({ errors }) {
+        for (const error of errors) {
+          const original = unwrapResolverError(error);
+          if (original instanceof DomainError && original.code === 'UNAVAILABLE' && original.retryAfterSeconds !== undefined) {
+            retryAfter = Math.max(retryAfter ?? 0, original.retryAfterSeconds);
+          }
+        }
+      },
+      async willSendResponse({ response }) {
+        if (retryAfter === undefined) return;
+        response.http.status = 503;
+        response.http.headers.set('retry-after', String(retryAfter));
       },
     };
   },

@@ -246,6 +246,22 @@ describe('connection and limits', () => {
     }
   });
 
+  test('the alias limit (GRAPHQL_MAX_ALIASES, 30) applies over the WebSocket too', async () => {
+    const client = connect('user-key');
+    try {
+      const aliases = Array.from({ length: 31 }, (_, i) => `a${i}: id`).join(' ');
+      const updates = client.iterate({ query: `subscription { jobUpdated { ${aliases} } }` });
+      await assert.rejects(updates.next(), (errors: { message: string; extensions: { code: string } }[]) => {
+        assert.equal(errors[0]!.extensions.code, 'QUERY_TOO_COMPLEX');
+        assert.match(errors[0]!.message, /has 31 aliased fields; at most 30 are allowed \(GRAPHQL_MAX_ALIASES\)/);
+        return true;
+      });
+      assert.equal(t.chain!.openWatches(), 0);
+    } finally {
+      await client.dispose();
+    }
+  });
+
   test('at most GRAPHQL_WS_MAX_SUBSCRIPTIONS subscriptions per connection', async () => {
     const client = connect('user-key');
     try {

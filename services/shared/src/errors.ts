@@ -19,10 +19,13 @@ export type ErrorCode =
 
 export class DomainError extends Error {
   readonly code: ErrorCode;
-  constructor(code: ErrorCode, message: string, options?: { cause?: unknown }) {
+  /** When a retry may succeed (a rate limit, a full bulkhead): the HTTP Retry-After header, in seconds. */
+  readonly retryAfterSeconds: number | undefined;
+  constructor(code: ErrorCode, message: string, options?: { cause?: unknown; retryAfterSeconds?: number | undefined }) {
     super(message, options);
     this.name = 'DomainError';
     this.code = code;
+    this.retryAfterSeconds = options?.retryAfterSeconds;
   }
 }
 
@@ -72,7 +75,7 @@ export class FailedPreconditionError extends DomainError {
 }
 
 export class UnavailableError extends DomainError {
-  constructor(message = 'The service is temporarily unavailable; please retry.', options?: { cause?: unknown }) {
+  constructor(message = 'The service is temporarily unavailable; please retry.', options?: { cause?: unknown; retryAfterSeconds?: number }) {
     super('UNAVAILABLE', message, options);
     this.name = 'UnavailableError';
   }
@@ -80,11 +83,9 @@ export class UnavailableError extends DomainError {
 
 /** Too many requests: a rate limit. `retryAfterSeconds` becomes the HTTP Retry-After header. */
 export class ResourceExhaustedError extends DomainError {
-  readonly retryAfterSeconds: number | undefined;
   constructor(message: string, options: { retryAfterSeconds?: number } = {}) {
-    super('RESOURCE_EXHAUSTED', message);
+    super('RESOURCE_EXHAUSTED', message, options);
     this.name = 'ResourceExhaustedError';
-    this.retryAfterSeconds = options.retryAfterSeconds;
   }
 }
 

@@ -1,6 +1,7 @@
 import { DataSource, type EntitySchema, type MigrationInterface } from 'typeorm';
 import type { Logger } from '../logger.js';
 import { statementCounter } from './statement-counter.js';
+import { poolShareOf, sharePoolPerCaller } from './pool-share.js';
 
 export interface ServiceDataSourceOptions {
   /** postgres:// URL (a PostgreSQL server, or the embedded PGlite socket). */
@@ -24,6 +25,7 @@ export interface ServiceDataSourceOptions {
  */
 export async function openServiceDataSource(opts: ServiceDataSourceOptions): Promise<DataSource> {
   if (!/^[a-z_][a-z0-9_]*$/.test(opts.schema)) throw new Error(`Invalid schema name ${opts.schema}`);
+  const poolSize = Math.max(opts.poolSize ?? 10, 2);
   const ds = new DataSource({
     type: 'postgres',
     url: opts.url,
@@ -37,7 +39,7 @@ export async function openServiceDataSource(opts: ServiceDataSourceOptions): Pro
     logger: statementCounter(opts.schema),
     extra: {
       // At least two: migrations run beside the connection holding the migration lock.
-      max: Math.max(opts.poolSize ?? 10, 2),
+      max: poolSize,
       connectionTimeoutMillis: 5_000,
       idleTimeoutMillis: 30_000,
     },
@@ -58,6 +60,7 @@ export async function openServiceDataSource(opts: ServiceDataSourceOptions): Pro
   } finally {
     await lock.release().catch(() => undefined);
   }
+  sharePoolPerCaller(ds, poolShareOf(poolSize));
   if (applied.length > 0) {
     opts.log?.info({ schema: opts.schema, migrations: applied.map((m) => m.name) }, 'migrations applied');
   }

@@ -18,6 +18,7 @@ import { DomainError } from '../errors.js';
 import { toDomainError } from './unexpected-error.js';
 import { grpcMetrics } from '../metrics.js';
 import { startServerSpan } from '../tracing/grpc-spans.js';
+import { asPoolCaller } from '../db/pool-share.js';
 
 /** What a handler knows about its call besides the request. */
 export interface CallContext {
@@ -78,14 +79,17 @@ export function implement<D extends Record<string, { path: string }>>(
         grpcMetrics.duration.observe({ service: serviceName, method }, seconds);
         span.end(grpcCode);
       };
-      span.run(() => handler(call.request as never, ctx)).then(
+      span.run(() => asPoolCaller(ctx.caller?.accountId, () => handler(call.request as never, ctx))).then(
         (response) => {
           done('OK', 0);
           callback(null, response);
         },
         (err: unknown) => {
           const domain = toDomainError(err);
-          if (domain.code === 'INTERNAL' || domain.code === 'UNAVAILABLE') {
+          // A bulkhead's refusal (it says when to retry) is the design working, not a fault.
+          if (domain.code === 'UNAVAILABLE' && domain.retryAfterSeconds !== undefined) {
+            ctx.log.warn({ code: domain.code }, 'request refused: the caller is over its share');
+          } else if (domain.code === 'INTERNAL' || domain.code === 'UNAVAILABLE') {
             ctx.log.error({ err: domain.cause ?? err }, 'request failed');
           }
           const status = domainErrorToGrpc(domain);

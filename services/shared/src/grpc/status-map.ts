@@ -35,6 +35,8 @@ const fromGrpc = new Map<GrpcStatus, ErrorCode>([
 
 /** Metadata key carrying the precise domain code (e.g. PAYLOAD_TOO_LARGE shares RESOURCE_EXHAUSTED). */
 const CODE_KEY = 'x-error-code';
+/** Metadata key carrying an error's retryAfterSeconds, so a service's bulkhead can say when to retry. */
+const RETRY_AFTER_KEY = 'x-retry-after';
 
 export interface GrpcErrorPayload {
   code: GrpcStatus;
@@ -45,6 +47,7 @@ export interface GrpcErrorPayload {
 export function domainErrorToGrpc(err: DomainError): GrpcErrorPayload {
   const metadata = new Metadata();
   metadata.set(CODE_KEY, err.code);
+  if (err.retryAfterSeconds !== undefined) metadata.set(RETRY_AFTER_KEY, String(err.retryAfterSeconds));
   return { code: toGrpc[err.code], details: err.message, metadata };
 }
 
@@ -52,7 +55,8 @@ export function domainErrorToGrpc(err: DomainError): GrpcErrorPayload {
 export function grpcErrorToDomain(err: ServiceError): DomainError {
   const precise = err.metadata?.get(CODE_KEY)[0];
   if (typeof precise === 'string' && precise in toGrpc) {
-    return new DomainError(precise as ErrorCode, err.details);
+    const retry = Number(err.metadata.get(RETRY_AFTER_KEY)[0]);
+    return new DomainError(precise as ErrorCode, err.details, Number.isInteger(retry) && retry > 0 ? { retryAfterSeconds: retry } : {});
   }
   const code = fromGrpc.get(err.code);
   if (code) {
