@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import type { Authenticated } from './auth.js';
 import type { IdentityClient } from './clients.js';
 import { EpochLruCache, type CacheSettings } from './lru-cache.js';
+import type { KeyForgetting } from './rate-limit/known-keys.js';
 
 export type AuthCacheSettings = CacheSettings;
 
@@ -12,7 +13,7 @@ export type AuthCacheSettings = CacheSettings;
  * flight while an event arrives is not stored (EpochLruCache), so a revocation is never undone by a slow
  * answer read before it.
  */
-export class AuthCache extends EpochLruCache<Authenticated> {
+export class AuthCache extends EpochLruCache<Authenticated> implements KeyForgetting {
   constructor(settings: AuthCacheSettings, now?: () => number) {
     super('auth', settings, now);
   }
@@ -32,10 +33,11 @@ export class AuthCache extends EpochLruCache<Authenticated> {
 }
 
 /**
- * The identity client with revocations made through this replica forgotten before they are answered, so
- * the caller that revoked a key is refused with it at once, before identity's event arrives.
+ * The identity client with revocations made through this replica forgotten (by the authentication cache
+ * and the known keys) before they are answered, so the caller that revoked a key is refused with it at
+ * once, before identity's event arrives.
  */
-export function forgettingRevokedKeys(identity: IdentityClient, cache: AuthCache): IdentityClient {
+export function forgettingRevokedKeys(identity: IdentityClient, cache: Pick<KeyForgetting, 'forgetKeys'>): IdentityClient {
   return {
     ...identity,
     revokeApiKey: async (request, options) => {

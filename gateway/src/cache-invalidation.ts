@@ -4,7 +4,7 @@ import type { BusMessage, EventBus, Subscription } from '@green-impact/shared/bu
 import { IDENTITY_EVENTS_TOPIC, parseIdentityEvent } from '@green-impact/shared/bus/identity-events';
 import { TAXONOMY_EVENTS_TOPIC, parseTaxonomyEvent } from '@green-impact/shared/bus/taxonomy-events';
 import type { Logger } from '@green-impact/shared/logger';
-import type { AuthCache } from './auth-cache.js';
+import type { KeyForgetting } from './rate-limit/known-keys.js';
 import type { ReferenceCache } from './reference-cache.js';
 
 /**
@@ -20,8 +20,11 @@ function follow(bus: EventBus, topic: string, purpose: string, handler: (msg: Bu
   });
 }
 
-/** Identity's key events: a revoked key or a changed account leaves this replica's authentication cache at once. */
-export function followIdentityEvents(bus: EventBus, cache: AuthCache, log: Logger): Promise<Subscription> {
+/**
+ * Identity's key events: a revoked key or a changed account leaves this replica's authentication cache
+ * and its known keys (rate-limit/known-keys.ts) at once.
+ */
+export function followIdentityEvents(bus: EventBus, cache: KeyForgetting, log: Logger): Promise<Subscription> {
   return follow(bus, IDENTITY_EVENTS_TOPIC, 'auth', (msg) => {
     const event = parseIdentityEvent(msg.value);
     if (!event) {

@@ -22,7 +22,8 @@ import { jsonBody } from './json-body.js';
 import { nftRoutes } from './nft-routes.js';
 import { opsRoutes } from './ops-routes.js';
 import { clientAddress, upgradeClientIp } from './rate-limit/client-address.js';
-import { countRefusedKeys, rateLimit } from './rate-limit/rate-limit-middleware.js';
+import { forgettingInAll } from './rate-limit/known-keys.js';
+import { learnKeyVerdicts, rateLimit } from './rate-limit/rate-limit-middleware.js';
 import { RateLimiter } from './rate-limit/rate-limiter.js';
 import { requestId, routeLabel } from './request-context.js';
 import { requestDeadline } from './request-deadline.js';
@@ -64,14 +65,16 @@ export function createGateway(options: GatewayOptions): Gateway {
   const clientSet = createClients(config.backends, { deadlineMs: config.grpcDeadlineMs, injected: options.clients });
   const authCache = new AuthCache(config.authCache);
   const referenceCache = new ReferenceCache(config.referenceCache);
+  const limiter = new RateLimiter(config.limits.rateLimit, log);
+  // A revoked key leaves both: authentication cache and the limiter's known-good keys.
+  const keyCaches = forgettingInAll([authCache, limiter.knownKeys]);
   const { taxonomy } = clientSet.clients;
   const clients = {
     ...clientSet.clients,
-    identity: forgettingRevokedKeys(clientSet.clients.identity, authCache),
+    identity: forgettingRevokedKeys(clientSet.clients.identity, keyCaches),
     ...(taxonomy ? { taxonomy: cachingSharedReads(taxonomy, referenceCache) } : {}),
   };
-  const limiter = new RateLimiter(config.limits.rateLimit, log);
-  const authenticate = countRefusedKeys(createAuthenticator(clients.identity, authCache), limiter);
+  const authenticate = learnKeyVerdicts(createAuthenticator(clients.identity, authCache), limiter);
   const announcements: Subscription[] = [];
   const documentLinks = new DocumentLinks(config.documentLinks);
   if (config.documentLinks.generated) {
@@ -116,9 +119,11 @@ export function createGateway(options: GatewayOptions): Gateway {
     }),
   );
   app.use(chainRoutes({ authenticate, clients, bodyLimitBytes: config.bodyLimitBytes, rateLimit: limit, documentLinks }));
-  app.use(nftRoutes({ clients, log, publicBaseUrl: config.publicBaseUrl }));
+  app.use(nftRoutes({ clients, log, publicBaseUrl: config.publicBaseUrl, rateLimit: limit, nodeReads: config.limits.nodeReads }));
+  // Counted once for every /graphql request: the explorer's page and assets as well as the API.
+  app.use('/graphql', routeLabel('/graphql'), limit);
   app.use(explorerRoutes(config.graphql.explorer));
-  app.use('/graphql', routeLabel('/graphql'), limit, jsonBody(config.bodyLimitBytes, { requireJsonType: false }), deadline, graphql.handler);
+  app.use('/graphql', jsonBody(config.bodyLimitBytes, { requireJsonType: false }), deadline, graphql.handler);
   app.use(notFound);
   app.use(handleError);
 
@@ -151,7 +156,7 @@ export function createGateway(options: GatewayOptions): Gateway {
       await Promise.all([graphql.start(), limiter.start()]);
       // Joined before the first request, so no revocation can slip between a cached key and the listener.
       const { bus } = options;
-      if (bus && authCache.enabled) announcements.push(await followIdentityEvents(bus, authCache, log));
+      if (bus) announcements.push(await followIdentityEvents(bus, keyCaches, log));
       if (bus && referenceCache.enabled) announcements.push(await followTaxonomyEvents(bus, referenceCache, log));
       if (!bus && (authCache.enabled || referenceCache.enabled)) {
         log.info(
