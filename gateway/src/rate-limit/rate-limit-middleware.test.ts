@@ -150,6 +150,25 @@ describe('rate limits through HTTP: keys not known good and anonymous pages', ()
     }
   });
 
+  test('a key revoked through this gateway is known good no more at once: it waits with anonymous traffic again', async () => {
+    const t = await startTestGateway({ ...TIGHT, RATE_LIMIT_KEY_BURST: '10' });
+    try {
+      // Its first request, not yet known, and two anonymous ones spend the address's burst (3).
+      assert.equal((await postCall(t.baseUrl, GROUPS)).status, 200);
+      for (let i = 0; i < 2; i++) assert.equal((await postCall(t.baseUrl, GROUPS, { 'content-type': 'application/json' })).status, 401);
+      assert.equal((await postCall(t.baseUrl, GROUPS, { 'content-type': 'application/json' })).status, 429);
+      assert.equal((await postCall(t.baseUrl, GROUPS)).status, 200, 'known good: the address\'s spent burst does not hold it back');
+      // user-key is key-2 of the fake identity: revoked by its own account.
+      const revoked = await gqlAt(t.baseUrl, 'mutation { revokeApiKey(keyId: "key-2") { id } }');
+      assert.equal(revoked.status, 200, JSON.stringify(revoked.body));
+      const after = await postCall(t.baseUrl, GROUPS);
+      assert.equal(after.status, 429);
+      assert.deepEqual(after.json, { message: 'Too many requests with new API keys from this address; retry in 1 s.', code: 'RESOURCE_EXHAUSTED' });
+    } finally {
+      await t.stop();
+    }
+  });
+
   test('the global unauthenticated bucket holds every address back together (RATE_LIMIT_UNAUTH_*)', async () => {
     const t = await startTestGateway({ ...TIGHT, TRUST_PROXY: 'loopback', RATE_LIMIT_UNAUTH_PER_SECOND: '1', RATE_LIMIT_UNAUTH_BURST: '4' });
     const from = (address: string) => ({ 'content-type': 'application/json', 'x-forwarded-for': address });
