@@ -26,15 +26,16 @@ const REFUSED_NEW_KEY: Partial<Record<LimitName, string>> = {
   unauthenticated: 'Too many requests with new API keys to this service',
 };
 
-/** The text of a 429, without its "retry in" (shared with the WebSocket face). */
-export function refusalText(refusal: Refusal): string {
+/** The text of a 429, without its "retry in". */
+function refusalText(refusal: Refusal): string {
   return (refusal.keyed && REFUSED_NEW_KEY[refusal.limit]) || REFUSED[refusal.limit];
 }
 
 /**
- * Counts the request against its known key, or its address and all unauthenticated traffic, before its body is read, and refuses it with
- * 429 RESOURCE_EXHAUSTED and Retry-After (whole seconds) when a limit is reached. Mount it after the
- * route's label, so the 429 has the route's error shape and metric label.
+ * Counts the request against its known key, or else its address and all unauthenticated traffic, before
+ * its body is read, and refuses it with 429 RESOURCE_EXHAUSTED and Retry-After (whole seconds) when a
+ * limit is reached. Mount it after the route's label, so the 429 has the route's error shape and metric
+ * label.
  */
 export function rateLimit(limiter: RateLimiter) {
   return async (req: Request, res: Response, next: NextFunction): Promise<void> => {
