@@ -28,14 +28,16 @@ export async function scratchPostgres(serverUrl = process.env.BENCH_POSTGRES_URL
 /**
  * The system in this process; in-memory PGlite unless `databaseUrl` is given. The load comes from one key
  * and one address, so the rate limits are off unless the environment sets them (RATE_LIMIT_…, REDIS_URL):
- * a benchmark measures what the system can do, not what the limits let through.
+ * a benchmark measures what the system can do, not what the limits let through. `rateLimits: true` keeps
+ * their defaults, for a run that measures the limits themselves (made-up-keys.mjs).
  */
-export async function startInProcess({ databaseUrl, bootstrapApiKey }) {
+export async function startInProcess({ databaseUrl, bootstrapApiKey, rateLimits = false }) {
   process.env.LOG_LEVEL ??= 'error';
   const { startSystem } = await importDist('embedded/dist/system.js');
   const { createLogger } = await importDist('services/shared/dist/logger.js');
   const { loadGatewayLimits } = await importDist('gateway/dist/config.js');
-  const gatewayLimits = loadGatewayLimits({ RATE_LIMIT_PER_KEY: '0', RATE_LIMIT_PER_ADDRESS: '0', ...process.env });
+  const off = rateLimits ? {} : { RATE_LIMIT_PER_KEY: '0', RATE_LIMIT_PER_ADDRESS: '0', RATE_LIMIT_UNAUTH_PER_SECOND: '0' };
+  const gatewayLimits = loadGatewayLimits({ ...off, ...process.env });
   // Production settings, so production needs a document-link secret (DOCUMENT_LINK_SECRET): one per run.
   const gatewayDocumentLinks = { DOCUMENT_LINK_SECRET: process.env.DOCUMENT_LINK_SECRET ?? randomBytes(32).toString('base64') };
   return startSystem({ port: 0, host: '127.0.0.1', databaseUrl, bootstrapApiKey, log: createLogger('bench'), nodeEnv: 'production', gatewayLimits, gatewayDocumentLinks });

@@ -4,10 +4,11 @@ import { parseAllowedOrigins } from '@green-impact/gateway/cors';
 import type { AuthCacheSettings } from '@green-impact/gateway/auth-cache';
 import type { ReferenceCacheSettings } from '@green-impact/gateway/reference-cache';
 import { loadAuthCacheSettings, loadGatewayLimits, loadGraphqlConfig, loadReferenceCacheSettings, type GatewayLimits, type GraphqlConfig } from '@green-impact/gateway/config';
-import { loadNetworkSpecs, loadNftSettings } from '@green-impact/chain/config';
+import { loadNetworkSpecs, loadNftSettings, loadRelayQuota } from '@green-impact/chain/config';
 import { loadDocumentLinkSettings } from '@green-impact/gateway/document-links';
 import type { NftOptions } from '@green-impact/chain/nfts/nft-options';
 import type { NetworkSpec } from '@green-impact/chain/networks/network-spec';
+import type { RelayQuotaSettings } from '@green-impact/chain/networks/relay-quota';
 
 /** Configuration of the all-in-one process (`npm start`), validated before anything starts. */
 export interface EmbeddedConfig {
@@ -25,6 +26,8 @@ export interface EmbeddedConfig {
   chainNetworks: NetworkSpec[];
   /** NFT e-mail, pinning and image settings (SMTP_URL, IPFS_API_URL, NFT_…). */
   nfts: NftOptions;
+  /** The public relay's own budget on each network (CHAIN_RELAY_*). */
+  chainRelayQuota: RelayQuotaSettings;
   /** The gateway's time and rate limits (REQUEST_DEADLINE_MS, RATE_LIMIT_…, REDIS_URL, …). */
   gatewayLimits: GatewayLimits;
   /** The gateway's GraphQL settings (GRAPHQL_EXPLORER, GRAPHQL_MAX_DEPTH, …). */
@@ -50,6 +53,7 @@ export function loadEmbeddedConfig(env: Record<string, string | undefined> = pro
     grpcBasePort: read.port('GRPC_BASE_PORT', 50051),
     chainNetworks: loadNetworkSpecs(env),
     nfts: { mailOutboxDir: resolve(read.string('DATA_DIR', './data'), 'mail-outbox'), ...loadNftSettings(read).nfts },
+    chainRelayQuota: loadRelayQuota(read),
     gatewayLimits: loadGatewayLimits(env),
     gatewayGraphql: loadGraphqlConfig(env),
     gatewayAuthCache: loadAuthCacheSettings(env),

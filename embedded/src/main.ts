@@ -33,6 +33,7 @@ const system = await startSystem({
   contentDir: join(config.dataDir, 'content'),
   chainNetworks: config.chainNetworks,
   nfts: config.nfts,
+  chainRelayQuota: config.chainRelayQuota,
   gatewayLimits: config.gatewayLimits,
   gatewayGraphql: config.gatewayGraphql,
   gatewayAuthCache: config.gatewayAuthCache,

@@ -12,6 +12,7 @@ import { createPortfolioService } from '@green-impact/portfolio/service';
 import { createChainService } from '@green-impact/chain/service';
 import { loadNetworkSpecs } from '@green-impact/chain/config';
 import type { NetworkSpec } from '@green-impact/chain/networks/network-spec';
+import type { RelayQuotaSettings } from '@green-impact/chain/networks/relay-quota';
 import type { NftOptions } from '@green-impact/chain/nfts/nft-options';
 import { createEventBus } from '@green-impact/shared/bus/create-bus';
 import type { EventBus } from '@green-impact/shared/bus/event-bus';
@@ -37,6 +38,8 @@ export interface SystemOptions {
   chainNetworks?: NetworkSpec[] | undefined;
   /** NFT e-mail, pinning and image settings; .eml files in a temporary outbox when undefined. */
   nfts?: NftOptions | undefined;
+  /** The public relay's own budget on each network; DEFAULT_RELAY_QUOTA when undefined. */
+  chainRelayQuota?: RelayQuotaSettings | undefined;
   bootstrapApiKey?: string | undefined;
   publicBaseUrl?: string | undefined;
   nodeEnv?: string;
@@ -150,6 +153,7 @@ export async function startSystem(opts: SystemOptions): Promise<RunningSystem> {
       poolSize: embedded ? 4 : 10,
       publicBaseUrl,
       nfts: opts.nfts ?? { mailOutboxDir: join(contentDir, '..', 'mail-outbox') },
+      relayQuota: opts.chainRelayQuota,
     });
     stack.push(() => chain.close());
     const chainServer = await serve('chain', chain.registration, opts.log, grpcPort(3));

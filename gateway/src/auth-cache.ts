@@ -13,7 +13,7 @@ export type AuthCacheSettings = CacheSettings;
  * flight while an event arrives is not stored (EpochLruCache), so a revocation is never undone by a slow
  * answer read before it.
  */
-export class AuthCache extends EpochLruCache<Authenticated> {
+export class AuthCache extends EpochLruCache<Authenticated> implements IdentityFollower {
   constructor(settings: AuthCacheSettings, now?: () => number) {
     super('auth', settings, now);
   }
@@ -33,8 +33,8 @@ export class AuthCache extends EpochLruCache<Authenticated> {
 }
 
 /**
- * The identity client with revocations made through this replica forgotten (the cache's entries, the open
- * WebSockets) before they are answered, so the caller that revoked a key is refused with it, and its streams
+ * The identity client with revocations made through this replica forgotten (the cache's entries, the known keys of
+ * the rate limiter, the open WebSockets) before they are answered, so the caller that revoked a key is refused with it, and its streams
  * are ended, at once, before identity's event arrives (and without a bus at all).
  */
 export function forgettingRevokedKeys(identity: IdentityClient, followers: readonly Pick<IdentityFollower, 'forgetKeys'>[]): IdentityClient {

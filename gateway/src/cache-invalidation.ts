@@ -27,7 +27,8 @@ export interface IdentityFollower {
 }
 
 /**
- * Identity's key events: a revoked key or a changed account leaves this replica's authentication cache,
+ * Identity's key events: a revoked key or a changed account leaves this replica's authentication cache and
+ * its known keys (rate-limit/known-keys.ts),
  * and the WebSockets authenticated with it are closed, at once (in order: the cache first, so a socket
  * that reconnects is checked with identity).
  */

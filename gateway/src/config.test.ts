@@ -22,10 +22,13 @@ test('defaults', () => {
     rateLimit: {
       perKey: { perSecond: 200, burst: 400 },
       perAddress: { perSecond: 20, burst: 100 },
+      unauthenticated: { perSecond: 200, burst: 1_000 },
+      knownKeys: { ttlMs: 3_600_000, maxEntries: 100_000 },
       redisUrl: undefined,
       redisPrefix: 'green-impact:rate-limit:',
     },
     backendCalls: { perRequest: 8, perCaller: { limit: 16, maxQueue: 64, maxWaitMs: 250 } },
+    nodeReads: { ttlMs: 10_000, minedTtlMs: 3_600_000, maxEntries: 10_000 },
   });
 });
 

@@ -1,6 +1,8 @@
 import { isIP } from 'node:net';
 import { ConfigError, envReader, type EnvReader } from '@green-impact/shared/config';
 import type { AuthCacheSettings } from './auth-cache.js';
+import type { CacheSettings } from './lru-cache.js';
+import type { NodeReadSettings } from './pages/node-read-cache.js';
 import { loadDocumentLinkSettings, type DocumentLinkSettings } from './document-links.js';
 import type { ReferenceCacheSettings } from './reference-cache.js';
 import type { BackendCallSettings } from './backend-calls.js';
@@ -66,6 +68,8 @@ export interface GatewayLimits {
   rateLimit: RateLimitSettings;
   /** Shares of the backend calls per request and per account (backend-calls.ts, BACKEND_CALLS_*). */
   backendCalls: BackendCallSettings;
+  /** The cache of the anonymous pages' chain reads (NODE_READ_CACHE_*), which spares the relay's quota. */
+  nodeReads: NodeReadSettings;
 }
 
 /** A token bucket: `perSecond` tokens added each second, at most `burst` held. */
@@ -77,8 +81,12 @@ export interface BucketRule {
 export interface RateLimitSettings {
   /** Requests carrying an X-Api-Key, per key; undefined when off. */
   perKey: BucketRule | undefined;
-  /** Requests without a key, and refused keys (counted apart), per client address; undefined when off. */
+  /** Requests without a key or with a key not yet known good, and refused keys (counted apart), per client address; undefined when off. */
   perAddress: BucketRule | undefined;
+  /** The same requests, all addresses together (RATE_LIMIT_UNAUTH_*); undefined when off. */
+  unauthenticated: BucketRule | undefined;
+  /** The keys identity accepted, which alone draw from a bucket of their own (rate-limit/known-keys.ts). */
+  knownKeys: CacheSettings;
   /** Shared buckets in Redis when set; in this process's memory otherwise. */
   redisUrl: string | undefined;
   /** Prefix of every Redis key the limiter writes. */
@@ -179,6 +187,11 @@ export function loadGatewayLimits(env: Record<string, string | undefined> = proc
     rateLimit: {
       perKey: bucketRule(read, 'RATE_LIMIT_PER_KEY', 200, 'RATE_LIMIT_KEY_BURST', 400),
       perAddress: bucketRule(read, 'RATE_LIMIT_PER_ADDRESS', 20, 'RATE_LIMIT_ADDRESS_BURST', 100),
+      unauthenticated: bucketRule(read, 'RATE_LIMIT_UNAUTH_PER_SECOND', 200, 'RATE_LIMIT_UNAUTH_BURST', 1_000),
+      knownKeys: {
+        ttlMs: read.int('RATE_LIMIT_KNOWN_KEYS_TTL_MS', 3_600_000, { min: 1_000, max: 86_400_000 }),
+        maxEntries: read.int('RATE_LIMIT_KNOWN_KEYS_MAX', 100_000, { min: 1, max: 10_000_000 }),
+      },
       redisUrl: read.url('REDIS_URL', ['redis', 'rediss']),
       redisPrefix: read.string('RATE_LIMIT_REDIS_PREFIX', 'green-impact:rate-limit:'),
     },
@@ -189,6 +202,11 @@ export function loadGatewayLimits(env: Record<string, string | undefined> = proc
         maxQueue: read.int('BACKEND_CALLS_CALLER_QUEUE', 64, { min: 0, max: 100_000 }),
         maxWaitMs: read.int('BACKEND_CALLS_CALLER_WAIT_MS', 250, { min: 0, max: 60_000 }),
       },
+    },
+    nodeReads: {
+      ttlMs: read.int('NODE_READ_CACHE_TTL_MS', 10_000, { min: 0, max: 3_600_000 }),
+      minedTtlMs: read.int('NODE_READ_CACHE_MINED_TTL_MS', 3_600_000, { min: 0, max: 86_400_000 }),
+      maxEntries: read.int('NODE_READ_CACHE_MAX_ENTRIES', 10_000, { min: 1, max: 1_000_000 }),
     },
   };
 }

@@ -24,7 +24,7 @@ import { jsonBody } from './json-body.js';
 import { nftRoutes } from './nft-routes.js';
 import { opsRoutes } from './ops-routes.js';
 import { clientAddress, upgradeClientIp } from './rate-limit/client-address.js';
-import { countRefusedKeys, rateLimit } from './rate-limit/rate-limit-middleware.js';
+import { learnKeyVerdicts, rateLimit } from './rate-limit/rate-limit-middleware.js';
 import { RateLimiter } from './rate-limit/rate-limiter.js';
 import { requestId, routeLabel } from './request-context.js';
 import { requestDeadline } from './request-deadline.js';
@@ -67,15 +67,18 @@ export function createGateway(options: GatewayOptions): Gateway {
   const authCache = new AuthCache(config.authCache);
   const sockets = new OpenSockets();
   const referenceCache = new ReferenceCache(config.referenceCache);
+  const limiter = new RateLimiter(config.limits.rateLimit, log);
+  // What an identity change must reach at once: the authentication cache, the limiter's known-good keys,
+  // the open WebSockets (first the caches, so a socket that reconnects is checked with identity).
+  const identityFollowers = [authCache, limiter.knownKeys, sockets];
   const guarded = guardedClients(clientSet.clients, config.limits.backendCalls);
   const { taxonomy } = guarded;
   const clients = {
     ...guarded,
-    identity: forgettingRevokedKeys(guarded.identity, [authCache, sockets]),
+    identity: forgettingRevokedKeys(guarded.identity, identityFollowers),
     ...(taxonomy ? { taxonomy: cachingSharedReads(taxonomy, referenceCache) } : {}),
   };
-  const limiter = new RateLimiter(config.limits.rateLimit, log);
-  const authenticate = countRefusedKeys(createAuthenticator(clients.identity, authCache), limiter);
+  const authenticate = learnKeyVerdicts(createAuthenticator(clients.identity, authCache), limiter);
   const announcements: Subscription[] = [];
   const documentLinks = new DocumentLinks(config.documentLinks);
   if (config.documentLinks.generated) {
@@ -126,9 +129,11 @@ export function createGateway(options: GatewayOptions): Gateway {
     }),
   );
   app.use(chainRoutes({ authenticate, clients, bodyLimitBytes: config.bodyLimitBytes, rateLimit: limit, documentLinks }));
-  app.use(nftRoutes({ clients, log, publicBaseUrl: config.publicBaseUrl }));
+  app.use(nftRoutes({ clients, log, publicBaseUrl: config.publicBaseUrl, rateLimit: limit, nodeReads: config.limits.nodeReads }));
+  // Counted once for every /graphql request: the explorer's page and assets as well as the API.
+  app.use('/graphql', routeLabel('/graphql'), limit);
   app.use(explorerRoutes(config.graphql.explorer));
-  app.use('/graphql', routeLabel('/graphql'), limit, jsonBody(config.bodyLimitBytes, { requireJsonType: false }), deadline, graphql.handler);
+  app.use('/graphql', jsonBody(config.bodyLimitBytes, { requireJsonType: false }), deadline, graphql.handler);
   app.use(notFound);
   app.use(handleError);
 
@@ -163,8 +168,8 @@ export function createGateway(options: GatewayOptions): Gateway {
       await Promise.all([graphql.start(), limiter.start()]);
       // Joined before the first request, so no revocation can slip between a cached key and the listener.
       const { bus } = options;
-      // Always followed with a bus: the open WebSockets end on these events even with the cache off.
-      if (bus) announcements.push(await followIdentityEvents(bus, authCache.enabled ? [authCache, sockets] : [sockets], log));
+      // Always followed with a bus: the known keys and the open WebSockets follow these events even with the cache off.
+      if (bus) announcements.push(await followIdentityEvents(bus, identityFollowers, log));
       if (bus && referenceCache.enabled) announcements.push(await followTaxonomyEvents(bus, referenceCache, log));
       if (!bus && (authCache.enabled || referenceCache.enabled)) {
         log.info(

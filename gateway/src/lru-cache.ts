@@ -77,10 +77,10 @@ export class EpochLruCache<V> {
     sizes.set({ cache: this.name }, this.entries.size);
   }
 
-  forgetWhere(match: (value: V) => boolean): void {
+  forgetWhere(match: (value: V, key: string) => boolean): void {
     this.epochValue++;
     for (const [k, e] of this.entries) {
-      if (match(e.value)) {
+      if (match(e.value, k)) {
         this.entries.delete(k);
         invalidations.inc({ cache: this.name });
       }

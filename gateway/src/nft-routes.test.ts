@@ -201,6 +201,19 @@ describe('GET /explorer/<network>/tx/<hash>', () => {
     assert.match(body, /<strong>Transfer<\/strong> of token 1 minted to <span class="mono">0xaaaa/);
   });
 
+  test('the receipt page asks the node once however often it is opened, at once or later (cached, reads joined)', async () => {
+    const { hash } = await minted('Hydro');
+    const relayed = () => t.chain!.calls.filter((c) => c.method === 'relayJsonRpc').length;
+    const before = relayed();
+    const pages = await Promise.all(Array.from({ length: 20 }, () => get(`/explorer/amoy/tx/${hash}`)));
+    for (const page of pages) {
+      assert.equal(page.status, 200);
+      assert.match(await page.text(), /<span class="ok">success<\/span>/);
+    }
+    assert.equal((await get(`/explorer/amoy/tx/${hash}`)).status, 200);
+    assert.equal(relayed() - before, 1, 'one eth_getTransactionReceipt for 21 pages');
+  });
+
   test('an unknown transaction is a 404 page, a malformed hash a 400 page, an unknown network the service\'s 400', async () => {
     const unknown = await get(`/explorer/amoy/tx/0x${'9'.repeat(64)}`);
     assert.equal(unknown.status, 404);

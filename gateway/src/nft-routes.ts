@@ -1,12 +1,13 @@
-import express, { Router, type NextFunction, type Request, type Response } from 'express';
+import express, { Router, type NextFunction, type Request, type RequestHandler, type Response } from 'express';
 import type { Nft } from '@green-impact/proto/greenimpact/chain/v1/chain';
-import { DomainError, InvalidArgumentError, NotAuthorizedError, NotFoundError } from '@green-impact/shared/errors';
+import { DomainError, InvalidArgumentError, NotAuthorizedError, NotFoundError, ResourceExhaustedError } from '@green-impact/shared/errors';
 import type { Logger } from '@green-impact/shared/logger';
 import { matchesEtag, param } from './chain-routes.js';
 import { chainClient, type GatewayClients } from './clients.js';
 import { describeError } from './http-errors.js';
 import { errorPage, pageHeaders } from './pages/html.js';
-import { ownerOf, transactionKnown, transactionReceipt } from './pages/evm-reads.js';
+import { ownerOf, relayCall, transactionKnown, transactionReceipt, type NodeRead } from './pages/evm-reads.js';
+import { NodeReadCache, type NodeReadSettings } from './pages/node-read-cache.js';
 import { pendingTransactionPage, receiptPage } from './pages/explorer-page.js';
 import { CLAIM_SCRIPT, CLAIM_SCRIPT_PATH } from './pages/claim-script.js';
 import { certificatePage, claimAcceptedPage, claimPage, type ChainOwner, type ClaimForm } from './pages/nft-pages.js';
@@ -21,6 +22,10 @@ export interface NftRoutesOptions {
   log: Logger;
   /** PUBLIC_BASE_URL: a claim form posted from there is same-origin too. */
   publicBaseUrl?: string | undefined;
+  /** The rate limits (rate-limit/rate-limit-middleware.ts): these pages are anonymous, so per address and in all. */
+  rateLimit: RequestHandler;
+  /** The cache of the pages' chain reads (NODE_READ_CACHE_*). */
+  nodeReads: NodeReadSettings;
 }
 
 /** NFT guids are UUIDs (the service's); anything else names no certificate. */
@@ -52,7 +57,18 @@ const LANDING_CACHE = 'public, max-age=60';
 export function nftRoutes(options: NftRoutesOptions): Router {
   const router = Router();
   const { log } = options;
+  const nodeReads = new NodeReadCache(options.nodeReads);
+  /** The pages' chain reads: cached, identical ones in flight joined, the rest through the relay. */
+  const nodeRead =
+    (res: Response): NodeRead =>
+    (network, method, params) =>
+      nodeReads.read(network, method, params, () => relayCall(chainClient(options.clients), network, method, params, locals(res).requestId));
 
+  const errorPageOf = (err: unknown, res: Response): void => {
+    const { status, body } = described(err, res);
+    if (err instanceof ResourceExhaustedError && err.retryAfterSeconds !== undefined) res.setHeader('Retry-After', String(err.retryAfterSeconds));
+    res.status(status).set(pageHeaders('no-store')).send(errorPage(status, body.message));
+  };
   /** An HTML route: failures become an error page with the table's status (and INTERNAL goes to the log). */
   const pageRoute =
     (handler: (req: Request, res: Response) => Promise<void>) =>
@@ -60,10 +76,17 @@ export function nftRoutes(options: NftRoutesOptions): Router {
       try {
         await handler(req, res);
       } catch (err) {
-        const { status, body } = described(err, res);
-        res.status(status).set(pageHeaders('no-store')).send(errorPage(status, body.message));
+        errorPageOf(err, res);
       }
     };
+  /** The rate limit of a page: a 429 is an error page too, with Retry-After. */
+  const limitPage = async (req: Request, res: Response, next: NextFunction): Promise<void> => {
+    try {
+      await options.rateLimit(req, res, next);
+    } catch (err) {
+      errorPageOf(err, res);
+    }
+  };
   const described = (err: unknown, res: Response) => {
     const d = describeError(err);
     if (d.internal) log.error({ err, requestId: locals(res).requestId, route: locals(res).route }, 'request failed');
@@ -76,11 +99,19 @@ export function nftRoutes(options: NftRoutesOptions): Router {
     return nft;
   };
 
-  router.get('/certificates/:file', async (req, res, next) => {
+  const certificateRoute = (req: Request, res: Response, next: NextFunction): void => {
+    const ext = /\.(pdf|jpg)$/.exec(param(req, 'file'))?.[1];
+    locals(res).route = ext ? `/certificates/:guid.${ext}` : '/certificates/:guid';
+    next();
+  };
+  /** The files answer the JSON error body like /ipfs, the landing page an HTML page. */
+  const certificateLimit = (req: Request, res: Response, next: NextFunction) =>
+    /\.(pdf|jpg)$/.test(param(req, 'file')) ? options.rateLimit(req, res, next) : limitPage(req, res, next);
+
+  router.get('/certificates/:file', certificateRoute, certificateLimit, async (req, res, next) => {
     const match = /^(.*?)(?:\.(pdf|jpg))?$/.exec(param(req, 'file'))!;
     const [guid, ext] = [match[1]!, match[2] as keyof typeof FILES | undefined];
     if (!ext) return landing(req, res);
-    locals(res).route = `/certificates/:guid.${ext}`;
     try {
       await certificateFile(guid, ext, req, res);
     } catch (err) {
@@ -107,13 +138,12 @@ export function nftRoutes(options: NftRoutesOptions): Router {
   }
 
   const landing = pageRoute(async (req, res) => {
-    locals(res).route = '/certificates/:guid';
     const guid = param(req, 'file');
     const nft = await publicNft(guid, res);
     let owner: ChainOwner | undefined;
     if (nft.nftId && nft.contractAddress) {
       try {
-        owner = { address: await ownerOf(chainClient(options.clients), nft.network, nft.contractAddress, nft.nftId, locals(res).requestId) };
+        owner = { address: await ownerOf(nodeRead(res), nft.network, nft.contractAddress, nft.nftId) };
       } catch (err) {
         // The page still shows what the service recorded, and says that the chain could not be read.
         log.warn({ err, requestId: locals(res).requestId, network: nft.network }, 'ownerOf through the relay failed');
@@ -126,6 +156,7 @@ export function nftRoutes(options: NftRoutesOptions): Router {
   router.get(
     '/claim',
     routeLabel('/claim'),
+    limitPage,
     pageRoute(async (req, res) => {
       const form = claimQuery(req);
       const nft = form.guid ? await publicNft(form.guid, res) : undefined;
@@ -141,6 +172,7 @@ export function nftRoutes(options: NftRoutesOptions): Router {
   router.post(
     '/claim',
     routeLabel('/claim'),
+    limitPage,
     (req: Request, _res: Response, next: NextFunction) => {
       // Only the claim page's own form: a JSON client is an API client and claims through /v1/call.
       if (!req.is('application/x-www-form-urlencoded')) {
@@ -181,18 +213,18 @@ export function nftRoutes(options: NftRoutesOptions): Router {
   router.get(
     '/explorer/:network/tx/:hash',
     routeLabel('/explorer/:network/tx/:hash'),
+    limitPage,
     pageRoute(async (req, res) => {
       const [network, hash] = [param(req, 'network'), param(req, 'hash')];
       if (!NETWORK_NAME.test(network)) throw new InvalidArgumentError('The path must name a network, such as /explorer/sepolia/tx/0x….');
       if (!TX_HASH.test(hash)) throw new InvalidArgumentError('A transaction hash is 0x and 64 hex digits.');
-      const client = chainClient(options.clients);
-      const { requestId } = locals(res);
-      const receipt = await transactionReceipt(client, network, hash, requestId);
+      const read = nodeRead(res);
+      const receipt = await transactionReceipt(read, network, hash);
       if (receipt) {
         res.status(200).set(pageHeaders(LANDING_CACHE)).send(receiptPage(network, receipt));
         return;
       }
-      if (!(await transactionKnown(client, network, hash, requestId))) throw new NotFoundError(`Network ${network} knows no transaction ${hash}.`);
+      if (!(await transactionKnown(read, network, hash))) throw new NotFoundError(`Network ${network} knows no transaction ${hash}.`);
       res.status(200).set(pageHeaders('no-cache')).send(pendingTransactionPage(network, hash));
     }),
   );

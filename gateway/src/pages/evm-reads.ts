@@ -62,20 +62,23 @@ export async function relayCall(client: ChainClient, network: string, method: st
   return parsed.result ?? null;
 }
 
+/** One read-only call on a network: relayCall, or its answer cached (node-read-cache.ts). */
+export type NodeRead = (network: string, method: string, params: unknown[]) => Promise<unknown>;
+
 /** The holder of an ERC-721 token now, lower case. */
-export async function ownerOf(client: ChainClient, network: string, contract: string, tokenId: string, requestId: string): Promise<string> {
-  const word = await relayCall(client, network, 'eth_call', [{ to: contract, data: ownerOfCalldata(tokenId) }, 'latest'], requestId);
+export async function ownerOf(read: NodeRead, network: string, contract: string, tokenId: string): Promise<string> {
+  const word = await read(network, 'eth_call', [{ to: contract, data: ownerOfCalldata(tokenId) }, 'latest']);
   const owner = addressOfWord(word);
   if (!owner) throw new UnavailableError(`Network ${network} answered ownerOf(${tokenId}) with ${String(word).slice(0, 80)}.`);
   return owner;
 }
 
 /** The receipt of a transaction; null when the network knows none (unknown, or not mined yet). */
-export async function transactionReceipt(client: ChainClient, network: string, hash: string, requestId: string): Promise<RpcReceipt | null> {
-  return (await relayCall(client, network, 'eth_getTransactionReceipt', [hash], requestId)) as RpcReceipt | null;
+export async function transactionReceipt(read: NodeRead, network: string, hash: string): Promise<RpcReceipt | null> {
+  return (await read(network, 'eth_getTransactionReceipt', [hash])) as RpcReceipt | null;
 }
 
 /** Whether the network knows the transaction at all (it may be waiting to be mined). */
-export async function transactionKnown(client: ChainClient, network: string, hash: string, requestId: string): Promise<boolean> {
-  return (await relayCall(client, network, 'eth_getTransactionByHash', [hash], requestId)) !== null;
+export async function transactionKnown(read: NodeRead, network: string, hash: string): Promise<boolean> {
+  return (await read(network, 'eth_getTransactionByHash', [hash])) !== null;
 }

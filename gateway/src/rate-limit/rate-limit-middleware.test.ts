@@ -97,7 +97,9 @@ describe('rate limits through HTTP: routes and addresses', () => {
     const t = await startTestGateway(TIGHT);
     const anonymous = { 'content-type': 'application/json' };
     try {
-      for (let i = 0; i < 3; i++) assert.equal((await postCall(t.baseUrl, GROUPS, anonymous)).status, 401);
+      // Accepted once, the key is known good: it has a bucket of its own from then on.
+      assert.equal((await postCall(t.baseUrl, GROUPS)).status, 200);
+      for (let i = 0; i < 2; i++) assert.equal((await postCall(t.baseUrl, GROUPS, anonymous)).status, 401);
       const limited = await postCall(t.baseUrl, GROUPS, anonymous);
       assert.equal(limited.status, 429);
       assert.deepEqual(limited.json, { message: 'Too many requests without an API key from this address; retry in 1 s.', code: 'RESOURCE_EXHAUSTED' });
@@ -125,6 +127,90 @@ describe('rate limits through HTTP: routes and addresses', () => {
       assert.equal((await postCall(proxied.baseUrl, GROUPS, anonymous('203.0.113.2'))).status, 401, 'another client behind the proxy');
     } finally {
       await proxied.stop();
+    }
+  });
+});
+
+describe('rate limits through HTTP: keys not known good and anonymous pages', () => {
+  test('a key identity has not accepted yet is counted as anonymous: its address\'s burst, then 429 before identity is asked', async () => {
+    const t = await startTestGateway(TIGHT);
+    try {
+      // Anonymous requests spend the address's burst (3)...
+      for (let i = 0; i < 3; i++) assert.equal((await postCall(t.baseUrl, GROUPS, { 'content-type': 'application/json' })).status, 401);
+      const asked = t.identity.calls.filter((c) => c.method === 'authenticate').length;
+      // ...so a key this gateway has not seen accepted waits like them, whether valid or made up.
+      for (const key of ['user-key', 'made-up-key']) {
+        const limited = await postCall(t.baseUrl, GROUPS, keyed(key));
+        assert.equal(limited.status, 429, key);
+        assert.deepEqual(limited.json, { message: 'Too many requests with new API keys from this address; retry in 1 s.', code: 'RESOURCE_EXHAUSTED' });
+      }
+      assert.equal(t.identity.calls.filter((c) => c.method === 'authenticate').length, asked, 'identity was not asked');
+    } finally {
+      await t.stop();
+    }
+  });
+
+  test('a key revoked through this gateway is known good no more at once: it waits with anonymous traffic again', async () => {
+    const t = await startTestGateway({ ...TIGHT, RATE_LIMIT_KEY_BURST: '10' });
+    try {
+      // Its first request, not yet known, and two anonymous ones spend the address's burst (3).
+      assert.equal((await postCall(t.baseUrl, GROUPS)).status, 200);
+      for (let i = 0; i < 2; i++) assert.equal((await postCall(t.baseUrl, GROUPS, { 'content-type': 'application/json' })).status, 401);
+      assert.equal((await postCall(t.baseUrl, GROUPS, { 'content-type': 'application/json' })).status, 429);
+      assert.equal((await postCall(t.baseUrl, GROUPS)).status, 200, 'known good: the address\'s spent burst does not hold it back');
+      // user-key is key-2 of the fake identity: revoked by its own account.
+      const revoked = await gqlAt(t.baseUrl, 'mutation { revokeApiKey(keyId: "key-2") { id } }');
+      assert.equal(revoked.status, 200, JSON.stringify(revoked.body));
+      const after = await postCall(t.baseUrl, GROUPS);
+      assert.equal(after.status, 429);
+      assert.deepEqual(after.json, { message: 'Too many requests with new API keys from this address; retry in 1 s.', code: 'RESOURCE_EXHAUSTED' });
+    } finally {
+      await t.stop();
+    }
+  });
+
+  test('the global unauthenticated bucket holds every address back together (RATE_LIMIT_UNAUTH_*)', async () => {
+    const t = await startTestGateway({ ...TIGHT, TRUST_PROXY: 'loopback', RATE_LIMIT_UNAUTH_PER_SECOND: '1', RATE_LIMIT_UNAUTH_BURST: '4' });
+    const from = (address: string) => ({ 'content-type': 'application/json', 'x-forwarded-for': address });
+    try {
+      for (let i = 0; i < 4; i++) assert.equal((await postCall(t.baseUrl, GROUPS, from(`203.0.113.${i}`))).status, 401);
+      const limited = await postCall(t.baseUrl, GROUPS, from('203.0.113.50'));
+      assert.equal(limited.status, 429, 'a fresh address, but the service\'s unauthenticated burst is spent');
+      assert.deepEqual(limited.json, { message: 'Too many requests without an API key to this service; retry in 1 s.', code: 'RESOURCE_EXHAUSTED' });
+      const metrics = await (await fetch(`${t.baseUrl}/metrics`)).text();
+      assert.match(metrics, /gateway_rate_limited_requests_total\{route="\/v1\/call",limit="unauthenticated"\} 1/);
+    } finally {
+      await t.stop();
+    }
+  });
+
+  test('every anonymous page is limited: /explorer, /certificates (page and files), /claim; a page\'s 429 is a page', async () => {
+    const t = await startTestGateway(TIGHT, { chain: true });
+    const guid = '00000000-0000-4000-8000-000000000000';
+    try {
+      for (let i = 0; i < 3; i++) await fetch(`${t.baseUrl}/explorer/amoy/tx/0x${'9'.repeat(64)}`);
+      const pages = [`/explorer/amoy/tx/0x${'9'.repeat(64)}`, `/certificates/${guid}`, `/claim?guid=${guid}`];
+      for (const path of pages) {
+        const res = await fetch(`${t.baseUrl}${path}`);
+        assert.equal(res.status, 429, path);
+        assert.equal(res.headers.get('retry-after'), '1', path);
+        assert.equal(res.headers.get('content-type'), 'text/html; charset=utf-8', path);
+        assert.match(await res.text(), /Too many requests without an API key from this address/, path);
+      }
+      const claim = await fetch(`${t.baseUrl}/claim`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: 'guid=x' });
+      assert.equal(claim.status, 429);
+      const file = await fetch(`${t.baseUrl}/certificates/${guid}.pdf`);
+      assert.equal(file.status, 429);
+      assert.equal(((await file.json()) as { code: string }).code, 'RESOURCE_EXHAUSTED');
+      assert.equal((await fetch(`${t.baseUrl}/graphql/assets/explorer.css`)).status, 429, 'the GraphQL explorer\'s files too');
+      const relayed = t.chain!.calls.filter((c) => c.method === 'relayJsonRpc').length;
+      assert.ok(relayed <= 2, `the node was read ${relayed} times for three pages`);
+      const metrics = await (await fetch(`${t.baseUrl}/metrics`)).text();
+      assert.match(metrics, /gateway_rate_limited_requests_total\{route="\/explorer\/:network\/tx\/:hash",limit="address"\} 1/);
+      assert.match(metrics, /gateway_rate_limited_requests_total\{route="\/certificates\/:guid.pdf",limit="address"\} 1/);
+      assert.equal((await fetch(`${t.baseUrl}/healthz`)).status, 200, 'probes are never limited');
+    } finally {
+      await t.stop();
     }
   });
 });

@@ -5,9 +5,15 @@ import { metricsRegistry } from '@green-impact/shared/metrics';
 import type { RateLimitSettings } from '../config.js';
 import { deadPort } from '../testing/dead-port.js';
 import { redisSkipReason, takeRedisKeys, TEST_REDIS_URL, uniqueRedisPrefix } from '../testing/redis.js';
-import { RateLimiter } from './rate-limiter.js';
+import { bucketName, RateLimiter, type Refusal } from './rate-limiter.js';
 
-const rules = { perKey: { perSecond: 1, burst: 2 }, perAddress: { perSecond: 1, burst: 2 } };
+const rules = {
+  perKey: { perSecond: 1, burst: 2 },
+  perAddress: { perSecond: 1, burst: 2 },
+  unauthenticated: { perSecond: 1, burst: 10 },
+  knownKeys: { ttlMs: 60_000, maxEntries: 100 },
+};
+const ACCEPTED = { keyId: 'key-1', accountId: 'account-1' };
 
 function capturingLog() {
   const lines: { level: string; text: string }[] = [];
@@ -36,6 +42,7 @@ test('Redis unreachable: limits hold in memory, one warning per outage, every fa
   try {
     await limiter.start();
     const request = { apiKey: 'gi_some-key', address: '203.0.113.7' };
+    limiter.keyAccepted(request.apiKey, ACCEPTED, limiter.knownKeysEpoch);
     assert.equal(await limiter.admit(request), undefined);
     assert.equal(await limiter.admit(request), undefined);
     const refused = await limiter.admit(request);
@@ -58,11 +65,12 @@ test('keys and addresses reach Redis only as hashes', { skip: await redisSkipRea
     await limiter.start();
     await limiter.admit({ apiKey: 'gi_secret-key-value', address: '203.0.113.7' });
     await limiter.admit({ apiKey: undefined, address: '203.0.113.7' });
-    await limiter.keyRefused('203.0.113.7');
+    await limiter.keyRefused('gi_other-secret', '203.0.113.7');
     const keys = [...(await takeRedisKeys(prefix)).keys()].sort();
-    assert.equal(keys.length, 3);
-    assert.deepEqual(keys.map((k) => k.split(':')[0]), ['address', 'key', 'refused']);
-    for (const key of keys) assert.match(key, /^[a-z]+:[A-Za-z0-9_-]{22}$/);
+    assert.equal(keys.length, 4);
+    assert.deepEqual(keys.map((k) => k.split(':')[0]), ['address', 'key', 'refused', 'unauthenticated']);
+    // The global bucket is named by nothing but its kind: it holds nothing about anyone.
+    for (const key of keys) assert.match(key, /^([a-z]+:[A-Za-z0-9_-]{22}|unauthenticated)$/);
     assert.doesNotMatch(keys.join(' '), /secret|203\.0\.113/);
   } finally {
     await limiter.close();
@@ -73,8 +81,8 @@ test('refused keys close an address to further keys until a token comes back; ot
   const limiter = new RateLimiter({ ...rules, redisUrl: undefined, redisPrefix: '' }, capturingLog().log);
   try {
     const guesser = '198.51.100.9';
-    await limiter.keyRefused(guesser);
-    await limiter.keyRefused(guesser);
+    await limiter.keyRefused('gi_guess-1', guesser);
+    await limiter.keyRefused('gi_guess-2', guesser);
     const refused = await limiter.admit({ apiKey: 'gi_next-guess', address: guesser });
     assert.equal(refused?.limit, 'refused_keys');
     assert.equal(await limiter.admit({ apiKey: 'gi_next-guess', address: '198.51.100.10' }), undefined);
@@ -86,10 +94,66 @@ test('refused keys close an address to further keys until a token comes back; ot
 });
 
 test('a limit set to off takes nothing', async () => {
-  const limiter = new RateLimiter({ perKey: undefined, perAddress: undefined, redisUrl: undefined, redisPrefix: '' }, capturingLog().log);
+  const limiter = new RateLimiter(
+    { ...rules, perKey: undefined, perAddress: undefined, unauthenticated: undefined, redisUrl: undefined, redisPrefix: '' },
+    capturingLog().log,
+  );
   try {
     for (let i = 0; i < 50; i++) assert.equal(await limiter.admit({ apiKey: i % 2 ? 'k' : undefined, address: 'a' }), undefined);
   } finally {
     await limiter.close();
   }
 });
+
+test('made-up keys draw from their address\'s bucket and the global one; only a key identity accepted has its own', async () => {
+  const limiter = new RateLimiter({ ...rules, unauthenticated: { perSecond: 1, burst: 3 }, redisUrl: undefined, redisPrefix: '' }, capturingLog().log);
+  try {
+    const [a, b] = ['198.51.100.1', '198.51.100.2'];
+    assert.equal(await limiter.admit({ apiKey: 'gi_made-up-1', address: a }), undefined);
+    assert.equal(await limiter.admit({ apiKey: 'gi_made-up-2', address: a }), undefined);
+    // A fresh key does not open a fresh bucket: the address's burst (2) is spent.
+    assert.deepEqual(pick(await limiter.admit({ apiKey: 'gi_made-up-3', address: a })), { limit: 'address', keyed: true });
+    assert.deepEqual(pick(await limiter.admit({ apiKey: undefined, address: a })), { limit: 'address', keyed: false });
+    // Another address has its own bucket, but all of them share the global one (burst 3).
+    assert.equal(await limiter.admit({ apiKey: 'gi_made-up-4', address: b }), undefined);
+    assert.deepEqual(pick(await limiter.admit({ apiKey: 'gi_made-up-5', address: b })), { limit: 'unauthenticated', keyed: true });
+
+    // Accepted by identity: its own bucket, whatever the address and the world have spent.
+    limiter.keyAccepted('gi_real-key', ACCEPTED, limiter.knownKeysEpoch);
+    assert.equal(await limiter.admit({ apiKey: 'gi_real-key', address: a }), undefined);
+    assert.equal(await limiter.admit({ apiKey: 'gi_real-key', address: a }), undefined);
+    assert.deepEqual(pick(await limiter.admit({ apiKey: 'gi_real-key', address: a })), { limit: 'key', keyed: true });
+  } finally {
+    await limiter.close();
+  }
+});
+
+test('a key stops being known good when identity refuses it, when it is revoked, and a revocation in flight wins', async () => {
+  const limiter = new RateLimiter({ ...rules, redisUrl: undefined, redisPrefix: '' }, capturingLog().log);
+  const known = (apiKey: string) => limiter.knownKeys.has(bucketName('key', apiKey));
+  try {
+    limiter.keyAccepted('gi_refused-later', ACCEPTED, limiter.knownKeysEpoch);
+    assert.ok(known('gi_refused-later'));
+    await limiter.keyRefused('gi_refused-later', '198.51.100.3');
+    assert.ok(!known('gi_refused-later'), 'identity refused it');
+
+    limiter.keyAccepted('gi_revoked', { keyId: 'key-9', accountId: 'account-9' }, limiter.knownKeysEpoch);
+    limiter.knownKeys.forgetKeys(['key-9']);
+    assert.ok(!known('gi_revoked'), 'revoked');
+    limiter.keyAccepted('gi_account-gone', { keyId: 'key-8', accountId: 'account-8' }, limiter.knownKeysEpoch);
+    limiter.knownKeys.forgetAccount('account-8');
+    assert.ok(!known('gi_account-gone'), 'its account changed');
+
+    // Identity accepted the key before the revocation was announced, but answered after it.
+    const epoch = limiter.knownKeysEpoch;
+    limiter.knownKeys.forgetKeys(['key-7']);
+    limiter.keyAccepted('gi_revoked-in-flight', { keyId: 'key-7', accountId: 'account-7' }, epoch);
+    assert.ok(!known('gi_revoked-in-flight'));
+  } finally {
+    await limiter.close();
+  }
+});
+
+function pick(refusal: Refusal | undefined): Pick<Refusal, 'limit' | 'keyed'> | undefined {
+  return refusal && { limit: refusal.limit, keyed: refusal.keyed };
+}

@@ -3,6 +3,7 @@ import { Counter } from 'prom-client';
 import type { Logger } from '@green-impact/shared/logger';
 import { metricsRegistry } from '@green-impact/shared/metrics';
 import type { RateLimitSettings } from '../config.js';
+import { KnownKeys, type KnownKey } from './known-keys.js';
 import { MemoryBuckets } from './memory-buckets.js';
 import { RedisBuckets } from './redis-buckets.js';
 import type { BucketTake, Verdict } from './token-bucket.js';
@@ -13,19 +14,26 @@ const storeErrors = new Counter({
   registers: [metricsRegistry],
 });
 
-/** Which limit refused a request: its key's, its address's, or its address's refused keys. */
-export type LimitName = 'key' | 'address' | 'refused_keys';
+/**
+ * Which limit refused a request: its known key's, its address's, all unauthenticated traffic's
+ * (`unauthenticated`), or its address's refused keys.
+ */
+export type LimitName = 'key' | 'address' | 'unauthenticated' | 'refused_keys';
 
 export interface Refusal {
   limit: LimitName;
   retryAfterMs: number;
+  /** The request carried a key (one not known good, unless `limit` is `key`). */
+  keyed: boolean;
 }
 
 /**
- * The gateway's rate limits (SECURITY.md): a request with an X-Api-Key takes a token from its key's
- * bucket, and is refused while its address has no token left for refused keys; a request without a key
- * takes one from its address's bucket; a key identity refuses takes one from its address's refused-keys
- * bucket. Buckets are named by a hash, never by the key or the address in clear.
+ * The gateway's rate limits (SECURITY.md): a request with a key identity has accepted (KnownKeys) takes
+ * a token from its key's bucket. Any other request (no key, or a key not known good) takes one from its
+ * address's bucket and one from the global unauthenticated bucket, so made-up keys get no further than
+ * anonymous requests; with a key, it is also refused while its address has no token left for refused
+ * keys, and a key identity refuses takes one from that refused-keys bucket. Buckets are named by a hash,
+ * never by the key or the address in clear.
  *
  * With REDIS_URL every gateway shares the buckets. When Redis does not answer, the check is answered from
  * this process's memory (logged once per outage, counted in gateway_rate_limit_store_errors_total): the
@@ -36,12 +44,15 @@ export class RateLimiter {
   private readonly memory = new MemoryBuckets();
   private readonly redis: RedisBuckets | undefined;
   private redisFailing = false;
+  /** Keys identity accepted; identity events reach it through the gateway (cache-invalidation.ts). */
+  readonly knownKeys: KnownKeys;
 
   constructor(
     private readonly settings: RateLimitSettings,
     private readonly log: Logger,
   ) {
     this.redis = settings.redisUrl ? new RedisBuckets(settings.redisUrl, settings.redisPrefix) : undefined;
+    this.knownKeys = new KnownKeys(settings.knownKeys);
   }
 
   /** Connects to Redis when configured; an unreachable Redis is reported, not fatal. */
@@ -51,26 +62,46 @@ export class RateLimiter {
 
   /** Checks and counts a request before anything else is done for it. */
   async admit(request: { apiKey: string | undefined; address: string }): Promise<Refusal | undefined> {
-    const { perKey, perAddress } = this.settings;
+    const { perKey, perAddress, unauthenticated } = this.settings;
+    const keyed = Boolean(request.apiKey);
+    const keyBucket = request.apiKey ? bucketName('key', request.apiKey) : undefined;
     const takes: (BucketTake & { limit: LimitName })[] = [];
-    if (request.apiKey) {
-      if (perAddress) takes.push({ limit: 'refused_keys', key: bucketName('refused', request.address), rule: perAddress, cost: 0 });
-      if (perKey) takes.push({ limit: 'key', key: bucketName('key', request.apiKey), rule: perKey, cost: 1 });
-    } else if (perAddress) {
-      takes.push({ limit: 'address', key: bucketName('address', request.address), rule: perAddress, cost: 1 });
+    if (keyBucket && this.knownKeys.has(keyBucket)) {
+      // Accepted by identity, so not a guess: neither the address's anonymous traffic nor its refused
+      // keys hold it back.
+      if (perKey) takes.push({ limit: 'key', key: keyBucket, rule: perKey, cost: 1 });
+    } else {
+      if (keyed && perAddress) takes.push({ limit: 'refused_keys', key: bucketName('refused', request.address), rule: perAddress, cost: 0 });
+      if (perAddress) takes.push({ limit: 'address', key: bucketName('address', request.address), rule: perAddress, cost: 1 });
+      if (unauthenticated) takes.push({ limit: 'unauthenticated', key: UNAUTHENTICATED_BUCKET, rule: unauthenticated, cost: 1 });
+      // Its own bucket too, so a key counts the same before and after it is known; written only when the
+      // anonymous buckets allow (all or nothing), so made-up keys cannot fill the store faster than that.
+      if (keyBucket && perKey) takes.push({ limit: 'key', key: keyBucket, rule: perKey, cost: 1 });
     }
     if (takes.length === 0) return undefined;
     const verdict = await this.take(takes);
-    return verdict.allowed ? undefined : { limit: takes[verdict.refused]!.limit, retryAfterMs: verdict.retryAfterMs };
+    return verdict.allowed ? undefined : { limit: takes[verdict.refused]!.limit, retryAfterMs: verdict.retryAfterMs, keyed };
   }
 
-  /** Counts a key that identity refused against the address that sent it. */
-  async keyRefused(address: string): Promise<void> {
+  /** The epoch to pass to keyAccepted, read before identity is asked (a revocation meanwhile wins). */
+  get knownKeysEpoch(): number {
+    return this.knownKeys.epoch;
+  }
+
+  /** Identity accepted `apiKey`: from now on it draws from its own bucket. */
+  keyAccepted(apiKey: string, key: KnownKey, epoch: number): void {
+    this.knownKeys.store(bucketName('key', apiKey), key, epoch);
+  }
+
+  /** Counts a key that identity refused against the address that sent it; it is known good no more. */
+  async keyRefused(apiKey: string, address: string | undefined): Promise<void> {
+    this.knownKeys.forgetBucket(bucketName('key', apiKey));
     const rule = this.settings.perAddress;
-    if (rule) await this.take([{ key: bucketName('refused', address), rule, cost: 1 }]);
+    if (rule && address) await this.take([{ key: bucketName('refused', address), rule, cost: 1 }]);
   }
 
   async close(): Promise<void> {
+    this.knownKeys.clear();
     await Promise.all([this.redis?.close(), this.memory.close()]);
   }
 
@@ -98,6 +129,9 @@ export class RateLimiter {
     this.log.warn({ reason }, 'rate limiting: Redis does not answer; limits are counted in this gateway\'s memory until it does');
   }
 }
+
+/** The one bucket every unauthenticated request also takes from (per gateway, or shared with Redis). */
+const UNAUTHENTICATED_BUCKET = 'unauthenticated';
 
 /** `kind:` and 128 bits of SHA-256 under a label of our own: not identity's key hash, not the value in clear. */
 export function bucketName(kind: 'key' | 'address' | 'refused', value: string): string {

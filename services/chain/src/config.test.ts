@@ -1,7 +1,7 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { ConfigError, envReader } from '@green-impact/shared/config';
-import { defaultSignerKeyEnv, loadNetworkSpecs, loadNftSettings } from './config.js';
+import { defaultSignerKeyEnv, loadNetworkSpecs, loadNftSettings, loadRelayQuota } from './config.js';
 
 const KEY = '59c6995e998f97a5a0044966f0945389dc9e86dae88c7a8412f4603b6b78690d';
 const noFiles = (path: string): string => {
@@ -95,5 +95,17 @@ describe('NFT settings', () => {
     fails(() => loadNftSettings(envReader({ SMTP_URL: 'http://mail' })), /SMTP_URL must use smtp or smtps/);
     fails(() => loadNftSettings(envReader({ PUBLIC_BASE_URL: 'ftp://x' })), /PUBLIC_BASE_URL must use http or https/);
     fails(() => loadNftSettings(envReader({ NFT_CODE_TTL_HOURS: '0' })), /NFT_CODE_TTL_HOURS must be at least 1/);
+  });
+});
+
+describe('relay quota (CHAIN_RELAY_*)', () => {
+  it('defaults, values, off, and a burst below the rate named', () => {
+    assert.deepEqual(loadRelayQuota(envReader({})), { perSecond: 10, burst: 50, maxConcurrent: 4 });
+    assert.deepEqual(
+      loadRelayQuota(envReader({ CHAIN_RELAY_PER_SECOND: '100', CHAIN_RELAY_MAX_CONCURRENT: '16' })),
+      { perSecond: 100, burst: 100, maxConcurrent: 16 },
+    );
+    assert.equal(loadRelayQuota(envReader({ CHAIN_RELAY_PER_SECOND: '0' })).perSecond, 0);
+    fails(() => loadRelayQuota(envReader({ CHAIN_RELAY_PER_SECOND: '20', CHAIN_RELAY_BURST: '5' })), /CHAIN_RELAY_BURST \(5\) must be at least CHAIN_RELAY_PER_SECOND \(20\)/);
   });
 });

@@ -6,6 +6,7 @@ import { DEFAULT_MAIL_FROM } from './mail/mailer.js';
 import { DEFAULT_IMAGE_FETCH } from './nfts/image-source.js';
 import { DEFAULT_CODE_TTL_MS } from './nfts/transfer-codes.js';
 import { DEFAULT_PUBLIC_BASE_URL, type NftOptions } from './nfts/nft-options.js';
+import { DEFAULT_RELAY_QUOTA, type RelayQuotaSettings } from './networks/relay-quota.js';
 import { DEFAULT_RPC_TIMEOUT_MS, DEFAULT_TUNING, embeddedNetworkSpecs, type NetworkSpec, type NetworkTuning, type RemoteNetworkSpec } from './networks/network-spec.js';
 
 type Env = Record<string, string | undefined>;
@@ -195,4 +196,12 @@ export function loadNftSettings(env: EnvReader): { publicBaseUrl: string; nfts: 
       },
     },
   };
+}
+
+/** CHAIN_RELAY_*: the public relay's own budget on each network's node (relay-quota.ts); a rate of 0 turns it off. */
+export function loadRelayQuota(env: EnvReader): RelayQuotaSettings {
+  const perSecond = env.int('CHAIN_RELAY_PER_SECOND', DEFAULT_RELAY_QUOTA.perSecond, { min: 0, max: 100_000 });
+  const burst = env.int('CHAIN_RELAY_BURST', Math.max(DEFAULT_RELAY_QUOTA.burst, perSecond), { min: 1, max: 1_000_000 });
+  if (perSecond > 0 && burst < perSecond) throw new ConfigError(`CHAIN_RELAY_BURST (${burst}) must be at least CHAIN_RELAY_PER_SECOND (${perSecond}).`);
+  return { perSecond, burst, maxConcurrent: env.int('CHAIN_RELAY_MAX_CONCURRENT', DEFAULT_RELAY_QUOTA.maxConcurrent, { min: 1, max: 10_000 }) };
 }

@@ -2,7 +2,7 @@ import { resolve } from 'node:path';
 import { protoFiles } from '@green-impact/proto/paths';
 import { createEventBus, eventBusSettingsFromEnv } from '@green-impact/shared/bus/create-bus';
 import { ownsBus, runServiceProcess } from '@green-impact/shared/service-main';
-import { loadNetworkSpecs, loadNftSettings } from './config.js';
+import { loadNetworkSpecs, loadNftSettings, loadRelayQuota } from './config.js';
 import { createChainService } from './service.js';
 
 await runServiceProcess({
@@ -27,6 +27,6 @@ await runServiceProcess({
       : false;
     const { publicBaseUrl, nfts } = loadNftSettings(env);
     const bus = createEventBus({ ...eventBusSettingsFromEnv(env), clientId: 'chain', logger: log });
-    return ownsBus(bus, () => createChainService({ databaseUrl, poolSize, bus, networks, contentDir, contentStore, worker, log, publicBaseUrl, nfts }));
+    return ownsBus(bus, () => createChainService({ databaseUrl, poolSize, bus, networks, contentDir, contentStore, worker, log, publicBaseUrl, nfts, relayQuota: loadRelayQuota(env) }));
   },
 });

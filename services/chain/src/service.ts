@@ -26,6 +26,7 @@ import { ContentTable1766620800000 } from './migrations/1766620800000-content-ta
 import type { NetworkSpec } from './networks/network-spec.js';
 import { replayEmbeddedHistory } from './networks/embedded-replay.js';
 import { NetworkRegistry } from './networks/network-registry.js';
+import type { RelayQuotaSettings } from './networks/relay-quota.js';
 import { nftEntities } from './nfts/nft-entities.js';
 import { createNftModule } from './nfts/nft-module.js';
 import type { NftOptions } from './nfts/nft-options.js';
@@ -67,6 +68,8 @@ export interface ChainServiceOptions {
    */
   publicBaseUrl?: string | undefined;
   nfts?: NftOptions;
+  /** The public relay's own budget on each network (CHAIN_RELAY_*); DEFAULT_RELAY_QUOTA when not given. */
+  relayQuota?: RelayQuotaSettings | undefined;
 }
 
 export interface ChainService {
@@ -106,7 +109,7 @@ export async function createChainService(opts: ChainServiceOptions): Promise<Cha
     const folder = new FolderContentStore(opts.contentDir);
     const content: ContentStore = opts.contentStore === 'database' ? new DatabaseContentStore(ds, folder) : folder;
     await content.init();
-    const networks = await NetworkRegistry.open(opts.networks, log);
+    const networks = await NetworkRegistry.open(opts.networks, log, opts.relayQuota);
     cleanup.push(() => networks.close());
     for (const n of networks.networks()) if (n.embedded) await replayEmbeddedHistory(ds, n, log);
 

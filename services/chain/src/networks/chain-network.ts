@@ -2,6 +2,7 @@ import { FetchRequest, JsonRpcProvider, Network, Wallet, type JsonRpcApiProvider
 import { callEip1193, Eip1193JsonRpcProvider, type Eip1193 } from './eip1193-provider.js';
 import { relayJsonRpc, type RpcCall } from './json-rpc-relay.js';
 import type { EmbeddedNetworkSpec, NetworkTuning, RemoteNetworkSpec } from './network-spec.js';
+import { DEFAULT_RELAY_QUOTA, RelayQuota, type RelayQuotaSettings } from './relay-quota.js';
 import { startEmbeddedChain } from './embedded-chain.js';
 
 export interface ContractAddresses {
@@ -28,6 +29,7 @@ export interface ChainNetwork {
   readonly contracts: ContractAddresses;
   /** Embedded networks only: the in-process EVM (tests drive mining through it). */
   readonly edr?: Eip1193 | undefined;
+  /** The public read-only relay, within its own quota (relay-quota.ts): the provider above is not counted in it. */
   relay(body: Buffer): Promise<Buffer>;
   txUrl(hash: string): string | undefined;
   close(): void;
@@ -49,7 +51,8 @@ class ConnectedNetwork implements ChainNetwork {
     readonly provider: JsonRpcApiProvider,
     signerKey: string,
     readonly contracts: ContractAddresses,
-    private readonly rpcCall: RpcCall,
+    /** The relay's way to the node, behind its quota: never the workers' provider. */
+    private readonly relayCall: RpcCall,
     readonly edr?: Eip1193,
   ) {
     this.wallet = new Wallet(signerKey, provider);
@@ -58,7 +61,7 @@ class ConnectedNetwork implements ChainNetwork {
   }
 
   relay(body: Buffer): Promise<Buffer> {
-    return relayJsonRpc(body, this.rpcCall);
+    return relayJsonRpc(body, this.relayCall);
   }
 
   txUrl(hash: string): string | undefined {
@@ -70,7 +73,7 @@ class ConnectedNetwork implements ChainNetwork {
   }
 }
 
-export function connectRemoteNetwork(spec: RemoteNetworkSpec): ChainNetwork {
+export function connectRemoteNetwork(spec: RemoteNetworkSpec, relayQuota: RelayQuotaSettings = DEFAULT_RELAY_QUOTA): ChainNetwork {
   const network = new Network(spec.name, spec.chainId);
   const request = new FetchRequest(spec.rpcUrl);
   request.timeout = spec.rpcTimeoutMs;
@@ -94,12 +97,12 @@ export function connectRemoteNetwork(spec: RemoteNetworkSpec): ChainNetwork {
   };
   return new ConnectedNetwork(
     spec.name, spec.chainId, false, new URL(spec.rpcUrl).origin, spec.explorerUrl, spec.nativeCurrencySymbol,
-    spec, provider, spec.signerKey, { ...spec.contracts }, rpcCall,
+    spec, provider, spec.signerKey, { ...spec.contracts }, new RelayQuota(spec.name, relayQuota).guard(rpcCall),
   );
 }
 
 /** Starts the in-process EVM; contracts are deployed afterwards (see deploy-contracts.ts). */
-export async function startEmbeddedNetwork(spec: EmbeddedNetworkSpec): Promise<ChainNetwork> {
+export async function startEmbeddedNetwork(spec: EmbeddedNetworkSpec, relayQuota: RelayQuotaSettings = DEFAULT_RELAY_QUOTA): Promise<ChainNetwork> {
   const edr = await startEmbeddedChain({ chainId: spec.chainId, signerKey: spec.signerKey });
   const provider = new Eip1193JsonRpcProvider(edr, spec.name, spec.chainId);
   const rpcCall: RpcCall = async (method, params) => {
@@ -108,6 +111,6 @@ export async function startEmbeddedNetwork(spec: EmbeddedNetworkSpec): Promise<C
   };
   return new ConnectedNetwork(
     spec.name, spec.chainId, true, `/rpc/${spec.name}`, undefined, spec.nativeCurrencySymbol,
-    spec, provider, spec.signerKey, {}, rpcCall, edr,
+    spec, provider, spec.signerKey, {}, new RelayQuota(spec.name, relayQuota).guard(rpcCall), edr,
   );
 }

@@ -3,6 +3,7 @@ import type { Logger } from '@green-impact/shared/logger';
 import { deployEmbeddedContracts } from '../contracts/deploy-contracts.js';
 import { connectRemoteNetwork, startEmbeddedNetwork, type ChainNetwork } from './chain-network.js';
 import type { NetworkSpec } from './network-spec.js';
+import { DEFAULT_RELAY_QUOTA, type RelayQuotaSettings } from './relay-quota.js';
 
 export interface NamedNetwork {
   /** The name as configured (an alias stays an alias). */
@@ -16,13 +17,13 @@ export class NetworkRegistry {
   private constructor(private readonly byName: Map<string, NamedNetwork>) {}
 
   /** Connects (or starts, for embedded ones) every network; aliases resolve to their target. */
-  static async open(specs: NetworkSpec[], log: Logger): Promise<NetworkRegistry> {
+  static async open(specs: NetworkSpec[], log: Logger, relayQuota: RelayQuotaSettings = DEFAULT_RELAY_QUOTA): Promise<NetworkRegistry> {
     const byName = new Map<string, NamedNetwork>();
     const opened: ChainNetwork[] = [];
     try {
       for (const spec of specs) {
         if (spec.kind === 'alias') continue;
-        const network = spec.kind === 'embedded' ? await startEmbeddedNetwork(spec) : connectRemoteNetwork(spec);
+        const network = spec.kind === 'embedded' ? await startEmbeddedNetwork(spec, relayQuota) : connectRemoteNetwork(spec, relayQuota);
         opened.push(network);
         if (spec.kind === 'embedded') await deployEmbeddedContracts(network);
         byName.set(spec.name, { name: spec.name, aliasOf: undefined, network });

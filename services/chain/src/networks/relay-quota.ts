@@ -1,0 +1,71 @@
+import { Counter } from 'prom-client';
+import { metricsRegistry } from '@green-impact/shared/metrics';
+import type { RpcCall } from './json-rpc-relay.js';
+
+/** The public relay's own share of a network's node (CHAIN_RELAY_*); the workers' provider is not counted in it. */
+export interface RelayQuotaSettings {
+  /** Calls a second the relay may send to the node (a batch counts each call); 0 turns the quota off. */
+  perSecond: number;
+  /** Calls it may send at once after a quiet spell. */
+  burst: number;
+  /** Calls it may have waiting on the node at the same time. */
+  maxConcurrent: number;
+}
+
+export const DEFAULT_RELAY_QUOTA: RelayQuotaSettings = { perSecond: 10, burst: 50, maxConcurrent: 4 };
+
+/** EIP-1474's "limit exceeded", as hosted nodes answer when a quota is spent. */
+export const LIMIT_EXCEEDED = -32005;
+
+const refused = new Counter({
+  name: 'chain_relay_refused_calls_total',
+  help: 'JSON-RPC calls of the public relay answered "limit exceeded" because its quota (CHAIN_RELAY_*) was spent, by network and reason.',
+  labelNames: ['network', 'reason'] as const,
+  registers: [metricsRegistry],
+});
+
+/**
+ * The relay's budget on one network: a token bucket (perSecond, burst) and a cap on calls in flight.
+ * The relay is public, and the node's quota at a hosted provider is shared with the workers that send
+ * and track every job: without a budget of its own, a flood through /rpc/<network> (or the pages that
+ * read through it) would stall every tenant's jobs. Beyond the budget a call is answered at once with a
+ * JSON-RPC error, never queued, so a flood holds neither memory nor the node.
+ */
+export class RelayQuota {
+  private tokens: number;
+  private at: number;
+  private inFlight = 0;
+
+  constructor(
+    private readonly network: string,
+    private readonly settings: RelayQuotaSettings,
+    private readonly now: () => number = () => performance.now(),
+  ) {
+    this.tokens = settings.burst;
+    this.at = now();
+  }
+
+  /** `call` with the budget in front of it. */
+  guard(call: RpcCall): RpcCall {
+    if (this.settings.perSecond <= 0) return call;
+    return async (method, params) => {
+      if (this.inFlight >= this.settings.maxConcurrent) return this.refuse('concurrency', 1);
+      const now = this.now();
+      this.tokens = Math.min(this.settings.burst, this.tokens + ((now - this.at) * this.settings.perSecond) / 1000);
+      this.at = now;
+      if (this.tokens < 1) return this.refuse('rate', Math.ceil((1 - this.tokens) / this.settings.perSecond));
+      this.tokens -= 1;
+      this.inFlight++;
+      try {
+        return await call(method, params);
+      } finally {
+        this.inFlight--;
+      }
+    };
+  }
+
+  private refuse(reason: 'rate' | 'concurrency', seconds: number) {
+    refused.inc({ network: this.network, reason });
+    return { error: { code: LIMIT_EXCEEDED, message: `The relay's share of network ${this.network} is spent; retry in ${Math.max(1, seconds)} s` } };
+  }
+}
