@@ -1,0 +1,22 @@
+import { generateCallerKeyPair, privateKeyText, publicKeyText } from '../callers/caller-keys.js';
+import { callerTrust, useCallerTrust } from '../callers/caller-trust.js';
+import { GATEWAY_ISSUER, RELAY_GRANTS } from '../callers/caller-verifier.js';
+
+let keys: { CALLER_SIGNING_KEY: string; CALLER_TRUSTED_KEYS: string } | undefined;
+
+/**
+ * For a test that starts service processes of its own and calls them: makes this process sign (as every
+ * issuer) and verify with one key pair, and answers the environment that makes a child trust it
+ * (CALLER_TRUSTED_KEYS) or sign with it (CALLER_SIGNING_KEY, for a gateway child).
+ */
+export function callerKeysForChildren(): { CALLER_SIGNING_KEY: string; CALLER_TRUSTED_KEYS: string } {
+  if (keys) return keys;
+  const { privateKey, publicKey } = generateCallerKeyPair();
+  const issuers = [GATEWAY_ISSUER, ...Object.keys(RELAY_GRANTS)];
+  useCallerTrust(callerTrust({ signing: Object.fromEntries(issuers.map((i) => [i, privateKey])), trusted: new Map(issuers.map((i) => [i, publicKey])) }));
+  keys = {
+    CALLER_SIGNING_KEY: privateKeyText(privateKey),
+    CALLER_TRUSTED_KEYS: issuers.map((i) => `${i}=${publicKeyText(publicKey)}`).join(','),
+  };
+  return keys;
+}
