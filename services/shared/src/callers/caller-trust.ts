@@ -11,7 +11,7 @@ export interface CallerTrust {
 }
 
 /** Signs as the issuers given their private keys, accepts the issuers given their public keys. */
-export function callerTrust(opts: { signing?: Record<string, KeyObject>; trusted: ReadonlyMap<string, KeyObject> }): CallerTrust {
+export function callerTrust(opts: { signing?: Record<string, KeyObject>; trusted: ReadonlyMap<string, KeyObject | readonly KeyObject[]> }): CallerTrust {
   const signers = new Map(Object.entries(opts.signing ?? {}).map(([issuer, key]) => [issuer, new CallerSigner(issuer, key)]));
   return {
     signer(issuer) {
@@ -19,7 +19,7 @@ export function callerTrust(opts: { signing?: Record<string, KeyObject>; trusted
       if (!signer) throw new Error(`This process holds no caller signing key of "${issuer}" (CALLER_SIGNING_KEY).`);
       return signer;
     },
-    verifier: new CallerVerifier(opts.trusted),
+    verifier: new CallerVerifier(new Map([...opts.trusted].map(([issuer, k]) => [issuer, Array.isArray(k) ? k : [k as KeyObject]]))),
   };
 }
 

@@ -1,5 +1,5 @@
-import type { KeyObject } from 'node:crypto';
-import { decodeProtectedHeader, errors, jwtVerify } from 'jose';
+import { verify, type KeyObject } from 'node:crypto';
+import { decodeProtectedHeader, errors, jwtVerify, type FlattenedJWSInput } from 'jose';
 import type { Caller } from '../caller.js';
 import { UnauthenticatedError } from '../errors.js';
 import { TOKEN_TTL_SECONDS, type CallerClaims } from './caller-signer.js';
@@ -38,8 +38,8 @@ export class CallerVerifier {
   private readonly verified = new Map<string, CallerClaims>();
 
   constructor(
-    /** Issuer name → its public key. */
-    private readonly trusted: ReadonlyMap<string, KeyObject>,
+    /** Issuer name → its public keys (two while a key is rotated). */
+    private readonly trusted: ReadonlyMap<string, readonly KeyObject[]>,
     private readonly now: () => number = Date.now,
   ) {}
 
@@ -69,11 +69,12 @@ export class CallerVerifier {
     } catch {
       throw new UnauthenticatedError('The caller token is malformed.');
     }
-    const key = kid === undefined ? undefined : this.trusted.get(kid);
-    if (!key) throw new UnauthenticatedError('The caller token is signed by an issuer this service does not trust.');
+    const keys = kid === undefined ? undefined : this.trusted.get(kid);
+    if (!keys?.length) throw new UnauthenticatedError('The caller token is signed by an issuer this service does not trust.');
     let payload: Record<string, unknown>;
     try {
-      ({ payload } = await jwtVerify(token, key, {
+      // The issuer's newest key first; the one it replaces only while both are trusted.
+      ({ payload } = await jwtVerify(token, (_header, jws) => pickKey(keys, jws), {
         algorithms: ['EdDSA'],
         issuer: kid,
         audience: service,
@@ -93,6 +94,14 @@ export class CallerVerifier {
     this.verified.set(token, claims);
     return claims;
   }
+}
+
+/** The issuer's key that made this signature (Ed25519 verification is cheap; there are at most two). */
+async function pickKey(keys: readonly KeyObject[], jws: FlattenedJWSInput): Promise<KeyObject> {
+  if (keys.length === 1) return keys[0]!;
+  const input = Buffer.from(`${jws.protected ?? ''}.${typeof jws.payload === 'string' ? jws.payload : ''}`);
+  const signature = Buffer.from(jws.signature, 'base64url');
+  return keys.find((k) => verify(null, input, k, signature)) ?? keys[0]!;
 }
 
 function toClaims(p: Record<string, unknown>): CallerClaims {
