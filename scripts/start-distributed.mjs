@@ -6,7 +6,8 @@
 // its own. Each service serves /metrics on its gRPC port + 1000 unless <NAME>_METRICS_PORT says otherwise.
 // Any port may be 0 (a free one): each process starts once those it calls listen, with their real ports, and
 // when all listen one line "topology listening {json}" names every port (also sent to a parent that started
-// this script with an IPC channel, as { topology }).
+// this script with an IPC channel, as { topology }). Each run makes the gateway's and portfolio's caller keys
+// and hands the services their public halves (topology.mjs); CALLER_SIGNING_KEY, when set, is the gateway's.
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { inheritedEnv, listeningPorts, topologyProcesses } from './topology.mjs';

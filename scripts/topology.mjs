@@ -5,6 +5,8 @@
 // Any port may be 0: the process binds a free one and reports it over its IPC channel
 // (services/shared/src/listening.ts). So a process starts only after the processes it calls reported
 // theirs, and is given their real addresses: nothing picks a port in advance and hopes it stays free.
+import { createPrivateKey, createPublicKey, generateKeyPairSync } from 'node:crypto';
+
 const host = '127.0.0.1';
 const BACKENDS = ['identity', 'taxonomy', 'portfolio', 'chain'];
 
@@ -15,6 +17,7 @@ const BACKENDS = ['identity', 'taxonomy', 'portfolio', 'chain'];
  * not running is left out of the gateway; portfolio is given an address that resolves nowhere.
  */
 export function topologyProcesses(parentEnv = process.env) {
+  const keys = callerKeys(parentEnv);
   const service = (name, defaultPort, needs = [], extra = () => ({})) => {
     // One METRICS_PORT for every child would collide: each service gets its own (or its default).
     const metrics = parentEnv[`${name.toUpperCase()}_METRICS_PORT`];
@@ -25,6 +28,7 @@ export function topologyProcesses(parentEnv = process.env) {
       env: (listening) => ({
         GRPC_PORT: parentEnv[`${name.toUpperCase()}_GRPC_PORT`] ?? String(defaultPort),
         GRPC_HOST: host,
+        ...keys.env(name),
         ...(metrics !== undefined ? { METRICS_PORT: metrics } : {}),
         ...extra(listening),
       }),
@@ -44,6 +48,7 @@ export function topologyProcesses(parentEnv = process.env) {
       needs: BACKENDS,
       env: (listening) => ({
         PORT: parentEnv.PORT ?? '8080',
+        ...keys.env('gateway'),
         ...Object.fromEntries(
           BACKENDS.filter((b) => listening[b]).map((b) => [`${b.toUpperCase()}_GRPC_ADDR`, address(listening, b)]),
         ),
@@ -91,4 +96,28 @@ export function listeningPorts(child, name, timeoutMs = 60_000) {
     child.on('message', onMessage);
     child.once('exit', onExit);
   });
+}
+
+/**
+ * Caller keys of one topology (docs/decisions.md "Signed callers"): the gateway's (CALLER_SIGNING_KEY of the
+ * parent when set, so a tool of the parent can sign as the gateway too; else made here) and portfolio's
+ * (made here), and which public keys each service trusts. Made once per topology: a restarted process gets
+ * the environment it had.
+ */
+function callerKeys(parentEnv) {
+  const pair = (seed) => {
+    const privateKey = seed
+      ? createPrivateKey({ key: Buffer.concat([Buffer.from('302e020100300506032b657004220420', 'hex'), Buffer.from(seed, 'base64url')]), format: 'der', type: 'pkcs8' })
+      : generateKeyPairSync('ed25519').privateKey;
+    return { private: privateKey.export({ format: 'jwk' }).d, public: createPublicKey(privateKey).export({ format: 'jwk' }).x };
+  };
+  const gateway = pair(parentEnv.CALLER_SIGNING_KEY);
+  const portfolio = pair();
+  return {
+    env(name) {
+      if (name === 'gateway') return { CALLER_SIGNING_KEY: gateway.private };
+      const trusted = [`gateway=${gateway.public}`, ...(name === 'taxonomy' ? [`portfolio=${portfolio.public}`] : [])];
+      return { CALLER_TRUSTED_KEYS: trusted.join(','), CALLER_SIGNING_KEY: name === 'portfolio' ? portfolio.private : '' };
+    },
+  };
 }

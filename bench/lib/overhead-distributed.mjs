@@ -13,6 +13,7 @@ import { importDist, scratchPostgres } from './system.mjs';
 export async function overheadDistributed({ operatorKey, sizes, year, concurrency, seconds, progress }) {
   const { startTopology, topologyEnv, topologyPorts } = await importDist('test/dist/support/distributed.js');
   const { createGrpcClient } = await importDist('services/shared/dist/grpc/client.js');
+  const { callerKeysForChildren } = await importDist('services/shared/dist/testing/caller-keys.js');
   const taxonomyProto = await importDist('proto/dist/gen/greenimpact/taxonomy/v1/taxonomy.js');
   const portfolioProto = await importDist('proto/dist/gen/greenimpact/portfolio/v1/portfolio.js');
   const scratch = await scratchPostgres();
@@ -24,6 +25,8 @@ export async function overheadDistributed({ operatorKey, sizes, year, concurrenc
       DATABASE_URL: scratch.url,
       CONTENT_DIR: contentDir,
       BOOTSTRAP_API_KEY: operatorKey,
+      // The gateway's key is this process's too: the bench's own gRPC calls go straight to the services.
+      CALLER_SIGNING_KEY: callerKeysForChildren().CALLER_SIGNING_KEY,
       LOG_LEVEL: 'error',
       NODE_ENV: 'production',
       DOCUMENT_LINK_SECRET: randomBytes(32).toString('base64'),

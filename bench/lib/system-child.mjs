@@ -1,6 +1,10 @@
 // The system in its own process for bench/run.mjs: prints {"ready": {gatewayUrl, grpc}} when it listens,
 // stops cleanly on SIGTERM.
-import { startInProcess } from './system.mjs';
+import { importDist, startInProcess } from './system.mjs';
+
+// The parent's caller key pair, so the parent's gRPC calls are signed as these services expect.
+const { callerKeysForChildren } = await importDist('services/shared/dist/testing/caller-keys.js');
+callerKeysForChildren(process.env.BENCH_CALLER_SIGNING_KEY);
 
 const system = await startInProcess({
   databaseUrl: process.env.BENCH_DATABASE_URL || undefined,

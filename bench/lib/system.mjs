@@ -45,8 +45,10 @@ export async function startInProcess({ databaseUrl, bootstrapApiKey, rateLimits 
 
 /** The system in a child process: answers {gatewayUrl, grpc, stop()} once it listens. */
 export async function startChildProcess({ databaseUrl, bootstrapApiKey }) {
+  // The child's services trust this process's caller key: the bench's gRPC reads come from here.
+  const { callerKeysForChildren } = await importDist('services/shared/dist/testing/caller-keys.js');
   const child = spawn(process.execPath, [fileURLToPath(new URL('./system-child.mjs', import.meta.url))], {
-    env: { ...process.env, LOG_LEVEL: process.env.LOG_LEVEL ?? 'error', BENCH_DATABASE_URL: databaseUrl ?? '', BENCH_BOOTSTRAP_KEY: bootstrapApiKey },
+    env: { ...process.env, LOG_LEVEL: process.env.LOG_LEVEL ?? 'error', BENCH_DATABASE_URL: databaseUrl ?? '', BENCH_BOOTSTRAP_KEY: bootstrapApiKey, BENCH_CALLER_SIGNING_KEY: callerKeysForChildren().CALLER_SIGNING_KEY },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   const exited = new Promise((resolve) => child.once('exit', resolve));

@@ -1,5 +1,6 @@
 import { resolve } from 'node:path';
 import { envReader } from '@green-impact/shared/config';
+import { grpcReflection } from '@green-impact/shared/grpc/server-settings';
 import { parseAllowedOrigins } from '@green-impact/gateway/cors';
 import type { AuthCacheSettings } from '@green-impact/gateway/auth-cache';
 import type { ReferenceCacheSettings } from '@green-impact/gateway/reference-cache';
@@ -22,6 +23,8 @@ export interface EmbeddedConfig {
   publicBaseUrl: string | undefined;
   /** Loopback gRPC ports start here (identity, taxonomy, …); 0 picks free ones. */
   grpcBasePort: number;
+  /** GRPC_REFLECTION: reflection on those ports (default on, off with NODE_ENV=production). */
+  grpcReflection: boolean;
   /** CHAIN_NETWORKS / CHAIN_NETWORKS_FILE, or the embedded networks when neither is set. */
   chainNetworks: NetworkSpec[];
   /** NFT e-mail, pinning and image settings (SMTP_URL, IPFS_API_URL, NFT_…). */
@@ -51,6 +54,7 @@ export function loadEmbeddedConfig(env: Record<string, string | undefined> = pro
     bootstrapApiKey: read.optionalString('BOOTSTRAP_API_KEY'),
     publicBaseUrl: read.url('PUBLIC_BASE_URL', ['http', 'https']),
     grpcBasePort: read.port('GRPC_BASE_PORT', 50051),
+    grpcReflection: grpcReflection(read),
     chainNetworks: loadNetworkSpecs(env),
     nfts: { mailOutboxDir: resolve(read.string('DATA_DIR', './data'), 'mail-outbox'), ...loadNftSettings(read).nfts },
     chainRelayQuota: loadRelayQuota(read),

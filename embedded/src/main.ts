@@ -29,6 +29,7 @@ const system = await startSystem({
   bootstrapApiKey: key.bootstrapApiKey,
   publicBaseUrl: config.publicBaseUrl,
   grpcBasePort: config.grpcBasePort,
+  grpcReflection: config.grpcReflection,
   kafkaBrokers: config.kafkaBrokers,
   contentDir: join(config.dataDir, 'content'),
   chainNetworks: config.chainNetworks,
@@ -60,8 +61,9 @@ const lines = [
   '',
   ...key.howToGetAKey(system.gatewayUrl),
   '',
+  // Its gRPC ports take only callers signed with this process's own key, so the loader brings a taxonomy service of its own.
   'Example taxonomy (ICMA core indicators, 2024), loaded once through the taxonomy API:',
-  `  TAXONOMY_GRPC_ADDR=${system.grpc.taxonomy} npm run example:load`,
+  config.databaseUrl ? '  DATABASE_URL=<the same> npm run example:load' : `  with the system stopped: PGLITE_DATA_DIR=${pgliteDir(config.dataDir)} npm run example:load`,
   '',
 ];
 process.stdout.write(lines.join('\n') + '\n');

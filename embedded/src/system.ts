@@ -45,6 +45,8 @@ export interface SystemOptions {
   nodeEnv?: string;
   /** First gRPC port: identity on it, taxonomy on the next; 0 (the default) picks free ports. */
   grpcBasePort?: number;
+  /** gRPC server reflection on the loopback ports (GRPC_REFLECTION); off when undefined. */
+  grpcReflection?: boolean;
   /** The gateway's time and rate limits; their defaults when undefined. */
   gatewayLimits?: GatewayLimits | undefined;
   /** GraphQL settings of the gateway; defaults from NODE_ENV. */
@@ -114,7 +116,7 @@ export async function startSystem(opts: SystemOptions): Promise<RunningSystem> {
     });
     stack.push(() => identity.close());
     const grpcPort = (offset: number) => (opts.grpcBasePort ? opts.grpcBasePort + offset : 0);
-    const identityServer = await serve('identity', identity.registration, opts.log, grpcPort(0));
+    const identityServer = await serve('identity', identity.registration, opts, grpcPort(0));
     stack.push(() => identityServer.shutdown());
 
     const taxonomy = await createTaxonomyService({
@@ -124,7 +126,7 @@ export async function startSystem(opts: SystemOptions): Promise<RunningSystem> {
       poolSize: embedded ? 4 : 10,
     });
     stack.push(() => taxonomy.close());
-    const taxonomyServer = await serve('taxonomy', taxonomy.registration, opts.log, grpcPort(1));
+    const taxonomyServer = await serve('taxonomy', taxonomy.registration, opts, grpcPort(1));
     stack.push(() => taxonomyServer.shutdown());
 
     const portfolio = await createPortfolioService({
@@ -135,7 +137,7 @@ export async function startSystem(opts: SystemOptions): Promise<RunningSystem> {
       poolSize: embedded ? 4 : 10,
     });
     stack.push(() => portfolio.close());
-    const portfolioServer = await serve('portfolio', portfolio.registration, opts.log, grpcPort(2));
+    const portfolioServer = await serve('portfolio', portfolio.registration, opts, grpcPort(2));
     stack.push(() => portfolioServer.shutdown());
 
     let contentDir = opts.contentDir;
@@ -156,7 +158,7 @@ export async function startSystem(opts: SystemOptions): Promise<RunningSystem> {
       relayQuota: opts.chainRelayQuota,
     });
     stack.push(() => chain.close());
-    const chainServer = await serve('chain', chain.registration, opts.log, grpcPort(3));
+    const chainServer = await serve('chain', chain.registration, opts, grpcPort(3));
     stack.push(() => chainServer.shutdown());
 
     const gatewayConfig = loadGatewayConfig({
@@ -190,19 +192,24 @@ export async function startSystem(opts: SystemOptions): Promise<RunningSystem> {
   }
 }
 
+export const EMBEDDED_GRPC_HOST = '127.0.0.1';
+
 async function serve(
   name: keyof typeof protoFiles,
   registration: Parameters<typeof startGrpcServer>[0]['services'][number],
-  log: Logger,
+  opts: Pick<SystemOptions, 'log' | 'grpcReflection'>,
   port: number,
 ): Promise<StartedGrpcServer> {
   return startGrpcServer({
     services: [registration],
-    host: '127.0.0.1',
+    // Loopback only: nothing outside this process has its caller key, and nothing outside this machine
+    // should learn the ports are there. A container runs the services standalone (GRPC_HOST).
+    host: EMBEDDED_GRPC_HOST,
     port,
     protoRoot,
     protoFiles: [protoFiles[name]],
-    log: log.child({ component: name }),
+    log: opts.log.child({ component: name }),
+    reflection: opts.grpcReflection === true,
   });
 }
 

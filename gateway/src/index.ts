@@ -1,5 +1,8 @@
 import { announcementBusFromEnv } from '@green-impact/shared/bus/create-bus';
 import { ConfigError, envReader } from '@green-impact/shared/config';
+import { loadCallerTrust } from '@green-impact/shared/callers/caller-trust-config';
+import { useCallerTrust } from '@green-impact/shared/callers/caller-trust';
+import { GATEWAY_ISSUER } from '@green-impact/shared/callers/caller-verifier';
 import { reportListening } from '@green-impact/shared/listening';
 import { createLogger } from '@green-impact/shared/logger';
 import { initTracing } from '@green-impact/shared/tracing/tracing';
@@ -11,6 +14,8 @@ const log = createLogger('gateway');
 try {
   initTracing('gateway'); // only when OTEL_EXPORTER_OTLP_ENDPOINT / OTEL_TRACES_EXPORTER say so
   const config = loadGatewayConfig();
+  // Every backend call carries the caller signed with CALLER_SIGNING_KEY; services accept nothing else.
+  useCallerTrust(loadCallerTrust(envReader(), { signsAs: GATEWAY_ISSUER, verifies: false }));
   // Kafka carries identity's key revocations to every replica's authentication cache; without it the
   // cache's TTL is the only bound (an in-process bus would reach no other process).
   const bus = announcementBusFromEnv(envReader(), 'gateway', log);

@@ -10,11 +10,15 @@ import { imageFileList, missingAtRuntime } from './support/infra/image-layout.js
 import {
   generatedObjects, hasCommand, kustomizationResources, readKustomization, readYamlFile, renderWith, repoRoot, type K8sObject,
 } from './support/infra/manifests.js';
-import { allowedEdges, egressTo, reachableFrom, STRANGER, workloadsOf, type Outsider } from './support/infra/network-policy.js';
+import { allowedEdges, egressTo, openEgressRules, reachableFrom, STRANGER, workloadsOf, type Outsider, type Workload } from './support/infra/network-policy.js';
 import { runtimeProblems, type RuntimeSpec } from './support/infra/runtime-invariants.js';
 import { IDENTITY_EVENTS_TOPIC } from '@green-impact/shared/bus/identity-events';
 import { TAXONOMY_EVENTS_TOPIC } from '@green-impact/shared/bus/taxonomy-events';
 import { kafkaTopicErrors, schemaErrors } from './support/infra/schema.js';
+import { envReader } from '@green-impact/shared/config';
+import { parsePrivateKey } from '@green-impact/shared/callers/caller-keys';
+import { callerTrust } from '@green-impact/shared/callers/caller-trust';
+import { loadCallerTrust } from '@green-impact/shared/callers/caller-trust-config';
 import { systemProblems, type SystemSpec } from './support/infra/system-invariants.js';
 
 // The system as the issue describes it; every check below compares the manifests with this.
@@ -42,19 +46,27 @@ const RUNTIME: RuntimeSpec = { workloads: WORKLOADS, collector: COLLECTOR, close
 // GraphQL subscriptions are WebSockets on /graphql; through the Ingress they may stay quiet for an hour.
 const INGRESS: IngressSpec = { websocketPaths: ['/graphql'], websocketTimeoutSeconds: 3600 };
 
+// PostgreSQL as base/network-policies.yaml names it (label app.kubernetes.io/name=postgres, any namespace).
+const POSTGRES: Outsider = { namespace: { 'kubernetes.io/metadata.name': 'databases' }, pod: { 'app.kubernetes.io/name': 'postgres' } };
+// A broker of the Strimzi cluster green-impact in the namespace (KAFKA_BROKERS).
+const KAFKA: Workload = { name: 'kafka', labels: { 'strimzi.io/cluster': 'green-impact', 'strimzi.io/kind': 'Kafka' }, ports: [{ port: 9092, protocol: 'TCP' }] };
+const KAFKA_CLIENTS = ['gateway', 'identity', 'taxonomy', 'portfolio', 'chain'];
+
 /**
- * What each workload may send outside the namespace: PostgreSQL, Kafka, RPC over HTTPS, SMTP; to kube-dns,
- * DNS too; to Redis, where it is configured, the gateway's 6379.
+ * What each workload may send to a party outside the namespace, by what the party is: DNS to kube-dns,
+ * 5432 to PostgreSQL, 6379 to Redis where configured; and from the chain service the public internet's
+ * RPC (443) and, in prod, SMTP ports, which any outside address may be. Nothing else, to nobody else.
  */
-function outsideEgress(chainExtra: string[], withPostgresPod: boolean, toKubeDns: boolean, gatewayExtra: string[] = []): Record<string, string[]> {
-  const only = (...ports: string[]) => CANDIDATE_PORTS.filter((p) => [...(toKubeDns ? DNS : []), ...ports].includes(p));
+function outsideEgress(party: { dns?: boolean; postgres?: boolean; redis?: boolean }, chainInternet: string[], withPostgresPod: boolean): Record<string, string[]> {
+  const only = (...ports: string[]) => CANDIDATE_PORTS.filter((p) => [...(party.dns ? DNS : []), ...ports].includes(p));
+  const db = party.postgres ? ['5432/TCP'] : [];
   return {
-    gateway: only('9092/TCP', ...gatewayExtra),
-    identity: only('5432/TCP', '9092/TCP'),
-    taxonomy: only('5432/TCP', '9092/TCP'),
-    portfolio: only('5432/TCP', '9092/TCP'),
-    chain: only('443/TCP', '5432/TCP', '9092/TCP', ...chainExtra),
-    ...Object.fromEntries(MIGRATIONS.map((s) => [`${s}-migrate`, only('5432/TCP')])),
+    gateway: only(...(party.redis ? ['6379/TCP'] : [])),
+    identity: only(...db),
+    taxonomy: only(...db),
+    portfolio: only(...db),
+    chain: only('443/TCP', ...chainInternet, ...db),
+    ...Object.fromEntries(MIGRATIONS.map((s) => [`${s}-migrate`, only(...db)])),
     ...(withPostgresPod ? { postgres: only() } : {}),
   };
 }
@@ -99,8 +111,13 @@ function assertSystem(
   assert.deepEqual(reachableFrom(objects, STRANGER), ['gateway:8080'], 'only the gateway is reachable from outside');
   const scraped = Object.entries(WORKLOADS).map(([n, w]) => `${n}:${w.metricsPort}`).sort();
   assert.deepEqual(reachableFrom(objects, PROMETHEUS), scraped, 'Prometheus reaches the metrics ports and nothing else');
-  assert.deepEqual(egressTo(objects, STRANGER, CANDIDATE_PORTS), outsideEgress(net.chainEgress, net.postgresPod, false));
-  assert.deepEqual(egressTo(objects, KUBE_DNS, CANDIDATE_PORTS), outsideEgress(net.chainEgress, net.postgresPod, true));
+  assert.deepEqual(openEgressRules(objects), [], 'every egress rule names its target');
+  assert.deepEqual(egressTo(objects, STRANGER, CANDIDATE_PORTS), outsideEgress({}, net.chainEgress, net.postgresPod), 'to anyone else: only the chain\'s internet ports');
+  assert.deepEqual(egressTo(objects, KUBE_DNS, CANDIDATE_PORTS), outsideEgress({ dns: true }, net.chainEgress, net.postgresPod));
+  assert.deepEqual(egressTo(objects, POSTGRES, CANDIDATE_PORTS), outsideEgress({ postgres: true }, net.chainEgress, net.postgresPod), 'PostgreSQL from the services and migrations only');
+  const kafka = egressTo(objects, KAFKA, CANDIDATE_PORTS);
+  assert.deepEqual(Object.keys(kafka).filter((w) => kafka[w]!.length > 0).sort(), [...KAFKA_CLIENTS].sort(), 'Kafka from the gateway and the services only');
+  for (const w of KAFKA_CLIENTS) assert.deepEqual(kafka[w], ['9092/TCP'], `${w} to Kafka`);
   assert.deepEqual(egressTo(objects, COLLECTOR, ['4317/TCP', '4318/TCP']), collectorEgress(objects, net.tracing));
   const gateway = gatewayEnvOf(objects);
   const behindIngress = objects.some((o) => o.kind === 'Ingress');
@@ -108,7 +125,7 @@ function assertSystem(
   if (behindIngress) assert.deepEqual(ingressProblems(objects, gateway?.values ?? {}, INGRESS), [], 'the Ingress lets the gateway\'s limits and WebSockets through');
   // Redis: REDIS_URL from a Secret and the egress to Redis's port come together, or neither.
   assert.equal(gateway?.fromSecrets['REDIS_URL'] !== undefined, net.redis, net.redis ? 'REDIS_URL must come from a Secret' : 'no REDIS_URL here');
-  assert.deepEqual(egressTo(objects, REDIS, CANDIDATE_PORTS), outsideEgress(net.chainEgress, net.postgresPod, false, net.redis ? ['6379/TCP'] : []), 'Redis on 6379, from the gateway only, only where configured');
+  assert.deepEqual(egressTo(objects, REDIS, CANDIDATE_PORTS), outsideEgress({ redis: net.redis }, net.chainEgress, net.postgresPod), 'Redis on 6379, from the gateway only, only where configured');
 }
 
 describe('container image (infra/docker/Dockerfile, read statically: no Docker engine runs here)', () => {
@@ -277,6 +294,15 @@ describe('Kubernetes manifests (infra/k8s)', () => {
       const dbClients = [...MIGRATIONS, ...MIGRATIONS.map((s) => `${s}-migrate`)].map((c) => `${c} -> postgres:5432`);
       assertSystem(objects, { externalSecrets: [], secretObjectsAllowed: true }, { edges: [...CALLS, ...dbClients], chainEgress: [], postgresPod: true, tracing: false, redis: false });
       for (const h of objects.filter((o) => o.kind === 'HorizontalPodAutoscaler')) assert.equal(h['spec'].maxReplicas, 1, h.metadata.name);
+      // The development caller keys pair up: the services trust exactly the gateway's and portfolio's public halves.
+      const secret = (name: string) => Buffer.from(objects.find((o) => o.kind === 'Secret' && o.metadata.name.startsWith(`${name}-`))!['data'].CALLER_SIGNING_KEY, 'base64').toString();
+      const config = objects.find((o) => o.kind === 'ConfigMap' && o.metadata.name.startsWith('green-impact-config-'))!['data'];
+      const trusted = loadCallerTrust(envReader({ CALLER_TRUSTED_KEYS: config.CALLER_TRUSTED_KEYS }), { verifies: true });
+      for (const [issuer, owner] of [['gateway', 'gateway-secrets'], ['portfolio', 'portfolio-secrets']] as const) {
+        const signer = callerTrust({ signing: { [issuer]: parsePrivateKey(owner, secret(owner)).privateKey }, trusted: new Map() }).signer(issuer);
+        const token = signer.token({ accountId: 'a', role: 'user' }, 'greenimpact.taxonomy.v1.TaxonomyService');
+        await trusted.verifier.verify(token, 'greenimpact.taxonomy.v1.TaxonomyService', 'ConvertAmounts');
+      }
       assert.ok(objects.every((o) => o.kind === 'Namespace' || o.metadata['namespace'] === 'green-impact-dev'));
     });
 

@@ -1,8 +1,6 @@
 import type { ServerWritableStream } from '@grpc/grpc-js';
-import type { Job, JobStatus, WatchJobsRequest, WatchJobsResponse } from '@green-impact/proto/greenimpact/chain/v1/chain';
-import { callerFromMetadata } from '@green-impact/shared/caller';
-import { UnauthenticatedError } from '@green-impact/shared/errors';
-import { domainErrorToGrpc } from '@green-impact/shared/grpc/status-map';
+import { ChainServiceService, type Job, type JobStatus, type WatchJobsRequest, type WatchJobsResponse } from '@green-impact/proto/greenimpact/chain/v1/chain';
+import { withVerifiedCaller } from '@green-impact/shared/callers/call-metadata';
 
 /**
  * WatchJobs for the fake chain service, with the real one's rules (services/chain/src/jobs/job-watch.ts):
@@ -23,23 +21,20 @@ export function fakeJobWatch(lookup: (jobId: string) => { job: Job; account: str
       }
     },
     handler(call: ServerWritableStream<WatchJobsRequest, WatchJobsResponse>): void {
-      const caller = callerFromMetadata(call.metadata);
-      if (!caller) {
-        call.emit('error', domainErrorToGrpc(new UnauthenticatedError()));
-        return;
-      }
-      const watcher = { account: caller.accountId, req: call.request, write: (r: WatchJobsResponse) => call.write(r) };
-      watchers.add(watcher);
-      const close = () => watchers.delete(watcher);
-      call.on('cancelled', close);
-      call.on('close', close);
-      call.on('error', close);
-      if (call.request.sendCurrent) {
-        for (const id of call.request.jobIds) {
-          const s = lookup(id);
-          if (s && s.account === caller.accountId) call.write({ job: s.job });
+      withVerifiedCaller(call, ChainServiceService.watchJobs.path, (caller) => {
+        const watcher = { account: caller.accountId, req: call.request, write: (r: WatchJobsResponse) => call.write(r) };
+        watchers.add(watcher);
+        const close = () => watchers.delete(watcher);
+        call.on('cancelled', close);
+        call.on('close', close);
+        call.on('error', close);
+        if (call.request.sendCurrent) {
+          for (const id of call.request.jobIds) {
+            const s = lookup(id);
+            if (s && s.account === caller.accountId) call.write({ job: s.job });
+          }
         }
-      }
+      });
     },
   };
 }

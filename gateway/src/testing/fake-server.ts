@@ -15,5 +15,6 @@ export function serveFake(
     protoRoot,
     protoFiles: [protoFiles[service.protoFile]],
     log,
+    reflection: true,
   });
 }

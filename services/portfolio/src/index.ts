@@ -7,6 +7,7 @@ await runServiceProcess({
   name: 'portfolio',
   protoFile: protoFiles.portfolio,
   defaultPort: 50053,
+  callsServices: true,
   create: async (env, log) => {
     const databaseUrl = env.string('DATABASE_URL');
     const taxonomyAddress = env.string('TAXONOMY_GRPC_ADDR');

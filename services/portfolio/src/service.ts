@@ -59,7 +59,9 @@ export async function createPortfolioService(opts: PortfolioServiceOptions): Pro
     ...(opts.poolSize ? { poolSize: opts.poolSize } : {}),
     log: opts.log,
   });
-  const taxonomy = createTaxonomyClient(opts.taxonomyAddress);
+  // Signed as portfolio, not as the gateway: background jobs read taxonomy long after the gateway's token
+  // for the request expired, and taxonomy lets portfolio read only (RELAY_GRANTS).
+  const taxonomy = createTaxonomyClient(opts.taxonomyAddress, { issuer: 'portfolio' });
   const stores = createStores(ds, new TaxonomyFrameworkSource(taxonomy), opts.log, opts.recompute);
   let staleFollower: StaleImpactFollower | undefined;
   try {

@@ -6,6 +6,9 @@ import { startGrpcServer, type GrpcServiceRegistration } from './grpc/server.js'
 import { reportListening } from './listening.js';
 import { startMetricsServer, type MetricsServer } from './metrics-server.js';
 import { initTracing, shutdownTracing } from './tracing/tracing.js';
+import { loadGrpcServerSettings } from './grpc/server-settings.js';
+import { loadCallerTrust } from './callers/caller-trust-config.js';
+import { useCallerTrust } from './callers/caller-trust.js';
 
 export interface RunnableService {
   registration: GrpcServiceRegistration;
@@ -31,7 +34,8 @@ export async function ownsBus(bus: EventBus | undefined, create: () => Promise<R
 
 /**
  * Runs one service as its own process (the distributed topology): validates config before anything
- * starts, serves gRPC with health and reflection and Prometheus metrics on METRICS_PORT (default: the gRPC
+ * starts, serves gRPC with health (and reflection outside production) to callers the gateway signed
+ * (CALLER_TRUSTED_KEYS), and Prometheus metrics on METRICS_PORT (default: the gRPC
  * port + 1000, or a free port when GRPC_PORT is 0; 0 turns it off), reports the ports it bound (log lines,
  * and reportListening to a parent that asked over IPC), traces when OpenTelemetry is configured (tracing/tracing.ts), and on
  * SIGTERM/SIGINT stops accepting, lets in-flight calls finish (up to SHUTDOWN_GRACE_MS), then closes its
@@ -42,19 +46,23 @@ export async function runServiceProcess(opts: {
   name: string;
   protoFile: string;
   defaultPort: number;
+  /** The service calls other services for its callers, signing them as itself (CALLER_SIGNING_KEY). */
+  callsServices?: boolean;
   create: (env: EnvReader, log: Logger) => Promise<RunnableService>;
 }): Promise<void> {
   const log = createLogger(opts.name);
   let service: RunnableService;
   let port: number;
   let host: string;
+  let reflection: boolean;
   /** undefined: no metrics listener. */
   let metricsPort: number | undefined;
   let graceMs: number;
   try {
     const env = envReader();
-    port = env.port('GRPC_PORT', opts.defaultPort);
-    host = env.string('GRPC_HOST', '0.0.0.0');
+    ({ port, host, reflection } = loadGrpcServerSettings(env, opts.defaultPort));
+    // Before anything connects: this process's clients sign with it, its server verifies with it.
+    useCallerTrust(loadCallerTrust(env, { signsAs: opts.callsServices ? opts.name : undefined, verifies: true }));
     metricsPort = env.optionalString('METRICS_PORT') === undefined ? defaultMetricsPort(port) : env.port('METRICS_PORT') || undefined;
     graceMs = env.int('SHUTDOWN_GRACE_MS', 10_000, { min: 0, max: 600_000 });
     initTracing(opts.name);
@@ -75,6 +83,7 @@ export async function runServiceProcess(opts: {
     protoRoot,
     protoFiles: [opts.protoFile],
     log,
+    reflection,
   });
   let metrics: MetricsServer | undefined;
   if (metricsPort !== undefined) {

@@ -1,6 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { callerKeysForChildren } from '@green-impact/shared/testing/caller-keys';
 
 const root = fileURLToPath(new URL('../../../', import.meta.url));
 
@@ -25,7 +26,8 @@ export interface ChainReplica {
 export async function startChainReplica(env: Record<string, string>, timeoutMs = 45_000): Promise<ChainReplica> {
   const child: ChildProcess = spawn(process.execPath, [join(root, 'services/chain/dist/index.js')], {
     cwd: root,
-    env: { ...process.env, GRPC_PORT: '0', GRPC_HOST: '127.0.0.1', LOG_LEVEL: 'info', NODE_ENV: 'test', ...env },
+    // Trusts this process's gateway key: the test calls the replica directly.
+    env: { ...process.env, GRPC_PORT: '0', GRPC_HOST: '127.0.0.1', LOG_LEVEL: 'info', NODE_ENV: 'test', CALLER_TRUSTED_KEYS: callerKeysForChildren().CALLER_TRUSTED_KEYS, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   process.once('exit', () => child.kill('SIGKILL')); // never outlive the test runner

@@ -1,8 +1,8 @@
 import { Metadata, type ServerWritableStream } from '@grpc/grpc-js';
-import type { WatchJobsRequest, WatchJobsResponse } from '@green-impact/proto/greenimpact/chain/v1/chain';
+import { ChainServiceService, type WatchJobsRequest, type WatchJobsResponse } from '@green-impact/proto/greenimpact/chain/v1/chain';
 import type { EventBus, Subscription } from '@green-impact/shared/bus/event-bus';
-import { callerFromMetadata } from '@green-impact/shared/caller';
-import { UnauthenticatedError } from '@green-impact/shared/errors';
+import type { Caller } from '@green-impact/shared/caller';
+import { withVerifiedCaller } from '@green-impact/shared/callers/call-metadata';
 import { domainErrorToGrpc } from '@green-impact/shared/grpc/status-map';
 import { toDomainError } from '@green-impact/shared/grpc/unexpected-error';
 import type { Logger } from '@green-impact/shared/logger';
@@ -61,12 +61,10 @@ export function watchJobsHandler(
   txUrl: (row: JobRow, hash: string) => string | undefined,
   log: Logger,
 ) {
-  return (call: ServerWritableStream<WatchJobsRequest, WatchJobsResponse>): void => {
-    const caller = callerFromMetadata(call.metadata);
-    if (!caller) {
-      call.emit('error', domainErrorToGrpc(new UnauthenticatedError()));
-      return;
-    }
+  return (call: ServerWritableStream<WatchJobsRequest, WatchJobsResponse>): void =>
+    withVerifiedCaller(call, ChainServiceService.watchJobs.path, (caller) => watch(call, caller));
+  function watch(call: ServerWritableStream<WatchJobsRequest, WatchJobsResponse>, caller: Caller): void {
+    if (call.cancelled) return;
     const req = call.request;
     const ids = new Set(req.jobIds.map((id) => id.trim().toLowerCase()).filter(Boolean));
     const kind = req.kind !== undefined ? nameOf(JOB_KINDS, req.kind) : undefined;
@@ -107,5 +105,5 @@ export function watchJobsHandler(
     // Headers at once: the client learns that the stream is live, every event from here on reaches it.
     call.sendMetadata(new Metadata());
     if (req.sendCurrent) for (const id of ids) send(id, undefined);
-  };
+  }
 }

@@ -8,7 +8,8 @@ import { ChainServiceService, JobStatus, type Job, type WatchJobsRequest, type W
 import { protoFiles, protoRoot } from '@green-impact/proto/paths';
 import type { EventBus } from '@green-impact/shared/bus/event-bus';
 import { InProcessBus } from '@green-impact/shared/bus/in-process-bus';
-import { callerToMetadata, type Caller } from '@green-impact/shared/caller';
+import type { Caller } from '@green-impact/shared/caller';
+import { signCall } from '@green-impact/shared/callers/call-metadata';
 import { startGrpcServer, type StartedGrpcServer } from '@green-impact/shared/grpc/server';
 import { createLogger } from '@green-impact/shared/logger';
 import type { TestDatabase } from '@green-impact/shared/testing/databases';
@@ -139,7 +140,7 @@ export function watchJobs(client: ChainClient, caller: Caller, request: Partial<
     def.requestSerialize as (v: WatchJobsRequest) => Buffer,
     def.responseDeserialize,
     { jobIds: [], sendCurrent: false, ...request },
-    callerToMetadata(caller, new Metadata()),
+    signCall(new Metadata(), caller, def.path),
     {},
   );
   call.on('data', (m: WatchJobsResponse) => received.push(m));

@@ -8,6 +8,6 @@ import { createGrpcClient, type TypedClient } from '../grpc/client.js';
  */
 export type TaxonomyClient = TypedClient<typeof TaxonomyServiceService>;
 
-export function createTaxonomyClient(address: string, defaults: { deadlineMs?: number } = {}): TaxonomyClient {
+export function createTaxonomyClient(address: string, defaults: { deadlineMs?: number; issuer?: string } = {}): TaxonomyClient {
   return createGrpcClient(TaxonomyServiceService, address, defaults);
 }

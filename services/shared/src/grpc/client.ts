@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { Client, credentials, Metadata, type ClientReadableStream, type ClientUnaryCall, type ServiceError } from '@grpc/grpc-js';
-import { callerToMetadata, type Caller } from '../caller.js';
+import type { Caller } from '../caller.js';
+import { signCall } from '../callers/call-metadata.js';
 import { DeadlineExceededError, DomainError } from '../errors.js';
 import { currentCallBudget } from './call-budget.js';
 import { grpcErrorToDomain } from './status-map.js';
@@ -48,15 +49,16 @@ const BUDGET_GRACE_MS = 50;
 const ROUND_ROBIN = JSON.stringify({ loadBalancingConfig: [{ round_robin: {} }] });
 
 /**
- * Builds a client from a ts-proto service definition. Every call carries a deadline and the caller's
- * identity in metadata; failures come back as DomainErrors so the gateway maps them in one place. Under a
+ * Builds a client from a ts-proto service definition. Every call carries a deadline and a caller token
+ * signed as `issuer` (the gateway unless said otherwise; anonymous calls too, so a service can refuse
+ * every call nobody signed); failures come back as DomainErrors so the gateway maps them in one place. Under a
  * request's call budget (call-budget.ts) the deadline is never later than the budget's, and the call is
  * cancelled when the budget is spent or the client went away.
  */
 export function createGrpcClient<D extends Record<string, MethodDef>>(
   definition: D,
   address: string,
-  defaults: { deadlineMs?: number } = {},
+  defaults: { deadlineMs?: number; issuer?: string } = {},
 ): TypedClient<D> {
   const client = new Client(address, credentials.createInsecure(), {
     // Every address the name resolves to gets calls in turn (a headless Service answers with every ready
@@ -73,8 +75,8 @@ export function createGrpcClient<D extends Record<string, MethodDef>>(
     close: () => client.close(),
     raw: client,
   };
-  const metadataOf = (options: CallOptions) => {
-    const metadata = callerToMetadata(options.caller, new Metadata());
+  const metadataOf = (path: string, options: CallOptions) => {
+    const metadata = signCall(new Metadata(), options.caller, path, defaults.issuer);
     metadata.set('x-request-id', options.requestId ?? options.caller?.requestId ?? randomUUID());
     return metadata;
   };
@@ -82,7 +84,7 @@ export function createGrpcClient<D extends Record<string, MethodDef>>(
     if (def.requestStream) continue;
     if (def.responseStream) {
       typed[name] = (request: unknown, options: CallOptions = {}) =>
-        client.makeServerStreamRequest(def.path, def.requestSerialize as (v: unknown) => Buffer, def.responseDeserialize, request, metadataOf(options));
+        client.makeServerStreamRequest(def.path, def.requestSerialize as (v: unknown) => Buffer, def.responseDeserialize, request, metadataOf(def.path, options));
       continue;
     }
     typed[name] = (request: unknown, options: CallOptions = {}) =>
@@ -93,7 +95,7 @@ export function createGrpcClient<D extends Record<string, MethodDef>>(
           reject(reason instanceof DomainError ? reason : new DeadlineExceededError());
           return;
         }
-        const metadata = metadataOf(options);
+        const metadata = metadataOf(def.path, options);
         const span = startClientSpan(def.path, metadata);
         const own = Date.now() + (options.deadlineMs ?? defaultDeadline);
         const deadline = budget ? Math.min(own, budget.deadline + BUDGET_GRACE_MS) : own;

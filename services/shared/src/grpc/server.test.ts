@@ -2,7 +2,7 @@ import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
-import { credentials, loadPackageDefinition, type GrpcObject, type ServiceClientConstructor } from '@grpc/grpc-js';
+import { credentials, loadPackageDefinition, status, type GrpcObject, type ServiceClientConstructor } from '@grpc/grpc-js';
 import { loadSync } from '@grpc/proto-loader';
 import { IdentityServiceService } from '@green-impact/proto/greenimpact/identity/v1/identity';
 import { protoFiles, protoRoot } from '@green-impact/proto/paths';
@@ -10,6 +10,8 @@ import { createLogger } from '../logger.js';
 import { NotFoundError } from '../errors.js';
 import { createGrpcClient } from './client.js';
 import { implement, startGrpcServer, type StartedGrpcServer } from './server.js';
+import { loadGrpcServerSettings } from './server-settings.js';
+import { envReader } from '../config.js';
 
 const require = createRequire(import.meta.url);
 const SERVICE = 'greenimpact.identity.v1.IdentityService';
@@ -20,6 +22,21 @@ function clientFor(protoPath: string, includeDir: string, pkgPath: string[], add
   for (const p of pkgPath) obj = (obj as GrpcObject)[p] as GrpcObject;
   const Ctor = obj as unknown as ServiceClientConstructor;
   return new Ctor(address, credentials.createInsecure());
+}
+
+/** The services a server names through reflection (grpcurl list). */
+function listServices(address: string): Promise<string[]> {
+  const reflectionRoot = join(dirname(require.resolve('@grpc/reflection/package.json')), 'build/proto');
+  const reflection = clientFor(join(reflectionRoot, 'grpc/reflection/v1/reflection.proto'), reflectionRoot, ['grpc', 'reflection', 'v1', 'ServerReflection'], address);
+  const call = reflection.ServerReflectionInfo();
+  return new Promise<string[]>((resolve, reject) => {
+    call.on('data', (r: { list_services_response?: { service: { name: string }[] } }) => {
+      resolve(r.list_services_response?.service.map((s) => s.name) ?? []);
+      call.end();
+    });
+    call.on('error', reject);
+    call.write({ list_services: '' });
+  }).finally(() => reflection.close());
 }
 
 describe('gRPC server helper', () => {
@@ -46,6 +63,7 @@ describe('gRPC server helper', () => {
       protoRoot,
       protoFiles: [protoFiles.identity],
       log,
+      reflection: true,
     });
   });
   after(() => server.shutdown(500));
@@ -76,19 +94,22 @@ describe('gRPC server helper', () => {
     health.close();
   });
 
+  it('serves no reflection unless asked (GRPC_REFLECTION; off with NODE_ENV=production)', async () => {
+    const log = createLogger('grpc-test');
+    const quiet = await startGrpcServer({ services: [], host: '127.0.0.1', port: 0, protoRoot, protoFiles: [protoFiles.identity], log });
+    try {
+      await assert.rejects(listServices(quiet.address), { code: status.UNIMPLEMENTED });
+    } finally {
+      await quiet.shutdown(500);
+    }
+    assert.equal(loadGrpcServerSettings(envReader({ NODE_ENV: 'production' }), 50051).reflection, false);
+    assert.equal(loadGrpcServerSettings(envReader({ NODE_ENV: 'development' }), 50051).reflection, true);
+    assert.equal(loadGrpcServerSettings(envReader({ NODE_ENV: 'production', GRPC_REFLECTION: 'true' }), 50051).reflection, true);
+    assert.equal(loadGrpcServerSettings(envReader({}), 50051).host, '0.0.0.0', 'a container listens for its Service');
+  });
+
   it('serves reflection listing the service', async () => {
-    const reflectionRoot = join(dirname(require.resolve('@grpc/reflection/package.json')), 'build/proto');
-    const reflection = clientFor(join(reflectionRoot, 'grpc/reflection/v1/reflection.proto'), reflectionRoot, ['grpc', 'reflection', 'v1', 'ServerReflection'], server.address);
-    const call = reflection.ServerReflectionInfo();
-    const services = await new Promise<string[]>((resolve, reject) => {
-      call.on('data', (r: { list_services_response?: { service: { name: string }[] } }) => {
-        resolve(r.list_services_response?.service.map((s) => s.name) ?? []);
-        call.end();
-      });
-      call.on('error', reject);
-      call.write({ list_services: '' });
-    });
+    const services = await listServices(server.address);
     assert.ok(services.includes(SERVICE), services.join(','));
-    reflection.close();
   });
 });

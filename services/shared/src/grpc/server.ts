@@ -12,7 +12,8 @@ import { HealthImplementation } from 'grpc-health-check';
 import { ReflectionService } from '@grpc/reflection';
 import { loadSync } from '@grpc/proto-loader';
 import type { Logger } from '../logger.js';
-import { callerFromMetadata, type Caller, METADATA_REQUEST_ID } from '../caller.js';
+import { type Caller, METADATA_REQUEST_ID } from '../caller.js';
+import { verifyCall } from '../callers/call-metadata.js';
 import { domainErrorToGrpc } from './status-map.js';
 import { DomainError } from '../errors.js';
 import { toDomainError } from './unexpected-error.js';
@@ -39,7 +40,8 @@ export type UnaryHandlers<D> = {
 };
 
 /**
- * Adapts async handlers to grpc-js: extracts the caller from metadata, maps every thrown error through
+ * Adapts async handlers to grpc-js: takes the caller from the call's signed token (refusing the call,
+ * UNAUTHENTICATED, without a good one), maps every thrown error through
  * the single domain→gRPC table, logs unexpected errors (without request bodies, which may hold PII) and
  * records metrics.
  */
@@ -51,7 +53,8 @@ export function implement<D extends Record<string, { path: string }>>(
 ): UntypedServiceImplementation {
   const impl: UntypedServiceImplementation = {};
   for (const key of Object.keys(definition) as (keyof D & string)[]) {
-    const method = definition[key]!.path.split('/').pop() ?? key;
+    const path = definition[key]!.path;
+    const method = path.split('/').pop() ?? key;
     // A method of the contract this server version does not serve yet answers UNIMPLEMENTED, as gRPC does.
     const handler =
       handlers[key] ??
@@ -65,7 +68,7 @@ export function implement<D extends Record<string, { path: string }>>(
       const controller = new AbortController();
       call.on('cancelled', () => controller.abort());
       const ctx: CallContext = {
-        caller: callerFromMetadata(call.metadata),
+        caller: undefined,
         requestId,
         metadata: call.metadata,
         log: log.child({ requestId, method }),
@@ -73,13 +76,22 @@ export function implement<D extends Record<string, { path: string }>>(
       };
       // Continues the caller's trace (traceparent in the metadata); what the handler does joins it.
       const span = startServerSpan(serviceName, method, call.metadata, requestId);
+      // The caller is the signed token's, or the call is refused before the handler sees it.
+      const authenticated = async () => {
+        const { caller } = await verifyCall(call.metadata, path).catch((err: unknown) => {
+          ctx.log.warn({ reason: err instanceof Error ? err.message : String(err) }, 'refused a call without a good caller token');
+          throw err;
+        });
+        ctx.caller = caller && { ...caller, requestId };
+        return asPoolCaller(ctx.caller?.accountId, () => handler(call.request as never, ctx));
+      };
       const done = (code: string, grpcCode: number) => {
         const seconds = Number(process.hrtime.bigint() - started) / 1e9;
         grpcMetrics.handled.inc({ service: serviceName, method, code });
         grpcMetrics.duration.observe({ service: serviceName, method }, seconds);
         span.end(grpcCode);
       };
-      span.run(() => asPoolCaller(ctx.caller?.accountId, () => handler(call.request as never, ctx))).then(
+      span.run(authenticated).then(
         (response) => {
           done('OK', 0);
           callback(null, response);
@@ -126,8 +138,8 @@ export interface StartedGrpcServer {
 export const MAX_CONNECTION_AGE_MS = 5 * 60_000;
 
 /**
- * Starts a gRPC server with the standard health service (grpc.health.v1) and server reflection for the
- * given proto files, bound to host:port (port 0 picks a free one).
+ * Starts a gRPC server with the standard health service (grpc.health.v1) and, when asked, server
+ * reflection for the given proto files, bound to host:port (port 0 picks a free one).
  */
 export async function startGrpcServer(opts: {
   services: GrpcServiceRegistration[];
@@ -138,6 +150,11 @@ export async function startGrpcServer(opts: {
   log: Logger;
   /** See MAX_CONNECTION_AGE_MS; tests shorten it. */
   maxConnectionAgeMs?: number;
+  /**
+   * Server reflection (grpcurl, grpcui): a map of every method for whoever reaches the port, so off unless
+   * asked for (GRPC_REFLECTION, on outside NODE_ENV=production: server-settings.ts).
+   */
+  reflection?: boolean;
 }): Promise<StartedGrpcServer> {
   const server = new Server({
     'grpc.max_receive_message_length': 16 * 1024 * 1024,
@@ -152,8 +169,10 @@ export async function startGrpcServer(opts: {
   }
   const health = new HealthImplementation(statuses);
   health.addToServer(server);
-  const pkg = loadSync(opts.protoFiles, { includeDirs: [opts.protoRoot], keepCase: true });
-  new ReflectionService(pkg).addToServer(server);
+  if (opts.reflection) {
+    const pkg = loadSync(opts.protoFiles, { includeDirs: [opts.protoRoot], keepCase: true });
+    new ReflectionService(pkg).addToServer(server);
+  }
 
   const port = await new Promise<number>((resolve, reject) => {
     server.bindAsync(`${opts.host}:${opts.port}`, ServerCredentials.createInsecure(), (err, boundPort) =>
@@ -161,7 +180,7 @@ export async function startGrpcServer(opts: {
     );
   });
   const address = `${opts.host}:${port}`;
-  opts.log.info({ address, services: opts.services.map((s) => s.name) }, 'gRPC server listening');
+  opts.log.info({ address, services: opts.services.map((s) => s.name), reflection: opts.reflection === true }, 'gRPC server listening');
 
   return {
     server,

@@ -4,12 +4,17 @@ import { execFile } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { skipReason, testDatabases } from '@green-impact/shared/testing/databases';
+import { callerTrust, useCallerTrust } from '@green-impact/shared/callers/caller-trust';
+import { generateCallerKeyPair, privateKeyText } from '@green-impact/shared/callers/caller-keys';
 import { startTaxonomyHarness, type TaxonomyHarness } from '../testing/harness.js';
 import { loadExample } from './example-loader.js';
 import { ICMA_TAXONOMY } from './icma-taxonomy.js';
 
 const CLI = fileURLToPath(new URL('./load-example.js', import.meta.url));
 const run = promisify(execFile);
+// The CLI is another process: it signs with a gateway key this process's services trust.
+const gatewayKeys = generateCallerKeyPair();
+useCallerTrust(callerTrust({ signing: { gateway: gatewayKeys.privateKey }, trusted: new Map([['gateway', gatewayKeys.publicKey]]) }));
 
 for (const db of testDatabases) {
   describe(`ICMA example loader on ${db.name}`, { skip: await skipReason(db) }, () => {
@@ -66,7 +71,7 @@ for (const db of testDatabases) {
     // One mode per database keeps the suite quick: the CLI's behaviour does not depend on the database.
     it(db.name === 'pglite' ? 'runs as a CLI against a running service' : 'runs as a CLI against a database', async () => {
       const env = { PATH: process.env['PATH'], LOG_LEVEL: 'silent', NODE_ENV: 'test' };
-      const target = db.name === 'pglite' ? { TAXONOMY_GRPC_ADDR: h.address } : { DATABASE_URL: h.databaseUrl };
+      const target = db.name === 'pglite' ? { TAXONOMY_GRPC_ADDR: h.address, CALLER_SIGNING_KEY: privateKeyText(gatewayKeys.privateKey) } : { DATABASE_URL: h.databaseUrl };
       const { stdout } = await run(process.execPath, [CLI], { env: { ...env, ...target } });
       assert.match(stdout, /^Already loaded \(nothing changed\): example taxonomy 2024: 6 categories, 15 sub categories/);
       if (db.name === 'pglite') {

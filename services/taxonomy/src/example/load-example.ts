@@ -1,6 +1,9 @@
 import { protoFiles, protoRoot } from '@green-impact/proto/paths';
 import type { Caller } from '@green-impact/shared/caller';
 import { ConfigError, envReader } from '@green-impact/shared/config';
+import { loadCallerTrust } from '@green-impact/shared/callers/caller-trust-config';
+import { useCallerTrust } from '@green-impact/shared/callers/caller-trust';
+import { GATEWAY_ISSUER } from '@green-impact/shared/callers/caller-verifier';
 import { startEmbeddedPostgres } from '@green-impact/shared/db/embedded-postgres';
 import { startGrpcServer } from '@green-impact/shared/grpc/server';
 import { createLogger } from '@green-impact/shared/logger';
@@ -12,7 +15,8 @@ import { ICMA_TAXONOMY } from './icma-taxonomy.js';
 /**
  * Loads the ICMA example taxonomy through the TaxonomyService gRPC API, idempotently. Where to:
  *   TAXONOMY_GRPC_ADDR=host:port  a running taxonomy service (e.g. 127.0.0.1:50052 in the distributed
- *                                 topology, or the taxonomy address `npm start` prints);
+ *                                 topology), which accepts only signed callers: CALLER_SIGNING_KEY must
+ *                                 then be the gateway's key (the tool acts as the gateway would);
  *   DATABASE_URL=postgres://…     a database: the service is started in this process on a loopback port;
  *   PGLITE_DATA_DIR=./data/pglite the embedded default's data, while the system is stopped.
  * EXAMPLE_ACCOUNT_ID names the operator account the calls are made as (default "example-loader").
@@ -23,7 +27,8 @@ try {
   const env = envReader();
   const caller: Caller = { accountId: env.string('EXAMPLE_ACCOUNT_ID', 'example-loader'), role: 'operator' };
   let address = env.optionalString('TAXONOMY_GRPC_ADDR');
-  if (address === undefined) {
+  if (address !== undefined) useCallerTrust(loadCallerTrust(env, { signsAs: GATEWAY_ISSUER, verifies: false }));
+  else {
     let databaseUrl = env.optionalString('DATABASE_URL');
     const pgliteDir = env.optionalString('PGLITE_DATA_DIR');
     if (databaseUrl === undefined && pgliteDir !== undefined) {

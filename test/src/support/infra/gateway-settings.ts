@@ -1,5 +1,7 @@
 import { loadGatewayConfig, type GatewayConfig } from '@green-impact/gateway/config';
-import { ConfigError } from '@green-impact/shared/config';
+import { ConfigError, envReader } from '@green-impact/shared/config';
+import { generateCallerKeyPair, privateKeyText } from '@green-impact/shared/callers/caller-keys';
+import { loadCallerTrust } from '@green-impact/shared/callers/caller-trust-config';
 import type { K8sObject } from './manifests.js';
 import { containerEnv } from './pod-invariants.js';
 
@@ -30,6 +32,7 @@ const EXPLICIT = ['TRUST_PROXY', 'GRAPHQL_EXPLORER', 'RATE_LIMIT_REDIS_PREFIX'];
 const SECRET_STAND_INS: Record<string, string> = {
   REDIS_URL: 'redis://secret-stand-in.invalid:6379',
   DOCUMENT_LINK_SECRET: 'secret-stand-in-of-at-least-32-characters',
+  CALLER_SIGNING_KEY: privateKeyText(generateCallerKeyPair().privateKey),
 };
 
 /** The gateway container's environment as the kubelet would build it. */
@@ -77,6 +80,9 @@ export function gatewaySettings(env: GatewayEnv): { problems: string[]; config: 
     else standIns[name] = standIn;
   }
   try {
+    if (env.fromSecrets['CALLER_SIGNING_KEY']?.optional !== false) problems.push('CALLER_SIGNING_KEY must come from a Secret, not optional: without it no service accepts a call');
+    // The launcher's caller keys (gateway/src/index.ts), from the same environment.
+    loadCallerTrust(envReader({ ...values, ...standIns }), { signsAs: 'gateway', verifies: false });
     return { problems, config: loadGatewayConfig({ ...values, ...standIns }) };
   } catch (err) {
     if (!(err instanceof ConfigError)) throw err;

@@ -142,8 +142,11 @@ export function reachableFrom(objects: K8sObject[], party: Outsider): string[] {
     .sort();
 }
 
-/** Of the candidate `port/protocol`s, those each workload may send to a party outside the namespace. */
-export function egressTo(objects: K8sObject[], party: Outsider, candidates: string[]): Record<string, string[]> {
+/**
+ * Of the candidate `port/protocol`s, those each workload may send to a party outside the namespace, or to a
+ * pod of this namespace the objects do not run (Kafka's brokers).
+ */
+export function egressTo(objects: K8sObject[], party: Peer, candidates: string[]): Record<string, string[]> {
   const policies = objects.filter((o) => o.kind === 'NetworkPolicy');
   const out: Record<string, string[]> = {};
   for (const w of workloadsOf(objects)) {
@@ -153,4 +156,29 @@ export function egressTo(objects: K8sObject[], party: Outsider, candidates: stri
     });
   }
   return out;
+}
+
+// Addresses an "internet" ipBlock must leave out: private networks, carrier-grade NAT, link-local (cloud
+// metadata), loopback. Pods and Services usually live in them, so this keeps such a rule off the cluster.
+const PRIVATE_RANGES = ['10.0.0.0/8', '172.16.0.0/12', '192.168.0.0/16', '100.64.0.0/10', '169.254.0.0/16', '127.0.0.0/8'];
+
+/**
+ * Egress rules that name no target, as `policy: rule n`: a rule without `to` (anywhere), an empty peer
+ * (`{}`: every pod), or an ipBlock of every address that does not leave out the private ranges.
+ */
+export function openEgressRules(objects: K8sObject[]): string[] {
+  const open: string[] = [];
+  for (const p of objects.filter((o) => o.kind === 'NetworkPolicy')) {
+    ((p['spec']?.egress ?? []) as Record<string, unknown>[]).forEach((rule, i) => {
+      const at = `${p.metadata.name}: egress rule ${i + 1}`;
+      const peers = rule['to'] as Record<string, any>[] | undefined;
+      if (!peers || peers.length === 0) return void open.push(`${at} has no "to"`);
+      for (const peer of peers) {
+        if (Object.keys(peer).length === 0) open.push(`${at} has an empty peer`);
+        const block = peer['ipBlock'] as { cidr: string; except?: string[] } | undefined;
+        if (block && /\/0$/.test(block.cidr) && !PRIVATE_RANGES.every((r) => block.except?.includes(r))) open.push(`${at}: ipBlock ${block.cidr} must leave out ${PRIVATE_RANGES.join(', ')}`);
+      }
+    });
+  }
+  return open;
 }

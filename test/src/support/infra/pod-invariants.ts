@@ -1,7 +1,7 @@
 import type { K8sObject } from './manifests.js';
 
 /** Env names whose values are secrets: they must come from a Secret, never a literal or a ConfigMap. */
-export const SECRET_NAME = /(SECRET|PASSWORD|TOKEN|API_KEY|PRIVATE|SIGNER_KEY|DATABASE_URL|SMTP_URL|REDIS_URL|CHAIN_NETWORKS$)/;
+export const SECRET_NAME = /(SECRET|PASSWORD|TOKEN|API_KEY|PRIVATE|SIGNER_KEY|SIGNING_KEY|DATABASE_URL|SMTP_URL|REDIS_URL|CHAIN_NETWORKS$)/;
 
 type Obj = Record<string, any>;
 
