@@ -97,6 +97,10 @@ describe('one GraphQL request cannot starve the others (issue 36), on PostgreSQL
       await ok(read(ESG, 'getAssets', {}), 'warm-up getAssets');
       if (i >= 20) quiet.push(performance.now() - started);
     }
+    // The bomber holds a real key that identity has accepted once (so the rate limiter counts its key's own
+    // bucket, not the anonymous one a never-seen key shares with its address): the bombs meet the query
+    // limits, not the rate limits.
+    await ok(v1Client(system.gatewayUrl, bomber)(ESG, 'getAssets', {}), 'bomber signs in');
     const callsBefore = await currencyCalls();
 
     let bombing = true;
