@@ -1,4 +1,5 @@
 import type { DataSource } from 'typeorm';
+import type { ListingLimits } from '@green-impact/shared/config';
 import type { Logger } from '@green-impact/shared/logger';
 import { AssetFrameworkDetailsReader } from './assets/asset-framework-details.js';
 import { AssetStore } from './assets/asset-store.js';
@@ -30,8 +31,14 @@ export interface PortfolioStores {
   staleImpacts: StaleImpactMarker;
 }
 
-export function createStores(ds: DataSource, frameworks: FrameworkSource, log: Logger, recompute: RecomputeRunnerOptions = {}): PortfolioStores {
-  const assets = new AssetStore(ds, frameworks, log);
+export function createStores(
+  ds: DataSource,
+  frameworks: FrameworkSource,
+  log: Logger,
+  recompute: RecomputeRunnerOptions = {},
+  limits?: ListingLimits,
+): PortfolioStores {
+  const assets = new AssetStore(ds, frameworks, log, limits);
   const investors = new InvestorStore(ds);
   const calculator = new ImpactCalculator(frameworks);
   const impactStore = new ImpactStore();
