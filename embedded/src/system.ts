@@ -109,6 +109,7 @@ export async function startSystem(opts: SystemOptions): Promise<RunningSystem> {
       databaseUrl,
       bootstrapApiKey: opts.bootstrapApiKey,
       bus,
+      limits: opts.listingLimits,
       log: opts.log.child({ component: 'identity' }),
       poolSize: embedded ? 4 : 10,
     });
@@ -155,6 +156,7 @@ export async function startSystem(opts: SystemOptions): Promise<RunningSystem> {
       poolSize: embedded ? 4 : 10,
       publicBaseUrl,
       nfts: opts.nfts ?? { mailOutboxDir: join(contentDir, '..', 'mail-outbox') },
+      limits: opts.listingLimits,
     });
     stack.push(() => chain.close());
     const chainServer = await serve('chain', chain.registration, opts.log, grpcPort(3));

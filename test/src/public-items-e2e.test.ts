@@ -154,5 +154,39 @@ for (const db of testDatabases) {
       assert.equal(frameworks.total, '5');
       assert.ok(frameworks.body.some((f: any) => f.framework_identifier === 'FW-MINE'), 'own framework kept');
     });
+
+    it("lists of the caller's own data are cut at MAX_LIST_ITEMS as well, with the same headers", async () => {
+      const list = (operation: string, parameters: Record<string, unknown>) => withHeaders(system.gatewayUrl, keys.investor, operation, parameters);
+      for (let i = 2; i <= 5; i++) {
+        await ok(c.investor(ESG, 'addInvestor', { investor_identifier: `INV-${i}`, investor_name: `Investor ${i}`, investor_currency_code: 'EUR' }), 'addInvestor');
+      }
+      // INV-1 holds 2 positions already (the early one and the one on the investor's own copy).
+      const positionIds: number[] = (await ok(c.investor(ESG, 'getPositions', { investor_identifier: 'INV-1' }), 'positions')).map((p: any) => p.position_id);
+      for (let i = 0; i < 3; i++) {
+        const added = await ok(c.investor(ESG, 'addPosition', { investor_identifier: 'INV-1', asset_identifier: ISIN, position_amount: 100 + i, position_currency_code: 'EUR' }), 'addPosition');
+        positionIds.push(idOf(added.message));
+      }
+      for (let i = 1; i <= 5; i++) await ok(c.investor(ESG, 'addPortfolio', { investor_identifier: 'INV-1', portfolio_identifier: `PF-${i}` }), 'addPortfolio');
+      for (const id of positionIds) await ok(c.investor(ESG, 'addPositionToPortfolio', { investor_identifier: 'INV-1', portfolio_identifier: 'PF-1', position_id: id }), 'member');
+      for (let i = 1; i <= 5; i++) {
+        await ok(c.investor(ESG, 'addUser', { user_identifier: `U-${i}`, user_first_name: `User ${i}` }), 'addUser');
+        await ok(c.investor(ESG, 'addInvestorToUser', { user_identifier: `U-${i}`, investor_identifier: 'INV-1' }), 'addInvestorToUser');
+      }
+
+      const cut = async (operation: string, parameters: Record<string, unknown>) => {
+        const res = await list(operation, parameters);
+        assert.equal(res.status, 200, JSON.stringify(res.body));
+        return [res.body.length, res.truncated, res.total];
+      };
+      assert.deepEqual(await cut('getInvestors', {}), [4, 'true', '5']);
+      assert.deepEqual(await cut('getPositions', { investor_identifier: 'INV-1' }), [4, 'true', '5']);
+      assert.deepEqual(await cut('getPortfolios', { investor_identifier: 'INV-1' }), [4, 'true', '5']);
+      assert.deepEqual(await cut('getPortfolioPositions', { portfolio_identifier: 'PF-1' }), [4, 'true', '5']);
+      assert.deepEqual(await cut('getUsers', {}), [4, 'true', '5']);
+      assert.deepEqual(await cut('getInvestorsOfUser', {}), [4, 'true', '5']);
+      assert.deepEqual(await cut('getPositions', { investor_identifier: 'INV-2' }), [0, null, null]);
+      // A user's investors are not cut: the user_identifier filter of getPositions is made of them.
+      assert.deepEqual(await cut('getPositions', { investor_identifier: 'INV-1', user_identifier: 'U-5' }), [4, 'true', '5']);
+    });
   });
 }

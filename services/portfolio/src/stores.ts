@@ -39,11 +39,11 @@ export function createStores(
   limits?: ListingLimits,
 ): PortfolioStores {
   const assets = new AssetStore(ds, frameworks, log, limits);
-  const investors = new InvestorStore(ds);
+  const investors = new InvestorStore(ds, limits?.maxListItems);
   const calculator = new ImpactCalculator(frameworks);
   const impactStore = new ImpactStore();
-  const positions = new PositionStore(ds, assets, investors, calculator, impactStore);
-  const portfolios = new PortfolioStore(ds, investors);
+  const positions = new PositionStore(ds, assets, investors, calculator, impactStore, limits?.maxListItems);
+  const portfolios = new PortfolioStore(ds, investors, limits?.maxListItems);
   const impacts = new ImpactService(ds, positions, portfolios, investors, calculator, impactStore);
   const recomputeRunner = new RecomputeRunner(ds, new RecomputeJobStore(ds), impacts, log.child({ component: 'recompute-jobs' }), recompute);
   const recomputeJobs = new RecomputeJobs(ds, new RecomputeJobStore(ds), recomputeRunner, investors, portfolios);
