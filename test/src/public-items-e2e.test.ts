@@ -132,6 +132,20 @@ for (const db of testDatabases) {
       assert.equal(mine.filter((a: any) => a.asset_visibility === 'public' && a.issuer_identifier === 'SQUATTER').length, 2);
     });
 
+    // Over HTTP the requests may well run one after another; public-items-lock.test.ts shows the overlap.
+    it('six concurrent publications of one account end with exactly the limit published', async () => {
+      const key = await createUserAccount(system.gatewayUrl, OPERATOR, 'racer');
+      const racer = v1Client(system.gatewayUrl, key);
+      const answers = await Promise.all(Array.from({ length: 6 }, (_, i) => framework(racer, `FW-RACE-${i}`, 'public')));
+      assert.deepEqual(answers.map((a) => a.status).sort(), [200, 200, 400, 400, 400, 400], JSON.stringify(answers.map((a) => a.body)));
+      const published = (await ok(racer(ESG, 'getFrameworks', { reporting_year: YEAR, framework_visibility: 'public' }), 'getFrameworks')).filter((f: any) =>
+        f.framework_identifier.startsWith('FW-RACE-'),
+      );
+      assert.equal(published.length, 2);
+      // Clean up: the racer's public frameworks would otherwise count in the listings below.
+      for (const f of published) await ok(racer(ESG, 'removeFramework', { framework_identifier: f.framework_identifier }), 'removeFramework');
+    });
+
     it("unpaged lists answer at most MAX_LIST_ITEMS, the caller's own first, and say so in X-Result-Truncated and X-Total-Count", async () => {
       // Visible to the investor: 2 own assets (the private ISIN copy and AS-ONE) + 3 public ones of others.
       const all = await withHeaders(system.gatewayUrl, keys.investor, 'getAssets', {});
