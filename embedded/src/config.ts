@@ -1,5 +1,5 @@
 import { resolve } from 'node:path';
-import { envReader } from '@green-impact/shared/config';
+import { envReader, listingLimits, type ListingLimits } from '@green-impact/shared/config';
 import { grpcReflection } from '@green-impact/shared/grpc/server-settings';
 import { parseAllowedOrigins } from '@green-impact/gateway/cors';
 import type { AuthCacheSettings } from '@green-impact/gateway/auth-cache';
@@ -41,6 +41,8 @@ export interface EmbeddedConfig {
   gatewayCorsOrigins: string[];
   /** DOCUMENT_LINK_*, as set (checked here); main.ts keeps a secret under DATA_DIR when none is. */
   documentLinks: { secret: string | undefined; previousSecret: string | undefined; ttlSeconds: number };
+  /** MAX_LIST_ITEMS and MAX_PUBLIC_ITEMS_PER_ACCOUNT of the taxonomy and portfolio services. */
+  listingLimits: ListingLimits;
 }
 
 export function loadEmbeddedConfig(env: Record<string, string | undefined> = process.env): EmbeddedConfig {
@@ -64,6 +66,7 @@ export function loadEmbeddedConfig(env: Record<string, string | undefined> = pro
     gatewayReferenceCache: loadReferenceCacheSettings(env),
     gatewayCorsOrigins: parseAllowedOrigins(read.optionalString('CORS_ALLOWED_ORIGINS')),
     documentLinks: documentLinkSettings(env),
+    listingLimits: listingLimits(read),
   };
 }
 

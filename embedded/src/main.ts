@@ -40,6 +40,7 @@ const system = await startSystem({
   gatewayAuthCache: config.gatewayAuthCache,
   gatewayReferenceCache: config.gatewayReferenceCache,
   gatewayCorsOrigins: config.gatewayCorsOrigins,
+  listingLimits: config.listingLimits,
   gatewayDocumentLinks: {
     DOCUMENT_LINK_SECRET: links.secret,
     DOCUMENT_LINK_TTL_SECONDS: String(config.documentLinks.ttlSeconds),

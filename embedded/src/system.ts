@@ -6,6 +6,7 @@ import { protoFiles, protoRoot } from '@green-impact/proto/paths';
 import { startEmbeddedPostgres, type EmbeddedPostgres } from '@green-impact/shared/db/embedded-postgres';
 import { startGrpcServer, type StartedGrpcServer } from '@green-impact/shared/grpc/server';
 import type { Logger } from '@green-impact/shared/logger';
+import type { ListingLimits } from '@green-impact/shared/config';
 import { createIdentityService } from '@green-impact/identity/service';
 import { createTaxonomyService } from '@green-impact/taxonomy/service';
 import { createPortfolioService } from '@green-impact/portfolio/service';
@@ -59,6 +60,8 @@ export interface SystemOptions {
   gatewayCorsOrigins?: string[] | undefined;
   /** The gateway's DOCUMENT_LINK_* settings; without a secret, links are signed with one of this process. */
   gatewayDocumentLinks?: Partial<Record<'DOCUMENT_LINK_SECRET' | 'DOCUMENT_LINK_PREVIOUS_SECRET' | 'DOCUMENT_LINK_TTL_SECONDS', string>> | undefined;
+  /** MAX_LIST_ITEMS and MAX_PUBLIC_ITEMS_PER_ACCOUNT of taxonomy and portfolio; their defaults when undefined. */
+  listingLimits?: ListingLimits | undefined;
   log: Logger;
 }
 
@@ -111,6 +114,7 @@ export async function startSystem(opts: SystemOptions): Promise<RunningSystem> {
       databaseUrl,
       bootstrapApiKey: opts.bootstrapApiKey,
       bus,
+      limits: opts.listingLimits,
       log: opts.log.child({ component: 'identity' }),
       poolSize: embedded ? 4 : 10,
     });
@@ -122,6 +126,7 @@ export async function startSystem(opts: SystemOptions): Promise<RunningSystem> {
     const taxonomy = await createTaxonomyService({
       databaseUrl,
       bus,
+      limits: opts.listingLimits,
       log: opts.log.child({ component: 'taxonomy' }),
       poolSize: embedded ? 4 : 10,
     });
@@ -133,6 +138,7 @@ export async function startSystem(opts: SystemOptions): Promise<RunningSystem> {
       databaseUrl,
       taxonomyAddress: taxonomyServer.address,
       bus,
+      limits: opts.listingLimits,
       log: opts.log.child({ component: 'portfolio' }),
       poolSize: embedded ? 4 : 10,
     });
@@ -156,6 +162,7 @@ export async function startSystem(opts: SystemOptions): Promise<RunningSystem> {
       publicBaseUrl,
       nfts: opts.nfts ?? { mailOutboxDir: join(contentDir, '..', 'mail-outbox') },
       relayQuota: opts.chainRelayQuota,
+      limits: opts.listingLimits,
     });
     stack.push(() => chain.close());
     const chainServer = await serve('chain', chain.registration, opts, grpcPort(3));

@@ -30,7 +30,7 @@ describe('CORS_ALLOWED_ORIGINS on /graphql and /v1/call', () => {
     }
   });
 
-  test('the answer to an allowed origin echoes it and exposes the request id; the operation runs as usual', async () => {
+  test('the answer to an allowed origin echoes it and exposes the request id and truncation headers; the operation runs as usual', async () => {
     const gql = await fetch(`${t.baseUrl}/graphql`, {
       method: 'POST',
       headers: { origin: APP, 'content-type': 'application/json', 'x-api-key': 'user-key' },
@@ -39,7 +39,7 @@ describe('CORS_ALLOWED_ORIGINS on /graphql and /v1/call', () => {
     assert.equal(gql.status, 200);
     assert.deepEqual(await gql.json(), { data: { __typename: 'Query' } });
     assert.equal(gql.headers.get('access-control-allow-origin'), APP);
-    assert.equal(gql.headers.get('access-control-expose-headers'), 'x-request-id, Retry-After');
+    assert.equal(gql.headers.get('access-control-expose-headers'), 'x-request-id, Retry-After, X-Result-Truncated, X-Total-Count');
     const call = await fetch(`${t.baseUrl}/v1/call`, { method: 'POST', headers: { origin: APP, 'content-type': 'application/json' }, body: '{}' });
     assert.equal(call.status, 401, 'refused as any request without a key');
     assert.equal(((await call.json()) as { code: string }).code, 'UNAUTHENTICATED');

@@ -67,7 +67,7 @@ export function fakeAssetHandlers(store: FakePortfolioStore): Partial<UnaryHandl
       if (req.dateIssued && req.dateMaturity && req.dateMaturity < req.dateIssued) {
         throw new InvalidArgumentError('date_maturity must not be before date_issued.');
       }
-      const { frameworks } = await taxonomy.getFrameworksByIdentifiers({ frameworkIdentifiers: [req.frameworkIdentifier], frameworkIds: [] }, { caller: c });
+      const { frameworks } = await taxonomy.getFrameworksByIdentifiers({ frameworkIdentifiers: [req.frameworkIdentifier], frameworkIds: [], refuseAmbiguous: true }, { caller: c });
       const framework = frameworks[0];
       if (!framework) throw new NotFoundError(`No such framework ${q(req.frameworkIdentifier)}.`);
       const existing = mine(db.assets, c).find((a) => a.identifier === req.assetIdentifier);

@@ -10,6 +10,7 @@ import { parseCall } from './envelope.js';
 import { openApiDocument } from './openapi.js';
 import { SOLUTIONS, type Solution } from './operation.js';
 import type { OperationTable } from './operation-table.js';
+import { answerHeaders } from './truncation.js';
 import { baseUrlOf, IDEMPOTENCY_KEY_HEADER, parseIdempotencyKey } from './request-facts.js';
 
 export interface CallRouteOptions {
@@ -53,7 +54,7 @@ export function callRoute(options: CallRouteOptions): Router {
       },
       baseUrl: baseUrlOf(options.publicBaseUrl, { protocol: req.protocol, host: req.get('host') }),
     };
-    const ctx = { requestId, clients: options.clients, log, envelope, http, documentLinks: options.documentLinks };
+    const ctx = { requestId, clients: options.clients, log, envelope, http, documentLinks: options.documentLinks, answer: answerHeaders(res) };
     // parameters were validated against this very row's specs, so they have the row's ParamsOf type.
     const result = entry.withoutApiKey
       ? await entry.handler(parameters as never, ctx)

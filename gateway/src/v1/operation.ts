@@ -4,6 +4,7 @@ import type { GatewayClients } from '../clients.js';
 import type { ParamsOf, ParamSpecs } from './parameters.js';
 import type { RequestFacts } from './request-facts.js';
 import type { DocumentLinks } from '../document-links.js';
+import type { AnswerHeaders } from './truncation.js';
 
 /** The values of the envelope's `solution` field (spec §1, §4.1). */
 export const SOLUTIONS = ['SVC.ESG.Credits', 'SVC.Blockchain.Hash', 'SVC.NFT.zK'] as const;
@@ -24,6 +25,8 @@ export interface OperationContext {
   http: RequestFacts;
   /** Signs the links to written pages that answers hand out (document-links.ts). */
   documentLinks: DocumentLinks;
+  /** Headers of the 200 answer (truncation.ts); absent where no HTTP answer is made (unit tests). */
+  answer?: AnswerHeaders | undefined;
 }
 
 /**

@@ -1,6 +1,7 @@
 import { resolve } from 'node:path';
 import { protoFiles } from '@green-impact/proto/paths';
 import { createEventBus, eventBusSettingsFromEnv } from '@green-impact/shared/bus/create-bus';
+import { listingLimits } from '@green-impact/shared/config';
 import { ownsBus, runServiceProcess } from '@green-impact/shared/service-main';
 import { loadNetworkSpecs, loadNftSettings, loadRelayQuota } from './config.js';
 import { createChainService } from './service.js';
@@ -26,7 +27,8 @@ await runServiceProcess({
         }
       : false;
     const { publicBaseUrl, nfts } = loadNftSettings(env);
+    const limits = listingLimits(env);
     const bus = createEventBus({ ...eventBusSettingsFromEnv(env), clientId: 'chain', logger: log });
-    return ownsBus(bus, () => createChainService({ databaseUrl, poolSize, bus, networks, contentDir, contentStore, worker, log, publicBaseUrl, nfts, relayQuota: loadRelayQuota(env) }));
+    return ownsBus(bus, () => createChainService({ databaseUrl, poolSize, bus, networks, contentDir, contentStore, worker, log, publicBaseUrl, nfts, relayQuota: loadRelayQuota(env), limits }));
   },
 });

@@ -5,6 +5,7 @@ import type { EventBus } from '@green-impact/shared/bus/event-bus';
 import { openServiceDataSource } from '@green-impact/shared/db/data-source';
 import type { ServiceSchema } from '@green-impact/shared/migrate-main';
 import { implement, type GrpcServiceRegistration } from '@green-impact/shared/grpc/server';
+import type { ListingLimits } from '@green-impact/shared/config';
 import type { Logger } from '@green-impact/shared/logger';
 import { ContentAccess } from './content/content-access.js';
 import { FolderContentStore, type ContentStore } from './content/content-store.js';
@@ -70,6 +71,8 @@ export interface ChainServiceOptions {
   nfts?: NftOptions;
   /** The public relay's own budget on each network (CHAIN_RELAY_*); DEFAULT_RELAY_QUOTA when not given. */
   relayQuota?: RelayQuotaSettings | undefined;
+  /** MAX_LIST_ITEMS (document entries); its default when undefined. */
+  limits?: ListingLimits | undefined;
 }
 
 export interface ChainService {
@@ -144,7 +147,7 @@ export async function createChainService(opts: ChainServiceOptions): Promise<Cha
     if (opts.worker !== false) await startWorker(typeof opts.worker === 'object' ? opts.worker : {});
     cleanup.push(stopWorker);
 
-    const documents = new Documents(ds, jobs, networks, content);
+    const documents = new Documents(ds, jobs, networks, content, opts.limits?.maxListItems);
     const access = new ContentAccess(ds, content);
     const keyValue = new KeyValueJobs(jobs, networks);
     const implementation = implement(

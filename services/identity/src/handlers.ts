@@ -43,8 +43,11 @@ export function identityHandlers(accounts: AccountStore, users: UserStore): Unar
 
     async getUsers(req, ctx) {
       const caller = requireCaller(ctx.caller);
-      // No page asked for: the whole list (/v1/call's getUsers).
-      if (req.pageSize === undefined) return { users: (await users.getUsers(caller, req.userIdentifier, req.decryptionKey)).map(userMsg), nextPageToken: '' };
+      // No page asked for: the whole list up to MAX_LIST_ITEMS (/v1/call's getUsers); total_count says it was cut.
+      if (req.pageSize === undefined) {
+        const listed = await users.getUsers(caller, req.userIdentifier, req.decryptionKey);
+        return { users: listed.users.map(userMsg), nextPageToken: '', ...(listed.totalCount !== undefined ? { totalCount: listed.totalCount } : {}) };
+      }
       const page = await users.pageUsers(caller, req.userIdentifier, req.decryptionKey, { size: req.pageSize, token: req.pageToken });
       return { users: page.users.map(userMsg), nextPageToken: page.nextPageToken, totalCount: page.totalCount };
     },
@@ -76,8 +79,9 @@ export function identityHandlers(accounts: AccountStore, users: UserStore): Unar
       return { message: MSG.groupRemoved, id };
     },
     async getInvestorsOfUser(req, ctx) {
-      const list = await users.investorsOfUsers(requireCaller(ctx.caller), req.userIdentifier);
+      const { users: list, totalCount } = await users.investorsOfUsers(requireCaller(ctx.caller), req.userIdentifier);
       return {
+        ...(totalCount !== undefined ? { totalCount } : {}),
         users: list.map((u) => ({ userId: u.id, userIdentifier: u.userIdentifier, investorIdentifiers: u.investorIdentifiers })),
       };
     },

@@ -2,6 +2,7 @@ import { IdentityServiceService } from '@green-impact/proto/greenimpact/identity
 import { openServiceDataSource } from '@green-impact/shared/db/data-source';
 import type { ServiceSchema } from '@green-impact/shared/migrate-main';
 import { implement, type GrpcServiceRegistration } from '@green-impact/shared/grpc/server';
+import type { ListingLimits } from '@green-impact/shared/config';
 import type { Logger } from '@green-impact/shared/logger';
 import type { EventBus } from '@green-impact/shared/bus/event-bus';
 import { IDENTITY_EVENTS_TOPIC, identityEventMessage, type IdentityEvent } from '@green-impact/shared/bus/identity-events';
@@ -26,6 +27,8 @@ export interface IdentityServiceOptions {
   poolSize?: number;
   /** Where key revocations are announced to the gateways' authentication caches; none: they expire by TTL only. */
   bus?: EventBus | undefined;
+  /** MAX_LIST_ITEMS (getUsers); its default when undefined. */
+  limits?: ListingLimits | undefined;
   log: Logger;
 }
 
@@ -44,7 +47,7 @@ export async function createIdentityService(opts: IdentityServiceOptions): Promi
     log: opts.log,
   });
   const accounts = new AccountStore(ds, eventSink(opts.bus, opts.log));
-  const users = new UserStore(ds);
+  const users = new UserStore(ds, opts.limits?.maxListItems);
   if (opts.bootstrapApiKey) {
     const created = await accounts.bootstrap(opts.bootstrapApiKey);
     if (created) opts.log.info({ accountId: created.id }, 'bootstrap operator account created from BOOTSTRAP_API_KEY');

@@ -1,6 +1,7 @@
 import { In, MoreThan, type DataSource, type EntityManager } from 'typeorm';
 import { AlreadyExistsError, InvalidArgumentError, NotFoundError } from '@green-impact/shared/errors';
 import type { Caller } from '@green-impact/shared/caller';
+import { DEFAULT_LISTING_LIMITS } from '@green-impact/shared/config';
 import {
   decryptField,
   encryptField,
@@ -19,7 +20,7 @@ import {
   type UserRoleName,
   type UserRow,
 } from './entities.js';
-import { decodePageToken, pageOf, pageSize, type PageRequest } from '@green-impact/shared/paging';
+import { cappedListing, decodePageToken, pageOf, pageSize, type PageRequest } from '@green-impact/shared/paging';
 import { SCHEMA } from './entities.js';
 import { MSG } from './messages.js';
 
@@ -49,22 +50,48 @@ export interface AddUserInput {
 
 /** The spec's users (§4.11): always private to their account; PII optionally encrypted at rest. */
 export class UserStore {
-  constructor(private readonly ds: DataSource) {}
+  constructor(
+    private readonly ds: DataSource,
+    /** MAX_LIST_ITEMS: the most users an unpaged getUsers answers. */
+    private readonly maxListItems = DEFAULT_LISTING_LIMITS.maxListItems,
+  ) {}
 
   async listGroups(m: EntityManager = this.ds.manager): Promise<GroupRow[]> {
     return m.getRepository(GroupEntity).find({ order: { id: 'ASC' } });
   }
 
-  async getUsers(caller: Caller, userIdentifier?: string, decryptionKey?: string): Promise<UserView[]> {
+  /**
+   * The account's users (or the one named) in id order, at most MAX_LIST_ITEMS; `totalCount` is set only
+   * when the list was cut, and the key is then checked against every user of the account, as a page's is.
+   */
+  async getUsers(caller: Caller, userIdentifier?: string, decryptionKey?: string): Promise<{ users: UserView[]; totalCount: number | undefined }> {
     const key = decryptionKey ? parseEncryptionKey(decryptionKey, 'decryption_key') : undefined;
+    const cap = this.maxListItems;
     const users = await this.ds.getRepository(UserEntity).find({
       where: { accountId: caller.accountId, ...(userIdentifier !== undefined ? { userIdentifier } : {}) },
       order: { id: 'ASC' },
+      take: cap,
     });
     if (userIdentifier !== undefined && users.length === 0) throw new NotFoundError(MSG.noSuchUser);
-    requireKeyOpensSome(key, users.flatMap((u) => (u.keyFingerprint ? [u.keyFingerprint] : [])));
+    let totalCount: number | undefined;
+    if (users.length < cap) requireKeyOpensSome(key, users.flatMap((u) => (u.keyFingerprint ? [u.keyFingerprint] : [])));
+    else {
+      const summary = await this.summary(caller, userIdentifier);
+      requireKeyOpensSome(key, summary.fingerprints);
+      if (summary.count > users.length) totalCount = summary.count;
+    }
     const groups = await this.groupsOf(users.map((u) => u.id));
-    return users.map((u) => toView(u, groups.get(u.id) ?? [], key));
+    return { users: users.map((u) => toView(u, groups.get(u.id) ?? [], key)), totalCount };
+  }
+
+  /** How many users match, and the fingerprints of the keys their PII is sealed with. */
+  private async summary(caller: Caller, userIdentifier: string | undefined): Promise<{ count: number; fingerprints: string[] }> {
+    const [summary]: { count: string | number; fingerprints: string[] | null }[] = await this.ds.query(
+      `SELECT count(*) AS count, array_agg(DISTINCT key_fingerprint) FILTER (WHERE key_fingerprint IS NOT NULL) AS fingerprints
+       FROM ${SCHEMA}.users WHERE account_id = $1 AND ($2::varchar IS NULL OR user_identifier = $2)`,
+      [caller.accountId, userIdentifier ?? null],
+    );
+    return { count: Number(summary?.count ?? 0), fingerprints: summary?.fingerprints ?? [] };
   }
 
   /**
@@ -76,14 +103,10 @@ export class UserStore {
     const after = decodePageToken(page.token);
     const key = decryptionKey ? parseEncryptionKey(decryptionKey, 'decryption_key') : undefined;
     const filter = { accountId: caller.accountId, ...(userIdentifier !== undefined ? { userIdentifier } : {}) };
-    const [summary]: { count: string | number; fingerprints: string[] | null }[] = await this.ds.query(
-      `SELECT count(*) AS count, array_agg(DISTINCT key_fingerprint) FILTER (WHERE key_fingerprint IS NOT NULL) AS fingerprints
-       FROM ${SCHEMA}.users WHERE account_id = $1 AND ($2::varchar IS NULL OR user_identifier = $2)`,
-      [caller.accountId, userIdentifier ?? null],
-    );
-    const totalCount = Number(summary?.count ?? 0);
+    const summary = await this.summary(caller, userIdentifier);
+    const totalCount = summary.count;
     if (userIdentifier !== undefined && totalCount === 0) throw new NotFoundError(MSG.noSuchUser);
-    requireKeyOpensSome(key, summary?.fingerprints ?? []);
+    requireKeyOpensSome(key, summary.fingerprints);
     // Ids are int4: a token past the largest one leaves nothing after it.
     const rows = await this.ds.getRepository(UserEntity).find({
       where: { ...filter, ...(after ? { id: MoreThan(Math.min(after.id, 2 ** 31 - 1)) } : {}) },
@@ -160,13 +183,19 @@ export class UserStore {
     });
   }
 
+  /**
+   * The investors each user (or the one named) may access, users in id order and at most MAX_LIST_ITEMS
+   * of them (`totalCount` set only when cut). A user's own investors are never cut: the gateway narrows
+   * getPositions and getPortfolios to them, and a cut there would silently hide positions.
+   */
   async investorsOfUsers(
     caller: Caller,
     userIdentifier?: string,
-  ): Promise<{ id: number; userIdentifier: string; investorIdentifiers: string[] }[]> {
+  ): Promise<{ users: { id: number; userIdentifier: string; investorIdentifiers: string[] }[]; totalCount: number | undefined }> {
     const users = await this.ds.getRepository(UserEntity).find({
       where: { accountId: caller.accountId, ...(userIdentifier !== undefined ? { userIdentifier } : {}) },
       order: { id: 'ASC' },
+      take: this.maxListItems,
     });
     if (userIdentifier !== undefined && users.length === 0) throw new NotFoundError(MSG.noSuchUser);
     const links = users.length
@@ -175,11 +204,13 @@ export class UserStore {
           order: { id: 'ASC' },
         })
       : [];
-    return users.map((u) => ({
+    const listed = users.map((u) => ({
       id: u.id,
       userIdentifier: u.userIdentifier,
       investorIdentifiers: links.filter((l) => l.userId === u.id).map((l) => l.investorIdentifier),
     }));
+    const { totalCount } = await cappedListing(users, this.maxListItems, async () => (await this.summary(caller, userIdentifier)).count);
+    return { users: listed, totalCount };
   }
 
   async addInvestor(caller: Caller, userIdentifier: string, investorIdentifier: string): Promise<number> {

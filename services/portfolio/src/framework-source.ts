@@ -16,7 +16,10 @@ import type { TaxonomyClient } from '@green-impact/shared/clients/taxonomy-clien
  * (docs/decisions.md: a visible asset's figures are made of its framework's figures).
  */
 export interface FrameworkSource {
-  /** The caller's own framework with that identifier, else a public one; undefined when neither exists. */
+  /**
+   * The caller's own framework with that identifier, else the public one when exactly one account
+   * publishes it; undefined when neither exists, FAILED_PRECONDITION when several accounts publish it.
+   */
   visibleFramework(caller: Caller, frameworkIdentifier: string): Promise<FrameworkSummary | undefined>;
   /** Framework summaries by id (current names); unknown ids are left out. */
   summariesByIds(caller: Caller, frameworkIds: number[]): Promise<Map<number, FrameworkSummary>>;
@@ -33,7 +36,7 @@ export class TaxonomyFrameworkSource implements FrameworkSource {
 
   async visibleFramework(caller: Caller, frameworkIdentifier: string): Promise<FrameworkSummary | undefined> {
     const { frameworks } = await this.client.getFrameworksByIdentifiers(
-      { frameworkIdentifiers: [frameworkIdentifier], frameworkIds: [] },
+      { frameworkIdentifiers: [frameworkIdentifier], frameworkIds: [], refuseAmbiguous: true },
       { caller },
     );
     return frameworks.find((f) => f.frameworkIdentifier === frameworkIdentifier) ?? frameworks[0];

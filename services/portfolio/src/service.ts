@@ -4,6 +4,7 @@ import { openServiceDataSource } from '@green-impact/shared/db/data-source';
 import type { ServiceSchema } from '@green-impact/shared/migrate-main';
 import { implement, type GrpcServiceRegistration } from '@green-impact/shared/grpc/server';
 import type { EventBus } from '@green-impact/shared/bus/event-bus';
+import type { ListingLimits } from '@green-impact/shared/config';
 import type { Logger } from '@green-impact/shared/logger';
 import { createTaxonomyClient } from '@green-impact/shared/clients/taxonomy-client';
 import { portfolioEntities } from './entities.js';
@@ -39,6 +40,8 @@ export interface PortfolioServiceOptions {
   bus?: EventBus | undefined;
   /** Recompute job lease, polling and batch size (tests shorten them). */
   recompute?: RecomputeRunnerOptions | undefined;
+  /** MAX_LIST_ITEMS and MAX_PUBLIC_ITEMS_PER_ACCOUNT; their defaults when undefined. */
+  limits?: ListingLimits | undefined;
 }
 
 export interface PortfolioService {
@@ -62,7 +65,7 @@ export async function createPortfolioService(opts: PortfolioServiceOptions): Pro
   // Signed as portfolio, not as the gateway: background jobs read taxonomy long after the gateway's token
   // for the request expired, and taxonomy lets portfolio read only (RELAY_GRANTS).
   const taxonomy = createTaxonomyClient(opts.taxonomyAddress, { issuer: 'portfolio' });
-  const stores = createStores(ds, new TaxonomyFrameworkSource(taxonomy), opts.log, opts.recompute);
+  const stores = createStores(ds, new TaxonomyFrameworkSource(taxonomy), opts.log, opts.recompute, opts.limits);
   let staleFollower: StaleImpactFollower | undefined;
   try {
     stores.recomputeRunner.start();

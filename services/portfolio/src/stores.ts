@@ -1,4 +1,5 @@
 import type { DataSource } from 'typeorm';
+import type { ListingLimits } from '@green-impact/shared/config';
 import type { Logger } from '@green-impact/shared/logger';
 import { AssetFrameworkDetailsReader } from './assets/asset-framework-details.js';
 import { AssetStore } from './assets/asset-store.js';
@@ -30,13 +31,19 @@ export interface PortfolioStores {
   staleImpacts: StaleImpactMarker;
 }
 
-export function createStores(ds: DataSource, frameworks: FrameworkSource, log: Logger, recompute: RecomputeRunnerOptions = {}): PortfolioStores {
-  const assets = new AssetStore(ds, frameworks, log);
-  const investors = new InvestorStore(ds);
+export function createStores(
+  ds: DataSource,
+  frameworks: FrameworkSource,
+  log: Logger,
+  recompute: RecomputeRunnerOptions = {},
+  limits?: ListingLimits,
+): PortfolioStores {
+  const assets = new AssetStore(ds, frameworks, log, limits);
+  const investors = new InvestorStore(ds, limits?.maxListItems);
   const calculator = new ImpactCalculator(frameworks);
   const impactStore = new ImpactStore();
-  const positions = new PositionStore(ds, assets, investors, calculator, impactStore);
-  const portfolios = new PortfolioStore(ds, investors);
+  const positions = new PositionStore(ds, assets, investors, calculator, impactStore, limits?.maxListItems);
+  const portfolios = new PortfolioStore(ds, investors, limits?.maxListItems);
   const impacts = new ImpactService(ds, positions, portfolios, investors, calculator, impactStore);
   const recomputeRunner = new RecomputeRunner(ds, new RecomputeJobStore(ds), impacts, log.child({ component: 'recompute-jobs' }), recompute);
   const recomputeJobs = new RecomputeJobs(ds, new RecomputeJobStore(ds), recomputeRunner, investors, portfolios);

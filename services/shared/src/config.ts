@@ -83,3 +83,21 @@ export function envReader(env: Env = process.env): EnvReader {
   };
   return reader;
 }
+
+/** Bounds of the account-owned listings and publications (taxonomy and portfolio; docs/configuration.md). */
+export interface ListingLimits {
+  /** MAX_LIST_ITEMS: items an unpaged listing answers at most (/v1/call's lists). */
+  maxListItems: number;
+  /** MAX_PUBLIC_ITEMS_PER_ACCOUNT: public items of one kind (frameworks, projects, assets) per account. */
+  maxPublicItemsPerAccount: number;
+}
+
+export const DEFAULT_LISTING_LIMITS: ListingLimits = { maxListItems: 2_000, maxPublicItemsPerAccount: 1_000 };
+
+export function listingLimits(env: EnvReader): ListingLimits {
+  return {
+    // At most 50,000: an unpaged answer travels in one gRPC message (4 MiB by default).
+    maxListItems: env.int('MAX_LIST_ITEMS', DEFAULT_LISTING_LIMITS.maxListItems, { min: 1, max: 50_000 }),
+    maxPublicItemsPerAccount: env.int('MAX_PUBLIC_ITEMS_PER_ACCOUNT', DEFAULT_LISTING_LIMITS.maxPublicItemsPerAccount, { min: 0, max: 1_000_000 }),
+  };
+}

@@ -95,3 +95,14 @@ export function isWholeListing(after: PageToken<unknown> | undefined, rows: read
 export async function totalOf(after: PageToken<unknown> | undefined, rows: readonly unknown[], size: number, count: () => Promise<number>): Promise<number> {
   return isWholeListing(after, rows, size) ? rows.length : count();
 }
+
+/**
+ * An unpaged listing bounded by its cap (MAX_LIST_ITEMS): `rows` were read with LIMIT cap, the caller's
+ * own items first. Their total is counted only when the cap was reached; `totalCount` is set only when
+ * more items match than the answer holds, which is how the gateway learns the answer was cut.
+ */
+export async function cappedListing<T>(rows: T[], cap: number, count: () => Promise<number>): Promise<{ items: T[]; totalCount: number | undefined }> {
+  if (rows.length < cap) return { items: rows, totalCount: undefined };
+  const total = await count();
+  return { items: rows, totalCount: total > rows.length ? total : undefined };
+}

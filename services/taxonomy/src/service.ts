@@ -3,6 +3,7 @@ import { TaxonomyServiceService } from '@green-impact/proto/greenimpact/taxonomy
 import { openServiceDataSource } from '@green-impact/shared/db/data-source';
 import type { ServiceSchema } from '@green-impact/shared/migrate-main';
 import { implement, type GrpcServiceRegistration } from '@green-impact/shared/grpc/server';
+import type { ListingLimits } from '@green-impact/shared/config';
 import type { Logger } from '@green-impact/shared/logger';
 import { currencyEntities } from './currencies/entities.js';
 import { frameworkEntities } from './frameworks/entities.js';
@@ -32,6 +33,8 @@ export interface TaxonomyServiceOptions {
   poolSize?: number;
   /** Where committed writes are announced (taxonomy.changes) for the gateways' caches; none: they expire by TTL. */
   bus?: EventBus | undefined;
+  /** MAX_LIST_ITEMS and MAX_PUBLIC_ITEMS_PER_ACCOUNT; their defaults when undefined. */
+  limits?: ListingLimits | undefined;
   log: Logger;
 }
 
@@ -52,7 +55,7 @@ export async function createTaxonomyService(opts: TaxonomyServiceOptions): Promi
     log: opts.log,
   });
   try {
-    const stores = await createStores(ds);
+    const stores = await createStores(ds, opts.limits);
     return {
       registration: {
         name: TAXONOMY_SERVICE_NAME,

@@ -1,4 +1,5 @@
 import type { DataSource } from 'typeorm';
+import { DEFAULT_LISTING_LIMITS, type ListingLimits } from '@green-impact/shared/config';
 import { CurrencyStore } from './currencies/currencies.js';
 import { FxRateStore } from './currencies/fx-rates.js';
 import { FrameworkDocuments } from './documents/framework-documents.js';
@@ -44,9 +45,9 @@ export interface TaxonomyStores {
   frameworkBuilder: FrameworkBuilder;
 }
 
-export async function createStores(ds: DataSource): Promise<TaxonomyStores> {
+export async function createStores(ds: DataSource, limits: ListingLimits = DEFAULT_LISTING_LIMITS): Promise<TaxonomyStores> {
   const languages = await LanguageCatalog.load(ds);
-  const frameworkReader = new FrameworkReader(ds, languages);
+  const frameworkReader = new FrameworkReader(ds, languages, limits.maxListItems);
   return {
     languages,
     goals: new GoalReader(ds, languages),
@@ -60,13 +61,13 @@ export async function createStores(ds: DataSource): Promise<TaxonomyStores> {
     translations: new TranslationStore(ds, languages),
     currencies: new CurrencyStore(ds),
     fxRates: new FxRateStore(ds),
-    frameworks: new FrameworkStore(ds),
+    frameworks: new FrameworkStore(ds, limits.maxPublicItemsPerAccount),
     frameworkRows: new OwnedRowStore(ds, FRAMEWORK),
     frameworkReader,
     frameworkDocuments: new FrameworkDocuments(frameworkReader, languages),
-    projects: new ProjectStore(ds),
+    projects: new ProjectStore(ds, limits.maxPublicItemsPerAccount),
     projectRows: new OwnedRowStore(ds, PROJECT),
-    projectReader: new ProjectReader(ds, languages),
+    projectReader: new ProjectReader(ds, languages, limits.maxListItems),
     frameworkBuilder: new FrameworkBuilder(ds),
   };
 }

@@ -10,6 +10,7 @@ import {
 } from './portfolio-params.js';
 import { assetFrameworkDetail, assetRow } from './portfolio-shapes.js';
 import { call, messageOnly } from './taxonomy.js';
+import { listed } from '../truncation.js';
 
 /**
  * /v1/call operations of spec §4.8: assets tied to a framework, served by PortfolioService. Visibility
@@ -30,7 +31,8 @@ export const assetOperations = [
         issuerIdentifier: p.issuer_identifier,
         frameworkIdentifier: p.framework_identifier,
       };
-      return (await portfolioClient(ctx.clients).getAssets(req, call(ctx))).assets.map(assetRow);
+      const res = await portfolioClient(ctx.clients).getAssets(req, call(ctx));
+      return listed(ctx, res, res.assets.map(assetRow));
     },
   }),
   defineOperation({

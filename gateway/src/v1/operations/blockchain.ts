@@ -16,6 +16,7 @@ import {
 import { documentLink, fetchAnswer, jobListEntry, jsonDocument, requireVerifiedDocument, signedPageUrl, writeAccepted } from './blockchain-shapes.js';
 import { chain, jobOf } from './chain-calls.js';
 import { call } from './taxonomy.js';
+import { listed } from '../truncation.js';
 
 /**
  * /v1/call blockchain operations of SVC.ESG.Credits (spec §4.2). A write renders the document
@@ -124,8 +125,8 @@ export const blockchainOperations = [
     operation: 'getBlockchainJobsForFrameworks',
     params: jobsForFrameworkParams,
     async handler(p, ctx) {
-      const { jobs } = await chain(ctx).listDocumentJobs({ frameworkIdentifier: p.framework_identifier, kinds: [] }, call(ctx));
-      return jobs.map(jobListEntry);
+      const res = await chain(ctx).listDocumentJobs({ frameworkIdentifier: p.framework_identifier, kinds: [] }, call(ctx));
+      return listed(ctx, res, res.jobs.map(jobListEntry));
     },
   }),
   defineOperation({
@@ -134,8 +135,8 @@ export const blockchainOperations = [
     params: jobsForImpactsParams,
     async handler(p, ctx) {
       const req = { investorIdentifier: p.investor_identifier, positionId: p.position_id, kinds: [] };
-      const { jobs } = await chain(ctx).listDocumentJobs(req, call(ctx));
-      return jobs.map(jobListEntry);
+      const res = await chain(ctx).listDocumentJobs(req, call(ctx));
+      return listed(ctx, res, res.jobs.map(jobListEntry));
     },
   }),
   defineOperation({

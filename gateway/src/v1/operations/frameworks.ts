@@ -14,6 +14,7 @@ import {
 } from './framework-params.js';
 import { frameworkDetail, frameworkSummaryRow } from './framework-shapes.js';
 import { call, messageOnly, taxonomy } from './taxonomy.js';
+import { listed } from '../truncation.js';
 
 /**
  * /v1/call operations of spec §4.6: green frameworks, their year specifics and (sub category, indicator)
@@ -30,7 +31,8 @@ export const frameworkOperations = [
     params: getFrameworksParams,
     async handler(p, ctx) {
       const req = { reportingYear: p.reporting_year, frameworkVisibility: toVisibility(p.framework_visibility) };
-      return (await taxonomy(ctx).getFrameworks(req, call(ctx))).frameworks.map(frameworkSummaryRow);
+      const res = await taxonomy(ctx).getFrameworks(req, call(ctx));
+      return listed(ctx, res, res.frameworks.map(frameworkSummaryRow));
     },
   }),
   defineOperation({

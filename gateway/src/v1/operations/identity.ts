@@ -1,6 +1,7 @@
 import { UserRole, type User } from '@green-impact/proto/greenimpact/identity/v1/identity';
 import { withInvestorDetails } from '../../composition/investor-details.js';
 import { defineOperation, type OperationContext } from '../operation.js';
+import { listed } from '../truncation.js';
 
 /** /v1/call operations of spec §4.11 (users, groups, investor access) and generateEncryptionKey (§4.9). */
 
@@ -69,11 +70,8 @@ export const identityOperations = [
     operation: 'getUsers',
     params: getUsersParams,
     async handler(p, ctx) {
-      const { users } = await ctx.clients.identity.getUsers(
-        { userIdentifier: p.user_identifier, decryptionKey: p.decryption_key },
-        call(ctx),
-      );
-      return users.length === 0 ? NO_USERS : users.map(userRow);
+      const res = await ctx.clients.identity.getUsers({ userIdentifier: p.user_identifier, decryptionKey: p.decryption_key }, call(ctx));
+      return res.users.length === 0 ? NO_USERS : listed(ctx, res, res.users.map(userRow));
     },
   }),
   defineOperation({
@@ -142,7 +140,8 @@ export const identityOperations = [
     operation: 'getInvestorsOfUser',
     params: getUsersParams,
     async handler(p, ctx) {
-      const { users } = await ctx.clients.identity.getInvestorsOfUser({ userIdentifier: p.user_identifier }, call(ctx));
+      const res = await ctx.clients.identity.getInvestorsOfUser({ userIdentifier: p.user_identifier }, call(ctx));
+      const users = listed(ctx, res, res.users);
       if (users.length === 0) return NO_USERS;
       return (await withInvestorDetails(users, { decryptionKey: p.decryption_key }, ctx)).map((u) => ({
         user_id: u.userId,

@@ -3,6 +3,7 @@ import { defineOperation } from '../operation.js';
 import { addInvestorParams, addInvestorRequest, getInvestorsParams, investorIdentifierParams } from './portfolio-params.js';
 import { investorRow } from './portfolio-shapes.js';
 import { call, messageOnly } from './taxonomy.js';
+import { listed } from '../truncation.js';
 
 /**
  * /v1/call operations of spec §4.9 served by PortfolioService (generateEncryptionKey is identity's, in
@@ -18,8 +19,8 @@ export const investorOperations = [
     operation: 'getInvestors',
     params: getInvestorsParams,
     async handler(p, ctx) {
-      const { investors } = await portfolioClient(ctx.clients).getInvestors({ decryptionKey: p.decryption_key }, call(ctx));
-      return investors.map(investorRow);
+      const res = await portfolioClient(ctx.clients).getInvestors({ decryptionKey: p.decryption_key }, call(ctx));
+      return listed(ctx, res, res.investors.map(investorRow));
     },
   }),
   defineOperation({

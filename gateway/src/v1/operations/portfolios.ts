@@ -10,6 +10,7 @@ import {
 } from './portfolio-params.js';
 import { portfolioPositionRow, portfolioRow } from './portfolio-shapes.js';
 import { call, messageOnly } from './taxonomy.js';
+import { listed } from '../truncation.js';
 
 /**
  * /v1/call operations of spec §4.10 on portfolios, served by PortfolioService. Portfolio identifiers are
@@ -28,7 +29,8 @@ export const portfolioOperations = [
       const portfolio = portfolioClient(ctx.clients);
       const filter = await investorFilterOfUser(p.user_identifier, ctx);
       const req = { investorIdentifier: p.investor_identifier, assetIdentifier: p.asset_identifier, decryptionKey: p.decryption_key, ...filter };
-      return (await portfolio.getPortfolios(req, call(ctx))).portfolios.map(portfolioRow);
+      const res = await portfolio.getPortfolios(req, call(ctx));
+      return listed(ctx, res, res.portfolios.map(portfolioRow));
     },
   }),
   defineOperation({
@@ -37,7 +39,8 @@ export const portfolioOperations = [
     params: portfolioIdentifierParams,
     async handler(p, ctx) {
       const req = { portfolioIdentifier: p.portfolio_identifier };
-      return (await portfolioClient(ctx.clients).getPortfolioPositions(req, call(ctx))).positions.map(portfolioPositionRow);
+      const res = await portfolioClient(ctx.clients).getPortfolioPositions(req, call(ctx));
+      return listed(ctx, res, res.positions.map(portfolioPositionRow));
     },
   }),
   defineOperation({

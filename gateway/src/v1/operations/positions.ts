@@ -4,6 +4,7 @@ import { defineOperation } from '../operation.js';
 import { addPositionParams, addPositionRequest, getPositionsParams, positionOfInvestorParams } from './portfolio-params.js';
 import { positionRow } from './portfolio-shapes.js';
 import { call, messageOnly } from './taxonomy.js';
+import { listed } from '../truncation.js';
 
 /**
  * /v1/call operations of spec §4.10 on positions, served by PortfolioService. `user_identifier` limits a
@@ -27,7 +28,8 @@ export const positionOperations = [
         decryptionKey: p.decryption_key,
         ...filter,
       };
-      return (await portfolio.getPositions(req, call(ctx))).positions.map(positionRow);
+      const res = await portfolio.getPositions(req, call(ctx));
+      return listed(ctx, res, res.positions.map(positionRow));
     },
   }),
   defineOperation({

@@ -14,6 +14,7 @@ import {
 } from './framework-params.js';
 import { projectDetail, projectSummaryRow } from './framework-shapes.js';
 import { call, messageOnly, taxonomy } from './taxonomy.js';
+import { listed } from '../truncation.js';
 
 /**
  * /v1/call operations of spec §4.7: projects, their year specifics and rows, and the build of a
@@ -30,7 +31,8 @@ export const projectOperations = [
     params: getProjectsParams,
     async handler(p, ctx) {
       const req = { reportingYear: p.reporting_year, projectVisibility: toVisibility(p.project_visibility) };
-      return (await taxonomy(ctx).getProjects(req, call(ctx))).projects.map(projectSummaryRow);
+      const res = await taxonomy(ctx).getProjects(req, call(ctx));
+      return listed(ctx, res, res.projects.map(projectSummaryRow));
     },
   }),
   defineOperation({

@@ -2,7 +2,8 @@ import type { DataSource } from 'typeorm';
 import type { DocumentJobEntry, GetDocumentResponse, ListDocumentJobsRequest, SubmitDocumentRequest } from '@green-impact/proto/greenimpact/chain/v1/chain';
 import type { Caller } from '@green-impact/shared/caller';
 import { FailedPreconditionError, InvalidArgumentError, NotFoundError, UnavailableError } from '@green-impact/shared/errors';
-import { decodePageToken, pageOf, pageSize } from '@green-impact/shared/paging';
+import { DEFAULT_LISTING_LIMITS } from '@green-impact/shared/config';
+import { cappedListing, decodePageToken, pageOf, pageSize } from '@green-impact/shared/paging';
 import { cidOf, type ContentStore } from '../content/content-store.js';
 import { anchorIdOf, readAnchor, type Anchor } from '../contracts/document-registry.js';
 import { DocumentEntity, type JobRow } from '../jobs/entities.js';
@@ -28,6 +29,8 @@ export class Documents {
     private readonly store: JobStore,
     private readonly networks: NetworkRegistry,
     private readonly content: ContentStore,
+    /** MAX_LIST_ITEMS: the most entries an unpaged list answers. */
+    private readonly maxListItems = DEFAULT_LISTING_LIMITS.maxListItems,
   ) {}
 
   async submit(caller: Caller, req: SubmitDocumentRequest): Promise<{ job: JobRow; documentId: number; replayed: boolean }> {
@@ -160,14 +163,21 @@ export class Documents {
 
   /**
    * getBlockchainJobsForFrameworks / getBlockchainJobsForImpacts: the caller's entries, oldest first (id
-   * order). With page_size, one page of them: keyset after the token's entry id (LIMIT size + 1 rows),
+   * order), at most MAX_LIST_ITEMS (`totalCount` set only when cut). With page_size, one page of them: keyset after the token's entry id (LIMIT size + 1 rows),
    * the same filters, and their number from one COUNT.
    */
   async list(caller: Caller, req: ListDocumentJobsRequest): Promise<{ jobs: DocumentJobEntry[]; nextPageToken: string; totalCount?: number }> {
     const { where, params } = listing(caller, req);
     const select = `SELECT d.id, d.job_id, d.kind, j.status, j.network, d.reporting_year, d.created_at
          FROM chain.documents d JOIN chain.jobs j ON j.id = d.job_id WHERE ${where}`;
-    if (req.pageSize === undefined) return { jobs: (await this.ds.query(`${select} ORDER BY d.id`, params)).map(toEntry), nextPageToken: '' };
+    if (req.pageSize === undefined) {
+      const rows: EntryRow[] = await this.ds.query(`${select} ORDER BY d.id LIMIT $${params.length + 1}`, [...params, this.maxListItems]);
+      const { items, totalCount } = await cappedListing(rows, this.maxListItems, async () => {
+        const [counted]: { count: string | number }[] = await this.ds.query(`SELECT count(*) AS count FROM chain.documents d WHERE ${where}`, params);
+        return Number(counted?.count ?? 0);
+      });
+      return { jobs: items.map(toEntry), nextPageToken: '', ...(totalCount !== undefined ? { totalCount } : {}) };
+    }
     const size = pageSize(req.pageSize);
     const after = decodePageToken(req.pageToken);
     const [counted]: { count: string | number }[] = await this.ds.query(`SELECT count(*) AS count FROM chain.documents d WHERE ${where}`, params);

@@ -2,7 +2,9 @@ import type { DataSource, EntityManager } from 'typeorm';
 import type { Caller } from '@green-impact/shared/caller';
 import { FailedPreconditionError, InvalidArgumentError, NotAuthorizedError, NotFoundError } from '@green-impact/shared/errors';
 import type { Logger } from '@green-impact/shared/logger';
-import { decodePageToken, pageOf, pageSize, totalOf, type PageRequest } from '@green-impact/shared/paging';
+import { DEFAULT_LISTING_LIMITS, type ListingLimits } from '@green-impact/shared/config';
+import { cappedListing, decodePageToken, pageOf, pageSize, totalOf, type PageRequest } from '@green-impact/shared/paging';
+import { checkPublicLimit, REFERENCE_CANDIDATES, resolveReference } from '@green-impact/shared/public-items';
 import type { AssetRow, VisibilityName } from '../entities.js';
 import type { FrameworkSource } from '../framework-source.js';
 import { MSG } from '../messages.js';
@@ -45,14 +47,16 @@ export const ASSET_COLUMNS = `
 /**
  * Assets (spec §4.8). An asset belongs to an account and is tied to a framework the caller can see when
  * adding it; others see it only when public, and only the owner changes or removes it. A read by
- * identifier resolves the caller's own asset first, then a public one (the oldest, if several accounts
- * published one under the same identifier).
+ * identifier resolves the caller's own asset first, then the public one of another account, but only
+ * when exactly one account publishes that identifier (shared/public-items.ts: no squatting). An account
+ * publishes at most MAX_PUBLIC_ITEMS_PER_ACCOUNT assets; an unpaged listing answers at most MAX_LIST_ITEMS.
  */
 export class AssetStore {
   constructor(
     private readonly ds: DataSource,
     private readonly frameworks: FrameworkSource,
     private readonly log: Logger,
+    private readonly limits: ListingLimits = DEFAULT_LISTING_LIMITS,
   ) {}
 
   async add(caller: Caller, input: AddAssetInput): Promise<{ id: number; created: boolean }> {
@@ -74,6 +78,10 @@ export class AssetStore {
       // Two attempts: a concurrent add of the same identifier makes the insert find a row after all.
       for (let attempt = 0; attempt < 2; attempt++) {
         const existing = await this.ownAsset(m, caller, assetIdentifier, true);
+        const visibility = input.visibility ?? existing?.visibility ?? 'private';
+        if (visibility === 'public' && existing?.visibility !== 'public') {
+          await checkPublicLimit(m, 'portfolio.assets', caller.accountId, 'asset', this.limits.maxPublicItemsPerAccount);
+        }
         const issuerName =
           givenIssuerName ??
           (existing && existing.issuerIdentifier === issuerIdentifier ? existing.issuerName : undefined) ??
@@ -93,7 +101,7 @@ export class AssetStore {
           currencyCode,
           issued,
           maturity,
-          input.visibility ?? existing?.visibility ?? 'private',
+          visibility,
         ];
         if (existing) {
           await m.query(
@@ -124,8 +132,11 @@ export class AssetStore {
     return this.ds.transaction(async (m) => {
       const asset = await this.ownAsset(m, caller, identifier, true);
       if (!asset) {
-        const visible = await this.visibleAsset(m, caller, identifier);
-        if (visible) throw new NotAuthorizedError();
+        const published: unknown[] = await m.query(
+          `SELECT 1 FROM portfolio.assets WHERE asset_identifier = $1 AND visibility = 'public' LIMIT 1`,
+          [identifier],
+        );
+        if (published.length) throw new NotAuthorizedError();
         throw new NotFoundError(MSG.noSuchAsset(identifier));
       }
       const holders: { id: number; own: boolean }[] = await m.query(
@@ -146,11 +157,24 @@ export class AssetStore {
     });
   }
 
-  /** The caller's assets and the public ones, filtered. */
-  async list(caller: Caller, filter: AssetFilter): Promise<AssetView[]> {
+  /**
+   * The caller's assets and the public ones, filtered, in id order: at most MAX_LIST_ITEMS, chosen own
+   * first and then others' oldest first, so no flood of public assets pushes the caller's own out of its
+   * listing. `totalCount` is set only when the answer was cut (how many match).
+   */
+  async list(caller: Caller, filter: AssetFilter): Promise<{ assets: AssetView[]; totalCount: number | undefined }> {
     const { where, params } = listingWhere(caller, filter);
-    const rows: AssetRow[] = await this.ds.query(`SELECT ${ASSET_COLUMNS} FROM portfolio.assets a WHERE ${where} ORDER BY a.id`, params);
-    return this.withCurrentFrameworkNames(caller, rows);
+    const cap = this.limits.maxListItems;
+    const rows: AssetRow[] = await this.ds.query(
+      `SELECT * FROM (SELECT ${ASSET_COLUMNS} FROM portfolio.assets a WHERE ${where}
+         ORDER BY (a.account_id = $1) DESC, a.id LIMIT $${params.length + 1}) capped ORDER BY capped.id`,
+      [...params, cap],
+    );
+    const { items, totalCount } = await cappedListing(rows, cap, async () => {
+      const [summary]: { count: string | number }[] = await this.ds.query(`SELECT count(*) AS count FROM portfolio.assets a WHERE ${where}`, params);
+      return Number(summary?.count ?? 0);
+    });
+    return { assets: await this.withCurrentFrameworkNames(caller, items), totalCount };
   }
 
   /**
@@ -174,22 +198,33 @@ export class AssetStore {
     return { assets: await this.withCurrentFrameworkNames(caller, items), nextPageToken, totalCount };
   }
 
-  /** Batch read (one query): the visible asset of each identifier; unknown or invisible ones are left out. */
+  /**
+   * Batch read (one query): the asset each identifier means for the caller, as requireVisible resolves
+   * it; unknown, invisible and ambiguous ones (published by several accounts, none the caller's) are left out.
+   */
   async byIdentifiers(caller: Caller, identifiers: string[]): Promise<AssetView[]> {
     const wanted = v.batch('asset_identifiers', identifiers.map((i) => i.trim()).filter((i) => i !== ''));
     if (wanted.length === 0) return [];
-    const rows: AssetRow[] = await this.ds.query(
-      `SELECT DISTINCT ON (a.asset_identifier) ${ASSET_COLUMNS} FROM portfolio.assets a
-       WHERE a.asset_identifier = ANY($2) AND (a.account_id = $1 OR a.visibility = 'public')
-       ORDER BY a.asset_identifier, (a.account_id = $1) DESC, a.id`,
+    const found: (AssetRow & { rn?: unknown; n?: unknown })[] = await this.ds.query(
+      `SELECT * FROM (
+         SELECT ${ASSET_COLUMNS},
+           row_number() OVER (PARTITION BY a.asset_identifier ORDER BY (a.account_id = $1) DESC, a.id) AS rn,
+           count(*) OVER (PARTITION BY a.asset_identifier) AS n
+         FROM portfolio.assets a
+         WHERE a.asset_identifier = ANY($2) AND (a.account_id = $1 OR a.visibility = 'public')) c
+       WHERE c.rn = 1 AND (c."accountId" = $1 OR c.n = 1)`,
       [caller.accountId, wanted],
     );
+    const rows: AssetRow[] = found.map(({ rn: _rn, n: _n, ...row }) => row);
     const order = new Map(wanted.map((w, i) => [w, i]));
     rows.sort((a, b) => order.get(a.assetIdentifier)! - order.get(b.assetIdentifier)!);
     return this.withCurrentFrameworkNames(caller, rows);
   }
 
-  /** The asset a caller means by an identifier (own first, then public), or NOT_FOUND. */
+  /**
+   * The asset a caller means by an identifier: its own, else the one public asset of that identifier;
+   * NOT_FOUND when there is none, FAILED_PRECONDITION when several accounts publish it.
+   */
   async requireVisible(caller: Caller, assetIdentifier: string, m: EntityManager = this.ds.manager): Promise<AssetRow> {
     const identifier = v.text('asset_identifier', assetIdentifier);
     const asset = await this.visibleAsset(m, caller, identifier);
@@ -209,10 +244,10 @@ export class AssetStore {
     const rows: AssetRow[] = await m.query(
       `SELECT ${ASSET_COLUMNS} FROM portfolio.assets a
        WHERE a.asset_identifier = $2 AND (a.account_id = $1 OR a.visibility = 'public')
-       ORDER BY (a.account_id = $1) DESC, a.id LIMIT 1`,
+       ORDER BY (a.account_id = $1) DESC, a.id LIMIT ${REFERENCE_CANDIDATES}`,
       [caller.accountId, identifier],
     );
-    return rows[0];
+    return resolveReference(rows, caller.accountId, 'asset', identifier);
   }
 
   private async knownIssuerName(m: EntityManager, caller: Caller, issuerIdentifier: string): Promise<string | undefined> {

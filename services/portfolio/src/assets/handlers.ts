@@ -18,8 +18,11 @@ export function assetHandlers(s: PortfolioStores): Pick<Handlers, 'getAssets' | 
         issuerIdentifier: req.issuerIdentifier,
         frameworkIdentifier: req.frameworkIdentifier,
       };
-      // No page asked for: the whole list (/v1/call's getAssets).
-      if (req.pageSize === undefined) return { assets: (await s.assets.list(caller, filter)).map(assetMsg), nextPageToken: '' };
+      // No page asked for: the whole list up to MAX_LIST_ITEMS (/v1/call's getAssets); total_count says it was cut.
+      if (req.pageSize === undefined) {
+        const { assets, totalCount } = await s.assets.list(caller, filter);
+        return { assets: assets.map(assetMsg), nextPageToken: '', ...(totalCount !== undefined ? { totalCount } : {}) };
+      }
       const page = await s.assets.page(caller, filter, { size: req.pageSize, token: req.pageToken });
       return { assets: page.assets.map(assetMsg), nextPageToken: page.nextPageToken, totalCount: page.totalCount };
     },

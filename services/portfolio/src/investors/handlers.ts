@@ -14,8 +14,11 @@ export function investorHandlers(
   return {
     async getInvestors(req, ctx) {
       const caller = requireAccount(ctx.caller);
-      // No page asked for: the whole list (/v1/call's getInvestors).
-      if (req.pageSize === undefined) return { investors: (await s.investors.list(caller, req.decryptionKey)).map(investorMsg), nextPageToken: '' };
+      // No page asked for: the whole list up to MAX_LIST_ITEMS (/v1/call's getInvestors); total_count says it was cut.
+      if (req.pageSize === undefined) {
+        const { investors, totalCount } = await s.investors.list(caller, req.decryptionKey);
+        return { investors: investors.map(investorMsg), nextPageToken: '', ...(totalCount !== undefined ? { totalCount } : {}) };
+      }
       const page = await s.investors.page(caller, { size: req.pageSize, token: req.pageToken }, req.decryptionKey);
       return { investors: page.investors.map(investorMsg), nextPageToken: page.nextPageToken, totalCount: page.totalCount };
     },

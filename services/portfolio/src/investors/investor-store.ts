@@ -4,6 +4,7 @@ import { NotFoundError } from '@green-impact/shared/errors';
 import { parseEncryptionKey } from '@green-impact/shared/pii';
 import { InvestorEntity, type InvestorRow } from '../entities.js';
 import { MSG } from '../messages.js';
+import { DEFAULT_LISTING_LIMITS } from '@green-impact/shared/config';
 import { decodePageToken, encodePageToken, isWholeListing, pageSize } from '@green-impact/shared/paging';
 import * as v from '../validation.js';
 import { newInvestorIdentifier } from './investor-identifier.js';
@@ -37,13 +38,28 @@ export interface AddInvestorInput {
 
 /** Investors (spec §4.9): always private to their account; PII optionally encrypted at rest. */
 export class InvestorStore {
-  constructor(private readonly ds: DataSource) {}
+  constructor(
+    private readonly ds: DataSource,
+    /** MAX_LIST_ITEMS: the most investors an unpaged list answers. */
+    private readonly maxListItems = DEFAULT_LISTING_LIMITS.maxListItems,
+  ) {}
 
-  async list(caller: Caller, decryptionKey?: string): Promise<InvestorView[]> {
+  /**
+   * The account's investors in id order, at most MAX_LIST_ITEMS; `totalCount` is set only when the list
+   * was cut, and the key is then checked against every investor of the account, as a page's is.
+   */
+  async list(caller: Caller, decryptionKey?: string): Promise<{ investors: InvestorView[]; totalCount: number | undefined }> {
     const key = parseDecryptionKey(decryptionKey);
-    const rows = await this.ds.getRepository(InvestorEntity).find({ where: { accountId: caller.accountId }, order: { id: 'ASC' } });
-    requireKeyFitsSome(rows, key);
-    return rows.map((r) => toView(r, key));
+    const cap = this.maxListItems;
+    const rows = await this.ds.getRepository(InvestorEntity).find({ where: { accountId: caller.accountId }, order: { id: 'ASC' }, take: cap });
+    let totalCount: number | undefined;
+    if (rows.length < cap) requireKeyFitsSome(rows, key);
+    else {
+      const summary = await this.summary(caller);
+      requireKeyFitsSome(summary.fingerprints, key);
+      if (summary.count > rows.length) totalCount = summary.count;
+    }
+    return { investors: rows.map((r) => toView(r, key)), totalCount };
   }
 
   /**
@@ -66,18 +82,24 @@ export class InvestorStore {
     let totalCount = rows.length;
     if (isWholeListing(after, rows, size)) requireKeyFitsSome(rows, key);
     else {
-      const [summary]: { count: string | number; fingerprints: string[] | null }[] = await this.ds.query(
-        `SELECT count(*) AS count, array_agg(DISTINCT i.key_fingerprint) FILTER (WHERE i.key_fingerprint IS NOT NULL) AS fingerprints
-         FROM portfolio.investors i WHERE i.account_id = $1`,
-        [caller.accountId],
-      );
-      requireKeyFitsSome((summary?.fingerprints ?? []).map((keyFingerprint) => ({ keyFingerprint })), key);
-      totalCount = Number(summary?.count ?? 0);
+      const summary = await this.summary(caller);
+      requireKeyFitsSome(summary.fingerprints, key);
+      totalCount = summary.count;
     }
     const investors = rows.slice(0, size).map((r) => toView(r, key));
     const last = investors.at(-1);
     const nextPageToken = rows.length > size && last ? encodePageToken({ offset: (after?.offset ?? 0) + investors.length, id: last.id }) : '';
     return { investors, nextPageToken, totalCount };
+  }
+
+  /** How many investors the account has, and the fingerprints of the keys their PII is sealed with. */
+  private async summary(caller: Caller): Promise<{ count: number; fingerprints: { keyFingerprint: string }[] }> {
+    const [summary]: { count: string | number; fingerprints: string[] | null }[] = await this.ds.query(
+      `SELECT count(*) AS count, array_agg(DISTINCT i.key_fingerprint) FILTER (WHERE i.key_fingerprint IS NOT NULL) AS fingerprints
+       FROM portfolio.investors i WHERE i.account_id = $1`,
+      [caller.accountId],
+    );
+    return { count: Number(summary?.count ?? 0), fingerprints: (summary?.fingerprints ?? []).map((keyFingerprint) => ({ keyFingerprint })) };
   }
 
   /** Batch read (one query); unknown identifiers are left out. */

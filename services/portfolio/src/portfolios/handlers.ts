@@ -19,14 +19,18 @@ export function portfolioHandlers(
         assetIdentifier: req.assetIdentifier,
         investorsAllowed: req.investorFilterActive ? req.investorIdentifiersAllowed : undefined,
       };
-      // No page asked for: the whole list (/v1/call's getPortfolios).
-      if (req.pageSize === undefined) return { portfolios: (await s.portfolios.list(caller, filter, req.decryptionKey)).map(portfolioMsg), nextPageToken: '' };
+      // No page asked for: the whole list up to MAX_LIST_ITEMS (/v1/call's getPortfolios); total_count says it was cut.
+      if (req.pageSize === undefined) {
+        const { portfolios, totalCount } = await s.portfolios.list(caller, filter, req.decryptionKey);
+        return { portfolios: portfolios.map(portfolioMsg), nextPageToken: '', ...(totalCount !== undefined ? { totalCount } : {}) };
+      }
       const page = await s.portfolios.page(caller, filter, { size: req.pageSize, token: req.pageToken }, req.decryptionKey);
       return { portfolios: page.portfolios.map(portfolioMsg), nextPageToken: page.nextPageToken, totalCount: page.totalCount };
     },
     async getPortfolioPositions(req, ctx) {
-      const list = await s.portfolios.positions(requireAccount(ctx.caller), req.portfolioIdentifier);
+      const { positions: list, totalCount } = await s.portfolios.positions(requireAccount(ctx.caller), req.portfolioIdentifier);
       return {
+        ...(totalCount !== undefined ? { totalCount } : {}),
         positions: list.map((p) => ({
           positionId: p.positionId,
           positionAmount: p.amount,

@@ -1,7 +1,8 @@
 import type { DataSource, EntityManager } from 'typeorm';
 import type { Caller } from '@green-impact/shared/caller';
 import { AlreadyExistsError, NotFoundError } from '@green-impact/shared/errors';
-import { decodePageToken, pageOf, pageSize, type PageRequest } from '@green-impact/shared/paging';
+import { DEFAULT_LISTING_LIMITS } from '@green-impact/shared/config';
+import { cappedListing, decodePageToken, pageOf, pageSize, type PageRequest } from '@green-impact/shared/paging';
 import { parseDecryptionKey, requireKeyFitsSome } from '../investors/investor-pii.js';
 import type { InvestorStore } from '../investors/investor-store.js';
 import { MSG } from '../messages.js';
@@ -46,6 +47,8 @@ export class PortfolioStore {
   constructor(
     private readonly ds: DataSource,
     private readonly investors: InvestorStore,
+    /** MAX_LIST_ITEMS: the most portfolios, or positions of one portfolio, an unpaged list answers. */
+    private readonly maxListItems = DEFAULT_LISTING_LIMITS.maxListItems,
   ) {}
 
   /** Adds a portfolio (idempotently), or renames it with portfolioIdentifierChanged. */
@@ -122,13 +125,23 @@ export class PortfolioStore {
     });
   }
 
-  async list(caller: Caller, filter: PortfolioFilter, decryptionKey?: string): Promise<PortfolioView[]> {
+  /**
+   * The listing in id order, at most MAX_LIST_ITEMS; `totalCount` is set only when it was cut, and the
+   * key is then checked against the whole listing, as a page's is.
+   */
+  async list(caller: Caller, filter: PortfolioFilter, decryptionKey?: string): Promise<{ portfolios: PortfolioView[]; totalCount: number | undefined }> {
     const key = parseDecryptionKey(decryptionKey);
     const criteria = await this.criteria(caller, filter);
-    if (!criteria) return [];
-    const rows = await selectPortfolios(this.ds.manager, caller.accountId, criteria);
-    requireKeyFitsSome(rows, key);
-    return portfolioViews(rows, key);
+    if (!criteria) return { portfolios: [], totalCount: undefined };
+    const cap = this.maxListItems;
+    const rows = await selectPortfolios(this.ds.manager, caller.accountId, criteria, { limit: cap });
+    if (rows.length < cap) {
+      requireKeyFitsSome(rows, key);
+      return { portfolios: portfolioViews(rows, key), totalCount: undefined };
+    }
+    const summary = await summarizePortfolios(this.ds.manager, caller.accountId, criteria);
+    requireKeyFitsSome(summary.fingerprints, key);
+    return { portfolios: portfolioViews(rows, key), totalCount: summary.count > rows.length ? summary.count : undefined };
   }
 
   /**
@@ -159,18 +172,21 @@ export class PortfolioStore {
     return { investorIdentifier, assetIdentifier: v.optionalText('asset_identifier', filter.assetIdentifier), investorsAllowed: filter.investorsAllowed };
   }
 
-  async positions(caller: Caller, portfolioIdentifier: string): Promise<PortfolioPositionView[]> {
+  /** The portfolio's positions in id order, at most MAX_LIST_ITEMS; `totalCount` only when cut. */
+  async positions(caller: Caller, portfolioIdentifier: string): Promise<{ positions: PortfolioPositionView[]; totalCount: number | undefined }> {
     const portfolio = await this.require(this.ds.manager, caller, portfolioIdentifier);
-    return this.ds.query(
+    const rows: PortfolioPositionView[] = await this.ds.query(
       `SELECT p.id AS "positionId", p.amount, p.currency_code AS "currencyCode", p.days,
          to_char(p.start_date, 'YYYY-MM-DD') AS "startDate", a.asset_identifier AS "assetIdentifier", a.asset_name AS "assetName",
          a.issuer_identifier AS "issuerIdentifier", a.issuer_name AS "issuerName"
        FROM portfolio.portfolio_positions pp
        JOIN portfolio.positions p ON p.id = pp.position_id
        JOIN portfolio.assets a ON a.id = p.asset_id
-       WHERE pp.portfolio_id = $1 ORDER BY p.id`,
-      [portfolio.id],
+       WHERE pp.portfolio_id = $1 ORDER BY p.id LIMIT $2`,
+      [portfolio.id, this.maxListItems],
     );
+    const { items, totalCount } = await cappedListing(rows, this.maxListItems, async () => portfolio.positionIds.length);
+    return { positions: items, totalCount };
   }
 
   /** The account's portfolio of that identifier with its position ids, or NOT_FOUND. */

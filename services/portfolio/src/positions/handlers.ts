@@ -19,9 +19,9 @@ export function positionHandlers(s: PortfolioStores): Pick<Handlers, 'getPositio
         investorsAllowed: req.investorFilterActive ? req.investorIdentifiersAllowed : undefined,
       };
       if (req.pageSize === undefined) {
-        // No page asked for: the whole list (/v1/call's getPositions).
-        const list = await s.positions.list(caller, filter, req.decryptionKey);
-        return { positions: list.map(positionMsg), nextPageToken: '' };
+        // No page asked for: the whole list up to MAX_LIST_ITEMS (/v1/call's getPositions); total_count says it was cut.
+        const { positions, totalCount } = await s.positions.list(caller, filter, req.decryptionKey);
+        return { positions: positions.map(positionMsg), nextPageToken: '', ...(totalCount !== undefined ? { totalCount } : {}) };
       }
       const page = await s.positions.page(caller, filter, { size: req.pageSize, token: req.pageToken }, req.decryptionKey);
       return { positions: page.positions.map(positionMsg), nextPageToken: page.nextPageToken, totalCount: page.totalCount };

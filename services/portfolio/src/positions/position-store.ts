@@ -11,6 +11,7 @@ import { MSG } from '../messages.js';
 import { FOREIGN_KEY_VIOLATION, pgErrorCode } from '../pg-errors.js';
 import * as v from '../validation.js';
 import { positionViews, selectPositions, summarizePositions, type PositionDetail, type PositionView } from './position-reads.js';
+import { DEFAULT_LISTING_LIMITS } from '@green-impact/shared/config';
 import { decodePageToken, encodePageToken, isWholeListing, pageSize } from '@green-impact/shared/paging';
 
 export interface AddPositionInput {
@@ -44,6 +45,8 @@ export class PositionStore {
     private readonly investors: InvestorStore,
     private readonly calculator: ImpactCalculator,
     private readonly impacts: ImpactStore,
+    /** MAX_LIST_ITEMS: the most positions an unpaged list answers. */
+    private readonly maxListItems = DEFAULT_LISTING_LIMITS.maxListItems,
   ) {}
 
   /**
@@ -99,11 +102,20 @@ export class PositionStore {
     throw new NotFoundError(MSG.noSuchPositionOfInvestor(pid, investor));
   }
 
-  async list(caller: Caller, filter: PositionFilter, decryptionKey?: string): Promise<PositionView[]> {
+  /**
+   * The listing in id order, at most MAX_LIST_ITEMS; `totalCount` is set only when it was cut, and the
+   * key is then checked against the whole listing, as a page's is.
+   */
+  async list(caller: Caller, filter: PositionFilter, decryptionKey?: string): Promise<{ positions: PositionView[]; totalCount: number | undefined }> {
     const key = parseDecryptionKey(decryptionKey);
     const criteria = await this.criteria(caller, filter);
-    if (!criteria) return [];
-    return positionViews(await selectPositions(this.ds.manager, caller.accountId, criteria), key);
+    if (!criteria) return { positions: [], totalCount: undefined };
+    const cap = this.maxListItems;
+    const rows = await selectPositions(this.ds.manager, caller.accountId, { ...criteria, limit: cap });
+    if (rows.length < cap) return { positions: positionViews(rows, key), totalCount: undefined };
+    const summary = await summarizePositions(this.ds.manager, caller.accountId, criteria);
+    requireKeyFitsSome(summary.fingerprints, key);
+    return { positions: positionViews(rows, key, true), totalCount: summary.count > rows.length ? summary.count : undefined };
   }
 
   /**

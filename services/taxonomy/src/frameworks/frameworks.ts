@@ -8,7 +8,7 @@ import type { Outcome } from '../taxonomy/year-named.js';
 import * as v from '../validation.js';
 import * as input from './inputs.js';
 import { OWNED_MSG } from './messages.js';
-import { accountOf, FRAMEWORK, requireOwned } from './owned.js';
+import { accountOf, checkPublishing, FRAMEWORK, requireOwned } from './owned.js';
 
 export interface AddFrameworkInput {
   identifier: string;
@@ -30,7 +30,11 @@ export interface FrameworkYearSpecificsInput {
  * OwnedRowStore; reads are FrameworkReader's. Any account may have frameworks; only the owner changes them.
  */
 export class FrameworkStore {
-  constructor(private readonly ds: DataSource) {}
+  constructor(
+    private readonly ds: DataSource,
+    /** MAX_PUBLIC_ITEMS_PER_ACCOUNT */
+    private readonly maxPublic: number,
+  ) {}
 
   /**
    * Adds the caller's framework of that identifier, or updates its name, currency and (when given)
@@ -44,6 +48,7 @@ export class FrameworkStore {
     const visibility = input.visibility('framework_visibility', req.visibility);
     return this.ds.transaction(async (m) => {
       await requireCurrency(m, currency);
+      await checkPublishing(m, FRAMEWORK, account, identifier, visibility, this.maxPublic);
       const rows: { id: number; inserted: boolean }[] = await m.query(
         `INSERT INTO taxonomy.frameworks (account_id, identifier, name, currency_code, visibility)
          VALUES ($1, $2, $3, $4, COALESCE($5::varchar, 'private'))

@@ -9,8 +9,11 @@ export function frameworkHandlers(s: TaxonomyStores): Partial<UnaryHandlers<type
     // ---- reads (own and public) ----
     async getFrameworks(req, ctx) {
       const caller = requireCaller(ctx.caller);
-      // No page asked for: the whole list, in identifier order (/v1/call's getFrameworks).
-      if (req.pageSize === undefined) return { frameworks: await s.frameworkReader.list(caller, req.reportingYear, req.frameworkVisibility), nextPageToken: '' };
+      // No page asked for: the whole list up to MAX_LIST_ITEMS, in identifier order (/v1/call's getFrameworks).
+      if (req.pageSize === undefined) {
+        const { frameworks, totalCount } = await s.frameworkReader.list(caller, req.reportingYear, req.frameworkVisibility);
+        return { frameworks, nextPageToken: '', ...(totalCount !== undefined ? { totalCount } : {}) };
+      }
       const page = await s.frameworkReader.page(caller, req.reportingYear, req.frameworkVisibility, { size: req.pageSize, token: req.pageToken });
       return { frameworks: page.frameworks, nextPageToken: page.nextPageToken, totalCount: page.totalCount };
     },
@@ -21,7 +24,7 @@ export function frameworkHandlers(s: TaxonomyStores): Partial<UnaryHandlers<type
     },
     async getFrameworksByIdentifiers(req, ctx) {
       const caller = requireCaller(ctx.caller);
-      return { frameworks: await s.frameworkReader.byIdentifiers(caller, req.frameworkIdentifiers, req.frameworkIds, req.reportingYear) };
+      return { frameworks: await s.frameworkReader.byIdentifiers(caller, req.frameworkIdentifiers, req.frameworkIds, req.reportingYear, req.refuseAmbiguous === true) };
     },
     async getFrameworkYearSpecifics(req, ctx) {
       const selector = { identifier: req.frameworkIdentifier, frameworkId: req.frameworkId };

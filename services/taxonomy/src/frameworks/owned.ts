@@ -1,6 +1,7 @@
 import type { DataSource, EntityManager } from 'typeorm';
 import type { Caller } from '@green-impact/shared/caller';
 import { NotAuthorizedError, NotFoundError, UnauthenticatedError } from '@green-impact/shared/errors';
+import { checkPublicLimit, REFERENCE_CANDIDATES, resolveReference } from '@green-impact/shared/public-items';
 import type { OwnedRecord, VisibilityValue } from './entities.js';
 import { OWNED_MSG, type OwnedLabel } from './messages.js';
 
@@ -47,17 +48,18 @@ export function ownedColumns(alias?: string): string {
 type Db = DataSource | EntityManager;
 
 /**
- * The item a read by identifier means: the caller's own, else a public one of another account (the
- * oldest, should several accounts publish the same identifier). Undefined when neither exists.
+ * The item a read by identifier means: the caller's own, else the public one of another account when
+ * exactly one account publishes the identifier. Undefined when neither exists; FAILED_PRECONDITION when
+ * several accounts publish it and the caller has none (shared/public-items.ts: no squatting).
  */
 export async function findVisible(db: Db, kind: OwnedKind, account: string, identifier: string): Promise<OwnedRecord | undefined> {
   const rows: OwnedRecord[] = await db.query(
     `SELECT ${ownedColumns()} FROM taxonomy.${kind.table}
      WHERE identifier = $1 AND (account_id = $2 OR visibility = 'public')
-     ORDER BY (account_id = $2) DESC, id LIMIT 1`,
+     ORDER BY (account_id = $2) DESC, id LIMIT ${REFERENCE_CANDIDATES}`,
     [identifier, account],
   );
-  return rows[0];
+  return resolveReference(rows, account, kind.label, identifier);
 }
 
 export async function requireVisible(db: Db, kind: OwnedKind, account: string, identifier: string): Promise<OwnedRecord> {
@@ -84,8 +86,24 @@ export async function requireOwned(m: EntityManager, kind: OwnedKind, account: s
     [account, identifier],
   );
   if (own[0]) return own[0];
-  if (await findVisible(m, kind, account, identifier)) throw new NotAuthorizedError();
+  const published: unknown[] = await m.query(`SELECT 1 FROM taxonomy.${kind.table} WHERE identifier = $1 AND visibility = 'public' LIMIT 1`, [identifier]);
+  if (published.length) throw new NotAuthorizedError();
   throw new NotFoundError(OWNED_MSG.noSuch(kind.label, identifier));
+}
+
+/**
+ * Before an add that makes the caller's item of that identifier public: refuses it (FAILED_PRECONDITION)
+ * when it is not public yet and the account already publishes `limit` items of the kind. Inside the
+ * add's transaction; the lock taken serializes the account's publications of the kind.
+ */
+export async function checkPublishing(m: EntityManager, kind: OwnedKind, account: string, identifier: string, visibility: VisibilityValue | undefined, limit: number): Promise<void> {
+  if (visibility !== 'public') return;
+  const own: { visibility: VisibilityValue }[] = await m.query(
+    `SELECT visibility FROM taxonomy.${kind.table} WHERE account_id = $1 AND identifier = $2 FOR UPDATE`,
+    [account, identifier],
+  );
+  if (own[0]?.visibility === 'public') return;
+  await checkPublicLimit(m, `taxonomy.${kind.table}`, account, kind.label, limit);
 }
 
 /** SQL condition (on alias) for a visibility filter of a listing; $1 is the caller's account. */

@@ -7,14 +7,14 @@ import type {
 } from '@green-impact/proto/greenimpact/taxonomy/v1/taxonomy';
 import type { Caller } from '@green-impact/shared/caller';
 import { FailedPreconditionError, InvalidArgumentError } from '@green-impact/shared/errors';
-import { decodePageToken, pageOf, pageSize, totalOf, type PageRequest } from '@green-impact/shared/paging';
+import { cappedListing, decodePageToken, pageOf, pageSize, totalOf, type PageRequest } from '@green-impact/shared/paging';
 import type { LanguageCatalog } from '../reference/language-catalog.js';
 import * as v from '../validation.js';
 import type { OwnedRecord } from './entities.js';
 import { frameworkSummary, type YearFigures } from './figures.js';
 import * as input from './inputs.js';
 import { OWNED_MSG } from './messages.js';
-import { accountOf, FRAMEWORK, ownedColumns, requireById, requireVisible, visibleTo } from './owned.js';
+import { accountOf, findVisible, FRAMEWORK, ownedColumns, requireById, requireVisible, visibleTo } from './owned.js';
 import { readRows } from './rows.js';
 
 /** Which framework a read means: by identifier (own, else public), or by id (service-internal). */
@@ -40,21 +40,33 @@ export class FrameworkReader {
   constructor(
     private readonly ds: DataSource,
     private readonly languages: LanguageCatalog,
+    /** MAX_LIST_ITEMS: the most frameworks an unpaged list answers. */
+    private readonly maxListItems: number,
   ) {}
 
-  /** Every visible framework, with the year specifics of the year where it has them. */
-  async list(caller: Caller, reportingYear: number, visibility?: Visibility): Promise<FrameworkSummary[]> {
+  /**
+   * The visible frameworks, with the year specifics of the year where they have them, in identifier
+   * order: at most MAX_LIST_ITEMS, chosen own first and then others' oldest first, so no flood of public
+   * frameworks pushes the caller's own out. `totalCount` is set only when the answer was cut.
+   */
+  async list(caller: Caller, reportingYear: number, visibility?: Visibility): Promise<{ frameworks: FrameworkSummary[]; totalCount: number | undefined }> {
     const account = accountOf(caller);
     const year = v.reportingYear(reportingYear);
     const filter = input.visibility('framework_visibility', visibility);
     const rows: SummaryRecord[] = await this.ds.query(
-      `SELECT ${SUMMARY_COLUMNS} FROM taxonomy.frameworks f
-       LEFT JOIN taxonomy.framework_year_specifics y ON y.framework_id = f.id AND y.reporting_year = $2
-       WHERE ${visibleTo('f', filter)}
-       ORDER BY f.identifier, (f.account_id = $1) DESC, f.id`,
-      [account, year],
+      `SELECT * FROM (
+         SELECT ${SUMMARY_COLUMNS} FROM taxonomy.frameworks f
+         LEFT JOIN taxonomy.framework_year_specifics y ON y.framework_id = f.id AND y.reporting_year = $2
+         WHERE ${visibleTo('f', filter)}
+         ORDER BY (f.account_id = $1) DESC, f.id LIMIT $3) capped
+       ORDER BY capped.identifier, (capped."accountId" = $1) DESC, capped.id`,
+      [account, year, this.maxListItems],
     );
-    return rows.map((r) => frameworkSummary(r, account, year));
+    const { items, totalCount } = await cappedListing(rows, this.maxListItems, async () => {
+      const [count]: { count: string | number }[] = await this.ds.query(`SELECT count(*) AS count FROM taxonomy.frameworks f WHERE ${visibleTo('f', filter)}`, [account]);
+      return Number(count?.count ?? 0);
+    });
+    return { frameworks: items.map((r) => frameworkSummary(r, account, year)), totalCount };
   }
 
   /**
@@ -97,10 +109,11 @@ export class FrameworkReader {
   }
 
   /**
-   * Summaries by identifier (own, else public; unknown or invisible ones left out) and by id (whatever
-   * the visibility), in the order asked, each once. Year fields only when a year is given.
+   * Summaries by identifier (as findVisible resolves them; unknown, invisible and ambiguous ones left
+   * out, or with `refuseAmbiguous` FAILED_PRECONDITION for an ambiguous one) and by id (whatever the
+   * visibility), in the order asked, each once. Year fields only when a year is given.
    */
-  async byIdentifiers(caller: Caller, identifiers: string[], ids: number[], reportingYear?: number): Promise<FrameworkSummary[]> {
+  async byIdentifiers(caller: Caller, identifiers: string[], ids: number[], reportingYear?: number, refuseAmbiguous = false): Promise<FrameworkSummary[]> {
     const account = accountOf(caller);
     if (identifiers.length + ids.length > MAX_BATCH) {
       throw new InvalidArgumentError(`At most ${MAX_BATCH} framework identifiers and ids per call.`);
@@ -109,13 +122,21 @@ export class FrameworkReader {
     const wanted = identifiers.map((i) => input.identifier('framework_identifiers', i));
     const resolved: { id: number; identifier: string }[] = wanted.length
       ? await this.ds.query(
-          `SELECT DISTINCT ON (identifier) id, identifier FROM taxonomy.frameworks
-           WHERE identifier = ANY($2::varchar[]) AND (account_id = $1 OR visibility = 'public')
-           ORDER BY identifier, (account_id = $1) DESC, id`,
+          `SELECT id, identifier FROM (
+             SELECT id, identifier, account_id,
+               row_number() OVER (PARTITION BY identifier ORDER BY (account_id = $1) DESC, id) AS rn,
+               count(*) OVER (PARTITION BY identifier) AS n
+             FROM taxonomy.frameworks
+             WHERE identifier = ANY($2::varchar[]) AND (account_id = $1 OR visibility = 'public')) c
+           WHERE c.rn = 1 AND (c.account_id = $1 OR c.n = 1)`,
           [account, wanted],
         )
       : [];
     const idOf = new Map(resolved.map((r) => [r.identifier, r.id]));
+    if (refuseAmbiguous) {
+      // findVisible throws for an identifier several accounts publish; one that is truly absent stays left out.
+      for (const identifier of wanted) if (!idOf.has(identifier)) await findVisible(this.ds, FRAMEWORK, account, identifier);
+    }
     const order = [
       ...wanted.flatMap((i) => (idOf.has(i) ? [idOf.get(i)!] : [])),
       ...ids.map((id) => v.id('framework_ids', id)),

@@ -9,8 +9,11 @@ export function projectHandlers(s: TaxonomyStores): Partial<UnaryHandlers<typeof
     // ---- reads (own and public) ----
     async getProjects(req, ctx) {
       const caller = requireCaller(ctx.caller);
-      // No page asked for: the whole list, in identifier order (/v1/call's getProjects).
-      if (req.pageSize === undefined) return { projects: await s.projectReader.list(caller, req.reportingYear, req.projectVisibility), nextPageToken: '' };
+      // No page asked for: the whole list up to MAX_LIST_ITEMS, in identifier order (/v1/call's getProjects).
+      if (req.pageSize === undefined) {
+        const { projects, totalCount } = await s.projectReader.list(caller, req.reportingYear, req.projectVisibility);
+        return { projects, nextPageToken: '', ...(totalCount !== undefined ? { totalCount } : {}) };
+      }
       const page = await s.projectReader.page(caller, req.reportingYear, req.projectVisibility, { size: req.pageSize, token: req.pageToken });
       return { projects: page.projects, nextPageToken: page.nextPageToken, totalCount: page.totalCount };
     },

@@ -5,7 +5,7 @@ import { NotFoundError } from '@green-impact/shared/errors';
 import { requireCurrency } from '../currencies/currencies.js';
 import * as input from '../frameworks/inputs.js';
 import { OWNED_MSG } from '../frameworks/messages.js';
-import { accountOf, FRAMEWORK, PROJECT, requireOwned, requireVisible } from '../frameworks/owned.js';
+import { accountOf, checkPublishing, FRAMEWORK, PROJECT, requireOwned, requireVisible } from '../frameworks/owned.js';
 import { pgErrorCode } from '../taxonomy/items.js';
 import type { Outcome } from '../taxonomy/year-named.js';
 import * as v from '../validation.js';
@@ -29,7 +29,11 @@ export interface ProjectYearSpecificsInput {
  * framework the caller sees (its own, else a public one), resolved to that framework when added or updated.
  */
 export class ProjectStore {
-  constructor(private readonly ds: DataSource) {}
+  constructor(
+    private readonly ds: DataSource,
+    /** MAX_PUBLIC_ITEMS_PER_ACCOUNT */
+    private readonly maxPublic: number,
+  ) {}
 
   async add(caller: Caller, req: AddProjectInput): Promise<Outcome> {
     const account = accountOf(caller);
@@ -41,6 +45,7 @@ export class ProjectStore {
     return this.ds.transaction(async (m) => {
       await requireCurrency(m, currency);
       const framework = await requireVisible(m, FRAMEWORK, account, frameworkIdentifier);
+      await checkPublishing(m, PROJECT, account, identifier, visibility, this.maxPublic);
       const rows = await m.query<{ id: number; inserted: boolean }[]>(
         `INSERT INTO taxonomy.projects (account_id, identifier, name, currency_code, framework_id, visibility)
          VALUES ($1, $2, $3, $4, $5, COALESCE($6::varchar, 'private'))

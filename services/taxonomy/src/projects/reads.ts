@@ -2,7 +2,7 @@ import type { DataSource } from 'typeorm';
 import type { Visibility } from '@green-impact/proto/greenimpact/common/v1/common';
 import type { ProjectDetail, ProjectSummary } from '@green-impact/proto/greenimpact/taxonomy/v1/taxonomy';
 import type { Caller } from '@green-impact/shared/caller';
-import { decodePageToken, pageOf, pageSize, totalOf, type PageRequest } from '@green-impact/shared/paging';
+import { cappedListing, decodePageToken, pageOf, pageSize, totalOf, type PageRequest } from '@green-impact/shared/paging';
 import type { OwnedRecord } from '../frameworks/entities.js';
 import * as input from '../frameworks/inputs.js';
 import { accountOf, ownedColumns, PROJECT, requireVisible, visibleTo } from '../frameworks/owned.js';
@@ -28,17 +28,25 @@ export class ProjectReader {
   constructor(
     private readonly ds: DataSource,
     private readonly languages: LanguageCatalog,
+    /** MAX_LIST_ITEMS: the most projects an unpaged list answers. */
+    private readonly maxListItems: number,
   ) {}
 
-  async list(caller: Caller, reportingYear: number, visibility?: Visibility): Promise<ProjectSummary[]> {
+  /** The visible projects in identifier order, cut as FrameworkReader.list cuts (own first, at most MAX_LIST_ITEMS). */
+  async list(caller: Caller, reportingYear: number, visibility?: Visibility): Promise<{ projects: ProjectSummary[]; totalCount: number | undefined }> {
     const account = accountOf(caller);
     const year = v.reportingYear(reportingYear);
     const filter = input.visibility('project_visibility', visibility);
     const rows: SummaryRecord[] = await this.ds.query(
-      `${SUMMARY_SQL} WHERE ${visibleTo('p', filter)} ORDER BY p.identifier, (p.account_id = $1) DESC, p.id`,
-      [account, year],
+      `SELECT * FROM (${SUMMARY_SQL} WHERE ${visibleTo('p', filter)} ORDER BY (p.account_id = $1) DESC, p.id LIMIT $3) capped
+       ORDER BY capped.identifier, (capped."accountId" = $1) DESC, capped.id`,
+      [account, year, this.maxListItems],
     );
-    return rows.map((r) => projectSummary(r, account, year));
+    const { items, totalCount } = await cappedListing(rows, this.maxListItems, async () => {
+      const [count]: { count: string | number }[] = await this.ds.query(`SELECT count(*) AS count FROM taxonomy.projects p WHERE ${visibleTo('p', filter)}`, [account]);
+      return Number(count?.count ?? 0);
+    });
+    return { projects: items.map((r) => projectSummary(r, account, year)), totalCount };
   }
 
   /**
