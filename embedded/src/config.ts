@@ -1,5 +1,6 @@
 import { resolve } from 'node:path';
 import { envReader } from '@green-impact/shared/config';
+import { strongSecret } from '@green-impact/shared/secret-strength';
 import { parseAllowedOrigins } from '@green-impact/gateway/cors';
 import type { AuthCacheSettings } from '@green-impact/gateway/auth-cache';
 import type { ReferenceCacheSettings } from '@green-impact/gateway/reference-cache';
@@ -45,7 +46,7 @@ export function loadEmbeddedConfig(env: Record<string, string | undefined> = pro
     dataDir: resolve(read.string('DATA_DIR', './data')),
     databaseUrl: read.url('DATABASE_URL', ['postgres', 'postgresql']),
     kafkaBrokers: read.list('KAFKA_BROKERS'),
-    bootstrapApiKey: read.optionalString('BOOTSTRAP_API_KEY'),
+    bootstrapApiKey: strongSecret('BOOTSTRAP_API_KEY', read.optionalString('BOOTSTRAP_API_KEY')),
     publicBaseUrl: read.url('PUBLIC_BASE_URL', ['http', 'https']),
     grpcBasePort: read.port('GRPC_BASE_PORT', 50051),
     chainNetworks: loadNetworkSpecs(env),
