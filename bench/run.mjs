@@ -23,6 +23,7 @@
 // BENCH_CONCURRENCY (default 16), BENCH_CHAIN_N (default 100), BENCH_RECOMPUTE_N (default 80),
 // BENCH_SCALE_N (positions of the portfolio at scale, default 10 000; 0 skips it), BENCH_REPORT_DIR (where
 // report.md and report.json go, default bench/).
+import { randomBytes } from 'node:crypto';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -45,7 +46,8 @@ const CHAIN_N = Number(process.env.BENCH_CHAIN_N ?? 100);
 const RECOMPUTE_N = Number(process.env.BENCH_RECOMPUTE_N ?? 80);
 const SCALE_N = Number(process.env.BENCH_SCALE_N ?? 10_000);
 const ENGINE_N = 10_000;
-const OPERATOR_KEY = 'bench-operator-key';
+// Random per run: the distributed system reads it as BOOTSTRAP_API_KEY, which refuses a weak key.
+const OPERATOR_KEY = `gi_${randomBytes(32).toString('base64url')}`;
 const YEAR = 2024;
 const SIZES = { frameworks: 2, assets: 12, investors: 24, positions: 120, portfolios: 6, users: 3 };
 

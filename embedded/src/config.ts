@@ -1,6 +1,7 @@
 import { resolve } from 'node:path';
 import { envReader, listingLimits, type ListingLimits } from '@green-impact/shared/config';
 import { grpcReflection } from '@green-impact/shared/grpc/server-settings';
+import { strongSecret } from '@green-impact/shared/secret-strength';
 import { parseAllowedOrigins } from '@green-impact/gateway/cors';
 import type { AuthCacheSettings } from '@green-impact/gateway/auth-cache';
 import type { ReferenceCacheSettings } from '@green-impact/gateway/reference-cache';
@@ -53,7 +54,7 @@ export function loadEmbeddedConfig(env: Record<string, string | undefined> = pro
     dataDir: resolve(read.string('DATA_DIR', './data')),
     databaseUrl: read.url('DATABASE_URL', ['postgres', 'postgresql']),
     kafkaBrokers: read.list('KAFKA_BROKERS'),
-    bootstrapApiKey: read.optionalString('BOOTSTRAP_API_KEY'),
+    bootstrapApiKey: strongSecret('BOOTSTRAP_API_KEY', read.optionalString('BOOTSTRAP_API_KEY')),
     publicBaseUrl: read.url('PUBLIC_BASE_URL', ['http', 'https']),
     grpcBasePort: read.port('GRPC_BASE_PORT', 50051),
     grpcReflection: grpcReflection(read),

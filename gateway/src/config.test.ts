@@ -3,6 +3,10 @@ import assert from 'node:assert/strict';
 import { ConfigError } from '@green-impact/shared/config';
 import { loadGatewayConfig, loadGraphqlConfig } from './config.js';
 
+// Random values made once for these tests (a weak one is refused at start).
+const LINK_SECRET = 'krHKsH0I7QrzZ1dmZUe1BovKebxgbMkC_-13JD7tP4I';
+const PREVIOUS_SECRET = 'hOWfPTpzbsalceSqlG6snsPycXP_kjhtFkgeby1a_40';
+
 const fails = (env: Record<string, string>, pattern: RegExp) =>
   assert.throws(() => loadGatewayConfig(env), (err: unknown) => err instanceof ConfigError && pattern.test(err.message));
 
@@ -89,7 +93,7 @@ test('GraphQL: the explorer follows NODE_ENV unless set; limits are bounded and 
     maxSubscriptionsPerConnection: 20,
     maxConnectionLifetimeMs: 3_600_000,
   });
-  const production = { ...base, NODE_ENV: 'production', DOCUMENT_LINK_SECRET: 's'.repeat(32) };
+  const production = { ...base, NODE_ENV: 'production', DOCUMENT_LINK_SECRET: LINK_SECRET };
   assert.equal(loadGatewayConfig(production).graphql.explorer, false);
   assert.equal(loadGatewayConfig({ ...production, GRAPHQL_EXPLORER: 'true' }).graphql.explorer, true);
   assert.deepEqual(
@@ -114,18 +118,21 @@ test('GraphQL: the explorer follows NODE_ENV unless set; limits are bounded and 
   fails({ ...base, GRAPHQL_EXPLORER: 'sometimes' }, /GRAPHQL_EXPLORER/);
 });
 
-test('document links: a shared secret of 32+ characters, required in production; generated elsewhere', () => {
+test('document links: a shared secret of 32+ random characters, required in production; generated elsewhere', () => {
   const base = { IDENTITY_GRPC_ADDR: 'identity:50051' };
   const dev = loadGatewayConfig(base).documentLinks;
   assert.equal(dev.generated, true);
   assert.equal(dev.secret.length, 32);
   assert.equal(dev.ttlSeconds, 7 * 24 * 3600);
   assert.notDeepEqual(loadGatewayConfig(base).documentLinks.secret, dev.secret, 'a fresh secret per process');
-  const secret = 'a'.repeat(20) + 'b'.repeat(20);
-  const set = loadGatewayConfig({ ...base, NODE_ENV: 'production', DOCUMENT_LINK_SECRET: secret, DOCUMENT_LINK_PREVIOUS_SECRET: 'p'.repeat(32), DOCUMENT_LINK_TTL_SECONDS: '3600' }).documentLinks;
-  assert.deepEqual(set, { secret: Buffer.from(secret), previousSecret: Buffer.from('p'.repeat(32)), ttlSeconds: 3600, generated: false });
+  const set = loadGatewayConfig({ ...base, NODE_ENV: 'production', DOCUMENT_LINK_SECRET: LINK_SECRET, DOCUMENT_LINK_PREVIOUS_SECRET: PREVIOUS_SECRET, DOCUMENT_LINK_TTL_SECONDS: '3600' }).documentLinks;
+  assert.deepEqual(set, { secret: Buffer.from(LINK_SECRET), previousSecret: Buffer.from(PREVIOUS_SECRET), ttlSeconds: 3600, generated: false });
   fails({ ...base, NODE_ENV: 'production' }, /DOCUMENT_LINK_SECRET is required in production/);
-  fails({ ...base, DOCUMENT_LINK_SECRET: 'short' }, /DOCUMENT_LINK_SECRET must be at least 32 characters.*got 5/);
-  fails({ ...base, DOCUMENT_LINK_PREVIOUS_SECRET: 'short' }, /DOCUMENT_LINK_PREVIOUS_SECRET must be at least 32 characters/);
+  fails({ ...base, DOCUMENT_LINK_SECRET: 'short' }, /DOCUMENT_LINK_SECRET is too weak: it has 5 characters, at least 32 random ones are needed; make one with: openssl rand -base64 32/);
+  fails({ ...base, DOCUMENT_LINK_PREVIOUS_SECRET: 'short' }, /DOCUMENT_LINK_PREVIOUS_SECRET is too weak/);
+  // Long enough but made by a person (the dev overlay's committed value was one), or by a key repeated.
+  fails({ ...base, DOCUMENT_LINK_SECRET: 'dev-only-document-link-secret-not-for-production' }, /DOCUMENT_LINK_SECRET is too weak: it contains "secret"/);
+  fails({ ...base, NODE_ENV: 'production', DOCUMENT_LINK_SECRET: 's'.repeat(32) }, /DOCUMENT_LINK_SECRET is too weak: it uses one kind of character only/);
+  fails({ ...base, DOCUMENT_LINK_SECRET: 'a'.repeat(20) + 'b'.repeat(20) + '1' }, /DOCUMENT_LINK_SECRET is too weak/);
   fails({ ...base, DOCUMENT_LINK_TTL_SECONDS: '10' }, /DOCUMENT_LINK_TTL_SECONDS must be at least 60/);
 });

@@ -10,7 +10,7 @@ import { data, gqlAt } from './testing/graphql-calls.js';
  * are revoked, and say nothing when altered; /ipfs/<cid> serves a public framework's document to anyone.
  */
 
-const SECRET = 'document-access-test-secret-0123456789';
+const SECRET = 'N_onJngBdXzsBc8dkWpFNjrf5IxcELlR8eecTWdX_vw'; // random, made once for this test
 const ACME = { 'content-type': 'application/json', 'x-api-key': 'user-key' };
 const WRITE = { reporting_year: 2024, solution: 'SVC.Blockchain.Save', operation: 'save', version: 1, network: 'sepolia' };
 

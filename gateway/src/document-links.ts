@@ -1,5 +1,6 @@
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import { ConfigError, envReader } from '@green-impact/shared/config';
+import { MIN_SECRET_CHARACTERS, strongSecret } from '@green-impact/shared/secret-strength';
 
 /**
  * Signed, expiring capability links to written HTML documents (docs/decisions.md "Documents and links"):
@@ -13,7 +14,7 @@ import { ConfigError, envReader } from '@green-impact/shared/config';
  */
 
 export interface DocumentLinkSettings {
-  /** Signs and verifies (DOCUMENT_LINK_SECRET, at least 32 characters). */
+  /** Signs and verifies (DOCUMENT_LINK_SECRET, at least 32 random characters: secret-strength.ts). */
   secret: Buffer;
   /** Verifies only, during a rotation (DOCUMENT_LINK_PREVIOUS_SECRET); undefined when none. */
   previousSecret: Buffer | undefined;
@@ -23,7 +24,7 @@ export interface DocumentLinkSettings {
   generated: boolean;
 }
 
-export const MIN_SECRET_LENGTH = 32;
+export const MIN_SECRET_LENGTH = MIN_SECRET_CHARACTERS;
 export const DEFAULT_LINK_TTL_SECONDS = 7 * 24 * 3600;
 const MAX_LINK_TTL_SECONDS = 365 * 24 * 3600;
 /** Domain separation: this MAC means "a link to this document page" and nothing else. */
@@ -53,11 +54,9 @@ export function loadDocumentLinkSettings(env: Record<string, string | undefined>
   };
 }
 
+/** A weak secret is refused at start: whoever guesses it opens every document page it could sign. */
 function secretBytes(name: string, value: string): Buffer {
-  if (value.length < MIN_SECRET_LENGTH) {
-    throw new ConfigError(`${name} must be at least ${MIN_SECRET_LENGTH} characters (e.g. openssl rand -base64 32), got ${value.length}.`);
-  }
-  return Buffer.from(value, 'utf8');
+  return Buffer.from(strongSecret(name, value)!, 'utf8');
 }
 
 /** What a link's query names, once its signature is checked. */

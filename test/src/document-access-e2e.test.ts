@@ -8,7 +8,7 @@ import { until } from './support/poll.js';
 import { createUserAccount, graphqlClient, ok, startTestSystem, v1Client } from './support/system.js';
 
 const OPERATOR = 'document-access-operator-key';
-const SECRET = 'document-access-e2e-secret-0123456789abcdef';
+const SECRET = 'pNwgBcWEvimaUluBTjXswV01NUqcFNnBoGa0jDTnR1o'; // random, made once for this test
 const SAVE = { solution: 'SVC.Blockchain.Save', operation: 'save', version: 1, network: 'sepolia' };
 
 /**

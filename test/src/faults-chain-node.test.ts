@@ -15,7 +15,7 @@ import { NODE_SIGNER_KEY, startRpcNodeProcess, type RpcNodeProcess } from './sup
 import { createUserAccount } from './support/system.js';
 
 const postgres = testDatabases.find((d) => d.name === 'postgresql')!;
-const OPERATOR = 'faults-chain-operator-key';
+const OPERATOR = 'gi_w36cgSzmeSWx8xcAIaJodBbL9nmeCK04hhirRBCII_s'; // BOOTSTRAP_API_KEY: random (a weak one is refused at start)
 const HASH = 'SVC.Blockchain.Hash';
 const CHAIN_ID = 31337;
 /** How long the service waits for any answer of the node (CHAIN_NETWORKS rpcTimeoutMs). */

@@ -15,7 +15,7 @@ import { createUserAccount } from './support/system.js';
 import { retryFailed, startLoad, type Sent, type Write } from './support/write-load.js';
 
 const postgres = testDatabases.find((d) => d.name === 'postgresql')!;
-const OPERATOR = 'faults-pg-operator-key';
+const OPERATOR = 'gi_6Ley_jbLN4XB3TPt6p9BzchDKJCHmJCQwCdMEf5uXCs'; // BOOTSTRAP_API_KEY: random (a weak one is refused at start)
 const POOL_SIZE = 4;
 /** The pool's connect timeout (openServiceDataSource): a hanging database answers within it, plus margin. */
 const CONNECT_TIMEOUT_MS = 5_000;

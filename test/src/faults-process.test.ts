@@ -10,7 +10,7 @@ import { createUserAccount } from './support/system.js';
 import { retryFailed, startLoad, type Write } from './support/write-load.js';
 
 const postgres = testDatabases.find((d) => d.name === 'postgresql')!;
-const OPERATOR = 'faults-process-operator-key';
+const OPERATOR = 'gi_NpySCzbElX8ys6JTw-W28EOBV-_NreytroHDfst8w54'; // BOOTSTRAP_API_KEY: random (a weak one is refused at start)
 /** The gateway's deadline per backend call: a failure must come well before it, never as a hang. */
 const DEADLINE_MS = 8_000;
 /**

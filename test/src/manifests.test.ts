@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { execForm, parseDockerfile } from './support/infra/dockerfile.js';
+import { devOverlayWithSecrets } from './support/infra/dev-secrets.js';
 import { gatewayEnvOf, gatewaySettings, type GatewayEnv } from './support/infra/gateway-settings.js';
 import { accessLogProblems } from './support/infra/access-log-invariants.js';
 import { ingressProblems, type IngressSpec } from './support/infra/ingress-invariants.js';
@@ -289,7 +290,14 @@ describe('Kubernetes manifests (infra/k8s)', () => {
     });
 
     it('dev: self-contained (every Secret generated, a PostgreSQL pod reachable by the services only), one replica', async () => {
-      const objects = render(infra('k8s/overlays/dev'));
+      const dev = devOverlayWithSecrets();
+      let objects: K8sObject[];
+      try {
+        dev.makeSecrets();
+        objects = render(dev.overlay);
+      } finally {
+        dev.remove();
+      }
       await assertSchemaValid(objects);
       const dbClients = [...MIGRATIONS, ...MIGRATIONS.map((s) => `${s}-migrate`)].map((c) => `${c} -> postgres:5432`);
       assertSystem(objects, { externalSecrets: [], secretObjectsAllowed: true }, { edges: [...CALLS, ...dbClients], chainEgress: [], postgresPod: true, tracing: false, redis: false });

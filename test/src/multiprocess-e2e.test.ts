@@ -21,7 +21,7 @@ import { until } from './support/poll.js';
 
 const postgres = testDatabases.find((d) => d.name === 'postgresql')!;
 const ESG = 'SVC.ESG.Credits';
-const OPERATOR = 'multiprocess-operator-key';
+const OPERATOR = 'gi_4LazY4P42vXL9ZIE12NQx9pMO5BV1qTcJ3waCVUcB8o'; // BOOTSTRAP_API_KEY: random (a weak one is refused at start)
 const YEAR = 2024;
 const SAVE = { solution: 'SVC.Blockchain.Save', operation: 'save', version: 1, network: 'sepolia' };
 const idOf = (message: string): number => Number(/(\d+)\.$/.exec(message)?.[1]);

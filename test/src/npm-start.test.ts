@@ -8,6 +8,8 @@ import { fileURLToPath } from 'node:url';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
 const main = join(root, 'embedded/dist/main.js');
+/** BOOTSTRAP_API_KEY: random, made once for this test (a weak one is refused at start). */
+const KEY = 'gi_6wvUk5SuEpF5Z-sz8BQJUeR-AqII-gBu6B7rhG9XUuA';
 
 interface Started {
   child: ChildProcess;
@@ -64,12 +66,12 @@ describe('npm start (embedded default, as a real process)', () => {
   after(() => rmSync(dataDir, { recursive: true, force: true }));
 
   it('serves /v1/call with BOOTSTRAP_API_KEY, stops on SIGTERM and keeps its data across a restart', async () => {
-    const first = await start({ DATA_DIR: dataDir, BOOTSTRAP_API_KEY: 'k' });
+    const first = await start({ DATA_DIR: dataDir, BOOTSTRAP_API_KEY: KEY });
     try {
-      const groups = await call(first.url, 'k', { solution: 'SVC.ESG.Credits', operation: 'getGroups' });
+      const groups = await call(first.url, KEY, { solution: 'SVC.ESG.Credits', operation: 'getGroups' });
       assert.equal(groups.status, 200);
       assert.equal(groups.json.length, 7);
-      const added = await call(first.url, 'k', {
+      const added = await call(first.url, KEY, {
         solution: 'SVC.ESG.Credits',
         operation: 'addUser',
         parameters: { user_identifier: 'persisted-user' },
@@ -81,9 +83,9 @@ describe('npm start (embedded default, as a real process)', () => {
       assert.equal(await stop(first), 0, first.output());
     }
 
-    const second = await start({ DATA_DIR: dataDir, BOOTSTRAP_API_KEY: 'k' });
+    const second = await start({ DATA_DIR: dataDir, BOOTSTRAP_API_KEY: KEY });
     try {
-      const users = await call(second.url, 'k', { solution: 'SVC.ESG.Credits', operation: 'getUsers', parameters: {} });
+      const users = await call(second.url, KEY, { solution: 'SVC.ESG.Credits', operation: 'getUsers', parameters: {} });
       assert.equal(users.status, 200);
       assert.deepEqual(users.json.map((u: { user_identifier: string }) => u.user_identifier), ['persisted-user']);
     } finally {
@@ -110,13 +112,38 @@ describe('npm start (embedded default, as a real process)', () => {
     }
   });
 
-  it('refuses a bad configuration with a message naming the variable', async () => {
-    const child = spawn(process.execPath, [main], { cwd: root, env: { ...process.env, PORT: 'eighty' }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const refusal = async (env: Record<string, string>): Promise<{ code: number | null; out: string }> => {
+    const child = spawn(process.execPath, [main], { cwd: root, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
     let out = '';
     child.stdout.on('data', (c) => (out += c));
     child.stderr.on('data', (c) => (out += c));
+    // Should it start after all, stop it rather than hang the run (its exit code then fails the test).
+    const guard = setTimeout(() => child.kill('SIGTERM'), 60_000);
     const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));
+    clearTimeout(guard);
+    return { code, out };
+  };
+
+  it('refuses a bad configuration with a message naming the variable', async () => {
+    const { code, out } = await refusal({ PORT: 'eighty' });
     assert.equal(code, 78);
     assert.match(out, /PORT must be an integer/);
+  });
+
+  it('refuses weak secrets at start: a short or made-up BOOTSTRAP_API_KEY, a placeholder DOCUMENT_LINK_SECRET', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'gi-start-'));
+    try {
+      for (const [env, message] of [
+        [{ BOOTSTRAP_API_KEY: 'k' }, /BOOTSTRAP_API_KEY is too weak: it has 1 characters/],
+        [{ BOOTSTRAP_API_KEY: 'dev-operator-key-not-for-production' }, /BOOTSTRAP_API_KEY is too weak: it contains "operator"/],
+        [{ BOOTSTRAP_API_KEY: KEY, DOCUMENT_LINK_SECRET: 'dev-only-document-link-secret-not-for-production' }, /DOCUMENT_LINK_SECRET is too weak/],
+      ] as const) {
+        const { code, out } = await refusal({ DATA_DIR: dir, PORT: '0', GRPC_BASE_PORT: '0', ...env });
+        assert.equal(code, 78, out);
+        assert.match(out, message);
+      }
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

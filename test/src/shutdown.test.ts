@@ -12,7 +12,7 @@ import { v1Call, type Outcome } from './support/outcomes.js';
 import { until } from './support/poll.js';
 
 const postgres = testDatabases.find((d) => d.name === 'postgresql')!;
-const OPERATOR = 'shutdown-operator-key';
+const OPERATOR = 'gi_2mY-x4pjZngSKWPe3oNH0a_Ko7wP-YXQ0mu7b_ex9es'; // BOOTSTRAP_API_KEY: random (a weak one is refused at start)
 const LOOPS = 6;
 
 interface Sent {

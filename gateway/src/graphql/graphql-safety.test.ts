@@ -217,7 +217,7 @@ describe('explorer page', () => {
 });
 
 test('production: no explorer page by default and no introspection', async () => {
-  const prod = await startTestGateway({ NODE_ENV: 'production', DOCUMENT_LINK_SECRET: 'a-production-secret-of-32-characters' });
+  const prod = await startTestGateway({ NODE_ENV: 'production', DOCUMENT_LINK_SECRET: 'NH88mkRWhyS8zi6REeYACEf1UbMTLCjR5S-9QZSKdug' });
   try {
     const page = await fetch(`${prod.baseUrl}/graphql`, { headers: { accept: 'text/html' } });
     assert.doesNotMatch(await page.text(), /api-key/);
@@ -225,7 +225,7 @@ test('production: no explorer page by default and no introspection', async () =>
   } finally {
     await prod.stop();
   }
-  const forced = await startTestGateway({ NODE_ENV: 'production', DOCUMENT_LINK_SECRET: 'a-production-secret-of-32-characters', GRAPHQL_EXPLORER: 'true' });
+  const forced = await startTestGateway({ NODE_ENV: 'production', DOCUMENT_LINK_SECRET: 'NH88mkRWhyS8zi6REeYACEf1UbMTLCjR5S-9QZSKdug', GRAPHQL_EXPLORER: 'true' });
   try {
     const page = await fetch(`${forced.baseUrl}/graphql`, { headers: { accept: 'text/html' } });
     assert.match(await page.text(), /api-key/);

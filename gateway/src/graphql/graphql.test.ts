@@ -226,7 +226,7 @@ describe('identity schema', () => {
 });
 
 test('production: introspection is off', async () => {
-  const prod = await startTestGateway({ NODE_ENV: 'production', DOCUMENT_LINK_SECRET: 'a-production-secret-of-32-characters' });
+  const prod = await startTestGateway({ NODE_ENV: 'production', DOCUMENT_LINK_SECRET: 'NH88mkRWhyS8zi6REeYACEf1UbMTLCjR5S-9QZSKdug' });
   try {
     const { body } = await gqlAt(prod.baseUrl, '{ __schema { queryType { name } } }', {}, null);
     assert.equal(body.errors?.[0]?.extensions?.['code'], 'GRAPHQL_VALIDATION_FAILED');

@@ -119,7 +119,7 @@ export function fakeNfts(d: FakeNftDeps) {
       const c = d.record('mintNft', req, ctx);
       const n = d.resolve(req.network);
       if (!req.name.trim()) throw new InvalidArgumentError('name is required.');
-      if (req.image.includes('broken')) throw new FailedPreconditionError(`The image could not be fetched from ${req.image}: HTTP 404 Not Found. Nothing was minted.`);
+      if (req.image.includes('broken')) throw new FailedPreconditionError(`The image could not be fetched from ${req.image}: it must be an image of at most 10485760 bytes that a public address answers within 15000 ms. Nothing was minted.`);
       const imageCid = put(Buffer.from(`image of ${req.image}`), 'image/png');
       const attributes = req.attributes.map((a) => ({ trait_type: a.traitType, value: a.value, ...(a.displayType ? { display_type: a.displayType } : {}) }));
       const metadata = { name: req.name.trim(), description: req.description.trim(), image: `ipfs://${imageCid}`, attributes };

@@ -1,9 +1,11 @@
 import { lookup as dnsLookup, type LookupAddress, type LookupOptions } from 'node:dns';
 import http from 'node:http';
 import https from 'node:https';
-import { BlockList, isIP } from 'node:net';
+import { isIP } from 'node:net';
 import { FailedPreconditionError, InvalidArgumentError } from '@green-impact/shared/errors';
+import type { Logger } from '@green-impact/shared/logger';
 import type { ContentStore } from '../content/content-store.js';
+import { addressRange, isPublicAddress } from './public-address.js';
 
 export interface ImageFetchOptions {
   /** The service's public base URL: <base>/ipfs/<cid> is read from the content store, not over HTTP. */
@@ -11,7 +13,7 @@ export interface ImageFetchOptions {
   maxBytes: number;
   timeoutMs: number;
   /**
-   * Fetch from loopback, private and link-local addresses too. Off by default: the service must not be
+   * Fetch from any address, not only public unicast ones. Off by default: the service must not be
    * a way into its own network (cloud metadata endpoints, internal services). Tests turn it on.
    */
   allowPrivateHosts: boolean;
@@ -34,9 +36,15 @@ const STORE_PATH = /^\/ipfs\/([^/?#]+)\/?$/;
 /**
  * The bytes of an NFT's image: `ipfs://<cid>`, `/ipfs/<cid>` and `<publicBaseUrl>/ipfs/<cid>` come from the
  * content store; any other http(s) URL is fetched (size limit, timeout, at most 3 redirects). Whatever
- * cannot be read, or is not an image, is a clear error, so no NFT is minted with a broken image.
+ * cannot be read, or is not an image, is an error, so no NFT is minted with a broken image: a clear one for
+ * the content store, one generic one (the detail logged to `log`) for anything fetched.
  */
-export async function loadImage(source: string, content: Pick<ContentStore, 'get'>, opts: ImageFetchOptions): Promise<LoadedImage> {
+export async function loadImage(
+  source: string,
+  content: Pick<ContentStore, 'get'>,
+  opts: ImageFetchOptions,
+  log?: Pick<Logger, 'info'>,
+): Promise<LoadedImage> {
   const text = source.trim();
   if (!text) throw new InvalidArgumentError('image is required: an http(s) URL, ipfs://<cid> or /ipfs/<cid> of the service.');
   const cid = storeCid(text, opts.publicBaseUrl);
@@ -55,8 +63,16 @@ export async function loadImage(source: string, content: Pick<ContentStore, 'get
   if (url.protocol !== 'http:' && url.protocol !== 'https:') {
     throw new InvalidArgumentError(`image must be an http(s) URL, ipfs://<cid> or /ipfs/<cid> of the service, got a ${url.protocol} URL.`);
   }
-  const fetched = await fetchImage(url, opts);
-  return { bytes: fetched.bytes, contentType: imageType(fetched.bytes, fetched.contentType, shown(url)) };
+  try {
+    const fetched = await fetchImage(url, opts);
+    return { bytes: fetched.bytes, contentType: imageType(fetched.bytes, fetched.contentType, shown(url)) };
+  } catch (err) {
+    // The caller learns only that it failed: the remote status, a refused connection, a name that does
+    // not resolve or resolves inside, a timeout or a wrong type would each tell what the service can
+    // reach that the caller cannot (a scanning oracle). The reason goes to the log.
+    log?.info({ image: shown(url), reason: err instanceof Error ? err.message : String(err) }, 'NFT image not fetched');
+    throw unfetchable(url, opts);
+  }
 }
 
 /** The CID when the URI names the service's own content store. */
@@ -89,9 +105,9 @@ async function fetchImage(start: URL, opts: ImageFetchOptions): Promise<{ bytes:
   for (let redirects = 0; ; redirects++) {
     const answer = await getOnce(url, opts, signal);
     if ('location' in answer) {
-      if (redirects >= MAX_REDIRECTS) throw unfetchable(start, `more than ${MAX_REDIRECTS} redirects`);
+      if (redirects >= MAX_REDIRECTS) throw new Error(`more than ${MAX_REDIRECTS} redirects`);
       const next = new URL(answer.location, url);
-      if (next.protocol !== 'http:' && next.protocol !== 'https:') throw unfetchable(start, `redirected to a ${next.protocol} URL`);
+      if (next.protocol !== 'http:' && next.protocol !== 'https:') throw new Error(`redirected to a ${next.protocol} URL`);
       url = next;
       continue;
     }
@@ -101,8 +117,8 @@ async function fetchImage(start: URL, opts: ImageFetchOptions): Promise<{ bytes:
 
 function getOnce(url: URL, opts: ImageFetchOptions, signal: AbortSignal): Promise<{ bytes: Buffer; contentType: string } | { location: string }> {
   const host = url.hostname.replace(/^\[|\]$/g, '');
-  if (!opts.allowPrivateHosts && isIP(host) && isPrivateAddress(host)) {
-    return Promise.reject(unfetchable(url, 'its host is a private, loopback or link-local address'));
+  if (!opts.allowPrivateHosts && isIP(host) && !isPublicAddress(host)) {
+    return Promise.reject(new Error(`${shown(url)}: its host is not a public address (${addressRange(host)})`));
   }
   const client = url.protocol === 'https:' ? https : http;
   return new Promise((resolve, reject) => {
@@ -122,13 +138,13 @@ function getOnce(url: URL, opts: ImageFetchOptions, signal: AbortSignal): Promis
         }
         if (status !== 200) {
           res.resume();
-          reject(unfetchable(url, `HTTP ${status}${res.statusMessage ? ` ${res.statusMessage}` : ''}`));
+          reject(new Error(`${shown(url)}: HTTP ${status}${res.statusMessage ? ` ${res.statusMessage}` : ''}`));
           return;
         }
         const declared = Number(res.headers['content-length'] ?? NaN);
         if (declared > opts.maxBytes) {
           res.destroy();
-          reject(tooLarge(url, opts.maxBytes));
+          reject(new Error(`${shown(url)}: larger than ${opts.maxBytes} bytes`));
           return;
         }
         const chunks: Buffer[] = [];
@@ -137,19 +153,19 @@ function getOnce(url: URL, opts: ImageFetchOptions, signal: AbortSignal): Promis
           size += chunk.length;
           if (size > opts.maxBytes) {
             res.destroy();
-            reject(tooLarge(url, opts.maxBytes));
+            reject(new Error(`${shown(url)}: larger than ${opts.maxBytes} bytes`));
             return;
           }
           chunks.push(chunk);
         });
         res.on('end', () => {
-          if (size === 0) reject(unfetchable(url, 'the response is empty'));
+          if (size === 0) reject(new Error(`${shown(url)}: the response is empty`));
           else resolve({ bytes: Buffer.concat(chunks), contentType: String(res.headers['content-type'] ?? '') });
         });
-        res.on('error', (err) => reject(unfetchable(url, reason(err, signal, opts))));
+        res.on('error', (err) => reject(new Error(`${shown(url)}: ${reason(err, signal, opts)}`)));
       },
     );
-    req.on('error', (err) => reject(err instanceof FailedPreconditionError ? err : unfetchable(url, reason(err, signal, opts))));
+    req.on('error', (err) => reject(new Error(`${shown(url)}: ${reason(err, signal, opts)}`)));
   });
 }
 
@@ -160,12 +176,12 @@ function reason(err: Error, signal: AbortSignal, opts: ImageFetchOptions): strin
   return code === 'ENOTFOUND' || code === 'EAI_AGAIN' ? 'the host name does not resolve' : code === 'ECONNREFUSED' ? 'the connection was refused' : err.message;
 }
 
-function unfetchable(url: URL, why: string): FailedPreconditionError {
-  return new FailedPreconditionError(`The image could not be fetched from ${shown(url)}: ${why}. Nothing was minted.`);
-}
-
-function tooLarge(url: URL, max: number): FailedPreconditionError {
-  return new FailedPreconditionError(`The image at ${shown(url)} is larger than ${max} bytes. Nothing was minted.`);
+/** The one answer for any fetch that failed: what an image must be, not which rule this one broke. */
+function unfetchable(url: URL, opts: ImageFetchOptions): FailedPreconditionError {
+  return new FailedPreconditionError(
+    `The image could not be fetched from ${shown(url)}: it must be an image of at most ${opts.maxBytes} bytes that a public address ` +
+      `answers within ${opts.timeoutMs} ms. Nothing was minted.`,
+  );
 }
 
 const SNIFFED: [string, (b: Buffer) => boolean][] = [
@@ -186,22 +202,6 @@ export function imageType(bytes: Buffer, declared: string, where: string): strin
   throw new FailedPreconditionError(`${where} is not an image (content type ${base || 'unknown'}). Nothing was minted.`);
 }
 
-const PRIVATE = new BlockList();
-for (const [net, prefix] of [
-  ['0.0.0.0', 8], ['10.0.0.0', 8], ['100.64.0.0', 10], ['127.0.0.0', 8], ['169.254.0.0', 16], ['172.16.0.0', 12],
-  ['192.0.0.0', 24], ['192.168.0.0', 16], ['198.18.0.0', 15], ['224.0.0.0', 4], ['240.0.0.0', 4],
-] as const) PRIVATE.addSubnet(net, prefix, 'ipv4');
-for (const [net, prefix] of [['::', 128], ['::1', 128], ['fc00::', 7], ['fe80::', 10], ['ff00::', 8]] as const) PRIVATE.addSubnet(net, prefix, 'ipv6');
-
-/** Loopback, private, link-local, carrier-grade NAT, multicast or reserved (IPv4-mapped IPv6 included). */
-export function isPrivateAddress(address: string): boolean {
-  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(address);
-  if (mapped) return PRIVATE.check(mapped[1]!, 'ipv4');
-  const family = isIP(address);
-  if (family === 0) return true;
-  return PRIVATE.check(address, family === 4 ? 'ipv4' : 'ipv6');
-}
-
 /** A DNS lookup that refuses names resolving to private addresses (checked on what is connected to). */
 function publicOnlyLookup(
   hostname: string,
@@ -211,8 +211,9 @@ function publicOnlyLookup(
   dnsLookup(hostname, { ...options, all: true }, (err, addresses) => {
     if (err) return callback(err, '');
     const list = addresses as LookupAddress[];
-    if (list.some((a) => isPrivateAddress(a.address))) {
-      const refused: NodeJS.ErrnoException = new Error('its host resolves to a private, loopback or link-local address');
+    const inside = list.find((a) => !isPublicAddress(a.address));
+    if (inside) {
+      const refused: NodeJS.ErrnoException = new Error(`its host resolves to an address that is not public (${inside.address}, ${addressRange(inside.address)})`);
       refused.code = 'PRIVATE_ADDRESS';
       return callback(refused, '');
     }

@@ -250,12 +250,12 @@ describe('NFTs on the embedded network (PGlite, SMTP, image server)', { timeout:
   it('refuses an image it cannot fetch, with a clear error and no NFT', async () => {
     const before = (await h.client.listNfts({ from: 0 }, alice())).nfts.length;
     const jobsBefore = (await h.client.listJobs({ kind: JobKind.JOB_KIND_NFT_MINT, pageSize: 500, pageToken: '' }, alice())).jobs.length;
-    await rejectsWith(mint('404', `${images.url}/missing.jpg`), 'FAILED_PRECONDITION',
-      `The image could not be fetched from ${images.url}/missing.jpg: HTTP 404 Not Found. Nothing was minted.`);
-    await rejectsWith(mint('html', `${images.url}/page.html`), 'FAILED_PRECONDITION',
-      `${images.url}/page.html is not an image (content type text/html). Nothing was minted.`);
-    await rejectsWith(mint('huge', `${images.url}/huge.jpg`), 'FAILED_PRECONDITION', /is larger than 262144 bytes/);
-    await rejectsWith(mint('refused', 'http://127.0.0.1:1/art.jpg'), 'FAILED_PRECONDITION', /could not be fetched .*the connection was refused/);
+    // One answer whatever went wrong (the status, the refusal, the type are in the log only): image-source.test.ts.
+    const unfetchable = (url: string) =>
+      `The image could not be fetched from ${url}: it must be an image of at most 262144 bytes that a public address answers within 5000 ms. Nothing was minted.`;
+    for (const [name, url] of [['404', `${images.url}/missing.jpg`], ['html', `${images.url}/page.html`], ['huge', `${images.url}/huge.jpg`], ['refused', 'http://127.0.0.1:1/art.jpg']]) {
+      await rejectsWith(mint(name!, url!), 'FAILED_PRECONDITION', unfetchable(url!));
+    }
     await rejectsWith(mint('unknown cid', 'ipfs://bafkreigh2akiscaildcqabsyg3dfr6chu3fgpregiymsck7e7aqa4s52zy'), 'FAILED_PRECONDITION', /is not in the service's content store/);
     await rejectsWith(mint('scheme', 'ftp://example.org/a.jpg'), 'INVALID_ARGUMENT', /got a ftp: URL/);
     await rejectsWith(mint('', `${images.url}/art.jpg`), 'INVALID_ARGUMENT', 'name is required.');

@@ -55,7 +55,7 @@ export class Nfts {
     // harmless files, and an image that cannot be read stops here with nothing queued.
     // From the store only what this account may read: another account's private document is not an image to borrow.
     const readable = new ContentAccess(this.d.ds, this.d.content);
-    const image = await loadImage(imageSource, { get: (cid) => readable.read(cid, caller) }, this.d.image);
+    const image = await loadImage(imageSource, { get: (cid) => readable.read(cid, caller) }, this.d.image, this.d.log);
     const storedImage = await this.d.content.put(image.bytes, image.contentType);
     const metadata: NftMetadataJson = { name, description, image: `ipfs://${storedImage.cid}`, attributes };
     const metadataFile = metadataBytes(metadata);

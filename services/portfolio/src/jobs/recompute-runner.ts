@@ -134,7 +134,7 @@ export class RecomputeRunner {
         log.warn('recompute job left to the replica that took it over (or to the next one after a stop)');
       } else if (err instanceof DomainError && !TRANSIENT.has(err.code)) {
         await this.jobs.finish(job.id, this.owner, 'failed', err.message);
-        log.info({ code: err.code }, 'recompute job failed');
+        log.info({ errorCode: err.code }, 'recompute job failed');
       } else if (job.attempts >= MAX_ATTEMPTS) {
         log.error({ err }, 'recompute job failed');
         await this.jobs.finish(job.id, this.owner, 'failed', 'Internal error while recomputing; the job may be started again.');

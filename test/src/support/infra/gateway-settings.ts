@@ -31,7 +31,7 @@ const EXPLICIT = ['TRUST_PROXY', 'GRAPHQL_EXPLORER', 'RATE_LIMIT_REDIS_PREFIX'];
  */
 const SECRET_STAND_INS: Record<string, string> = {
   REDIS_URL: 'redis://secret-stand-in.invalid:6379',
-  DOCUMENT_LINK_SECRET: 'secret-stand-in-of-at-least-32-characters',
+  DOCUMENT_LINK_SECRET: 'Pi3s59MvJdKabsM35Ku2Wy2XMM1aP3O7im587XAUvBQ',
   CALLER_SIGNING_KEY: privateKeyText(generateCallerKeyPair().privateKey),
 };
 
