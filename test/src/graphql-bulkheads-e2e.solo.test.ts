@@ -1,5 +1,6 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
+import { randomBytes } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
 import { createLogger, type Logger } from '@green-impact/shared/logger';
 import { metricsRegistry } from '@green-impact/shared/metrics';
@@ -74,7 +75,7 @@ describe('one GraphQL request cannot starve the others (issue 36), on PostgreSQL
       GRAPHQL_MAX_ROOT_FIELDS: '10000',
       REFERENCE_CACHE_TTL_MS: '0',
       RATE_LIMIT_PER_KEY: '0',
-      DOCUMENT_LINK_SECRET: 'x'.repeat(32),
+      DOCUMENT_LINK_SECRET: randomBytes(32).toString('base64url'),
     });
     lifted = createGateway({ config, log: captured.log.child({ component: 'lifted-gateway' }) });
     liftedUrl = `http://127.0.0.1:${(await lifted.listen()).port}`;
