@@ -381,7 +381,7 @@ describe('introspection over WebSocket', () => {
   });
 
   test('off in production, as over HTTP: __schema and __type are refused at validation', async () => {
-    const prod = await startTestGateway({ NODE_ENV: 'production', DOCUMENT_LINK_SECRET: 'a-production-secret-of-32-characters' });
+    const prod = await startTestGateway({ NODE_ENV: 'production', DOCUMENT_LINK_SECRET: 'NH88mkRWhyS8zi6REeYACEf1UbMTLCjR5S-9QZSKdug' });
     const client = connect('user-key', undefined, prod.baseUrl);
     try {
       for (const query of ['{ __schema { queryType { name } } }', '{ __type(name: "Query") { name } }']) {
