@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -6,6 +7,9 @@ import { join } from 'node:path';
 import { createScratchPostgresDatabase, skipReason, testDatabases } from '@green-impact/shared/testing/databases';
 import { v1Client } from './support/system.js';
 import { startTopology, topologyEnv, topologyPorts, type Topology } from './support/distributed.js';
+
+// Random, as a BOOTSTRAP_API_KEY read from the environment must be (weak ones are refused at start).
+const OPERATOR = `gi_${randomBytes(32).toString('base64url')}`;
 
 const postgres = testDatabases.find((d) => d.name === 'postgresql')!;
 
@@ -19,7 +23,7 @@ describe('npm run start:distributed (each service its own process, on PostgreSQL
     contentDir = mkdtempSync(join(tmpdir(), 'gi-dist-content-'));
     // Every port 0: each process binds a free one and the launcher passes the real ones on.
     topology = await startTopology(
-      topologyEnv(await topologyPorts(), { DATABASE_URL: db.url, CONTENT_DIR: contentDir, BOOTSTRAP_API_KEY: 'distributed-key', LOG_LEVEL: 'warn' }),
+      topologyEnv(await topologyPorts(), { DATABASE_URL: db.url, CONTENT_DIR: contentDir, BOOTSTRAP_API_KEY: OPERATOR, LOG_LEVEL: 'warn' }),
       30_000,
     );
   });
@@ -31,7 +35,7 @@ describe('npm run start:distributed (each service its own process, on PostgreSQL
   });
 
   it('serves /v1/call through the gateway process backed by the identity process', async () => {
-    const call = v1Client(topology.url, 'distributed-key');
+    const call = v1Client(topology.url, OPERATOR);
     const groups = await call('SVC.ESG.Credits', 'getGroups');
     assert.equal(groups.status, 200);
     assert.equal(groups.body.length, 7);

@@ -42,7 +42,7 @@ describe('a caller holds at most its share of the database pool', { skip: await 
         assert.ok(err instanceof DomainError);
         assert.equal(err.code, 'UNAVAILABLE');
         assert.equal(err.retryAfterSeconds, 1);
-        assert.match(err.message, /at most 2 of this service's pool/);
+        assert.equal(err.message, 'This account has too many requests waiting for the database, so it is temporarily unavailable; please retry.');
         return true;
       });
       // …while another account gets one at once, and internal work (no caller) is not counted.

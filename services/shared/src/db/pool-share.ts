@@ -43,7 +43,8 @@ export function sharePoolPerCaller(ds: DataSource, share: BulkheadSettings): voi
   const obtain = driver.obtainMasterConnection.bind(driver);
   const shares = new KeyedBulkheads(
     share,
-    `Too many database connections of this account are in use (at most ${share.limit} of this service's pool); please retry.`,
+    // Says what the caller can act on (its own requests, retry) and nothing of the service's insides.
+    'This account has too many requests waiting for the database, so it is temporarily unavailable; please retry.',
   );
   driver.obtainMasterConnection = async () => {
     const caller = callers.getStore();
