@@ -17,7 +17,7 @@ import { domainErrorToGrpc } from './status-map.js';
 import { DomainError } from '../errors.js';
 import { toDomainError } from './unexpected-error.js';
 import { grpcMetrics } from '../metrics.js';
-import { startServerSpan } from '../tracing/grpc-spans.js';
+import { annotateActiveSpan } from '../tracing/tracer.js';
 import { asPoolCaller } from '../db/pool-share.js';
 
 /** What a handler knows about its call besides the request. */
@@ -71,17 +71,17 @@ export function implement<D extends Record<string, { path: string }>>(
         log: log.child({ requestId, method }),
         signal: controller.signal,
       };
-      // Continues the caller's trace (traceparent in the metadata); what the handler does joins it.
-      const span = startServerSpan(serviceName, method, call.metadata, requestId);
-      const done = (code: string, grpcCode: number) => {
+      // The gRPC instrumentation's SERVER span (continuing the caller's traceparent) is active here; what
+      // the handler does joins it, and it names the request it served.
+      annotateActiveSpan({ 'app.request_id': requestId });
+      const done = (code: string) => {
         const seconds = Number(process.hrtime.bigint() - started) / 1e9;
         grpcMetrics.handled.inc({ service: serviceName, method, code });
         grpcMetrics.duration.observe({ service: serviceName, method }, seconds);
-        span.end(grpcCode);
       };
-      span.run(() => asPoolCaller(ctx.caller?.accountId, () => handler(call.request as never, ctx))).then(
+      asPoolCaller(ctx.caller?.accountId, () => handler(call.request as never, ctx)).then(
         (response) => {
-          done('OK', 0);
+          done('OK');
           callback(null, response);
         },
         (err: unknown) => {
@@ -93,7 +93,7 @@ export function implement<D extends Record<string, { path: string }>>(
             ctx.log.error({ err: domain.cause ?? err }, 'request failed');
           }
           const status = domainErrorToGrpc(domain);
-          done(domain.code, status.code);
+          done(domain.code);
           callback(status);
         },
       );
