@@ -199,6 +199,17 @@ describe('multi-process topology: every service its own process, PostgreSQL, Kaf
       const seen = await watchJob(ws, written.data.insertString.id, 30_000);
       assert.equal(seen.at(-1)?.status, 'COMPLETED', JSON.stringify(seen));
       assert.match(seen.at(-1)?.txHash ?? '', /^0x[0-9a-f]{64}$/);
+      // The GraphQL instrumentation's execute span names the operation; the document's literals are not in it.
+      const [execute] = await until(
+        async () => collector.spans.filter((s) => s.service === 'gateway' && s.attributes['graphql.operation.type'] === 'mutation'),
+        (list) => list.length > 0,
+        "the mutation's GraphQL span",
+        10_000,
+      );
+      assert.ok(execute);
+      const gatewaySpans = JSON.stringify(collector.spans.filter((s) => s.service === 'gateway'));
+      assert.ok(gatewaySpans.includes('insertString'), 'the GraphQL spans name the field');
+      assert.ok(!gatewaySpans.includes('mp-watched'), 'a literal of the document in a span');
     } finally {
       await ws.dispose();
     }
