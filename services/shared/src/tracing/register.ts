@@ -1,5 +1,6 @@
 import { register } from 'node:module';
 import { enableInstrumentations } from './instrumentations.js';
+import { ConfigError } from '../config.js';
 import { tracingRequested } from './tracing.js';
 
 /**
@@ -9,7 +10,17 @@ import { tracingRequested } from './tracing.js';
  * runs). Only when tracing is configured (tracing.ts); otherwise nothing is hooked. The service's
  * initTracing() then registers the provider the instrumentations' spans go to.
  */
-if (tracingRequested()) {
+if (requested()) {
   register('@opentelemetry/instrumentation/hook.mjs', import.meta.url);
   enableInstrumentations();
+}
+
+/** A variable it cannot read is left to initTracing(), which names it and stops the start (exit 78). */
+function requested(): boolean {
+  try {
+    return tracingRequested();
+  } catch (err) {
+    if (err instanceof ConfigError) return false;
+    throw err;
+  }
 }

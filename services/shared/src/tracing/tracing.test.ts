@@ -13,7 +13,7 @@ import { ConfigError } from '../config.js';
 import { traceHeaders } from './carriers.js';
 import { enableInstrumentations } from './instrumentations.js';
 import { traceLogFields } from './tracer.js';
-import { initTracing } from './tracing.js';
+import { initTracing, tracingRequested } from './tracing.js';
 
 const SERVICE = 'greenimpact.identity.v1.IdentityService';
 const TOPIC = 'trace.jobs';
@@ -36,6 +36,16 @@ describe('initTracing configuration (standard OTEL_* variables)', () => {
     assert.equal(initTracing('t', { env: {} }), undefined);
     assert.equal(initTracing('t', { env: { OTEL_TRACES_EXPORTER: 'none', OTEL_EXPORTER_OTLP_ENDPOINT: 'http://c:4318' } }), undefined);
     assert.equal(initTracing('t', { env: { OTEL_SDK_DISABLED: 'true', OTEL_EXPORTER_OTLP_ENDPOINT: 'http://c:4318' } }), undefined);
+  });
+
+  it('asks for the instrumentations (register.ts) exactly when it would start', () => {
+    assert.equal(tracingRequested({}), false);
+    assert.equal(tracingRequested({ OTEL_EXPORTER_OTLP_ENDPOINT: ' ' }), false);
+    assert.equal(tracingRequested({ OTEL_TRACES_EXPORTER: 'none', OTEL_EXPORTER_OTLP_ENDPOINT: 'http://c:4318' }), false);
+    assert.equal(tracingRequested({ OTEL_SDK_DISABLED: 'true', OTEL_EXPORTER_OTLP_ENDPOINT: 'http://c:4318' }), false);
+    assert.equal(tracingRequested({ OTEL_EXPORTER_OTLP_ENDPOINT: 'http://c:4318' }), true);
+    assert.equal(tracingRequested({ OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: 'http://c:4318/v1/traces' }), true);
+    assert.equal(tracingRequested({ OTEL_TRACES_EXPORTER: 'console' }), true);
   });
 
   it('refuses what it cannot honour, naming the variable', () => {
