@@ -9,7 +9,7 @@
 // this script with an IPC channel, as { topology }). Each run makes the gateway's and portfolio's caller keys
 // and hands the services their public halves (topology.mjs); CALLER_SIGNING_KEY, when set, is the gateway's.
 import { spawn } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { inheritedEnv, listeningPorts, topologyProcesses } from './topology.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
@@ -24,8 +24,11 @@ let stopping = false;
 let stoppedCleanly = true;
 const running = (c) => c.exitCode === null && c.signalCode === null;
 const children = [];
+// OpenTelemetry's instrumentations hook module loading before the service's modules load (when OTEL_*
+// asks for tracing; otherwise the module does nothing): see services/shared/src/tracing/register.ts.
+const tracingRegister = pathToFileURL(`${root}services/shared/dist/tracing/register.js`).href;
 const launch = ({ name, entry }, env) => {
-  const child = spawn(process.execPath, [entry], { cwd: root, env: { ...inherited, ...env }, stdio: ['ignore', 'pipe', 'pipe', 'ipc'] });
+  const child = spawn(process.execPath, ['--import', tracingRegister, entry], { cwd: root, env: { ...inherited, ...env }, stdio: ['ignore', 'pipe', 'pipe', 'ipc'] });
   child.serviceName = name;
   const prefix = (stream, out) => {
     let buf = '';

@@ -159,7 +159,8 @@ describe('container image (infra/docker/Dockerfile, read statically: no Docker e
       const user = of('USER').at(-1)?.args ?? '';
       assert.match(user, /^[1-9]\d*(:\d+)?$/, 'USER must be a numeric non-root uid (kubelet checks runAsNonRoot against it)');
       const cmd = execForm(of('CMD').at(-1)?.args ?? '');
-      assert.deepEqual(cmd, [`${WORKLOAD_DIR[name]}/dist/index.js`]);
+      // The tracing register module hooks the instrumentations in before the entry's modules load.
+      assert.deepEqual(cmd, ['--import', '@green-impact/shared/tracing/register', `${WORKLOAD_DIR[name]}/dist/index.js`]);
       assert.ok(existsSync(join(repoRoot, `${WORKLOAD_DIR[name]}/src/index.ts`)), 'the entry is built from src/index.ts');
       assert.equal(of('EXPOSE').at(-1)?.args, String(w.port));
       const health = execForm(of('HEALTHCHECK').at(-1)?.args ?? '');
@@ -179,6 +180,7 @@ describe('container image (infra/docker/Dockerfile, read statically: no Docker e
     for (const name of Object.keys(WORKLOADS)) {
       const files = imageFileList(name);
       assert.ok(files.includes(`${WORKLOAD_DIR[name]}/dist/index.js`), `${name}: entry missing`);
+      assert.ok(files.includes('services/shared/dist/tracing/register.js'), `${name}: the tracing register module (CMD --import) missing`);
       if (existsSync(join(repoRoot, `${WORKLOAD_DIR[name]}/src/migrate.ts`))) assert.ok(files.includes(`${WORKLOAD_DIR[name]}/dist/migrate.js`), `${name}: migrate entry missing`);
       assert.ok(files.some((f) => /^proto\/greenimpact\/.+\.proto$/.test(f)), `${name}: proto sources missing`);
       if (name === 'chain') assert.ok(files.includes('services/chain/generated/contracts.json'), 'chain: compiled contracts missing');

@@ -134,34 +134,59 @@ describe('multi-process topology: every service its own process, PostgreSQL, Kaf
     const doc = await issuer('getJsonFrameworkFromBlockchain', { job_id: written.job_id });
     assert.equal(JSON.stringify(doc).includes('GBF-MP'), true);
 
-    // One trace: the gateway's HTTP span → its gRPC call → the chain service's handler → the relay's
-    // publish to chain.jobs over Kafka → the worker's processing of that job.
+    // One trace, every span from OpenTelemetry's instrumentations (started with --import, register.ts)
+    // but the JSON-RPC one: the gateway's HTTP span → its gRPC call → the chain service's handler → its
+    // PostgreSQL statements → the relay's send to chain.jobs over Kafka → the worker's processing of that
+    // job, and the job's eth_sendRawTransaction to the chain node.
     const spans = await until(
       async () => collector.spans.filter((s) => s.traceId === traceId),
-      (list) => list.some((s) => s.kind === SPAN.CONSUMER && s.name === 'process chain.jobs'),
-      'the worker span of the write',
+      (list) =>
+        list.some((s) => s.kind === SPAN.CONSUMER && s.name === 'process chain.jobs') &&
+        list.some((s) => s.kind === SPAN.CLIENT && s.name === 'eth_sendRawTransaction'),
+      'the worker span and the broadcast of the write',
       15_000,
     );
+    const shown = () => JSON.stringify(spans.map((s) => [s.service, s.kind, s.name]));
     const one = (what: string, pred: (s: CollectedSpan) => boolean): CollectedSpan => {
       const found = spans.find(pred);
-      assert.ok(found, `${what} in ${JSON.stringify(spans.map((s) => [s.service, s.kind, s.name]))}`);
+      assert.ok(found, `${what} in ${shown()}`);
       return found;
     };
-    const httpSpan = one('gateway HTTP span', (s) => s.service === 'gateway' && s.kind === SPAN.SERVER);
+    // One HTTP server span per request: nothing else patches the HTTP server beside the instrumentation.
+    const httpSpans = spans.filter((s) => s.service === 'gateway' && s.kind === SPAN.SERVER);
+    assert.equal(httpSpans.length, 1, shown());
+    const httpSpan = httpSpans[0]!;
     assert.equal(httpSpan.attributes['http.route'], '/v1/call');
     assert.equal(httpSpan.attributes['app.request_id'], requestId);
     assert.equal(httpSpan.attributes['app.operation'], `${ESG}/writeJsonFrameworkToBlockchain`);
     const client = one('gateway → chain call', (s) => s.service === 'gateway' && s.kind === SPAN.CLIENT && s.name.endsWith('/SubmitDocument'));
     const server = one('chain handler', (s) => s.service === 'chain' && s.kind === SPAN.SERVER && s.name.endsWith('/SubmitDocument'));
-    const publish = one('publish to chain.jobs', (s) => s.service === 'chain' && s.kind === SPAN.PRODUCER && s.name === 'publish chain.jobs');
+    const isPostgres = (s: CollectedSpan) => s.attributes['db.system'] === 'postgresql' || s.attributes['db.system.name'] === 'postgresql';
+    const statement = (s: CollectedSpan) => String(s.attributes['db.statement'] ?? s.attributes['db.query.text'] ?? '');
+    const insert = one('the job INSERT', (s) => s.service === 'chain' && s.kind === SPAN.CLIENT && isPostgres(s) && /^INSERT INTO chain\.jobs/.test(statement(s)));
+    const publish = one('send to chain.jobs', (s) => s.service === 'chain' && s.kind === SPAN.PRODUCER && s.name === 'send chain.jobs');
     const worker = one('worker', (s) => s.service === 'chain' && s.kind === SPAN.CONSUMER && s.name === 'process chain.jobs');
+    const rpc = one('the broadcast', (s) => s.service === 'chain' && s.kind === SPAN.CLIENT && s.name === 'eth_sendRawTransaction');
     one('taxonomy rendering', (s) => s.service === 'taxonomy' && s.kind === SPAN.SERVER);
+    const descends = (span: CollectedSpan, ancestor: CollectedSpan): boolean => {
+      for (let s: CollectedSpan | undefined = span; s; s = spans.find((p) => p.spanId === s!.parentSpanId)) if (s === ancestor) return true;
+      return false;
+    };
+    // Express's middleware spans may stand between the HTTP span and the gRPC call.
+    assert.ok(descends(client, httpSpan), shown());
     assert.equal(server.parentSpanId, client.spanId);
     assert.equal(publish.parentSpanId, server.spanId);
     assert.equal(worker.parentSpanId, publish.spanId);
+    assert.ok(descends(insert, server), 'the INSERT runs in the handler');
+    // The pump broadcasts the job in the trace of the call that created it (or of its message).
+    assert.ok(descends(rpc, server), 'the broadcast belongs to the write');
+    // The statement is there; what the caller sent is not (parameters are never recorded).
+    assert.ok(!JSON.stringify(insert.attributes).includes('GBF-MP'), JSON.stringify(insert.attributes));
     assert.equal(publish.attributes['messaging.system'], 'kafka');
     assert.equal(worker.attributes['messaging.consumer.group.name'], 'chain-worker');
     assert.equal(worker.attributes['app.job_id'], written.job_id);
+    assert.equal(rpc.attributes['rpc.system'], 'jsonrpc');
+    assert.equal(rpc.attributes['rpc.service'], 'sepolia');
     // Nothing personal in any exported span.
     for (const p of PII) assert.ok(!JSON.stringify(collector.spans).includes(p), `"${p}" in a span`);
   });
@@ -174,6 +199,17 @@ describe('multi-process topology: every service its own process, PostgreSQL, Kaf
       const seen = await watchJob(ws, written.data.insertString.id, 30_000);
       assert.equal(seen.at(-1)?.status, 'COMPLETED', JSON.stringify(seen));
       assert.match(seen.at(-1)?.txHash ?? '', /^0x[0-9a-f]{64}$/);
+      // The GraphQL instrumentation's execute span names the operation; the document's literals are not in it.
+      const [execute] = await until(
+        async () => collector.spans.filter((s) => s.service === 'gateway' && s.attributes['graphql.operation.type'] === 'mutation'),
+        (list) => list.length > 0,
+        "the mutation's GraphQL span",
+        10_000,
+      );
+      assert.ok(execute);
+      const gatewaySpans = JSON.stringify(collector.spans.filter((s) => s.service === 'gateway'));
+      assert.ok(gatewaySpans.includes('insertString'), 'the GraphQL spans name the field');
+      assert.ok(!gatewaySpans.includes('mp-watched'), 'a literal of the document in a span');
     } finally {
       await ws.dispose();
     }

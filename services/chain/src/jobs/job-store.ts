@@ -6,6 +6,7 @@ import { TOPIC_JOB_EVENTS, TOPIC_JOBS } from '../schema.js';
 import { JobEntity, type JobRow } from './entities.js';
 import type { DocumentKindName, JobEvent, JobKindName, JobMessage, JobStatusName } from './job-types.js';
 import { enqueueOutbox, enqueueOutboxMany } from './outbox.js';
+import { jobTraces } from '../worker/job-traces.js';
 
 export interface JobSubject {
   frameworkIdentifier?: string | undefined;
@@ -94,6 +95,8 @@ export class JobStore {
       return job;
     });
     if (created) {
+      // Its broadcast, later and elsewhere in this process, continues this request's trace.
+      jobTraces.remember(created.id);
       this.onOutbox();
       return { job: created, replayed: false };
     }

@@ -1,5 +1,5 @@
-import { FetchRequest, JsonRpcProvider, Network, Wallet, type JsonRpcApiProvider } from 'ethers';
-import { callEip1193, Eip1193JsonRpcProvider, type Eip1193 } from './eip1193-provider.js';
+import { FetchRequest, Network, Wallet, type JsonRpcApiProvider } from 'ethers';
+import { callEip1193, Eip1193JsonRpcProvider, TracedJsonRpcProvider, type Eip1193 } from './eip1193-provider.js';
 import { relayJsonRpc, type RpcCall } from './json-rpc-relay.js';
 import type { EmbeddedNetworkSpec, NetworkTuning, RemoteNetworkSpec } from './network-spec.js';
 import { DEFAULT_RELAY_QUOTA, RelayQuota, type RelayQuotaSettings } from './relay-quota.js';
@@ -79,7 +79,7 @@ export function connectRemoteNetwork(spec: RemoteNetworkSpec, relayQuota: RelayQ
   request.timeout = spec.rpcTimeoutMs;
   // No read cache: ethers answers a repeated call from a 250 ms cache by default, so a receipt or nonce
   // read right after a send could be stale (the tracker then took a mined job for a lost one).
-  const provider = new JsonRpcProvider(request, network, { staticNetwork: network, cacheTimeout: -1 });
+  const provider = new TracedJsonRpcProvider(request, network, { staticNetwork: network, cacheTimeout: -1 });
   let nextId = 1;
   const rpcCall: RpcCall = async (method, params) => {
     try {

@@ -1,4 +1,5 @@
-import { JsonRpcApiProvider, Network, type JsonRpcError, type JsonRpcPayload, type JsonRpcResult } from 'ethers';
+import { tracedJsonRpc } from './rpc-spans.js';
+import { FetchRequest, JsonRpcApiProvider, JsonRpcProvider, Network, type JsonRpcApiProviderOptions, type JsonRpcError, type JsonRpcPayload, type JsonRpcResult } from 'ethers';
 
 /** The request function of an EIP-1193 provider (Hardhat's in-process EDR network is one). */
 export interface Eip1193 {
@@ -20,10 +21,12 @@ export class Eip1193JsonRpcProvider extends JsonRpcApiProvider {
   }
 
   override async _send(payload: JsonRpcPayload | JsonRpcPayload[]): Promise<(JsonRpcResult | JsonRpcError)[]> {
-    const requests = Array.isArray(payload) ? payload : [payload];
-    const out: (JsonRpcResult | JsonRpcError)[] = [];
-    for (const p of requests) out.push(await callEip1193(this.inner, p.id, p.method, p.params));
-    return out;
+    return tracedJsonRpc(this._network.name, undefined, payload, async () => {
+      const requests = Array.isArray(payload) ? payload : [payload];
+      const out: (JsonRpcResult | JsonRpcError)[] = [];
+      for (const p of requests) out.push(await callEip1193(this.inner, p.id, p.method, p.params));
+      return out;
+    });
   }
 }
 
@@ -47,5 +50,20 @@ export async function callEip1193(
         ...(e.data !== undefined ? { data: e.data } : {}),
       },
     };
+  }
+}
+
+/** ethers' JSON-RPC provider over HTTP, each request or batch in a CLIENT span (rpc-spans.ts). */
+export class TracedJsonRpcProvider extends JsonRpcProvider {
+  private readonly server: string;
+
+  constructor(request: FetchRequest, network: Network, options: JsonRpcApiProviderOptions) {
+    super(request, network, options);
+    this.server = new URL(request.url).host;
+  }
+
+  override async _send(payload: JsonRpcPayload | JsonRpcPayload[]): Promise<JsonRpcResult[]> {
+    // ethers types the answers as results only, though a node's error answers come back the same way.
+    return (await tracedJsonRpc(this._network.name, this.server, payload, () => super._send(payload))) as JsonRpcResult[];
   }
 }

@@ -1,6 +1,7 @@
 import type { Logger } from '@green-impact/shared/logger';
 import type { ChainNetwork } from '../networks/chain-network.js';
 import type { SentTransaction } from '../jobs/job-types.js';
+import type { JobTraces } from './job-traces.js';
 import { broadcast } from './transactions.js';
 
 /** A job's signed transaction, committed as SUBMITTED, waiting to be broadcast. */
@@ -32,6 +33,8 @@ export class Broadcaster {
     private readonly onNonceUsed: (s: Signed) => Promise<void>,
     /** After each batch (the tracker looks for the receipts now). */
     private readonly onBatchDone: () => void = () => {},
+    /** The traces of the jobs' messages, which their broadcasts continue. */
+    private readonly traces?: JobTraces,
   ) {}
 
   has(jobId: string): boolean {
@@ -45,7 +48,8 @@ export class Broadcaster {
     this.tail = this.tail.then(async () => {
       this.waiting--;
       try {
-        await this.send(batch);
+        const send = () => this.send(batch);
+        await (this.traces ? this.traces.inTraceOf(batch.map((s) => s.jobId), `broadcast ${this.network.name}`, send) : send());
       } catch (err) {
         this.log.warn({ err, network: this.network.name }, 'broadcast failed; the tracker sends the batch again');
       } finally {

@@ -6,6 +6,7 @@ import type { JobStore } from '../jobs/job-store.js';
 import { describeRevertData, isRevert, revertData } from '../contracts/revert-reason.js';
 import { JobPlanError, planJob, type JobPlanners, type WritePlan } from './executors.js';
 import { Broadcaster, type Signed } from './broadcaster.js';
+import { jobTraces } from './job-traces.js';
 import { currentFees, fillNonce, signTransaction } from './transactions.js';
 
 /** Gas limit = estimate + this margin (%), for state that changes between estimate and inclusion. */
@@ -240,7 +241,7 @@ export class JobSender {
     const key = `${network.instanceId}:${network.signerAddress}`;
     let b = this.broadcasters.get(key);
     if (!b) {
-      b = new Broadcaster(network, this.log, (refused, reason) => this.refused(network, refused, reason), (s) => this.nonceTaken(network, s), () => this.onBroadcast(network));
+      b = new Broadcaster(network, this.log, (refused, reason) => this.refused(network, refused, reason), (s) => this.nonceTaken(network, s), () => this.onBroadcast(network), jobTraces);
       this.broadcasters.set(key, b);
     }
     return b;

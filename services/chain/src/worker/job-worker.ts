@@ -3,6 +3,7 @@ import type { DataSource } from 'typeorm';
 import type { BusMessage, EventBus, Subscription } from '@green-impact/shared/bus/event-bus';
 import type { Logger } from '@green-impact/shared/logger';
 import { annotateActiveSpan } from '@green-impact/shared/tracing/tracer';
+import { jobTraces } from './job-traces.js';
 import type { NetworkRegistry } from '../networks/network-registry.js';
 import type { JobStore } from '../jobs/job-store.js';
 import type { JobMessage } from '../jobs/job-types.js';
@@ -111,6 +112,8 @@ export class JobWorker {
       return;
     }
     annotateActiveSpan({ 'app.job_id': message.jobId });
+    // The pump broadcasts the job later, outside this handler: it continues this trace.
+    jobTraces.remember(message.jobId);
     const job = await this.store.load(message.jobId);
     if (!job) {
       this.log.error({ jobId: message.jobId }, 'chain.jobs names an unknown job; skipped');

@@ -5,7 +5,6 @@ import { signCall } from '../callers/call-metadata.js';
 import { DeadlineExceededError, DomainError } from '../errors.js';
 import { currentCallBudget } from './call-budget.js';
 import { grpcErrorToDomain } from './status-map.js';
-import { startClientSpan } from '../tracing/grpc-spans.js';
 
 type ReqOf<M> = M extends { requestSerialize: (v: infer R) => Buffer } ? R : never;
 type ResOf<M> = M extends { responseDeserialize: (b: Buffer) => infer R } ? R : never;
@@ -96,7 +95,6 @@ export function createGrpcClient<D extends Record<string, MethodDef>>(
           return;
         }
         const metadata = metadataOf(def.path, options);
-        const span = startClientSpan(def.path, metadata);
         const own = Date.now() + (options.deadlineMs ?? defaultDeadline);
         const deadline = budget ? Math.min(own, budget.deadline + BUDGET_GRACE_MS) : own;
         let call: ClientUnaryCall | undefined;
@@ -111,7 +109,6 @@ export function createGrpcClient<D extends Record<string, MethodDef>>(
           { deadline },
           (err: ServiceError | null, response?: unknown) => {
             budget?.signal.removeEventListener('abort', cancel);
-            span.end(err ? err.code : 0);
             if (err) reject(grpcErrorToDomain(err));
             else resolve(response);
           },

@@ -18,7 +18,7 @@ import { domainErrorToGrpc } from './status-map.js';
 import { DomainError } from '../errors.js';
 import { toDomainError } from './unexpected-error.js';
 import { grpcMetrics } from '../metrics.js';
-import { startServerSpan } from '../tracing/grpc-spans.js';
+import { annotateActiveSpan } from '../tracing/tracer.js';
 import { asPoolCaller } from '../db/pool-share.js';
 
 /** What a handler knows about its call besides the request. */
@@ -74,8 +74,9 @@ export function implement<D extends Record<string, { path: string }>>(
         log: log.child({ requestId, method }),
         signal: controller.signal,
       };
-      // Continues the caller's trace (traceparent in the metadata); what the handler does joins it.
-      const span = startServerSpan(serviceName, method, call.metadata, requestId);
+      // The gRPC instrumentation's SERVER span (continuing the caller's traceparent) is active here; what
+      // the handler does joins it, and it names the request it served.
+      annotateActiveSpan({ 'app.request_id': requestId });
       // The caller is the signed token's, or the call is refused before the handler sees it.
       const authenticated = async () => {
         const { caller } = await verifyCall(call.metadata, path).catch((err: unknown) => {
@@ -85,15 +86,14 @@ export function implement<D extends Record<string, { path: string }>>(
         ctx.caller = caller && { ...caller, requestId };
         return asPoolCaller(ctx.caller?.accountId, () => handler(call.request as never, ctx));
       };
-      const done = (code: string, grpcCode: number) => {
+      const done = (code: string) => {
         const seconds = Number(process.hrtime.bigint() - started) / 1e9;
         grpcMetrics.handled.inc({ service: serviceName, method, code });
         grpcMetrics.duration.observe({ service: serviceName, method }, seconds);
-        span.end(grpcCode);
       };
-      span.run(authenticated).then(
+      authenticated().then(
         (response) => {
-          done('OK', 0);
+          done('OK');
           callback(null, response);
         },
         (err: unknown) => {
@@ -105,7 +105,7 @@ export function implement<D extends Record<string, { path: string }>>(
             ctx.log.error({ err: domain.cause ?? err }, 'request failed');
           }
           const status = domainErrorToGrpc(domain);
-          done(domain.code, status.code);
+          done(domain.code);
           callback(status);
         },
       );

@@ -1,7 +1,7 @@
 import { context, ROOT_CONTEXT, SpanKind, SpanStatusCode, trace, type Context, type Span } from '@opentelemetry/api';
 import type { MessageHandler, OutgoingMessage, SubscribeOptions } from '../bus/event-bus.js';
 import { contextFromHeaders, hasSpan, traceHeaders } from './carriers.js';
-import { tracer, tracingEnabled } from './tracer.js';
+import { annotateActiveSpan, tracer, tracingEnabled } from './tracer.js';
 
 // Incubating semantic conventions, copied as OpenTelemetry advises instead of importing them.
 const ATTR_MESSAGING_SYSTEM = 'messaging.system';
@@ -17,8 +17,13 @@ export type BusSystem = 'kafka' | 'in-process';
 /**
  * Publishes `messages` through `send` with their trace context in the headers. A message continues the
  * trace its own headers already name (an outbox row keeps the context of the request that wrote it),
- * else the active one; a PRODUCER span per distinct parent then becomes the consumers' parent. Messages
- * with no trace to join are sent as they are: the bus starts no traces of its own.
+ * else the active one. Messages with no trace to join are sent as they are: the bus starts no traces of
+ * its own.
+ *
+ * On Kafka the kafkajs instrumentation makes the PRODUCER span of a send, a child of the context the send
+ * runs in, and writes its own `traceparent` into the headers: so consecutive messages with the same parent
+ * are sent together inside that parent's context (one send in the usual case, a relay batch of one
+ * request's rows; order kept). In process, a PRODUCER span per distinct parent is made here.
  */
 export async function tracedPublish(
   system: BusSystem,
@@ -27,10 +32,11 @@ export async function tracedPublish(
   send: (messages: OutgoingMessage[]) => Promise<void>,
 ): Promise<void> {
   if (!tracingEnabled()) return send(messages);
+  if (system === 'kafka') return publishInParentContexts(messages, send);
   const active = context.active();
   const spans = new Map<string, { span: Span; ctx: Context; count: number }>();
   const out = messages.map((m) => {
-    const parent = m.headers?.['traceparent'] ? contextFromHeaders(m.headers) : active;
+    const parent = parentOf(m, active);
     if (!hasSpan(parent)) return m;
     const parentId = trace.getSpanContext(parent)!.spanId;
     let entry = spans.get(parentId);
@@ -47,8 +53,7 @@ export async function tracedPublish(
       spans.set(parentId, entry);
     }
     entry.count++;
-    const { traceparent: _p, tracestate: _s, ...rest } = m.headers ?? {};
-    return { ...m, headers: { ...rest, ...traceHeaders(entry.ctx) } };
+    return withTraceHeaders(m, entry.ctx);
   });
   try {
     await send(out);
@@ -63,13 +68,45 @@ export async function tracedPublish(
   }
 }
 
+/** Runs of consecutive messages with one parent, each sent inside its parent's context (headers carry it too). */
+async function publishInParentContexts(messages: OutgoingMessage[], send: (messages: OutgoingMessage[]) => Promise<void>): Promise<void> {
+  const active = context.active();
+  const runs: { parent: Context; id: string | undefined; messages: OutgoingMessage[] }[] = [];
+  for (const m of messages) {
+    const parent = parentOf(m, active);
+    const id = hasSpan(parent) ? trace.getSpanContext(parent)!.spanId : undefined;
+    const last = runs.at(-1);
+    const out = id ? withTraceHeaders(m, parent) : m;
+    if (last && last.id === id) last.messages.push(out);
+    else runs.push({ parent: id ? parent : ROOT_CONTEXT, id, messages: [out] });
+  }
+  for (const run of runs) await context.with(run.parent, () => send(run.messages));
+}
+
+function parentOf(m: OutgoingMessage, active: Context): Context {
+  return m.headers?.['traceparent'] ? contextFromHeaders(m.headers) : active;
+}
+
+function withTraceHeaders(m: OutgoingMessage, ctx: Context): OutgoingMessage {
+  const { traceparent: _p, tracestate: _s, ...rest } = m.headers ?? {};
+  return { ...m, headers: { ...rest, ...traceHeaders(ctx) } };
+}
+
 /**
- * The subscription's handler, run inside a CONSUMER span that continues the message's trace (one span per
+ * The in-process subscription's handler, run inside a CONSUMER span that continues the message's trace (one span per
  * attempt; a failed attempt ends with an error status). Messages that carry no trace are handled outside
  * any trace.
  */
 export function tracedHandler(system: BusSystem, opts: SubscribeOptions): MessageHandler {
   const { handler, topic, groupId } = opts;
+  // On Kafka the kafkajs instrumentation runs each message's handler in a CONSUMER span continuing the
+  // message's trace (or in the root context when it carries none); it does not know the group.
+  if (system === 'kafka') {
+    return (msg) => {
+      annotateActiveSpan({ [ATTR_MESSAGING_CONSUMER_GROUP_NAME]: groupId });
+      return handler(msg);
+    };
+  }
   return async (msg) => {
     if (!tracingEnabled()) return handler(msg);
     const parent = contextFromHeaders(msg.headers);

@@ -1,22 +1,19 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import http from 'node:http';
+import type http from 'node:http';
+import { register } from 'node:module';
 import type { AddressInfo } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { ROOT_CONTEXT, SpanKind, SpanStatusCode, trace } from '@opentelemetry/api';
 import { InMemorySpanExporter, type ReadableSpan } from '@opentelemetry/sdk-trace-base';
-import { IdentityServiceService } from '@green-impact/proto/greenimpact/identity/v1/identity';
-import { protoFiles, protoRoot } from '@green-impact/proto/paths';
 import type { BusMessage } from '../bus/event-bus.js';
-import { InProcessBus } from '../bus/in-process-bus.js';
+import type { InProcessBus } from '../bus/in-process-bus.js';
+import type { StartedGrpcServer } from '../grpc/server.js';
 import { ConfigError } from '../config.js';
-import { NotFoundError } from '../errors.js';
-import { createGrpcClient } from '../grpc/client.js';
-import { implement, startGrpcServer, type StartedGrpcServer } from '../grpc/server.js';
-import { createLogger } from '../logger.js';
 import { traceHeaders } from './carriers.js';
+import { enableInstrumentations } from './instrumentations.js';
 import { traceLogFields } from './tracer.js';
-import { initTracing } from './tracing.js';
+import { initTracing, tracingRequested } from './tracing.js';
 
 const SERVICE = 'greenimpact.identity.v1.IdentityService';
 const TOPIC = 'trace.jobs';
@@ -41,6 +38,16 @@ describe('initTracing configuration (standard OTEL_* variables)', () => {
     assert.equal(initTracing('t', { env: { OTEL_SDK_DISABLED: 'true', OTEL_EXPORTER_OTLP_ENDPOINT: 'http://c:4318' } }), undefined);
   });
 
+  it('asks for the instrumentations (register.ts) exactly when it would start', () => {
+    assert.equal(tracingRequested({}), false);
+    assert.equal(tracingRequested({ OTEL_EXPORTER_OTLP_ENDPOINT: ' ' }), false);
+    assert.equal(tracingRequested({ OTEL_TRACES_EXPORTER: 'none', OTEL_EXPORTER_OTLP_ENDPOINT: 'http://c:4318' }), false);
+    assert.equal(tracingRequested({ OTEL_SDK_DISABLED: 'true', OTEL_EXPORTER_OTLP_ENDPOINT: 'http://c:4318' }), false);
+    assert.equal(tracingRequested({ OTEL_EXPORTER_OTLP_ENDPOINT: 'http://c:4318' }), true);
+    assert.equal(tracingRequested({ OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: 'http://c:4318/v1/traces' }), true);
+    assert.equal(tracingRequested({ OTEL_TRACES_EXPORTER: 'console' }), true);
+  });
+
   it('refuses what it cannot honour, naming the variable', () => {
     const refused = (env: Record<string, string>, re: RegExp) =>
       assert.throws(() => initTracing('t', { env }), (e: unknown) => e instanceof ConfigError && re.test(e.message));
@@ -54,7 +61,9 @@ describe('initTracing configuration (standard OTEL_* variables)', () => {
  * One trace across the hops of a chain write, in one process: an HTTP server (the gateway's place) calls
  * a gRPC service through the shared client; the service's handler publishes on the bus (the chain
  * service's place); a consumer (the chain worker's place) handles the message. Every hop is the shared
- * code the real services run: http-spans, grpc/server + grpc/client, the bus adapters.
+ * code the real services run (grpc/server + grpc/client, the bus adapters) under OpenTelemetry's HTTP
+ * and gRPC instrumentations, enabled as register.ts does before those modules load: they are imported
+ * only afterwards, here.
  */
 describe('trace context across HTTP → gRPC → bus → consumer (in-memory exporter)', () => {
   const exporter = new InMemorySpanExporter();
@@ -66,7 +75,17 @@ describe('trace context across HTTP → gRPC → bus → consumer (in-memory exp
   let failOnce = true;
 
   before(async () => {
+    register('@opentelemetry/instrumentation/hook.mjs', import.meta.url);
+    enableInstrumentations();
     assert.ok(initTracing('tracing-test', { exporter }));
+    const { default: http } = await import('node:http');
+    const { IdentityServiceService } = await import('@green-impact/proto/greenimpact/identity/v1/identity');
+    const { protoFiles, protoRoot } = await import('@green-impact/proto/paths');
+    const { InProcessBus } = await import('../bus/in-process-bus.js');
+    const { NotFoundError } = await import('../errors.js');
+    const { createGrpcClient } = await import('../grpc/client.js');
+    const { implement, startGrpcServer } = await import('../grpc/server.js');
+    const { createLogger } = await import('../logger.js');
     const log = createLogger('tracing-test', { level: 'silent' });
     bus = new InProcessBus({ retry: { initialDelayMs: 10, maxDelayMs: 50 } });
     await bus.subscribe({
@@ -141,7 +160,7 @@ describe('trace context across HTTP → gRPC → bus → consumer (in-memory exp
     assert.equal(parentOf(producer), grpcServer.spanContext().spanId);
     assert.equal(parentOf(consumer), producer.spanContext().spanId);
 
-    assert.equal(client.name, `${SERVICE}/GetGroups`);
+    assert.equal(client.name, `grpc.${SERVICE}/GetGroups`);
     assert.equal(grpcServer.attributes['rpc.grpc.status_code'], 0);
     assert.equal(grpcServer.attributes['app.request_id'], 'r-1');
     assert.equal(producer.name, `publish ${TOPIC}`);

@@ -12,7 +12,8 @@ import {
 import { NodeTracerProvider } from '@opentelemetry/sdk-trace-node';
 import { ATTR_SERVICE_NAME, ATTR_SERVICE_NAMESPACE } from '@opentelemetry/semantic-conventions';
 import { ConfigError, envReader } from '../config.js';
-import { installHttpServerTracing } from './http-spans.js';
+import { enableInstrumentations } from './instrumentations.js';
+import { RedactingSpanProcessor } from './redacting-processor.js';
 import { markTracingEnabled } from './tracer.js';
 
 export interface TracingOptions {
@@ -55,16 +56,18 @@ export function initTracing(serviceName: string, options: TracingOptions = {}): 
     if (exporters.length === 0) return undefined;
   }
   const name = read.optionalString('OTEL_SERVICE_NAME') ?? serviceName;
-  const processors: SpanProcessor[] = options.exporter
+  const processors: SpanProcessor[] = (options.exporter
     ? [new SimpleSpanProcessor(options.exporter)]
-    : exporters.map((e) => new BatchSpanProcessor(e));
+    : exporters.map((e) => new BatchSpanProcessor(e))
+  ).map((p) => new RedactingSpanProcessor(p));
   const provider = new NodeTracerProvider({
     resource: resourceFromAttributes({ [ATTR_SERVICE_NAME]: name, [ATTR_SERVICE_NAMESPACE]: 'green-impact' }),
     spanProcessors: processors,
   });
   provider.register({ propagator: new W3CTraceContextPropagator() });
   markTracingEnabled();
-  installHttpServerTracing();
+  // Already done by register.ts when the process started with it; otherwise modules loaded from now on.
+  enableInstrumentations();
 
   let stopped: Promise<void> | undefined;
   const tracing: Tracing = {
@@ -75,6 +78,15 @@ export function initTracing(serviceName: string, options: TracingOptions = {}): 
   // A process that ends on its own (every handle closed after SIGTERM) exports what is still buffered.
   process.once('beforeExit', () => void tracing.shutdown());
   return tracing;
+}
+
+/** True when the environment asks for tracing (what initTracing() would start without an explicit exporter). */
+export function tracingRequested(env: Record<string, string | undefined> = process.env): boolean {
+  const read = envReader(env);
+  if (read.bool('OTEL_SDK_DISABLED', false)) return false;
+  const names = read.list('OTEL_TRACES_EXPORTER');
+  if (names.includes('none')) return false;
+  return names.length > 0 || read.optionalString('OTEL_EXPORTER_OTLP_TRACES_ENDPOINT') !== undefined || read.optionalString('OTEL_EXPORTER_OTLP_ENDPOINT') !== undefined;
 }
 
 /** Flushes and stops the process's tracing, if any (service shutdown calls it last). */
