@@ -13,9 +13,9 @@ export const graphqlMetricsPlugin: ApolloServerPlugin = {
     let name: string | undefined;
     let validated = false;
     let bulkheadRefusal = false;
+    let rootFields = 0;
     return {
       async didResolveOperation({ operationName }) {
-        // Parsed, validated and resolved to one operation of the schema: its name may join the label set.
         validated = true;
         name = operationName ?? undefined;
       },
@@ -29,6 +29,7 @@ export const graphqlMetricsPlugin: ApolloServerPlugin = {
         return {
           willResolveField({ info }) {
             if (info.path.prev !== undefined) return;
+            rootFields += 1;
             const started = process.hrtime.bigint();
             return () => observeResolver(info.parentType.name, info.fieldName, Number(process.hrtime.bigint() - started) / 1e9);
           },
@@ -37,8 +38,13 @@ export const graphqlMetricsPlugin: ApolloServerPlugin = {
       async willSendResponse({ response }) {
         const body = response.body;
         const errors = body.kind === 'single' ? body.singleResult.errors : body.initialResult.errors;
-        const label = validated ? operationLabel(name, true) : unresolvedLabel(request.operationName);
-        countOperation(label, outcomeOf(errors, bulkheadRefusal), 'http');
+        const outcome = outcomeOf(errors, bulkheadRefusal);
+        // A name joins the label set only from an operation that validated, ran a resolver of the schema and
+        // met no client error or refusal: no caller without a valid key (the resolvers refuse it), and no
+        // `{ __typename }` probe, can fill the set and push real clients' names out to "other".
+        const learn = validated && rootFields > 0 && (outcome === 'success' || outcome === 'server_error');
+        const label = validated ? operationLabel(name, learn) : unresolvedLabel(request.operationName);
+        countOperation(label, outcome, 'http');
       },
     };
   },

@@ -81,6 +81,8 @@ describe('gateway_graphql_operations_total over HTTP and WebSocket', () => {
     assert.equal(await delta('MetricsMe', 'success', () => gqlAt(t.baseUrl, 'query MetricsMe { me { nodeId } }')), 1);
     assert.equal(await delta('MetricsMe', 'client_error', () => gqlAt(t.baseUrl, 'query MetricsMe { me { nodeId } }', {}, 'no-such-key')), 1);
     assert.equal(await delta('other', 'refused', () => gqlAt(t.baseUrl, 'query MetricsBad { noSuchField }')), 1, 'a validation failure is refused, its name unlearned');
+    assert.equal(await delta('other', 'client_error', () => gqlAt(t.baseUrl, 'query MetricsStranger { me { nodeId } }', {}, 'no-such-key')), 1, 'a caller without a valid key adds no name');
+    assert.equal(await delta('other', 'success', () => gqlAt(t.baseUrl, 'query MetricsProbe { __typename }')), 1, 'a document that runs no resolver adds no name');
     assert.equal(await delta('other', 'refused', () => gqlAt(t.baseUrl, 'query MetricsBroken {')), 1, 'a parse failure is refused');
     assert.equal(await delta('other', 'refused', () => gqlAt(t.baseUrl, `{ ${'a: me { nodeId } '.repeat(200)} }`)), 1, 'a refusal before parse (aliases) is counted too');
   });

@@ -63,8 +63,9 @@ const NAME = /^[_A-Za-z][_0-9A-Za-z]{0,63}$/;
 
 /**
  * The bounded set of `operation` label values. A name joins it only when `learn` is true, which callers
- * pass once the document has parsed and validated against the schema: a stream of junk documents with fresh
- * names cannot fill it. The first `max` valid names win (a client's named operations are few and steady);
+ * pass for an operation that validated and ran for an authenticated caller (graphql-metrics-plugin.ts; a
+ * graphql-ws connection is authenticated when it opens): a stream of junk documents with fresh names
+ * cannot fill it. The first `max` valid names win (a client's named operations are few and steady);
  * anything else is "other", and an unnamed operation "anonymous".
  */
 export class OperationNames {
