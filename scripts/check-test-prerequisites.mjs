@@ -53,6 +53,7 @@ if (!includeDir || !existsSync(join(includeDir, 'librdkafka', 'rdkafka_mock.h'))
 }
 const chromium = process.env['CHROMIUM_PATH'] ?? '/usr/bin/chromium';
 if (!existsSync(chromium)) missing.push(`Chromium at ${chromium} (the browser tests)`);
+if (!has('promtool')) missing.push('promtool (Debian\'s prometheus package: the alert rules\' unit tests)');
 const postgresUrl = process.env['TEST_DATABASE_URL'] ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 if (!(await answers(postgresUrl, 5432))) missing.push(`a PostgreSQL server at ${new URL(postgresUrl).host} (TEST_DATABASE_URL)`);
 const redisUrl = process.env['TEST_REDIS_URL'] ?? 'redis://127.0.0.1:6379';

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Installs and starts what `npm test` needs on a Debian machine (run as root): librdkafka-dev, a C toolchain
-# and pkg-config (the Kafka mock cluster), Chromium (browser tests), Redis (shared rate limits), PostgreSQL
+# and pkg-config (the Kafka mock cluster), Chromium (browser tests), Redis (shared rate limits), promtool
+# from Debian's prometheus package (the alert rules' unit tests; the server it brings is stopped), PostgreSQL
 # (every persistence suite runs on it as well as on PGlite), and Node 22 into .ci/node when the machine's
 # Node is older. `npm test` names this script when something is missing; .ci/run calls it first.
 set -euo pipefail
@@ -14,10 +15,15 @@ command -v cc >/dev/null 2>&1 || need_apt+=(gcc libc6-dev)
 command -v make >/dev/null 2>&1 || need_apt+=(make)
 [ -x /usr/bin/chromium ] || need_apt+=(chromium)
 command -v redis-server >/dev/null 2>&1 || need_apt+=(redis-server)
+command -v promtool >/dev/null 2>&1 || need_apt+=(prometheus)
 if [ ${#need_apt[@]} -gt 0 ]; then
   echo "setup: installing ${need_apt[*]}"
   apt-get update -qq
   apt-get install -y -qq --no-install-recommends "${need_apt[@]}"
+  # Only promtool is wanted: where systemd started the package's Prometheus server, stop and disable it.
+  if [[ " ${need_apt[*]} " == *" prometheus "* ]] && command -v systemctl >/dev/null 2>&1; then
+    systemctl disable --now prometheus >/dev/null 2>&1 || true
+  fi
 fi
 
 # PostgreSQL: installed from Debian when the machine has no server, its cluster made when there is none,

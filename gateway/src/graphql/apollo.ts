@@ -13,6 +13,8 @@ import { createFormatError } from './format-error.js';
 import { requestErrorStatus, requestErrorStatusPlugin, retryAfterStatusPlugin, singleResultMediaType } from './response-status.js';
 import { MAX_QUERY_TOKENS, aliasError, nestingError, queryLimitRules, type QueryLimits } from './limits.js';
 import type { DocumentLinks } from '../document-links.js';
+import { countOperation, unresolvedLabel } from './graphql-metrics.js';
+import { graphqlMetricsPlugin } from './graphql-metrics-plugin.js';
 
 export interface GraphqlEndpoint {
   /** Mount after a JSON body parser at /graphql. Answers 503 until start() has finished. */
@@ -61,7 +63,7 @@ export function createGraphql(deps: {
     hideSchemaDetailsFromClientErrors: deps.production,
     includeStacktraceInErrorResponses: false,
     persistedQueries: { ttl: 24 * 60 * 60 },
-    plugins: [ApolloServerPluginLandingPageDisabled(), requestErrorStatusPlugin, retryAfterStatusPlugin],
+    plugins: [ApolloServerPluginLandingPageDisabled(), requestErrorStatusPlugin, retryAfterStatusPlugin, graphqlMetricsPlugin],
     // The gateway owns shutdown (close()); Apollo must not re-raise SIGTERM and kill in-flight requests.
     stopOnTerminationSignals: false,
     logger: log,
@@ -76,6 +78,7 @@ export function createGraphql(deps: {
       const tooDeep = nestingError(query) ?? aliasError(query, deps.limits.maxAliases);
       if (tooDeep) {
         // Refused before Apollo parses and validates it (a refused bomb costs a scan, not a validation): answered with the status Apollo's own request errors get (response-status.ts).
+        countOperation(unresolvedLabel((req.body as { operationName?: unknown } | undefined)?.operationName), 'refused', 'http');
         const mediaType = singleResultMediaType(req.get('accept')) ?? 'application/json; charset=utf-8';
         res.status(requestErrorStatus(mediaType)).type(mediaType);
         return void res.send(JSON.stringify({ errors: [{ message: tooDeep.message, extensions: tooDeep.extensions }] }));

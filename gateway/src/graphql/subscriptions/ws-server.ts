@@ -17,6 +17,7 @@ import type { createFormatError } from '../format-error.js';
 import { MAX_QUERY_TOKENS, nestingError } from '../limits.js';
 import type { DocumentLinks } from '../../document-links.js';
 import { wsValidate } from './ws-validation.js';
+import { countUnparsed, WsOperationMetrics } from './ws-metrics.js';
 import { CLOSE_MAX_LIFETIME, type OpenSocket, type OpenSockets } from './open-sockets.js';
 
 export interface SubscriptionServerOptions {
@@ -66,6 +67,7 @@ type Extra = {
   apiKey?: string | undefined;
   address?: string;
   subscriptions?: Set<string>;
+  metrics?: WsOperationMetrics;
 };
 
 // One set per process in the shared registry; every gateway of the process adds to it.
@@ -143,9 +145,14 @@ export function attachSubscriptions(server: http.Server, options: SubscriptionSe
       isProd: options.production,
       connectionInitWaitTimeout: 10_000,
       parse: (source, parseOptions) => {
-        const tooDeep = nestingError(typeof source === 'string' ? source : source.body);
-        if (tooDeep) throw tooDeep;
-        return parse(source, { ...parseOptions, maxTokens: MAX_QUERY_TOKENS });
+        try {
+          const tooDeep = nestingError(typeof source === 'string' ? source : source.body);
+          if (tooDeep) throw tooDeep;
+          return parse(source, { ...parseOptions, maxTokens: MAX_QUERY_TOKENS });
+        } catch (err) {
+          countUnparsed();
+          throw err;
+        }
       },
       validate: wsValidate(options.validationRules, options.production),
       async onConnect(ctx) {
@@ -168,6 +175,7 @@ export function attachSubscriptions(server: http.Server, options: SubscriptionSe
           ctx.extra.address = address;
           ctx.extra.apiKey = apiKey;
           ctx.extra.subscriptions = new Set();
+          ctx.extra.metrics = new WsOperationMetrics();
           return true;
         } catch (err) {
           if (err instanceof DomainError && err.code === 'UNAUTHENTICATED') {
@@ -204,6 +212,7 @@ export function attachSubscriptions(server: http.Server, options: SubscriptionSe
       },
       onComplete(ctx, id) {
         if (ctx.extra.subscriptions?.delete(id)) subscriptionsGauge.dec();
+        ctx.extra.metrics?.completed(id);
       },
       context(ctx): GraphqlContext {
         const requestId = randomUUID();
@@ -220,16 +229,28 @@ export function attachSubscriptions(server: http.Server, options: SubscriptionSe
           auth: () => (pending ??= options.authenticate(ctx.extra.apiKey, requestId, ctx.extra.address)),
         };
       },
-      onError: (ctx, id, _payload, errors) => {
+      onOperation(ctx, id, _payload, args) {
+        ctx.extra.metrics?.started(id, args.document, args.operationName);
+        return undefined;
+      },
+      onError: (ctx, id, payload, errors) => {
         if (ctx.extra.subscriptions?.delete(id)) subscriptionsGauge.dec();
-        return format(errors);
+        const formatted = format(errors);
+        ctx.extra.metrics?.failed(id, payload.operationName, formatted);
+        return formatted;
       },
       onClose(ctx) {
+        ctx.extra.metrics?.closed();
         // Subscriptions still open when the socket goes were completed without onComplete.
         subscriptionsGauge.dec(ctx.extra.subscriptions?.size ?? 0);
         ctx.extra.subscriptions?.clear();
       },
-      onNext: (_ctx, _id, _payload, _args, result) => (result.errors ? { ...result, errors: format(result.errors) } : undefined),
+      onNext: (ctx, id, _payload, _args, result) => {
+        if (!result.errors) return undefined;
+        const errors = format(result.errors);
+        ctx.extra.metrics?.result(id, errors);
+        return { ...result, errors };
+      },
     },
     wss,
   );
