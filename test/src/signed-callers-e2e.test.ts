@@ -1,6 +1,6 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { Client, credentials, Metadata, status, type ServiceError } from '@grpc/grpc-js';
+import { Metadata, status } from '@grpc/grpc-js';
 import { ChainServiceService } from '@green-impact/proto/greenimpact/chain/v1/chain';
 import { IdentityServiceService } from '@green-impact/proto/greenimpact/identity/v1/identity';
 import { PortfolioServiceService } from '@green-impact/proto/greenimpact/portfolio/v1/portfolio';
@@ -11,20 +11,11 @@ import { createGrpcClient } from '@green-impact/shared/grpc/client';
 import { skipReason, testDatabases } from '@green-impact/shared/testing/databases';
 import type { RunningSystem } from '@green-impact/embedded/system';
 import { createUserAccount, startTestSystem } from './support/system.js';
+import { rawCall } from '@green-impact/shared/testing/raw-grpc-call';
 
 const OPERATOR_KEY = 'signed-callers-operator-key';
 const db = testDatabases.find((d) => d.name === 'pglite')!;
 
-/** A unary call with hand-made metadata and an empty (all-defaults) request, as anything on the network could send. */
-function rawCall(address: string, path: string, metadata: Metadata): Promise<ServiceError | undefined> {
-  const client = new Client(address, credentials.createInsecure());
-  return new Promise((resolve) => {
-    client.makeUnaryRequest(path, () => Buffer.alloc(0), (b: Buffer) => b, {}, metadata, (err) => {
-      client.close();
-      resolve(err ?? undefined);
-    });
-  });
-}
 
 /**
  * Trust boundary 2 (gateway → services) on the whole system as `npm start` runs it: every service refuses

@@ -1,6 +1,6 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { Client, credentials, Metadata, status, type ServiceError } from '@grpc/grpc-js';
+import { Metadata, status } from '@grpc/grpc-js';
 import { IdentityServiceService } from '@green-impact/proto/greenimpact/identity/v1/identity';
 import { TaxonomyServiceService } from '@green-impact/proto/greenimpact/taxonomy/v1/taxonomy';
 import { protoFiles, protoRoot } from '@green-impact/proto/paths';
@@ -12,6 +12,7 @@ import { METADATA_CALLER_TOKEN, signCall } from './call-metadata.js';
 import { generateCallerKeyPair } from './caller-keys.js';
 import { CallerSigner, TOKEN_REUSE_SECONDS, TOKEN_TTL_SECONDS } from './caller-signer.js';
 import { callerTrust, useCallerTrust } from './caller-trust.js';
+import { rawCall } from '../testing/raw-grpc-call.js';
 
 const IDENTITY = 'greenimpact.identity.v1.IdentityService';
 const TAXONOMY = 'greenimpact.taxonomy.v1.TaxonomyService';
@@ -24,16 +25,6 @@ useCallerTrust(callerTrust({
   trusted: new Map([['gateway', gateway.publicKey], ['portfolio', portfolio.publicKey]]),
 }));
 
-/** A unary call with hand-made metadata, as anything that reaches the port could send it. */
-function rawCall(address: string, path: string, metadata: Metadata): Promise<ServiceError | undefined> {
-  const client = new Client(address, credentials.createInsecure());
-  return new Promise((resolve) => {
-    client.makeUnaryRequest(path, () => Buffer.alloc(0), (b: Buffer) => b, {}, metadata, (err) => {
-      client.close();
-      resolve(err ?? undefined);
-    });
-  });
-}
 
 const withToken = (token: string) => {
   const m = new Metadata();
