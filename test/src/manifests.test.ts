@@ -375,5 +375,19 @@ describe('Kubernetes manifests (infra/k8s)', () => {
       assert.deepEqual(egressTo(objects, STRANGER, kafkaPorts), expected, 'the egress port is the brokers\' port, for the Kafka clients only');
       assert.deepEqual(Object.values(egressTo(objects, KAFKA, ['9092/TCP'])).flat(), [], 'no egress left to the Strimzi pods');
     });
+
+    it('the managed-Kafka checks catch an optional Secret, a CA off its Secret and TLS turned off', () => {
+      const objects = renderOverlay(['overlays/prod'], ['components/managed-kafka']);
+      const chain = objects.find((o) => o.kind === 'Deployment' && o.metadata.name === 'chain')!['spec'].template.spec;
+      chain.containers[0].env.find((e: { name: string }) => e.name === 'KAFKA_SASL_PASSWORD').valueFrom.secretKeyRef.optional = true;
+      chain.volumes.find((v: { name: string }) => v.name === 'kafka-ca').secret.secretName = 'chain-secrets';
+      chain.containers[0].env.find((e: { name: string }) => e.name === 'KAFKA_SSL').value = 'false';
+      const problems = managedKafkaProblems(objects, KAFKA_CLIENTS, { credentials: 'kafka-credentials', ca: 'kafka-ca' });
+      assert.deepEqual(problems.map((p) => p.replace(/:.*/, '')), Array(4).fill('Deployment/chain'), problems.join('\n'));
+      assert.match(problems.join('\n'), /KAFKA_SASL_PASSWORD must come from Secret kafka-credentials/);
+      assert.match(problems.join('\n'), /read-only mount of Secret kafka-ca/);
+      assert.match(problems.join('\n'), /KAFKA_SSL must be true/);
+      assert.match(problems.join('\n'), /the loader refuses the settings: KAFKA_SSL_CA_FILE, KAFKA_SSL_CERT_FILE and KAFKA_SSL_KEY_FILE need KAFKA_SSL=true/);
+    });
   });
 });
