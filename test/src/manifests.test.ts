@@ -21,6 +21,8 @@ import { parsePrivateKey } from '@green-impact/shared/callers/caller-keys';
 import { callerTrust } from '@green-impact/shared/callers/caller-trust';
 import { loadCallerTrust } from '@green-impact/shared/callers/caller-trust-config';
 import { systemProblems, type SystemSpec } from './support/infra/system-invariants.js';
+import { renderOverlay } from './support/infra/components.js';
+import { brokerPorts, managedKafkaProblems } from './support/infra/managed-kafka.js';
 
 // The system as the issue describes it; every check below compares the manifests with this.
 // Metrics: each gRPC service on its gRPC port + 1000 (services/shared/src/service-main.ts), the gateway on its HTTP port.
@@ -52,6 +54,8 @@ const POSTGRES: Outsider = { namespace: { 'kubernetes.io/metadata.name': 'databa
 // A broker of the Strimzi cluster green-impact in the namespace (KAFKA_BROKERS).
 const KAFKA: Workload = { name: 'kafka', labels: { 'strimzi.io/cluster': 'green-impact', 'strimzi.io/kind': 'Kafka' }, ports: [{ port: 9092, protocol: 'TCP' }] };
 const KAFKA_CLIENTS = ['gateway', 'identity', 'taxonomy', 'portfolio', 'chain'];
+// components/managed-kafka: the SASL settings and the brokers' CA, provided outside Git.
+const MANAGED_KAFKA_SECRETS = ['kafka-credentials', 'kafka-ca'];
 
 /**
  * What each workload may send to a party outside the namespace, by what the party is: DNS to kube-dns,
@@ -229,8 +233,11 @@ describe('Kubernetes manifests (infra/k8s)', () => {
     });
   }
 
-  it('overlays/prod, unrendered: the Ingresses let the base gateway\'s limits and WebSockets through', () => {
-    const objects = [...kustomizationResources(infra('k8s/overlays/prod')), ...generatedObjects(base)];
+  it('components/ingress, unrendered: a Component whose Ingresses let the base gateway\'s limits and WebSockets through', () => {
+    assert.equal(readKustomization(infra('k8s/components/ingress'))['kind'], 'Component');
+    const ingresses = kustomizationResources(infra('k8s/components/ingress'));
+    assert.deepEqual(ingresses.map((o) => o.kind), ['Ingress', 'Ingress']);
+    const objects = [...kustomizationResources(base), ...ingresses, ...generatedObjects(base)];
     assert.deepEqual(ingressProblems(objects, gatewayEnvOf(objects)?.values ?? {}, INGRESS), []);
   });
 
@@ -272,7 +279,13 @@ describe('Kubernetes manifests (infra/k8s)', () => {
   });
 
   it('docs/operations.md names every Secret production provides', () => {
-    for (const s of [...EXTERNAL_SECRETS, 'gateway-tls']) assert.ok(operationsDoc.includes(s), `docs/operations.md must describe Secret ${s}`);
+    for (const s of [...EXTERNAL_SECRETS, 'gateway-tls', ...MANAGED_KAFKA_SECRETS]) assert.ok(operationsDoc.includes(s), `docs/operations.md must describe Secret ${s}`);
+  });
+
+  it('docs/operations.md: a managed Kafka worked through, the entry by Gateway API or Ingress, the CORS origins', () => {
+    for (const text of ['components/managed-kafka', 'KAFKA_BROKERS=', 'components/gateway-api', 'components/ingress', 'CORS_ALLOWED_ORIGINS']) {
+      assert.ok(operationsDoc.includes(text), `docs/operations.md must explain ${text}`);
+    }
   });
 
   describe('rendered with kubectl kustomize', { skip: kubectl ? false : 'kubectl is not on PATH: overlays checked structurally only' }, () => {
@@ -316,7 +329,7 @@ describe('Kubernetes manifests (infra/k8s)', () => {
       assert.ok(objects.every((o) => o.kind === 'Namespace' || o.metadata['namespace'] === 'green-impact-dev'));
     });
 
-    it('prod: no Secret in Git, real networks required, registry images, Ingress for the gateway, Kafka topics', async () => {
+    it('prod: no Secret in Git, real networks required, registry images, an HTTPRoute (no Ingress) for the gateway, Kafka topics', async () => {
       const objects = render(infra('k8s/overlays/prod'));
       await assertSchemaValid(objects);
       assertSystem(objects, { externalSecrets: EXTERNAL_SECRETS, secretObjectsAllowed: false }, { edges: CALLS, chainEgress: ['465/TCP', '587/TCP'], postgresPod: false, tracing: true, redis: true });
@@ -328,7 +341,53 @@ describe('Kubernetes manifests (infra/k8s)', () => {
         for (const c of o['spec']?.template?.spec?.containers ?? []) assert.match(c.image, /^[a-z0-9.-]+\.[a-z]+(:\d+)?\/.+:\d+\.\d+\.\d+$/, `${o.metadata.name}: registry image with a release tag`);
       }
       assert.deepEqual(objects.filter((o) => o.kind === 'KafkaTopic').map((t) => t['spec'].topicName).sort(), ['chain.job-events', 'chain.jobs', IDENTITY_EVENTS_TOPIC, TAXONOMY_EVENTS_TOPIC]);
-      assert.ok(objects.some((o) => o.kind === 'Ingress'));
+      assert.deepEqual(objects.filter((o) => o.kind === 'HTTPRoute' || o.kind === 'Ingress').map((o) => `${o.kind}/${o.metadata.name}`), ['HTTPRoute/gateway'], 'the Gateway API by default; ingress-nginx only as the option');
+      const cors = gatewayEnvOf(objects)?.values['CORS_ALLOWED_ORIGINS'];
+      assert.equal(cors, '', 'CORS origins written out, none by default');
+    });
+
+    it('prod with components/ingress: the ingress-nginx Ingresses, with the gateway\'s limits and WebSockets let through', async () => {
+      const objects = renderOverlay(['overlays/prod'], ['components/ingress']);
+      await assertSchemaValid(objects);
+      assert.deepEqual(objects.filter((o) => o.kind === 'Ingress').map((o) => o.metadata.name).sort(), ['gateway', 'gateway-websocket']);
+      // assertSystem checks the Ingresses (ingressProblems) and TRUST_PROXY=1 wherever an Ingress renders.
+      assertSystem(objects, { externalSecrets: EXTERNAL_SECRETS, secretObjectsAllowed: false }, { edges: CALLS, chainEgress: ['465/TCP', '587/TCP'], postgresPod: false, tracing: true, redis: true });
+    });
+
+    it('prod with components/managed-kafka: SASL from a Secret, TLS with the mounted CA, egress on the brokers\' port only', async () => {
+      const brokers = ['b-1', 'b-2', 'b-3'].map((b) => `${b}.green-impact.abc123.c2.kafka.eu-west-1.amazonaws.com:9096`).join(',');
+      const merge = `configMapGenerator:\n  - name: green-impact-config\n    behavior: merge\n    literals:\n      - KAFKA_BROKERS=${brokers}\n`;
+      const objects = renderOverlay(['overlays/prod'], ['components/managed-kafka'], merge);
+      await assertSchemaValid(objects);
+      const spec = { workloads: WORKLOADS, migrations: MIGRATIONS, externalSecrets: [...EXTERNAL_SECRETS, ...MANAGED_KAFKA_SECRETS], secretObjectsAllowed: false };
+      assert.deepEqual(systemProblems(objects, spec), [], 'both Secrets documented as external, every other invariant kept');
+      assert.deepEqual(runtimeProblems(objects, RUNTIME), []);
+      assert.deepEqual(managedKafkaProblems(objects, KAFKA_CLIENTS, { credentials: 'kafka-credentials', ca: 'kafka-ca' }), []);
+      assertGatewaySettings(gatewayEnvOf(objects), false);
+      assert.deepEqual(allowedEdges(objects), [...CALLS].sort(), 'pod-to-pod traffic is still exactly the call graph');
+      assert.deepEqual(reachableFrom(objects, STRANGER), ['gateway:8080']);
+      assert.deepEqual(openEgressRules(objects), [], 'the brokers\' rule names its addresses');
+      // The brokers are outside the cluster: every client may reach the port KAFKA_BROKERS names, and only that one.
+      const ports = brokerPorts(objects);
+      assert.deepEqual(ports, ['9096/TCP']);
+      const kafkaPorts = ['9092/TCP', '9093/TCP', '9094/TCP', '9096/TCP', '9098/TCP'];
+      const expected = Object.fromEntries(workloadsOf(objects).map(({ name }) => [name, KAFKA_CLIENTS.includes(name) ? ports : []]));
+      assert.deepEqual(egressTo(objects, STRANGER, kafkaPorts), expected, 'the egress port is the brokers\' port, for the Kafka clients only');
+      assert.deepEqual(Object.values(egressTo(objects, KAFKA, ['9092/TCP'])).flat(), [], 'no egress left to the Strimzi pods');
+    });
+
+    it('the managed-Kafka checks catch an optional Secret, a CA off its Secret and TLS turned off', () => {
+      const objects = renderOverlay(['overlays/prod'], ['components/managed-kafka']);
+      const chain = objects.find((o) => o.kind === 'Deployment' && o.metadata.name === 'chain')!['spec'].template.spec;
+      chain.containers[0].env.find((e: { name: string }) => e.name === 'KAFKA_SASL_PASSWORD').valueFrom.secretKeyRef.optional = true;
+      chain.volumes.find((v: { name: string }) => v.name === 'kafka-ca').secret.secretName = 'chain-secrets';
+      chain.containers[0].env.find((e: { name: string }) => e.name === 'KAFKA_SSL').value = 'false';
+      const problems = managedKafkaProblems(objects, KAFKA_CLIENTS, { credentials: 'kafka-credentials', ca: 'kafka-ca' });
+      assert.deepEqual(problems.map((p) => p.replace(/:.*/, '')), Array(4).fill('Deployment/chain'), problems.join('\n'));
+      assert.match(problems.join('\n'), /KAFKA_SASL_PASSWORD must come from Secret kafka-credentials/);
+      assert.match(problems.join('\n'), /read-only mount of Secret kafka-ca/);
+      assert.match(problems.join('\n'), /KAFKA_SSL must be true/);
+      assert.match(problems.join('\n'), /the loader refuses the settings: KAFKA_SSL_CA_FILE, KAFKA_SSL_CERT_FILE and KAFKA_SSL_KEY_FILE need KAFKA_SSL=true/);
     });
   });
 });

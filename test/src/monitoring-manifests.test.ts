@@ -58,7 +58,7 @@ describe('optional components: ServiceMonitor, PrometheusRule, HTTPRoute (kubect
       }
       return r.matches.map((m) => m.path.value);
     });
-    const ingress = readYamlFile(join(repoRoot, 'infra/k8s/overlays/prod/ingress.yaml'));
+    const ingress = readYamlFile(join(repoRoot, 'infra/k8s/components/ingress/ingress.yaml'));
     const ingressPaths = ingress.flatMap((i) => i['spec'].rules.flatMap((r: { http: { paths: { path: string }[] } }) => r.http.paths.map((p) => p.path)));
     assert.deepEqual([...new Set(paths)].sort(), [...new Set(ingressPaths)].sort());
     assert.ok(!paths.some((p: string) => ['/metrics', '/healthz', '/readyz', '/'].includes(p)), 'internal routes stay private');

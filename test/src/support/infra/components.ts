@@ -15,3 +15,19 @@ export function renderWithComponents(): K8sObject[] {
   );
   return renderWith('kubectl', ['kustomize', dir], 'components');
 }
+
+/**
+ * An overlay of the test's own, rendered by kubectl kustomize: the given bases and components (paths under
+ * infra/k8s) and extra kustomization lines, as an operator's overlay would combine them.
+ */
+export function renderOverlay(resources: string[], components: string[], extra = ''): K8sObject[] {
+  const dir = mkdtempSync(join(tmpdir(), 'k8s-overlay-'));
+  after(() => rmSync(dir, { recursive: true, force: true }));
+  const k8s = relative(dir, join(repoRoot, 'infra/k8s'));
+  const list = (paths: string[]) => `[${paths.map((p) => `${k8s}/${p}`).join(', ')}]`;
+  writeFileSync(
+    join(dir, 'kustomization.yaml'),
+    `apiVersion: kustomize.config.k8s.io/v1beta1\nkind: Kustomization\nresources: ${list(resources)}\ncomponents: ${list(components)}\n${extra}`,
+  );
+  return renderWith('kubectl', ['kustomize', dir], 'overlay');
+}

@@ -22,8 +22,11 @@ export const GATEWAY_LIMITS = [
   'GRAPHQL_MAX_COST',
   'GRAPHQL_WS_MAX_SUBSCRIPTIONS',
 ];
-/** Settings that must be set, whatever their value: left to the default, they change with NODE_ENV or the code. */
-const EXPLICIT = ['TRUST_PROXY', 'GRAPHQL_EXPLORER', 'RATE_LIMIT_REDIS_PREFIX'];
+/**
+ * Settings that must be set, whatever their value: left to the default, they change with NODE_ENV or the
+ * code, or (CORS_ALLOWED_ORIGINS: which browser origins are trusted) they are the operator's decision.
+ */
+const EXPLICIT = ['TRUST_PROXY', 'GRAPHQL_EXPLORER', 'RATE_LIMIT_REDIS_PREFIX', 'CORS_ALLOWED_ORIGINS'];
 
 /**
  * What the loader is given in place of a value a Secret holds: the manifests show only that it comes from
@@ -33,6 +36,10 @@ const SECRET_STAND_INS: Record<string, string> = {
   REDIS_URL: 'redis://secret-stand-in.invalid:6379',
   DOCUMENT_LINK_SECRET: 'Pi3s59MvJdKabsM35Ku2Wy2XMM1aP3O7im587XAUvBQ',
   CALLER_SIGNING_KEY: privateKeyText(generateCallerKeyPair().privateKey),
+  // components/managed-kafka: the Secret kafka-credentials.
+  KAFKA_SASL_MECHANISM: 'scram-sha-512',
+  KAFKA_SASL_USERNAME: 'green-impact',
+  KAFKA_SASL_PASSWORD: 'secret-stand-in',
 };
 
 /** The gateway container's environment as the kubelet would build it. */

@@ -5,12 +5,14 @@ import type { K8sObject } from './manifests.js';
  * validators: offline; its README badge says 1.27, but the schemas carry later fields such as
  * lifecycle.preStop.sleep, 1.29+, and Lifecycle.stopSignal, 1.33). Types, enums, required fields and
  * formats (quantities, …) are checked; unknown fields are NOT (the schemas allow additional properties),
- * so the invariant checks name the fields they rely on. Strimzi's KafkaTopic has no schema there and is checked structurally.
+ * so the invariant checks name the fields they rely on. Strimzi's KafkaTopic and the Gateway API's HTTPRoute have
+ * no schema there and are checked structurally.
  */
 export async function schemaErrors(obj: K8sObject): Promise<string[]> {
   const where = `${obj.kind}/${obj.metadata?.name ?? '?'}`;
   if (typeof obj.apiVersion !== 'string' || typeof obj.kind !== 'string') return [`${where}: apiVersion and kind are required`];
   if (obj.apiVersion.startsWith('kafka.strimzi.io/')) return kafkaTopicErrors(obj).map((e) => `${where}: ${e}`);
+  if (obj.apiVersion.startsWith('gateway.networking.k8s.io/')) return httpRouteErrors(obj).map((e) => `${where}: ${e}`);
   let Model: new (data: unknown) => { validate(): void };
   try {
     const mod = (await import(`kubernetes-models/${obj.apiVersion}/${obj.kind}`)) as Record<string, unknown>;
@@ -56,5 +58,39 @@ export function kafkaTopicErrors(obj: K8sObject): string[] {
     if (typeof config !== 'object' || config === null || Array.isArray(config)) errors.push('spec.config must be an object');
     else for (const [k, v] of Object.entries(config)) if (!['string', 'number', 'boolean'].includes(typeof v)) errors.push(`spec.config.${k} must be a scalar`);
   }
+  return errors;
+}
+
+const PATH_MATCH_TYPES = ['Exact', 'PathPrefix', 'RegularExpression'];
+
+/** The parts of the Gateway API's HTTPRoute (gateway.networking.k8s.io/v1, standard channel) schema this project uses. */
+export function httpRouteErrors(obj: K8sObject): string[] {
+  const errors: string[] = [];
+  if (obj.apiVersion !== 'gateway.networking.k8s.io/v1') errors.push(`apiVersion must be gateway.networking.k8s.io/v1, got ${obj.apiVersion}`);
+  if (obj.kind !== 'HTTPRoute') errors.push(`kind must be HTTPRoute, got ${obj.kind}`);
+  const name = obj.metadata?.name;
+  if (typeof name !== 'string' || name.length > 253 || !DNS_SUBDOMAIN.test(name)) errors.push(`metadata.name ${name} is not a DNS subdomain`);
+  const spec = obj['spec'] as Record<string, any> | undefined;
+  if (!spec || typeof spec !== 'object') return [...errors, 'spec is required'];
+  const known = new Set(['parentRefs', 'hostnames', 'rules']);
+  for (const key of Object.keys(spec)) if (!known.has(key)) errors.push(`spec.${key} is not an HTTPRoute field used here`);
+  const parents = (spec['parentRefs'] ?? []) as Record<string, unknown>[];
+  if (!Array.isArray(parents) || parents.length < 1 || parents.length > 32) errors.push('spec.parentRefs must list 1 to 32 parents');
+  else parents.forEach((p, i) => { if (typeof p['name'] !== 'string' || p['name'] === '') errors.push(`spec.parentRefs[${i}].name is required`); });
+  for (const h of (spec['hostnames'] ?? []) as unknown[]) if (typeof h !== 'string' || !DNS_SUBDOMAIN.test(h.replace(/^\*\./, ''))) errors.push(`spec.hostnames: ${String(h)} is not a host name`);
+  const rules = (spec['rules'] ?? []) as Record<string, any>[];
+  if (!Array.isArray(rules) || rules.length > 16) errors.push('spec.rules must list at most 16 rules');
+  rules.forEach((r, i) => {
+    const matches = (r['matches'] ?? []) as Record<string, any>[];
+    if (matches.length > 64) errors.push(`spec.rules[${i}].matches: at most 64`);
+    matches.forEach((m, j) => {
+      const path = m['path'];
+      if (path && (!PATH_MATCH_TYPES.includes(path.type) || typeof path.value !== 'string' || !path.value.startsWith('/'))) errors.push(`spec.rules[${i}].matches[${j}].path needs a type of ${PATH_MATCH_TYPES.join(', ')} and a value starting with /`);
+    });
+    ((r['backendRefs'] ?? []) as Record<string, unknown>[]).forEach((b, j) => {
+      if (typeof b['name'] !== 'string') errors.push(`spec.rules[${i}].backendRefs[${j}].name is required`);
+      if (!Number.isInteger(b['port']) || (b['port'] as number) < 1 || (b['port'] as number) > 65535) errors.push(`spec.rules[${i}].backendRefs[${j}].port must be a port number`);
+    });
+  });
   return errors;
 }
