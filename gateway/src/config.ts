@@ -8,6 +8,7 @@ import type { ReferenceCacheSettings } from './reference-cache.js';
 import type { BackendCallSettings } from './backend-calls.js';
 import { parseAllowedOrigins } from './cors.js';
 import { DEFAULT_QUERY_LIMITS } from './graphql/limits.js';
+import type { BucketRule } from '@green-impact/shared/token-bucket';
 
 /** Everything the gateway reads from the environment, validated once at start. */
 export interface GatewayConfig {
@@ -72,11 +73,6 @@ export interface GatewayLimits {
   nodeReads: NodeReadSettings;
 }
 
-/** A token bucket: `perSecond` tokens added each second, at most `burst` held. */
-export interface BucketRule {
-  perSecond: number;
-  burst: number;
-}
 
 export interface RateLimitSettings {
   /** Requests carrying an X-Api-Key, per key; undefined when off. */

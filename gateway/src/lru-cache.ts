@@ -10,7 +10,7 @@ export interface CacheSettings {
 
 const lookups = new Counter({
   name: 'gateway_cache_lookups_total',
-  help: 'Lookups in the gateway caches (auth: API keys, reference: shared taxonomy data) by outcome (hit, miss).',
+  help: 'Lookups in the gateway caches (auth: API keys, reference: shared taxonomy data, known_keys: keys identity accepted, node_reads: the pages\' chain reads) by outcome (hit, miss).',
   labelNames: ['cache', 'outcome'] as const,
   registers: [metricsRegistry],
 });
@@ -68,11 +68,14 @@ export class EpochLruCache<V> {
     return entry.value;
   }
 
-  /** Keeps `value` unless something was invalidated since `epoch` was read (the value may predate it). */
-  store(key: string, value: V, epoch: number): void {
-    if (!this.enabled || epoch !== this.epochValue) return;
+  /**
+   * Keeps `value` unless something was invalidated since `epoch` was read (the value may predate it), for
+   * `ttlMs` (the settings' TTL unless the value says how long it stays true; 0: not kept).
+   */
+  store(key: string, value: V, epoch: number, ttlMs = this.settings.ttlMs): void {
+    if (!this.enabled || ttlMs <= 0 || epoch !== this.epochValue) return;
     this.entries.delete(key);
-    this.entries.set(key, { value, expiresAt: this.now() + this.settings.ttlMs });
+    this.entries.set(key, { value, expiresAt: this.now() + ttlMs });
     while (this.entries.size > this.settings.maxEntries) this.entries.delete(this.entries.keys().next().value!);
     sizes.set({ cache: this.name }, this.entries.size);
   }

@@ -33,7 +33,7 @@ import { MAX_PAGE } from './pagination.js';
  *   else the argument's default, or 1,000 when a variable gives it; a list without `first` counts
  *   `defaultListSize`; `nodes(ids:)` counts its ids (100, the most it takes, when a variable gives them).
  *   Each distinct root field (its name and arguments) adds CALL_COST more: it is at least one backend call,
- *   and identical calls are made once per request (request-calls.ts), so an alias that repeats a root
+ *   and identical calls are made once per request (backend-calls.ts), so an alias that repeats a root
  *   field with the same arguments adds its fields but no call. A request may have several operations:
  *   each is checked on its own.
  * - **Aliases and root fields**: counted per operation (through fragments, each time a fragment is

@@ -1,5 +1,6 @@
 import { Counter } from 'prom-client';
 import { metricsRegistry } from '@green-impact/shared/metrics';
+import { EpochLruCache } from '../lru-cache.js';
 
 export interface NodeReadSettings {
   /** How long an answer that can change is served (an owner, a receipt not there yet); 0: not kept. */
@@ -17,37 +18,33 @@ const reads = new Counter({
   registers: [metricsRegistry],
 });
 
-interface Entry {
-  value: unknown;
-  expiresAt: number;
-}
-
 /**
  * The answers of the chain reads the anonymous pages make (/explorer/…/tx/…, /certificates/<guid>), so
  * a page opened a thousand times asks the node once: the relay's quota is shared by everyone, and a page
- * anybody may open must not spend it per view. Bounded (LRU), expiring by what was read; identical reads
- * in flight at once are joined into one. Failures are never kept.
+ * anybody may open must not spend it per view. Bounded and expiring by what was read (the gateway's LRU,
+ * lru-cache.ts); identical reads in flight at once are joined into one. Failures are never kept. Chain
+ * reads have no change events, so the cache's epoch never moves.
  */
 export class NodeReadCache {
-  private readonly entries = new Map<string, Entry>();
+  private readonly entries: EpochLruCache<unknown>;
   private readonly inFlight = new Map<string, Promise<unknown>>();
 
   constructor(
     private readonly settings: NodeReadSettings,
-    private readonly now: () => number = () => performance.now(),
-  ) {}
+    now?: () => number,
+  ) {
+    // The longest any answer is kept; each answer is stored with its own (ttlOf).
+    this.entries = new EpochLruCache('node_reads', { ttlMs: Math.max(settings.ttlMs, settings.minedTtlMs), maxEntries: settings.maxEntries }, now);
+  }
 
   /** The answer of `method(params)` on `network`, from the cache, a read in flight, or `relay`. */
   read(network: string, method: string, params: unknown[], relay: () => Promise<unknown>): Promise<unknown> {
     const key = `${network}\0${method}\0${JSON.stringify(params)}`;
-    const entry = this.entries.get(key);
-    if (entry && entry.expiresAt > this.now()) {
-      this.entries.delete(key);
-      this.entries.set(key, entry);
+    const cached = this.entries.lookup(key);
+    if (cached !== undefined) {
       reads.inc({ outcome: 'hit' });
-      return Promise.resolve(entry.value);
+      return Promise.resolve(cached);
     }
-    if (entry) this.entries.delete(key);
     const pending = this.inFlight.get(key);
     if (pending) {
       reads.inc({ outcome: 'joined' });
@@ -56,7 +53,7 @@ export class NodeReadCache {
     reads.inc({ outcome: 'relayed' });
     const read = relay()
       .then((value) => {
-        this.keep(key, value, this.ttlOf(method, value));
+        this.entries.store(key, value, this.entries.epoch, this.ttlOf(method, value));
         return value;
       })
       .finally(() => this.inFlight.delete(key));
@@ -65,17 +62,11 @@ export class NodeReadCache {
   }
 
   get size(): number {
-    return this.entries.size;
+    return this.entries.entryCount;
   }
 
   private ttlOf(method: string, value: unknown): number {
     const mined = method === 'eth_getTransactionReceipt' && typeof value === 'object' && value !== null && 'blockHash' in value;
     return mined ? this.settings.minedTtlMs : this.settings.ttlMs;
-  }
-
-  private keep(key: string, value: unknown, ttlMs: number): void {
-    if (ttlMs <= 0 || this.settings.maxEntries <= 0) return;
-    this.entries.set(key, { value, expiresAt: this.now() + ttlMs });
-    while (this.entries.size > this.settings.maxEntries) this.entries.delete(this.entries.keys().next().value!);
   }
 }

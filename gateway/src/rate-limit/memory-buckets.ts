@@ -1,4 +1,5 @@
-import { msUntil, tokensAt, type BucketState, type BucketStore, type BucketTake, type Verdict } from './token-bucket.js';
+import { msUntil, tokensAt, type BucketState } from '@green-impact/shared/token-bucket';
+import type { BucketStore, BucketTake, Verdict } from './token-bucket.js';
 
 interface Held extends BucketState {
   /** When the bucket is full again: from then on it is the same as no bucket. */

@@ -40,13 +40,8 @@ export class Bulkhead {
   }
 
   /** Runs `fn` once a place is free; `signal` (the request's) stops the wait. */
-  async run<T>(fn: () => Promise<T>, signal?: AbortSignal): Promise<T> {
-    const release = await this.acquire(signal);
-    try {
-      return await fn();
-    } finally {
-      release();
-    }
+  run<T>(fn: () => Promise<T>, signal?: AbortSignal): Promise<T> {
+    return holding(this.acquire(signal), fn);
   }
 
   /** Takes a place once one is free; the answer gives it back (once, however often it is called). */
@@ -96,6 +91,16 @@ export class Bulkhead {
   }
 }
 
+/** Runs `fn` while holding the place `acquired` takes, and gives it back however `fn` ends. */
+async function holding<T>(acquired: Promise<() => void>, fn: () => Promise<T>): Promise<T> {
+  const release = await acquired;
+  try {
+    return await fn();
+  } finally {
+    release();
+  }
+}
+
 /** One bulkhead per key (an account), made on first use and forgotten when idle, so idle keys cost nothing. */
 export class KeyedBulkheads {
   private readonly byKey = new Map<string, Bulkhead>();
@@ -105,13 +110,8 @@ export class KeyedBulkheads {
     private readonly refusal: string,
   ) {}
 
-  async run<T>(key: string, fn: () => Promise<T>, signal?: AbortSignal): Promise<T> {
-    const release = await this.acquire(key, signal);
-    try {
-      return await fn();
-    } finally {
-      release();
-    }
+  run<T>(key: string, fn: () => Promise<T>, signal?: AbortSignal): Promise<T> {
+    return holding(this.acquire(key, signal), fn);
   }
 
   /** Takes a place of `key`'s bulkhead; the answer gives it back. */

@@ -1,5 +1,6 @@
 import { Counter } from 'prom-client';
 import { metricsRegistry } from '@green-impact/shared/metrics';
+import { msUntil, tokensAt, type BucketState } from '@green-impact/shared/token-bucket';
 import type { RpcCall } from './json-rpc-relay.js';
 
 /** The public relay's own share of a network's node (CHAIN_RELAY_*); the workers' provider is not counted in it. */
@@ -32,18 +33,15 @@ const refused = new Counter({
  * JSON-RPC error, never queued, so a flood holds neither memory nor the node.
  */
 export class RelayQuota {
-  private tokens: number;
-  private at: number;
+  /** The bucket's state; undefined while it has never been drawn from (full). */
+  private bucket: BucketState | undefined;
   private inFlight = 0;
 
   constructor(
     private readonly network: string,
     private readonly settings: RelayQuotaSettings,
     private readonly now: () => number = () => performance.now(),
-  ) {
-    this.tokens = settings.burst;
-    this.at = now();
-  }
+  ) {}
 
   /** `call` with the budget in front of it. */
   guard(call: RpcCall): RpcCall {
@@ -51,10 +49,9 @@ export class RelayQuota {
     return async (method, params) => {
       if (this.inFlight >= this.settings.maxConcurrent) return this.refuse('concurrency', 1);
       const now = this.now();
-      this.tokens = Math.min(this.settings.burst, this.tokens + ((now - this.at) * this.settings.perSecond) / 1000);
-      this.at = now;
-      if (this.tokens < 1) return this.refuse('rate', Math.ceil((1 - this.tokens) / this.settings.perSecond));
-      this.tokens -= 1;
+      const tokens = tokensAt(this.bucket, this.settings, now);
+      if (tokens < 1) return this.refuse('rate', Math.ceil(msUntil(tokens, 1, this.settings) / 1000));
+      this.bucket = { tokens: tokens - 1, at: now };
       this.inFlight++;
       try {
         return await call(method, params);
