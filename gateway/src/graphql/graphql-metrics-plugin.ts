@@ -1,7 +1,6 @@
 import type { ApolloServerPlugin } from '@apollo/server';
-import { unwrapResolverError } from '@apollo/server/errors';
-import { DomainError } from '@green-impact/shared/errors';
 import { countOperation, observeResolver, operationLabel, outcomeOf, unresolvedLabel } from './graphql-metrics.js';
+import { bulkheadRetryAfter } from './response-status.js';
 
 /**
  * Counts each HTTP GraphQL operation by name and outcome when its answer is sent (graphql-metrics.ts), and
@@ -20,10 +19,7 @@ export const graphqlMetricsPlugin: ApolloServerPlugin = {
         name = operationName ?? undefined;
       },
       async didEncounterErrors({ errors }) {
-        for (const error of errors) {
-          const original = unwrapResolverError(error);
-          if (original instanceof DomainError && original.code === 'UNAVAILABLE' && original.retryAfterSeconds !== undefined) bulkheadRefusal = true;
-        }
+        if (errors.some((error) => bulkheadRetryAfter(error) !== undefined)) bulkheadRefusal = true;
       },
       async executionDidStart() {
         return {

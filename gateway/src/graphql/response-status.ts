@@ -44,6 +44,15 @@ export const requestErrorStatusPlugin: ApolloServerPlugin = {
 };
 
 /**
+ * The Retry-After of an error that is a bulkhead's refusal (backend-calls.ts, db/pool-share.ts: UNAVAILABLE
+ * with a retry hint), or undefined for any other error. Such a refusal is the design working, not a fault.
+ */
+export function bulkheadRetryAfter(error: Error): number | undefined {
+  const original = unwrapResolverError(error);
+  return original instanceof DomainError && original.code === 'UNAVAILABLE' ? original.retryAfterSeconds : undefined;
+}
+
+/**
  * A request whose backend calls were refused because a bulkhead was full (backend-calls.ts: its account
  * has too many calls in flight) is answered 503 with Retry-After, as /v1/call would be, whatever else
  * the answer holds: the refusal is about the request, and a client that retries later will get it whole.
@@ -54,10 +63,8 @@ export const retryAfterStatusPlugin: ApolloServerPlugin = {
     return {
       async didEncounterErrors({ errors }) {
         for (const error of errors) {
-          const original = unwrapResolverError(error);
-          if (original instanceof DomainError && original.code === 'UNAVAILABLE' && original.retryAfterSeconds !== undefined) {
-            retryAfter = Math.max(retryAfter ?? 0, original.retryAfterSeconds);
-          }
+          const seconds = bulkheadRetryAfter(error);
+          if (seconds !== undefined) retryAfter = Math.max(retryAfter ?? 0, seconds);
         }
       },
       async willSendResponse({ response }) {

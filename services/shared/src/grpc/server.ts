@@ -100,7 +100,7 @@ export function implement<D extends Record<string, { path: string }>>(
           const domain = toDomainError(err);
           // A bulkhead's refusal (it says when to retry) is the design working, not a fault.
           if (domain.code === 'UNAVAILABLE' && domain.retryAfterSeconds !== undefined) {
-            ctx.log.warn({ code: domain.code }, 'request refused: the caller is over its share');
+            ctx.log.warn({ errorCode: domain.code }, 'request refused: the caller is over its share'); // `code` is redacted (NFT codes)
           } else if (domain.code === 'INTERNAL' || domain.code === 'UNAVAILABLE') {
             ctx.log.error({ err: domain.cause ?? err }, 'request failed');
           }
