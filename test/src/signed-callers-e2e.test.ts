@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { Metadata, status } from '@grpc/grpc-js';
@@ -22,6 +23,19 @@ const db = testDatabases.find((d) => d.name === 'pglite')!;
  * a caller named in plain metadata, or in a token addressed to another service, and serves the gateway's
  * signed calls; the gRPC ports listen on loopback only.
  */
+/** The local addresses (kernel hex) with a listening TCP socket on `port`, IPv4 and IPv6 (Linux /proc). */
+function listeningOn(port: number): string[] {
+  const hexPort = port.toString(16).toUpperCase().padStart(4, '0');
+  return ['/proc/net/tcp', '/proc/net/tcp6'].flatMap((file) =>
+    readFileSync(file, 'utf8')
+      .split('\n')
+      .slice(1)
+      .map((line) => line.trim().split(/\s+/))
+      .filter((f) => f[3] === '0A' && f[1]?.endsWith(`:${hexPort}`))
+      .map((f) => f[1]!.split(':')[0]!),
+  );
+}
+
 describe('services trust only callers the gateway signed (whole system)', { skip: await skipReason(db) }, () => {
   let system: RunningSystem;
   let operator: Caller;
@@ -43,7 +57,11 @@ describe('services trust only callers the gateway signed (whole system)', { skip
   ];
 
   it('binds every gRPC port to loopback', () => {
-    for (const address of Object.values(system.grpc)) assert.match(address, /^127\.0\.0\.1:\d+$/);
+    for (const address of Object.values(system.grpc)) {
+      assert.match(address, /^127\.0\.0\.1:\d+$/);
+      // What the socket is bound to, as the kernel lists it, not the address the system reports.
+      assert.deepEqual(listeningOn(Number(address.split(':')[1])), ['0100007F'], `${address}: listening sockets`);
+    }
   });
 
   it('each service refuses x-account-id / x-account-role metadata without a token, even for a real operator account', async () => {
