@@ -41,7 +41,7 @@ export function parseCall(body: unknown, table: OperationTable): ParsedCall {
   if (raw !== undefined && raw !== null && !isPlainObject(raw)) {
     throw new InvalidArgumentError('parameters must be a JSON object.');
   }
-  return { entry, parameters: validateParameters(entry.params, raw ?? {}), envelope };
+  return { entry, parameters: entry.parse ? entry.parse(raw ?? {}) : validateParameters(entry.params, raw ?? {}), envelope };
 }
 
 function readSolution(body: Record<string, unknown>): Solution {

@@ -1,6 +1,5 @@
 import { assetOperations } from './operations/assets.js';
 import { blockchainOperations } from './operations/blockchain.js';
-import { currencyOperations } from './operations/currencies.js';
 import { frameworkOperations } from './operations/frameworks.js';
 import { hashOperations } from './operations/hash.js';
 import { identityOperations } from './operations/identity.js';
@@ -13,6 +12,8 @@ import { projectOperations } from './operations/projects.js';
 import { recomputeJobOperations } from './operations/recompute-jobs.js';
 import { taxonomyOperations } from './operations/taxonomy.js';
 import { translationOperations } from './operations/translations.js';
+import { catalogue } from '../catalogue/index.js';
+import { v1Entries } from '../catalogue/v1.js';
 import type { OperationEntry, Solution } from './operation.js';
 
 /**
@@ -23,7 +24,6 @@ export const operationEntries: readonly OperationEntry[] = [
   ...identityOperations,
   ...taxonomyOperations,
   ...translationOperations,
-  ...currencyOperations,
   ...frameworkOperations,
   ...projectOperations,
   ...assetOperations,
@@ -35,6 +35,7 @@ export const operationEntries: readonly OperationEntry[] = [
   ...blockchainOperations,
   ...hashOperations,
   ...nftOperations,
+  ...v1Entries(catalogue),
 ];
 
 export interface OperationTable {

@@ -42,7 +42,12 @@ interface OperationRow<S extends ParamSpecs> {
   operation: string;
   params: S;
   /** Envelope fields this operation needs (Hash and NFT solutions only). */
-  envelope?: { version?: 'required'; network?: 'required' };
+  envelope?: { version?: 'required'; network?: 'required' } | undefined;
+  /**
+   * Reads the handler's input off the parameters, for rows written from the catalogue's declarations
+   * (catalogue/v1.ts); rows without one are checked against `params`.
+   */
+  parse?: ((raw: Readonly<Record<string, unknown>>) => Record<string, unknown>) | undefined;
 }
 
 /** A row called with the account's X-Api-Key (every operation but the few below). */

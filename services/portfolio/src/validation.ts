@@ -1,7 +1,9 @@
 import { InvalidArgumentError } from '@green-impact/shared/errors';
 
 /**
- * Input checks of the service (defence in depth: the gateway validates first). Pure functions that
+ * The rules of the service's inputs and their texts, which both gateway faces answer as they are: the gateway
+ * checks only what a field is (present, a string, a number), never its bounds (docs/decisions.md, "One owner
+ * per rule"). Pure functions that
  * return the normalized value or throw INVALID_ARGUMENT with a message naming the parameter.
  */
 
@@ -13,7 +15,7 @@ export const MAX_POSITION_DAYS = 36_525;
 
 export function reportingYear(value: number, field = 'reporting_year'): number {
   if (!Number.isInteger(value) || value < MIN_YEAR || value > MAX_YEAR) {
-    throw new InvalidArgumentError(`${field} must be a 4-digit year from ${MIN_YEAR} to ${MAX_YEAR}, got ${value}.`);
+    throw new InvalidArgumentError(`${field} must be a 4-digit year from ${MIN_YEAR} to ${MAX_YEAR}, got ${value}.`, { field });
   }
   return value;
 }
@@ -22,7 +24,7 @@ export function reportingYear(value: number, field = 'reporting_year'): number {
 export function text(field: string, value: string | undefined): string {
   const trimmed = (value ?? '').trim();
   if (trimmed === '' || [...trimmed].length > MAX_IDENTIFIER_LENGTH) {
-    throw new InvalidArgumentError(`${field} must be 1 to ${MAX_IDENTIFIER_LENGTH} characters.`);
+    throw new InvalidArgumentError(`${field} must be 1 to ${MAX_IDENTIFIER_LENGTH} characters.`, { field });
   }
   return trimmed;
 }
@@ -33,7 +35,7 @@ export function optionalText(field: string, value: string | undefined): string |
 }
 
 export function id(field: string, value: number): number {
-  if (!Number.isSafeInteger(value) || value <= 0) throw new InvalidArgumentError(`${field} must be a positive integer.`);
+  if (!Number.isSafeInteger(value) || value <= 0) throw new InvalidArgumentError(`${field} must be a positive integer.`, { field });
   return value;
 }
 
@@ -41,25 +43,25 @@ export function id(field: string, value: number): number {
 export function currencyCode(field: string, value: string | undefined): string {
   const code = (value ?? '').trim().toUpperCase();
   if (!/^[A-Z]{3}$/.test(code)) {
-    throw new InvalidArgumentError(`${field} must be a 3-letter currency code, got "${truncate(value ?? '')}".`);
+    throw new InvalidArgumentError(`${field} must be a 3-letter currency code, got "${truncate(value ?? '')}".`, { field });
   }
   return code;
 }
 
 export function positiveAmount(field: string, value: number): number {
-  if (!Number.isFinite(value) || value <= 0) throw new InvalidArgumentError(`${field} must be a positive number.`);
+  if (!Number.isFinite(value) || value <= 0) throw new InvalidArgumentError(`${field} must be a positive number.`, { field });
   return value;
 }
 
 export function nonNegativeAmount(field: string, value: number): number {
-  if (!Number.isFinite(value) || value < 0) throw new InvalidArgumentError(`${field} must be a number of at least 0.`);
+  if (!Number.isFinite(value) || value < 0) throw new InvalidArgumentError(`${field} must be a number of at least 0.`, { field });
   return value;
 }
 
 export function positionDays(value: number | undefined): number {
   if (value === undefined) return 365;
   if (!Number.isInteger(value) || value < 1 || value > MAX_POSITION_DAYS) {
-    throw new InvalidArgumentError(`position_days must be a whole number of days from 1 to ${MAX_POSITION_DAYS}, got ${value}.`);
+    throw new InvalidArgumentError(`position_days must be a whole number of days from 1 to ${MAX_POSITION_DAYS}, got ${value}.`, { field: 'position_days' });
   }
   return value;
 }
@@ -75,7 +77,7 @@ export function isoDate(field: string, value: string): string {
       return v;
     }
   }
-  throw new InvalidArgumentError(`${field} must be a date YYYY-MM-DD, got "${truncate(value)}".`);
+  throw new InvalidArgumentError(`${field} must be a date YYYY-MM-DD, got "${truncate(value)}".`, { field });
 }
 
 export function optionalIsoDate(field: string, value: string | undefined): string | undefined {
@@ -89,7 +91,7 @@ export function optionalEmail(field: string, value: string | undefined): string 
   const v = value.trim();
   if (v.length > MAX_EMAIL_LENGTH || !/^[^\s@]+@[^\s@]+$/.test(v)) {
     // The value is PII: the message does not echo it.
-    throw new InvalidArgumentError(`${field} must be an e-mail address of at most ${MAX_EMAIL_LENGTH} characters.`);
+    throw new InvalidArgumentError(`${field} must be an e-mail address of at most ${MAX_EMAIL_LENGTH} characters.`, { field });
   }
   return v;
 }
@@ -98,7 +100,7 @@ export function optionalEmail(field: string, value: string | undefined): string 
 export const MAX_BATCH = 1_000;
 
 export function batch<T>(field: string, values: readonly T[]): T[] {
-  if (values.length > MAX_BATCH) throw new InvalidArgumentError(`${field} may hold at most ${MAX_BATCH} entries.`);
+  if (values.length > MAX_BATCH) throw new InvalidArgumentError(`${field} may hold at most ${MAX_BATCH} entries.`, { field });
   return [...new Set(values)];
 }
 

@@ -1,7 +1,9 @@
 import { InvalidArgumentError } from '@green-impact/shared/errors';
 
 /**
- * Input checks of the service (defence in depth: the gateway validates first). Pure functions that
+ * The rules of the service's inputs and their texts, which both gateway faces answer as they are: the gateway
+ * checks only what a field is (present, a string, a number), never its bounds (docs/decisions.md, "One owner
+ * per rule"). Pure functions that
  * return the normalized value or throw INVALID_ARGUMENT with a message naming the parameter.
  */
 
@@ -11,7 +13,7 @@ export const MAX_NAME_LENGTH = 255;
 
 export function reportingYear(value: number, field = 'reporting_year'): number {
   if (!Number.isInteger(value) || value < MIN_YEAR || value > MAX_YEAR) {
-    throw new InvalidArgumentError(`${field} must be a 4-digit year from ${MIN_YEAR} to ${MAX_YEAR}, got ${value}.`);
+    throw new InvalidArgumentError(`${field} must be a 4-digit year from ${MIN_YEAR} to ${MAX_YEAR}, got ${value}.`, { field });
   }
   return value;
 }
@@ -20,7 +22,7 @@ export function reportingYear(value: number, field = 'reporting_year'): number {
 export function name(field: string, value: string | undefined): string {
   const trimmed = (value ?? '').trim();
   if (trimmed === '' || [...trimmed].length > MAX_NAME_LENGTH) {
-    throw new InvalidArgumentError(`${field} must be 1 to ${MAX_NAME_LENGTH} characters.`);
+    throw new InvalidArgumentError(`${field} must be 1 to ${MAX_NAME_LENGTH} characters.`, { field });
   }
   return trimmed;
 }
@@ -31,7 +33,7 @@ export function optionalName(field: string, value: string | undefined): string |
 }
 
 export function id(field: string, value: number): number {
-  if (!Number.isSafeInteger(value) || value <= 0) throw new InvalidArgumentError(`${field} must be a positive integer.`);
+  if (!Number.isSafeInteger(value) || value <= 0) throw new InvalidArgumentError(`${field} must be a positive integer.`, { field });
   return value;
 }
 
@@ -43,18 +45,18 @@ export function optionalId(field: string, value: number | undefined): number | u
 export function currencyCode(field: string, value: string): string {
   const code = (value ?? '').trim().toUpperCase();
   if (!/^[A-Z]{3}$/.test(code)) {
-    throw new InvalidArgumentError(`${field} must be a 3-letter currency code, got "${truncate(value ?? '')}".`);
+    throw new InvalidArgumentError(`${field} must be a 3-letter currency code, got "${truncate(value ?? '')}".`, { field });
   }
   return code;
 }
 
 export function positiveRate(field: string, value: number): number {
-  if (!Number.isFinite(value) || value <= 0) throw new InvalidArgumentError(`${field} must be a positive number.`);
+  if (!Number.isFinite(value) || value <= 0) throw new InvalidArgumentError(`${field} must be a positive number.`, { field });
   return value;
 }
 
 export function finiteAmount(field: string, value: number): number {
-  if (!Number.isFinite(value)) throw new InvalidArgumentError(`${field} must be a finite number.`);
+  if (!Number.isFinite(value)) throw new InvalidArgumentError(`${field} must be a finite number.`, { field });
   return value;
 }
 

@@ -1,7 +1,6 @@
 import { accountMutations, accountQueries } from './account-resolvers.js';
 import { chainMutations } from './chain-mutations.js';
 import { chainQueries, chainTypes } from './chain-resolvers.js';
-import { currencyMutations } from './currency-mutations.js';
 import { frameworkMutations } from './framework-mutations.js';
 import { frameworkQueries, frameworkTypes } from './framework-resolvers.js';
 import { nftMutations } from './nft-mutations.js';
@@ -15,6 +14,8 @@ import { taxonomyMutations } from './taxonomy-mutations.js';
 import { taxonomyQueries, taxonomyTypes } from './taxonomy-resolvers.js';
 import { translationMutations } from './translation-mutations.js';
 import { servicePaged } from '../pagination.js';
+import { catalogue } from '../../catalogue/index.js';
+import { graphqlResolvers } from '../../catalogue/graphql.js';
 import { userMutations, userQueries } from './user-resolvers.js';
 
 const byId = (item: { id: string | number }) => item.id;
@@ -40,9 +41,13 @@ const pagedQueries = {
   impactRecomputeJobs: servicePaged(recomputeQueries.impactRecomputeJobs, byId, JOB_ID),
 };
 
+/** The root fields the catalogue declares (catalogue/graphql.ts). */
+const declared = graphqlResolvers(catalogue);
+
 /** The resolver map of the schema; each domain contributes its Query and Mutation fields. */
 export const resolvers = {
   Query: {
+    ...declared.Query,
     ...accountQueries,
     ...userQueries,
     ...taxonomyQueries,
@@ -55,11 +60,11 @@ export const resolvers = {
     ...pagedQueries,
   },
   Mutation: {
+    ...declared.Mutation,
     ...accountMutations,
     ...userMutations,
     ...taxonomyMutations,
     ...translationMutations,
-    ...currencyMutations,
     ...frameworkMutations,
     ...portfolioMutations,
     ...chainMutations,

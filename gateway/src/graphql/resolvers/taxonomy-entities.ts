@@ -1,9 +1,8 @@
 import type { GraphqlContext } from '../context.js';
 import { taxonomyReads, type Scope } from '../taxonomy-reads.js';
-import { taxonomyQueries } from './taxonomy-resolvers.js';
 
 /**
- * The taxonomy items, currencies and FX rates a change's payload carries (payloads.ts), each read as the
+ * The taxonomy items a change's payload carries (payloads.ts), each read as the
  * matching Query field reads it: from the request's taxonomy lists of the change's year, in the original
  * language (adds) or the translation's language (translations).
  */
@@ -23,19 +22,4 @@ export const taxonomyEntities = {
     (await taxonomyReads(ctx).indicatorsById(scope(year, languageCode))).get(Number(id)),
   unit: (ctx: GraphqlContext, id: Id, year: number, languageCode?: string) => async () =>
     (await taxonomyReads(ctx).unitsById(scope(year, languageCode))).get(Number(id)),
-  /** The currency with this code, as currencies lists it. */
-  currency: (ctx: GraphqlContext, code: string) => async () => (await taxonomyQueries.currencies(undefined, undefined, ctx)).find((c) => c.code === code),
-  /** The stored (not derived) rate of the pair in this direction, as fxRates(year) lists it. */
-  fxRate: (ctx: GraphqlContext, numerator: string, denominator: string, year: number) => async () =>
-    (await taxonomyQueries.fxRates(undefined, { year }, ctx)).find(
-      (r) => !r.derived && r.numeratorCurrencyCode === numerator && r.denominatorCurrencyCode === denominator,
-    ),
-  /** The stored rate of the pair in either direction (removeFxRate names the pair in either order). */
-  storedFxRate: (ctx: GraphqlContext, code1: string, code2: string, year: number) => async () =>
-    (await taxonomyQueries.fxRates(undefined, { year }, ctx)).find(
-      (r) =>
-        !r.derived &&
-        ((r.numeratorCurrencyCode === code1 && r.denominatorCurrencyCode === code2) ||
-          (r.numeratorCurrencyCode === code2 && r.denominatorCurrencyCode === code1)),
-    ),
 };

@@ -1,5 +1,5 @@
 import { taxonomyClient } from '../../clients.js';
-import { fxYearParams, languageReadParams, yearReadParams } from '../../v1/operations/taxonomy-params.js';
+import { languageReadParams, yearReadParams } from '../../v1/operations/taxonomy-params.js';
 import { validateParameters } from '../../v1/parameters.js';
 import { callAs, type GraphqlContext } from '../context.js';
 import {
@@ -81,24 +81,6 @@ export const taxonomyQueries = {
     const opts = await callAs(ctx);
     const { languages } = await taxonomyClient(ctx.clients).getLanguages({}, opts);
     return languages.map((l) => ({ id: l.id, code: l.languageCode, name: l.language }));
-  },
-  async currencies(_: unknown, __: unknown, ctx: GraphqlContext) {
-    const opts = await callAs(ctx);
-    const { currencies } = await taxonomyClient(ctx.clients).getCurrencies({}, opts);
-    return currencies.map((c) => ({ id: c.id, code: c.currencyCode }));
-  },
-  async fxRates(_: unknown, args: { year: number }, ctx: GraphqlContext) {
-    const opts = await callAs(ctx);
-    const p = validateParameters(fxYearParams, { reporting_year: args.year }, yearLabels);
-    const { fxRates } = await taxonomyClient(ctx.clients).getFxRates({ reportingYear: p.reporting_year }, opts);
-    return fxRates.map((r) => ({
-      id: r.fxConversionId || null,
-      year: r.year,
-      numeratorCurrencyCode: r.numeratorCurrencyCode,
-      denominatorCurrencyCode: r.denominatorCurrencyCode,
-      rate: r.fxRate,
-      derived: r.derived,
-    }));
   },
   async categories(_: unknown, args: { year: number; languageCode?: Maybe<string> }, ctx: GraphqlContext) {
     return taxonomyReads(ctx).categories(await yearScope(ctx, args));

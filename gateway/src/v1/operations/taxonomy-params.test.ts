@@ -4,13 +4,10 @@ import { InvalidArgumentError } from '@green-impact/shared/errors';
 import { validateParameters, type ParamSpecs } from '../parameters.js';
 import { operationTable } from '../operation-table.js';
 import {
-  addFxRateParams,
   addIndicatorParams,
   addSubCategoryParams,
   categoryTranslationParams,
-  currencyParams,
   goalObjectiveParams,
-  removeFxRateParams,
   requireGoalOrObjective,
   yearReadParams,
 } from './taxonomy-params.js';
@@ -49,33 +46,6 @@ test('reporting_year: required, exactly 4 digits, number or string', () => {
     language_code: 'sv',
   });
   assert.deepEqual(validateParameters(yearReadParams, { reporting_year: 2024, language_code: '' }), { reporting_year: 2024 });
-});
-
-test('currency codes: 3 letters, upper-cased', () => {
-  fails(currencyParams, { currency_code: 'EU' }, 'currency_code must be a 3-letter currency code.');
-  fails(currencyParams, { currency_code: 'EURO' }, 'currency_code must be a 3-letter currency code.');
-  fails(currencyParams, { currency_code: 978 }, 'currency_code must be a 3-letter currency code.');
-  assert.deepEqual(validateParameters(currencyParams, { currency_code: 'sek' }), { currency_code: 'SEK' });
-  fails(
-    addFxRateParams,
-    { currency_code_numerator: 'SEK', currency_code_denominator: 'EU', currency_code_quota: 11, reporting_year: 2024 },
-    'currency_code_denominator must be a 3-letter currency code.',
-  );
-  fails(
-    addFxRateParams,
-    { currency_code_numerator: 'SEK', currency_code_denominator: 'EUR', currency_code_quota: 'eleven', reporting_year: 2024 },
-    'currency_code_quota must be a number.',
-  );
-  assert.deepEqual(
-    validateParameters(addFxRateParams, {
-      currency_code_numerator: 'sek',
-      currency_code_denominator: 'EUR',
-      currency_code_quota: '11.5',
-      reporting_year: '2024',
-    }),
-    { currency_code_numerator: 'SEK', currency_code_denominator: 'EUR', currency_code_quota: 11.5, reporting_year: 2024 },
-  );
-  fails(removeFxRateParams, { currency_code_1: 'SEK', reporting_year: 2024 }, 'currency_code_2 is required.');
 });
 
 test('ids: positive integers, numeric strings accepted', () => {

@@ -107,21 +107,6 @@ export const superIndicatorTranslationParams = { super_indicator_id: t.id, ...tr
 export const indicatorTranslationParams = { indicator_id: t.id, ...translationFields } as const;
 export const unitTranslationParams = { unit_id: t.id, ...translationFields } as const;
 
-export const currencyParams = { currency_code: t.currencyCode } as const;
-export const fxYearParams = { reporting_year: t.reportingYear } as const;
-export const addFxRateParams = {
-  currency_code_numerator: t.currencyCode,
-  currency_code_denominator: t.currencyCode,
-  /** numerator / denominator; the service requires it to be positive. */
-  currency_code_quota: t.rate,
-  reporting_year: t.reportingYear,
-} as const;
-export const removeFxRateParams = {
-  currency_code_1: t.currencyCode,
-  currency_code_2: t.currencyCode,
-  reporting_year: t.reportingYear,
-} as const;
-
 /**
  * The goal/objective link operations need at least one of the two ids; checked here so the client
  * learns it before a backend call (the service's own text, with the caller's parameter names).

@@ -1,8 +1,6 @@
 import type {
   Category,
-  Currency,
   EuObjective,
-  FxRate,
   Indicator,
   Language,
   Sdg,
@@ -96,18 +94,4 @@ export function taxonomyRow(r: TaxonomyRow) {
 
 export function languageRow(l: Language) {
   return { id: l.id, language_code: l.languageCode, language: l.language };
-}
-
-export function currencyRow(c: Currency) {
-  return { id: c.id, currency_code: c.currencyCode };
-}
-
-export function fxRateRow(r: FxRate) {
-  return {
-    fx_conversion_id: r.fxConversionId,
-    year: r.year,
-    numerator_currency_code: r.numeratorCurrencyCode,
-    denominator_currency_code: r.denominatorCurrencyCode,
-    fx_rate: r.fxRate,
-  };
 }

@@ -1,5 +1,5 @@
 import { Metadata, status as GrpcStatus, type ServiceError } from '@grpc/grpc-js';
-import { DomainError, type ErrorCode } from '../errors.js';
+import { DomainError, InvalidArgumentError, type ErrorCode } from '../errors.js';
 
 /** The one table between domain error codes and gRPC status codes (both directions). */
 const toGrpc: Record<ErrorCode, GrpcStatus> = {
@@ -37,6 +37,11 @@ const fromGrpc = new Map<GrpcStatus, ErrorCode>([
 const CODE_KEY = 'x-error-code';
 /** Metadata key carrying an error's retryAfterSeconds, so a service's bulkhead can say when to retry. */
 const RETRY_AFTER_KEY = 'x-retry-after';
+/**
+ * Metadata key carrying the parameter an INVALID_ARGUMENT names (its /v1/call name), so the gateway can name
+ * it as the caller did (GraphQL's `input.year` for the service's `reporting_year`) without a rule of its own.
+ */
+const FIELD_KEY = 'x-error-field';
 
 export interface GrpcErrorPayload {
   code: GrpcStatus;
@@ -48,6 +53,7 @@ export function domainErrorToGrpc(err: DomainError): GrpcErrorPayload {
   const metadata = new Metadata();
   metadata.set(CODE_KEY, err.code);
   if (err.retryAfterSeconds !== undefined) metadata.set(RETRY_AFTER_KEY, String(err.retryAfterSeconds));
+  if (err instanceof InvalidArgumentError && err.field !== undefined) metadata.set(FIELD_KEY, err.field);
   return { code: toGrpc[err.code], details: err.message, metadata };
 }
 
@@ -56,6 +62,8 @@ export function grpcErrorToDomain(err: ServiceError): DomainError {
   const precise = err.metadata?.get(CODE_KEY)[0];
   if (typeof precise === 'string' && precise in toGrpc) {
     const retry = Number(err.metadata.get(RETRY_AFTER_KEY)[0]);
+    const field = err.metadata.get(FIELD_KEY)[0];
+    if (precise === 'INVALID_ARGUMENT') return new InvalidArgumentError(err.details, typeof field === 'string' ? { field } : {});
     return new DomainError(precise as ErrorCode, err.details, Number.isInteger(retry) && retry > 0 ? { retryAfterSeconds: retry } : {});
   }
   const code = fromGrpc.get(err.code);

@@ -1,0 +1,118 @@
+import type { GraphQLResolveInfo } from 'graphql';
+import type { CallOptions } from '@green-impact/shared/grpc/client';
+import { chainClient, portfolioClient, taxonomyClient, type GatewayClients } from '../clients.js';
+import type { GraphqlContext } from '../graphql/context.js';
+import type { KeylessOperationContext, OperationContext, Solution } from '../v1/operation.js';
+import type { Fields, InputOf } from './fields.js';
+
+/**
+ * One operation, declared once (docs/gateway.md, "The catalogue"): the input it takes, the gRPC method it
+ * calls and how its answer renders on each face. /v1/call (v1/call-route.ts) and GraphQL
+ * (catalogue/graphql.ts) are generic adapters over these declarations; neither knows an operation.
+ */
+
+/** The backends and their typed clients (503 UNAVAILABLE when a gateway has none configured). */
+const SERVICES = {
+  identity: (clients: GatewayClients) => clients.identity,
+  taxonomy: taxonomyClient,
+  portfolio: portfolioClient,
+  chain: chainClient,
+} as const;
+export type ServiceName = keyof typeof SERVICES;
+type ClientOf<S extends ServiceName> = ReturnType<(typeof SERVICES)[S]>;
+
+/** The unary methods of a service's client. */
+export type MethodOf<S extends ServiceName> = {
+  [K in keyof ClientOf<S>]: ClientOf<S>[K] extends (request: never, options?: CallOptions) => Promise<unknown> ? K : never;
+}[keyof ClientOf<S>] &
+  string;
+type Method<S extends ServiceName, M extends MethodOf<S>> = ClientOf<S>[M] extends (request: infer Q, options?: CallOptions) => Promise<infer R>
+  ? { request: Q; response: R }
+  : never;
+export type RequestOf<S extends ServiceName, M extends MethodOf<S>> = Method<S, M>['request'];
+export type ResponseOf<S extends ServiceName, M extends MethodOf<S>> = Method<S, M>['response'];
+
+/** What a call needs of its request, on either face. */
+export interface CallContext {
+  /** Absent for the operations a key does not authorize (their parameters do). */
+  caller?: OperationContext['caller'] | undefined;
+  requestId: string;
+  clients: GatewayClients;
+}
+
+/** The call options of a call made for `ctx`'s caller. */
+export const callOptions = (ctx: CallContext) => ({ caller: ctx.caller, requestId: ctx.requestId });
+
+/** Calls `method` of `service` for the context's caller. */
+export function callService<S extends ServiceName, M extends MethodOf<S>>(ctx: CallContext, service: S, method: M, request: RequestOf<S, M>): Promise<ResponseOf<S, M>> {
+  const client = SERVICES[service](ctx.clients) as unknown as Record<string, (request: unknown, options: CallOptions) => Promise<unknown>>;
+  return client[method]!(request, callOptions(ctx)) as Promise<ResponseOf<S, M>>;
+}
+
+/** How the answer renders on /v1/call: the 200 body. */
+export type V1Render<I, R> = (response: R, input: I, ctx: OperationContext | KeylessOperationContext) => unknown;
+
+/** How the operation answers as a GraphQL root field. */
+export interface GraphqlFace<I, R> {
+  root: 'Query' | 'Mutation';
+  /** The field's name. */
+  field: string;
+  /** Whether the fields arrive in one `input` argument (changes) or as arguments of their own (reads). */
+  nested: boolean;
+  /**
+   * The field's value. `call` makes the declared call (once); a render may read before it (a removal's
+   * id), after it (the changed item as the caller now sees it) or shape its answer.
+   */
+  render(call: () => Promise<R>, input: I, ctx: GraphqlContext, info: GraphQLResolveInfo): unknown;
+}
+
+export interface Declaration<F extends Fields, S extends ServiceName, M extends MethodOf<S>> {
+  solution: Solution;
+  /** The /v1/call operation (the spec's name); absent for an operation GraphQL alone offers. */
+  operation?: string;
+  /** One line: what the operation does, for OpenAPI and GraphQL. */
+  summary: string;
+  input: F;
+  service: S;
+  method: M;
+  /** The gRPC request built from the checked input. */
+  request(input: InputOf<F>, ctx: CallContext): RequestOf<S, M> | Promise<RequestOf<S, M>>;
+  v1?: V1Render<InputOf<F>, ResponseOf<S, M>>;
+  graphql?: GraphqlFace<InputOf<F>, ResponseOf<S, M>>;
+  /** Envelope fields the operation needs (Hash and NFT solutions). */
+  envelope?: { version?: 'required'; network?: 'required' };
+  /** What authorizes a call made without an API key (an NFT's transfer code); absent: the key does. */
+  withoutApiKey?: { authority: string };
+}
+
+/** A declaration with its types erased, as the adapters hold it. */
+export interface Operation {
+  solution: Solution;
+  operation?: string | undefined;
+  summary: string;
+  input: Fields;
+  service: ServiceName;
+  method: string;
+  envelope?: { version?: 'required'; network?: 'required' } | undefined;
+  withoutApiKey?: { authority: string } | undefined;
+  /** Builds the request and makes the call. */
+  invoke(input: Record<string, unknown>, ctx: CallContext): Promise<unknown>;
+  v1?: V1Render<Record<string, unknown>, unknown> | undefined;
+  graphql?: GraphqlFace<Record<string, unknown>, unknown> | undefined;
+}
+
+/** A declared operation that keeps its types, so other renders can make its call (a payload's read). */
+export interface Declared<I, R> extends Operation {
+  call(input: I, ctx: CallContext): Promise<R>;
+}
+
+/** Declares an operation, typed from its input fields and its gRPC method. */
+export function declare<const F extends Fields, S extends ServiceName, M extends MethodOf<S>>(d: Declaration<F, S, M>): Declared<InputOf<F>, ResponseOf<S, M>> {
+  const call = async (input: InputOf<F>, ctx: CallContext) => callService(ctx, d.service, d.method, await d.request(input, ctx));
+  return { ...d, call, invoke: call } as unknown as Declared<InputOf<F>, ResponseOf<S, M>>;
+}
+
+/** The call context of a GraphQL request's caller (authenticating it, once per request). */
+export async function callerOf(ctx: GraphqlContext): Promise<CallContext> {
+  return { caller: (await ctx.auth()).caller, requestId: ctx.requestId, clients: ctx.clients };
+}
