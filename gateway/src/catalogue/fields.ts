@@ -69,10 +69,19 @@ const numeric = (text: RegExp) =>
     z.number({ error: (issue) => (typeof issue.input === 'number' && !Number.isNaN(issue.input) ? 'range' : 'type') }),
   );
 
+/**
+ * Text is a string without control characters (line breaks and tabs allowed in free text, none in a
+ * lookup key): part of what the field is, the same for every service, so it is checked here.
+ */
+const CONTROL_EXCEPT_WHITESPACE = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/;
+const ANY_CONTROL = /[\u0000-\u001f\u007f]/;
+
 const SCHEMAS = {
-  string: z.string({ error: 'type' }),
+  string: z.string({ error: 'type' }).refine((s) => !CONTROL_EXCEPT_WHITESPACE.test(s), { error: 'control' }),
   // A lookup key may arrive as a number (a spec example sends ids of strings as numbers).
-  identifier: z.union([z.string(), z.number().finite().transform(String)], { error: 'type' }),
+  identifier: z
+    .union([z.string(), z.number().finite().transform(String)], { error: 'type' })
+    .refine((s) => !ANY_CONTROL.test(s), { error: 'control' }),
   int: numeric(INT_TEXT)
     .refine(Number.isInteger, { error: 'type', abort: true })
     .refine((n) => Math.abs(n) <= INT32_MAX, { error: 'range' }),
@@ -126,9 +135,13 @@ export function listOf<T>(v1: string, element: Field<T>, o: Options = {}): Field
   return make<T[], true>({ type: 'list', v1, required: true, element, schema, ...o });
 }
 
+/** What zod found wrong with a present value. */
+export type Issue = 'type' | 'range' | 'control';
+
 /** The label-less message of a field whose present value zod refused. */
-export function typeMessage(field: Field, issue: 'type' | 'range'): string {
+export function typeMessage(field: Field, issue: Issue): string {
   if (issue === 'range') return OUT_OF_RANGE;
+  if (issue === 'control') return 'must not contain control characters.';
   if (field.type === 'enum') {
     const values = field.values ?? [];
     return values.length === 2 ? `must be ${values[0]} or ${values[1]}.` : `must be one of ${values.join(', ')}.`;

@@ -19,22 +19,34 @@ export function graphqlResolvers(operations: readonly Operation[]): { Query: Rec
     const face = op.graphql;
     if (!face) continue;
     if (out[face.root][face.field]) throw new Error(`GraphQL field ${face.root}.${face.field} is declared twice.`);
-    const labels = graphqlLabels(op.input, face.nested);
-    out[face.root][face.field] = async (_source, args, ctx, info) => {
-      const caller = op.withoutApiKey ? undefined : (await ctx.auth()).caller;
-      const input = inputFromGraphql(op.input, args, face.nested);
-      const call = () => op.invoke(input, { caller, requestId: ctx.requestId, clients: ctx.clients }).catch((err: unknown) => Promise.reject(relabel(err, labels)));
-      return face.render(call, input, ctx, info);
-    };
+    out[face.root][face.field] = resolverOf(op);
   }
   return out;
 }
 
-/** A service's INVALID_ARGUMENT naming a parameter by its /v1/call name, renamed to the GraphQL label. */
+/** The resolver of a declaration's GraphQL field (also for a Node's refetch, which reads as the field does). */
+export function resolverOf(op: Operation): Resolver {
+  const face = op.graphql;
+  if (!face) throw new Error(`${op.operation ?? 'An operation'} has no GraphQL face.`);
+  const labels = graphqlLabels(op.input, face.nested);
+  return async (_source, args, ctx, info) => {
+    const caller = op.withoutApiKey ? undefined : (await ctx.auth()).caller;
+    const input = inputFromGraphql(op.input, args, face.nested);
+    const call = () => op.invoke(input, { caller, requestId: ctx.requestId, clients: ctx.clients }).catch((err: unknown) => Promise.reject(relabel(err, labels)));
+    return face.render(call, input, ctx, info);
+  };
+}
+
+/**
+ * A service's INVALID_ARGUMENT naming a parameter by its /v1/call name, renamed to the GraphQL label: the
+ * field at fault, and in the text each of the operation's snake_case names (`Give sdg_id, eu_objective_id
+ * or both.` reads `Give input.sdgId, input.euObjectiveId or both.`).
+ */
 function relabel(err: unknown, labels: ReadonlyMap<string, string>): unknown {
   if (!(err instanceof InvalidArgumentError) || err.field === undefined) return err;
   const label = labels.get(err.field);
   if (label === undefined) return err;
-  const message = err.message.startsWith(`${err.field} `) ? `${label}${err.message.slice(err.field.length)}` : err.message;
-  return new InvalidArgumentError(message, { field: label });
+  const message = err.message.replace(/\b[a-z][a-z0-9]*(?:_[a-z0-9]+)+\b/g, (name) => labels.get(name) ?? name);
+  const named = message.startsWith(`${err.field} `) ? `${label}${message.slice(err.field.length)}` : message;
+  return new InvalidArgumentError(named, { field: label });
 }

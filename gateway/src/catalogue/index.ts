@@ -1,5 +1,7 @@
 import type { Operation } from './operation.js';
 import { currencyOperations } from './taxonomy/currencies.js';
+import { taxonomyOperations } from './taxonomy/taxonomy.js';
+import { translationOperations } from './taxonomy/translations.js';
 
 /**
  * THE catalogue: every operation declared once (a folder per domain, a file per operation or small
@@ -7,4 +9,8 @@ import { currencyOperations } from './taxonomy/currencies.js';
  * are written from it. Operations not yet moved here are still rows of v1/operations/ and resolvers of
  * graphql/resolvers/ (docs/gateway.md, "The catalogue").
  */
-export const catalogue: readonly Operation[] = [...currencyOperations];
+export const catalogue: readonly Operation[] = [
+  ...taxonomyOperations,
+  ...translationOperations,
+  ...currencyOperations,
+];

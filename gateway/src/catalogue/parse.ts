@@ -24,7 +24,8 @@ function check<F extends Fields>(fields: F, valueOf: (name: string, field: Field
     }
     const parsed = field.schema.safeParse(value);
     if (!parsed.success) {
-      const issue = parsed.error.issues.some((i) => i.message === 'range') ? 'range' : 'type';
+      const said = new Set(parsed.error.issues.map((i) => i.message));
+      const issue = said.has('range') ? 'range' : said.has('control') ? 'control' : 'type';
       throw new InvalidArgumentError(`${label} ${typeMessage(field, issue)}`, { field: label });
     }
     out[name] = parsed.data;

@@ -10,8 +10,6 @@ import { portfolioOperations } from './operations/portfolios.js';
 import { positionOperations } from './operations/positions.js';
 import { projectOperations } from './operations/projects.js';
 import { recomputeJobOperations } from './operations/recompute-jobs.js';
-import { taxonomyOperations } from './operations/taxonomy.js';
-import { translationOperations } from './operations/translations.js';
 import { catalogue } from '../catalogue/index.js';
 import { v1Entries } from '../catalogue/v1.js';
 import type { OperationEntry, Solution } from './operation.js';
@@ -22,8 +20,6 @@ import type { OperationEntry, Solution } from './operation.js';
  */
 export const operationEntries: readonly OperationEntry[] = [
   ...identityOperations,
-  ...taxonomyOperations,
-  ...translationOperations,
   ...frameworkOperations,
   ...projectOperations,
   ...assetOperations,

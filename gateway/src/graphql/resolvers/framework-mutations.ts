@@ -19,11 +19,18 @@ import {
 } from '../../v1/operations/framework-params.js';
 import type { GraphQLResolveInfo } from 'graphql';
 import { validateParameters } from '../../v1/parameters.js';
-import type { GraphqlContext } from '../context.js';
+import { taxonomyClient } from '../../clients.js';
+import { callAs, type GraphqlContext } from '../context.js';
 import type { GqlVisibility } from '../framework-reads.js';
 import { removalPayload } from '../payloads.js';
 import { frameworkIdOf, frameworkPayload, projectIdOf, projectPayload } from './framework-entities.js';
-import { prepare } from './taxonomy-mutations.js';
+
+
+/** Authenticates (before any validation, as /v1/call does) and picks the taxonomy client. */
+async function prepare(ctx: GraphqlContext) {
+  const opts = await callAs(ctx);
+  return { client: taxonomyClient(ctx.clients), opts };
+}
 
 /**
  * Changes of frameworks and projects (spec §4.6–§4.7 adds, removals and the build). Each resolver

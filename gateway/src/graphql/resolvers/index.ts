@@ -10,9 +10,7 @@ import { portfolioMutations } from './portfolio-mutations.js';
 import { portfolioQueries, portfolioTypes } from './portfolio-resolvers.js';
 import { recomputeMutations, recomputeQueries, recomputeSubscriptions } from './recompute-resolvers.js';
 import { subscriptionResolvers } from './subscription-resolvers.js';
-import { taxonomyMutations } from './taxonomy-mutations.js';
-import { taxonomyQueries, taxonomyTypes } from './taxonomy-resolvers.js';
-import { translationMutations } from './translation-mutations.js';
+import { taxonomyTypes } from './taxonomy-resolvers.js';
 import { servicePaged } from '../pagination.js';
 import { catalogue } from '../../catalogue/index.js';
 import { graphqlResolvers } from '../../catalogue/graphql.js';
@@ -50,7 +48,6 @@ export const resolvers = {
     ...declared.Query,
     ...accountQueries,
     ...userQueries,
-    ...taxonomyQueries,
     ...frameworkQueries,
     ...portfolioQueries,
     ...chainQueries,
@@ -63,8 +60,6 @@ export const resolvers = {
     ...declared.Mutation,
     ...accountMutations,
     ...userMutations,
-    ...taxonomyMutations,
-    ...translationMutations,
     ...frameworkMutations,
     ...portfolioMutations,
     ...chainMutations,

@@ -1,7 +1,9 @@
 import type { GraphqlContext } from '../context.js';
 import type { TaxonomyItem } from '../taxonomy-reads.js';
 import { part, serial, year, type NodeType } from './node-types.js';
-import { taxonomyQueries } from './taxonomy-resolvers.js';
+import { resolverOf } from '../../catalogue/graphql.js';
+import { getCategories, getIndicators, getSubCategories, getSuperIndicators, getUnits } from '../../catalogue/taxonomy/taxonomy.js';
+import type { Operation } from '../../catalogue/operation.js';
 
 /**
  * The taxonomy items as Node types (node-types.ts has the others). An item is year-specific and read in a
@@ -15,7 +17,8 @@ const ORIGINAL = '-';
 
 type ListRead = (_: unknown, args: { year: number; languageCode?: string | null }, ctx: GraphqlContext) => Promise<TaxonomyItem[]>;
 
-function taxonomyNode(list: ListRead): NodeType<TaxonomyItem> {
+function taxonomyNode(op: Operation): NodeType<TaxonomyItem> {
+  const list = resolverOf(op) as unknown as ListRead;
   return {
     parts: 3,
     key: (item) => [item.id, item.year, item.scope.languageCode ?? ORIGINAL],
@@ -30,9 +33,9 @@ function taxonomyNode(list: ListRead): NodeType<TaxonomyItem> {
 }
 
 export const taxonomyNodeTypes = {
-  Category: taxonomyNode(taxonomyQueries.categories),
-  SubCategory: taxonomyNode(taxonomyQueries.subCategories),
-  SuperIndicator: taxonomyNode(taxonomyQueries.superIndicators),
-  Indicator: taxonomyNode(taxonomyQueries.indicators),
-  Unit: taxonomyNode(taxonomyQueries.units),
+  Category: taxonomyNode(getCategories),
+  SubCategory: taxonomyNode(getSubCategories),
+  SuperIndicator: taxonomyNode(getSuperIndicators),
+  Indicator: taxonomyNode(getIndicators),
+  Unit: taxonomyNode(getUnits),
 };

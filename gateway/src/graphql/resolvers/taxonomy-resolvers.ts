@@ -1,7 +1,4 @@
-import { taxonomyClient } from '../../clients.js';
-import { languageReadParams, yearReadParams } from '../../v1/operations/taxonomy-params.js';
-import { validateParameters } from '../../v1/parameters.js';
-import { callAs, type GraphqlContext } from '../context.js';
+import type { GraphqlContext } from '../context.js';
 import {
   taxonomyReads,
   type GqlCategory,
@@ -16,26 +13,11 @@ import {
 } from '../taxonomy-reads.js';
 
 /**
- * Taxonomy, languages, SDGs, EU objectives, currencies and FX rates: the GraphQL face of spec §4.3–§4.5.
- * Top-level fields authenticate, then validate with the /v1/call parameter specs; nested fields resolve
- * from lists read once per request (taxonomy-reads.ts). Where a nested item is missing from its list
+ * The nested fields of the taxonomy types (the root fields are the catalogue's, catalogue/taxonomy/):
+ * they resolve from lists read once per request (taxonomy-reads.ts). Where a nested item is missing from its list
  * (it should not be: both come from one service), it is built from what the parent knows.
  */
 
-type Maybe<T> = T | null | undefined;
-
-const yearLabels = { reporting_year: 'year', language_code: 'languageCode' } as const;
-
-async function yearScope(ctx: GraphqlContext, args: { year: number; languageCode?: Maybe<string> }): Promise<Scope> {
-  await ctx.auth();
-  const p = validateParameters(yearReadParams, { reporting_year: args.year, language_code: args.languageCode }, yearLabels);
-  return { year: p.reporting_year, languageCode: p.language_code };
-}
-
-async function languageOnly(ctx: GraphqlContext, args: { languageCode?: Maybe<string> }): Promise<string | undefined> {
-  await ctx.auth();
-  return validateParameters(languageReadParams, { language_code: args.languageCode }, yearLabels).language_code;
-}
 
 /** Goals of a goal map (number → name), as the listed SDGs / EU objectives of the same language. */
 function goalsOf<G extends { name: string }>(
@@ -69,38 +51,6 @@ function euObjectivesOf(
 }
 
 const lang = (x: { language: string; languageCode: string }) => ({ language: x.language, languageCode: x.languageCode });
-
-export const taxonomyQueries = {
-  async sdgs(_: unknown, args: { languageCode?: Maybe<string> }, ctx: GraphqlContext) {
-    return taxonomyReads(ctx).sdgs(await languageOnly(ctx, args));
-  },
-  async euObjectives(_: unknown, args: { languageCode?: Maybe<string> }, ctx: GraphqlContext) {
-    return taxonomyReads(ctx).euObjectives(await languageOnly(ctx, args));
-  },
-  async languages(_: unknown, __: unknown, ctx: GraphqlContext) {
-    const opts = await callAs(ctx);
-    const { languages } = await taxonomyClient(ctx.clients).getLanguages({}, opts);
-    return languages.map((l) => ({ id: l.id, code: l.languageCode, name: l.language }));
-  },
-  async categories(_: unknown, args: { year: number; languageCode?: Maybe<string> }, ctx: GraphqlContext) {
-    return taxonomyReads(ctx).categories(await yearScope(ctx, args));
-  },
-  async subCategories(_: unknown, args: { year: number; languageCode?: Maybe<string> }, ctx: GraphqlContext) {
-    return taxonomyReads(ctx).subCategories(await yearScope(ctx, args));
-  },
-  async superIndicators(_: unknown, args: { year: number; languageCode?: Maybe<string> }, ctx: GraphqlContext) {
-    return taxonomyReads(ctx).superIndicators(await yearScope(ctx, args));
-  },
-  async indicators(_: unknown, args: { year: number; languageCode?: Maybe<string> }, ctx: GraphqlContext) {
-    return taxonomyReads(ctx).indicators(await yearScope(ctx, args));
-  },
-  async units(_: unknown, args: { year: number; languageCode?: Maybe<string> }, ctx: GraphqlContext) {
-    return taxonomyReads(ctx).units(await yearScope(ctx, args));
-  },
-  async taxonomy(_: unknown, args: { year: number; languageCode?: Maybe<string> }, ctx: GraphqlContext) {
-    return taxonomyReads(ctx).taxonomy(await yearScope(ctx, args));
-  },
-};
 
 /** Nested fields of the taxonomy types. */
 export const taxonomyTypes = {

@@ -81,7 +81,7 @@ function parse(input: GoalLinkInput): { id: number; year: number; links: Link[] 
       missing: MSG.noSuchEuObjective(eu),
     });
   }
-  if (links.length === 0) throw new InvalidArgumentError(MSG.goalOrObjectiveMissing);
+  if (links.length === 0) throw new InvalidArgumentError(MSG.goalOrObjectiveMissing, { field: 'sdg_id' });
   return { id, year, links };
 }
 

@@ -10,7 +10,7 @@ import {
   superIndicatorRow,
   taxonomyRow,
   unitRow,
-} from './taxonomy-shapes.js';
+} from './rows.js';
 
 const en = { language: 'English', languageCode: 'en' };
 

@@ -1,0 +1,428 @@
+import type { GraphqlContext } from '../../graphql/context.js';
+import { changePayload, removalPayload } from '../../graphql/payloads.js';
+import { taxonomyReads, type Scope } from '../../graphql/taxonomy-reads.js';
+import { identifier, int, text } from '../fields.js';
+import { declare } from '../operation.js';
+import { ESG, messageOnly } from '../renders.js';
+import { categoryRow, euObjectiveRow, indicatorRow, sdgRow, subCategoryRow, superIndicatorRow, taxonomyRow, unitRow } from './rows.js';
+
+/**
+ * The taxonomy (spec §4.3): reads of a year's items in a language, adds and renames, the goal and
+ * objective links, and the removals the spec leaves unnamed (docs/api-operations.md). TaxonomyService
+ * owns every rule (names 1 to 255 characters, 4-digit years, positive ids, a known language, "Give
+ * sdg_id, eu_objective_id or both.") and its texts.
+ *
+ * GraphQL reads go through the request's taxonomy lists (graphql/taxonomy-reads.ts): one call per list
+ * and request, shared with the nested fields and the changes' payloads.
+ */
+
+const year = int('reporting_year', { doc: 'Reporting year, 4 digits.' });
+const languageCode = identifier('language_code', { doc: 'Language of the names, one of languages; default: the original language.' }).optional();
+const yearRead = { year, languageCode };
+const scope = (i: { year: number; languageCode?: string | undefined }): Scope => ({ year: i.year, languageCode: i.languageCode });
+const yearRequest = (i: { year: number; languageCode?: string | undefined }) => ({ reportingYear: i.year, languageCode: i.languageCode });
+const reads = (ctx: GraphqlContext) => taxonomyReads(ctx);
+
+// ---- reads ----
+
+export const getSdgs = declare({
+  solution: ESG,
+  operation: 'getSDGs',
+  summary: 'The 17 UN Sustainable Development Goals.',
+  input: { languageCode },
+  service: 'taxonomy',
+  method: 'getSdgs',
+  request: (i) => ({ languageCode: i.languageCode }),
+  v1: (res) => res.sdgs.map(sdgRow),
+  graphql: { root: 'Query', field: 'sdgs', nested: false, render: (_call, i, ctx) => reads(ctx).sdgs(i.languageCode) },
+});
+
+export const getEuObjectives = declare({
+  solution: ESG,
+  operation: 'getEUObjectives',
+  summary: 'The six EU environmental objectives.',
+  input: { languageCode },
+  service: 'taxonomy',
+  method: 'getEuObjectives',
+  request: (i) => ({ languageCode: i.languageCode }),
+  v1: (res) => res.euObjectives.map(euObjectiveRow),
+  graphql: { root: 'Query', field: 'euObjectives', nested: false, render: (_call, i, ctx) => reads(ctx).euObjectives(i.languageCode) },
+});
+
+export const getCategories = declare({
+  solution: ESG,
+  operation: 'getCategories',
+  summary: 'Categories of a reporting year.',
+  input: yearRead,
+  service: 'taxonomy',
+  method: 'getCategories',
+  request: yearRequest,
+  v1: (res) => res.categories.map(categoryRow),
+  graphql: { root: 'Query', field: 'categories', nested: false, render: (_call, i, ctx) => reads(ctx).categories(scope(i)) },
+});
+
+export const getSubCategories = declare({
+  solution: ESG,
+  operation: 'getSubCategories',
+  summary: 'Sub categories of a reporting year.',
+  input: yearRead,
+  service: 'taxonomy',
+  method: 'getSubCategories',
+  request: yearRequest,
+  v1: (res) => res.subCategories.map(subCategoryRow),
+  graphql: { root: 'Query', field: 'subCategories', nested: false, render: (_call, i, ctx) => reads(ctx).subCategories(scope(i)) },
+});
+
+export const getSuperIndicators = declare({
+  solution: ESG,
+  operation: 'getSuperIndicators',
+  summary: 'Super indicators of a reporting year, one per super indicator with all its categories.',
+  input: yearRead,
+  service: 'taxonomy',
+  method: 'getSuperIndicators',
+  request: yearRequest,
+  v1: (res) => res.superIndicators.map(superIndicatorRow),
+  graphql: { root: 'Query', field: 'superIndicators', nested: false, render: (_call, i, ctx) => reads(ctx).superIndicators(scope(i)) },
+});
+
+export const getIndicators = declare({
+  solution: ESG,
+  operation: 'getIndicators',
+  summary: 'Indicators of a reporting year.',
+  input: yearRead,
+  service: 'taxonomy',
+  method: 'getIndicators',
+  request: yearRequest,
+  v1: (res) => res.indicators.map(indicatorRow),
+  graphql: { root: 'Query', field: 'indicators', nested: false, render: (_call, i, ctx) => reads(ctx).indicators(scope(i)) },
+});
+
+export const getUnits = declare({
+  solution: ESG,
+  operation: 'getUnits',
+  summary: 'Units of a reporting year.',
+  input: yearRead,
+  service: 'taxonomy',
+  method: 'getUnits',
+  request: yearRequest,
+  v1: (res) => res.units.map(unitRow),
+  graphql: { root: 'Query', field: 'units', nested: false, render: (_call, i, ctx) => reads(ctx).units(scope(i)) },
+});
+
+export const getTaxonomy = declare({
+  // The spec's "taxonomy retrieval for a reporting year" (name not shown): full taxonomy rows.
+  solution: ESG,
+  operation: 'getTaxonomy',
+  summary: 'The full taxonomy of a reporting year: one row per complete (category, sub category, super indicator, indicator).',
+  input: yearRead,
+  service: 'taxonomy',
+  method: 'getTaxonomy',
+  request: yearRequest,
+  v1: (res) => res.rows.map(taxonomyRow),
+  graphql: { root: 'Query', field: 'taxonomy', nested: false, render: (_call, i, ctx) => reads(ctx).taxonomy(scope(i)) },
+});
+
+// ---- adds and renames: the payload carries the item as the year's listing shows it ----
+
+const requiredLanguage = identifier('language_code', { doc: 'The language of the name, one of languages.' });
+const optionalLanguage = identifier('language_code', { doc: 'The language of the name, one of languages; default en.' }).optional();
+const id = (v1: string, doc: string) => int(v1, { doc });
+const optionalId = (v1: string, doc: string) => int(v1, { doc }).optional();
+type Item = 'category' | 'subCategory' | 'superIndicator' | 'indicator' | 'unit';
+
+/** The item of a year as its listing shows it (in `languageCode`, else the original language), for a change's payload. */
+export function readItem(ctx: GraphqlContext, item: Item, itemId: string | number, year: number, languageCode?: string) {
+  return async () => {
+    const r = reads(ctx);
+    const at: Scope = { year, languageCode };
+    const byId =
+      item === 'category'
+        ? await r.categoriesById(at)
+        : item === 'subCategory'
+          ? await r.subCategoriesById(at)
+          : item === 'superIndicator'
+            ? await r.superIndicatorsById(at)
+            : item === 'indicator'
+              ? await r.indicatorsById(at)
+              : await r.unitsById(at);
+    return byId.get(Number(itemId));
+  };
+}
+
+/** A change's GraphQL face: the service's answer and the item it names (by the answer's id, or `idOf` the input). */
+function changed<I extends { year: number }>(field: string, item: Item, idOf?: (i: I) => number) {
+  return {
+    root: 'Mutation' as const,
+    field,
+    nested: true,
+    render: async (call: () => Promise<{ message: string; id?: number | undefined }>, i: I, ctx: GraphqlContext) => {
+      const answer = await call();
+      return changePayload(ctx, answer, item, readItem(ctx, item, idOf ? idOf(i) : (answer.id ?? 0), i.year));
+    },
+  };
+}
+
+export const addCategory = declare({
+  solution: ESG,
+  operation: 'addCategory',
+  summary: 'Adds a category to a year, or renames one (newName). Operators only.',
+  input: {
+    name: text('category_name', { doc: 'The name, in languageCode.' }),
+    year,
+    languageCode: requiredLanguage,
+    newName: text('category_name_changed', { doc: 'Renames the category named `name` to this.' }).optional(),
+  },
+  service: 'taxonomy',
+  method: 'addCategory',
+  request: (i) => ({ categoryName: i.name, reportingYear: i.year, categoryNameChanged: i.newName, languageCode: i.languageCode }),
+  v1: messageOnly,
+  graphql: changed('addCategory', 'category'),
+});
+
+export const addSubCategory = declare({
+  solution: ESG,
+  operation: 'addSubCategory',
+  summary: 'Adds a sub category to a category of a year, renames or moves one. Operators only.',
+  input: {
+    name: text('sub_category_name', { doc: 'The name, in languageCode.' }),
+    categoryId: id('category_id', 'The category it belongs to.'),
+    year,
+    languageCode: requiredLanguage,
+    newName: text('sub_category_name_changed', { doc: 'Renames the sub category to this.' }).optional(),
+    newCategoryId: optionalId('category_id_changed', 'Moves the sub category to this category.'),
+  },
+  service: 'taxonomy',
+  method: 'addSubCategory',
+  request: (i) => ({
+    subCategoryName: i.name,
+    categoryId: i.categoryId,
+    reportingYear: i.year,
+    subCategoryNameChanged: i.newName,
+    categoryIdChanged: i.newCategoryId,
+    languageCode: i.languageCode,
+  }),
+  v1: messageOnly,
+  graphql: changed('addSubCategory', 'subCategory'),
+});
+
+const goalObjective = {
+  subCategoryId: id('sub_category_id', 'The sub category.'),
+  year,
+  sdgId: optionalId('sdg_id', 'An SDG (its id, the goal number).'),
+  euObjectiveId: optionalId('eu_objective_id', 'An EU objective (its id, the objective number).'),
+};
+const goalObjectiveRequest = (i: { subCategoryId: number; year: number; sdgId?: number | undefined; euObjectiveId?: number | undefined }) => ({
+  subCategoryId: i.subCategoryId,
+  reportingYear: i.year,
+  sdgId: i.sdgId,
+  euObjectiveId: i.euObjectiveId,
+});
+
+export const addGoalObjectiveToSubCategory = declare({
+  solution: ESG,
+  operation: 'addGoalObjectiveToSubCategory',
+  summary: 'Links an SDG, an EU objective or both to a sub category. Operators only.',
+  input: goalObjective,
+  service: 'taxonomy',
+  method: 'addGoalObjectiveToSubCategory',
+  request: goalObjectiveRequest,
+  v1: messageOnly,
+  graphql: changed<{ year: number; subCategoryId: number }>('addGoalObjectiveToSubCategory', 'subCategory', (i) => i.subCategoryId),
+});
+
+export const removeGoalObjectiveFromSubCategory = declare({
+  solution: ESG,
+  operation: 'removeGoalObjectiveFromSubCategory',
+  summary: 'Unlinks an SDG, an EU objective or both from a sub category. Operators only.',
+  input: goalObjective,
+  service: 'taxonomy',
+  method: 'removeGoalObjectiveFromSubCategory',
+  request: goalObjectiveRequest,
+  v1: messageOnly,
+  graphql: changed<{ year: number; subCategoryId: number }>('removeGoalObjectiveFromSubCategory', 'subCategory', (i) => i.subCategoryId),
+});
+
+export const addUnit = declare({
+  solution: ESG,
+  operation: 'addUnit',
+  summary: 'Adds a unit to a year, or renames one. Operators only.',
+  input: {
+    name: text('unit_name', { doc: 'The name, in languageCode.' }),
+    year,
+    languageCode: optionalLanguage,
+    newName: text('unit_name_changed', { doc: 'Renames the unit to this.' }).optional(),
+  },
+  service: 'taxonomy',
+  method: 'addUnit',
+  request: (i) => ({ unitName: i.name, reportingYear: i.year, unitNameChanged: i.newName, languageCode: i.languageCode }),
+  v1: messageOnly,
+  graphql: changed('addUnit', 'unit'),
+});
+
+export const addSuperIndicator = declare({
+  solution: ESG,
+  operation: 'addSuperIndicator',
+  summary: 'Adds a super indicator to a category of a year, renames it or links it to another category. Operators only.',
+  input: {
+    name: text('super_indicator_name', { doc: 'The name, in languageCode.' }),
+    categoryId: id('category_id', 'A category it belongs to.'),
+    year,
+    languageCode: optionalLanguage,
+    newName: text('super_indicator_name_changed', { doc: 'Renames the super indicator to this.' }).optional(),
+    newCategoryId: optionalId('category_id_changed', 'Moves the link to this category.'),
+  },
+  service: 'taxonomy',
+  method: 'addSuperIndicator',
+  request: (i) => ({
+    superIndicatorName: i.name,
+    categoryId: i.categoryId,
+    reportingYear: i.year,
+    superIndicatorNameChanged: i.newName,
+    categoryIdChanged: i.newCategoryId,
+    languageCode: i.languageCode,
+  }),
+  v1: messageOnly,
+  graphql: changed('addSuperIndicator', 'superIndicator'),
+});
+
+export const addIndicator = declare({
+  solution: ESG,
+  operation: 'addIndicator',
+  summary: 'Adds an indicator to a super indicator of a year, or renames or moves one. Operators only.',
+  input: {
+    name: text('indicator_name', { doc: 'The name, in languageCode.' }),
+    superIndicatorId: id('super_indicator_id', 'The super indicator it belongs to.'),
+    unitId: optionalId('unit_id', 'Its unit; needed when adding, not when renaming.'),
+    year,
+    languageCode: optionalLanguage,
+    newName: text('indicator_name_changed', { doc: 'Renames the indicator to this.' }).optional(),
+    newSuperIndicatorId: optionalId('super_indicator_id_changed', 'Moves the indicator to this super indicator.'),
+    newUnitId: optionalId('unit_id_changed', 'Gives the indicator this unit.'),
+  },
+  service: 'taxonomy',
+  method: 'addIndicator',
+  request: (i) => ({
+    indicatorName: i.name,
+    superIndicatorId: i.superIndicatorId,
+    unitId: i.unitId,
+    reportingYear: i.year,
+    indicatorNameChanged: i.newName,
+    superIndicatorIdChanged: i.newSuperIndicatorId,
+    unitIdChanged: i.newUnitId,
+    languageCode: i.languageCode,
+  }),
+  v1: messageOnly,
+  graphql: changed('addIndicator', 'indicator'),
+});
+
+// ---- removals (unnamed in the spec); GraphQL names the item `id` ----
+
+/** A removal's GraphQL face: the removed item's id is the input's. */
+function removed(field: string) {
+  return {
+    root: 'Mutation' as const,
+    field,
+    nested: true,
+    render: (call: () => Promise<{ message: string; id?: number | undefined }>, i: { id: number }, ctx: GraphqlContext, info: Parameters<typeof removalPayload>[1]) =>
+      removalPayload(ctx, info, i.id, call),
+  };
+}
+
+export const removeCategory = declare({
+  solution: ESG,
+  operation: 'removeCategory',
+  summary: 'Removes a category of a year with what hangs from it. Operators only.',
+  input: { id: id('category_id', 'The category.'), year },
+  service: 'taxonomy',
+  method: 'removeCategory',
+  request: (i) => ({ categoryId: i.id, reportingYear: i.year }),
+  v1: messageOnly,
+  graphql: removed('removeCategory'),
+});
+
+export const removeSubCategory = declare({
+  solution: ESG,
+  operation: 'removeSubCategory',
+  summary: 'Removes a sub category of a year. Operators only.',
+  input: { id: id('sub_category_id', 'The sub category.'), year },
+  service: 'taxonomy',
+  method: 'removeSubCategory',
+  request: (i) => ({ subCategoryId: i.id, reportingYear: i.year }),
+  v1: messageOnly,
+  graphql: removed('removeSubCategory'),
+});
+
+export const removeSuperIndicator = declare({
+  solution: ESG,
+  operation: 'removeSuperIndicator',
+  summary: 'Removes a super indicator of a year, or with a category only its link to that category. Operators only.',
+  input: {
+    id: id('super_indicator_id', 'The super indicator.'),
+    year,
+    categoryId: optionalId('category_id', 'Only the link to this category goes; absent: the super indicator from every category.'),
+  },
+  service: 'taxonomy',
+  method: 'removeSuperIndicator',
+  request: (i) => ({ superIndicatorId: i.id, reportingYear: i.year, categoryId: i.categoryId }),
+  v1: messageOnly,
+  graphql: {
+    root: 'Mutation',
+    field: 'removeSuperIndicator',
+    nested: true,
+    render: async (call, i, ctx, info) => {
+      const answer = await call();
+      // With a category, only the link goes: the super indicator stays, linked to its other categories.
+      if (i.categoryId !== undefined) {
+        return { ...changePayload(ctx, answer, 'superIndicator', readItem(ctx, 'superIndicator', i.id, i.year)), removedId: null };
+      }
+      return { ...(await removalPayload(ctx, info, i.id, async () => answer)), superIndicator: null };
+    },
+  },
+});
+
+export const removeIndicator = declare({
+  solution: ESG,
+  operation: 'removeIndicator',
+  summary: 'Removes an indicator of a year. Operators only.',
+  input: { id: id('indicator_id', 'The indicator.'), year },
+  service: 'taxonomy',
+  method: 'removeIndicator',
+  request: (i) => ({ indicatorId: i.id, reportingYear: i.year }),
+  v1: messageOnly,
+  graphql: removed('removeIndicator'),
+});
+
+export const removeUnit = declare({
+  solution: ESG,
+  operation: 'removeUnit',
+  summary: 'Removes a unit of a year. Operators only.',
+  input: { id: id('unit_id', 'The unit.'), year },
+  service: 'taxonomy',
+  method: 'removeUnit',
+  request: (i) => ({ unitId: i.id, reportingYear: i.year }),
+  v1: messageOnly,
+  graphql: removed('removeUnit'),
+});
+
+export const taxonomyOperations = [
+  getSdgs,
+  getEuObjectives,
+  getCategories,
+  getSubCategories,
+  getSuperIndicators,
+  getIndicators,
+  getUnits,
+  getTaxonomy,
+  addCategory,
+  addSubCategory,
+  addGoalObjectiveToSubCategory,
+  removeGoalObjectiveFromSubCategory,
+  addUnit,
+  addSuperIndicator,
+  addIndicator,
+  removeCategory,
+  removeSubCategory,
+  removeSuperIndicator,
+  removeIndicator,
+  removeUnit,
+];

@@ -1,0 +1,95 @@
+import { changePayload } from '../../graphql/payloads.js';
+import { identifier, int, text } from '../fields.js';
+import { declare } from '../operation.js';
+import { ESG, messageOnly } from '../renders.js';
+import { languageRow } from './rows.js';
+import { readItem } from './taxonomy.js';
+
+/**
+ * Languages and translations of taxonomy items (spec §4.4). The service answers the spec's messages
+ * verbatim (`category translation added`, …) and owns the rules (a known language, 1 to 255 characters).
+ * A translation's GraphQL payload carries the item read in the translation's language, so the new name shows.
+ */
+
+export const getLanguages = declare({
+  solution: ESG,
+  operation: 'getLanguages',
+  summary: 'Languages taxonomy items can be translated into.',
+  input: {},
+  service: 'taxonomy',
+  method: 'getLanguages',
+  request: () => ({}),
+  v1: (res) => res.languages.map(languageRow),
+  graphql: {
+    root: 'Query',
+    field: 'languages',
+    nested: false,
+    render: async (call) => (await call()).languages.map((l) => ({ id: l.id, code: l.languageCode, name: l.language })),
+  },
+});
+
+type Item = 'category' | 'subCategory' | 'superIndicator' | 'indicator' | 'unit';
+
+/** The five translations differ only in the item whose id they take (GraphQL: `id`). */
+function translation<M extends string>(operation: string, field: M, item: Item, idName: string, what: string) {
+  return {
+    solution: ESG,
+    operation,
+    summary: `Adds or replaces the translation of a ${what} of a year into a language.`,
+    input: {
+      id: int(idName, { doc: `The ${what}.` }),
+      year: int('reporting_year', { doc: 'Reporting year, 4 digits.' }),
+      languageCode: identifier('language_code', { doc: 'The language, one of languages.' }),
+      translation: text('translation', { doc: 'The name in that language.' }),
+    },
+    service: 'taxonomy' as const,
+    method: field,
+    v1: messageOnly,
+    graphql: {
+      root: 'Mutation' as const,
+      field,
+      nested: true,
+      render: async (
+        call: () => Promise<{ message: string; id?: number | undefined }>,
+        i: { id: number; year: number; languageCode: string },
+        ctx: Parameters<typeof changePayload>[0],
+      ) => changePayload(ctx, await call(), item, readItem(ctx, item, i.id, i.year, i.languageCode)),
+    },
+  };
+}
+
+const fields = (i: { year: number; languageCode: string; translation: string }) => ({
+  reportingYear: i.year,
+  languageCode: i.languageCode,
+  translation: i.translation,
+});
+
+export const addCategoryTranslation = declare({
+  ...translation('addCategoryTranslation', 'addCategoryTranslation', 'category', 'category_id', 'category'),
+  request: (i) => ({ categoryId: i.id, ...fields(i) }),
+});
+export const addSubCategoryTranslation = declare({
+  ...translation('addSubCategoryTranslation', 'addSubCategoryTranslation', 'subCategory', 'sub_category_id', 'sub category'),
+  request: (i) => ({ subCategoryId: i.id, ...fields(i) }),
+});
+export const addSuperIndicatorTranslation = declare({
+  ...translation('addSuperIndicatorTranslation', 'addSuperIndicatorTranslation', 'superIndicator', 'super_indicator_id', 'super indicator'),
+  request: (i) => ({ superIndicatorId: i.id, ...fields(i) }),
+});
+export const addIndicatorTranslation = declare({
+  ...translation('addIndicatorTranslation', 'addIndicatorTranslation', 'indicator', 'indicator_id', 'indicator'),
+  request: (i) => ({ indicatorId: i.id, ...fields(i) }),
+});
+export const addUnitTranslation = declare({
+  ...translation('addUnitTranslation', 'addUnitTranslation', 'unit', 'unit_id', 'unit'),
+  request: (i) => ({ unitId: i.id, ...fields(i) }),
+});
+
+export const translationOperations = [
+  getLanguages,
+  addCategoryTranslation,
+  addSubCategoryTranslation,
+  addSuperIndicatorTranslation,
+  addIndicatorTranslation,
+  addUnitTranslation,
+];
