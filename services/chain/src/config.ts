@@ -1,15 +1,13 @@
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { isAddress } from 'ethers';
-import { ConfigError, type EnvReader } from '@green-impact/shared/config';
+import { ConfigError, type Env, type EnvReader } from '@green-impact/shared/config';
 import { DEFAULT_MAIL_FROM } from './mail/mailer.js';
 import { DEFAULT_IMAGE_FETCH } from './nfts/image-source.js';
 import { DEFAULT_CODE_TTL_MS } from './nfts/transfer-codes.js';
 import { DEFAULT_PUBLIC_BASE_URL, type NftOptions } from './nfts/nft-options.js';
 import { DEFAULT_RELAY_QUOTA, type RelayQuotaSettings } from './networks/relay-quota.js';
 import { DEFAULT_RPC_TIMEOUT_MS, DEFAULT_TUNING, embeddedNetworkSpecs, type NetworkSpec, type NetworkTuning, type RemoteNetworkSpec } from './networks/network-spec.js';
-
-type Env = Record<string, string | undefined>;
 
 const NAME = /^[a-z0-9][a-z0-9_-]{0,63}$/;
 const KEY = /^(0x)?[0-9a-fA-F]{64}$/;
@@ -32,7 +30,7 @@ export function defaultSignerKeyEnv(network: string): string {
  * file (signerKeyFile, e.g. a mounted Secret), from the env variable named by signerKeyEnv, or from
  * CHAIN_SIGNER_KEY_<NAME>. Everything is checked here, before anything starts.
  */
-export function loadNetworkSpecs(env: Env = process.env, readFile: (path: string) => string = (p) => readFileSync(p, 'utf8')): NetworkSpec[] {
+export function loadNetworkSpecs(env: Env, readFile: (path: string) => string = (p) => readFileSync(p, 'utf8')): NetworkSpec[] {
   const inline = env['CHAIN_NETWORKS']?.trim();
   const file = env['CHAIN_NETWORKS_FILE']?.trim();
   if (inline && file) throw new ConfigError('Set CHAIN_NETWORKS or CHAIN_NETWORKS_FILE, not both.');

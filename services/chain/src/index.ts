@@ -10,10 +10,10 @@ await runServiceProcess({
   name: 'chain',
   protoFile: protoFiles.chain,
   defaultPort: 50054,
-  create: async (env, log) => {
+  create: async (env, log, environment) => {
     const databaseUrl = env.string('DATABASE_URL');
     const poolSize = env.int('DATABASE_POOL_SIZE', 10, { min: 1, max: 200 });
-    const networks = loadNetworkSpecs();
+    const networks = loadNetworkSpecs(environment);
     const contentDir = resolve(env.string('CONTENT_DIR', './data/content'));
     // database: every replica reads what any wrote, no shared volume; folder: CONTENT_DIR alone.
     const contentStore = env.oneOf('CONTENT_STORE', ['database', 'folder'] as const, 'database');
