@@ -12,6 +12,7 @@ import { createGateway } from './gateway.js';
 // Standalone launcher: read config (the environment once, config.ts), start, stop cleanly on SIGTERM/SIGINT.
 // Never exits mid-flight.
 const environment = processEnvironment();
+// At info until LOG_LEVEL is read (a level it does not name is a configuration error, answered below).
 let log = createLogger('gateway', { level: 'info' });
 try {
   log = createLogger('gateway', { level: loadLogLevel(environment) });
