@@ -120,6 +120,17 @@ export function envReader(env: Env): EnvReader {
   return reader;
 }
 
+/** A standalone service's database (DATABASE_URL, DATABASE_POOL_SIZE; docs/configuration.md). */
+export interface ServiceDatabaseSettings {
+  databaseUrl: string;
+  /** Connections of this process's pool. */
+  poolSize: number;
+}
+
+export function serviceDatabase(env: EnvReader): ServiceDatabaseSettings {
+  return { databaseUrl: env.string('DATABASE_URL'), poolSize: env.int('DATABASE_POOL_SIZE', 10, { min: 1, max: 200 }) };
+}
+
 /** Bounds of the account-owned listings and publications (taxonomy and portfolio; docs/configuration.md). */
 export interface ListingLimits {
   /** MAX_LIST_ITEMS: items an unpaged listing answers at most (/v1/call's lists). */
