@@ -10,15 +10,27 @@
 // and hands the services their public halves (topology.mjs); CALLER_SIGNING_KEY, when set, is the gateway's.
 import { spawn } from 'node:child_process';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { ConfigError, envReader, processEnvironment } from '../services/shared/dist/config.js';
 import { inheritedEnv, listeningPorts, topologyProcesses } from './topology.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
-if (!process.env.DATABASE_URL) {
-  console.error('start:distributed needs DATABASE_URL (e.g. postgres://postgres@127.0.0.1:5432/postgres).');
+// The environment, read once (services/shared/src/config.ts): what the children inherit, and this script's own settings.
+const environment = processEnvironment();
+let shutdownGraceMs;
+try {
+  const read = envReader(environment);
+  if (read.optionalString('DATABASE_URL') === undefined) {
+    throw new ConfigError('start:distributed needs DATABASE_URL (e.g. postgres://postgres@127.0.0.1:5432/postgres).');
+  }
+  // The gateway's own bound (gateway/src/config.ts): how long the gateway may drain before the services stop.
+  shutdownGraceMs = read.int('SHUTDOWN_GRACE_MS', 10_000, { min: 0 });
+} catch (err) {
+  if (!(err instanceof ConfigError)) throw err;
+  console.error(err.message);
   process.exit(78);
 }
-const processes = topologyProcesses();
-const inherited = inheritedEnv();
+const processes = topologyProcesses(environment);
+const inherited = inheritedEnv(environment);
 
 let stopping = false;
 let stoppedCleanly = true;
@@ -94,7 +106,7 @@ function stop(reason) {
   gateway.once('exit', stopServices);
   gateway.kill('SIGTERM');
   // A gateway that does not stop within its grace period (+ margin) must not keep the services up.
-  setTimeout(stopServices, Number(process.env.SHUTDOWN_GRACE_MS ?? 10_000) + 5_000).unref();
+  setTimeout(stopServices, shutdownGraceMs + 5_000).unref();
 }
 process.on('SIGINT', () => stop('SIGINT'));
 process.on('SIGTERM', () => stop('SIGTERM'));

@@ -16,7 +16,7 @@ const BACKENDS = ['identity', 'taxonomy', 'portfolio', 'chain'];
  * the ports the processes started so far reported ({ name: { grpc, metrics } }). A needed process that is
  * not running is left out of the gateway; portfolio is given an address that resolves nowhere.
  */
-export function topologyProcesses(parentEnv = process.env) {
+export function topologyProcesses(parentEnv) {
   const keys = callerKeys(parentEnv);
   const service = (name, defaultPort, needs = [], extra = () => ({})) => {
     // One METRICS_PORT for every child would collide: each service gets its own (or its default).
@@ -64,7 +64,7 @@ export function samePortsEnv(name, ports) {
 }
 
 /** The parent's environment as every child inherits it: without the one METRICS_PORT they cannot share. */
-export function inheritedEnv(parentEnv = process.env) {
+export function inheritedEnv(parentEnv) {
   const { METRICS_PORT: _shared, ...inherited } = parentEnv;
   return inherited;
 }

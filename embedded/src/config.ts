@@ -1,19 +1,23 @@
 import { resolve } from 'node:path';
-import { envReader, listingLimits, type ListingLimits } from '@green-impact/shared/config';
+import { envReader, listingLimits, loadLogLevel, type Env, type ListingLimits, type LogLevel } from '@green-impact/shared/config';
 import { grpcReflection } from '@green-impact/shared/grpc/server-settings';
 import { strongSecret } from '@green-impact/shared/secret-strength';
 import { parseAllowedOrigins } from '@green-impact/gateway/cors';
 import type { AuthCacheSettings } from '@green-impact/gateway/auth-cache';
 import type { ReferenceCacheSettings } from '@green-impact/gateway/reference-cache';
-import { loadAuthCacheSettings, loadGatewayLimits, loadGraphqlConfig, loadReferenceCacheSettings, type GatewayLimits, type GraphqlConfig } from '@green-impact/gateway/config';
+import { loadAuthCacheSettings, loadDocumentLinkSettings, loadGatewayLimits, loadGraphqlConfig, loadReferenceCacheSettings, type GatewayLimits, type GraphqlConfig } from '@green-impact/gateway/config';
 import { loadNetworkSpecs, loadNftSettings, loadRelayQuota } from '@green-impact/chain/config';
-import { loadDocumentLinkSettings } from '@green-impact/gateway/document-links';
+
 import type { NftOptions } from '@green-impact/chain/nfts/nft-options';
 import type { NetworkSpec } from '@green-impact/chain/networks/network-spec';
 import type { RelayQuotaSettings } from '@green-impact/chain/networks/relay-quota';
 
 /** Configuration of the all-in-one process (`npm start`), validated before anything starts. */
 export interface EmbeddedConfig {
+  /** LOG_LEVEL (and NODE_ENV=test: silent). */
+  logLevel: LogLevel;
+  /** NODE_ENV, as the gateway sees it (production: no GraphQL explorer, no gRPC reflection). */
+  nodeEnv: string;
   port: number;
   host: string;
   dataDir: string;
@@ -46,9 +50,11 @@ export interface EmbeddedConfig {
   listingLimits: ListingLimits;
 }
 
-export function loadEmbeddedConfig(env: Record<string, string | undefined> = process.env): EmbeddedConfig {
+export function loadEmbeddedConfig(env: Env): EmbeddedConfig {
   const read = envReader(env);
   return {
+    logLevel: loadLogLevel(env),
+    nodeEnv: read.string('NODE_ENV', 'development'),
     port: read.port('PORT', 8080),
     host: read.string('HOST', '127.0.0.1'),
     dataDir: resolve(read.string('DATA_DIR', './data')),
@@ -72,7 +78,7 @@ export function loadEmbeddedConfig(env: Record<string, string | undefined> = pro
 }
 
 /** Checked by the gateway's own loader; a missing secret is fine here (kept under DATA_DIR), also in production. */
-function documentLinkSettings(env: Record<string, string | undefined>): EmbeddedConfig['documentLinks'] {
+function documentLinkSettings(env: Env): EmbeddedConfig['documentLinks'] {
   const read = envReader(env);
   const secret = read.optionalString('DOCUMENT_LINK_SECRET');
   const checked = loadDocumentLinkSettings({ ...env, NODE_ENV: 'development' });

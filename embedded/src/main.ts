@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import { ConfigError } from '@green-impact/shared/config';
+import { ConfigError, processEnvironment } from '@green-impact/shared/config';
 import { createLogger } from '@green-impact/shared/logger';
 import { initTracing } from '@green-impact/shared/tracing/tracing';
 import { loadEmbeddedConfig } from './config.js';
@@ -7,23 +7,25 @@ import { firstStartKey } from './first-start-key.js';
 import { documentLinkSecret } from './link-secret.js';
 import { pgliteDir, startSystem } from './system.js';
 
-const log = createLogger('green-impact');
 let config;
 try {
-  config = loadEmbeddedConfig();
-  initTracing('green-impact'); // only when OTEL_EXPORTER_OTLP_ENDPOINT / OTEL_TRACES_EXPORTER say so
+  const environment = processEnvironment();
+  config = loadEmbeddedConfig(environment);
+  initTracing('green-impact', { env: environment }); // only when OTEL_EXPORTER_OTLP_ENDPOINT / OTEL_TRACES_EXPORTER say so
 } catch (err) {
   if (!(err instanceof ConfigError)) throw err;
   // Always shown, whatever LOG_LEVEL says: nothing started, and the operator must see why.
   process.stderr.write(`configuration error: ${err.message}\n`);
   process.exit(78);
 }
+const log = createLogger('green-impact', { level: config.logLevel });
 
 const key = firstStartKey(config);
 const links = documentLinkSecret(config.dataDir, config.documentLinks.secret);
 const system = await startSystem({
   port: config.port,
   host: config.host,
+  nodeEnv: config.nodeEnv,
   pgliteDataDir: config.databaseUrl ? undefined : pgliteDir(config.dataDir),
   databaseUrl: config.databaseUrl,
   bootstrapApiKey: key.bootstrapApiKey,

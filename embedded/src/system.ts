@@ -43,6 +43,7 @@ export interface SystemOptions {
   chainRelayQuota?: RelayQuotaSettings | undefined;
   bootstrapApiKey?: string | undefined;
   publicBaseUrl?: string | undefined;
+  /** NODE_ENV as the gateway sees it (production: no explorer, document links need a secret); development when undefined. */
   nodeEnv?: string;
   /** First gRPC port: identity on it, taxonomy on the next; 0 (the default) picks free ports. */
   grpcBasePort?: number;
@@ -175,7 +176,7 @@ export async function startSystem(opts: SystemOptions): Promise<RunningSystem> {
       TAXONOMY_GRPC_ADDR: taxonomyServer.address,
       PORTFOLIO_GRPC_ADDR: portfolioServer.address,
       CHAIN_GRPC_ADDR: chainServer.address,
-      NODE_ENV: opts.nodeEnv ?? process.env['NODE_ENV'] ?? 'development',
+      NODE_ENV: opts.nodeEnv ?? 'development',
       PUBLIC_BASE_URL: publicBaseUrl,
       ...opts.gatewayDocumentLinks,
     });

@@ -1,10 +1,18 @@
 import { createHash } from 'node:crypto';
-import type { Authenticated } from './auth.js';
+import type { Caller } from '@green-impact/shared/caller';
+import type { Account } from '@green-impact/proto/greenimpact/identity/v1/identity';
 import type { IdentityClient } from './clients.js';
 import type { IdentityFollower } from './cache-invalidation.js';
 import { EpochLruCache, type CacheSettings } from './lru-cache.js';
 
 export type AuthCacheSettings = CacheSettings;
+
+/** Who an API key authenticates as: what auth.ts answers and this cache keeps. */
+export interface Authenticated {
+  caller: Caller;
+  account: Account;
+  keyId: string;
+}
 
 /**
  * The gateway's bounded cache of successful API-key authentications (never of refusals), keyed by the

@@ -1,7 +1,7 @@
 import type { Caller } from '@green-impact/shared/caller';
 import { UnauthenticatedError } from '@green-impact/shared/errors';
-import { AccountRole, type Account } from '@green-impact/proto/greenimpact/identity/v1/identity';
-import { AuthCache } from './auth-cache.js';
+import { AccountRole } from '@green-impact/proto/greenimpact/identity/v1/identity';
+import { AuthCache, type Authenticated } from './auth-cache.js';
 import type { IdentityClient } from './clients.js';
 
 export const API_KEY_HEADER = 'x-api-key';
@@ -9,11 +9,7 @@ export const API_KEY_HEADER = 'x-api-key';
 /** Longer values are not keys; they are refused without a round trip to identity. */
 const MAX_API_KEY_LENGTH = 512;
 
-export interface Authenticated {
-  caller: Caller;
-  account: Account;
-  keyId: string;
-}
+export type { Authenticated };
 
 /** `clientAddress` (rate-limit/client-address.ts) lets a refused key count against the address that sent it. */
 export type Authenticate = (apiKey: string | undefined, requestId: string, clientAddress?: string) => Promise<Authenticated>;

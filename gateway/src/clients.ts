@@ -5,7 +5,14 @@ import { ChainServiceService } from '@green-impact/proto/greenimpact/chain/v1/ch
 import { IdentityServiceService } from '@green-impact/proto/greenimpact/identity/v1/identity';
 import { PortfolioServiceService } from '@green-impact/proto/greenimpact/portfolio/v1/portfolio';
 import { TaxonomyServiceService } from '@green-impact/proto/greenimpact/taxonomy/v1/taxonomy';
-import type { BackendAddresses } from './config.js';
+
+/** host:port of each gRPC backend. Only identity is required until the other services exist. */
+export interface BackendAddresses {
+  identity: string;
+  taxonomy: string | undefined;
+  portfolio: string | undefined;
+  chain: string | undefined;
+}
 
 export type IdentityClient = TypedClient<typeof IdentityServiceService>;
 export type TaxonomyClient = TypedClient<typeof TaxonomyServiceService>;

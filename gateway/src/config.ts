@@ -1,14 +1,17 @@
+import { randomBytes } from 'node:crypto';
 import { isIP } from 'node:net';
-import { ConfigError, envReader, type EnvReader } from '@green-impact/shared/config';
+import { ConfigError, envReader, type Env, type EnvReader } from '@green-impact/shared/config';
 import type { AuthCacheSettings } from './auth-cache.js';
 import type { CacheSettings } from './lru-cache.js';
 import type { NodeReadSettings } from './pages/node-read-cache.js';
-import { loadDocumentLinkSettings, type DocumentLinkSettings } from './document-links.js';
+import { DEFAULT_LINK_TTL_SECONDS, MAX_LINK_TTL_SECONDS, MIN_SECRET_LENGTH, type DocumentLinkSettings } from './document-links.js';
 import type { ReferenceCacheSettings } from './reference-cache.js';
 import type { BackendCallSettings } from './backend-calls.js';
+import type { BackendAddresses } from './clients.js';
 import { parseAllowedOrigins } from './cors.js';
 import { DEFAULT_QUERY_LIMITS } from './graphql/limits.js';
 import type { BucketRule } from '@green-impact/shared/token-bucket';
+import { strongSecret } from '@green-impact/shared/secret-strength';
 
 /** Everything the gateway reads from the environment, validated once at start. */
 export interface GatewayConfig {
@@ -89,15 +92,7 @@ export interface RateLimitSettings {
   redisPrefix: string;
 }
 
-/** host:port of each gRPC backend. Only identity is required until the other services exist. */
-export interface BackendAddresses {
-  identity: string;
-  taxonomy: string | undefined;
-  portfolio: string | undefined;
-  chain: string | undefined;
-}
-
-export function loadGatewayConfig(env: Record<string, string | undefined> = process.env): GatewayConfig {
+export function loadGatewayConfig(env: Env): GatewayConfig {
   const read = envReader(env);
   const address = (name: string): string | undefined => {
     const value = read.optionalString(name);
@@ -135,7 +130,7 @@ export function loadGatewayConfig(env: Record<string, string | undefined> = proc
 }
 
 /** AUTH_CACHE_*: also read by `npm start`, whose gateway is built in code. */
-export function loadAuthCacheSettings(env: Record<string, string | undefined> = process.env): AuthCacheSettings {
+export function loadAuthCacheSettings(env: Env): AuthCacheSettings {
   const read = envReader(env);
   return {
     ttlMs: read.int('AUTH_CACHE_TTL_MS', 10_000, { min: 0, max: 300_000 }),
@@ -144,7 +139,7 @@ export function loadAuthCacheSettings(env: Record<string, string | undefined> = 
 }
 
 /** REFERENCE_CACHE_*: also read by `npm start`. */
-export function loadReferenceCacheSettings(env: Record<string, string | undefined> = process.env): ReferenceCacheSettings {
+export function loadReferenceCacheSettings(env: Env): ReferenceCacheSettings {
   const read = envReader(env);
   return {
     ttlMs: read.int('REFERENCE_CACHE_TTL_MS', 30_000, { min: 0, max: 3_600_000 }),
@@ -154,7 +149,7 @@ export function loadReferenceCacheSettings(env: Record<string, string | undefine
 
 /** The gateway's limits alone, for launchers that build the rest of the gateway's config themselves. */
 /** GRAPHQL_*: the explorer and the query limits (also read by `npm start`, whose gateway is built in code). */
-export function loadGraphqlConfig(env: Record<string, string | undefined> = process.env): GraphqlConfig {
+export function loadGraphqlConfig(env: Env): GraphqlConfig {
   const read = envReader(env);
   return {
     explorer: read.bool('GRAPHQL_EXPLORER', read.string('NODE_ENV', 'development') !== 'production'),
@@ -168,7 +163,7 @@ export function loadGraphqlConfig(env: Record<string, string | undefined> = proc
   };
 }
 
-export function loadGatewayLimits(env: Record<string, string | undefined> = process.env): GatewayLimits {
+export function loadGatewayLimits(env: Env): GatewayLimits {
   const read = envReader(env);
   const headersTimeoutMs = read.int('HTTP_HEADERS_TIMEOUT_MS', 10_000, { min: 100 });
   const requestTimeoutMs = read.int('HTTP_REQUEST_TIMEOUT_MS', 60_000, { min: 100 });
@@ -205,6 +200,35 @@ export function loadGatewayLimits(env: Record<string, string | undefined> = proc
       maxEntries: read.int('NODE_READ_CACHE_MAX_ENTRIES', 10_000, { min: 1, max: 1_000_000 }),
     },
   };
+}
+
+/**
+ * DOCUMENT_LINK_*: the secret is required in production (every replica must accept the others' links);
+ * elsewhere a missing one is generated for this process. `npm start` persists one under DATA_DIR instead
+ * (embedded/src/link-secret.ts) and passes it as `secret`. The links themselves: document-links.ts.
+ */
+export function loadDocumentLinkSettings(env: Env, secret?: string): DocumentLinkSettings {
+  const read = envReader(env);
+  const production = read.string('NODE_ENV', 'development') === 'production';
+  const configured = secret ?? read.optionalString('DOCUMENT_LINK_SECRET');
+  const previous = read.optionalString('DOCUMENT_LINK_PREVIOUS_SECRET');
+  if (configured === undefined && production) {
+    throw new ConfigError(
+      'DOCUMENT_LINK_SECRET is required in production: every gateway replica signs and checks document links with it ' +
+        `(at least ${MIN_SECRET_LENGTH} characters, e.g. openssl rand -base64 32).`,
+    );
+  }
+  return {
+    secret: configured === undefined ? randomBytes(32) : secretBytes('DOCUMENT_LINK_SECRET', configured),
+    previousSecret: previous === undefined ? undefined : secretBytes('DOCUMENT_LINK_PREVIOUS_SECRET', previous),
+    ttlSeconds: read.int('DOCUMENT_LINK_TTL_SECONDS', DEFAULT_LINK_TTL_SECONDS, { min: 60, max: MAX_LINK_TTL_SECONDS }),
+    generated: configured === undefined,
+  };
+}
+
+/** A weak secret is refused at start: whoever guesses it opens every document page it could sign. */
+function secretBytes(name: string, value: string): Buffer {
+  return Buffer.from(strongSecret(name, value)!, 'utf8');
 }
 
 /** A rate of 0 turns the limit off; a burst below one second's worth would refuse a steady client. */

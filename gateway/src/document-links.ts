@@ -1,6 +1,5 @@
-import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
-import { ConfigError, envReader } from '@green-impact/shared/config';
-import { MIN_SECRET_CHARACTERS, strongSecret } from '@green-impact/shared/secret-strength';
+import { createHmac, timingSafeEqual } from 'node:crypto';
+import { MIN_SECRET_CHARACTERS } from '@green-impact/shared/secret-strength';
 
 /**
  * Signed, expiring capability links to written HTML documents (docs/decisions.md "Documents and links"):
@@ -26,38 +25,9 @@ export interface DocumentLinkSettings {
 
 export const MIN_SECRET_LENGTH = MIN_SECRET_CHARACTERS;
 export const DEFAULT_LINK_TTL_SECONDS = 7 * 24 * 3600;
-const MAX_LINK_TTL_SECONDS = 365 * 24 * 3600;
+export const MAX_LINK_TTL_SECONDS = 365 * 24 * 3600;
 /** Domain separation: this MAC means "a link to this document page" and nothing else. */
 const PURPOSE = 'green-impact document link v1';
-
-/**
- * DOCUMENT_LINK_*: the secret is required in production (every replica must accept the others' links);
- * elsewhere a missing one is generated for this process. `npm start` persists one under DATA_DIR instead
- * (embedded/src/link-secret.ts) and passes it as `secret`.
- */
-export function loadDocumentLinkSettings(env: Record<string, string | undefined> = process.env, secret?: string): DocumentLinkSettings {
-  const read = envReader(env);
-  const production = read.string('NODE_ENV', 'development') === 'production';
-  const configured = secret ?? read.optionalString('DOCUMENT_LINK_SECRET');
-  const previous = read.optionalString('DOCUMENT_LINK_PREVIOUS_SECRET');
-  if (configured === undefined && production) {
-    throw new ConfigError(
-      'DOCUMENT_LINK_SECRET is required in production: every gateway replica signs and checks document links with it ' +
-        `(at least ${MIN_SECRET_LENGTH} characters, e.g. openssl rand -base64 32).`,
-    );
-  }
-  return {
-    secret: configured === undefined ? randomBytes(32) : secretBytes('DOCUMENT_LINK_SECRET', configured),
-    previousSecret: previous === undefined ? undefined : secretBytes('DOCUMENT_LINK_PREVIOUS_SECRET', previous),
-    ttlSeconds: read.int('DOCUMENT_LINK_TTL_SECONDS', DEFAULT_LINK_TTL_SECONDS, { min: 60, max: MAX_LINK_TTL_SECONDS }),
-    generated: configured === undefined,
-  };
-}
-
-/** A weak secret is refused at start: whoever guesses it opens every document page it could sign. */
-function secretBytes(name: string, value: string): Buffer {
-  return Buffer.from(strongSecret(name, value)!, 'utf8');
-}
 
 /** What a link's query names, once its signature is checked. */
 export type LinkCheck =

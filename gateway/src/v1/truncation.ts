@@ -1,5 +1,3 @@
-import type { OperationContext } from './operation.js';
-
 /**
  * Lists on /v1/call answer the spec's bare arrays, which have no room for "there is more". A listing the
  * service cut at its cap (MAX_LIST_ITEMS) says so in headers instead: `X-Result-Truncated: true` and
@@ -18,7 +16,7 @@ export interface AnswerHeaders {
  * The items of an unpaged listing, marking the answer truncated when the service set `totalCount` (it
  * does so only when it cut the list) above the number of items it sent.
  */
-export function listed<T>(ctx: Pick<OperationContext, 'answer'>, response: { totalCount?: number | undefined }, items: T[]): T[] {
+export function listed<T>(ctx: { answer?: AnswerHeaders | undefined }, response: { totalCount?: number | undefined }, items: T[]): T[] {
   if (response.totalCount !== undefined && response.totalCount > items.length) ctx.answer?.truncated(response.totalCount);
   return items;
 }

@@ -1,7 +1,7 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { ConfigError, envReader } from '@green-impact/shared/config';
-import { defaultSignerKeyEnv, loadNetworkSpecs, loadNftSettings, loadRelayQuota } from './config.js';
+import { defaultSignerKeyEnv, loadChainConfig, loadNetworkSpecs, loadNftSettings, loadRelayQuota } from './config.js';
 
 const KEY = '59c6995e998f97a5a0044966f0945389dc9e86dae88c7a8412f4603b6b78690d';
 const noFiles = (path: string): string => {
@@ -107,5 +107,34 @@ describe('relay quota (CHAIN_RELAY_*)', () => {
     );
     assert.equal(loadRelayQuota(envReader({ CHAIN_RELAY_PER_SECOND: '0' })).perSecond, 0);
     fails(() => loadRelayQuota(envReader({ CHAIN_RELAY_PER_SECOND: '20', CHAIN_RELAY_BURST: '5' })), /CHAIN_RELAY_BURST \(5\) must be at least CHAIN_RELAY_PER_SECOND \(20\)/);
+  });
+});
+
+describe('the chain process (loadChainConfig)', () => {
+  const DATABASE_URL = 'postgres://chain@db:5432/green_impact';
+  const config = (env: Record<string, string>) => loadChainConfig(envReader(env), env);
+
+  it('reads its defaults, the networks with their signer keys from the same environment, and a replica without a worker', () => {
+    const c = config({ DATABASE_URL });
+    assert.equal(c.databaseUrl, DATABASE_URL);
+    assert.equal(c.poolSize, 10);
+    assert.equal(c.contentStore, 'database');
+    assert.match(c.contentDir, /\/data\/content$/);
+    assert.deepEqual(c.worker, { sender: { batchSize: 64, signerLeaseMs: 15_000, jobLeaseMs: 30_000 } });
+    assert.deepEqual(c.networks.map((n) => n.name), ['sepolia', 'amoy', 'mumbai']);
+    const remote = config({
+      DATABASE_URL,
+      CHAIN_WORKER: 'false',
+      CHAIN_NETWORKS: JSON.stringify([{ name: 'sepolia', chainId: 11155111, rpcUrl: 'https://rpc.example' }]),
+      CHAIN_SIGNER_KEY_SEPOLIA: KEY,
+    });
+    assert.equal(remote.worker, false);
+    assert.deepEqual(remote.networks.map((n) => [n.name, n.kind === 'remote' ? n.signerKey.replace(/^0x/, '') : undefined]), [['sepolia', KEY]]);
+  });
+
+  it('refuses what cannot work, naming the variable', () => {
+    fails(() => config({}), /^DATABASE_URL is required/);
+    fails(() => config({ DATABASE_URL, CONTENT_STORE: 'ipfs' }), /^CONTENT_STORE must be one of database, folder/);
+    fails(() => config({ DATABASE_URL, DATABASE_POOL_SIZE: '0' }), /^DATABASE_POOL_SIZE must be at least 1/);
   });
 });

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { isAddress } from 'ethers';
-import { ConfigError, type EnvReader } from '@green-impact/shared/config';
+import { ConfigError, listingLimits, serviceDatabase, type Env, type EnvReader, type ListingLimits, type ServiceDatabaseSettings } from '@green-impact/shared/config';
 import { DEFAULT_MAIL_FROM } from './mail/mailer.js';
 import { DEFAULT_IMAGE_FETCH } from './nfts/image-source.js';
 import { DEFAULT_CODE_TTL_MS } from './nfts/transfer-codes.js';
@@ -9,7 +9,42 @@ import { DEFAULT_PUBLIC_BASE_URL, type NftOptions } from './nfts/nft-options.js'
 import { DEFAULT_RELAY_QUOTA, type RelayQuotaSettings } from './networks/relay-quota.js';
 import { DEFAULT_RPC_TIMEOUT_MS, DEFAULT_TUNING, embeddedNetworkSpecs, type NetworkSpec, type NetworkTuning, type RemoteNetworkSpec } from './networks/network-spec.js';
 
-type Env = Record<string, string | undefined>;
+/** The chain service's environment as its own process (its bus: KAFKA_*, read by create-bus.ts). */
+export interface ChainConfig extends ServiceDatabaseSettings {
+  networks: NetworkSpec[];
+  /** CONTENT_DIR, absolute. */
+  contentDir: string;
+  /** database: every replica reads what any wrote, no shared volume; folder: CONTENT_DIR alone. */
+  contentStore: 'database' | 'folder';
+  /** CHAIN_WORKER: this replica sends and confirms transactions (CHAIN_SEND_BATCH, CHAIN_*_LEASE_MS), or false. */
+  worker: false | { sender: { batchSize: number; signerLeaseMs: number; jobLeaseMs: number } };
+  publicBaseUrl: string;
+  nfts: NftOptions;
+  relayQuota: RelayQuotaSettings;
+  limits: ListingLimits;
+}
+
+/** Everything the chain service reads, checked before anything connects; `environment` for the signer keys' variables, named in CHAIN_NETWORKS. */
+export function loadChainConfig(env: EnvReader, environment: Env): ChainConfig {
+  return {
+    ...serviceDatabase(env),
+    networks: loadNetworkSpecs(environment),
+    contentDir: resolve(env.string('CONTENT_DIR', './data/content')),
+    contentStore: env.oneOf('CONTENT_STORE', ['database', 'folder'] as const, 'database'),
+    worker: env.bool('CHAIN_WORKER', true)
+      ? {
+          sender: {
+            batchSize: env.int('CHAIN_SEND_BATCH', 64, { min: 1, max: 1000 }),
+            signerLeaseMs: env.int('CHAIN_SIGNER_LEASE_MS', 15_000, { min: 1_000, max: 600_000 }),
+            jobLeaseMs: env.int('CHAIN_JOB_LEASE_MS', 30_000, { min: 1_000, max: 3_600_000 }),
+          },
+        }
+      : false,
+    ...loadNftSettings(env),
+    relayQuota: loadRelayQuota(env),
+    limits: listingLimits(env),
+  };
+}
 
 const NAME = /^[a-z0-9][a-z0-9_-]{0,63}$/;
 const KEY = /^(0x)?[0-9a-fA-F]{64}$/;
@@ -32,7 +67,7 @@ export function defaultSignerKeyEnv(network: string): string {
  * file (signerKeyFile, e.g. a mounted Secret), from the env variable named by signerKeyEnv, or from
  * CHAIN_SIGNER_KEY_<NAME>. Everything is checked here, before anything starts.
  */
-export function loadNetworkSpecs(env: Env = process.env, readFile: (path: string) => string = (p) => readFileSync(p, 'utf8')): NetworkSpec[] {
+export function loadNetworkSpecs(env: Env, readFile: (path: string) => string = (p) => readFileSync(p, 'utf8')): NetworkSpec[] {
   const inline = env['CHAIN_NETWORKS']?.trim();
   const file = env['CHAIN_NETWORKS_FILE']?.trim();
   if (inline && file) throw new ConfigError('Set CHAIN_NETWORKS or CHAIN_NETWORKS_FILE, not both.');

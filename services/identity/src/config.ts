@@ -1,4 +1,4 @@
-import { listingLimits, type EnvReader, type ListingLimits } from '@green-impact/shared/config';
+import { listingLimits, serviceDatabase, type EnvReader, type ListingLimits } from '@green-impact/shared/config';
 import { strongSecret } from '@green-impact/shared/secret-strength';
 
 export interface IdentityConfig {
@@ -13,9 +13,8 @@ export interface IdentityConfig {
 /** identity's environment, checked before anything connects. */
 export function loadIdentityConfig(env: EnvReader): IdentityConfig {
   return {
-    databaseUrl: env.string('DATABASE_URL'),
+    ...serviceDatabase(env),
     bootstrapApiKey: strongSecret('BOOTSTRAP_API_KEY', env.optionalString('BOOTSTRAP_API_KEY')),
-    poolSize: env.int('DATABASE_POOL_SIZE', 10, { min: 1, max: 200 }),
     limits: listingLimits(env),
   };
 }

@@ -1,6 +1,6 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { ConfigError, envReader } from './config.js';
+import { ConfigError, envReader, loadLogLevel, processEnvironment } from './config.js';
 
 describe('envReader', () => {
   it('reads values and defaults', () => {
@@ -26,5 +26,28 @@ describe('envReader', () => {
       [() => env.string('NOPE'), /^NOPE is required/],
     ];
     for (const [fn, re] of cases) assert.throws(fn, (e: unknown) => e instanceof ConfigError && re.test(e.message));
+  });
+});
+
+describe('the process environment and LOG_LEVEL', () => {
+  it('reads the environment once: one frozen snapshot, whatever changes process.env later', () => {
+    const first = processEnvironment();
+    assert.ok(Object.isFrozen(first));
+    assert.equal(first['PATH'], process.env['PATH']);
+    process.env['GREEN_IMPACT_CONFIG_TEST'] = 'later';
+    try {
+      assert.equal(processEnvironment(), first);
+      assert.equal(processEnvironment()['GREEN_IMPACT_CONFIG_TEST'], undefined);
+    } finally {
+      delete process.env['GREEN_IMPACT_CONFIG_TEST'];
+    }
+  });
+
+  it('LOG_LEVEL: info by default, silent under NODE_ENV=test, any pino level, and a name that is none refused', () => {
+    assert.equal(loadLogLevel({}), 'info');
+    assert.equal(loadLogLevel({ NODE_ENV: 'test' }), 'silent');
+    assert.equal(loadLogLevel({ NODE_ENV: 'test', LOG_LEVEL: 'debug' }), 'debug');
+    assert.equal(loadLogLevel({ LOG_LEVEL: ' warn ' }), 'warn');
+    assert.throws(() => loadLogLevel({ LOG_LEVEL: 'verbose' }), (e: unknown) => e instanceof ConfigError && /^LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent, got "verbose"/.test(e.message));
   });
 });

@@ -1,6 +1,10 @@
 /**
  * Environment configuration, validated once at start. Each reader names the variable it reads so a bad
  * value fails fast with a message an operator can act on.
+ *
+ * This is the one module that reads `process.env` (test/src/config-reads.test.ts fails on a read anywhere
+ * else): each process's main takes processEnvironment() once, hands it to its loader (gateway/src/config.ts,
+ * embedded/src/config.ts, the service's `create`), and passes the typed values on as parameters.
  */
 export class ConfigError extends Error {
   constructor(message: string) {
@@ -9,7 +13,39 @@ export class ConfigError extends Error {
   }
 }
 
-type Env = Record<string, string | undefined>;
+export type Env = Readonly<Record<string, string | undefined>>;
+
+let snapshot: Env | undefined;
+
+/**
+ * This process's environment, copied once (at its first call) and frozen: every loader of the process reads
+ * the same values, and a later change to `process.env` (by a library, say) changes no setting.
+ */
+export function processEnvironment(): Env {
+  return (snapshot ??= Object.freeze({ ...process.env }));
+}
+
+const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+export type LogLevel = (typeof LOG_LEVELS)[number];
+
+/** LOG_LEVEL: pino's levels; default `info`, `silent` under NODE_ENV=test. */
+export function loadLogLevel(env: Env): LogLevel {
+  const read = envReader(env);
+  return read.oneOf('LOG_LEVEL', LOG_LEVELS, read.string('NODE_ENV', 'development') === 'test' ? 'silent' : 'info');
+}
+
+/**
+ * The level of a logger made without one (createLogger in test support, which has no main): LOG_LEVEL of
+ * this process's environment, or `info` when LOG_LEVEL names no level (a main refuses that at start).
+ */
+export function defaultLogLevel(): LogLevel {
+  try {
+    return loadLogLevel(processEnvironment());
+  } catch (err) {
+    if (err instanceof ConfigError) return 'info';
+    throw err;
+  }
+}
 
 export interface EnvReader {
   string(name: string, fallback?: string): string;
@@ -22,7 +58,7 @@ export interface EnvReader {
   list(name: string): string[];
 }
 
-export function envReader(env: Env = process.env): EnvReader {
+export function envReader(env: Env): EnvReader {
   const raw = (name: string): string | undefined => {
     const v = env[name];
     return v === undefined || v.trim() === '' ? undefined : v.trim();
@@ -82,6 +118,17 @@ export function envReader(env: Env = process.env): EnvReader {
     },
   };
   return reader;
+}
+
+/** A standalone service's database (DATABASE_URL, DATABASE_POOL_SIZE; docs/configuration.md). */
+export interface ServiceDatabaseSettings {
+  databaseUrl: string;
+  /** Connections of this process's pool. */
+  poolSize: number;
+}
+
+export function serviceDatabase(env: EnvReader): ServiceDatabaseSettings {
+  return { databaseUrl: env.string('DATABASE_URL'), poolSize: env.int('DATABASE_POOL_SIZE', 10, { min: 1, max: 200 }) };
 }
 
 /** Bounds of the account-owned listings and publications (taxonomy and portfolio; docs/configuration.md). */

@@ -1,4 +1,5 @@
 import { pino, type DestinationStream, type Logger, type LoggerOptions } from 'pino';
+import { defaultLogLevel } from './config.js';
 import { redactLogArguments, redactLogRecord, serializeError } from './log-redaction.js';
 import { traceLogFields } from './tracing/tracer.js';
 
@@ -8,11 +9,12 @@ export type { Logger };
  * One logger for the whole system. PII never reaches the log: request bodies are not logged, and
  * defensively every field named like a key, secret, code or personal datum is censored at any depth,
  * and every e-mail address in any text, the message included (log-redaction.ts).
+ * A process's main passes the level its config read (`options.level`, LOG_LEVEL: config.ts loadLogLevel).
  */
 export function createLogger(name: string, options: LoggerOptions = {}, destination?: DestinationStream): Logger {
   const settings: LoggerOptions = {
     name,
-    level: process.env['LOG_LEVEL'] ?? (process.env['NODE_ENV'] === 'test' ? 'silent' : 'info'),
+    level: options.level ?? defaultLogLevel(),
     base: { service: name },
     mixin: traceLogFields,
     ...options,

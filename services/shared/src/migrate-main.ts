@@ -1,5 +1,5 @@
 import type { EntitySchema, MigrationInterface } from 'typeorm';
-import { ConfigError, envReader } from './config.js';
+import { ConfigError, envReader, loadLogLevel, processEnvironment } from './config.js';
 import { openServiceDataSource } from './db/data-source.js';
 import { createLogger } from './logger.js';
 
@@ -15,16 +15,19 @@ export interface ServiceSchema {
  * then a no-op).
  */
 export async function runMigrationsProcess(name: string, definition: ServiceSchema): Promise<void> {
-  const log = createLogger(`${name}-migrate`);
   let url: string;
+  let level: string;
   try {
-    url = envReader().string('DATABASE_URL');
+    const environment = processEnvironment();
+    level = loadLogLevel(environment);
+    url = envReader(environment).string('DATABASE_URL');
   } catch (err) {
     if (!(err instanceof ConfigError)) throw err;
     process.stderr.write(`${name} migrate: configuration error: ${err.message}\n`);
     process.exitCode = 78;
     return;
   }
+  const log = createLogger(`${name}-migrate`, { level });
   const ds = await openServiceDataSource({ url, ...definition, poolSize: 2, log });
   const applied = await ds.query(`SELECT name FROM "${definition.schema}".typeorm_migrations ORDER BY id`);
   log.info({ schema: definition.schema, applied: applied.map((r: { name: string }) => r.name) }, 'schema up to date');

@@ -1,6 +1,6 @@
 import { protoRoot } from '@green-impact/proto/paths';
 import type { EventBus } from './bus/event-bus.js';
-import { envReader, ConfigError, type EnvReader } from './config.js';
+import { envReader, ConfigError, loadLogLevel, processEnvironment, type Env, type EnvReader } from './config.js';
 import { createLogger, type Logger } from './logger.js';
 import { startGrpcServer, type GrpcServiceRegistration } from './grpc/server.js';
 import { reportListening } from './listening.js';
@@ -48,9 +48,19 @@ export async function runServiceProcess(opts: {
   defaultPort: number;
   /** The service calls other services for its callers, signing them as itself (CALLER_SIGNING_KEY). */
   callsServices?: boolean;
-  create: (env: EnvReader, log: Logger) => Promise<RunnableService>;
+  /** `env` reads the process's environment (validated); `environment` is that environment itself, for a loader that takes it whole. */
+  create: (env: EnvReader, log: Logger, environment: Env) => Promise<RunnableService>;
 }): Promise<void> {
-  const log = createLogger(opts.name);
+  const environment = processEnvironment();
+  let log: Logger;
+  try {
+    log = createLogger(opts.name, { level: loadLogLevel(environment) });
+  } catch (err) {
+    if (!(err instanceof ConfigError)) throw err;
+    process.stderr.write(`${opts.name}: configuration error: ${err.message}\n`);
+    process.exitCode = 78; // EX_CONFIG
+    return;
+  }
   let service: RunnableService;
   let port: number;
   let host: string;
@@ -59,14 +69,14 @@ export async function runServiceProcess(opts: {
   let metricsPort: number | undefined;
   let graceMs: number;
   try {
-    const env = envReader();
+    const env = envReader(environment);
     ({ port, host, reflection } = loadGrpcServerSettings(env, opts.defaultPort));
     // Before anything connects: this process's clients sign with it, its server verifies with it.
     useCallerTrust(loadCallerTrust(env, { signsAs: opts.callsServices ? opts.name : undefined, verifies: true }));
     metricsPort = env.optionalString('METRICS_PORT') === undefined ? defaultMetricsPort(port) : env.port('METRICS_PORT') || undefined;
     graceMs = env.int('SHUTDOWN_GRACE_MS', 10_000, { min: 0, max: 600_000 });
-    initTracing(opts.name);
-    service = await opts.create(env, log);
+    initTracing(opts.name, { env: environment });
+    service = await opts.create(env, log, environment);
   } catch (err) {
     if (err instanceof ConfigError) {
       // Always shown, whatever LOG_LEVEL says: nothing started, and the operator must see why.

@@ -12,14 +12,13 @@ import { validateParameters } from '../../v1/parameters.js';
 import { callAs, type GraphqlContext } from '../context.js';
 import { accessibleInvestor, group, user, type GqlUserRole } from '../mappers.js';
 import type { ServicePage } from '../pagination.js';
-import { removalPayload } from '../payloads.js';
-import { userIdOf, userInvestorsPayload, userPayload } from './user-entities.js';
+import { changePayload, removalPayload, type ServiceAnswer } from '../payloads.js';
 
 /**
  * Users, groups and investor access: the GraphQL face of spec §4.11. Arguments go through the same
  * parameter specs as /v1/call (labels name the GraphQL arguments in messages). Like /v1/call, each
  * resolver authenticates before it validates. Changes answer their payload: the user, or the user's
- * investor access, as a following read shows it to the caller (user-entities.ts), or a removal's removedId.
+ * investor access, as a following read shows it to the caller (userPayload below), or a removal's removedId.
  */
 
 type Maybe<T> = T | null | undefined;
@@ -71,6 +70,34 @@ export const userQueries = {
     }));
   },
 };
+
+/**
+ * The user, or the user's investor access, a change's payload carries (payloads.ts), read as
+ * users(userIdentifier, decryptionKey) and investorsOfUser(userIdentifier) read them for the caller. Names
+ * and e-mails are PII: a payload shows them in clear only with the key the change itself was given
+ * (addUser's encryptionKey), else as those reads show them without a key (encrypted ones masked), so a
+ * payload never reveals more than the Query would with the same arguments.
+ */
+
+/** The user with this identifier, as the users connection's one item for userIdentifier shows it. */
+async function readUser(ctx: GraphqlContext, userIdentifier: string, decryptionKey: string | undefined) {
+  const page = await userQueries.users(undefined, { userIdentifier, decryptionKey }, ctx, { pageSize: 1, pageToken: undefined });
+  return page.items.find((u) => u.identifier === userIdentifier);
+}
+
+export function userPayload(ctx: GraphqlContext, answer: ServiceAnswer, userIdentifier: string, decryptionKey?: string) {
+  return changePayload(ctx, answer, 'user', () => readUser(ctx, userIdentifier, decryptionKey));
+}
+
+/** The user's entry of investorsOfUser(userIdentifier), read without a key: encrypted investor names masked. */
+export function userInvestorsPayload(ctx: GraphqlContext, answer: ServiceAnswer, userIdentifier: string) {
+  return changePayload(ctx, answer, 'userInvestors', async () =>
+    (await userQueries.investorsOfUser(undefined, { userIdentifier }, ctx)).find((u) => u.userIdentifier === userIdentifier),
+  );
+}
+
+/** The id of the user a removal names, read before it (payloads.ts's removalPayload), without a key. */
+export const userIdOf = (ctx: GraphqlContext, userIdentifier: string) => async () => (await readUser(ctx, userIdentifier, undefined))?.id;
 
 export interface AddUserInput {
   userIdentifier: string;

@@ -17,10 +17,12 @@ interface Received {
  */
 function exportOneSpan(env: Record<string, string>): Promise<{ code: number | null; stderr: string }> {
   const tracing = fileURLToPath(new URL('./tracing.js', import.meta.url));
+  const config = fileURLToPath(new URL('../config.js', import.meta.url));
   const script = `
     import { trace } from '@opentelemetry/api';
+    import { processEnvironment } from ${JSON.stringify(config)};
     import { initTracing, shutdownTracing } from ${JSON.stringify(tracing)};
-    initTracing('otlp-protocol-test');
+    initTracing('otlp-protocol-test', { env: processEnvironment() });
     trace.getTracer('t').startSpan('span-over-otlp').end();
     await shutdownTracing();`;
   const child = spawn(process.execPath, ['--input-type=module', '-e', script], {

@@ -11,16 +11,16 @@ import {
 } from '@opentelemetry/sdk-trace-base';
 import { NodeTracerProvider } from '@opentelemetry/sdk-trace-node';
 import { ATTR_SERVICE_NAME, ATTR_SERVICE_NAMESPACE } from '@opentelemetry/semantic-conventions';
-import { ConfigError, envReader } from '../config.js';
+import { ConfigError, envReader, type Env } from '../config.js';
 import { enableInstrumentations } from './instrumentations.js';
 import { RedactingSpanProcessor } from './redacting-processor.js';
 import { markTracingEnabled } from './tracer.js';
 
-export interface TracingOptions {
+/** The environment to read the OTEL_* variables from (config.ts processEnvironment()), or an exporter that takes every span. */
+export type TracingOptions =
+  | { env: Env; exporter?: undefined }
   /** Exports every span here, synchronously, whatever the environment says (tests: InMemorySpanExporter). */
-  exporter?: SpanExporter;
-  env?: Record<string, string | undefined>;
-}
+  | { exporter: SpanExporter; env?: Env };
 
 export interface Tracing {
   serviceName: string;
@@ -43,10 +43,9 @@ let active: { tracing: Tracing; provider: NodeTracerProvider } | undefined;
  * Context travels as W3C `traceparent`: HTTP headers, gRPC metadata, bus message headers.
  * Answers undefined when tracing stays off; calling it twice keeps the first set-up.
  */
-export function initTracing(serviceName: string, options: TracingOptions = {}): Tracing | undefined {
+export function initTracing(serviceName: string, options: TracingOptions): Tracing | undefined {
   if (active) return active.tracing;
-  const env = options.env ?? process.env;
-  const read = envReader(env);
+  const read = envReader(options.env ?? {});
   let exporters: SpanExporter[];
   if (options.exporter) {
     exporters = [options.exporter];
@@ -81,7 +80,7 @@ export function initTracing(serviceName: string, options: TracingOptions = {}): 
 }
 
 /** True when the environment asks for tracing (what initTracing() would start without an explicit exporter). */
-export function tracingRequested(env: Record<string, string | undefined> = process.env): boolean {
+export function tracingRequested(env: Env): boolean {
   const read = envReader(env);
   if (read.bool('OTEL_SDK_DISABLED', false)) return false;
   const names = read.list('OTEL_TRACES_EXPORTER');

@@ -1,6 +1,6 @@
 import { protoFiles, protoRoot } from '@green-impact/proto/paths';
 import type { Caller } from '@green-impact/shared/caller';
-import { ConfigError, envReader } from '@green-impact/shared/config';
+import { ConfigError, envReader, processEnvironment } from '@green-impact/shared/config';
 import { loadCallerTrust } from '@green-impact/shared/callers/caller-trust-config';
 import { useCallerTrust } from '@green-impact/shared/callers/caller-trust';
 import { GATEWAY_ISSUER } from '@green-impact/shared/callers/caller-verifier';
@@ -24,7 +24,7 @@ import { ICMA_TAXONOMY } from './icma-taxonomy.js';
 const log = createLogger('load-example');
 const stack: (() => Promise<void>)[] = [];
 try {
-  const env = envReader();
+  const env = envReader(processEnvironment());
   const caller: Caller = { accountId: env.string('EXAMPLE_ACCOUNT_ID', 'example-loader'), role: 'operator' };
   let address = env.optionalString('TAXONOMY_GRPC_ADDR');
   if (address !== undefined) useCallerTrust(loadCallerTrust(env, { signsAs: GATEWAY_ISSUER, verifies: false }));
