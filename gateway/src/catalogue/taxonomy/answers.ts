@@ -43,7 +43,7 @@ const taxonomyRow = shared(
 const languageRow = z.strictObject({ id: id(), language_code: z.string().min(1), language: z.string() });
 const currencyRow = z.strictObject({ id: id(), currency_code: currencyCode() });
 const fxRateRow = z.strictObject({
-  fx_conversion_id: id(),
+  fx_conversion_id: z.int().min(0).meta({ description: 'The stored rate\'s id; 0 for a pair derived from stored ones (identity, reciprocal).' }),
   year: year(),
   numerator_currency_code: currencyCode(),
   denominator_currency_code: currencyCode(),
@@ -123,6 +123,7 @@ export const taxonomyAnswers = {
   ]),
   getFXrates: answer(z.array(fxRateRow), [
     { fx_conversion_id: 4, year: 2024, numerator_currency_code: 'USD', denominator_currency_code: 'EUR', fx_rate: 1.0824 },
+    { fx_conversion_id: 0, year: 2024, numerator_currency_code: 'EUR', denominator_currency_code: 'USD', fx_rate: 1 / 1.0824 },
   ]),
   addCurrency: changed('Currency added with id 2.'),
   addFXrate: changed('FX rate added with id 4.'),
