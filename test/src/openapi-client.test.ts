@@ -6,8 +6,8 @@ import { fileURLToPath } from 'node:url';
 import openapiTS, { astToString } from 'openapi-typescript';
 import type { RunningSystem } from '@green-impact/embedded/system';
 import { testDatabases } from '@green-impact/shared/testing/databases';
-import { createUserAccount, startTestSystem } from './support/system.js';
-import { assertConformingAnswer } from './support/answer-conformance.js';
+import { createUserAccount, ok, startTestSystem } from './support/system.js';
+import { assertConformingAnswer, conformingOperations, conformingV1Client } from './support/answer-conformance.js';
 import { compileStrictly } from './support/strict-compile.js';
 
 /**
@@ -23,6 +23,7 @@ const here = path.dirname(fileURLToPath(import.meta.url));
 // Under test/ so the generated code resolves openapi-fetch from node_modules.
 const outDir = path.join(here, `openapi-client-${process.pid}`);
 const OPERATOR = 'openapi-client-operator-key';
+const ESG = 'SVC.ESG.Credits';
 
 const CLIENT = `
 import createClient from 'openapi-fetch';
@@ -132,6 +133,27 @@ describe('the typed client generated from GET /v1/openapi.json', () => {
     assert.match(result.framework, /^Framework added with id \d+\.$/);
     assert.deepEqual(result.summaries, [{ identifier: 'OA-1', outstanding: 1_000_000, visibility: 'public' }]);
     assert.equal(result.removed, 'Framework removed.');
+  });
+
+  it('answers the flows the other e2e suites leave out as their schemas say', async () => {
+    const call = conformingV1Client(system.gatewayUrl, OPERATOR);
+    const idOf = (answer: { message: string }) => Number(/(\d+)\.$/.exec(answer.message)?.[1]);
+    const year = { reporting_year: 2024, language_code: 'en' };
+    const category = idOf(await ok(call(ESG, 'addCategory', { ...year, category_name: 'Transport' }), 'addCategory'));
+    const unit = idOf(await ok(call(ESG, 'addUnit', { ...year, unit_name: 'km' }), 'addUnit'));
+    const superIndicator = idOf(await ok(call(ESG, 'addSuperIndicator', { ...year, super_indicator_name: 'Mobility', category_id: category }), 'addSuperIndicator'));
+    await ok(call(ESG, 'addIndicator', { ...year, indicator_name: 'Distance avoided', super_indicator_id: superIndicator, unit_id: unit }), 'addIndicator');
+    const superIndicators = await ok(call(ESG, 'getSuperIndicators', year), 'getSuperIndicators');
+    assert.deepEqual(superIndicators.map((s: { super_indicator_name: string }) => s.super_indicator_name), ['Mobility']);
+    const [indicator] = await ok(call(ESG, 'getIndicators', year), 'getIndicators');
+    assert.equal(indicator.unit_name, 'km');
+    await ok(call(ESG, 'addCurrency', { currency_code: 'QZY' }), 'addCurrency');
+    assert.deepEqual(await ok(call(ESG, 'removeCurrency', { currency_code: 'QZY' }), 'removeCurrency'), { message: 'Currency removed.' });
+    await ok(call(ESG, 'addUser', { user_identifier: 'oa-user' }), 'addUser');
+    await ok(call(ESG, 'removeUser', { user_identifier: 'oa-user' }), 'removeUser');
+    for (const operation of ['getSuperIndicators', 'getIndicators', 'removeCurrency', 'removeUser']) {
+      assert.ok(conformingOperations.has(`${ESG} ${operation}`), operation);
+    }
   });
 
   it('a misuse the types refuse is also refused by the system (the compile-time errors are real ones)', async () => {

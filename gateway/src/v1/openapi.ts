@@ -235,8 +235,10 @@ export function openApiDocument(table: OperationTable, version = '1.0.0'): Schem
     oneOf: Object.values(solutionSchemas).map((r) => ({ $ref: r })),
     discriminator: { propertyName: 'solution', mapping: solutionSchemas },
   };
-  const answers = answerSchemas(table.entries);
-  Object.assign(schemas, answers);
+  for (const [name, schema] of Object.entries(answerSchemas(table.entries))) {
+    if (schemas[name]) throw new Error(`The answer shape ${name} has the name of a request schema.`);
+    schemas[name] = schema;
+  }
   const answerNames = table.entries.map((e) => schemaName('Answer', e.solution, e.operation));
   const answerExamples = Object.fromEntries(
     table.entries.map((e) => [
