@@ -9,7 +9,8 @@ import type { RunningSystem } from '@green-impact/embedded/system';
 import { rawCidOf } from './support/cid.js';
 import { createHash } from 'node:crypto';
 import { Contract, JsonRpcProvider, keccak256, toUtf8Bytes } from 'ethers';
-import { type CallResult, createUserAccount, graphqlClient, ok, startTestSystem, v1Client } from './support/system.js';
+import { type CallResult, createUserAccount, graphqlClient, ok, startTestSystem } from './support/system.js';
+import { assertConformingAnswer, conformingV1Client } from './support/answer-conformance.js';
 import { until } from './support/poll.js';
 
 const ESG = 'SVC.ESG.Credits';
@@ -32,7 +33,7 @@ for (const db of testDatabases) {
     let system: RunningSystem;
     let issuerKey: string;
     let issuer: Caller;
-    let esg: ReturnType<typeof v1Client>;
+    let esg: ReturnType<typeof conformingV1Client>;
 
     /** POST /v1/call with any envelope and headers. */
     const post = async (body: Record<string, unknown>, headers: Record<string, string> = {}): Promise<CallResult> => {
@@ -41,7 +42,9 @@ for (const db of testDatabases) {
         headers: { 'content-type': 'application/json', 'x-api-key': issuerKey, ...headers },
         body: JSON.stringify(body),
       });
-      return { status: res.status, body: await res.json() };
+      const answer = await res.json();
+      if (res.status === 200) await assertConformingAnswer(system.gatewayUrl, String(body['solution']), String(body['operation']), answer);
+      return { status: res.status, body: answer };
     };
     const status = (jobId: string) => ok(esg(ESG, 'getJobStatusFromBlockchain', { job_id: jobId }), 'getJobStatusFromBlockchain');
     const completed = (jobId: string) =>
@@ -64,10 +67,10 @@ for (const db of testDatabases) {
       issuerKey = await createUserAccount(system.gatewayUrl, OPERATOR, 'Chain Issuer');
       const me = await graphqlClient(system.gatewayUrl, issuerKey)('{ me { id } }');
       issuer = { accountId: me.data.me.id, role: 'user' };
-      esg = v1Client(system.gatewayUrl, issuerKey);
+      esg = conformingV1Client(system.gatewayUrl, issuerKey);
 
       // The operator's taxonomy: one sub category (SDG 7) with two indicators.
-      const op = v1Client(system.gatewayUrl, OPERATOR);
+      const op = conformingV1Client(system.gatewayUrl, OPERATOR);
       const id = async (operation: string, params: Record<string, unknown>) =>
         idOf((await ok(op(ESG, operation, { reporting_year: YEAR, language_code: 'en', ...params }), operation)).message);
       const category = await id('addCategory', { category_name: 'Renewable energy' });

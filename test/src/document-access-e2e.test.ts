@@ -5,7 +5,8 @@ import { DocumentLinks } from '@green-impact/gateway/document-links';
 import { skipReason, testDatabases } from '@green-impact/shared/testing/databases';
 import { ESG, seedAccount, seedReferenceData, YEAR, type AccountData } from './support/dataset.js';
 import { until } from './support/poll.js';
-import { createUserAccount, graphqlClient, ok, startTestSystem, v1Client } from './support/system.js';
+import { createUserAccount, graphqlClient, ok, startTestSystem } from './support/system.js';
+import { conformingV1Client } from './support/answer-conformance.js';
 
 const OPERATOR = 'document-access-operator-key';
 const SECRET = 'pNwgBcWEvimaUluBTjXswV01NUqcFNnBoGa0jDTnR1o'; // random, made once for this test
@@ -29,14 +30,14 @@ for (const db of testDatabases) {
 
     const get = (path: string, key?: string) => fetch(path.startsWith('http') ? path : `${system.gatewayUrl}${path}`, { headers: key ? { 'x-api-key': key } : {} });
     const status = async (path: string, key?: string) => (await get(path, key)).status;
-    const linkOf = async (operation: string, jobId: string) => Object.values(await ok(v1Client(system.gatewayUrl, owner)(ESG, operation, { job_id: jobId }), operation))[0] as string;
+    const linkOf = async (operation: string, jobId: string) => Object.values(await ok(conformingV1Client(system.gatewayUrl, owner)(ESG, operation, { job_id: jobId }), operation))[0] as string;
 
     before(async () => {
       system = await startTestSystem(db, OPERATOR, { gatewayDocumentLinks: { DOCUMENT_LINK_SECRET: SECRET } });
       owner = await createUserAccount(system.gatewayUrl, OPERATOR, 'Document Owner');
       stranger = await createUserAccount(system.gatewayUrl, OPERATOR, 'Stranger');
-      a = await seedAccount(v1Client(system.gatewayUrl, owner), 'D', await seedReferenceData(v1Client(system.gatewayUrl, OPERATOR)));
-      const esg = v1Client(system.gatewayUrl, owner);
+      a = await seedAccount(conformingV1Client(system.gatewayUrl, owner), 'D', await seedReferenceData(conformingV1Client(system.gatewayUrl, OPERATOR)));
+      const esg = conformingV1Client(system.gatewayUrl, owner);
       const write = async (operation: string, parameters: Record<string, unknown>) => (await ok(esg(ESG, operation, { reporting_year: YEAR, ...SAVE, ...parameters }), operation)).job_id as string;
       jobs.privateHtml = await write('writeHtmlFrameworkToBlockchain', { framework_identifier: a.framework });
       jobs.publicHtml = await write('writeHtmlFrameworkToBlockchain', { framework_identifier: a.publicFramework });
@@ -125,7 +126,7 @@ for (const db of testDatabases) {
       const refused = await gqlStranger('mutation($id: ID!) { revokeDocumentLinks(jobId: $id) { linkEpoch } }', { id: jobs.impactsHtml });
       assert.equal(refused.errors?.[0]?.extensions?.['code'], 'NOT_FOUND');
       assert.equal(await status(first), 200);
-      const revoked = await ok(v1Client(system.gatewayUrl, owner)(ESG, 'revokeDocumentLinks', { job_id: jobs.impactsHtml }), 'revoke');
+      const revoked = await ok(conformingV1Client(system.gatewayUrl, owner)(ESG, 'revokeDocumentLinks', { job_id: jobs.impactsHtml }), 'revoke');
       assert.equal(revoked.message, `The links to the document of job ${jobs.impactsHtml} are revoked.`);
       assert.equal(await status(first), 404);
       const second = await linkOf('getHtmlPositionImpactsFromBlockchain', jobs.impactsHtml);

@@ -2,7 +2,8 @@ import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { skipReason, testDatabases } from '@green-impact/shared/testing/databases';
 import type { RunningSystem } from '@green-impact/embedded/system';
-import { createUserAccount, graphqlClient, ok, refused, startTestSystem, v1Client } from './support/system.js';
+import { createUserAccount, graphqlClient, ok, refused, startTestSystem } from './support/system.js';
+import { conformingV1Client } from './support/answer-conformance.js';
 
 const ESG = 'SVC.ESG.Credits';
 const OPERATOR = 'frameworks-operator-key';
@@ -29,9 +30,9 @@ for (const db of testDatabases) {
 
     it('through /v1/call: the issuer builds a framework from two projects; another account sees only what is public', async () => {
       const year = 2024;
-      const op = v1Client(system.gatewayUrl, OPERATOR);
-      const issuer = v1Client(system.gatewayUrl, issuerKey);
-      const other = v1Client(system.gatewayUrl, otherKey);
+      const op = conformingV1Client(system.gatewayUrl, OPERATOR);
+      const issuer = conformingV1Client(system.gatewayUrl, issuerKey);
+      const other = conformingV1Client(system.gatewayUrl, otherKey);
 
       // ---- the operator's taxonomy: one category, one sub category (SDG 7), two indicators with units ----
       const id = async (operation: string, params: Record<string, unknown>) => {

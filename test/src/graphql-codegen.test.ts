@@ -3,10 +3,10 @@ import assert from 'node:assert/strict';
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import ts from 'typescript';
 import type { RunningSystem } from '@green-impact/embedded/system';
 import { testDatabases } from '@green-impact/shared/testing/databases';
 import { startTestSystem } from './support/system.js';
+import { compileStrictly } from './support/strict-compile.js';
 
 /**
  * The typed client a frontend team generates: GraphQL Code Generator over the committed contract
@@ -85,23 +85,9 @@ describe('the typed client generated from docs/schema.graphql', () => {
     writeFileSync(path.join(outDir, 'graphql.ts'), await generateClient());
     writeFileSync(path.join(outDir, 'client.ts'), CLIENT);
 
-    const program = ts.createProgram([path.join(outDir, 'client.ts')], {
-      strict: true,
-      exactOptionalPropertyTypes: true,
-      noUncheckedIndexedAccess: true,
-      module: ts.ModuleKind.NodeNext,
-      moduleResolution: ts.ModuleResolutionKind.NodeNext,
-      target: ts.ScriptTarget.ES2022,
-      skipLibCheck: true,
-      outDir,
-    });
-    const diagnostics = [...ts.getPreEmitDiagnostics(program), ...program.emit().diagnostics];
-    const text = ts.formatDiagnostics(diagnostics, { getCanonicalFileName: (f) => f, getCurrentDirectory: () => outDir, getNewLine: () => '\n' });
-    assert.equal(diagnostics.length, 0, text);
-
-    const client = (await import(pathToFileURL(path.join(outDir, 'client.js')).href)) as {
+    const client = await compileStrictly<{
       run(url: string, key: string): Promise<{ currency: string; added: { message: string; id: string | null }; page: { totalCount: number; nodes: { identifier: string }[] }; job: { status: string; kind: string; keyValue: { key: string; value: string | null } | null } | null }>;
-    };
+    }>(outDir, 'client.ts');
     const result = await client.run(system.gatewayUrl, OPERATOR);
     t.diagnostic(JSON.stringify({ currency: result.currency, added: result.added, frameworks: result.page.totalCount, job: result.job?.status }));
     assert.match(result.currency, /^Currency added with id \d+\.$/);

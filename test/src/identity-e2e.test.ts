@@ -2,7 +2,8 @@ import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { skipReason, testDatabases } from '@green-impact/shared/testing/databases';
 import type { RunningSystem } from '@green-impact/embedded/system';
-import { graphqlClient, startTestSystem, v1Client } from './support/system.js';
+import { graphqlClient, startTestSystem } from './support/system.js';
+import { conformingV1Client } from './support/answer-conformance.js';
 
 const ESG = 'SVC.ESG.Credits';
 const BOOTSTRAP = 'k';
@@ -10,13 +11,13 @@ const BOOTSTRAP = 'k';
 for (const db of testDatabases) {
   describe(`identity end to end through the gateway on ${db.name}`, { skip: await skipReason(db) }, () => {
     let system: RunningSystem;
-    let opCall: ReturnType<typeof v1Client>;
+    let opCall: ReturnType<typeof conformingV1Client>;
     let aliceKey: string;
     let bobKey: string;
 
     before(async () => {
       system = await startTestSystem(db, BOOTSTRAP);
-      opCall = v1Client(system.gatewayUrl, BOOTSTRAP);
+      opCall = conformingV1Client(system.gatewayUrl, BOOTSTRAP);
     });
     after(async () => system?.stop());
 
@@ -36,7 +37,7 @@ for (const db of testDatabases) {
       });
       assert.equal(none.status, 401);
       assert.deepEqual(await none.json(), { message: 'Please submit client identifier.', code: 'UNAUTHENTICATED' });
-      const bad = await v1Client(system.gatewayUrl, 'wrong')(ESG, 'getGroups');
+      const bad = await conformingV1Client(system.gatewayUrl, 'wrong')(ESG, 'getGroups');
       assert.equal(bad.status, 401);
     });
 
@@ -59,19 +60,19 @@ for (const db of testDatabases) {
       const gql = graphqlClient(system.gatewayUrl, bobKey);
       const rotated = await gql('mutation { rotateApiKey { apiKey key { id } revokedKeyIds } }');
       assert.equal(rotated.errors, undefined, JSON.stringify(rotated.errors));
-      assert.equal((await v1Client(system.gatewayUrl, bobKey)(ESG, 'getGroups')).status, 401);
+      assert.equal((await conformingV1Client(system.gatewayUrl, bobKey)(ESG, 'getGroups')).status, 401);
       bobKey = rotated.data.rotateApiKey.apiKey;
-      assert.equal((await v1Client(system.gatewayUrl, bobKey)(ESG, 'getGroups')).status, 200);
+      assert.equal((await conformingV1Client(system.gatewayUrl, bobKey)(ESG, 'getGroups')).status, 200);
       const extra = await graphqlClient(system.gatewayUrl, bobKey)('mutation { issueApiKey { apiKey key { id } } }');
       const revoked = await graphqlClient(system.gatewayUrl, bobKey)('mutation($id: ID!) { revokeApiKey(keyId: $id) { revokedAt } }', {
         id: extra.data.issueApiKey.key.id,
       });
       assert.ok(revoked.data.revokeApiKey.revokedAt);
-      assert.equal((await v1Client(system.gatewayUrl, extra.data.issueApiKey.apiKey)(ESG, 'getGroups')).status, 401);
+      assert.equal((await conformingV1Client(system.gatewayUrl, extra.data.issueApiKey.apiKey)(ESG, 'getGroups')).status, 401);
     });
 
     it('runs every §4.11 operation through /v1/call with the spec messages', async () => {
-      const alice = v1Client(system.gatewayUrl, aliceKey);
+      const alice = conformingV1Client(system.gatewayUrl, aliceKey);
       assert.deepEqual((await alice(ESG, 'getUsers', {})).body, { message: 'No users are registered.' });
       assert.deepEqual((await alice(ESG, 'getInvestorsOfUser', {})).body, { message: 'No users are registered.' });
       const missing = await alice(ESG, 'addUser', { user_first_name: 'Ada' });
@@ -103,7 +104,7 @@ for (const db of testDatabases) {
     });
 
     it('encrypts user PII with generateEncryptionKey and reads it in clear only with the key', async () => {
-      const alice = v1Client(system.gatewayUrl, aliceKey);
+      const alice = conformingV1Client(system.gatewayUrl, aliceKey);
       const key = (await alice(ESG, 'generateEncryptionKey')).body.message;
       assert.match(key, /^[0-9a-f]{64}$/);
       await alice(ESG, 'addUser', { user_identifier: 'grace', user_first_name: 'Grace', user_email: 'grace@example.org', encryption_key: key });
@@ -119,13 +120,13 @@ for (const db of testDatabases) {
     });
 
     it('shows a second account none of the first account’s users, on both faces', async () => {
-      const bob = v1Client(system.gatewayUrl, bobKey);
+      const bob = conformingV1Client(system.gatewayUrl, bobKey);
       assert.deepEqual((await bob(ESG, 'getUsers', {})).body, { message: 'No users are registered.' });
       const r = await bob(ESG, 'removeUser', { user_identifier: 'ada' });
       assert.deepEqual([r.status, r.body.message], [404, 'No such user.']);
       const g = await graphqlClient(system.gatewayUrl, bobKey)('{ users { nodes { identifier } } }');
       assert.deepEqual(g.data, { users: { nodes: [] } });
-      const stillThere = await v1Client(system.gatewayUrl, aliceKey)(ESG, 'getUsers', { user_identifier: 'ada' });
+      const stillThere = await conformingV1Client(system.gatewayUrl, aliceKey)(ESG, 'getUsers', { user_identifier: 'ada' });
       assert.equal(stillThere.status, 200);
     });
 

@@ -8,6 +8,7 @@ import type { RunningSystem } from '@green-impact/embedded/system';
 import { rawCidOf } from './support/cid.js';
 import { startImageServer, testPng } from './support/images.js';
 import { type CallResult, createUserAccount, graphqlClient, ok, startTestSystem } from './support/system.js';
+import { assertConformingAnswer } from './support/answer-conformance.js';
 import { until as poll } from './support/poll.js';
 
 const NFT = 'SVC.NFT.zK';
@@ -65,7 +66,9 @@ for (const db of testDatabases) {
 
     const post = async (body: Record<string, unknown>, headers: Record<string, string> = { 'x-api-key': key }): Promise<CallResult> => {
       const res = await fetch(`${system.gatewayUrl}/v1/call`, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(body) });
-      return { status: res.status, body: await res.json() };
+      const answer = await res.json();
+      if (res.status === 200) await assertConformingAnswer(system.gatewayUrl, String(body['solution']), String(body['operation']), answer);
+      return { status: res.status, body: answer };
     };
     const nft = (operation: string, parameters: Record<string, unknown>, envelope: Record<string, unknown> = { version: 1, network: 'sepolia' }) =>
       ok(post({ solution: NFT, operation, ...envelope, parameters }), operation);

@@ -2,7 +2,8 @@ import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { skipReason, testDatabases } from '@green-impact/shared/testing/databases';
 import type { RunningSystem } from '@green-impact/embedded/system';
-import { createUserAccount, graphqlClient, ok, refused, startTestSystem, v1Client } from './support/system.js';
+import { createUserAccount, graphqlClient, ok, refused, startTestSystem } from './support/system.js';
+import { conformingV1Client } from './support/answer-conformance.js';
 
 const ESG = 'SVC.ESG.Credits';
 const OPERATOR = 'portfolio-operator-key';
@@ -63,9 +64,9 @@ for (const db of testDatabases) {
 
     it('through /v1/call: assets, investors, positions with impacts, portfolios, the user filter, removals', async () => {
       const year = 2024;
-      const op = v1Client(system.gatewayUrl, OPERATOR);
-      const issuer = v1Client(system.gatewayUrl, issuerKey);
-      const manager = v1Client(system.gatewayUrl, managerKey);
+      const op = conformingV1Client(system.gatewayUrl, OPERATOR);
+      const issuer = conformingV1Client(system.gatewayUrl, issuerKey);
+      const manager = conformingV1Client(system.gatewayUrl, managerKey);
 
       // ---- the operator: taxonomy of 2024, SEK and the SEK/EUR rate (12.5 SEK per EUR) ----
       const id = async (operation: string, params: Record<string, unknown>) =>

@@ -4,7 +4,8 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type { RunningSystem } from '@green-impact/embedded/system';
 import { skipReason, testDatabases } from '@green-impact/shared/testing/databases';
 import { subscriptionClient } from './support/subscriptions.js';
-import { createUserAccount, graphqlClient, ok, refused, startTestSystem, v1Client } from './support/system.js';
+import { createUserAccount, graphqlClient, ok, refused, startTestSystem } from './support/system.js';
+import { conformingV1Client } from './support/answer-conformance.js';
 
 const ESG = 'SVC.ESG.Credits';
 const OPERATOR = 'recompute-operator-key';
@@ -21,9 +22,9 @@ const idOf = (message: string): number => Number(/(\d+)\.$/.exec(message)?.[1]);
 for (const db of testDatabases) {
   describe(`impact recompute jobs end to end through the gateway on ${db.name}`, { skip: await skipReason(db) }, () => {
     let system: RunningSystem;
-    let manager: ReturnType<typeof v1Client>;
-    let issuer: ReturnType<typeof v1Client>;
-    let op: ReturnType<typeof v1Client>;
+    let manager: ReturnType<typeof conformingV1Client>;
+    let issuer: ReturnType<typeof conformingV1Client>;
+    let op: ReturnType<typeof conformingV1Client>;
     let managerKey: string;
 
     /** Polls getImpactRecomputeJob as a legacy client would, until the job ended. */
@@ -53,9 +54,9 @@ for (const db of testDatabases) {
       system = await startTestSystem(db, OPERATOR);
       const issuerKey = await createUserAccount(system.gatewayUrl, OPERATOR, 'Issuer');
       managerKey = await createUserAccount(system.gatewayUrl, OPERATOR, 'Manager');
-      op = v1Client(system.gatewayUrl, OPERATOR);
-      issuer = v1Client(system.gatewayUrl, issuerKey);
-      manager = v1Client(system.gatewayUrl, managerKey);
+      op = conformingV1Client(system.gatewayUrl, OPERATOR);
+      issuer = conformingV1Client(system.gatewayUrl, issuerKey);
+      manager = conformingV1Client(system.gatewayUrl, managerKey);
       const id = async (operation: string, params: Record<string, unknown>) =>
         idOf((await ok(op(ESG, operation, { reporting_year: YEAR, language_code: 'en', ...params }), operation)).message);
       const category = await id('addCategory', { category_name: 'Renewable energy' });

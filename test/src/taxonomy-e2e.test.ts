@@ -2,7 +2,8 @@ import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { skipReason, testDatabases } from '@green-impact/shared/testing/databases';
 import type { RunningSystem } from '@green-impact/embedded/system';
-import { graphqlClient, startTestSystem, v1Client } from './support/system.js';
+import { graphqlClient, startTestSystem } from './support/system.js';
+import { conformingV1Client } from './support/answer-conformance.js';
 
 const ESG = 'SVC.ESG.Credits';
 const OPERATOR = 'taxonomy-operator-key';
@@ -11,12 +12,12 @@ const idOf = (message: string): number => Number(/(\d+)\.$/.exec(message)?.[1]);
 for (const db of testDatabases) {
   describe(`taxonomy end to end through the gateway on ${db.name}`, { skip: await skipReason(db) }, () => {
     let system: RunningSystem;
-    let op: ReturnType<typeof v1Client>;
+    let op: ReturnType<typeof conformingV1Client>;
     let userKey: string;
 
     before(async () => {
       system = await startTestSystem(db, OPERATOR);
-      op = v1Client(system.gatewayUrl, OPERATOR);
+      op = conformingV1Client(system.gatewayUrl, OPERATOR);
       const created = await graphqlClient(system.gatewayUrl, OPERATOR)(
         'mutation { createAccount(input: {name: "Issuer", role: USER}) { apiKey } }',
       );
@@ -109,7 +110,7 @@ for (const db of testDatabases) {
       await bad('addCategory', { category_name: 'X', reporting_year: 2024, language_code: 'xx' });
       await bad('addSubCategory', { sub_category_name: 'Y', category_id: 999999, reporting_year: 2024, language_code: 'en' }, 404);
       await bad('addSubCategory', { sub_category_name: 'Y', category_id: 'one', reporting_year: 2024, language_code: 'en' });
-      const user = v1Client(system.gatewayUrl, userKey);
+      const user = conformingV1Client(system.gatewayUrl, userKey);
       const denied = await user(ESG, 'addCategory', { category_name: 'Mine', reporting_year: 2024, language_code: 'en' });
       assert.deepEqual([denied.status, denied.body.message], [403, 'Not authorized.']);
       assert.equal((await user(ESG, 'getLanguages')).body.length, 41);

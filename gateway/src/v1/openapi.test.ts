@@ -2,6 +2,12 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import { Validator } from '@seriousme/openapi-schema-validator';
+import { ANSWERS, answerOf } from '../catalogue/answers.js';
+import { blockchainAnswers } from '../catalogue/chain/answers.js';
+import { frameworkAnswers } from '../catalogue/frameworks/answers.js';
+import { identityAnswers } from '../catalogue/identity/answers.js';
+import { portfolioAnswers } from '../catalogue/portfolio/answers.js';
+import { taxonomyAnswers } from '../catalogue/taxonomy/answers.js';
 import { startTestGateway, type TestGateway } from '../testing/test-gateway.js';
 import { parseCall } from './envelope.js';
 import { VERSIONED_SOLUTIONS, type OperationEntry } from './operation.js';
@@ -18,7 +24,8 @@ import type { ParamSpec } from './parameters.js';
 const doc = openApiDocument(operationTable);
 type Doc = { components: { schemas: Record<string, { oneOf?: { $ref: string }[]; discriminator?: { mapping: Record<string, string> } }> } };
 const schemas = (doc as Doc).components.schemas;
-const ajv = new Ajv2020({ strict: false, allErrors: false });
+// format (uri, date-time) is an annotation, as OpenAPI 3.1 has it by default; zod checks the URLs it declares.
+const ajv = new Ajv2020({ strict: false, allErrors: false, validateFormats: false });
 ajv.addSchema(doc, 'openapi');
 const schemaValid = (body: unknown): boolean => {
   const validate = ajv.getSchema('openapi#/components/schemas/Call');
@@ -158,6 +165,54 @@ describe('the /v1/call OpenAPI document', () => {
           assert.deepEqual([gatewayValid(b), schemaValid(b)], [false, false], `${name} (${spec.type}) = ${JSON.stringify(bad)}`);
         }
       }
+    });
+  }
+});
+
+describe('the answers of the /v1/call OpenAPI document', () => {
+  const answerValid = (entry: OperationEntry, body: unknown): boolean => {
+    const validate = ajv.getSchema(`openapi#/components/schemas/Answer_${entry.solution}_${entry.operation}`);
+    assert.ok(validate, `Answer_${entry.solution}_${entry.operation} is a component`);
+    return validate(body) as boolean;
+  };
+
+  test('every operation of the table has a declared answer, and every declared answer an operation', () => {
+    const tabled = new Set(operationTable.entries.map((e) => `${e.solution} ${e.operation}`));
+    const declared = Object.entries(ANSWERS).flatMap(([solution, answers]) => Object.keys(answers).map((op) => `${solution} ${op}`));
+    assert.deepEqual([...tabled].filter((k) => !declared.includes(k)), [], 'operations without an answer');
+    assert.deepEqual(declared.filter((k) => !tabled.has(k)), [], 'answers without an operation');
+    // The domains of SVC.ESG.Credits declare disjoint operations (a spread would hide a second declaration).
+    const esg = [identityAnswers, taxonomyAnswers, frameworkAnswers, portfolioAnswers, blockchainAnswers].flatMap((a) => Object.keys(a));
+    assert.equal(new Set(esg).size, esg.length);
+  });
+
+  test('the 200 response is typed (any of the answer components) and carries every operation\'s example', () => {
+    type Ok = { content: { 'application/json': { schema: { anyOf: { $ref: string }[] }; examples: Record<string, { value: unknown }> } } };
+    const ok = (doc as { paths: { '/v1/call': { post: { responses: { '200': Ok } } } } }).paths['/v1/call'].post.responses['200'];
+    const media = ok.content['application/json'];
+    for (const entry of operationTable.entries) {
+      const name = `Answer_${entry.solution}_${entry.operation}`;
+      assert.ok(media.schema.anyOf.some((r) => r.$ref === `#/components/schemas/${name}`), `${name} is one of the 200 answers`);
+      assert.deepEqual(media.examples[`${entry.solution} ${entry.operation}`]?.value, answerOf(entry.solution, entry.operation)!.example);
+      assert.deepEqual((schemas[name] as { examples?: unknown[] }).examples, [answerOf(entry.solution, entry.operation)!.example]);
+    }
+  });
+
+  test('an answer schema is refused where the document would name an operation without one', () => {
+    const entry = { ...operationTable.entries[0]!, operation: 'undeclaredOperation' } as OperationEntry;
+    assert.throws(() => openApiDocument({ entries: [entry], find: () => entry }), /No answer is declared for SVC\.ESG\.Credits\/undeclaredOperation/);
+  });
+
+  for (const entry of operationTable.entries) {
+    test(`${entry.solution} ${entry.operation}: the example is an answer, by the zod schema and by the published JSON Schema`, () => {
+      const { answer, example } = answerOf(entry.solution, entry.operation)!;
+      const parsed = answer.safeParse(example);
+      assert.ok(parsed.success, parsed.success ? '' : parsed.error.message);
+      assert.ok(answerValid(entry, example), ajv.errorsText(ajv.getSchema(`openapi#/components/schemas/Answer_${entry.solution}_${entry.operation}`)!.errors));
+      // Strict: a key the answer does not have is refused by both.
+      const extra = Array.isArray(example) ? [{ ...example[0], unexpected_key: 1 }] : { ...(example as object), unexpected_key: 1, another_key: 2 };
+      assert.equal(answer.safeParse(extra).success, false, 'zod refuses an unknown key');
+      assert.equal(answerValid(entry, extra), false, 'the JSON Schema refuses an unknown key');
     });
   }
 });

@@ -1,15 +1,25 @@
+import { z } from 'zod';
 import type { ErrorCode } from '@green-impact/shared/errors';
+import { SHARED_ANSWER_SHAPES } from '../catalogue/answer-shapes.js';
+import { answerOf } from '../catalogue/answers.js';
 import { HTTP_STATUS_OF } from '../http-errors.js';
 import { SOLUTIONS, VERSIONED_SOLUTIONS, type OperationEntry, type Solution } from './operation.js';
 import type { OperationTable } from './operation-table.js';
 import type { ParamSpec } from './parameters.js';
 import { MAX_IDEMPOTENCY_KEY } from './request-facts.js';
+import { RESULT_TRUNCATED_HEADER, TOTAL_COUNT_HEADER } from './truncation.js';
 
 /**
  * The OpenAPI 3.1 description of POST /v1/call, written from the operation table itself (so it cannot
  * drift from what the gateway accepts): one request schema per operation, discriminated first by
  * `solution`, then by `operation`, with each parameter described as validateParameters (parameters.ts)
  * checks it, and the error model of http-errors.ts. Served as GET /v1/openapi.json.
+ *
+ * The answers come from the catalogue (catalogue/<domain>/answers.ts): every operation's 200 answer is
+ * the component `Answer_<solution>_<operation>` (its zod schema through z.toJSONSchema, with the
+ * declared example), shapes several answers share are components of their own, and the 200 response is
+ * any of them, with every operation's example. A generated client picks an operation's answer type by
+ * that name, as it picks its request type by `Call_<solution>_<operation>`.
  *
  * What JSON Schema cannot say is in the descriptions: a number sent for a text parameter counts as its
  * decimal text, a numeric text for a number, and `null` or `""` as an absent parameter.
@@ -158,6 +168,45 @@ const CODES_BY_STATUS = (() => {
   return [...out].sort(([a], [b]) => a - b);
 })();
 
+/**
+ * The answer components of the table's operations: the shared shapes by their names, and for each
+ * operation `Answer_<solution>_<operation>`, its schema, or a reference (with the example) where the
+ * operation answers a shape declared under another name. Throws on an operation without a declared answer.
+ */
+function answerSchemas(entries: readonly OperationEntry[]): Record<string, Schema> {
+  // Ids only: descriptions and other annotations stay in zod's global registry (.meta()), where
+  // z.toJSONSchema reads them.
+  const registry = z.registry<{ id: string }>();
+  const examples: Record<string, unknown> = {};
+  const names = new Map<z.ZodType, string>();
+  for (const [name, schema] of Object.entries(SHARED_ANSWER_SHAPES)) {
+    registry.add(schema, { id: name });
+    names.set(schema, name);
+  }
+  const aliases: Record<string, Schema> = {};
+  for (const entry of entries) {
+    const declared = answerOf(entry.solution, entry.operation);
+    if (!declared) throw new Error(`No answer is declared for ${entry.solution}/${entry.operation} (catalogue/<domain>/answers.ts).`);
+    const name = schemaName('Answer', entry.solution, entry.operation);
+    const shape = names.get(declared.answer);
+    if (shape !== undefined) {
+      aliases[name] = { ...ref(shape), examples: [declared.example] };
+    } else {
+      registry.add(declared.answer, { id: name });
+      names.set(declared.answer, name);
+      examples[name] = declared.example;
+    }
+  }
+  const { schemas } = z.toJSONSchema(registry, { uri: (id) => `#/components/schemas/${id}`, unrepresentable: 'throw' });
+  const out: Record<string, Schema> = {};
+  for (const [name, schema] of Object.entries(schemas)) {
+    // Components of an OpenAPI document, not documents of their own.
+    const { $schema: _schema, $id: _id, ...rest } = schema as Schema;
+    out[name] = name in examples ? { ...rest, examples: [examples[name]] } : rest;
+  }
+  return { ...out, ...aliases };
+}
+
 /** The OpenAPI 3.1 document of POST /v1/call for this table. */
 export function openApiDocument(table: OperationTable, version = '1.0.0'): Schema {
   const schemas: Record<string, Schema> = {};
@@ -186,6 +235,17 @@ export function openApiDocument(table: OperationTable, version = '1.0.0'): Schem
     oneOf: Object.values(solutionSchemas).map((r) => ({ $ref: r })),
     discriminator: { propertyName: 'solution', mapping: solutionSchemas },
   };
+  for (const [name, schema] of Object.entries(answerSchemas(table.entries))) {
+    if (schemas[name]) throw new Error(`The answer shape ${name} has the name of a request schema.`);
+    schemas[name] = schema;
+  }
+  const answerNames = table.entries.map((e) => schemaName('Answer', e.solution, e.operation));
+  const answerExamples = Object.fromEntries(
+    table.entries.map((e) => [
+      `${e.solution} ${e.operation}`,
+      { summary: `${e.operation} (${e.solution})`, value: answerOf(e.solution, e.operation)!.example },
+    ]),
+  );
   const codes = CODES_BY_STATUS.flatMap(([, c]) => c);
   schemas['Error'] = {
     description:
@@ -230,7 +290,20 @@ export function openApiDocument(table: OperationTable, version = '1.0.0'): Schem
           ],
           requestBody: { required: true, content: { 'application/json': { schema: ref('Call') } } },
           responses: {
-            '200': { description: 'The operation\'s answer, as the spec gives it for that operation.', content: { 'application/json': { schema: {} } } },
+            '200': {
+              description:
+                'The operation\'s answer, as the spec gives it for that operation: the schema Answer_<solution>_<operation>. A listing the service cut at its cap says so in headers.',
+              headers: {
+                [RESULT_TRUNCATED_HEADER]: { description: 'Present (true) when the listing holds fewer items than matched.', schema: { const: 'true' } },
+                [TOTAL_COUNT_HEADER]: { description: 'How many items matched, with X-Result-Truncated.', schema: { type: 'string', pattern: '^\\d+$' } },
+              },
+              content: {
+                'application/json': {
+                  schema: { description: 'One of the operations\' answers (Answer_<solution>_<operation>).', anyOf: [...new Set(answerNames)].map(ref) },
+                  examples: answerExamples,
+                },
+              },
+            },
             ...errorResponses,
           },
         },

@@ -1,0 +1,78 @@
+import { z } from 'zod';
+import {
+  answer,
+  currencyCode,
+  detailRow,
+  exampleRowFields,
+  exampleSummary,
+  frameworkSummaryFields,
+  id,
+  messageAnswer,
+  shared,
+  visibility,
+  type Answers,
+} from '../answer-shapes.js';
+
+/**
+ * 200 answers of the framework and project operations (spec §4.6, §4.7): summaries and details in the
+ * spec's shapes (§2.3, §2.4), changes `{message}`. The details are arrays holding the one framework or
+ * project read, as the spec's "array of framework detail" says.
+ */
+
+export const frameworkSummary = shared('FrameworkSummary', z.strictObject(frameworkSummaryFields));
+export const frameworkRow = shared('FrameworkRow', detailRow('framework_currency_code'));
+const frameworkDetail = shared(
+  'FrameworkDetail',
+  z.strictObject({ ...frameworkSummaryFields, framework: z.array(frameworkRow) }),
+);
+
+const projectSummaryFields = {
+  project_id: id(),
+  project_identifier: z.string(),
+  project_name: z.string(),
+  project_allocated_amount: z.number().nullable(),
+  project_currency_code: currencyCode(),
+  framework_identifier: z.string(),
+  framework_name: z.string(),
+  project_visibility: visibility(),
+};
+const projectSummary = shared('ProjectSummary', z.strictObject(projectSummaryFields));
+const projectRow = detailRow('project_currency_code');
+const projectDetail = shared('ProjectDetail', z.strictObject({ ...projectSummaryFields, project: z.array(projectRow) }));
+
+const project = {
+  project_id: 14,
+  project_identifier: 'SOLAR-PARK-7',
+  project_name: 'Solar park Brandenburg',
+  project_allocated_amount: 120_000_000,
+  project_currency_code: 'EUR',
+  framework_identifier: 'GF-2024',
+  framework_name: 'Green bond framework 2024',
+  project_visibility: 'private' as const,
+};
+const changed = (message: string) => answer(messageAnswer, { message });
+
+export const frameworkAnswers = {
+  getFrameworks: answer(z.array(frameworkSummary), [exampleSummary]),
+  getFrameworkDetails: answer(z.array(frameworkDetail), [
+    { ...exampleSummary, framework: [{ ...exampleRowFields, framework_currency_code: 'EUR' }] },
+  ]),
+  addFramework: changed('Framework added with id 9.'),
+  addYearSpecificsToFramework: changed('Year specifics for 2024 added to framework.'),
+  addCategoryIndicatorToFramework: changed('Indicator 21 of sub category 12 added to framework.'),
+  removeIndicatorFromFramework: changed('Indicator 21 of sub category 12 removed from framework.'),
+  removeCategoryFromFramework: changed('Sub category 12 removed from framework.'),
+  removeFrameworkYearSpecifics: changed('Year specifics for 2024 removed from framework.'),
+  removeFramework: changed('Framework removed.'),
+
+  getProjects: answer(z.array(projectSummary), [project]),
+  getProjectDetails: answer(z.array(projectDetail), [{ ...project, project: [{ ...exampleRowFields, project_currency_code: 'EUR' }] }]),
+  addProject: changed('Project added with id 14.'),
+  addYearSpecificsToProject: changed('Year specifics for 2024 added to project.'),
+  addCategoryIndicatorToProject: changed('Indicator 21 of sub category 12 added to project.'),
+  buildFrameworkFromProjects: changed('Framework built from 2 projects: 4 rows.'),
+  removeIndicatorFromProject: changed('Indicator 21 of sub category 12 removed from project.'),
+  removeCategoryFromProject: changed('Sub category 12 removed from project.'),
+  removeYearSpecificsFromProject: changed('Year specifics for 2024 removed from project.'),
+  removeProject: changed('Project removed.'),
+} satisfies Answers;
