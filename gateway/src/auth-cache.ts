@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import type { Authenticated } from './auth.js';
 import type { IdentityClient } from './clients.js';
 import type { IdentityFollower } from './cache-invalidation.js';
@@ -18,8 +18,9 @@ export class AuthCache extends EpochLruCache<Authenticated> implements IdentityF
     super('auth', settings, now);
   }
 
+  /** One-shot crypto.hash: a third of createHash's cost for a short input, paid on every request. */
   static keyOf(apiKey: string): string {
-    return createHash('sha256').update(apiKey).digest('base64url');
+    return hash('sha256', apiKey, 'base64url');
   }
 
   forgetKeys(keyIds: readonly string[]): void {
