@@ -18,3 +18,17 @@ export function jsonBody(limitBytes: number, options: { requireJsonType: boolean
     parse(req, res, next);
   };
 }
+
+/**
+ * Answers `value` as JSON, with the headers express's res.json() sends (Content-Type with charset,
+ * Content-Length) but without its per-answer work this gateway never needs (settings lookups, content-type
+ * re-parsing, a copy of bodies over 1 kB, freshness checks that a POST never passes): on every /v1/call
+ * answer that was a tenth of a minimal express request's CPU.
+ */
+export function sendJson(res: Response, status: number, value: unknown): void {
+  const body = JSON.stringify(value) ?? '';
+  res.statusCode = status;
+  res.setHeader('Content-Type', 'application/json; charset=utf-8');
+  res.setHeader('Content-Length', Buffer.byteLength(body));
+  res.end(body);
+}

@@ -14,7 +14,7 @@ import { requestErrorStatus, requestErrorStatusPlugin, retryAfterStatusPlugin, s
 import { MAX_QUERY_TOKENS, aliasError, nestingError, queryLimitRules, type QueryLimits } from './limits.js';
 import type { DocumentLinks } from '../document-links.js';
 import { countOperation, unresolvedLabel } from './graphql-metrics.js';
-import { graphqlMetricsPlugin } from './graphql-metrics-plugin.js';
+import { graphqlMetricsPlugin, timeRootFields } from './graphql-metrics-plugin.js';
 
 export interface GraphqlEndpoint {
   /** Mount after a JSON body parser at /graphql. Answers 503 until start() has finished. */
@@ -53,6 +53,7 @@ export function createGraphql(deps: {
   const log = deps.log.child({ component: 'graphql' });
   const formatError = createFormatError(log);
   const validationRules = queryLimitRules(deps.limits);
+  timeRootFields(schema);
   const apollo = new ApolloServer<GraphqlContext>({
     schema,
     formatError,

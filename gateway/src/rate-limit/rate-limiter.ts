@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import { Counter } from 'prom-client';
 import type { Logger } from '@green-impact/shared/logger';
 import { metricsRegistry } from '@green-impact/shared/metrics';
@@ -133,7 +133,10 @@ export class RateLimiter {
 /** The one bucket every unauthenticated request also takes from (per gateway, or shared with Redis). */
 const UNAUTHENTICATED_BUCKET = 'unauthenticated';
 
-/** `kind:` and 128 bits of SHA-256 under a label of our own: not identity's key hash, not the value in clear. */
+/**
+ * `kind:` and 128 bits of SHA-256 under a label of our own: not identity's key hash, not the value in clear.
+ * Computed for every request (one-shot crypto.hash: a third of createHash's cost for a short input).
+ */
 export function bucketName(kind: 'key' | 'address' | 'refused', value: string): string {
-  return `${kind}:${createHash('sha256').update(`green-impact rate limit\0${value}`).digest('base64url').slice(0, 22)}`;
+  return `${kind}:${hash('sha256', `green-impact rate limit\0${value}`, 'base64url').slice(0, 22)}`;
 }

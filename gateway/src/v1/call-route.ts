@@ -4,7 +4,7 @@ import { NotFoundError } from '@green-impact/shared/errors';
 import { API_KEY_HEADER, type Authenticate } from '../auth.js';
 import type { GatewayClients } from '../clients.js';
 import type { DocumentLinks } from '../document-links.js';
-import { jsonBody } from '../json-body.js';
+import { jsonBody, sendJson } from '../json-body.js';
 import { locals, routeLabel } from '../request-context.js';
 import { parseCall } from './envelope.js';
 import { openApiDocument } from './openapi.js';
@@ -59,7 +59,7 @@ export function callRoute(options: CallRouteOptions): Router {
     const result = entry.withoutApiKey
       ? await entry.handler(parameters as never, ctx)
       : await entry.handler(parameters as never, { ...ctx, caller: caller! });
-    res.status(200).json(result);
+    sendJson(res, 200, result);
   });
   // The machine-readable description of /v1/call, written from this gateway's table (v1/openapi.ts).
   const openApi = JSON.stringify(openApiDocument(options.table));
