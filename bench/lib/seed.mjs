@@ -6,14 +6,30 @@ import { ESG, pool } from './http.mjs';
 
 const idOf = (message) => Number(/(\d+)\.$/.exec(message)?.[1]);
 
+/**
+ * A call, again after a pause when the system answers 503 (a service's per-account share of its database
+ * pool refuses a call that waited a second for a connection, before the call touched the database): seeding
+ * on a busy shared machine must not fail on what the system itself asks to be retried.
+ */
+async function retryingUnavailable(call) {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await call();
+    } catch (err) {
+      if (attempt >= 5 || !/^\w+: 503 /.test(err.message)) throw err;
+      await new Promise((resolve) => setTimeout(resolve, 250 * attempt));
+    }
+  }
+}
+
 export const DEFAULT_SIZES = { frameworks: 4, assets: 40, investors: 100, positions: 400, portfolios: 20, users: 10 };
 
 export async function seedDataset(client, operatorKey, { year = 2024, sizes = DEFAULT_SIZES, suffix = '', concurrency = 8 } = {}) {
-  const op = (operation, parameters) => client.v1(operatorKey, ESG, operation, parameters);
+  const op = (operation, parameters) => retryingUnavailable(() => client.v1(operatorKey, ESG, operation, parameters));
   const created = await client.graphql(operatorKey, 'mutation($n: String!) { createAccount(input: {name: $n, role: USER}) { apiKey account { id } } }', { n: `Bench account ${suffix}` });
   const key = created.createAccount.apiKey;
   const accountId = created.createAccount.account.id;
-  const me = (operation, parameters) => client.v1(key, ESG, operation, parameters);
+  const me = (operation, parameters) => retryingUnavailable(() => client.v1(key, ESG, operation, parameters));
 
   // ---- reference data (operator) ----
   const tax = { year, subCategories: [], indicatorsByCategory: [] };
