@@ -32,14 +32,14 @@ function run(script: string, env: Record<string, string>, timeoutMs: number): Pr
   });
 }
 
-describe('benchmarks run end to end', { timeout: 300_000, skip: (await postgresAvailable()) ?? false }, () => {
+describe('benchmarks run end to end', { timeout: 480_000, skip: (await postgresAvailable()) ?? false }, () => {
   it('npm run bench writes its report with every section', async () => {
     const dir = mkdtempSync(path.join(tmpdir(), 'bench-smoke-'));
     try {
       const { code, output } = await run(
         'bench/run.mjs',
         { BENCH_REPORT_DIR: dir, BENCH_SECONDS: '0.3', BENCH_CHAIN_N: '5', BENCH_RECOMPUTE_N: '5', BENCH_SCALE_N: '200', BENCH_CHAIN_REPLICA_N: '0', BENCH_CONCURRENCY: '4' },
-        240_000,
+        300_000,
       );
       assert.equal(code, 0, output.slice(-3000));
       type Cpu = Record<string, number | string>;
@@ -97,7 +97,7 @@ describe('benchmarks run end to end', { timeout: 300_000, skip: (await postgresA
   });
 
   it('npm run load answers every request of its mix, closed loop and then open loop at half the rate', async () => {
-    const { code, output } = await run('bench/load.mjs', { LOAD_DURATION: '2', LOAD_CONNECTIONS: '4', LOAD_DATABASE: 'postgresql' }, 120_000);
+    const { code, output } = await run('bench/load.mjs', { LOAD_DURATION: '2', LOAD_CONNECTIONS: '4', LOAD_DATABASE: 'postgresql' }, 150_000);
     assert.equal(code, 0, output.slice(-3000));
     assert.match(output, /closed loop \(saturated\): 4 connections, 2 s\n {2}requests {6}\d+ \((\d+(\.\d+)?) req\/s average/);
     assert.match(output, /errors {8}0 \(/);
