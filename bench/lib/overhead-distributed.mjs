@@ -41,6 +41,19 @@ export async function overheadDistributed({ operatorKey, sizes, year, concurrenc
   const scratch = await scratchPostgres();
   if (scratch.unreachable) return { skipped: scratch.unreachable };
   const contentDir = mkdtempSync(join(tmpdir(), 'bench-distributed-'));
+  try {
+    return await measureInTopology({ startTopology, topologyEnv, topologyPorts, createGrpcClient, callerKeysForChildren, taxonomyProto, portfolioProto, scratch, contentDir, operatorKey, sizes, year, concurrency, seconds, progress });
+  } finally {
+    // Also when the topology did not start: the scratch database and the content directory go either way.
+    await scratch.stop();
+    rmSync(contentDir, { recursive: true, force: true });
+  }
+}
+
+// Five Node processes starting at once on a busy 2-core machine can take well over the tests' 45 s.
+const TOPOLOGY_READY_MS = 180_000;
+
+async function measureInTopology({ startTopology, topologyEnv, topologyPorts, createGrpcClient, callerKeysForChildren, taxonomyProto, portfolioProto, scratch, contentDir, operatorKey, sizes, year, concurrency, seconds, progress }) {
   progress('starting the gateway and the services, a process each…');
   const topology = await startTopology(
     topologyEnv(await topologyPorts(), {
@@ -56,6 +69,7 @@ export async function overheadDistributed({ operatorKey, sizes, year, concurrenc
       RATE_LIMIT_PER_KEY: '0',
       RATE_LIMIT_PER_ADDRESS: '0',
     }),
+    TOPOLOGY_READY_MS,
   );
   const client = httpClient(topology.url, { connections: concurrency * 2 });
   const grpc = {
@@ -101,7 +115,5 @@ export async function overheadDistributed({ operatorKey, sizes, year, concurrenc
     client.close();
     for (const c of Object.values(grpc)) c.close();
     await topology.stop();
-    await scratch.stop();
-    rmSync(contentDir, { recursive: true, force: true });
   }
 }
