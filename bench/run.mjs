@@ -37,7 +37,7 @@ import { percentile } from './lib/harness.mjs';
 import { measureOverhead, overheadReads } from './lib/overhead.mjs';
 import { overheadDistributed } from './lib/overhead-distributed.mjs';
 import { clockTicks, cpuProbe, pidsGroup, postgresBackendsGroup } from './lib/cpu.mjs';
-import { httpClient, pool } from './lib/http.mjs';
+import { httpClient, pool, retryingUnavailable } from './lib/http.mjs';
 import { machine } from './lib/machine.mjs';
 import { impactsAtScale } from './lib/impact-scale.mjs';
 import { chainReplicas } from './lib/chain-replicas.mjs';
@@ -152,14 +152,14 @@ async function onDatabase(db) {
 async function chainThroughService(chain, caller) {
   const started = performance.now();
   const jobIds = await pool(Array.from({ length: CHAIN_N }, (_, i) => i), CONCURRENCY, async (i) => {
-    const answer = await chain.insertString({ network: 'sepolia', key: `bench-${i}`, value: `value ${i} ${'x'.repeat(64)}` }, { caller });
+    const answer = await retryingUnavailable(() => chain.insertString({ network: 'sepolia', key: `bench-${i}`, value: `value ${i} ${'x'.repeat(64)}` }, { caller }));
     return answer.jobId;
   });
   const submitted = performance.now();
   const done = { completed: 0, failed: 0 };
   await pool(jobIds, 8, async (jobId) => {
     for (;;) {
-      const { job } = await chain.getJob({ jobId }, { caller });
+      const { job } = await retryingUnavailable(() => chain.getJob({ jobId }, { caller }));
       if (job.status === chainProto.JobStatus.JOB_STATUS_COMPLETED) return void done.completed++;
       if (job.status === chainProto.JobStatus.JOB_STATUS_FAILED) return void done.failed++;
       await new Promise((resolve) => setTimeout(resolve, 25));

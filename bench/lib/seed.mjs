@@ -2,25 +2,9 @@
 // indicators), currencies and FX rates; one issuer-and-manager account with frameworks (12 rows each),
 // assets, investors (a fifth with encrypted PII), positions (a quarter with impacts computed at once),
 // portfolios and users with groups and investor access.
-import { ESG, pool } from './http.mjs';
+import { ESG, pool, retryingUnavailable } from './http.mjs';
 
 const idOf = (message) => Number(/(\d+)\.$/.exec(message)?.[1]);
-
-/**
- * A call, again after a pause when the system answers 503 (a service's per-account share of its database
- * pool refuses a call that waited a second for a connection, before the call touched the database): seeding
- * on a busy shared machine must not fail on what the system itself asks to be retried.
- */
-async function retryingUnavailable(call) {
-  for (let attempt = 1; ; attempt++) {
-    try {
-      return await call();
-    } catch (err) {
-      if (attempt >= 5 || !/^\w+: 503 /.test(err.message)) throw err;
-      await new Promise((resolve) => setTimeout(resolve, 250 * attempt));
-    }
-  }
-}
 
 export const DEFAULT_SIZES = { frameworks: 4, assets: 40, investors: 100, positions: 400, portfolios: 20, users: 10 };
 
