@@ -17,12 +17,14 @@ const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..')
 
 function run(script: string, env: Record<string, string>, timeoutMs: number): Promise<{ code: number | null; output: string }> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [path.join(root, script)], { cwd: root, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    // A process group of its own, so that a timeout kills what the script started too (the system's process,
+    // the distributed topology), not only the script, whose children would live on as orphans.
+    const child = spawn(process.execPath, [path.join(root, script)], { cwd: root, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
     let output = '';
     child.stdout.setEncoding('utf8').on('data', (c: string) => (output += c));
     child.stderr.setEncoding('utf8').on('data', (c: string) => (output += c));
     const timer = setTimeout(() => {
-      child.kill('SIGKILL');
+      process.kill(-child.pid!, 'SIGKILL');
       reject(new Error(`${script} did not finish within ${timeoutMs} ms:\n${output.slice(-3000)}`));
     }, timeoutMs);
     child.once('exit', (code) => {
@@ -32,14 +34,14 @@ function run(script: string, env: Record<string, string>, timeoutMs: number): Pr
   });
 }
 
-describe('benchmarks run end to end', { timeout: 480_000, skip: (await postgresAvailable()) ?? false }, () => {
+describe('benchmarks run end to end', { timeout: 600_000, skip: (await postgresAvailable()) ?? false }, () => {
   it('npm run bench writes its report with every section', async () => {
     const dir = mkdtempSync(path.join(tmpdir(), 'bench-smoke-'));
     try {
       const { code, output } = await run(
         'bench/run.mjs',
         { BENCH_REPORT_DIR: dir, BENCH_SECONDS: '0.3', BENCH_CHAIN_N: '5', BENCH_RECOMPUTE_N: '5', BENCH_SCALE_N: '200', BENCH_CHAIN_REPLICA_N: '0', BENCH_CONCURRENCY: '4' },
-        300_000,
+        420_000,
       );
       assert.equal(code, 0, output.slice(-3000));
       type Cpu = Record<string, number | string>;
