@@ -3,7 +3,9 @@
 //
 //  (a) gateway overhead: the same read through /v1/call, through GraphQL and straight to the service's
 //      gRPC method (generated definitions + createGrpcClient, with a caller), closed loop at a fixed
-//      concurrency; requests/s, p50/p99 and the ratios. On PGlite and on PostgreSQL.
+//      concurrency; requests/s, p50/p99, the ratios and the CPU time per request of each process (lib/cpu.mjs:
+//      the system's, the PostgreSQL backends of the scratch database, the load client's). On PGlite and on
+//      PostgreSQL.
 //  (b) impact computation: the pure engine (services/portfolio/dist/impacts/impact-math.js) over 10 000
 //      positions, the end-to-end recompute through PortfolioService one position per call for a smaller
 //      N, and on PostgreSQL a portfolio at scale (lib/impact-scale.mjs): 10 000 positions × 24 framework
@@ -12,7 +14,10 @@
 //      rate of the same N transactions sent with ethers straight to an embedded Hardhat network. On
 //      PGlite and on PostgreSQL.
 //  (a') the same as (a) with the gateway and each service in a process of its own (lib/overhead-distributed.mjs,
-//      scripts/start-distributed.mjs) on PostgreSQL; BENCH_DISTRIBUTED=0 skips it.
+//      scripts/start-distributed.mjs) on PostgreSQL, with the CPU time per request of the gateway, of each
+//      service, of PostgreSQL and of the load client; BENCH_DISTRIBUTED=0 skips it (and (e)).
+//  (e) in that same topology, the read mix of `npm run load` (lib/load-mix.mjs): closed loop for the saturated
+//      rate, then open loop at half of it (lib/open-loop.mjs), p50/p99 from each request's scheduled time.
 //  (d) chain jobs at the node's speed (lib/chain-replicas.mjs, also `npm run bench:chain`): 1 and 2
 //      chain-service processes on PostgreSQL with Kafka against the raw ethers rate on one JSON-RPC node,
 //      jobs/s, ratios and p50/p99 latency. BENCH_CHAIN_REPLICA_N jobs (default 200; 0 skips it).
@@ -31,14 +36,15 @@ import { fileURLToPath } from 'node:url';
 import { percentile } from './lib/harness.mjs';
 import { measureOverhead, overheadReads } from './lib/overhead.mjs';
 import { overheadDistributed } from './lib/overhead-distributed.mjs';
-import { httpClient, pool } from './lib/http.mjs';
+import { clockTicks, cpuProbe, pidsGroup, postgresBackendsGroup } from './lib/cpu.mjs';
+import { httpClient, pool, retryingUnavailable } from './lib/http.mjs';
 import { machine } from './lib/machine.mjs';
 import { impactsAtScale } from './lib/impact-scale.mjs';
 import { chainReplicas } from './lib/chain-replicas.mjs';
 import { rawChain } from './lib/raw-chain.mjs';
-import { reportMarkdown } from './lib/report-markdown.mjs';
+import { DISTRIBUTED, reportMarkdown } from './lib/report-markdown.mjs';
 import { seedDataset } from './lib/seed.mjs';
-import { importDist, scratchPostgres, startChildProcess } from './lib/system.mjs';
+import { importDist, POSTGRES_SERVER_URL, scratchPostgres, startChildProcess } from './lib/system.mjs';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 4);
 const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 16);
@@ -63,7 +69,7 @@ const chainProto = await importDist('proto/dist/gen/greenimpact/chain/v1/chain.j
 const report = {
   generatedAt: new Date().toISOString(),
   machine: machine(),
-  settings: { secondsPerMeasurement: SECONDS, concurrency: CONCURRENCY, chainJobs: CHAIN_N, recomputePositions: RECOMPUTE_N, scalePositions: SCALE_N, enginePositions: ENGINE_N, dataset: SIZES },
+  settings: { secondsPerMeasurement: SECONDS, concurrency: CONCURRENCY, chainJobs: CHAIN_N, recomputePositions: RECOMPUTE_N, scalePositions: SCALE_N, enginePositions: ENGINE_N, dataset: SIZES, clockTicksPerSecond: clockTicks },
   overhead: {},
   impacts: {},
   chain: {},
@@ -85,19 +91,23 @@ async function onDatabase(db) {
   progress(`[${db}] starting the system in a child process…`);
   const system = await startChildProcess({ databaseUrl: scratch?.url, bootstrapApiKey: OPERATOR_KEY });
   const client = httpClient(system.gatewayUrl, { connections: CONCURRENCY * 2 });
+  let postgres;
   const grpc = {
     taxonomy: createGrpcClient(taxonomyProto.TaxonomyServiceService, system.grpc.taxonomy),
     portfolio: createGrpcClient(portfolioProto.PortfolioServiceService, system.grpc.portfolio),
     chain: createGrpcClient(chainProto.ChainServiceService, system.grpc.chain),
   };
   try {
+    // CPU per request of the system's one process and, on PostgreSQL, of the backends serving its scratch database.
+    postgres = scratch && (await postgresBackendsGroup(POSTGRES_SERVER_URL, new URL(scratch.url).pathname.slice(1)));
+    const cpu = cpuProbe({ system: pidsGroup(system.pid), ...(postgres ? { postgresql: postgres } : {}) });
     progress(`[${db}] seeding ${JSON.stringify(SIZES)}…`);
     const data = await seedDataset(client, OPERATOR_KEY, { sizes: SIZES, year: YEAR });
     const caller = { accountId: data.accountId, role: 'user' };
 
     // (a) the same read through each face.
     const reads = overheadReads({ client, grpc, data, year: YEAR });
-    report.overhead[db] = await measureOverhead(reads, { concurrency: CONCURRENCY, seconds: SECONDS, metricsUrls: [`${system.gatewayUrl}/metrics`], progress: (m) => progress(`[${db}] ${m}`) });
+    report.overhead[db] = await measureOverhead(reads, { concurrency: CONCURRENCY, seconds: SECONDS, metricsUrls: [`${system.gatewayUrl}/metrics`], cpu, progress: (m) => progress(`[${db}] ${m}`) });
 
     // (b) end to end: recompute through PortfolioService.
     progress(`[${db}] (b) recomputing the impacts of ${RECOMPUTE_N} positions through PortfolioService…`);
@@ -131,6 +141,7 @@ async function onDatabase(db) {
     report.chain[db] = await chainThroughService(grpc.chain, caller);
     progress(`[${db}] (c) ${report.chain[db].jobsPerSecond} completed jobs/s`);
   } finally {
+    await postgres?.close();
     client.close();
     for (const c of Object.values(grpc)) c.close();
     await system.stop();
@@ -141,14 +152,14 @@ async function onDatabase(db) {
 async function chainThroughService(chain, caller) {
   const started = performance.now();
   const jobIds = await pool(Array.from({ length: CHAIN_N }, (_, i) => i), CONCURRENCY, async (i) => {
-    const answer = await chain.insertString({ network: 'sepolia', key: `bench-${i}`, value: `value ${i} ${'x'.repeat(64)}` }, { caller });
+    const answer = await retryingUnavailable(() => chain.insertString({ network: 'sepolia', key: `bench-${i}`, value: `value ${i} ${'x'.repeat(64)}` }, { caller }));
     return answer.jobId;
   });
   const submitted = performance.now();
   const done = { completed: 0, failed: 0 };
   await pool(jobIds, 8, async (jobId) => {
     for (;;) {
-      const { job } = await chain.getJob({ jobId }, { caller });
+      const { job } = await retryingUnavailable(() => chain.getJob({ jobId }, { caller }));
       if (job.status === chainProto.JobStatus.JOB_STATUS_COMPLETED) return void done.completed++;
       if (job.status === chainProto.JobStatus.JOB_STATUS_FAILED) return void done.failed++;
       await new Promise((resolve) => setTimeout(resolve, 25));
@@ -200,8 +211,12 @@ try {
   for (const db of ['pglite', 'postgresql']) await onDatabase(db);
   if (process.env.BENCH_DISTRIBUTED !== '0') {
     const distributed = await overheadDistributed({ operatorKey: OPERATOR_KEY, sizes: SIZES, year: YEAR, concurrency: CONCURRENCY, seconds: SECONDS, progress: (m) => progress(`[distributed] ${m}`) });
-    if (distributed.skipped) report.notes.push(`Distributed (a) skipped: ${distributed.skipped}`);
-    else report.overhead['postgresql, gateway and services in processes of their own'] = distributed.rows;
+    if (distributed.skipped) report.notes.push(`Distributed (a) and (e) skipped: ${distributed.skipped}`);
+    else {
+      report.overhead[DISTRIBUTED] = distributed.rows;
+      report.readMix = distributed.readMix;
+      report.notes.push(...distributed.notes);
+    }
   }
   const replicaJobs = Number(process.env.BENCH_CHAIN_REPLICA_N ?? 200);
   if (replicaJobs > 0) report.chainReplicas = await chainReplicas({ jobs: replicaJobs, progress });

@@ -1,5 +1,6 @@
 // Closed-loop load at a fixed concurrency for a fixed time: `concurrency` loops each await one call, then
-// the next. Latencies in ms; percentiles by rank over every completed call.
+// the next. Latencies in ms; percentiles by rank over every completed call. With a CPU probe (lib/cpu.mjs),
+// the CPU time of each process it watches over the measured window (not the warm-up), per completed call.
 import { performance } from 'node:perf_hooks';
 
 export function percentile(sorted, p) {
@@ -24,9 +25,10 @@ async function loop(fn, concurrency, durationMs, record) {
   );
 }
 
-/** Warms up, then measures: {requests, errors, rps, p50, p90, p99, mean (ms), firstError}. */
-export async function measure(fn, { concurrency, durationMs, warmupMs = 1_000 }) {
+/** Warms up, then measures: {requests, errors, rps, p50, p90, p99, mean (ms), firstError, cpuMsPerRequest}. */
+export async function measure(fn, { concurrency, durationMs, warmupMs = 1_000, cpu }) {
   await loop(fn, concurrency, warmupMs, () => undefined);
+  const cpuBefore = await cpu?.sample();
   const latencies = [];
   let errors = 0;
   let firstError;
@@ -38,6 +40,7 @@ export async function measure(fn, { concurrency, durationMs, warmupMs = 1_000 })
     } else latencies.push(ms);
   });
   const seconds = (performance.now() - t0) / 1000;
+  const cpuAfter = await cpu?.sample({ clientFirst: true });
   latencies.sort((a, b) => a - b);
   const round = (x) => Math.round(x * 100) / 100;
   return {
@@ -49,5 +52,6 @@ export async function measure(fn, { concurrency, durationMs, warmupMs = 1_000 })
     p99: round(percentile(latencies, 99)),
     mean: round(latencies.reduce((s, x) => s + x, 0) / Math.max(1, latencies.length)),
     ...(firstError ? { firstError } : {}),
+    ...(cpu ? { cpuMsPerRequest: cpu.perRequest(cpuBefore, cpuAfter, latencies.length + errors) } : {}),
   };
 }

@@ -59,3 +59,22 @@ export async function pool(items, concurrency, fn) {
   );
   return out;
 }
+
+/**
+ * `call()`, again after a pause (up to 5 tries) when the system refuses it as unavailable for now: a 503 from
+ * the gateway (an error `<operation>: 503 …` from httpClient) or UNAVAILABLE from a service over gRPC. A
+ * service's per-account share of its database pool refuses a call that waited a second for a connection,
+ * before the call touched the database; on a busy shared machine the bench's setup and chain jobs must not
+ * fail on what the system itself asks to be retried.
+ */
+export async function retryingUnavailable(call) {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await call();
+    } catch (err) {
+      const unavailable = err?.code === 'UNAVAILABLE' || /^\w+: 503 /.test(String(err?.message));
+      if (attempt >= 5 || !unavailable) throw err;
+      await new Promise((resolve) => setTimeout(resolve, 250 * attempt));
+    }
+  }
+}

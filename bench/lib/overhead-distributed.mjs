@@ -1,14 +1,36 @@
 // (a) in the production shape: the gateway and each service in a process of its own (scripts/start-distributed.mjs,
 // as on Kubernetes), on PostgreSQL. The gateway's hop then costs its own process's CPU rather than a share of
-// one event loop, which is what a platform team running separate pods sees.
+// one event loop, which is what a platform team running separate pods sees. Beside each measurement, the CPU
+// time per request of every process (lib/cpu.mjs): the gateway and each service (the starter's children, found
+// in /proc by their parent pid and entry file), the PostgreSQL backends of the scratch database, and this
+// process, the load client.
+//
+// (e) then, in the same topology: the read mix of `npm run load` (lib/load-mix.mjs) closed loop to find the
+// saturated rate (lib/harness.mjs, which waits for the calls in flight when the time is up, so even a short
+// run on a slow machine has a rate), and open loop (lib/open-loop.mjs) at half of it, latency from each
+// scheduled send.
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { childProcesses, cpuProbe, pidsGroup, postgresBackendsGroup, procAvailable } from './cpu.mjs';
 import { httpClient } from './http.mjs';
+import { measure } from './harness.mjs';
+import { answerError, loadMix } from './load-mix.mjs';
+import { openLoop } from './open-loop.mjs';
 import { measureOverhead, overheadReads } from './overhead.mjs';
 import { seedDataset } from './seed.mjs';
-import { importDist, scratchPostgres } from './system.mjs';
+import { importDist, POSTGRES_SERVER_URL, scratchPostgres } from './system.mjs';
+
+/** The processes of the topology started by the process `starterPid`: { gateway: pid, identity: pid, … }. */
+export function topologyPids(starterPid) {
+  const pids = {};
+  for (const { pid, cmdline } of childProcesses(starterPid)) {
+    const name = /\b(?:services\/(\w+)|(gateway))\/dist\/index\.js\b/.exec(cmdline);
+    if (name) pids[name[1] ?? name[2]] = pid;
+  }
+  return pids;
+}
 
 export async function overheadDistributed({ operatorKey, sizes, year, concurrency, seconds, progress }) {
   const { startTopology, topologyEnv, topologyPorts } = await importDist('test/dist/support/distributed.js');
@@ -19,6 +41,19 @@ export async function overheadDistributed({ operatorKey, sizes, year, concurrenc
   const scratch = await scratchPostgres();
   if (scratch.unreachable) return { skipped: scratch.unreachable };
   const contentDir = mkdtempSync(join(tmpdir(), 'bench-distributed-'));
+  try {
+    return await measureInTopology({ startTopology, topologyEnv, topologyPorts, createGrpcClient, callerKeysForChildren, taxonomyProto, portfolioProto, scratch, contentDir, operatorKey, sizes, year, concurrency, seconds, progress });
+  } finally {
+    // Also when the topology did not start: the scratch database and the content directory go either way.
+    await scratch.stop();
+    rmSync(contentDir, { recursive: true, force: true });
+  }
+}
+
+// Five Node processes starting at once on a busy 2-core machine can take well over the tests' 45 s.
+const TOPOLOGY_READY_MS = 180_000;
+
+async function measureInTopology({ startTopology, topologyEnv, topologyPorts, createGrpcClient, callerKeysForChildren, taxonomyProto, portfolioProto, scratch, contentDir, operatorKey, sizes, year, concurrency, seconds, progress }) {
   progress('starting the gateway and the services, a process each…');
   const topology = await startTopology(
     topologyEnv(await topologyPorts(), {
@@ -34,22 +69,51 @@ export async function overheadDistributed({ operatorKey, sizes, year, concurrenc
       RATE_LIMIT_PER_KEY: '0',
       RATE_LIMIT_PER_ADDRESS: '0',
     }),
+    TOPOLOGY_READY_MS,
   );
   const client = httpClient(topology.url, { connections: concurrency * 2 });
   const grpc = {
     taxonomy: createGrpcClient(taxonomyProto.TaxonomyServiceService, `127.0.0.1:${topology.ports.taxonomy}`),
     portfolio: createGrpcClient(portfolioProto.PortfolioServiceService, `127.0.0.1:${topology.ports.portfolio}`),
   };
+  const notes = [];
+  let postgres;
   try {
+    postgres = await postgresBackendsGroup(POSTGRES_SERVER_URL, new URL(scratch.url).pathname.slice(1));
+    const pids = topologyPids(topology.child.pid);
+    const names = ['gateway', 'identity', 'taxonomy', 'portfolio', 'chain'];
+    if (!procAvailable) notes.push('CPU per request: unavailable, this is not Linux (no /proc).');
+    else if (names.some((n) => !pids[n])) notes.push(`CPU per request: no process found for ${names.filter((n) => !pids[n]).join(', ')} among the starter's children.`);
+    const cpu = cpuProbe({ ...Object.fromEntries(names.map((n) => [n, pidsGroup(...(pids[n] ? [pids[n]] : []))])), postgresql: postgres });
     progress(`seeding ${JSON.stringify(sizes)}…`);
     const data = await seedDataset(client, operatorKey, { sizes, year });
     const metricsUrls = Object.values(topology.ports.metrics).filter((p) => p > 0).map((p) => `http://127.0.0.1:${p}/metrics`);
-    return { rows: await measureOverhead(overheadReads({ client, grpc, data, year }), { concurrency, seconds, metricsUrls, progress }) };
+    const rows = await measureOverhead(overheadReads({ client, grpc, data, year }), { concurrency, seconds, metricsUrls, cpu, progress });
+
+    const requests = loadMix(data, 'read');
+    progress(`(e) read mix closed loop (saturated): ${concurrency} concurrent for ${seconds} s…`);
+    let next = 0;
+    const saturated = await measure(
+      async () => {
+        const r = requests[next++ % requests.length];
+        const answer = await client.request(r.method, r.path, r.headers, r.body);
+        const error = answerError(r, answer.status, answer.text);
+        if (error) throw new Error(error);
+      },
+      { concurrency, durationMs: seconds * 1000, cpu },
+    );
+    let open;
+    if (saturated.rps > 0) {
+      progress(`(e) read mix open loop at ${(saturated.rps / 2).toFixed(1)} requests/s (half the saturated rate) for ${seconds} s…`);
+      const before = await cpu.sample();
+      open = await openLoop({ url: topology.url, requests, rate: saturated.rps / 2, seconds, answerError, connections: concurrency * 4 });
+      open.cpuMsPerRequest = cpu.perRequest(before, await cpu.sample({ clientFirst: true }), open.completed + open.errors);
+    } else notes.push(`(e) open loop not run: the closed loop of the read mix answered nothing (${saturated.firstError ?? 'no call completed'}).`);
+    return { rows, readMix: { mix: 'read', requestsInMix: requests.length, saturated, openLoop: open }, notes };
   } finally {
+    await postgres?.close();
     client.close();
     for (const c of Object.values(grpc)) c.close();
     await topology.stop();
-    await scratch.stop();
-    rmSync(contentDir, { recursive: true, force: true });
   }
 }

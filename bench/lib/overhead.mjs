@@ -1,5 +1,6 @@
 // (a) Gateway overhead: the same read through /v1/call, through GraphQL and straight to the service's gRPC
-// method, closed loop at a fixed concurrency; requests/s, p50/p99, SQL statements per request and the ratios.
+// method, closed loop at a fixed concurrency; requests/s, p50/p99, SQL statements per request, the CPU time of
+// each process per request (when given a probe, lib/cpu.mjs) and the ratios.
 import { measure } from './harness.mjs';
 import { ESG } from './http.mjs';
 import { statementsPerRequest } from './statements.mjs';
@@ -26,14 +27,17 @@ export function overheadReads({ client, grpc, data, year }) {
   ];
 }
 
-/** Measures every read through every face; `metricsUrls` are the /metrics that count the SQL statements. */
-export async function measureOverhead(reads, { concurrency, seconds, metricsUrls, progress }) {
+/**
+ * Measures every read through every face; `metricsUrls` are the /metrics that count the SQL statements, `cpu`
+ * a probe of the processes whose CPU time per request each measurement reports.
+ */
+export async function measureOverhead(reads, { concurrency, seconds, metricsUrls, cpu, progress }) {
   const rows = [];
   for (const r of reads) {
     const row = { read: r.read };
     for (const face of ['v1', 'graphql', 'grpc']) {
       progress(`(a) ${r.read} via ${face}: ${concurrency} concurrent for ${seconds} s…`);
-      row[face] = await measure(r[face], { concurrency, durationMs: seconds * 1000 });
+      row[face] = await measure(r[face], { concurrency, durationMs: seconds * 1000, cpu });
       if (row[face].errors) progress(`    ${row[face].errors} errors, first: ${row[face].firstError}`);
       row[face].statementsPerRequest = await statementsPerRequest(metricsUrls, r[face]);
     }

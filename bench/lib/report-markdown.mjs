@@ -3,6 +3,54 @@ import { chainReplicasMarkdown } from './chain-replicas.mjs';
 
 const round = (x, d = 2) => Math.round(x * 10 ** d) / 10 ** d;
 
+/** The key of report.overhead measured in the production shape (lib/overhead-distributed.mjs). */
+export const DISTRIBUTED = 'postgresql, gateway and services in processes of their own';
+
+const FACES = { v1: '/v1/call', graphql: 'GraphQL', grpc: 'gRPC direct' };
+/** The processes of a CPU table, in this order; `total` last. */
+const PROCESSES = ['system', 'gateway', 'identity', 'taxonomy', 'portfolio', 'chain', 'postgresql', 'client'];
+const mark = (met) => (met === undefined ? '— not measured' : met ? '✓ met' : '✗ not met');
+
+/** The goals of issue 28 against the figures: [text, met | undefined]. */
+export function goals(report) {
+  const positions = report.overhead[DISTRIBUTED]?.find((r) => r.read.startsWith('getPositions'));
+  const cpu = (face, name) => positions?.[face]?.cpuMsPerRequest?.[name];
+  const out = [];
+  const ratio = (face, goal) => {
+    const x = positions?.ratios[face === 'v1' ? 'v1VsGrpcThroughput' : 'graphqlVsGrpcThroughput'];
+    out.push([`getPositions on PostgreSQL, production shape: ${FACES[face]} throughput ${x ?? '—'}x direct gRPC (goal ≥ ${goal}x)`, x === undefined ? undefined : x >= goal]);
+  };
+  ratio('v1', 0.8);
+  ratio('graphql', 0.7);
+  for (const face of ['v1', 'graphql']) {
+    const [g, p] = [cpu(face, 'gateway'), cpu(face, 'portfolio')];
+    const known = typeof g === 'number' && typeof p === 'number';
+    out.push([`getPositions via ${FACES[face]}, production shape: gateway ${g ?? '—'} ms CPU per request, portfolio service ${p ?? '—'} ms (goal: gateway below portfolio)`, known ? g < p : undefined]);
+  }
+  const open = report.readMix?.openLoop;
+  out.push([
+    `read mix on PostgreSQL (production shape), open loop at half the saturated rate (${open ? `${open.offeredRps} req/s offered, ${open.achievedRps} achieved` : '—'}): p99 ${open?.p99 ?? '—'} ms (goal < 50 ms)${open?.dropped ? `; ${open.dropped} requests dropped, so the p99 understates` : ''}`,
+    open ? open.p99 < 50 && open.errors === 0 && open.dropped === 0 : undefined,
+  ]);
+  return out;
+}
+
+function cpuTable(rows) {
+  const present = PROCESSES.filter((p) => rows.some((r) => Object.keys(FACES).some((f) => r[f]?.cpuMsPerRequest?.[p] !== undefined)));
+  if (!present.length) return [];
+  const out = [`CPU time per request (ms; utime + stime from /proc over the measured window, divided by completed requests):`, '', `| read | face | ${present.join(' | ')} | total | throughput vs gRPC |`, `|---|---|${present.map(() => '---:').join('|')}|---:|---:|`];
+  for (const r of rows) {
+    for (const face of Object.keys(FACES)) {
+      const c = r[face].cpuMsPerRequest;
+      if (!c) continue;
+      const tr = face === 'grpc' ? '1' : face === 'v1' ? r.ratios.v1VsGrpcThroughput : r.ratios.graphqlVsGrpcThroughput;
+      out.push(`| ${r.read} | ${FACES[face]} | ${present.map((p) => c[p] ?? '—').join(' | ')} | ${c.total} | ${tr} |`);
+    }
+  }
+  out.push('');
+  return out;
+}
+
 export function reportMarkdown(report, { concurrency: CONCURRENCY, seconds: SECONDS }) {
   const m = report.machine;
   const out = [
@@ -13,9 +61,17 @@ export function reportMarkdown(report, { concurrency: CONCURRENCY, seconds: SECO
     `Machine: ${m.cpuModel}, ${m.cores} cores, ${m.memoryGiB} GiB, ${m.platform}, node ${m.node}; 1-minute load average at the start ${m.loadAverage1m} (other work on the machine lowers every figure).`,
     `The system runs in a child process (all services in one process, each over real gRPC on loopback, as \`npm start\`); the load generator in this process. ${CONCURRENCY} concurrent requests, ${SECONDS} s per measurement after a 1 s warm-up.`,
     '',
+    '## Goals (issue 28)',
+    '',
+    'Benchmark figures against the goals, not tests: other work on the machine moves them. The CPU figures are in (a), the read mix in (e).',
+    '',
+    ...goals(report).map(([text, met]) => `- ${mark(met)}: ${text}`),
+    '',
     '## (a) Gateway overhead: the same read through each face',
     '',
     'gRPC goes straight to the service with a caller (no authentication); /v1/call and GraphQL authenticate the API key (from the gateway\'s cache, identity on a miss), then validate, call the same gRPC method (shared reference reads from the gateway\'s cache) and shape the answer. SQL statements per request: db_statements_total over 50 sequential requests after the measurement. The last table runs the production shape instead: the gateway and each service in a process of its own (scripts/start-distributed.mjs), so the gateway\'s hop costs its own process\'s CPU. Either way the load generator shares the machine\'s cores with the system.',
+    '',
+    'CPU time per request: utime + stime of each process from /proc/<pid>/stat before and after the measured window (not the warm-up), over the completed requests. `system` is the one process of the embedded system; in the production shape each of gateway, identity, taxonomy, portfolio and chain is its own process. `postgresql` sums the server backends serving the scratch database (pg_stat_activity where datname is it), not the whole server\'s process tree, which is shared with other databases; its background processes (checkpointer, WAL writer, autovacuum) are left out. `client` is the load generator (this process, process.cpuUsage()), which for gRPC direct also does the work a gateway would do to call. Background work counts too, spread over the window\'s requests: the chain service polls its outbox and jobs whatever the load, so its figure is time, not work per request. /proc counts in clock ticks (${report.settings?.clockTicksPerSecond ?? 100} per second), so each process\'s figure is exact to one tick divided by the requests of the window. Linux only: a figure reads `unavailable` elsewhere or when PostgreSQL runs on another host.',
     '',
   ];
   for (const [db, rows] of Object.entries(report.overhead)) {
@@ -25,10 +81,10 @@ export function reportMarkdown(report, { concurrency: CONCURRENCY, seconds: SECO
         const f = r[face];
         const tr = face === 'grpc' ? '1' : face === 'v1' ? r.ratios.v1VsGrpcThroughput : r.ratios.graphqlVsGrpcThroughput;
         const pr = face === 'grpc' ? '1' : face === 'v1' ? r.ratios.v1VsGrpcP99 : r.ratios.graphqlVsGrpcP99;
-        out.push(`| ${r.read} | ${face === 'v1' ? '/v1/call' : face === 'graphql' ? 'GraphQL' : 'gRPC direct'} | ${f.rps} | ${f.p50} | ${f.p99} | ${f.errors} | ${f.statementsPerRequest ?? '—'} | ${tr} | ${pr} |`);
+        out.push(`| ${r.read} | ${FACES[face]} | ${f.rps} | ${f.p50} | ${f.p99} | ${f.errors} | ${f.statementsPerRequest ?? '—'} | ${tr} | ${pr} |`);
       }
     }
-    out.push('');
+    out.push('', ...cpuTable(rows));
   }
   const e = report.impacts.engine;
   out.push('## (b) Impact computation', '');
@@ -56,8 +112,34 @@ export function reportMarkdown(report, { concurrency: CONCURRENCY, seconds: SECO
   }
   if (raw) out.push(`| raw ethers → EDR | ${raw.transactions} | ${raw.succeeded} | ${raw.totalMs} | ${raw.transactionsPerSecond} | 1 |`);
   if (report.chainReplicas) out.push('', chainReplicasMarkdown(report.chainReplicas));
+  if (report.readMix) out.push('', ...readMixMarkdown(report.readMix, CONCURRENCY));
   if (report.notes.length) out.push('', '## Notes', '', ...report.notes.map((n) => `- ${n}`));
   out.push('');
   return out.join('\n');
 }
 
+
+function readMixMarkdown({ saturated: c, openLoop: o, requestsInMix }, concurrency) {
+  const out = [
+    '## (e) The read mix, closed and open loop',
+    '',
+    `The reads of \`npm run load\` (${requestsInMix} requests through /v1/call and GraphQL, lib/load-mix.mjs) on PostgreSQL in the production shape. Closed loop: ${concurrency} concurrent loops each send the next request when the last answered (lib/harness.mjs, after a 1 s warm-up); its rate is the saturated rate. Open loop (lib/open-loop.mjs): requests sent on a fixed schedule at half that rate whatever the answers do, each latency measured from the request\'s scheduled send time, so a stall shows in every request scheduled behind it (no coordinated omission). Late: sent more than 10 ms after its time (the generator fell behind; latency still from the schedule). Dropped: not sent because 1 000 were unanswered.`,
+    '',
+    '| run | offered req/s | achieved req/s | p50 ms | p90 ms | p99 ms | max ms | errors | late | dropped |',
+    '|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
+    `| closed loop, ${concurrency} concurrent | — | ${c.rps} | ${c.p50} | ${c.p90} | ${c.p99} | — | ${c.errors} | — | — |`,
+  ];
+  if (o) out.push(`| open loop, half the saturated rate | ${o.offeredRps} | ${o.achievedRps} | ${o.p50} | ${o.p90} | ${o.p99} | ${o.max} | ${o.errors} | ${o.late} | ${o.dropped} |`);
+  if (c.firstError) out.push('', `First error (closed loop): ${c.firstError}`);
+  if (o?.firstError) out.push('', `First error (open loop): ${o.firstError}`);
+  const runs = [
+    ['closed loop', c.cpuMsPerRequest],
+    ['open loop', o?.cpuMsPerRequest],
+  ].filter(([, cpu]) => cpu);
+  if (runs.length) {
+    const present = PROCESSES.filter((p) => runs.some(([, cpu]) => cpu[p] !== undefined));
+    out.push('', 'CPU time per request (ms):', '', `| run | ${present.join(' | ')} | total |`, `|---|${present.map(() => '---:').join('|')}|---:|`);
+    for (const [run, cpu] of runs) out.push(`| ${run} | ${present.map((p) => cpu[p] ?? '—').join(' | ')} | ${cpu.total} |`);
+  }
+  return out;
+}

@@ -2,18 +2,18 @@
 // indicators), currencies and FX rates; one issuer-and-manager account with frameworks (12 rows each),
 // assets, investors (a fifth with encrypted PII), positions (a quarter with impacts computed at once),
 // portfolios and users with groups and investor access.
-import { ESG, pool } from './http.mjs';
+import { ESG, pool, retryingUnavailable } from './http.mjs';
 
 const idOf = (message) => Number(/(\d+)\.$/.exec(message)?.[1]);
 
 export const DEFAULT_SIZES = { frameworks: 4, assets: 40, investors: 100, positions: 400, portfolios: 20, users: 10 };
 
 export async function seedDataset(client, operatorKey, { year = 2024, sizes = DEFAULT_SIZES, suffix = '', concurrency = 8 } = {}) {
-  const op = (operation, parameters) => client.v1(operatorKey, ESG, operation, parameters);
+  const op = (operation, parameters) => retryingUnavailable(() => client.v1(operatorKey, ESG, operation, parameters));
   const created = await client.graphql(operatorKey, 'mutation($n: String!) { createAccount(input: {name: $n, role: USER}) { apiKey account { id } } }', { n: `Bench account ${suffix}` });
   const key = created.createAccount.apiKey;
   const accountId = created.createAccount.account.id;
-  const me = (operation, parameters) => client.v1(key, ESG, operation, parameters);
+  const me = (operation, parameters) => retryingUnavailable(() => client.v1(key, ESG, operation, parameters));
 
   // ---- reference data (operator) ----
   const tax = { year, subCategories: [], indicatorsByCategory: [] };

@@ -17,8 +17,11 @@ export async function importDist(path) {
   return import(dist(path));
 }
 
+/** The PostgreSQL server the benchmarks make their scratch databases on (a URL of one of its databases). */
+export const POSTGRES_SERVER_URL = process.env.BENCH_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+
 /** A fresh PostgreSQL database on the server at `serverUrl` (default: the tests' server), dropped by stop(). */
-export async function scratchPostgres(serverUrl = process.env.BENCH_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres') {
+export async function scratchPostgres(serverUrl = POSTGRES_SERVER_URL) {
   const { createScratchPostgresDatabase, postgresAvailable } = await importDist('services/shared/dist/testing/databases.js');
   const unreachable = await postgresAvailable(serverUrl);
   if (unreachable) return { unreachable };
