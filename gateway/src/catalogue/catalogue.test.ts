@@ -42,7 +42,8 @@ test('/v1/call: each field under its spec name or an alias; absent is undefined,
 
 test('the gateway checks types only, with one text per type', () => {
   const base = { thing_name: 'A', thing_identifier: 'x', reporting_year: 2024 };
-  refused(() => inputFromV1(fields, { ...base, thing_name: 5 }), 'thing_name must be a string.');
+  refused(() => inputFromV1(fields, { ...base, thing_name: { a: 1 } }), 'thing_name must be a string.');
+  assert.equal(inputFromV1(fields, { ...base, thing_name: 5 }).name, '5', 'text may arrive as a number');
   refused(() => inputFromV1(fields, { ...base, thing_identifier: {} }), 'thing_identifier must be a string.');
   refused(() => inputFromV1(fields, { ...base, reporting_year: 'soon' }), 'reporting_year must be an integer.');
   refused(() => inputFromV1(fields, { ...base, reporting_year: 2024.5 }), 'reporting_year must be an integer.');

@@ -77,8 +77,10 @@ const CONTROL_EXCEPT_WHITESPACE = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f
 const ANY_CONTROL = /[\u0000-\u001f\u007f]/;
 
 const SCHEMAS = {
-  string: z.string({ error: 'type' }).refine((s) => !CONTROL_EXCEPT_WHITESPACE.test(s), { error: 'control' }),
-  // A lookup key may arrive as a number (a spec example sends ids of strings as numbers).
+  // Text and keys may arrive as numbers on /v1/call (a spec example sends identifiers as numbers).
+  string: z
+    .union([z.string(), z.number().finite().transform(String)], { error: 'type' })
+    .refine((s) => !CONTROL_EXCEPT_WHITESPACE.test(s), { error: 'control' }),
   identifier: z
     .union([z.string(), z.number().finite().transform(String)], { error: 'type' })
     .refine((s) => !ANY_CONTROL.test(s), { error: 'control' }),

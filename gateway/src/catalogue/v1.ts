@@ -42,7 +42,7 @@ function describe(fields: Fields): ParamSpecs {
 }
 
 function spec(field: Field): ParamSpec {
-  const common = { required: field.required, aliases: field.aliases, ...(field.missingMessage ? { missingMessage: field.missingMessage } : {}) };
+  const common = { required: field.required, aliases: field.aliases, unbounded: true, ...(field.missingMessage ? { missingMessage: field.missingMessage } : {}) };
   switch (field.type) {
     case 'string':
       return { type: 'string', ...common };

@@ -77,7 +77,8 @@ function badValues(spec: ParamSpec): unknown[] {
   switch (spec.type) {
     case 'string':
     case 'identifier':
-      return [{}, true, 'a'.repeat(max + 1), 'a\u0001b'];
+      // A declaration's text has no length here: the service owns it (catalogue/fields.ts).
+      return spec.unbounded ? [{}, true, 'a\u0001b'] : [{}, true, 'a'.repeat(max + 1), 'a\u0001b'];
     case 'email':
       return [{}, 'not-an-address', 12, 'a\u0001@example.org'];
     case 'int':

@@ -55,8 +55,14 @@ export function parameterSchema(spec: ParamSpec): Schema {
   switch (spec.type) {
     case 'string':
     case 'identifier': {
-      const maxLength = spec.maxLength ?? DEFAULT_MAX_LENGTH[spec.type] ?? 255;
       const pattern = spec.type === 'string' ? NO_CONTROL_BUT_WHITESPACE : NO_CONTROL;
+      if (spec.unbounded) {
+        return {
+          description: `${spec.type === 'string' ? 'Text (no control characters but tab and line breaks)' : 'An identifier, no control characters'}; a number is taken as its decimal text. Its length and form are the service's to check.`,
+          anyOf: [{ type: 'string', minLength: 1, pattern }, { type: 'number' }],
+        };
+      }
+      const maxLength = spec.maxLength ?? DEFAULT_MAX_LENGTH[spec.type] ?? 255;
       return {
         description: `${spec.type === 'string' ? 'Text' : 'An identifier'} of at most ${maxLength} characters${spec.type === 'string' ? ' (no control characters but tab and line breaks)' : ', no control characters'}; a number is taken as its decimal text.`,
         anyOf: [{ type: 'string', minLength: 1, maxLength, pattern }, { type: 'number' }],

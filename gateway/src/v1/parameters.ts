@@ -40,6 +40,11 @@ export interface ParamSpec {
   readonly values?: readonly string[];
   /** Other names legacy clients send for this parameter (the spec's misspellings). */
   readonly aliases?: readonly string[];
+  /**
+   * Described from a catalogue declaration (catalogue/v1.ts): the gateway checks the type alone and the
+   * service owns every bound, so no default length applies.
+   */
+  readonly unbounded?: boolean;
 }
 
 export type ParamSpecs = Readonly<Record<string, ParamSpec>>;
