@@ -2,7 +2,7 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import { Validator } from '@seriousme/openapi-schema-validator';
-import { startTestGateway, type TestGateway } from '../testing/test-gateway.js';
+import { startTestGateway, type TestGateway } from '../testing/real-gateway.js';
 import { parseCall } from './envelope.js';
 import { VERSIONED_SOLUTIONS, type OperationEntry } from './operation.js';
 import { operationTable } from './operation-table.js';
