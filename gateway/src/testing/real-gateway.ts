@@ -19,6 +19,7 @@ import { loadGatewayConfig } from '../config.js';
 import { createGateway, type Gateway } from '../gateway.js';
 import type { OperationTable } from '../v1/operation-table.js';
 import type { LoadSummary } from '@green-impact/taxonomy/example/example-loader';
+import type { NftOptions } from '@green-impact/chain/nfts/nft-options';
 import { tapRegistration, type ServiceTap } from './service-tap.js';
 
 /**
@@ -77,6 +78,8 @@ export interface TestGatewayOptions {
   log?: Logger;
   /** The gateway's operation table; the full one unless given. */
   table?: OperationTable;
+  /** How the chain service fetches NFT images (e.g. `{ allowPrivateHosts: true }` for an image served on loopback). */
+  nftImage?: NftOptions['image'];
 }
 
 /** The headers of a JSON request with `apiKey` (none: no X-Api-Key). */
@@ -153,7 +156,7 @@ export async function startTestGateway(env: Record<string, string> = {}, options
         networks: loadNetworkSpecs({}),
         contentDir,
         publicBaseUrl: baseUrl,
-        nfts: { mailOutboxDir },
+        nfts: { mailOutboxDir, ...(options.nftImage ? { image: options.nftImage } : {}) },
       });
       stack.push(() => service.close());
       chain = await serve('chain', service.registration, ChainServiceService);
