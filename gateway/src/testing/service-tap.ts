@@ -60,13 +60,21 @@ export function tapRegistration(registration: GrpcServiceRegistration): { regist
     const real = handler as (call: ServerUnaryCall<unknown, unknown>, callback: sendUnaryData<unknown>) => void;
     implementation[method] = (call: ServerUnaryCall<unknown, unknown>, callback: sendUnaryData<unknown>) => {
       const requestId = requestIdOf(call.metadata);
-      call.on('cancelled', () => cancelled.push({ method, requestId }));
+      // grpc-js also says 'cancelled' when the stream of an answered call closes: only an unanswered call was cancelled.
+      let answered = false;
+      const answer: sendUnaryData<unknown> = (...args) => {
+        answered = true;
+        callback(...args);
+      };
+      call.on('cancelled', () => {
+        if (!answered) cancelled.push({ method, requestId });
+      });
       void signedBy(call.metadata, def.path).then(({ issuer, caller }) => {
         const seen: TappedCall = { method, issuer, caller, requestId, request: call.request };
         calls.push(seen);
         const fault = [...faults].find((f) => f.match(seen));
-        if (!fault) return real(call, callback);
-        if (fault.kind === 'fail') callback(domainErrorToGrpc(toDomainError(fault.error)));
+        if (!fault) return real(call, answer);
+        if (fault.kind === 'fail') answer(domainErrorToGrpc(toDomainError(fault.error)));
         // A held call answers nothing: the client's cancellation ends it.
       });
     };
