@@ -1,6 +1,7 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { startTestGateway, postCall, type TestGateway } from './testing/test-gateway.js';
+import { postCall } from './testing/test-gateway.js';
+import { jsonHeaders, startTestGateway, type TestGateway } from './testing/real-gateway.js';
 import { callsDuring, data, gqlAt } from './testing/graphql-calls.js';
 
 /**
@@ -29,10 +30,10 @@ describe('identical backend calls are made once per request', () => {
 
   test('aliases of one field with the same arguments cost one call; other arguments another', async () => {
     const count = (method: string) => t.taxonomy!.count(method);
+    const gql = (query: string) => gqlAt(t.baseUrl, query, {}, t.userKey);
     const [currencies, fxRates] = [count('getCurrencies'), count('getFxRates')];
     const d = data(
-      await gqlAt(
-        t.baseUrl,
+      await gql(
         `{ a: currencies { code } b: currencies { id } c: currencies { code id }
            x: fxRates(year: 2024) { rate } y: fxRates(year: 2024) { id } z: fxRates(year: 2023) { rate } }`,
       ),
@@ -41,7 +42,7 @@ describe('identical backend calls are made once per request', () => {
     assert.equal(count('getCurrencies') - currencies, 1, 'three aliases of currencies, one call');
     assert.equal(count('getFxRates') - fxRates, 2, 'fxRates of 2024 twice and of 2023 once: two calls');
     // Nothing outlives the request: the next one asks again.
-    data(await gqlAt(t.baseUrl, '{ currencies { code } }'));
+    data(await gql('{ currencies { code } }'));
     assert.equal(count('getCurrencies') - currencies, 2);
   });
 
@@ -53,7 +54,7 @@ describe('identical backend calls are made once per request', () => {
         `mutation { a: addCurrency(currencyCode: "nok") { currency { code } } b: addCurrency(currencyCode: "dkk") { currency { code } }
                     x: removeCurrency(currencyCode: "NOK") { message } y: removeCurrency(currencyCode: "DKK") { message } }`,
         {},
-        'op-key',
+        t.operatorKey,
       ),
     );
     assert.deepEqual([res['a'].currency, res['b'].currency], [{ code: 'NOK' }, { code: 'DKK' }]);
@@ -71,6 +72,8 @@ describe('one item reached by two paths is one call', () => {
           f: addFramework(input: { identifier: "GBF", name: "Green Bond Framework", currencyCode: "EUR", visibility: PUBLIC }) { id }
           a: addAsset(input: { identifier: "SE0001", name: "Green bond", issuerIdentifier: "ISS-1", frameworkIdentifier: "GBF", currencyCode: "EUR" }) { id }
         }`,
+        {},
+        t.userKey,
       ),
     );
   });
@@ -79,7 +82,8 @@ describe('one item reached by two paths is one call', () => {
   });
 
   test('an asset by identifier and by its node id, and its framework at the root and under it: one read each', async () => {
-    const id = data(await gqlAt(t.baseUrl, '{ asset(identifier: "SE0001") { nodeId } }'))['asset'].nodeId;
+    const id = data(await gqlAt(t.baseUrl, '{ asset(identifier: "SE0001") { nodeId } }', {}, t.userKey))['asset'].nodeId;
+    // The gateway's calls only: portfolio reads taxonomy's frameworks on its own behalf, signed as portfolio.
     const counts = await callsDuring([t.portfolio!, t.taxonomy!], async () => {
       const d = data(
         await gqlAt(
@@ -90,11 +94,12 @@ describe('one item reached by two paths is one call', () => {
             framework(identifier: "GBF", year: 2024) { name }
           }`,
           { id },
+          t.userKey,
         ),
       );
       assert.equal(d['node'].name, 'Green bond');
       assert.equal(d['asset'].framework.identifier, 'GBF');
-    });
+    }, (call) => call.issuer === 'gateway');
     assert.equal(counts['getAssetsByIdentifiers'], 1, JSON.stringify(counts));
     assert.equal((counts['getFrameworksByIdentifiers'] ?? 0) + (counts['getFrameworks'] ?? 0), 1, JSON.stringify(counts));
   });
@@ -111,37 +116,36 @@ describe('bulkheads: per-account share of in-flight backend calls', () => {
   });
 
   test('an account beyond its share gets 503 with Retry-After on /graphql and /v1/call; another account gets through', async () => {
-    // slow-key's getGroups never answers until cancelled: two of them hold both of its account's places.
+    // Slow's getGroups never answers until cancelled (identity holds it): two of them hold both of its account's places.
+    const slow = await t.createAccount('Slow');
+    t.identity.hold((c) => c.method === 'getGroups' && c.caller?.accountId === slow.caller.accountId);
     const stalled = new AbortController();
     const hold = () =>
       fetch(`${t.baseUrl}/graphql`, {
         method: 'POST',
-        headers: { 'content-type': 'application/json', 'x-api-key': 'slow-key' },
+        headers: jsonHeaders(slow.apiKey),
         body: JSON.stringify({ query: '{ groups { name } }' }),
         signal: stalled.signal,
       }).catch(() => undefined);
     const held = [hold(), hold()];
-    const slowGroups = () => t.identity.calls.filter((c) => c.method === 'getGroups' && c.caller?.accountId === 'acc-slow').length;
+    const slowGroups = () => t.identity.calls.filter((c) => c.method === 'getGroups' && c.caller?.accountId === slow.caller.accountId).length;
     try {
       await until(() => slowGroups() === 2, 'both slow calls reach identity');
 
-      const refused = await gqlAt(t.baseUrl, '{ groups { name } }', {}, 'slow-key');
+      const refused = await gqlAt(t.baseUrl, '{ groups { name } }', {}, slow.apiKey);
       assert.equal(refused.status, 503);
       assert.equal(refused.headers.get('retry-after'), '1');
       assert.equal(refused.body.errors?.[0]?.extensions?.['code'], 'UNAVAILABLE');
       assert.match(refused.body.errors?.[0]?.message ?? '', /at most 2, BACKEND_CALLS_PER_CALLER/);
 
-      const v1 = await postCall(t.baseUrl, { solution: 'SVC.ESG.Credits', operation: 'getGroups' }, {
-        'content-type': 'application/json',
-        'x-api-key': 'slow-key',
-      });
+      const v1 = await postCall(t.baseUrl, { solution: 'SVC.ESG.Credits', operation: 'getGroups' }, jsonHeaders(slow.apiKey));
       assert.equal(v1.status, 503, v1.text);
       assert.equal(v1.headers.get('retry-after'), '1');
       assert.equal(v1.json['code'], 'UNAVAILABLE');
       assert.equal(slowGroups(), 2, 'the refused calls never reached identity');
 
       // Another account is not behind the slow one.
-      const other = data(await gqlAt(t.baseUrl, '{ groups { name } }', {}, 'user-key'));
+      const other = data(await gqlAt(t.baseUrl, '{ groups { name } }', {}, t.userKey));
       assert.ok(other['groups'].length > 0);
     } finally {
       stalled.abort();

@@ -2,7 +2,10 @@ import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Browser } from 'playwright-core';
 import { launchChromium, skipWithoutChromium } from './testing/chromium.js';
-import { postCall, startTestGateway, type TestGateway } from './testing/test-gateway.js';
+import { JobStatus } from '@green-impact/proto/greenimpact/chain/v1/chain';
+import { postCall } from './testing/test-gateway.js';
+import { jsonHeaders, startTestGateway, type TestGateway } from './testing/real-gateway.js';
+import { serveNftImage } from './testing/nft-image.js';
 
 /**
  * The claim link as the e-mail now carries it (`/claim?guid=…#code=…`, services/chain/src/mail/claim-email.ts),
@@ -13,30 +16,33 @@ import { postCall, startTestGateway, type TestGateway } from './testing/test-gat
  */
 
 const NFT = 'SVC.NFT.zK';
-const ACME = { 'content-type': 'application/json', 'x-api-key': 'user-key' };
 const WALLET = '0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed';
 
 let t: TestGateway;
 let browser: Browser;
+let image: Awaited<ReturnType<typeof serveNftImage>>;
 before(async () => {
   if (skipWithoutChromium) return;
-  t = await startTestGateway({}, { chain: true });
+  // The NFT's image is fetched for real: from this process, on loopback.
+  image = await serveNftImage();
+  t = await startTestGateway({}, { chain: true, nftImage: { allowPrivateHosts: true } });
   browser = await launchChromium();
 });
 after(async () => {
   await browser?.close();
   await t?.stop();
+  await image?.close();
 });
 
 async function call(operation: string, parameters: Record<string, unknown>, envelope: Record<string, unknown> = { version: 1, network: 'amoy' }): Promise<any> {
-  const res = await postCall(t.baseUrl, { solution: NFT, operation, ...envelope, parameters }, ACME);
+  const res = await postCall(t.baseUrl, { solution: NFT, operation, ...envelope, parameters }, jsonHeaders(t.userKey));
   assert.equal(res.status, 200, res.text);
   return res.json;
 }
 
 test('a #code= link: the code reaches the server only in the POST body, under the page\'s CSP, and leaves the address bar', { skip: skipWithoutChromium, timeout: 60_000 }, async () => {
-  const { info } = await call('new', { name: 'Fragment Farm', description: 'd', image: 'https://images.example.org/a.png' });
-  t.chain!.complete(info.jobId);
+  const { info } = await call('new', { name: 'Fragment Farm', description: 'd', image: image.url });
+  assert.equal((await t.settledJob(info.jobId)).status, JobStatus.JOB_STATUS_COMPLETED, 'minted on the embedded network');
   const { guid, result } = (await call('fetch', { jobId: info.jobId }, {})).info;
   const code = (await call('send', { nftId: result.nftId, email: 'ann@example.org' })).info.transferCodes.receiver as string;
 

@@ -2,7 +2,7 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { ConfigError } from '@green-impact/shared/config';
 import { parseAllowedOrigins } from './cors.js';
-import { startTestGateway, type TestGateway } from './testing/test-gateway.js';
+import { startTestGateway, type TestGateway } from './testing/real-gateway.js';
 
 const APP = 'https://app.example.com';
 const LOCAL = 'http://localhost:5173';
@@ -33,7 +33,7 @@ describe('CORS_ALLOWED_ORIGINS on /graphql and /v1/call', () => {
   test('the answer to an allowed origin echoes it and exposes the request id and truncation headers; the operation runs as usual', async () => {
     const gql = await fetch(`${t.baseUrl}/graphql`, {
       method: 'POST',
-      headers: { origin: APP, 'content-type': 'application/json', 'x-api-key': 'user-key' },
+      headers: { origin: APP, 'content-type': 'application/json', 'x-api-key': t.userKey },
       body: JSON.stringify({ query: '{ __typename }' }),
     });
     assert.equal(gql.status, 200);

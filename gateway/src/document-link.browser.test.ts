@@ -2,7 +2,9 @@ import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Browser } from 'playwright-core';
 import { launchChromium, skipWithoutChromium } from './testing/chromium.js';
-import { postCall, startTestGateway, type TestGateway } from './testing/test-gateway.js';
+import { JobStatus } from '@green-impact/proto/greenimpact/chain/v1/chain';
+import { postCall } from './testing/test-gateway.js';
+import { jsonHeaders, startTestGateway, type TestGateway } from './testing/real-gateway.js';
 
 /**
  * The link getHtmlFrameworkFromBlockchain answers, opened in a real browser: Debian's Chromium driven by
@@ -11,7 +13,6 @@ import { postCall, startTestGateway, type TestGateway } from './testing/test-gat
  * .ci/run installs chromium; without it the test skips locally and fails under CI.
  */
 
-const ACME = { 'content-type': 'application/json', 'x-api-key': 'user-key' };
 let t: TestGateway;
 let browser: Browser;
 let link: string;
@@ -19,7 +20,7 @@ before(async () => {
   if (skipWithoutChromium) return;
   t = await startTestGateway({}, { taxonomy: true, chain: true });
   const ok = async (operation: string, parameters: Record<string, unknown>) => {
-    const res = await postCall(t.baseUrl, { solution: 'SVC.ESG.Credits', operation, parameters }, ACME);
+    const res = await postCall(t.baseUrl, { solution: 'SVC.ESG.Credits', operation, parameters }, jsonHeaders(t.userKey));
     assert.equal(res.status, 200, res.text);
     return res.json as any;
   };
@@ -27,7 +28,7 @@ before(async () => {
   const { job_id } = await ok('writeHtmlFrameworkToBlockchain', {
     framework_identifier: 'GBF-LINK', reporting_year: 2024, solution: 'SVC.Blockchain.Save', operation: 'save', version: 1, network: 'sepolia',
   });
-  t.chain!.complete(job_id);
+  assert.equal((await t.settledJob(job_id)).status, JobStatus.JOB_STATUS_COMPLETED, 'anchored on the embedded network');
   link = Object.values(await ok('getHtmlFrameworkFromBlockchain', { job_id }))[0] as string;
   browser = await launchChromium();
 });
@@ -44,8 +45,9 @@ test('the signed link opens the document in Chromium without any header; an alte
 
   const answer = await page.goto(link);
   assert.equal(answer?.status(), 200);
-  assert.equal(await page.title(), 'Linked Green Framework');
-  await page.locator('pre', { hasText: 'GBF-LINK' }).waitFor({ timeout: 10_000 });
+  // The framework document as taxonomy renders it (services/taxonomy/src/documents/framework-html.ts).
+  assert.equal(await page.title(), 'Linked Green Framework (GBF-LINK), reporting year 2024');
+  await page.locator('.subtitle', { hasText: 'GBF-LINK' }).waitFor({ timeout: 10_000 });
   assert.ok(sent.every((h) => h['x-api-key'] === undefined), 'the browser sent no key');
 
   const altered = new URL(link);

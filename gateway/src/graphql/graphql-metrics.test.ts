@@ -5,7 +5,7 @@ import WebSocket from 'ws';
 import { metricsRegistry } from '@green-impact/shared/metrics';
 import { deadPort } from '../testing/dead-port.js';
 import { gqlAt } from '../testing/graphql-calls.js';
-import { startTestGateway, type TestGateway } from '../testing/test-gateway.js';
+import { startTestGateway, type TestGateway } from '../testing/real-gateway.js';
 import { classifyCode, OperationNames, outcomeOf, unresolvedLabel } from './graphql-metrics.js';
 
 /** The current value of gateway_graphql_operations_total for these labels (the registry is per process). */
@@ -68,7 +68,7 @@ describe('gateway_graphql_operations_total over HTTP and WebSocket', () => {
   test('a 200 answer with a server error counts as server_error, not success (GreenImpactGraphqlErrorRatio\'s numerator)', async () => {
     let status = 0;
     const failures = await delta('MetricsLanguages', 'server_error', async () => {
-      const res = await gqlAt(t.baseUrl, 'query MetricsLanguages { languages { code } }');
+      const res = await gqlAt(t.baseUrl, 'query MetricsLanguages { languages { code } }', {}, t.userKey);
       status = res.status;
       assert.equal(res.body.errors?.[0]?.extensions?.['code'], 'UNAVAILABLE');
     });
@@ -78,17 +78,17 @@ describe('gateway_graphql_operations_total over HTTP and WebSocket', () => {
   });
 
   test('success, client errors and refusals each count under their own outcome', async () => {
-    assert.equal(await delta('MetricsMe', 'success', () => gqlAt(t.baseUrl, 'query MetricsMe { me { nodeId } }')), 1);
+    assert.equal(await delta('MetricsMe', 'success', () => gqlAt(t.baseUrl, 'query MetricsMe { me { nodeId } }', {}, t.userKey)), 1);
     assert.equal(await delta('MetricsMe', 'client_error', () => gqlAt(t.baseUrl, 'query MetricsMe { me { nodeId } }', {}, 'no-such-key')), 1);
-    assert.equal(await delta('other', 'refused', () => gqlAt(t.baseUrl, 'query MetricsBad { noSuchField }')), 1, 'a validation failure is refused, its name unlearned');
+    assert.equal(await delta('other', 'refused', () => gqlAt(t.baseUrl, 'query MetricsBad { noSuchField }', {}, t.userKey)), 1, 'a validation failure is refused, its name unlearned');
     assert.equal(await delta('other', 'client_error', () => gqlAt(t.baseUrl, 'query MetricsStranger { me { nodeId } }', {}, 'no-such-key')), 1, 'a caller without a valid key adds no name');
-    assert.equal(await delta('other', 'success', () => gqlAt(t.baseUrl, 'query MetricsProbe { __typename }')), 1, 'a document that runs no resolver adds no name');
-    assert.equal(await delta('other', 'refused', () => gqlAt(t.baseUrl, 'query MetricsBroken {')), 1, 'a parse failure is refused');
-    assert.equal(await delta('other', 'refused', () => gqlAt(t.baseUrl, `{ ${'a: me { nodeId } '.repeat(200)} }`)), 1, 'a refusal before parse (aliases) is counted too');
+    assert.equal(await delta('other', 'success', () => gqlAt(t.baseUrl, 'query MetricsProbe { __typename }', {}, t.userKey)), 1, 'a document that runs no resolver adds no name');
+    assert.equal(await delta('other', 'refused', () => gqlAt(t.baseUrl, 'query MetricsBroken {', {}, t.userKey)), 1, 'a parse failure is refused');
+    assert.equal(await delta('other', 'refused', () => gqlAt(t.baseUrl, `{ ${'a: me { nodeId } '.repeat(200)} }`, {}, t.userKey)), 1, 'a refusal before parse (aliases) is counted too');
   });
 
   test('root field resolvers are timed by parent type and field; nested fields are not', async () => {
-    await gqlAt(t.baseUrl, 'query MetricsMe { me { nodeId } }');
+    await gqlAt(t.baseUrl, 'query MetricsMe { me { nodeId } }', {}, t.userKey);
     const metric = metricsRegistry.getSingleMetric('gateway_graphql_resolver_duration_seconds');
     assert.ok(metric);
     const { values } = await metric.get();
@@ -98,7 +98,7 @@ describe('gateway_graphql_operations_total over HTTP and WebSocket', () => {
   });
 
   test('operations over graphql-ws count with transport="ws", errors in results as failures', async () => {
-    const client = createClient({ url: `${t.baseUrl.replace('http', 'ws')}/graphql`, webSocketImpl: WebSocket, connectionParams: { apiKey: 'user-key' }, retryAttempts: 0 });
+    const client = createClient({ url: `${t.baseUrl.replace('http', 'ws')}/graphql`, webSocketImpl: WebSocket, connectionParams: { apiKey: t.userKey }, retryAttempts: 0 });
     const run = (query: string) =>
       new Promise<unknown>((resolve) => {
         const results: unknown[] = [];
@@ -114,7 +114,7 @@ describe('gateway_graphql_operations_total over HTTP and WebSocket', () => {
   });
 
   test('/metrics exposes the counter with its labels', async () => {
-    await gqlAt(t.baseUrl, 'query MetricsMe { me { nodeId } }');
+    await gqlAt(t.baseUrl, 'query MetricsMe { me { nodeId } }', {}, t.userKey);
     const text = await (await fetch(`${t.baseUrl}/metrics`)).text();
     assert.match(text, /gateway_graphql_operations_total\{operation="MetricsMe",outcome="success",transport="http"\} \d+/);
     assert.match(text, /gateway_graphql_resolver_duration_seconds_bucket\{le="[^"]+",parent_type="Query",field="me"\}/);

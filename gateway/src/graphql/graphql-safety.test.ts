@@ -2,12 +2,12 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import { getIntrospectionQuery } from 'graphql';
-import { startTestGateway, type TestGateway } from '../testing/test-gateway.js';
+import { startTestGateway, type TestGateway } from '../testing/real-gateway.js';
 
 /**
  * The request-level safety of /graphql over real HTTP: query limits (tokens, depth, cost), automatic
  * persisted queries, and the explorer page with its assets. Validation runs before any resolver, so the
- * identity fake alone is behind this gateway; the chain fields are refused before they would need it.
+ * identity service alone is behind this gateway; the chain fields are refused before they would need it.
  */
 
 interface Body {
@@ -24,7 +24,7 @@ after(async () => {
 });
 
 /** A modern client's request: it accepts application/graphql-response+json, so a refused document is a 400. */
-async function post(body: object, apiKey = 'user-key'): Promise<{ status: number; body: Body }> {
+async function post(body: object, apiKey = t.userKey): Promise<{ status: number; body: Body }> {
   const res = await fetch(`${t.baseUrl}/graphql`, {
     method: 'POST',
     headers: { 'content-type': 'application/json', accept: 'application/graphql-response+json, application/json;q=0.9', 'x-api-key': apiKey },
@@ -94,7 +94,7 @@ describe('query limits', () => {
     const ok = await post({ query: `{ me { ${aliases(30)} } }` });
     assert.equal(ok.status, 200);
     assert.equal(ok.body.errors, undefined);
-    assert.equal((ok.body.data?.['me'] as Record<string, unknown>)['a29'], 'acc-acme');
+    assert.equal((ok.body.data?.['me'] as Record<string, unknown>)['a29'], t.user.accountId);
     const refused = await post({ query: `query Bomb { me { ...F } } fragment F on Account { ${aliases(31)} }` });
     assert.equal(refused.status, 400);
     assert.deepEqual(errorsOf(refused.body), [
@@ -162,12 +162,12 @@ describe('automatic persisted queries', () => {
     const unknown = await post({ extensions: persisted });
     assert.deepEqual(errorsOf(unknown.body), [['PersistedQueryNotFound', 'PERSISTED_QUERY_NOT_FOUND']]);
     const registered = await post({ query, extensions: persisted });
-    assert.deepEqual(registered.body, { data: { me: { id: 'acc-acme', name: 'Acme' } } });
+    assert.deepEqual(registered.body, { data: { me: { id: t.user.accountId, name: 'Acme' } } });
     const byHash = await post({ extensions: persisted });
-    assert.deepEqual(byHash.body, { data: { me: { id: 'acc-acme', name: 'Acme' } } });
+    assert.deepEqual(byHash.body, { data: { me: { id: t.user.accountId, name: 'Acme' } } });
     // The hash names the query, not the caller: another key runs it as itself.
-    const other = await post({ extensions: persisted }, 'op-key');
-    assert.deepEqual(other.body, { data: { me: { id: 'acc-op', name: 'Operator' } } });
+    const other = await post({ extensions: persisted }, t.operatorKey);
+    assert.deepEqual(other.body, { data: { me: { id: t.operator.accountId, name: 'bootstrap operator' } } });
   });
 
   test('a hash that does not match the query is refused', async () => {
@@ -178,9 +178,9 @@ describe('automatic persisted queries', () => {
 
   test('a persisted query can be run with GET (cacheable), with the CSRF preflight header', async () => {
     const url = `${t.baseUrl}/graphql?extensions=${encodeURIComponent(JSON.stringify(persisted))}`;
-    const res = await fetch(url, { headers: { accept: 'application/json', 'x-api-key': 'user-key', 'apollo-require-preflight': 'true' } });
+    const res = await fetch(url, { headers: { accept: 'application/json', 'x-api-key': t.userKey, 'apollo-require-preflight': 'true' } });
     assert.equal(res.status, 200);
-    assert.deepEqual(await res.json(), { data: { me: { id: 'acc-acme', name: 'Acme' } } });
+    assert.deepEqual(await res.json(), { data: { me: { id: t.user.accountId, name: 'Acme' } } });
   });
 });
 

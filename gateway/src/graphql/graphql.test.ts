@@ -1,11 +1,11 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { startTestGateway, type TestGateway } from '../testing/test-gateway.js';
+import { startTestGateway, type TestGateway } from '../testing/real-gateway.js';
 import { gqlAt, onlyError, type GqlResponse } from '../testing/graphql-calls.js';
 
 let t: TestGateway;
 
-const gql = (query: string, variables: Record<string, unknown> = {}, apiKey: string | null = 'user-key'): Promise<GqlResponse> =>
+const gql = (query: string, variables: Record<string, unknown> = {}, apiKey: string | null = t.userKey): Promise<GqlResponse> =>
   gqlAt(t.baseUrl, query, variables, apiKey);
 before(async () => {
   t = await startTestGateway();
@@ -18,7 +18,9 @@ describe('authentication', () => {
   test('me resolves the key to its account', async () => {
     const res = await gql('{ me { id name role createdAt } }');
     assert.equal(res.status, 200);
-    assert.deepEqual(res.body.data, { me: { id: 'acc-acme', name: 'Acme', role: 'USER', createdAt: '2024-01-01T00:00:00.000Z' } });
+    const { account } = await t.identity.client.authenticate({ apiKey: t.userKey });
+    assert.match(account!.createdAt, /^\d{4}-\d\d-\d\dT/);
+    assert.deepEqual(res.body.data, { me: { id: t.user.accountId, name: 'Acme', role: 'USER', createdAt: account!.createdAt } });
   });
 
   test('no key: UNAUTHENTICATED with the spec text', async () => {
@@ -31,7 +33,7 @@ describe('authentication', () => {
       message: 'The API key is not valid.',
       code: 'UNAUTHENTICATED',
     });
-    assert.equal(onlyError(await gql('{ groups { id } }', {}, 'revoked-key')).code, 'UNAUTHENTICATED');
+    assert.equal(onlyError(await gql('{ groups { id } }', {}, await t.revokedKey())).code, 'UNAUTHENTICATED');
   });
 
   test('the key is checked at most once per request, however many fields need it, and then served from the cache', async () => {
@@ -68,9 +70,15 @@ describe('error codes match /v1/call', () => {
   });
 
   test('unexpected failures are INTERNAL and reveal nothing', async () => {
-    const res = await gql('{ groups { id name } }', {}, 'broken-key');
-    assert.deepEqual(onlyError(res), { message: 'Internal error.', code: 'INTERNAL' });
-    assert.doesNotMatch(JSON.stringify(res.body), /relation|db\.internal/);
+    const broken = await t.createAccount('Broken');
+    const lift = t.identity.fail((c) => c.method === 'getGroups' && c.caller?.accountId === broken.caller.accountId, new Error('relation "groups" does not exist at db.internal:5432'));
+    try {
+      const res = await gql('{ groups { id name } }', {}, broken.apiKey);
+      assert.deepEqual(onlyError(res), { message: 'Internal error.', code: 'INTERNAL' });
+      assert.doesNotMatch(JSON.stringify(res.body), /relation|db\.internal/);
+    } finally {
+      lift();
+    }
   });
 
   const requestErrors: [string, string, Record<string, unknown>][] = [
@@ -94,7 +102,7 @@ describe('error codes match /v1/call', () => {
     const post = (query: string, variables: Record<string, unknown>, accept: string) =>
       fetch(`${t.baseUrl}/graphql`, {
         method: 'POST',
-        headers: { 'content-type': 'application/json', accept, 'x-api-key': 'user-key' },
+        headers: { 'content-type': 'application/json', accept, 'x-api-key': t.userKey },
         body: JSON.stringify({ query, variables }),
       });
     for (const accept of ['application/graphql-response+json', 'application/graphql-response+json, application/json;q=0.9']) {
@@ -115,7 +123,7 @@ describe('error codes match /v1/call', () => {
   test('transport errors: bad JSON and oversized bodies get the GraphQL error shape', async () => {
     const bad = await fetch(`${t.baseUrl}/graphql`, {
       method: 'POST',
-      headers: { 'content-type': 'application/json', 'x-api-key': 'user-key' },
+      headers: { 'content-type': 'application/json', 'x-api-key': t.userKey },
       body: '{"query": ',
     });
     assert.equal(bad.status, 400);
@@ -124,7 +132,7 @@ describe('error codes match /v1/call', () => {
     });
     const big = await fetch(`${t.baseUrl}/graphql`, {
       method: 'POST',
-      headers: { 'content-type': 'application/json', 'x-api-key': 'user-key' },
+      headers: { 'content-type': 'application/json', 'x-api-key': t.userKey },
       body: JSON.stringify({ query: `{ me { id } } #${'x'.repeat(20_000)}` }),
     });
     assert.equal(big.status, 413);
@@ -132,11 +140,11 @@ describe('error codes match /v1/call', () => {
   });
 
   test('CSRF prevention: a simple GET request is refused, a text/plain POST never reaches a resolver', async () => {
-    const get = await fetch(`${t.baseUrl}/graphql?query=${encodeURIComponent('{ me { id } }')}`, { headers: { 'x-api-key': 'user-key' } });
+    const get = await fetch(`${t.baseUrl}/graphql?query=${encodeURIComponent('{ me { id } }')}`, { headers: { 'x-api-key': t.userKey } });
     assert.equal(get.status, 400);
     const plain = await fetch(`${t.baseUrl}/graphql`, {
       method: 'POST',
-      headers: { 'content-type': 'text/plain', 'x-api-key': 'user-key' },
+      headers: { 'content-type': 'text/plain', 'x-api-key': t.userKey },
       body: JSON.stringify({ query: 'mutation { generateEncryptionKey }' }),
     });
     assert.ok(plain.status >= 400 && plain.status < 500, `status ${plain.status}`);
@@ -148,18 +156,18 @@ describe('identity schema', () => {
     const add = await gql(
       'mutation ($input: AddUserInput!) { addUser(input: $input) { message id } }',
       { input: { userIdentifier: 'g1', firstName: 'Gus', role: 'ADMIN', email: 'gus@example.org' } },
-      'op-key',
+      t.operatorKey,
     );
     assert.deepEqual(add.body, { data: { addUser: { message: 'User added.', id: '1' } } });
-    await gql('mutation { addGroupToUser(userIdentifier: "g1", group: "agents") { message } }', {}, 'op-key');
-    await gql('mutation { addInvestorToUser(userIdentifier: "g1", investorIdentifier: "inv-7") { message } }', {}, 'op-key');
+    await gql('mutation { addGroupToUser(userIdentifier: "g1", group: "agents") { message } }', {}, t.operatorKey);
+    await gql('mutation { addInvestorToUser(userIdentifier: "g1", investorIdentifier: "inv-7") { message } }', {}, t.operatorKey);
 
     const read = await gql(
       `{ users(userIdentifier: "g1") { nodes { id identifier firstName lastName email role groups { id name } encrypted masked } totalCount }
          groups { name }
          investorsOfUser { userId userIdentifier investors { id identifier name } } }`,
       {},
-      'op-key',
+      t.operatorKey,
     );
     assert.equal(read.body.errors, undefined, JSON.stringify(read.body.errors));
     assert.equal((read.body.data?.['users'] as { totalCount: number }).totalCount, 1);
@@ -180,7 +188,7 @@ describe('identity schema', () => {
     assert.deepEqual(read.body.data?.['investorsOfUser'], [
       { userId: '1', userIdentifier: 'g1', investors: [{ id: null, identifier: 'inv-7', name: null }] },
     ]);
-    const none = await gql('{ users { nodes { id } pageInfo { hasNextPage endCursor } totalCount } investorsOfUser { userId } }', {}, 'user-key');
+    const none = await gql('{ users { nodes { id } pageInfo { hasNextPage endCursor } totalCount } investorsOfUser { userId } }', {}, t.userKey);
     assert.deepEqual(none.body.data, { users: { nodes: [], pageInfo: { hasNextPage: false, endCursor: null }, totalCount: 0 }, investorsOfUser: [] });
   });
 
@@ -193,7 +201,7 @@ describe('identity schema', () => {
     const created = await gql(
       'mutation { createAccount(input: { name: "Beta", role: USER }) { account { id name role } apiKey key { id hint revokedAt } } }',
       {},
-      'op-key',
+      t.operatorKey,
     );
     assert.equal(created.body.errors, undefined, JSON.stringify(created.body.errors));
     const payload = created.body.data?.['createAccount'] as { account: { id: string; role: string }; apiKey: string; key: { id: string; hint: string } };
@@ -212,10 +220,12 @@ describe('identity schema', () => {
     const keys = await gql(`{ apiKeys { id revokedAt } }`, {}, newKey);
     const active = (keys.body.data?.['apiKeys'] as { id: string; revokedAt: string | null }[]).filter((k) => !k.revokedAt);
     assert.equal(active.length, 1);
-    const revoked = await gql('mutation ($id: ID!) { revokeApiKey(keyId: $id) { id revokedAt } }', { id: active[0]!.id }, 'op-key');
-    assert.equal((revoked.body.data?.['revokeApiKey'] as { revokedAt: string }).revokedAt, '2024-01-01T00:00:00.000Z');
+    const revoked = await gql('mutation ($id: ID!) { revokeApiKey(keyId: $id) { id revokedAt } }', { id: active[0]!.id }, t.operatorKey);
+    const stored = (await t.identity.client.listApiKeys({ accountId: payload.account.id }, { caller: t.operator })).keys.find((k) => k.id === active[0]!.id);
+    assert.match(stored?.revokedAt ?? '', /^\d{4}-\d\d-\d\dT/, 'identity holds the revocation');
+    assert.equal((revoked.body.data?.['revokeApiKey'] as { revokedAt: string }).revokedAt, stored!.revokedAt);
 
-    const accounts = await gql('{ accounts { nodes { name role } } }', {}, 'op-key');
+    const accounts = await gql('{ accounts { nodes { name role } } }', {}, t.operatorKey);
     assert.ok((accounts.body.data?.['accounts'] as { nodes: { name: string }[] }).nodes.some((a) => a.name === 'Beta'));
   });
 

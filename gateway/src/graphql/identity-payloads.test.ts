@@ -1,12 +1,12 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { startTestGateway, type TestGateway } from '../testing/test-gateway.js';
-import { callsDuring as callsOf, data, gqlAt, type GqlResponse } from '../testing/graphql-calls.js';
+import { startTestGateway, type TestGateway } from '../testing/real-gateway.js';
+import { callsDuring as callsOf, data, gqlAt, onlyError, type GqlResponse } from '../testing/graphql-calls.js';
 
 /**
  * User, group and investor-access changes answer payloads carrying the user as users(userIdentifier,
  * decryptionKey) shows it, or the user's entry of investorsOfUser(userIdentifier) (payloads.ts), against the
- * fake IdentityService and PortfolioService over real gRPC. `user-key` and `op-key` belong to different
+ * real identity and portfolio services over gRPC. The user's key and the operator's belong to different
  * accounts; user and investor names are PII, shown in clear only with the change's own key.
  */
 
@@ -15,9 +15,9 @@ const MASK = '********';
 
 let t: TestGateway;
 
-const gql = (query: string, variables: Record<string, unknown> = {}, apiKey: string | null = 'user-key'): Promise<GqlResponse> =>
+const gql = (query: string, variables: Record<string, unknown> = {}, apiKey: string | null = t.userKey): Promise<GqlResponse> =>
   gqlAt(t.baseUrl, query, variables, apiKey);
-/** Calls the fake IdentityService receives besides authenticating the key. */
+/** Calls the identity service receives besides authenticating the key. */
 async function identityCalls(run: () => Promise<unknown>) {
   const { authenticate: _authenticate, ...calls } = await callsOf([t.identity], run);
   return calls;
@@ -32,7 +32,7 @@ after(async () => {
 const USER = 'id identifier firstName lastName email role groups { name } encrypted masked';
 
 /** The user as users(userIdentifier, decryptionKey) shows it, read by a separate request. */
-async function userRead(userIdentifier: string, decryptionKey?: string, apiKey = 'user-key') {
+async function userRead(userIdentifier: string, decryptionKey?: string, apiKey = t.userKey) {
   const res = data(await gql(`query ($u: String!, $k: String) { users(userIdentifier: $u, decryptionKey: $k) { nodes { ${USER} } } }`, { u: userIdentifier, k: decryptionKey }, apiKey));
   return res['users'].nodes[0];
 }
@@ -97,19 +97,21 @@ describe('identity payloads', () => {
   test('removeUser carries the removed user\'s id and no user', async () => {
     const added = data(await gql('mutation { addUser(input: { userIdentifier: "u-gone", firstName: "Gus" }) { id } }'));
     const res = data(await gql('mutation { removeUser(userIdentifier: "u-gone") { message id removedId } }'));
-    assert.deepEqual(res['removeUser'], { message: 'User removed.', id: null, removedId: added['addUser'].id });
-    assert.equal(await userRead('u-gone'), undefined);
+    // id is what the service answers (identity names the user it removed), removedId the gateway's read before the removal.
+    assert.deepEqual(res['removeUser'], { message: 'User removed.', id: added['addUser'].id, removedId: added['addUser'].id });
+    // Gone: identity answers a read of it as of any user it does not have.
+    assert.deepEqual(onlyError(await gql('{ users(userIdentifier: "u-gone") { nodes { id } } }')), { message: 'No such user.', code: 'NOT_FOUND' });
   });
 
   test("another account's users are never revealed through a payload", async () => {
-    const denied = await gql(`mutation { addGroupToUser(userIdentifier: "u-enc", group: "agents") { user { ${USER} } } }`, {}, 'op-key');
+    const denied = await gql(`mutation { addGroupToUser(userIdentifier: "u-enc", group: "agents") { user { ${USER} } } }`, {}, t.operatorKey);
     assert.equal(denied.body.data, null);
     assert.equal(denied.body.errors?.[0]?.extensions?.['code'], 'NOT_FOUND');
-    const removal = await gql('mutation { removeUser(userIdentifier: "u-enc") { removedId } }', {}, 'op-key');
+    const removal = await gql('mutation { removeUser(userIdentifier: "u-enc") { removedId } }', {}, t.operatorKey);
     assert.equal(removal.body.data, null);
     assert.doesNotMatch(JSON.stringify([denied.body, removal.body]), /Eva|Secret|eva@example/);
     // The other account's own user of the same identifier: its payload shows that one, never acme's.
-    const own = data(await gql('mutation { addUser(input: { userIdentifier: "u-enc", firstName: "Olle" }) { user { firstName encrypted } } }', {}, 'op-key'));
+    const own = data(await gql('mutation { addUser(input: { userIdentifier: "u-enc", firstName: "Olle" }) { user { firstName encrypted } } }', {}, t.operatorKey));
     assert.deepEqual(own['addUser'].user, { firstName: 'Olle', encrypted: false });
     assert.equal((await userRead('u-enc', KEY)).firstName, 'Eva');
   });

@@ -1,20 +1,21 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { startTestGateway, type TestGateway } from '../testing/test-gateway.js';
+import { JobStatus } from '@green-impact/proto/greenimpact/chain/v1/chain';
+import { startTestGateway, type TestGateway } from '../testing/real-gateway.js';
+import { serveNftImage } from '../testing/nft-image.js';
 import { data, gqlAt, onlyError, type GqlResponse } from '../testing/graphql-calls.js';
 
 /**
- * Relay's Object Identification against the fakes over real gRPC: every Node type's nodeId refetches,
+ * Relay's Object Identification against the real services: every Node type's nodeId refetches,
  * through node(id:), the object the read that gave it answered; visibility and PII are those of the
  * type's own reads; ids this API did not give out are INVALID_ARGUMENT; nodes(ids:) keeps order.
- * `user-key` is account acc-acme, `op-key` the operator account acc-op.
+ * The user's key is account Acme's, the operator's the bootstrap operator's.
  */
 
 const KEY = 'c'.repeat(64);
-const ACME = { accountId: 'acc-acme', role: 'user' as const };
 let t: TestGateway;
 
-const gql = (query: string, variables: Record<string, unknown> = {}, apiKey: string | null = 'user-key'): Promise<GqlResponse> =>
+const gql = (query: string, variables: Record<string, unknown> = {}, apiKey: string | null = t.userKey): Promise<GqlResponse> =>
   gqlAt(t.baseUrl, query, variables, apiKey);
 const b64 = (text: string) => Buffer.from(text).toString('base64url');
 
@@ -41,16 +42,20 @@ const FIELDS: Record<string, string> = {
 const nodeQuery = (type: string) => `query($id: ID!) { node(id: $id) { __typename nodeId ... on ${type} { ${FIELDS[type]} } } }`;
 
 /** node(id:) of the object answers the same object, typed. */
-async function refetches(type: string, read: Record<string, unknown>, apiKey = 'user-key') {
+async function refetches(type: string, read: Record<string, unknown>, apiKey = t.userKey) {
   assert.equal(typeof read['nodeId'], 'string', type);
   const found = data(await gql(nodeQuery(type), { id: read['nodeId'] }, apiKey))['node'];
   assert.deepEqual(found, { __typename: type, ...read }, type);
 }
 
 const read: Record<string, Record<string, any>> = {};
+let images: Awaited<ReturnType<typeof serveNftImage>>;
 
 before(async () => {
-  t = await startTestGateway({}, { portfolio: true, chain: true });
+  images = await serveNftImage();
+  // The NFT's image is fetched for real: from this process, on loopback.
+  t = await startTestGateway({}, { portfolio: true, chain: true, nftImage: { allowPrivateHosts: true } });
+  await t.loadExampleTaxonomy();
   const added = data(
     await gql(
       `mutation($key: String!) {
@@ -69,8 +74,14 @@ before(async () => {
   data(await gql('mutation { addPortfolio(investorIdentifier: "inv_1", identifier: "core") { message } }'));
   const linked = 'mutation($id: ID!) { addPositionToPortfolio(investorIdentifier: "inv_1", portfolioIdentifier: "core", positionId: $id) { message } }';
   data(await gql(linked, { id: added['p'].id }));
-  data(await gql('mutation { addFramework(input: { identifier: "OPS", name: "Operator private", currencyCode: "EUR", visibility: PRIVATE }) { id } }', {}, 'op-key'));
-  t.portfolio!.seedRecomputeJobs(ACME, ['2025-01-01T00:01:00Z']);
+  data(await gql('mutation { addFramework(input: { identifier: "OPS", name: "Operator private", currencyCode: "EUR", visibility: PRIVATE }) { id } }', {}, t.operatorKey));
+  // A recompute job of the account, read once it has settled (its status no longer changes under the reads).
+  const recompute = data(await gql('mutation { startImpactRecompute(scope: ACCOUNT, year: 2024) { job { id } } }'))['startImpactRecompute'].job;
+  for (const deadline = Date.now() + 30_000; ; await new Promise((resolve) => setTimeout(resolve, 100))) {
+    const { status } = data(await gql('query($id: ID!) { impactRecomputeJob(id: $id) { status } }', { id: recompute.id }))['impactRecomputeJob'];
+    if (status === 'COMPLETED' || status === 'FAILED') break;
+    assert.ok(Date.now() < deadline, `recompute job still ${status}`);
+  }
 
   const reads = data(
     await gql(`{
@@ -107,14 +118,15 @@ before(async () => {
     read[type] = list[0];
   }
   const job = data(
-    await gql('mutation { mintNft(input: { network: "sepolia", name: "Solar", description: "d", image: "https://images.example.org/a.png", attributes: [] }) { id } }'),
+    await gql('mutation($image: String!) { mintNft(input: { network: "sepolia", name: "Solar", description: "d", image: $image, attributes: [] }) { id } }', { image: images.url }),
   )['mintNft'];
-  t.chain!.complete(job.id);
+  assert.equal((await t.settledJob(job.id)).status, JobStatus.JOB_STATUS_COMPLETED, 'minted on the embedded network');
   read['Job'] = data(await gql(`query($id: ID!) { job(id: $id) { ${FIELDS['Job']} } }`, { id: job.id }))['job'];
   read['Nft'] = data(await gql(`query($guid: ID!) { nft(guid: $guid) { ${FIELDS['Nft']} } }`, { guid: read['Job']!['nftGuid'] }))['nft'];
 });
 after(async () => {
   await t.stop();
+  await images.close();
 });
 
 describe('node(id:)', () => {
@@ -169,18 +181,18 @@ describe('node(id:)', () => {
   });
 
   test("another account's private or own-only object is null, as its read is", async () => {
-    const ops = data(await gql(`{ framework(identifier: "OPS", year: 2024) { nodeId } }`, {}, 'op-key'))['framework'];
-    await refetches('Framework', { ...data(await gql(`{ framework(identifier: "OPS", year: 2024) { ${FIELDS['Framework']} } }`, {}, 'op-key'))['framework'] }, 'op-key');
+    const ops = data(await gql(`{ framework(identifier: "OPS", year: 2024) { nodeId } }`, {}, t.operatorKey))['framework'];
+    await refetches('Framework', { ...data(await gql(`{ framework(identifier: "OPS", year: 2024) { ${FIELDS['Framework']} } }`, {}, t.operatorKey))['framework'] }, t.operatorKey);
     const asUser = (id: string) => gql('query($id: ID!) { node(id: $id) { nodeId } }', { id });
     assert.deepEqual(data(await asUser(ops.nodeId)), { node: null });
     // The acme account's own objects are not the operator's to see through node() either.
     for (const type of ['Investor', 'Position', 'Portfolio', 'User', 'Job', 'Nft', 'ImpactRecomputeJob']) {
-      assert.deepEqual(data(await gql('query($id: ID!) { node(id: $id) { nodeId } }', { id: read[type]!['nodeId'] }, 'op-key')), { node: null }, type);
+      assert.deepEqual(data(await gql('query($id: ID!) { node(id: $id) { nodeId } }', { id: read[type]!['nodeId'] }, t.operatorKey)), { node: null }, type);
     }
     // Accounts: the caller's own, and any for an operator; a user account sees no other.
-    const opAccount = data(await gql(`{ me { ${FIELDS['Account']} } }`, {}, 'op-key'))['me'];
+    const opAccount = data(await gql(`{ me { ${FIELDS['Account']} } }`, {}, t.operatorKey))['me'];
     assert.deepEqual(data(await asUser(opAccount.nodeId)), { node: null });
-    await refetches('Account', read['Account']!, 'op-key');
+    await refetches('Account', read['Account']!, t.operatorKey);
   });
 
   test('a key whose id no longer matches (the identifier now names another object) is null', async () => {

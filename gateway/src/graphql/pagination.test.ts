@@ -1,7 +1,7 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { DomainError } from '@green-impact/shared/errors';
-import { startTestGateway, type TestGateway } from '../testing/test-gateway.js';
+import { startTestGateway, type TestGateway } from '../testing/real-gateway.js';
 import { gqlAt } from '../testing/graphql-calls.js';
 import { checkPage, paginate } from './pagination.js';
 
@@ -64,7 +64,7 @@ describe('a paged root list over real HTTP', () => {
     await t.stop();
   });
 
-  const gql = async (query: string, variables: Record<string, unknown> = {}) => (await gqlAt(t.baseUrl, query, variables)).body as { data?: any; errors?: { message: string; extensions: { code: string } }[] };
+  const gql = async (query: string, variables: Record<string, unknown> = {}) => (await gqlAt(t.baseUrl, query, variables, t.userKey)).body as { data?: any; errors?: { message: string; extensions: { code: string } }[] };
 
   test('users: pages of two, each resuming at the cursor, until hasNextPage is false', async () => {
     const add = Array.from({ length: 5 }, (_, i) => `u${i}: addUser(input: { userIdentifier: "page-${i}" }) { message }`).join(' ');

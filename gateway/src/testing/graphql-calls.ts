@@ -42,11 +42,15 @@ export function onlyError(res: GqlResponse): { message: string; code: unknown } 
   return { message: err!.message, code: err!.extensions!['code'] };
 }
 
-/** Calls per method the given fakes receive while `run` runs. */
-export async function callsDuring(fakes: { calls: { method: string }[] }[], run: () => Promise<unknown>): Promise<Record<string, number>> {
-  const before = fakes.map((f) => f.calls.length);
+/** Calls per method the given services receive while `run` runs (those `only` picks, when given). */
+export async function callsDuring(
+  services: { calls: { method: string; issuer?: string }[] }[],
+  run: () => Promise<unknown>,
+  only: (call: { method: string; issuer?: string }) => boolean = () => true,
+): Promise<Record<string, number>> {
+  const before = services.map((f) => f.calls.length);
   await run();
   const counts: Record<string, number> = {};
-  for (const c of fakes.flatMap((f, i) => f.calls.slice(before[i]))) counts[c.method] = (counts[c.method] ?? 0) + 1;
+  for (const c of services.flatMap((f, i) => f.calls.slice(before[i])).filter(only)) counts[c.method] = (counts[c.method] ?? 0) + 1;
   return counts;
 }

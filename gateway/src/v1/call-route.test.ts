@@ -1,13 +1,20 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { postCall, startTestGateway, type TestGateway } from '../testing/test-gateway.js';
+import { postCall } from '../testing/test-gateway.js';
+import { jsonHeaders, startTestGateway, type TestGateway } from '../testing/real-gateway.js';
 
 const ESG = 'SVC.ESG.Credits';
-const JSON_HEADERS = { 'content-type': 'application/json', 'x-api-key': 'user-key' };
 
 let t: TestGateway;
+/** The keys the cases name: `user-key` (account Acme), `op-key` (the bootstrap operator), `revoked-key` (issued, then revoked). */
+let keys: Record<string, string>;
+/** The case's headers with its named key put in. */
+const keyed = (headers: Record<string, string>) =>
+  Object.fromEntries(Object.entries(headers).map(([name, value]) => [name, name === 'x-api-key' ? (keys[value] ?? value) : value]));
+const JSON_HEADERS = { 'content-type': 'application/json', 'x-api-key': 'user-key' };
 before(async () => {
   t = await startTestGateway();
+  keys = { 'user-key': t.userKey, 'op-key': t.operatorKey, 'revoked-key': await t.revokedKey() };
 });
 after(async () => {
   await t.stop();
@@ -69,7 +76,7 @@ describe('bad input never yields a 5xx', () => {
   ];
   for (const c of cases) {
     test(c.name, async () => {
-      const res = await postCall(t.baseUrl, c.body, c.headers ?? JSON_HEADERS);
+      const res = await postCall(t.baseUrl, c.body, keyed(c.headers ?? JSON_HEADERS));
       assert.ok(res.status < 500, `${c.name}: got ${res.status} ${res.text}`);
       if (c.status === 200) assert.equal(res.status, 200, res.text);
       else assertClientError(res, c.status, c.code, c.message, /"solution":"SVC\.(Blockchain\.Hash|NFT\.zK)"/.test(c.body));
@@ -87,11 +94,8 @@ describe('bad input never yields a 5xx', () => {
 });
 
 describe('identity operations', () => {
-  const call = (operation: string, parameters?: unknown, apiKey = 'user-key') =>
-    postCall(t.baseUrl, { solution: ESG, operation, ...(parameters === undefined ? {} : { parameters }) }, {
-      'content-type': 'application/json',
-      'x-api-key': apiKey,
-    });
+  const call = (operation: string, parameters?: unknown, apiKey = t.userKey) =>
+    postCall(t.baseUrl, { solution: ESG, operation, ...(parameters === undefined ? {} : { parameters }) }, jsonHeaders(apiKey));
 
   test('getGroups: array of {id, group}; the caller travels to identity', async () => {
     const res = await call('getGroups');
@@ -100,13 +104,13 @@ describe('identity operations', () => {
     assert.equal(res.json.length, 7);
     const last = t.identity.calls.at(-1)!;
     assert.equal(last.method, 'getGroups');
-    assert.deepEqual(last.caller?.accountId, 'acc-acme');
+    assert.deepEqual(last.caller?.accountId, t.user.accountId);
     assert.equal(last.caller?.role, 'user');
   });
 
   test('getUsers and getInvestorsOfUser answer 200 with the message when no users are registered', async () => {
     for (const op of ['getUsers', 'getInvestorsOfUser']) {
-      const res = await call(op, undefined, 'op-key');
+      const res = await call(op, undefined, t.operatorKey);
       assert.equal(res.status, 200);
       assert.deepEqual(res.json, { message: 'No users are registered.' });
     }
@@ -170,18 +174,24 @@ describe('identity operations', () => {
   });
 
   test('an unexpected backend failure is a 500 that reveals nothing', async () => {
-    const res = await call('getGroups', undefined, 'broken-key');
-    assert.equal(res.status, 500);
-    assert.deepEqual(res.json, { message: 'Internal error.', code: 'INTERNAL' });
+    const broken = await t.createAccount('Broken');
+    const lift = t.identity.fail((c) => c.method === 'getGroups' && c.caller?.accountId === broken.caller.accountId, new Error('relation "groups" does not exist at db.internal:5432'));
+    try {
+      const res = await call('getGroups', undefined, broken.apiKey);
+      assert.equal(res.status, 500);
+      assert.deepEqual(res.json, { message: 'Internal error.', code: 'INTERNAL' });
+    } finally {
+      lift();
+    }
   });
 
   test('X-Request-Id: a given one is echoed and reaches identity; otherwise one is made', async () => {
-    const given = await postCall(t.baseUrl, { solution: ESG, operation: 'getGroups' }, { ...JSON_HEADERS, 'x-request-id': 'req-123' });
+    const given = await postCall(t.baseUrl, { solution: ESG, operation: 'getGroups' }, jsonHeaders(t.userKey, { 'x-request-id': 'req-123' }));
     assert.equal(given.headers.get('x-request-id'), 'req-123');
     assert.equal(t.identity.calls.at(-1)?.requestId, 'req-123');
-    const made = await postCall(t.baseUrl, { solution: ESG, operation: 'getGroups' }, { ...JSON_HEADERS, 'x-request-id': 'bad id\u00e9' });
+    const made = await postCall(t.baseUrl, { solution: ESG, operation: 'getGroups' }, jsonHeaders(t.userKey, { 'x-request-id': 'bad id\u00e9' }));
     assert.match(made.headers.get('x-request-id') ?? '', /^[0-9a-f-]{36}$/);
-    const failed = await postCall(t.baseUrl, 'nope', JSON_HEADERS);
+    const failed = await postCall(t.baseUrl, 'nope', jsonHeaders(t.userKey));
     assert.match(failed.headers.get('x-request-id') ?? '', /^[0-9a-f-]{36}$/);
   });
 });
