@@ -19,7 +19,7 @@ export async function importDist(path) {
 
 /** A fresh PostgreSQL database on the server at `serverUrl` (default: the tests' server), dropped by stop(). */
 export async function scratchPostgres(serverUrl = process.env.BENCH_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres') {
-  const { createScratchPostgresDatabase, postgresAvailable } = await importDist('services/shared/dist/testing/databases.js');
+  const { createScratchPostgresDatabase, postgresAvailable } = await importDist('testing/dist/shared/databases.js');
   const unreachable = await postgresAvailable(serverUrl);
   if (unreachable) return { unreachable };
   return createScratchPostgresDatabase(serverUrl);
@@ -46,7 +46,7 @@ export async function startInProcess({ databaseUrl, bootstrapApiKey, rateLimits 
 /** The system in a child process: answers {gatewayUrl, grpc, stop()} once it listens. */
 export async function startChildProcess({ databaseUrl, bootstrapApiKey }) {
   // The child's services trust this process's caller key: the bench's gRPC reads come from here.
-  const { callerKeysForChildren } = await importDist('services/shared/dist/testing/caller-keys.js');
+  const { callerKeysForChildren } = await importDist('testing/dist/shared/caller-keys.js');
   const child = spawn(process.execPath, [fileURLToPath(new URL('./system-child.mjs', import.meta.url))], {
     env: { ...process.env, LOG_LEVEL: process.env.LOG_LEVEL ?? 'error', BENCH_DATABASE_URL: databaseUrl ?? '', BENCH_BOOTSTRAP_KEY: bootstrapApiKey, BENCH_CALLER_SIGNING_KEY: callerKeysForChildren().CALLER_SIGNING_KEY },
     stdio: ['ignore', 'pipe', 'inherit'],

@@ -5,7 +5,7 @@ import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import ts from 'typescript';
 import type { RunningSystem } from '@green-impact/embedded/system';
-import { testDatabases } from '@green-impact/shared/testing/databases';
+import { testDatabases } from '@green-impact/testing/shared/databases';
 import { startTestSystem } from './support/system.js';
 
 /**
