@@ -1,5 +1,5 @@
-import { existsSync, lstatSync, readdirSync, readFileSync } from 'node:fs';
-import { dirname, join, normalize, relative } from 'node:path';
+import { existsSync, lstatSync, readdirSync, readFileSync, readlinkSync } from 'node:fs';
+import { dirname, join, normalize, relative, resolve as resolvePath } from 'node:path';
 import ts from 'typescript';
 import { importSpecifiers } from './image-layout.js';
 
@@ -157,8 +157,10 @@ export function unneededPackages(image: string, workspaceDirs: string[]): string
       if (d === image || !d.startsWith(image)) return undefined;
     }
   };
-  const reached = new Set<string>();
-  const queue: string[] = workspaceDirs.map((d) => join(image, d));
+  // The image's own workspaces are reached by definition (npm links each into node_modules).
+  const own = new Set(workspaceDirs.map((d) => join(image, d)));
+  const reached = new Set(installed.filter((p) => lstatSync(p).isSymbolicLink() && own.has(resolvePath(dirname(p), readlinkSync(p)))));
+  const queue: string[] = [...own];
   while (queue.length > 0) {
     const dir = queue.shift() as string;
     const manifest = join(dir, 'package.json');
