@@ -45,10 +45,17 @@ export function workspaceOutputs(root: string): Map<string, WorkspaceOutputs> {
   );
 }
 
-/** Workspace package name → folder, for resolving `@green-impact/<name>/<sub>` to a compiled file. */
+/**
+ * Workspace package name → folder, for resolving `@green-impact/<name>/<sub>` to a compiled file: those
+ * present under `root` (an image holds only its service's closure, under the root manifest naming them all).
+ */
 function workspaceNames(root: string): Map<string, string> {
   const workspaces = (JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { workspaces: string[] }).workspaces;
-  return new Map(workspaces.map((dir) => [(JSON.parse(readFileSync(join(root, dir, 'package.json'), 'utf8')) as { name: string }).name, dir]));
+  return new Map(
+    workspaces
+      .filter((dir) => existsSync(join(root, dir, 'package.json')))
+      .map((dir) => [(JSON.parse(readFileSync(join(root, dir, 'package.json'), 'utf8')) as { name: string }).name, dir]),
+  );
 }
 
 /** The compiled file a specifier names, repository-relative (workspace exports are `./*` → `./dist/*.js`). */
