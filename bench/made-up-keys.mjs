@@ -13,7 +13,7 @@ const CONCURRENCY = Number(process.env.KEYS_CONCURRENCY ?? 50);
 
 const system = await startInProcess({ bootstrapApiKey: 'made-up-keys-operator', rateLimits: true });
 try {
-  const { floodWithMadeUpKeys, anonymousAllowance } = await importDist('gateway/dist/testing/key-flood.js');
+  const { floodWithMadeUpKeys, anonymousAllowance } = await importDist('testing/dist/gateway/key-flood.js');
   const { loadGatewayLimits } = await importDist('gateway/dist/config.js');
   const { perAddress } = loadGatewayLimits(process.env).rateLimit;
   const flood = await floodWithMadeUpKeys(system.gatewayUrl, { requests: REQUESTS, concurrency: CONCURRENCY });

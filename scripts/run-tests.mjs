@@ -8,7 +8,7 @@ import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
-const roots = ['services', 'gateway', 'embedded', 'test'].map((d) => join(root, d));
+const roots = ['services', 'gateway', 'embedded', 'testing', 'test'].map((d) => join(root, d));
 
 function walk(dir, out) {
   let entries;

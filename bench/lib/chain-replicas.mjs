@@ -116,7 +116,7 @@ async function throughService(node, kafka, replicas, n, progress) {
 /** The raw rate, then 1 and 2 replicas, each ratio against the raw rate. */
 export async function chainReplicas({ jobs = 200, progress = () => undefined } = {}) {
   const { startRpcNodeProcess } = await importDist('test/dist/support/rpc-node.js');
-  const { startKafkaMock } = await importDist('services/shared/dist/testing/kafka-mock.js');
+  const { startKafkaMock } = await importDist('testing/dist/shared/kafka-mock.js');
   const node = await startRpcNodeProcess(CHAIN_ID);
   let kafka;
   const notes = [];

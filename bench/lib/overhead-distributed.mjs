@@ -35,7 +35,7 @@ export function topologyPids(starterPid) {
 export async function overheadDistributed({ operatorKey, sizes, year, concurrency, seconds, progress }) {
   const { startTopology, topologyEnv, topologyPorts } = await importDist('test/dist/support/distributed.js');
   const { createGrpcClient } = await importDist('services/shared/dist/grpc/client.js');
-  const { callerKeysForChildren } = await importDist('services/shared/dist/testing/caller-keys.js');
+  const { callerKeysForChildren } = await importDist('testing/dist/shared/caller-keys.js');
   const taxonomyProto = await importDist('proto/dist/gen/greenimpact/taxonomy/v1/taxonomy.js');
   const portfolioProto = await importDist('proto/dist/gen/greenimpact/portfolio/v1/portfolio.js');
   const scratch = await scratchPostgres();

@@ -3,7 +3,7 @@
 import { importDist, startInProcess } from './system.mjs';
 
 // The parent's caller key pair, so the parent's gRPC calls are signed as these services expect.
-const { callerKeysForChildren } = await importDist('services/shared/dist/testing/caller-keys.js');
+const { callerKeysForChildren } = await importDist('testing/dist/shared/caller-keys.js');
 callerKeysForChildren(process.env.BENCH_CALLER_SIGNING_KEY);
 
 const system = await startInProcess({

@@ -22,7 +22,7 @@ export const POSTGRES_SERVER_URL = process.env.BENCH_POSTGRES_URL ?? 'postgres:/
 
 /** A fresh PostgreSQL database on the server at `serverUrl` (default: the tests' server), dropped by stop(). */
 export async function scratchPostgres(serverUrl = POSTGRES_SERVER_URL) {
-  const { createScratchPostgresDatabase, postgresAvailable } = await importDist('services/shared/dist/testing/databases.js');
+  const { createScratchPostgresDatabase, postgresAvailable } = await importDist('testing/dist/shared/databases.js');
   const unreachable = await postgresAvailable(serverUrl);
   if (unreachable) return { unreachable };
   return createScratchPostgresDatabase(serverUrl);
@@ -49,7 +49,7 @@ export async function startInProcess({ databaseUrl, bootstrapApiKey, rateLimits 
 /** The system in a child process: answers {gatewayUrl, grpc, stop()} once it listens. */
 export async function startChildProcess({ databaseUrl, bootstrapApiKey }) {
   // The child's services trust this process's caller key: the bench's gRPC reads come from here.
-  const { callerKeysForChildren } = await importDist('services/shared/dist/testing/caller-keys.js');
+  const { callerKeysForChildren } = await importDist('testing/dist/shared/caller-keys.js');
   const child = spawn(process.execPath, [fileURLToPath(new URL('./system-child.mjs', import.meta.url))], {
     env: { ...process.env, LOG_LEVEL: process.env.LOG_LEVEL ?? 'error', BENCH_DATABASE_URL: databaseUrl ?? '', BENCH_BOOTSTRAP_KEY: bootstrapApiKey, BENCH_CALLER_SIGNING_KEY: callerKeysForChildren().CALLER_SIGNING_KEY },
     stdio: ['ignore', 'pipe', 'inherit'],

@@ -2,7 +2,7 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { postCall } from './testing/test-gateway.js';
 import { jsonHeaders, startTestGateway, type TestGateway } from './testing/real-gateway.js';
-import { callsDuring, data, gqlAt } from './testing/graphql-calls.js';
+import { callsDuring, data, gqlAt } from '@green-impact/testing/gateway/graphql-calls';
 
 /**
  * The guards around the gateway's backend calls (backend-calls.ts), over real HTTP and gRPC: identical

@@ -2,7 +2,7 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { DocumentLinks } from './document-links.js';
 import { postCall, startTestGateway, type TestGateway } from './testing/test-gateway.js';
-import { data, gqlAt } from './testing/graphql-calls.js';
+import { data, gqlAt } from '@green-impact/testing/gateway/graphql-calls';
 
 /**
  * Access to written documents through the gateway, against the fake ChainService: the signed links

@@ -1,7 +1,7 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Browser } from 'playwright-core';
-import { launchChromium, skipWithoutChromium } from './testing/chromium.js';
+import { launchChromium, skipWithoutChromium } from '@green-impact/testing/gateway/chromium';
 import { JobStatus } from '@green-impact/proto/greenimpact/chain/v1/chain';
 import { postCall } from './testing/test-gateway.js';
 import { jsonHeaders, startTestGateway, type TestGateway } from './testing/real-gateway.js';

@@ -4,7 +4,7 @@ import net from 'node:net';
 import { createLogger } from '@green-impact/shared/logger';
 import { loadGatewayConfig } from './config.js';
 import { createGateway } from './gateway.js';
-import { deadPort } from './testing/dead-port.js';
+import { deadPort } from '@green-impact/testing/gateway/dead-port';
 import { defineOperation } from './v1/operation.js';
 import { createOperationTable } from './v1/operation-table.js';
 import { postCall } from './testing/test-gateway.js';

@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import net from 'node:net';
-import { gqlAt } from './testing/graphql-calls.js';
+import { gqlAt } from '@green-impact/testing/gateway/graphql-calls';
 import { postCall } from './testing/test-gateway.js';
 import { jsonHeaders, startTestGateway, type TestGateway } from './testing/real-gateway.js';
 

@@ -7,7 +7,11 @@
 //   services/chain/generated/         the compiled contracts
 //   node_modules/                     the production dependencies, from --deps (npm ci --omit=dev --workspace)
 //   healthcheck.mjs                   the image's HEALTHCHECK
-// Tests, type declarations and source maps are left out. Run after `npm run build`:
+// Only the output of each workspace's production project (its tsconfig.json) goes in: the test projects
+// (tsconfig.test.json: *.test.ts, and the gateway's src/testing/ fakes) emit into the same dist/ so that tests
+// import their neighbours by relative path, and are left out here, as are type declarations and source maps.
+// The test support workspace (testing/, @green-impact/testing) is a devDependency only, so no closure holds
+// it; test/src/image-build.test.ts proves no testing code reaches an image. Run after `npm run build`:
 //   node infra/docker/assemble.mjs --service identity --out /out/identity [--deps /deps/identity]
 // With --list it prints the files it would copy instead (the manifest test uses that).
 import { cpSync, existsSync, mkdirSync, readFileSync, readdirSync, statSync } from 'node:fs';
@@ -22,7 +26,8 @@ const RUNTIME_ASSETS = {
   '@green-impact/proto': [{ dir: 'greenimpact', keep: (f) => f.endsWith('.proto') }],
   '@green-impact/chain': [{ dir: 'generated', keep: (f) => f.endsWith('.json') }],
 };
-const keepCompiled = (f) => f.endsWith('.js') && !f.endsWith('.test.js');
+/** A compiled file (its path inside dist/) of the production project: not a test, not under a testing/ folder. */
+export const keepCompiled = (f) => f.endsWith('.js') && !f.endsWith('.test.js') && !f.split(/[\\/]/).includes('testing');
 
 /** Workspace package name → its folder, from the root package.json. */
 export function workspaceDirs(repoRoot = root) {
@@ -66,7 +71,7 @@ export function imageFiles(service, repoRoot = root) {
     files.push(join(dir, 'package.json'));
     const dist = join(repoRoot, dir, 'dist');
     if (!existsSync(dist)) throw new Error(`${dir}/dist is missing: run npm run build first.`);
-    files.push(...walk(dist).filter(keepCompiled).map((f) => relative(repoRoot, f)));
+    files.push(...walk(dist).filter((f) => keepCompiled(relative(dist, f))).map((f) => relative(repoRoot, f)));
     for (const asset of RUNTIME_ASSETS[name] ?? []) {
       const found = walk(join(repoRoot, dir, asset.dir)).filter(asset.keep);
       if (found.length === 0) throw new Error(`${dir}/${asset.dir} holds nothing the image needs: run npm run build first.`);

@@ -5,7 +5,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { postgresAvailable } from '@green-impact/shared/testing/databases';
+import { postgresAvailable } from '@green-impact/testing/shared/databases';
 
 /**
  * `npm run bench` and `npm run load` keep working: each runs end to end with tiny settings (a broken

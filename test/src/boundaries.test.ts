@@ -45,12 +45,12 @@ describe('service boundaries', () => {
     for (const s of [...SERVICES.map((x) => `services/${x}`), 'gateway']) {
       const pkg = JSON.parse(readFileSync(join(root, s, 'package.json'), 'utf8')) as { dependencies?: Record<string, string> };
       const services = Object.keys(pkg.dependencies ?? {}).filter((d) => SERVICES.some((x) => d === `@green-impact/${x}`) && !s.endsWith(d.split('/')[1]!));
-      assert.deepEqual(services, [], `${s}/package.json: services belong in devDependencies (test harnesses) if anywhere`);
+      assert.deepEqual(services, [], `${s}/package.json: a service needs another only in tests, through the harnesses of testing/`);
     }
   });
 
   it('finds an import when there is one (the check itself)', () => {
-    const sample = join(root, 'services', 'portfolio', 'src', 'testing', 'harness.ts');
+    const sample = join(root, 'testing', 'src', 'portfolio', 'harness.ts');
     assert.ok(imports(sample).includes('@green-impact/taxonomy'), 'the portfolio harness runs the real taxonomy service in process');
   });
 });

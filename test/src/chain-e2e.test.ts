@@ -4,7 +4,7 @@ import { DocumentFormat } from '@green-impact/proto/greenimpact/common/v1/common
 import { TaxonomyServiceService } from '@green-impact/proto/greenimpact/taxonomy/v1/taxonomy';
 import type { Caller } from '@green-impact/shared/caller';
 import { createGrpcClient } from '@green-impact/shared/grpc/client';
-import { skipReason, testDatabases } from '@green-impact/shared/testing/databases';
+import { skipReason, testDatabases } from '@green-impact/testing/shared/databases';
 import type { RunningSystem } from '@green-impact/embedded/system';
 import { rawCidOf } from './support/cid.js';
 import { createHash } from 'node:crypto';

@@ -2,7 +2,7 @@ import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import type { RunningSystem } from '@green-impact/embedded/system';
 import { DocumentLinks } from '@green-impact/gateway/document-links';
-import { skipReason, testDatabases } from '@green-impact/shared/testing/databases';
+import { skipReason, testDatabases } from '@green-impact/testing/shared/databases';
 import { ESG, seedAccount, seedReferenceData, YEAR, type AccountData } from './support/dataset.js';
 import { until } from './support/poll.js';
 import { createUserAccount, graphqlClient, ok, startTestSystem } from './support/system.js';

@@ -10,8 +10,8 @@ import { ChainServiceService, DocumentKind } from '@green-impact/proto/greenimpa
 import { createGrpcClient } from '@green-impact/shared/grpc/client';
 
 type ChainClient = ReturnType<typeof createGrpcClient<typeof ChainServiceService>>;
-import { createScratchPostgresDatabase, skipReason, testDatabases } from '@green-impact/shared/testing/databases';
-import { startKafkaMock, type KafkaMock } from '@green-impact/shared/testing/kafka-mock';
+import { createScratchPostgresDatabase, skipReason, testDatabases } from '@green-impact/testing/shared/databases';
+import { startKafkaMock, type KafkaMock } from '@green-impact/testing/shared/kafka-mock';
 import { startChainReplica, type ChainReplica } from './support/chain-replica.js';
 import { until } from './support/poll.js';
 import { NODE_SIGNER_KEY, startRpcNodeProcess, type RpcNodeProcess } from './support/rpc-node.js';

@@ -4,7 +4,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { JsonRpcProvider, Wallet } from 'ethers';
-import { createScratchPostgresDatabase, skipReason, testDatabases } from '@green-impact/shared/testing/databases';
+import { createScratchPostgresDatabase, skipReason, testDatabases } from '@green-impact/testing/shared/databases';
 import { listJobs } from './support/account-reads.js';
 import { topologyEnv, topologyPorts } from './support/distributed.js';
 import { startFaultProxy, type FaultProxy } from './support/fault-proxy.js';

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createScratchPostgresDatabase, skipReason, testDatabases, TEST_POSTGRES_URL } from '@green-impact/shared/testing/databases';
+import { createScratchPostgresDatabase, skipReason, testDatabases, TEST_POSTGRES_URL } from '@green-impact/testing/shared/databases';
 import { countsOf, listInvestorIdentifiers, listJobs, listUserIdentifiers } from './support/account-reads.js';
 import { assertOneTransactionPerJobOnChain } from './support/chain-reads.js';
 import { topologyEnv, topologyPorts } from './support/distributed.js';

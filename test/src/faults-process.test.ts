@@ -1,6 +1,6 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { createScratchPostgresDatabase, skipReason, testDatabases } from '@green-impact/shared/testing/databases';
+import { createScratchPostgresDatabase, skipReason, testDatabases } from '@green-impact/testing/shared/databases';
 import { countsOf, listInvestorIdentifiers } from './support/account-reads.js';
 import { topologyEnv, topologyPorts } from './support/distributed.js';
 import { assertGraphqlUnavailable, assertUnavailable, graphqlCall, succeeded, v1Call } from './support/outcomes.js';

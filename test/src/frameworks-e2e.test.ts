@@ -1,6 +1,6 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { skipReason, testDatabases } from '@green-impact/shared/testing/databases';
+import { skipReason, testDatabases } from '@green-impact/testing/shared/databases';
 import type { RunningSystem } from '@green-impact/embedded/system';
 import { createUserAccount, graphqlClient, ok, refused, startTestSystem } from './support/system.js';
 import { conformingV1Client } from './support/answer-conformance.js';

@@ -6,7 +6,7 @@ import { operationEntries, operationTable } from '@green-impact/gateway/v1/opera
 import type { OperationEntry } from '@green-impact/gateway/v1/operation';
 import type { ParamSpec } from '@green-impact/gateway/v1/parameters';
 import type { RunningSystem } from '@green-impact/embedded/system';
-import { testDatabases } from '@green-impact/shared/testing/databases';
+import { testDatabases } from '@green-impact/testing/shared/databases';
 import { accountSnapshot, ESG, referenceSnapshot, seedAccount, seedReferenceData, YEAR, type AccountData, type Taxonomy } from './support/dataset.js';
 import { adversarialValue, INT4_MAX, invalidValue, nested, POLLUTION, type ValuePools } from './support/fuzz-values.js';
 import { INTROSPECTION, malformedQueries, readSchema, requestArb, type Schema } from './support/graphql-fuzz.js';

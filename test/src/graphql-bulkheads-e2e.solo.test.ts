@@ -4,7 +4,7 @@ import { randomBytes } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
 import { createLogger, type Logger } from '@green-impact/shared/logger';
 import { metricsRegistry } from '@green-impact/shared/metrics';
-import { createScratchPostgresDatabase, skipReason, testDatabases } from '@green-impact/shared/testing/databases';
+import { createScratchPostgresDatabase, skipReason, testDatabases } from '@green-impact/testing/shared/databases';
 import { startSystem, type RunningSystem } from '@green-impact/embedded/system';
 import { loadGatewayConfig } from '@green-impact/gateway/config';
 import { createGateway, type Gateway } from '@green-impact/gateway';

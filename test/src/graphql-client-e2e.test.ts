@@ -2,7 +2,7 @@ import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { GraphQLClient, ClientError } from 'graphql-request';
 import type { Client as WsClient } from 'graphql-ws';
-import { skipReason, testDatabases } from '@green-impact/shared/testing/databases';
+import { skipReason, testDatabases } from '@green-impact/testing/shared/databases';
 import type { RunningSystem } from '@green-impact/embedded/system';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';

@@ -4,7 +4,7 @@ import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { RunningSystem } from '@green-impact/embedded/system';
-import { testDatabases } from '@green-impact/shared/testing/databases';
+import { testDatabases } from '@green-impact/testing/shared/databases';
 import { startTestSystem } from './support/system.js';
 import { compileStrictly } from './support/strict-compile.js';
 

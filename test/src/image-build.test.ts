@@ -1,9 +1,11 @@
 import { after, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, lstatSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, relative } from 'node:path';
 import { contextFiles, copyContext, runBuildStages } from './support/infra/image-build.js';
+import { TESTING_PACKAGE, testingCodeIn, testOnlyModules, unneededPackages, workspaceOutputs } from './support/infra/image-contents.js';
+import { imageFileList } from './support/infra/image-layout.js';
 import { repoRoot } from './support/infra/manifests.js';
 
 const DOCKERFILE = join(repoRoot, 'infra/docker/Dockerfile');
@@ -14,6 +16,61 @@ const ENTRIES: Record<string, string> = {
   chain: 'services/chain/dist/index.js',
   gateway: 'gateway/dist/index.js',
 };
+
+/** Every file under `dir` but node_modules (symbolic links as files), relative to it. */
+function filesUnder(dir: string, at = dir): string[] {
+  return readdirSync(at).flatMap((name) => {
+    const p = join(at, name);
+    if (name === 'node_modules') return [];
+    return lstatSync(p).isDirectory() ? filesUnder(dir, p) : [relative(dir, p)];
+  });
+}
+
+const built = existsSync(join(repoRoot, 'gateway/dist/index.js'));
+
+/**
+ * What an image holds is the output of its workspaces' production projects (tsconfig.json) and nothing of
+ * their test projects (tsconfig.test.json) or of the test support workspace (testing/). Checked here on the
+ * local build, through assemble.mjs --list, and below on the images the replayed Dockerfile assembles.
+ */
+describe('no testing code in any image', { skip: built ? false : 'needs npm run build' }, () => {
+  const projects = workspaceOutputs(repoRoot);
+
+  it('each image lists only outputs of production projects, none importing test support', () => {
+    for (const service of Object.keys(ENTRIES)) {
+      const files = imageFileList(service);
+      assert.ok(files.length > 0 && files.includes(ENTRIES[service] as string), service);
+      assert.deepEqual(testingCodeIn(repoRoot, files, projects), [], `${service}: testing code in the image`);
+    }
+  });
+
+  it('no production output imports test support or a test project, and no production module serves only tests', () => {
+    const production = [...projects].filter(([dir]) => dir !== 'testing' && dir !== 'test').flatMap(([, p]) => [...p.production]);
+    assert.ok(production.length > 100 && production.every((f) => existsSync(join(repoRoot, f))), 'every production output is built');
+    assert.deepEqual(testingCodeIn(repoRoot, production, projects), []);
+    assert.deepEqual(testOnlyModules(repoRoot, projects), [], 'modules only tests import: move them to testing/');
+  });
+
+  it('only the root package depends on the test support (a workspace devDependency would put its closure in images)', () => {
+    const workspaces = (JSON.parse(readFileSync(join(repoRoot, 'package.json'), 'utf8')) as { workspaces: string[] }).workspaces;
+    const listing = workspaces.filter((dir) => {
+      const pkg = JSON.parse(readFileSync(join(repoRoot, dir, 'package.json'), 'utf8')) as Record<string, Record<string, string> | undefined>;
+      return ['dependencies', 'devDependencies', 'optionalDependencies', 'peerDependencies'].some((f) => pkg[f]?.[TESTING_PACKAGE] !== undefined);
+    });
+    assert.deepEqual(listing, [], `npm ci --omit=dev --workspace=<w> installs the production closure of a workspace <w> lists even under devDependencies`);
+  });
+
+  it('the checks find testing code when there is some (the checks themselves)', () => {
+    const harness = 'testing/dist/taxonomy/harness.js';
+    const gatewayTest = 'gateway/dist/v1/call-route.test.js';
+    const fake = 'gateway/dist/testing/fake-server.js';
+    assert.ok(projects.get('gateway')?.test.has(fake) && !projects.get('gateway')?.production.has(fake), 'the gateway fakes are test-project code');
+    const found = testingCodeIn(repoRoot, [harness, gatewayTest, fake], projects);
+    for (const f of [harness, gatewayTest, fake]) assert.ok(found.some((p) => p.startsWith(`${f}:`)), `${f} is flagged: ${found.join('\n')}`);
+    // The e2e suite's support module imports the test support package: a file like it in an image is flagged.
+    assert.ok(testingCodeIn(repoRoot, ['test/dist/support/system.js'], projects).some((p) => p.includes(`imports ${TESTING_PACKAGE}/`)), 'an import of the test support package');
+  });
+});
 
 /**
  * No Docker engine runs here, so the image build is replayed on the host: the context exactly as
@@ -53,6 +110,15 @@ describe('container image build (infra/docker/Dockerfile replayed on its own bui
       assert.deepEqual(missing, [], `${service}: production dependencies missing from the image`);
       // Only the chain runs hardhat (its in-process EVM); the others never carry it (--workspace installs).
       assert.equal(existsSync(join(image, 'node_modules/hardhat')), deps.includes('hardhat'), `${service}: hardhat in the image unless it depends on it`);
+      // No testing code: every file of the image (node_modules aside) is an output of a production project
+      // built from the context's own sources, none imports test support, no testing/ folder, no test; no
+      // test support package and no dependency that production does not need (a devDependency) is installed.
+      const src = join(roots.get('assemble') as string, 'src'); // the build stage's /src, which assemble runs on
+      const own = filesUnder(image).filter((f) => f !== 'healthcheck.mjs');
+      assert.deepEqual(testingCodeIn(image, own, workspaceOutputs(src)), [], `${service}: testing code in the image`);
+      assert.ok(!existsSync(join(image, 'testing')), `${service}: the test support workspace`);
+      const workspaces = own.filter((f) => f.endsWith('/package.json')).map((f) => f.slice(0, -'/package.json'.length));
+      assert.deepEqual(unneededPackages(image, workspaces), [], `${service}: packages no production dependency needs`);
     }
     assert.ok(existsSync(join(out, 'chain/services/chain/generated/contracts.json')), 'chain: compiled contracts');
   });

@@ -1,7 +1,7 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import type { RunningSystem } from '@green-impact/embedded/system';
-import { skipReason, testDatabases } from '@green-impact/shared/testing/databases';
+import { skipReason, testDatabases } from '@green-impact/testing/shared/databases';
 import { accountSnapshot, ESG, HASH, seedAccount, seedReferenceData, YEAR, type AccountData } from './support/dataset.js';
 import { send, type Answer } from './support/http-probe.js';
 import { createUserAccount, ok, startTestSystem, v1Client } from './support/system.js';

@@ -5,7 +5,7 @@ import { promisify } from 'node:util';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
-import { createScratchPostgresDatabase, skipReason, testDatabases } from '@green-impact/shared/testing/databases';
+import { createScratchPostgresDatabase, skipReason, testDatabases } from '@green-impact/testing/shared/databases';
 
 const run = promisify(execFile);
 const root = fileURLToPath(new URL('../../', import.meta.url));

@@ -4,8 +4,8 @@ import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createScratchPostgresDatabase, skipReason, testDatabases } from '@green-impact/shared/testing/databases';
-import { startKafkaMock, type KafkaMock } from '@green-impact/shared/testing/kafka-mock';
+import { createScratchPostgresDatabase, skipReason, testDatabases } from '@green-impact/testing/shared/databases';
+import { startKafkaMock, type KafkaMock } from '@green-impact/testing/shared/kafka-mock';
 import {
   startOtlpCollector,
   startTopology,

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import type { AddressInfo } from 'node:net';
 import { Wallet } from 'ethers';
 import { SMTPServer } from 'smtp-server';
-import { skipReason, testDatabases } from '@green-impact/shared/testing/databases';
+import { skipReason, testDatabases } from '@green-impact/testing/shared/databases';
 import type { RunningSystem } from '@green-impact/embedded/system';
 import { rawCidOf } from './support/cid.js';
 import { startImageServer, testPng } from './support/images.js';

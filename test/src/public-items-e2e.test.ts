@@ -1,7 +1,7 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import type { RunningSystem } from '@green-impact/embedded/system';
-import { skipReason, testDatabases } from '@green-impact/shared/testing/databases';
+import { skipReason, testDatabases } from '@green-impact/testing/shared/databases';
 import { ESG, idOf, seedReferenceData, YEAR, type V1 } from './support/dataset.js';
 import { createUserAccount, ok, refused, startTestSystem, v1Client } from './support/system.js';
 

@@ -2,7 +2,7 @@ import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { RunningSystem } from '@green-impact/embedded/system';
-import { skipReason, testDatabases } from '@green-impact/shared/testing/databases';
+import { skipReason, testDatabases } from '@green-impact/testing/shared/databases';
 import { subscriptionClient } from './support/subscriptions.js';
 import { createUserAccount, graphqlClient, ok, refused, startTestSystem } from './support/system.js';
 import { conformingV1Client } from './support/answer-conformance.js';

@@ -9,10 +9,10 @@ import { TaxonomyServiceService } from '@green-impact/proto/greenimpact/taxonomy
 import type { Caller } from '@green-impact/shared/caller';
 import { signCall } from '@green-impact/shared/callers/call-metadata';
 import { createGrpcClient } from '@green-impact/shared/grpc/client';
-import { skipReason, testDatabases } from '@green-impact/shared/testing/databases';
+import { skipReason, testDatabases } from '@green-impact/testing/shared/databases';
 import type { RunningSystem } from '@green-impact/embedded/system';
 import { createUserAccount, startTestSystem } from './support/system.js';
-import { rawCall } from '@green-impact/shared/testing/raw-grpc-call';
+import { rawCall } from '@green-impact/testing/shared/raw-grpc-call';
 
 const OPERATOR_KEY = 'signed-callers-operator-key';
 const db = testDatabases.find((d) => d.name === 'pglite')!;

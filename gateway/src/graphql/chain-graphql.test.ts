@@ -2,7 +2,7 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { DocumentFormat } from '@green-impact/proto/greenimpact/common/v1/common';
 import { startTestGateway, type TestGateway } from '../testing/test-gateway.js';
-import { data, gqlAt, onlyError, type GqlResponse } from '../testing/graphql-calls.js';
+import { data, gqlAt, onlyError, type GqlResponse } from '@green-impact/testing/gateway/graphql-calls';
 
 /**
  * GraphQL over blockchain jobs, networks and documents, against the fake ChainService (documents rendered by

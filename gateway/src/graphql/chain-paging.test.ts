@@ -1,7 +1,7 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { startTestGateway, type TestGateway } from '../testing/test-gateway.js';
-import { data, gqlAt, onlyError, type GqlResponse } from '../testing/graphql-calls.js';
+import { data, gqlAt, onlyError, type GqlResponse } from '@green-impact/testing/gateway/graphql-calls';
 
 /**
  * The documents and nfts connections are paged by the chain service (the fake here, paging as the real

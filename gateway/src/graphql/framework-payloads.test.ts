@@ -1,7 +1,7 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { startTestGateway, type TestGateway } from '../testing/test-gateway.js';
-import { data, gqlAt, type GqlResponse } from '../testing/graphql-calls.js';
+import { data, gqlAt, type GqlResponse } from '@green-impact/testing/gateway/graphql-calls';
 
 /**
  * Framework and project changes answer payloads carrying the item as framework(identifier, year) /

@@ -3,8 +3,8 @@ import assert from 'node:assert/strict';
 import { createClient } from 'graphql-ws';
 import WebSocket from 'ws';
 import { metricsRegistry } from '@green-impact/shared/metrics';
-import { deadPort } from '../testing/dead-port.js';
-import { gqlAt } from '../testing/graphql-calls.js';
+import { deadPort } from '@green-impact/testing/gateway/dead-port';
+import { gqlAt } from '@green-impact/testing/gateway/graphql-calls';
 import { startTestGateway, type TestGateway } from '../testing/real-gateway.js';
 import { classifyCode, OperationNames, outcomeOf, unresolvedLabel } from './graphql-metrics.js';
 

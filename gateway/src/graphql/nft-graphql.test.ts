@@ -2,7 +2,7 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { FAKE_NFT_CONTRACT } from '../testing/fake-chain-nfts.js';
 import { startTestGateway, type TestGateway } from '../testing/test-gateway.js';
-import { data, gqlAt, onlyError, type GqlResponse } from '../testing/graphql-calls.js';
+import { data, gqlAt, onlyError, type GqlResponse } from '@green-impact/testing/gateway/graphql-calls';
 
 /**
  * NFTs on GraphQL against the fake ChainService over real gRPC: mintNft → job(id).nft, nfts / nft,

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { JobStatus } from '@green-impact/proto/greenimpact/chain/v1/chain';
 import { startTestGateway, type TestGateway } from '../testing/real-gateway.js';
 import { serveNftImage } from '../testing/nft-image.js';
-import { data, gqlAt, onlyError, type GqlResponse } from '../testing/graphql-calls.js';
+import { data, gqlAt, onlyError, type GqlResponse } from '@green-impact/testing/gateway/graphql-calls';
 
 /**
  * Relay's Object Identification against the real services: every Node type's nodeId refetches,

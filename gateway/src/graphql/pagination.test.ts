@@ -2,7 +2,7 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { DomainError } from '@green-impact/shared/errors';
 import { startTestGateway, type TestGateway } from '../testing/real-gateway.js';
-import { gqlAt } from '../testing/graphql-calls.js';
+import { gqlAt } from '@green-impact/testing/gateway/graphql-calls';
 import { checkPage, paginate } from './pagination.js';
 
 const items = ['a', 'b', 'c', 'd', 'e'].map((id) => ({ id }));

@@ -2,7 +2,7 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createClient, type Client } from 'graphql-ws';
 import WebSocket from 'ws';
-import { data, gqlAt } from '../testing/graphql-calls.js';
+import { data, gqlAt } from '@green-impact/testing/gateway/graphql-calls';
 import { startTestGateway, type TestGateway } from '../testing/test-gateway.js';
 
 /**

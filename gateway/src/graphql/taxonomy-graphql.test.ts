@@ -1,7 +1,7 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { startTestGateway, type TestGateway } from '../testing/test-gateway.js';
-import { callsDuring as callsOf, data, gqlAt, onlyError, type GqlResponse } from '../testing/graphql-calls.js';
+import { callsDuring as callsOf, data, gqlAt, onlyError, type GqlResponse } from '@green-impact/testing/gateway/graphql-calls';
 
 /** GraphQL over the taxonomy service, against the fake TaxonomyService over real gRPC. */
 

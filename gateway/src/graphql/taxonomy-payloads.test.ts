@@ -1,7 +1,7 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { startTestGateway, type TestGateway } from '../testing/test-gateway.js';
-import { callsDuring as callsOf, data, gqlAt, type GqlResponse } from '../testing/graphql-calls.js';
+import { callsDuring as callsOf, data, gqlAt, type GqlResponse } from '@green-impact/testing/gateway/graphql-calls';
 
 /**
  * Taxonomy, currency and FX rate changes answer payloads carrying what they changed, read as a following

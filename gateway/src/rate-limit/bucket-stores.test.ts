@@ -1,6 +1,6 @@
 import { after, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { redisSkipReason, takeRedisKeys, TEST_REDIS_URL, uniqueRedisPrefix } from '../testing/redis.js';
+import { redisSkipReason, takeRedisKeys, TEST_REDIS_URL, uniqueRedisPrefix } from '@green-impact/testing/gateway/redis';
 import { MemoryBuckets } from './memory-buckets.js';
 import { RedisBuckets } from './redis-buckets.js';
 import type { BucketStore, BucketTake } from './token-bucket.js';

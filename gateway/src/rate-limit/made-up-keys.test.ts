@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { loadGatewayLimits } from '../config.js';
-import { anonymousAllowance, floodWithMadeUpKeys } from '../testing/key-flood.js';
+import { anonymousAllowance, floodWithMadeUpKeys } from '@green-impact/testing/gateway/key-flood';
 import { startTestGateway } from '../testing/real-gateway.js';
 
 /**

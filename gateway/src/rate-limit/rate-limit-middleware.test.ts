@@ -1,7 +1,7 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { redisSkipReason, takeRedisKeys, TEST_REDIS_URL, uniqueRedisPrefix } from '../testing/redis.js';
-import { gqlAt } from '../testing/graphql-calls.js';
+import { redisSkipReason, takeRedisKeys, TEST_REDIS_URL, uniqueRedisPrefix } from '@green-impact/testing/gateway/redis';
+import { gqlAt } from '@green-impact/testing/gateway/graphql-calls';
 import { postCall, startTestGateway } from '../testing/test-gateway.js';
 
 const GROUPS = { solution: 'SVC.ESG.Credits', operation: 'getGroups' };

@@ -3,8 +3,8 @@ import assert from 'node:assert/strict';
 import { createLogger } from '@green-impact/shared/logger';
 import { metricsRegistry } from '@green-impact/shared/metrics';
 import type { RateLimitSettings } from '../config.js';
-import { deadPort } from '../testing/dead-port.js';
-import { redisSkipReason, takeRedisKeys, TEST_REDIS_URL, uniqueRedisPrefix } from '../testing/redis.js';
+import { deadPort } from '@green-impact/testing/gateway/dead-port';
+import { redisSkipReason, takeRedisKeys, TEST_REDIS_URL, uniqueRedisPrefix } from '@green-impact/testing/gateway/redis';
 import { bucketName, RateLimiter, type Refusal } from './rate-limiter.js';
 
 const rules = {

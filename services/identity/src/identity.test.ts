@@ -6,8 +6,8 @@ import { createGrpcClient, type TypedClient } from '@green-impact/shared/grpc/cl
 import { startGrpcServer, type StartedGrpcServer } from '@green-impact/shared/grpc/server';
 import { createLogger } from '@green-impact/shared/logger';
 import { MASKED } from '@green-impact/shared/pii';
-import { skipReason, testDatabases } from '@green-impact/shared/testing/databases';
-import { rejectsWith } from '@green-impact/shared/testing/assertions';
+import { skipReason, testDatabases } from '@green-impact/testing/shared/databases';
+import { rejectsWith } from '@green-impact/testing/shared/assertions';
 import type { Caller } from '@green-impact/shared/caller';
 import { createIdentityService, type IdentityService } from './service.js';
 

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import pg from 'pg';
 import { FailedPreconditionError } from './errors.js';
 import { checkPublicLimit } from './public-items.js';
-import { createScratchPostgresDatabase, postgresAvailable } from './testing/databases.js';
+import { createScratchPostgresDatabase, postgresAvailable } from '@green-impact/testing/shared/databases';
 
 const ACCOUNT = 'a0000000-0000-4000-8000-000000000001';
 

@@ -1,7 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { callerKeysForChildren } from '@green-impact/shared/testing/caller-keys';
+import { callerKeysForChildren } from '@green-impact/testing/shared/caller-keys';
 
 const root = fileURLToPath(new URL('../../../', import.meta.url));
 

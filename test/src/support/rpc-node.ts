@@ -17,10 +17,10 @@ export interface RpcNodeProcess {
 
 /**
  * A JSON-RPC node (Hardhat's EVM served over HTTP, the service's contracts deployed) as its own process:
- * services/chain/dist/testing/rpc-node-main.js. Resolves once it serves.
+ * testing/dist/chain/rpc-node-main.js. Resolves once it serves.
  */
 export async function startRpcNodeProcess(chainId: number): Promise<RpcNodeProcess> {
-  const child = spawn(process.execPath, [join(root, 'services/chain/dist/testing/rpc-node-main.js')], {
+  const child = spawn(process.execPath, [join(root, 'testing/dist/chain/rpc-node-main.js')], {
     cwd: root,
     env: { ...process.env, RPC_NODE_CHAIN_ID: String(chainId), RPC_NODE_SIGNER_KEY: NODE_SIGNER_KEY },
     stdio: ['ignore', 'pipe', 'pipe'],

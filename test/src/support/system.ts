@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { createLogger } from '@green-impact/shared/logger';
-import { createScratchPostgresDatabase, type TestDatabase } from '@green-impact/shared/testing/databases';
+import { createScratchPostgresDatabase, type TestDatabase } from '@green-impact/testing/shared/databases';
 import { startSystem, type RunningSystem, type SystemOptions } from '@green-impact/embedded/system';
 
 /** What a suite may set besides the database: the NFT settings (SMTP server, image fetching), the link secret. */

@@ -4,7 +4,7 @@ import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import * as fontkit from 'fontkit';
 import jpeg from 'jpeg-js';
-import { testJpeg, testPng } from '../testing/nft-fixtures.js';
+import { testJpeg, testPng } from '@green-impact/testing/chain/nft-fixtures';
 import type { CertificateFacts } from './certificate-facts.js';
 import { JPG_HEIGHT, JPG_WIDTH, renderCertificateJpg } from './certificate-jpg.js';
 import { renderCertificatePdf } from './certificate-pdf.js';

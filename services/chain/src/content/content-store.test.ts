@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { DataSource } from 'typeorm';
 import { openServiceDataSource } from '@green-impact/shared/db/data-source';
-import { skipReason, testDatabases } from '@green-impact/shared/testing/databases';
+import { skipReason, testDatabases } from '@green-impact/testing/shared/databases';
 import { chainSchema } from '../service.js';
 import { FolderContentStore, cidOf, parseStoreCid, type ContentStore } from './content-store.js';
 import { DatabaseContentStore } from './database-content-store.js';

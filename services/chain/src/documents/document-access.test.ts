@@ -1,8 +1,8 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { DocumentKind } from '@green-impact/proto/greenimpact/chain/v1/chain';
-import { skipReason, testDatabases } from '@green-impact/shared/testing/databases';
-import { rejectsWith, startChainHarness, waitForJob, type ChainHarness } from '../testing/harness.js';
+import { skipReason, testDatabases } from '@green-impact/testing/shared/databases';
+import { rejectsWith, startChainHarness, waitForJob, type ChainHarness } from '@green-impact/testing/chain/harness';
 
 const html = (title: string) => Buffer.from(`<!doctype html><html><head><title>${title}</title></head><body>${title}</body></html>`);
 const TYPE = 'text/html; charset=utf-8';

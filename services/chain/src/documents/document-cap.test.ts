@@ -2,8 +2,8 @@ import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { DocumentKind } from '@green-impact/proto/greenimpact/chain/v1/chain';
 import type { Caller } from '@green-impact/shared/caller';
-import { skipReason, testDatabases } from '@green-impact/shared/testing/databases';
-import { startChainHarness, type ChainHarness } from '../testing/harness.js';
+import { skipReason, testDatabases } from '@green-impact/testing/shared/databases';
+import { startChainHarness, type ChainHarness } from '@green-impact/testing/chain/harness';
 
 /**
  * ListDocumentJobs without page_size (/v1/call's getBlockchainJobsForFrameworks / …ForImpacts) answers at

@@ -2,8 +2,8 @@ import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { DocumentKind, type DocumentJobEntry, type ListDocumentJobsRequest } from '@green-impact/proto/greenimpact/chain/v1/chain';
 import type { Caller } from '@green-impact/shared/caller';
-import { skipReason, testDatabases } from '@green-impact/shared/testing/databases';
-import { rejectsWith, startChainHarness, type ChainHarness } from '../testing/harness.js';
+import { skipReason, testDatabases } from '@green-impact/testing/shared/databases';
+import { rejectsWith, startChainHarness, type ChainHarness } from '@green-impact/testing/chain/harness';
 
 const token = (value: unknown) => Buffer.from(JSON.stringify(value)).toString('base64url');
 const html = (title: string) => Buffer.from(`<!doctype html><html><head><title>${title}</title></head><body>${title}</body></html>`);

@@ -4,10 +4,10 @@ import { readdir, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Contract, Interface, keccak256, AbiCoder, zeroPadValue } from 'ethers';
 import { DocumentKind, JobKind, JobStatus } from '@green-impact/proto/greenimpact/chain/v1/chain';
-import { testDatabases } from '@green-impact/shared/testing/databases';
+import { testDatabases } from '@green-impact/testing/shared/databases';
 import { contractArtifact } from '../contracts/artifacts.js';
 import { TOPIC_JOBS } from '../schema.js';
-import { fenceJob, rejectsWith, startChainHarness, waitForJob, waitUntil, watchJobs, type ChainHarness } from '../testing/harness.js';
+import { fenceJob, rejectsWith, startChainHarness, waitForJob, waitUntil, watchJobs, type ChainHarness } from '@green-impact/testing/chain/harness';
 
 const pglite = testDatabases.find((d) => d.name === 'pglite')!;
 const { COMPLETED, FAILED, QUEUED, SUBMITTED } = {

@@ -4,12 +4,12 @@ import { JobStatus, type WatchJobsResponse } from '@green-impact/proto/greenimpa
 import type { BusLogger } from '@green-impact/shared/bus/event-bus';
 import { KafkaBus } from '@green-impact/shared/bus/kafka-bus';
 import { createLogger } from '@green-impact/shared/logger';
-import { skipReason, testDatabases } from '@green-impact/shared/testing/databases';
-import { startKafkaMock, type KafkaMock } from '@green-impact/shared/testing/kafka-mock';
+import { skipReason, testDatabases } from '@green-impact/testing/shared/databases';
+import { startKafkaMock, type KafkaMock } from '@green-impact/testing/shared/kafka-mock';
 import type { ChainNetwork } from '../networks/chain-network.js';
 import { TOPIC_JOBS } from '../schema.js';
 import { LEASE_MS } from '../worker/job-sender.js';
-import { fenceJob, startChainHarness, waitForJob, waitUntil, watchJobs, type ChainHarness } from '../testing/harness.js';
+import { fenceJob, startChainHarness, waitForJob, waitUntil, watchJobs, type ChainHarness } from '@green-impact/testing/chain/harness';
 import type { JobRow } from './entities.js';
 
 const pglite = testDatabases.find((d) => d.name === 'pglite')!;

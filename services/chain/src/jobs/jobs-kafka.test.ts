@@ -2,9 +2,9 @@ import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { DocumentKind, JobStatus } from '@green-impact/proto/greenimpact/chain/v1/chain';
 import { KafkaBus } from '@green-impact/shared/bus/kafka-bus';
-import { skipReason, testDatabases } from '@green-impact/shared/testing/databases';
-import { startKafkaMock, type KafkaMock } from '@green-impact/shared/testing/kafka-mock';
-import { fenceJob, startChainHarness, waitForJob, waitUntil, watchJobs, type ChainHarness } from '../testing/harness.js';
+import { skipReason, testDatabases } from '@green-impact/testing/shared/databases';
+import { startKafkaMock, type KafkaMock } from '@green-impact/testing/shared/kafka-mock';
+import { fenceJob, startChainHarness, waitForJob, waitUntil, watchJobs, type ChainHarness } from '@green-impact/testing/chain/harness';
 
 const postgresql = testDatabases.find((d) => d.name === 'postgresql')!;
 const { COMPLETED, QUEUED, SUBMITTED } = {

@@ -4,7 +4,7 @@ import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createLogger } from '@green-impact/shared/logger';
-import { claimFromMail, decodedMail, startSmtpCapture } from '../testing/nft-fixtures.js';
+import { claimFromMail, decodedMail, startSmtpCapture } from '@green-impact/testing/chain/nft-fixtures';
 import { claimEmail, claimUrl } from './claim-email.js';
 import { createMailer } from './mailer.js';
 

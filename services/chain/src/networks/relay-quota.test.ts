@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { startRpcNode } from '../testing/rpc-node.js';
+import { startRpcNode } from '@green-impact/testing/chain/rpc-node';
 import { connectRemoteNetwork } from './chain-network.js';
 import { DEFAULT_RPC_TIMEOUT_MS, DEFAULT_TUNING, EMBEDDED_SIGNER_KEY } from './network-spec.js';
 import { LIMIT_EXCEEDED, RelayQuota } from './relay-quota.js';

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { pino } from 'pino';
 import { DomainError } from '@green-impact/shared/errors';
 import { FolderContentStore, type ContentStore } from '../content/content-store.js';
-import { startImageServer, testJpeg, testPng } from '../testing/nft-fixtures.js';
+import { startImageServer, testJpeg, testPng } from '@green-impact/testing/chain/nft-fixtures';
 import { imageType, loadImage, storeCid } from './image-source.js';
 import { addressRange, isPublicAddress } from './public-address.js';
 

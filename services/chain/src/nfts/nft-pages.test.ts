@@ -2,9 +2,9 @@ import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import type { ListNftsRequest, Nft } from '@green-impact/proto/greenimpact/chain/v1/chain';
 import type { Caller } from '@green-impact/shared/caller';
-import { skipReason, testDatabases } from '@green-impact/shared/testing/databases';
-import { rejectsWith, startChainHarness, type ChainHarness } from '../testing/harness.js';
-import { startImageServer, testJpeg } from '../testing/nft-fixtures.js';
+import { skipReason, testDatabases } from '@green-impact/testing/shared/databases';
+import { rejectsWith, startChainHarness, type ChainHarness } from '@green-impact/testing/chain/harness';
+import { startImageServer, testJpeg } from '@green-impact/testing/chain/nft-fixtures';
 
 const token = (value: unknown) => Buffer.from(JSON.stringify(value)).toString('base64url');
 

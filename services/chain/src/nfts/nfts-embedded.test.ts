@@ -7,11 +7,11 @@ import * as raw from 'multiformats/codecs/raw';
 import { sha256 } from 'multiformats/hashes/sha2';
 import { JobKind, JobStatus, NftStatus, type Nft } from '@green-impact/proto/greenimpact/chain/v1/chain';
 import type { Caller } from '@green-impact/shared/caller';
-import { testDatabases } from '@green-impact/shared/testing/databases';
+import { testDatabases } from '@green-impact/testing/shared/databases';
 import { JPG_HEIGHT, JPG_WIDTH } from '../certificates/certificate-jpg.js';
 import { ownerOf, tokenUri } from '../contracts/nft-contract.js';
-import { rejectsWith, startChainHarness, waitForJob, type ChainHarness } from '../testing/harness.js';
-import { claimFromMail, decodedMail, startFakeIpfsNode, startImageServer, startSmtpCapture, testJpeg, testPng } from '../testing/nft-fixtures.js';
+import { rejectsWith, startChainHarness, waitForJob, type ChainHarness } from '@green-impact/testing/chain/harness';
+import { claimFromMail, decodedMail, startFakeIpfsNode, startImageServer, startSmtpCapture, testJpeg, testPng } from '@green-impact/testing/chain/nft-fixtures';
 import { attributesFromJson } from './nft-rules.js';
 
 const pglite = testDatabases.find((d) => d.name === 'pglite')!;

@@ -5,10 +5,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Wallet } from 'ethers';
 import { JobStatus, NftStatus } from '@green-impact/proto/greenimpact/chain/v1/chain';
-import { skipReason, testDatabases } from '@green-impact/shared/testing/databases';
+import { skipReason, testDatabases } from '@green-impact/testing/shared/databases';
 import { ownerOf } from '../contracts/nft-contract.js';
-import { startChainHarness, waitForJob, waitUntil, type ChainHarness } from '../testing/harness.js';
-import { claimFromMail, startImageServer, testJpeg } from '../testing/nft-fixtures.js';
+import { startChainHarness, waitForJob, waitUntil, type ChainHarness } from '@green-impact/testing/chain/harness';
+import { claimFromMail, startImageServer, testJpeg } from '@green-impact/testing/chain/nft-fixtures';
 
 const postgresql = testDatabases.find((d) => d.name === 'postgresql')!;
 

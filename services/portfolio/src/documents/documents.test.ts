@@ -4,9 +4,9 @@ import { createHash } from 'node:crypto';
 import { DocumentFormat, Visibility } from '@green-impact/proto/greenimpact/common/v1/common';
 import type { RenderPositionImpactsDocumentRequest } from '@green-impact/proto/greenimpact/portfolio/v1/portfolio';
 import { generateEncryptionKey, WRONG_KEY_MESSAGE } from '@green-impact/shared/pii';
-import { skipReason, testDatabases } from '@green-impact/shared/testing/databases';
-import { FRAMEWORK, loadFixture } from '../testing/fixture.js';
-import { rejectsWith, startPortfolioHarness, type PortfolioHarness } from '../testing/harness.js';
+import { skipReason, testDatabases } from '@green-impact/testing/shared/databases';
+import { FRAMEWORK, loadFixture } from '@green-impact/testing/portfolio/fixture';
+import { rejectsWith, startPortfolioHarness, type PortfolioHarness } from '@green-impact/testing/portfolio/harness';
 
 for (const db of testDatabases) {
   describe(`position impacts documents over gRPC on ${db.name}`, { skip: await skipReason(db) }, () => {

@@ -2,9 +2,9 @@ import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { Visibility } from '@green-impact/proto/greenimpact/common/v1/common';
 import type { Caller } from '@green-impact/shared/caller';
-import { skipReason, testDatabases } from '@green-impact/shared/testing/databases';
-import { FRAMEWORK, loadFixture } from '../testing/fixture.js';
-import { startPortfolioHarness, type PortfolioHarness } from '../testing/harness.js';
+import { skipReason, testDatabases } from '@green-impact/testing/shared/databases';
+import { FRAMEWORK, loadFixture } from '@green-impact/testing/portfolio/fixture';
+import { startPortfolioHarness, type PortfolioHarness } from '@green-impact/testing/portfolio/harness';
 import { computePositionImpacts } from './impact-math.js';
 
 /**

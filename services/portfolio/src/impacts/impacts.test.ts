@@ -2,9 +2,9 @@ import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { Visibility } from '@green-impact/proto/greenimpact/common/v1/common';
 import type { ImpactRecord } from '@green-impact/proto/greenimpact/portfolio/v1/portfolio';
-import { skipReason, testDatabases } from '@green-impact/shared/testing/databases';
-import { FRAMEWORK, loadFixture, type FixtureIds } from '../testing/fixture.js';
-import { near, rejectsWith, startPortfolioHarness, type PortfolioHarness } from '../testing/harness.js';
+import { skipReason, testDatabases } from '@green-impact/testing/shared/databases';
+import { FRAMEWORK, loadFixture, type FixtureIds } from '@green-impact/testing/portfolio/fixture';
+import { near, rejectsWith, startPortfolioHarness, type PortfolioHarness } from '@green-impact/testing/portfolio/harness';
 import { indicatorTotals, subCategoryVolumeTotals } from './totals.js';
 
 for (const db of testDatabases) {

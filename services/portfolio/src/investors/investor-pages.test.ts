@@ -3,8 +3,8 @@ import assert from 'node:assert/strict';
 import type { Investor } from '@green-impact/proto/greenimpact/portfolio/v1/portfolio';
 import type { Caller } from '@green-impact/shared/caller';
 import { generateEncryptionKey, MASKED, WRONG_KEY_MESSAGE } from '@green-impact/shared/pii';
-import { skipReason, testDatabases } from '@green-impact/shared/testing/databases';
-import { rejectsWith, startPortfolioHarness, type PortfolioHarness } from '../testing/harness.js';
+import { skipReason, testDatabases } from '@green-impact/testing/shared/databases';
+import { rejectsWith, startPortfolioHarness, type PortfolioHarness } from '@green-impact/testing/portfolio/harness';
 
 const token = (value: unknown) => Buffer.from(JSON.stringify(value)).toString('base64url');
 

@@ -1,8 +1,8 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { generateEncryptionKey, MASKED, WRONG_KEY_MESSAGE } from '@green-impact/shared/pii';
-import { skipReason, testDatabases } from '@green-impact/shared/testing/databases';
-import { rejectsWith, startPortfolioHarness, type PortfolioHarness } from '../testing/harness.js';
+import { skipReason, testDatabases } from '@green-impact/testing/shared/databases';
+import { rejectsWith, startPortfolioHarness, type PortfolioHarness } from '@green-impact/testing/portfolio/harness';
 
 for (const db of testDatabases) {
   describe(`investors over gRPC on ${db.name}`, { skip: await skipReason(db) }, () => {

@@ -3,9 +3,9 @@ import assert from 'node:assert/strict';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Visibility } from '@green-impact/proto/greenimpact/common/v1/common';
 import { RecomputeScope, RecomputeStatus, type ImpactRecomputeJob } from '@green-impact/proto/greenimpact/portfolio/v1/portfolio';
-import { skipReason, testDatabases } from '@green-impact/shared/testing/databases';
-import { FRAMEWORK, loadFixture } from '../testing/fixture.js';
-import { rejectsWith, startPortfolioHarness, type PortfolioHarness } from '../testing/harness.js';
+import { skipReason, testDatabases } from '@green-impact/testing/shared/databases';
+import { FRAMEWORK, loadFixture } from '@green-impact/testing/portfolio/fixture';
+import { rejectsWith, startPortfolioHarness, type PortfolioHarness } from '@green-impact/testing/portfolio/harness';
 
 const POSITIONS = 25;
 const TERMINAL = new Set([RecomputeStatus.RECOMPUTE_STATUS_COMPLETED, RecomputeStatus.RECOMPUTE_STATUS_FAILED]);

@@ -4,9 +4,9 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { Visibility } from '@green-impact/proto/greenimpact/common/v1/common';
 import { RecomputeScope, RecomputeStatus, type ImpactRecomputeJob } from '@green-impact/proto/greenimpact/portfolio/v1/portfolio';
 import { createLogger } from '@green-impact/shared/logger';
-import { skipReason, testDatabases } from '@green-impact/shared/testing/databases';
-import { FRAMEWORK, loadFixture } from '../testing/fixture.js';
-import { near, startPortfolioHarness, type PortfolioHarness } from '../testing/harness.js';
+import { skipReason, testDatabases } from '@green-impact/testing/shared/databases';
+import { FRAMEWORK, loadFixture } from '@green-impact/testing/portfolio/fixture';
+import { near, startPortfolioHarness, type PortfolioHarness } from '@green-impact/testing/portfolio/harness';
 import { RecomputeJobStore } from './recompute-job-store.js';
 import { RecomputeRunner } from './recompute-runner.js';
 

@@ -2,9 +2,9 @@ import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { Visibility } from '@green-impact/proto/greenimpact/common/v1/common';
 import { generateEncryptionKey, MASKED, WRONG_KEY_MESSAGE } from '@green-impact/shared/pii';
-import { skipReason, testDatabases } from '@green-impact/shared/testing/databases';
-import { FRAMEWORK, loadFixture, PRIVATE_FRAMEWORK } from '../testing/fixture.js';
-import { rejectsWith, startPortfolioHarness, type PortfolioHarness } from '../testing/harness.js';
+import { skipReason, testDatabases } from '@green-impact/testing/shared/databases';
+import { FRAMEWORK, loadFixture, PRIVATE_FRAMEWORK } from '@green-impact/testing/portfolio/fixture';
+import { rejectsWith, startPortfolioHarness, type PortfolioHarness } from '@green-impact/testing/portfolio/harness';
 
 for (const db of testDatabases) {
   describe(`positions and portfolios over gRPC on ${db.name}`, { skip: await skipReason(db) }, () => {

@@ -1,8 +1,8 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { setTimeout as sleep } from 'node:timers/promises';
-import type { ProducedBatch } from '../testing/kafka-wire-proxy.js';
-import { startKafkaMock, type KafkaMock } from '../testing/kafka-mock.js';
+import type { ProducedBatch } from '@green-impact/testing/shared/kafka-wire-proxy';
+import { startKafkaMock, type KafkaMock } from '@green-impact/testing/shared/kafka-mock';
 import type { BusMessage, EventBus, Subscription } from './event-bus.js';
 import { InProcessBus } from './in-process-bus.js';
 import { KafkaBus, type KafkaBusOptions } from './kafka-bus.js';

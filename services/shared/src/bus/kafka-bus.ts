@@ -21,7 +21,7 @@ export interface KafkaBusOptions {
    * Idempotent producer (default true): broker-side de-duplication of retried sends. kafkajs asks the
    * cluster's controller for a producer id, and librdkafka 2.0.2's mock cluster advertises controller id 0,
    * which is no broker ("Broker 0 not found in the cached metadata"): tests serve the mock through
-   * testing/kafka-wire-proxy.ts, or set this to false. Without it sends still use acks=all and one
+   * testing/src/shared/kafka-wire-proxy.ts, or set this to false. Without it sends still use acks=all and one
    * request in flight, which keeps per-key order.
    */
   idempotent?: boolean;
@@ -122,7 +122,7 @@ function explainConnectError(err: unknown, idempotent: boolean): unknown {
     return new Error(
       `Kafka producer could not initialise idempotence (${err.message}); ` +
         'the cluster reports no usable controller (librdkafka mock clusters do this): use idempotent: false, ' +
-        'or serve the mock through its wire proxy (startKafkaMock(), testing/kafka-wire-proxy.ts)',
+        'or serve the mock through its wire proxy (startKafkaMock(), testing/src/shared/kafka-wire-proxy.ts)',
       { cause: err },
     );
   }

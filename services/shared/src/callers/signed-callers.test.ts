@@ -12,7 +12,7 @@ import { METADATA_CALLER_TOKEN, signCall } from './call-metadata.js';
 import { generateCallerKeyPair } from './caller-keys.js';
 import { CallerSigner, TOKEN_REUSE_SECONDS, TOKEN_TTL_SECONDS } from './caller-signer.js';
 import { callerTrust, useCallerTrust } from './caller-trust.js';
-import { rawCall } from '../testing/raw-grpc-call.js';
+import { rawCall } from '@green-impact/testing/shared/raw-grpc-call';
 
 const IDENTITY = 'greenimpact.identity.v1.IdentityService';
 const TAXONOMY = 'greenimpact.taxonomy.v1.TaxonomyService';

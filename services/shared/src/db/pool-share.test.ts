@@ -2,7 +2,7 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { DataSource, QueryRunner } from 'typeorm';
 import { DomainError } from '../errors.js';
-import { createScratchPostgresDatabase, skipReason, testDatabases } from '../testing/databases.js';
+import { createScratchPostgresDatabase, skipReason, testDatabases } from '@green-impact/testing/shared/databases';
 import { openServiceDataSource } from './data-source.js';
 import { asPoolCaller, poolShareOf } from './pool-share.js';
 

@@ -1,7 +1,7 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { skipReason, testDatabases } from '@green-impact/shared/testing/databases';
-import { rejectsWith, startTaxonomyHarness, type TaxonomyHarness } from '../testing/harness.js';
+import { skipReason, testDatabases } from '@green-impact/testing/shared/databases';
+import { rejectsWith, startTaxonomyHarness, type TaxonomyHarness } from '@green-impact/testing/taxonomy/harness';
 import { ISO_4217_CODES } from './iso-4217.js';
 
 const Y = 2024;

@@ -3,10 +3,10 @@ import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
-import { skipReason, testDatabases } from '@green-impact/shared/testing/databases';
+import { skipReason, testDatabases } from '@green-impact/testing/shared/databases';
 import { callerTrust, useCallerTrust } from '@green-impact/shared/callers/caller-trust';
 import { generateCallerKeyPair, privateKeyText } from '@green-impact/shared/callers/caller-keys';
-import { startTaxonomyHarness, type TaxonomyHarness } from '../testing/harness.js';
+import { startTaxonomyHarness, type TaxonomyHarness } from '@green-impact/testing/taxonomy/harness';
 import { loadExample } from './example-loader.js';
 import { ICMA_TAXONOMY } from './icma-taxonomy.js';
 

@@ -3,9 +3,9 @@ import assert from 'node:assert/strict';
 import { Visibility } from '@green-impact/proto/greenimpact/common/v1/common';
 import type { FrameworkSummary, ProjectSummary } from '@green-impact/proto/greenimpact/taxonomy/v1/taxonomy';
 import type { Caller } from '@green-impact/shared/caller';
-import { skipReason, testDatabases } from '@green-impact/shared/testing/databases';
-import { rejectsWith, startTaxonomyHarness, type TaxonomyHarness } from '../testing/harness.js';
-import { ISSUER_B } from './test-fixture.js';
+import { skipReason, testDatabases } from '@green-impact/testing/shared/databases';
+import { rejectsWith, startTaxonomyHarness, type TaxonomyHarness } from '@green-impact/testing/taxonomy/harness';
+import { ISSUER_B } from '@green-impact/testing/taxonomy/icma-fixture';
 
 const { VISIBILITY_PUBLIC: PUBLIC, VISIBILITY_PRIVATE: PRIVATE } = Visibility;
 const Y = 2024;

@@ -1,9 +1,9 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { Visibility } from '@green-impact/proto/greenimpact/common/v1/common';
-import { skipReason, testDatabases } from '@green-impact/shared/testing/databases';
-import { rejectsWith, startTaxonomyHarness, type TaxonomyHarness } from '../testing/harness.js';
-import { ISSUER_B, loadIcma, Y, type IcmaIds } from './test-fixture.js';
+import { skipReason, testDatabases } from '@green-impact/testing/shared/databases';
+import { rejectsWith, startTaxonomyHarness, type TaxonomyHarness } from '@green-impact/testing/taxonomy/harness';
+import { ISSUER_B, loadIcma, Y, type IcmaIds } from '@green-impact/testing/taxonomy/icma-fixture';
 
 const { VISIBILITY_PUBLIC: PUBLIC, VISIBILITY_PRIVATE: PRIVATE } = Visibility;
 

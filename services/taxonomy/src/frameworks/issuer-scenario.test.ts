@@ -2,9 +2,9 @@ import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import { DocumentFormat, Visibility } from '@green-impact/proto/greenimpact/common/v1/common';
-import { skipReason, testDatabases } from '@green-impact/shared/testing/databases';
-import { rejectsWith, startTaxonomyHarness, type TaxonomyHarness } from '../testing/harness.js';
-import { ISSUER_B, loadIcma, near, Y, type IcmaIds } from './test-fixture.js';
+import { skipReason, testDatabases } from '@green-impact/testing/shared/databases';
+import { rejectsWith, startTaxonomyHarness, type TaxonomyHarness } from '@green-impact/testing/taxonomy/harness';
+import { ISSUER_B, loadIcma, near, Y, type IcmaIds } from '@green-impact/testing/taxonomy/icma-fixture';
 
 const SEK_PER_EUR = 11.4325; // the ICMA example's rate of 2024
 const PUBLIC = Visibility.VISIBILITY_PUBLIC;

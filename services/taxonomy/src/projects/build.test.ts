@@ -1,9 +1,9 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { Visibility } from '@green-impact/proto/greenimpact/common/v1/common';
-import { skipReason, testDatabases } from '@green-impact/shared/testing/databases';
-import { ISSUER_B, loadIcma, near, Y, type IcmaIds } from '../frameworks/test-fixture.js';
-import { rejectsWith, startTaxonomyHarness, type TaxonomyHarness } from '../testing/harness.js';
+import { skipReason, testDatabases } from '@green-impact/testing/shared/databases';
+import { ISSUER_B, loadIcma, near, Y, type IcmaIds } from '@green-impact/testing/taxonomy/icma-fixture';
+import { rejectsWith, startTaxonomyHarness, type TaxonomyHarness } from '@green-impact/testing/taxonomy/harness';
 
 /** buildFrameworkFromProjects: each precondition fails clearly, and a build replaces only its year's rows. */
 for (const db of testDatabases) {

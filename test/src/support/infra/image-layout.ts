@@ -18,6 +18,11 @@ const SPECIFIERS = [
   /\b(?:import|require)\s*\(\s*['"]([^'"]+)['"]\s*\)/g,
 ];
 
+/** The module specifiers a compiled file imports or re-exports, statically or dynamically. */
+export function importSpecifiers(text: string): string[] {
+  return SPECIFIERS.flatMap((re) => [...text.matchAll(re)].map((m) => m[1] as string));
+}
+
 function packageName(specifier: string): string {
   const parts = specifier.split('/');
   return specifier.startsWith('@') ? `${parts[0]}/${parts[1]}` : (parts[0] as string);
@@ -25,8 +30,8 @@ function packageName(specifier: string): string {
 
 /**
  * What the image would miss at run time: a relative import of a file left out, or a package that no
- * workspace in the image lists under dependencies (a devDependency is not installed there). Test helpers
- * (testing/ folders, *-fixture files) may use dev dependencies: nothing at run time imports them.
+ * workspace in the image lists under dependencies (a devDependency is not installed there). Every file
+ * the image holds is checked: no test support ships (image-contents.ts proves it), so none is exempt.
  */
 export function missingAtRuntime(files: string[], extraEntries: { file: string; text: string }[] = []): string[] {
   const listed = new Set(files);
@@ -50,12 +55,12 @@ export function missingAtRuntime(files: string[], extraEntries: { file: string; 
   };
   const builtins = new Set(builtinModules);
   const sources = [
-    ...files.filter((f) => f.endsWith('.js') && !/\/testing\/|fixture/.test(f)).map((file) => ({ file, text: readFileSync(join(repoRoot, file), 'utf8') })),
+    ...files.filter((f) => f.endsWith('.js')).map((file) => ({ file, text: readFileSync(join(repoRoot, file), 'utf8') })),
     ...extraEntries,
   ];
   const problems: string[] = [];
   for (const { file, text } of sources) {
-    for (const spec of SPECIFIERS.flatMap((re) => [...text.matchAll(re)].map((m) => m[1] as string))) {
+    for (const spec of importSpecifiers(text)) {
       if (spec.startsWith('.')) {
         const target = normalize(join(dirname(file), spec));
         if (!listed.has(target)) problems.push(`${file} imports ${spec}, which the image leaves out`);

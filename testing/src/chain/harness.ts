@@ -12,10 +12,10 @@ import type { Caller } from '@green-impact/shared/caller';
 import { signCall } from '@green-impact/shared/callers/call-metadata';
 import { startGrpcServer, type StartedGrpcServer } from '@green-impact/shared/grpc/server';
 import { createLogger } from '@green-impact/shared/logger';
-import type { TestDatabase } from '@green-impact/shared/testing/databases';
-import { createChainClient, type ChainClient } from '../chain-client.js';
-import { embeddedNetworkSpecs, type NetworkTuning } from '../networks/network-spec.js';
-import { createChainService, type ChainService, type ChainServiceOptions } from '../service.js';
+import type { TestDatabase } from '../shared/databases.js';
+import { createChainClient, type ChainClient } from './chain-client.js';
+import { embeddedNetworkSpecs, type NetworkTuning } from '@green-impact/chain/networks/network-spec';
+import { createChainService, type ChainService, type ChainServiceOptions } from '@green-impact/chain/service';
 
 /** A chain service on a fresh database and fresh embedded networks, over real gRPC, and a client. */
 export interface ChainHarness {
@@ -150,4 +150,4 @@ export function watchJobs(client: ChainClient, caller: Caller, request: Partial<
   return { received, opened, close: () => call.cancel() };
 }
 
-export { rejectsWith } from '@green-impact/shared/testing/assertions';
+export { rejectsWith } from '../shared/assertions.js';

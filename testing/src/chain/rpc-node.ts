@@ -1,11 +1,11 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { deployEmbeddedContracts } from '../contracts/deploy-contracts.js';
-import type { ChainNetwork, ContractAddresses } from '../networks/chain-network.js';
-import { startEmbeddedNetwork } from '../networks/chain-network.js';
-import { callEip1193 } from '../networks/eip1193-provider.js';
-import { relayJsonRpc, type RpcCall } from '../networks/json-rpc-relay.js';
-import { DEFAULT_TUNING } from '../networks/network-spec.js';
+import { deployEmbeddedContracts } from '@green-impact/chain/contracts/deploy-contracts';
+import type { ChainNetwork, ContractAddresses } from '@green-impact/chain/networks/chain-network';
+import { startEmbeddedNetwork } from '@green-impact/chain/networks/chain-network';
+import { callEip1193 } from '@green-impact/chain/networks/eip1193-provider';
+import { relayJsonRpc, type RpcCall } from '@green-impact/chain/networks/json-rpc-relay';
+import { DEFAULT_TUNING } from '@green-impact/chain/networks/network-spec';
 
 /** A local EVM served as a JSON-RPC node over HTTP, as a real network's RPC endpoint is. */
 export interface RpcNode {

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
-import { startEmbeddedPostgres } from '../db/embedded-postgres.js';
+import { startEmbeddedPostgres } from '@green-impact/shared/db/embedded-postgres';
 
 /**
  * The two databases every persistence test runs on: PGlite (the embedded default) and the PostgreSQL

@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import jpeg from 'jpeg-js';
 import { PNG } from 'pngjs';
 import { SMTPServer } from 'smtp-server';
-import { cidOf } from '../content/content-store.js';
+import { cidOf } from '@green-impact/chain/content/content-store';
 
 /** A small JPEG (a colour gradient) made here, so no test image is shipped. */
 export function testJpeg(width = 96, height = 64, tint = 0): Buffer {

@@ -2,8 +2,8 @@ import { protoFiles, protoRoot } from '@green-impact/proto/paths';
 import type { Caller } from '@green-impact/shared/caller';
 import { startGrpcServer } from '@green-impact/shared/grpc/server';
 import { createLogger } from '@green-impact/shared/logger';
-import type { TestDatabase } from '@green-impact/shared/testing/databases';
-import { createTaxonomyService, type TaxonomyService } from '../service.js';
+import type { TestDatabase } from '../shared/databases.js';
+import { createTaxonomyService, type TaxonomyService } from '@green-impact/taxonomy/service';
 import { createTaxonomyClient, type TaxonomyClient } from '@green-impact/shared/clients/taxonomy-client';
 
 /** A taxonomy service on a fresh database, served over real gRPC on a loopback port, and a client. */
@@ -46,4 +46,4 @@ export async function startTaxonomyHarness(db: TestDatabase): Promise<TaxonomyHa
   };
 }
 
-export { rejectsWith } from '@green-impact/shared/testing/assertions';
+export { rejectsWith } from '../shared/assertions.js';

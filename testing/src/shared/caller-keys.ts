@@ -1,6 +1,6 @@
-import { generateCallerKeyPair, parsePrivateKey, privateKeyText, publicKeyText } from '../callers/caller-keys.js';
-import { callerTrust, useCallerTrust } from '../callers/caller-trust.js';
-import { GATEWAY_ISSUER, RELAY_GRANTS } from '../callers/caller-verifier.js';
+import { generateCallerKeyPair, parsePrivateKey, privateKeyText, publicKeyText } from '@green-impact/shared/callers/caller-keys';
+import { callerTrust, useCallerTrust } from '@green-impact/shared/callers/caller-trust';
+import { GATEWAY_ISSUER, RELAY_GRANTS } from '@green-impact/shared/callers/caller-verifier';
 
 let keys: { CALLER_SIGNING_KEY: string; CALLER_TRUSTED_KEYS: string } | undefined;
 

@@ -5,12 +5,12 @@ import type { Caller } from '@green-impact/shared/caller';
 import { createGrpcClient, type TypedClient } from '@green-impact/shared/grpc/client';
 import { startGrpcServer } from '@green-impact/shared/grpc/server';
 import { createLogger } from '@green-impact/shared/logger';
-import type { TestDatabase } from '@green-impact/shared/testing/databases';
+import type { TestDatabase } from '../shared/databases.js';
 import { createTaxonomyService } from '@green-impact/taxonomy/service';
 import { createTaxonomyClient, type TaxonomyClient } from '@green-impact/shared/clients/taxonomy-client';
 import { InProcessBus } from '@green-impact/shared/bus/in-process-bus';
-import type { RecomputeRunnerOptions } from '../jobs/recompute-runner.js';
-import { createPortfolioService, type PortfolioService } from '../service.js';
+import type { RecomputeRunnerOptions } from '@green-impact/portfolio/jobs/recompute-runner';
+import { createPortfolioService, type PortfolioService } from '@green-impact/portfolio/service';
 
 export type PortfolioClient = TypedClient<typeof PortfolioServiceService>;
 
@@ -88,7 +88,7 @@ export async function startPortfolioHarness(db: TestDatabase, opts: HarnessOptio
   };
 }
 
-export { rejectsWith } from '@green-impact/shared/testing/assertions';
+export { rejectsWith } from '../shared/assertions.js';
 
 /** Equal within floating-point noise (relative 1e-12): amounts pass through FX rates. */
 export function near(actual: number | undefined, expected: number, what = 'value'): void {

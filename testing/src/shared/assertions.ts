@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { DomainError } from '../errors.js';
+import { DomainError } from '@green-impact/shared/errors';
 
 /** Awaits `p` and asserts it failed with a DomainError of `code` (and `message`, exactly or matching). */
 export async function rejectsWith(p: Promise<unknown>, code: string, message?: string | RegExp): Promise<void> {

@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import type { Caller } from '@green-impact/shared/caller';
-import { loadExample } from '../example/example-loader.js';
-import { ICMA_TAXONOMY } from '../example/icma-taxonomy.js';
-import type { TaxonomyHarness } from '../testing/harness.js';
+import { loadExample } from '@green-impact/taxonomy/example/example-loader';
+import { ICMA_TAXONOMY } from '@green-impact/taxonomy/example/icma-taxonomy';
+import type { TaxonomyHarness } from './harness.js';
 
 /** Test support for frameworks and projects: the ICMA example taxonomy of 2024 and a second issuer. */
 export const Y = ICMA_TAXONOMY.reportingYear;
