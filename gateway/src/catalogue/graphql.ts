@@ -1,7 +1,7 @@
 import type { GraphQLResolveInfo } from 'graphql';
 import { InvalidArgumentError } from '@green-impact/shared/errors';
 import type { GraphqlContext } from '../graphql/context.js';
-import type { Operation } from './operation.js';
+import type { CallContext, Operation } from './operation.js';
 import { graphqlLabels, inputFromGraphql } from './parse.js';
 
 type Resolver = (source: unknown, args: Record<string, unknown>, ctx: GraphqlContext, info: GraphQLResolveInfo) => Promise<unknown>;
@@ -19,15 +19,34 @@ export function graphqlResolvers(operations: readonly Operation[]): { Query: Rec
     const face = op.graphql;
     if (!face) continue;
     if (out[face.root][face.field]) throw new Error(`GraphQL field ${face.root}.${face.field} is declared twice.`);
-    const labels = graphqlLabels(op.input, face.nested);
+    const label = (name: string) => (face.nested ? `input.${name}` : name);
+    const labels = new Map([...graphqlLabels(op.input, face.nested), ['network', label('network')], [IDEMPOTENCY_KEY, label('idempotencyKey')]]);
     out[face.root][face.field] = async (_source, args, ctx, info) => {
       const caller = op.withoutApiKey ? undefined : (await ctx.auth()).caller;
       const input = inputFromGraphql(op.input, args, face.nested);
-      const call = () => op.invoke(input, { caller, requestId: ctx.requestId, clients: ctx.clients }).catch((err: unknown) => Promise.reject(relabel(err, labels)));
+      const call = () => op.invoke(input, { caller, requestId: ctx.requestId, clients: ctx.clients, ...envelopeOf(op, args, face.nested) }).catch((err: unknown) => Promise.reject(relabel(err, labels)));
       return face.render(call, input, ctx, info);
     };
   }
   return out;
+}
+
+/** The name the chain service gives the Idempotency-Key in its refusals (the /v1/call header's). */
+const IDEMPOTENCY_KEY = 'Idempotency-Key';
+
+/**
+ * What GraphQL's arguments carry besides the declared fields, as /v1/call's envelope and headers carry
+ * them: the `network` of the operations that declare `envelope.network` (version is always 1 here), and
+ * `idempotencyKey`, the Idempotency-Key of the job-creating mutations.
+ */
+function envelopeOf(op: Operation, args: Record<string, unknown>, nested: boolean): Pick<CallContext, 'envelope' | 'idempotencyKey'> {
+  const source = (nested ? (args['input'] ?? {}) : args) as Record<string, unknown>;
+  const network = source['network'];
+  const key = source['idempotencyKey'];
+  return {
+    ...(op.envelope?.network && typeof network === 'string' ? { envelope: { version: 1, network } } : {}),
+    ...(typeof key === 'string' ? { idempotencyKey: key } : {}),
+  };
 }
 
 /** A service's INVALID_ARGUMENT naming a parameter by its /v1/call name, renamed to the GraphQL label. */
@@ -35,6 +54,8 @@ function relabel(err: unknown, labels: ReadonlyMap<string, string>): unknown {
   if (!(err instanceof InvalidArgumentError) || err.field === undefined) return err;
   const label = labels.get(err.field);
   if (label === undefined) return err;
-  const message = err.message.startsWith(`${err.field} `) ? `${label}${err.message.slice(err.field.length)}` : err.message;
+  // The message names the field, or a place inside it (`attributes[0].value …`, `attributes: at most 100`).
+  const named = [' ', '[', '.', ':'].some((next) => err.message.startsWith(`${err.field}${next}`));
+  const message = named ? `${label}${err.message.slice(err.field.length)}` : err.message;
   return new InvalidArgumentError(message, { field: label });
 }

@@ -62,6 +62,10 @@ function lastChainRequest(method: string): any {
   return found.request;
 }
 
+// Bounds are the services' (docs/decisions.md "One owner per rule"): keys, bytes32 values, decimals, years
+// are refused by the chain, taxonomy and portfolio services and tested there (services/chain/src/key-value/
+// key-value-rules.test.ts, jobs-embedded.test.ts; the taxonomy's and portfolio's render tests). What the
+// gateway still refuses before any call: types, required fields, the envelope, a write's inner call.
 describe('validation failures are 400 before any chain call', () => {
   const cases: [string, string, string, Record<string, unknown>, Record<string, unknown> | undefined, string][] = [
     ['inner solution not the save solution', ESG, 'writeJsonFrameworkToBlockchain', { ...WRITE, solution: 'SVC.Blockchain.Hash' }, undefined, 'parameters.solution must be SVC.Blockchain.Save.'],
@@ -69,17 +73,10 @@ describe('validation failures are 400 before any chain call', () => {
     ['inner version 2', ESG, 'writeJsonFrameworkToBlockchain', { ...WRITE, version: 2 }, undefined, 'parameters.version must be 1.'],
     ['inner version missing', ESG, 'writeJsonFrameworkToBlockchain', { ...WRITE, version: undefined }, undefined, 'parameters.version is required.'],
     ['inner network missing', ESG, 'writeJsonPositionImpactsToBlockchain', { position_id: 1, reporting_year: 2024, ...INNER, network: '' }, undefined, 'parameters.network is required.'],
-    ['decimals out of range', ESG, 'writeJsonFrameworkToBlockchain', { ...WRITE, decimals: 11 }, undefined, 'decimals must be between 0 and 10.'],
     ['sdg flag not yes/no', ESG, 'writeJsonFrameworkToBlockchain', { ...WRITE, sdg_goals_included: 'ja' }, undefined, 'sdg_goals_included must be yes or no.'],
     ['write without year', ESG, 'writeHtmlFrameworkToBlockchain', { ...WRITE, reporting_year: undefined }, undefined, 'reporting_year is required.'],
     ['status without job id', ESG, 'getJobStatusFromBlockchain', {}, undefined, 'job_id is required.'],
     ['impacts jobs without position', ESG, 'getBlockchainJobsForImpacts', { investor_identifier: 'inv_1' }, undefined, 'position_id is required.'],
-    ['33-character key', HASH, 'insertString', { key: 'k'.repeat(33), value: 'v' }, { version: 1, network: 'sepolia' }, 'key must be at most 32 characters, got 33.'],
-    ['33-character select key', HASH, 'selectBytes32', { key: 'k'.repeat(33) }, { version: 1, network: 'sepolia' }, 'key must be at most 32 characters, got 33.'],
-    ['33-byte bytes32 value', HASH, 'insertBytes32', { key: 'k', value: 'v'.repeat(33) }, { version: 1, network: 'sepolia' },
-      'value must be at most 32 characters and 32 bytes (UTF-8) for insertBytes32, got 33 characters, 33 bytes.'],
-    ['32 characters but 33 bytes', HASH, 'insertBytes32', { key: 'k', value: 'é' + 'v'.repeat(31) }, { version: 1, network: 'sepolia' },
-      'value must be at most 32 characters and 32 bytes (UTF-8) for insertBytes32, got 32 characters, 33 bytes.'],
     ['Hash without version', HASH, 'insertString', { key: 'k', value: 'v' }, { network: 'sepolia' }, 'version is required for insertString.'],
     ['Hash version 2', HASH, 'insertString', { key: 'k', value: 'v' }, { version: 2, network: 'sepolia' }, 'version must be 1.'],
     ['Hash without network', HASH, 'selectString', { key: 'k' }, { version: 1 }, 'network is required for selectString.'],
@@ -100,6 +97,13 @@ describe('validation failures are 400 before any chain call', () => {
     // Operations that create no job ignore the header.
     const read = await post({ solution: ESG, operation: 'getBlockchainJobsForFrameworks', parameters: { framework_identifier: 'GBF' } }, { ...ACME, 'idempotency-key': 'k'.repeat(256) });
     assert.equal(read.status, 200, read.text);
+  });
+});
+
+describe("the chain service's refusals reach the client as its 400", () => {
+  test('a key of 33 characters: the text is the service\'s', async () => {
+    assertError(await hash('insertString', { key: 'k'.repeat(33), value: 'v' }), 400, 'INVALID_ARGUMENT', 'key must be at most 32 characters, got 33.');
+    assertError(await hash('selectBytes32', { key: 'k'.repeat(33) }), 400, 'INVALID_ARGUMENT', 'key must be at most 32 characters, got 33.');
   });
 });
 
@@ -313,8 +317,11 @@ describe('without a chain backend', () => {
     try {
       const write = await postCall(bare.baseUrl, { solution: ESG, operation: 'writeJsonFrameworkToBlockchain', parameters: WRITE }, ACME);
       assertError(write, 503, 'UNAVAILABLE', 'The chain service is not available: this gateway has no chain backend configured.');
-      const bad = await postCall(bare.baseUrl, { solution: HASH, version: 1, network: 'sepolia', operation: 'insertString', parameters: { key: 'k'.repeat(33), value: 'v' } }, ACME);
-      assertError(bad, 400, 'INVALID_ARGUMENT', 'key must be at most 32 characters, got 33.');
+      // What the gateway checks (types, required fields, the envelope) comes first; the bounds are the service's.
+      const bad = await postCall(bare.baseUrl, { solution: HASH, version: 1, network: 'sepolia', operation: 'insertString', parameters: { key: 'k' } }, ACME);
+      assertError(bad, 400, 'INVALID_ARGUMENT', 'value is required.');
+      const unchecked = await postCall(bare.baseUrl, { solution: HASH, version: 1, network: 'sepolia', operation: 'insertString', parameters: { key: 'k'.repeat(33), value: 'v' } }, ACME);
+      assertError(unchecked, 503, 'UNAVAILABLE', 'The chain service is not available: this gateway has no chain backend configured.');
       const fetch = await postCall(bare.baseUrl, { solution: HASH, version: 1, operation: 'fetch', parameters: { jobId: 'x' } }, ACME);
       assert.equal(fetch.status, 503);
     } finally {
