@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import { DocumentKind } from '@green-impact/proto/greenimpact/chain/v1/chain';
 import { DocumentFormat } from '@green-impact/proto/greenimpact/common/v1/common';
 import { postCall, startTestGateway, type TestGateway } from '../testing/test-gateway.js';
+import { assertCallError, lastCall, type CallResponse } from '../testing/call-asserts.js';
 
 /**
  * /v1/call for the blockchain operations of SVC.ESG.Credits (spec §4.2) and SVC.Blockchain.Hash (§4.12)
@@ -35,7 +36,7 @@ after(async () => {
   await t.stop();
 });
 
-type Res = Omit<Awaited<ReturnType<typeof postCall>>, 'json'> & { json: any };
+type Res = CallResponse;
 
 const post = (body: object, headers: Record<string, string>): Promise<Res> => postCall(t.baseUrl, body, headers);
 const call = (solution: string, operation: string, parameters?: Record<string, unknown>, headers: Record<string, string> = ACME, envelope: Record<string, unknown> = {}) =>
@@ -49,18 +50,9 @@ async function ok(solution: string, operation: string, parameters?: Record<strin
   return res.json;
 }
 
-function assertError(res: Res, status: number, code: string, message: string | RegExp) {
-  assert.equal(res.status, status, res.text);
-  assert.equal(res.json.code, code, res.text);
-  if (typeof message === 'string') assert.equal(res.json.message, message);
-  else assert.match(String(res.json.message), message);
-}
+const assertError = assertCallError;
 
-function lastChainRequest(method: string): any {
-  const found = t.chain!.calls.filter((c) => c.method === method).at(-1);
-  assert.ok(found, `no ${method} call`);
-  return found.request;
-}
+const lastChainRequest = (method: string) => lastCall(t.chain, method).request;
 
 // Bounds are the services' (docs/decisions.md "One owner per rule"): keys, bytes32 values, decimals, years
 // are refused by the chain, taxonomy and portfolio services and tested there (services/chain/src/key-value/
@@ -100,23 +92,12 @@ describe('validation failures are 400 before any chain call', () => {
   });
 });
 
-describe("the chain service's refusals reach the client as its 400", () => {
-  test('a key of 33 characters: the text is the service\'s', async () => {
-    assertError(await hash('insertString', { key: 'k'.repeat(33), value: 'v' }), 400, 'INVALID_ARGUMENT', 'key must be at most 32 characters, got 33.');
-    assertError(await hash('selectBytes32', { key: 'k'.repeat(33) }), 400, 'INVALID_ARGUMENT', 'key must be at most 32 characters, got 33.');
-  });
-});
-
 describe('unknown networks are 400 with the list of known ones', () => {
   test('on a write, before anything is rendered', async () => {
     const renders = t.taxonomy!.count('renderFrameworkDocument');
     assertError(await call(ESG, 'writeJsonFrameworkToBlockchain', { ...WRITE, network: 'goerli' }), 400, 'INVALID_ARGUMENT',
       'Unknown network "goerli"; expected one of sepolia, amoy, mumbai.');
     assert.equal(t.taxonomy!.count('renderFrameworkDocument'), renders);
-  });
-  test('on a Hash call (the chain service says so)', async () => {
-    assertError(await hash('insertString', { key: 'k', value: 'v' }, { version: 1, network: 'goerli' }), 400, 'INVALID_ARGUMENT',
-      'Unknown network "goerli"; expected one of sepolia, amoy, mumbai.');
   });
   test("insertString's value limit is the network's", async () => {
     assertError(await hash('insertString', { key: 'k', value: 'x'.repeat(65) }), 400, 'INVALID_ARGUMENT',
@@ -253,55 +234,8 @@ describe('position impacts documents', () => {
   });
 });
 
-describe('key-value storage (SVC.Blockchain.Hash)', () => {
-  test('insert, select and fetch; the select reads what was inserted', async () => {
-    const insert = await hash('insertString', { key: 'greeting', value: 'hello' });
-    assert.equal(insert.status, 200, insert.text);
-    assert.deepEqual(Object.keys(insert.json), ['statusCode', 'statusMessage', 'info']);
-    assert.equal(insert.json.statusCode, 200);
-    assert.equal(insert.json.statusMessage, '');
-    assert.match(insert.json.info.jobId, UUID);
-    assert.deepEqual(lastChainRequest('insertString').requestEcho, {
-      solution: HASH, version: 1, network: 'sepolia', operation: 'insertString', parameters: { key: 'greeting', value: 'hello' },
-    });
-    t.chain!.complete(insert.json.info.jobId);
-
-    const select = await hash('selectString', { key: 'greeting' });
-    t.chain!.complete(select.json.info.jobId);
-    const fetched = await hash('fetch', { jobId: select.json.info.jobId }, { version: 1 });
-    assert.equal(fetched.status, 200, fetched.text);
-    assert.deepEqual(fetched.json.info.status, { Value: 'completed' });
-    assert.deepEqual(fetched.json.info.result, { key: 'greeting', value: 'hello' });
-    // job_id is accepted as well; the network, when sent, is only checked for its form.
-    assert.deepEqual((await hash('fetch', { job_id: select.json.info.jobId }, { version: 1, network: 'amoy' })).json, fetched.json);
-  });
-
-  test('bytes32: 32 bytes of multi-byte UTF-8 pass', async () => {
-    const res = await hash('insertBytes32', { key: 'k32', value: 'é'.repeat(16) });
-    assert.equal(res.status, 200, res.text);
-    assert.equal(lastChainRequest('insertBytes32').value, 'é'.repeat(16));
-  });
-
-  test('the body field `contract` is accepted in place of `solution`', async () => {
-    const res = await post({ contract: HASH, version: 1, network: 'sepolia', operation: 'selectString', parameters: { key: 'greeting' } }, ACME);
-    assert.equal(res.status, 200, res.text);
-    assert.match(res.json.info.jobId, UUID);
-  });
-
-  test('Idempotency-Key: the same key answers the same job; another request with it is refused', async () => {
-    const headers = { ...ACME, 'idempotency-key': 'order-42' };
-    const first = await post({ solution: HASH, version: 1, network: 'sepolia', operation: 'insertString', parameters: { key: 'k', value: 'v1' } }, headers);
-    const again = await post({ solution: HASH, version: 1, network: 'sepolia', operation: 'insertString', parameters: { key: 'k', value: 'v1' } }, headers);
-    assert.equal(first.status, 200, first.text);
-    assert.deepEqual(again.json, first.json);
-    assert.equal(lastChainRequest('insertString').idempotencyKey, 'order-42');
-    const other = await post({ solution: HASH, version: 1, network: 'sepolia', operation: 'insertString', parameters: { key: 'k', value: 'v2' } }, headers);
-    assertError(other, 400, 'FAILED_PRECONDITION', /^Idempotency-Key "order-42" was already used for a different request/);
-    // Keys are per account: another account's same key is another job.
-    const theirs = await post({ solution: HASH, version: 1, network: 'sepolia', operation: 'insertString', parameters: { key: 'k', value: 'v1' } }, { ...OTHER, 'idempotency-key': 'order-42' });
-    assert.notEqual(theirs.json.info.jobId, first.json.info.jobId);
-  });
-
+// SVC.Blockchain.Hash's key-value storage runs on the real services: v1/hash-call.test.ts.
+describe('Idempotency-Key on the ESG writes', () => {
   test('Idempotency-Key on a document write', async () => {
     const headers = { ...ACME, 'idempotency-key': 'fw-2024' };
     const first = await post({ solution: ESG, operation: 'writeJsonFrameworkToBlockchain', parameters: WRITE }, headers);

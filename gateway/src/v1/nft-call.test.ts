@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import { FAKE_NFT_CONTRACT } from '../testing/fake-chain-nfts.js';
 import { FAKE_PUBLIC_BASE_URL } from '../testing/fake-chain.js';
 import { postCall, startTestGateway, type TestGateway } from '../testing/test-gateway.js';
+import { assertCallError, lastCall, type CallResponse } from '../testing/call-asserts.js';
 
 /**
  * /v1/call SVC.NFT.zK (spec §4.13, and the unnamed fetch, claim and revoke) against the fake ChainService
@@ -19,7 +20,7 @@ const ENVELOPE = { version: 1, network: 'sepolia' };
 const WALLET = '0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed';
 const NEW = { name: 'Solar Park Südheide', description: '12.4 GWh of solar power', image: 'https://images.example.org/solar.png', attributes: [{ trait_type: 'tCO2e', value: 5320 }] };
 
-type Res = Omit<Awaited<ReturnType<typeof postCall>>, 'json'> & { json: any };
+type Res = CallResponse;
 
 let t: TestGateway;
 before(async () => {
@@ -38,18 +39,9 @@ async function ok(res: Promise<Res>): Promise<any> {
   return r.json;
 }
 
-function assertError(res: Res, status: number, code: string, message: string | RegExp) {
-  assert.equal(res.status, status, res.text);
-  assert.equal(res.json.code, code, res.text);
-  if (typeof message === 'string') assert.equal(res.json.message, message);
-  else assert.match(String(res.json.message), message);
-}
+const assertError = assertCallError;
 
-const lastRequest = (method: string): any => {
-  const found = t.chain!.calls.filter((c) => c.method === method).at(-1);
-  assert.ok(found, `no ${method} call`);
-  return found;
-};
+const lastRequest = (method: string): any => lastCall(t.chain, method);
 
 /** Mints and completes: the NFT's job, guid and token id. */
 async function minted(parameters: Record<string, unknown> = NEW): Promise<{ jobId: string; guid: string; nftId: string }> {
