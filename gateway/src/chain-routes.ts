@@ -7,8 +7,7 @@ import { DocumentLinks } from './document-links.js';
 import { describeError } from './http-errors.js';
 import { errorPage, pageHeaders } from './pages/html.js';
 import { locals, routeLabel } from './request-context.js';
-import { documentKindParts } from './v1/operations/blockchain-params.js';
-import { requireVerifiedDocument } from './v1/operations/blockchain-shapes.js';
+import { documentKindParts, requireVerifiedDocument } from './catalogue/chain/job-shapes.js';
 
 export interface ChainRoutesOptions {
   authenticate: Authenticate;

@@ -1,23 +1,26 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { DocumentLinks } from './document-links.js';
-import { postCall, startTestGateway, type TestGateway } from './testing/test-gateway.js';
+import { postCall } from './testing/test-gateway.js';
+import { jsonHeaders, startTestGateway, type TestGateway } from './testing/real-gateway.js';
 import { data, gqlAt } from '@green-impact/testing/gateway/graphql-calls';
 
 /**
- * Access to written documents through the gateway, against the fake ChainService: the signed links
- * getHtml*FromBlockchain and Document.pageUrl hand out open the page without a key until they expire or
- * are revoked, and say nothing when altered; /ipfs/<cid> serves a public framework's document to anyone.
+ * Access to written documents through the gateway, on the real services (identity, taxonomy rendering the
+ * documents, chain writing them on its embedded network): the signed links getHtml*FromBlockchain and
+ * Document.pageUrl hand out open the page without a key until they expire or are revoked, and say nothing
+ * when altered; /ipfs/<cid> serves a public framework's document to anyone.
  */
 
 const SECRET = 'N_onJngBdXzsBc8dkWpFNjrf5IxcELlR8eecTWdX_vw'; // random, made once for this test
-const ACME = { 'content-type': 'application/json', 'x-api-key': 'user-key' };
 const WRITE = { reporting_year: 2024, solution: 'SVC.Blockchain.Save', operation: 'save', version: 1, network: 'sepolia' };
 
 let t: TestGateway;
+/** The key of another account, which owns none of the documents. */
+let strangerKey: string;
 let privateJob: string;
 let publicJob: string;
-const ok = async (operation: string, parameters: Record<string, unknown>, headers = ACME) => {
+const ok = async (operation: string, parameters: Record<string, unknown>, headers = jsonHeaders(t.userKey)) => {
   const res = await postCall(t.baseUrl, { solution: 'SVC.ESG.Credits', operation, parameters }, headers);
   assert.equal(res.status, 200, res.text);
   return res.json as any;
@@ -27,12 +30,16 @@ const open = (url: string, headers: Record<string, string> = {}) => fetch(url, {
 
 before(async () => {
   t = await startTestGateway({ DOCUMENT_LINK_SECRET: SECRET, DOCUMENT_LINK_TTL_SECONDS: '600' }, { taxonomy: true, chain: true });
+  await t.loadExampleTaxonomy();
+  strangerKey = (await t.createAccount('Stranger')).apiKey;
   await ok('addFramework', { framework_identifier: 'GBF-PRIV', framework_name: 'Private Framework', framework_currency_code: 'EUR' });
   await ok('addFramework', { framework_identifier: 'GBF-PUB', framework_name: 'Public Framework', framework_currency_code: 'EUR', framework_visibility: 'public' });
+  for (const framework_identifier of ['GBF-PRIV', 'GBF-PUB']) {
+    await ok('addYearSpecificsToFramework', { framework_identifier, value_outstanding: 1_000_000, allocated_amount: 800_000, value_outstanding_framework: 'yes', reporting_year: 2024 });
+  }
   privateJob = (await ok('writeHtmlFrameworkToBlockchain', { ...WRITE, framework_identifier: 'GBF-PRIV' })).job_id;
   publicJob = (await ok('writeHtmlFrameworkToBlockchain', { ...WRITE, framework_identifier: 'GBF-PUB' })).job_id;
-  t.chain!.complete(privateJob);
-  t.chain!.complete(publicJob);
+  for (const job of [privateJob, publicJob]) assert.equal((await t.settledJob(job)).error, undefined, `job ${job} completed`);
 });
 after(async () => {
   await t.stop();
@@ -52,12 +59,13 @@ describe('signed links to pages', () => {
     assert.equal(res.headers.get('content-type'), 'text/html; charset=utf-8');
     assert.equal(res.headers.get('cache-control'), 'private, no-store');
     assert.equal(res.headers.get('referrer-policy'), 'no-referrer');
-    assert.match(await res.text(), /<title>Private Framework<\/title>/);
+    // The taxonomy service's rendering of the framework.
+    assert.match(await res.text(), /<title>Private Framework \(GBF-PRIV\), reporting year 2024<\/title>/);
     const read = t.chain!.calls.filter((c) => c.method === 'getDocument').at(-1)!;
     assert.equal(read.caller, undefined, 'read as a link, not as an account');
     assert.deepEqual(read.request, { jobId: privateJob, linkEpoch: 0 });
     // A key alongside changes nothing: the link is judged by its signature.
-    assert.equal((await open(url, { 'x-api-key': 'op-key' })).status, 200);
+    assert.equal((await open(url, { 'x-api-key': strangerKey })).status, 200);
   });
 
   test('altered, expired or foreign links are refused as pages: 404 saying nothing, 403 for a genuine expired one', async () => {
@@ -94,7 +102,7 @@ describe('signed links to pages', () => {
   test('revokeDocumentLinks: every link handed out so far stops opening; new ones open; only the owner revokes', async () => {
     const first = await linkOf(publicJob);
     assert.equal((await open(first)).status, 200);
-    const stranger = await postCall(t.baseUrl, { solution: 'SVC.ESG.Credits', operation: 'revokeDocumentLinks', parameters: { job_id: publicJob } }, { ...ACME, 'x-api-key': 'op-key' });
+    const stranger = await postCall(t.baseUrl, { solution: 'SVC.ESG.Credits', operation: 'revokeDocumentLinks', parameters: { job_id: publicJob } }, jsonHeaders(strangerKey));
     assert.equal(stranger.status, 404);
     assert.equal((await open(first)).status, 200);
     assert.deepEqual(await ok('revokeDocumentLinks', { job_id: publicJob }), { message: `The links to the document of job ${publicJob} are revoked.` });
@@ -102,14 +110,14 @@ describe('signed links to pages', () => {
     const second = await linkOf(publicJob);
     assert.match(second, /\?v=1&/);
     assert.equal((await open(second)).status, 200);
-    const revoked = data(await gqlAt(t.baseUrl, 'mutation($id: ID!) { revokeDocumentLinks(jobId: $id) { jobId linkEpoch } }', { id: publicJob }));
+    const revoked = data(await gqlAt(t.baseUrl, 'mutation($id: ID!) { revokeDocumentLinks(jobId: $id) { jobId linkEpoch } }', { id: publicJob }, t.userKey));
     assert.deepEqual(revoked, { revokeDocumentLinks: { jobId: publicJob, linkEpoch: 2 } });
     assert.equal((await open(second)).status, 404);
-    assert.equal((await open(`${t.baseUrl}/jobs/${publicJob}.html`, { 'x-api-key': 'user-key' })).status, 200, 'the key still opens it');
+    assert.equal((await open(`${t.baseUrl}/jobs/${publicJob}.html`, { 'x-api-key': t.userKey })).status, 200, 'the key still opens it');
   });
 
   test('GraphQL: Document.pageUrl is a signed link that opens without a key', async () => {
-    const res = data(await gqlAt(t.baseUrl, 'query($id: ID!) { document(jobId: $id) { pageUrl content } }', { id: privateJob }));
+    const res = data(await gqlAt(t.baseUrl, 'query($id: ID!) { document(jobId: $id) { pageUrl content } }', { id: privateJob }, t.userKey));
     const { pageUrl, content } = res['document'];
     assert.match(pageUrl, new RegExp(`^${t.baseUrl}/jobs/${privateJob}\\.html\\?v=0&exp=\\d+&sig=[A-Za-z0-9_-]{43}$`));
     const page = await open(pageUrl);
@@ -120,9 +128,9 @@ describe('signed links to pages', () => {
 
 describe('GET /ipfs/<cid> by visibility', () => {
   test("a public framework's document is served to anyone, shared and immutable", async () => {
-    const page = await open(`${t.baseUrl}/jobs/${publicJob}.html`, { 'x-api-key': 'user-key' });
+    const page = await open(`${t.baseUrl}/jobs/${publicJob}.html`, { 'x-api-key': t.userKey });
     const cid = page.headers.get('x-document-cid')!;
-    for (const headers of [{}, { 'x-api-key': 'op-key' }, { 'x-api-key': 'user-key' }] as Record<string, string>[]) {
+    for (const headers of [{}, { 'x-api-key': strangerKey }, { 'x-api-key': t.userKey }] as Record<string, string>[]) {
       const res = await open(`${t.baseUrl}/ipfs/${cid}`, headers);
       assert.equal(res.status, 200);
       assert.equal(res.headers.get('cache-control'), 'public, max-age=31536000, immutable');

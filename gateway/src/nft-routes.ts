@@ -12,10 +12,9 @@ import { pendingTransactionPage, receiptPage } from './pages/explorer-page.js';
 import { CLAIM_SCRIPT, CLAIM_SCRIPT_PATH } from './pages/claim-script.js';
 import { certificatePage, claimAcceptedPage, claimPage, type ChainOwner, type ClaimForm } from './pages/nft-pages.js';
 import { locals, routeLabel } from './request-context.js';
-import { requestEcho } from './v1/operations/blockchain-params.js';
-import { checkWalletAddress, claimParams } from './v1/operations/nft-params.js';
-import { nftStatusName } from './v1/operations/nft-shapes.js';
-import { validateParameters } from './v1/parameters.js';
+import { claim, claimFields, walletAddress } from './catalogue/chain/nfts.js';
+import { nftStatusName } from './catalogue/chain/nft-shapes.js';
+import { inputFromV1 } from './catalogue/parse.js';
 
 export interface NftRoutesOptions {
   clients: GatewayClients;
@@ -188,21 +187,13 @@ export function nftRoutes(options: NftRoutesOptions): Router {
       const form: ClaimForm = { guid: text(body['guid']), code: text(body['code']), address: text(body['address']) };
       try {
         refuseCrossSite(req, options.publicBaseUrl);
-        const p = validateParameters(claimParams, { receiverCode: form.code, address: form.address, guid: form.guid }, {
-          receiverCode: 'The receiver code',
-          address: 'The address',
-          guid: 'The NFT id',
-        });
-        const address = checkWalletAddress(p.address, 'The address');
-        const claimed = await chainClient(options.clients).claimNft(
-          // The same echo as /v1/call claim: the code never goes into a job.
-          { receiverCode: p.receiverCode, address, guid: p.guid, requestEcho: requestEcho('SVC.NFT.zK', 'claim', { address: p.address, guid: p.guid }) },
-          { requestId: locals(res).requestId },
-        );
-        const guid = p.guid ?? claimed.job?.nftGuid;
-        res.status(200).set(pageHeaders('no-store')).send(claimAcceptedPage(claimed.jobId, address, guid));
+        // The declared claim of /v1/call (the same echo: the code never goes into a job); refusals name the form's fields.
+        const input = inputFromV1(claimFields, { receiverCode: form.code, address: form.address, guid: form.guid });
+        const claimed = await claim.call(input, { requestId: locals(res).requestId, clients: options.clients });
+        const guid = input.guid ?? claimed.job?.nftGuid;
+        res.status(200).set(pageHeaders('no-store')).send(claimAcceptedPage(claimed.jobId, walletAddress(input.address), guid));
       } catch (err) {
-        const { status, body: error } = described(err, res);
+        const { status, body: error } = described(formLabelled(err), res);
         const nft = form.guid && GUID.test(form.guid) ? await publicNft(form.guid, res).catch(() => undefined) : undefined;
         const waiting = nft && nftStatusName(nft.status) === 'emailed' ? nft : undefined;
         res.status(status).set(pageHeaders('no-store', { scripts: true })).send(claimPage(waiting, { ...form, code: form.code && CODE.test(form.code) ? form.code : undefined, error: error.message }));
@@ -261,4 +252,14 @@ function refuseCrossSite(req: Request, publicBaseUrl: string | undefined): void 
   }
   const ours = [req.get('host'), publicBaseUrl ? new URL(publicBaseUrl).host : undefined];
   if (!host || !ours.includes(host)) throw refuse();
+}
+
+/** The claim form's names of the claim's fields, for refusals that name one (`The address must be a wallet address …`). */
+const FORM_LABELS: Readonly<Record<string, string>> = { receiverCode: 'The receiver code', address: 'The address', guid: 'The NFT id' };
+
+function formLabelled(err: unknown): unknown {
+  if (!(err instanceof InvalidArgumentError) || err.field === undefined) return err;
+  const label = FORM_LABELS[err.field];
+  if (label === undefined || !err.message.startsWith(`${err.field} `)) return err;
+  return new InvalidArgumentError(`${label}${err.message.slice(err.field.length)}`, { field: err.field });
 }

@@ -5,7 +5,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import openapiTS, { astToString } from 'openapi-typescript';
 import type { RunningSystem } from '@green-impact/embedded/system';
-import { testDatabases } from '@green-impact/shared/testing/databases';
+import { testDatabases } from '@green-impact/testing/shared/databases';
 import { createUserAccount, ok, startTestSystem } from './support/system.js';
 import { assertConformingAnswer, conformingOperations, conformingV1Client } from './support/answer-conformance.js';
 import { compileStrictly } from './support/strict-compile.js';

@@ -1,7 +1,7 @@
 import type { GraphQLResolveInfo } from 'graphql';
 import { InvalidArgumentError } from '@green-impact/shared/errors';
 import type { GraphqlContext } from '../graphql/context.js';
-import type { Operation } from './operation.js';
+import type { CallContext, Operation } from './operation.js';
 import { graphqlLabels, inputFromGraphql } from './parse.js';
 
 type Resolver = (source: unknown, args: Record<string, unknown>, ctx: GraphqlContext, info: GraphQLResolveInfo) => Promise<unknown>;
@@ -28,25 +28,47 @@ export function graphqlResolvers(operations: readonly Operation[]): { Query: Rec
 export function resolverOf(op: Operation): Resolver {
   const face = op.graphql;
   if (!face) throw new Error(`${op.operation ?? 'An operation'} has no GraphQL face.`);
-  const labels = graphqlLabels(op.input, face.nested);
+  const label = (name: string) => (face.nested ? `input.${name}` : name);
+  const labels = new Map([...graphqlLabels(op.input, face.nested), ['network', label('network')], [IDEMPOTENCY_KEY, label('idempotencyKey')]]);
   return async (_source, args, ctx, info) => {
     const caller = op.withoutApiKey ? undefined : (await ctx.auth()).caller;
     const input = inputFromGraphql(op.input, args, face.nested);
-    const call = () => op.invoke(input, { caller, requestId: ctx.requestId, clients: ctx.clients }).catch((err: unknown) => Promise.reject(relabel(err, labels)));
+    const call = () =>
+      op
+        .invoke(input, { caller, requestId: ctx.requestId, clients: ctx.clients, ...envelopeOf(op, args, face.nested) })
+        .catch((err: unknown) => Promise.reject(relabel(err, labels)));
     return face.render(call, input, ctx, info);
+  };
+}
+
+/** The name the chain service gives the Idempotency-Key in its refusals (the /v1/call header's). */
+const IDEMPOTENCY_KEY = 'Idempotency-Key';
+
+/**
+ * What GraphQL's arguments carry besides the declared fields, as /v1/call's envelope and headers carry
+ * them: the `network` of the operations that declare `envelope.network` (version is always 1 here), and
+ * `idempotencyKey`, the Idempotency-Key of the job-creating mutations.
+ */
+function envelopeOf(op: Operation, args: Record<string, unknown>, nested: boolean): Pick<CallContext, 'envelope' | 'idempotencyKey'> {
+  const source = (nested ? (args['input'] ?? {}) : args) as Record<string, unknown>;
+  const network = source['network'];
+  const key = source['idempotencyKey'];
+  return {
+    ...(op.envelope?.network && typeof network === 'string' ? { envelope: { version: 1, network } } : {}),
+    ...(typeof key === 'string' ? { idempotencyKey: key } : {}),
   };
 }
 
 /**
  * A service's INVALID_ARGUMENT naming a parameter by its /v1/call name, renamed to the GraphQL label: the
- * field at fault, and in the text each of the operation's snake_case names (`Give sdg_id, eu_objective_id
- * or both.` reads `Give input.sdgId, input.euObjectiveId or both.`).
+ * field at fault (or a place inside it: `attributes[0].value …`), and in the text each of the operation's
+ * snake_case names (`Give sdg_id, eu_objective_id or both.` reads `Give input.sdgId, input.euObjectiveId or both.`).
  */
 function relabel(err: unknown, labels: ReadonlyMap<string, string>): unknown {
   if (!(err instanceof InvalidArgumentError) || err.field === undefined) return err;
   const label = labels.get(err.field);
   if (label === undefined) return err;
   const message = err.message.replace(/\b[a-z][a-z0-9]*(?:_[a-z0-9]+)+\b/g, (name) => labels.get(name) ?? name);
-  const named = message.startsWith(`${err.field} `) ? `${label}${message.slice(err.field.length)}` : message;
-  return new InvalidArgumentError(named, { field: label });
+  const named = [' ', '[', '.', ':'].some((next) => message.startsWith(`${err.field}${next}`));
+  return new InvalidArgumentError(named ? `${label}${message.slice(err.field.length)}` : message, { field: label });
 }

@@ -38,6 +38,16 @@ export interface CallContext {
   caller?: OperationContext['caller'] | undefined;
   requestId: string;
   clients: GatewayClients;
+  /**
+   * The envelope's version and network (Hash and NFT solutions): /v1/call's checked envelope; on GraphQL,
+   * version 1 and the input's `network` for the operations that declare `envelope.network`. Absent: none.
+   */
+  envelope?: { version?: number | undefined; network?: string | undefined } | undefined;
+  /**
+   * The Idempotency-Key of a job-creating call: the header on /v1/call (read, and so checked, only by the
+   * operations that use it), `input.idempotencyKey` on GraphQL. The chain service owns its rules.
+   */
+  readonly idempotencyKey?: string | undefined;
 }
 
 /** The call options of a call made for `ctx`'s caller. */

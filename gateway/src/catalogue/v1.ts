@@ -1,7 +1,7 @@
-import type { OperationEntry } from '../v1/operation.js';
+import type { KeylessOperationContext, OperationContext, OperationEntry } from '../v1/operation.js';
 import type { ParamSpec, ParamSpecs } from '../v1/parameters.js';
 import type { Field, Fields } from './fields.js';
-import type { Operation } from './operation.js';
+import type { CallContext, Operation } from './operation.js';
 import { inputFromV1 } from './parse.js';
 
 /**
@@ -26,12 +26,26 @@ export function v1Entries(operations: readonly Operation[]): OperationEntry[] {
           ...row,
           withoutApiKey: true,
           authority: op.withoutApiKey.authority,
-          handler: async (input: Record<string, unknown>, ctx) => render(await op.invoke(input, ctx), input, ctx),
+          handler: async (input: Record<string, unknown>, ctx) => render(await op.invoke(input, callContext(ctx)), input, ctx),
         },
       ];
     }
-    return [{ ...row, handler: async (input: Record<string, unknown>, ctx) => render(await op.invoke(input, ctx), input, ctx) }];
+    return [{ ...row, handler: async (input: Record<string, unknown>, ctx) => render(await op.invoke(input, callContext(ctx)), input, ctx) }];
   });
+}
+
+/** What a declaration's call gets of a /v1/call: the caller, the checked envelope, the Idempotency-Key header (read when used). */
+function callContext(ctx: OperationContext | KeylessOperationContext): CallContext {
+  const { http } = ctx;
+  return {
+    caller: ctx.caller,
+    requestId: ctx.requestId,
+    clients: ctx.clients,
+    envelope: ctx.envelope,
+    get idempotencyKey() {
+      return http.idempotencyKey;
+    },
+  };
 }
 
 /** The parameter specs /v1/call's OpenAPI describes, by the spec's names: the declared types, nothing more. */

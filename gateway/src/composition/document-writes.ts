@@ -1,17 +1,26 @@
-import type { Job } from '@green-impact/proto/greenimpact/chain/v1/chain';
+import type { SubmitDocumentRequest } from '@green-impact/proto/greenimpact/chain/v1/chain';
 import { Visibility } from '@green-impact/proto/greenimpact/common/v1/common';
-import { chainClient, portfolioClient, taxonomyClient } from '../clients.js';
-import { documentFormat, documentKind, type DocumentFormatName, type RenderSettings } from '../v1/operations/blockchain-params.js';
-import { jobOf, requireKnownNetwork } from '../v1/operations/chain-calls.js';
+import { InvalidArgumentError } from '@green-impact/shared/errors';
+import { chainClient, portfolioClient, taxonomyClient, type ChainClient } from '../clients.js';
+import { documentFormat, documentKind, type DocumentFormatName } from '../catalogue/chain/job-shapes.js';
 import type { CompositionContext } from './investor-details.js';
 
 /**
  * COMPOSITION POINT of the report writes (spec §4.2, ARCHITECTURE §2): the owning service renders the
- * document, the chain service queues the job that stores it by CID and anchors sha256 + CID. /v1/call and
- * GraphQL both write through here. The network is checked first, so an unknown one is refused with the
- * list of known ones before anything is rendered; every backend is picked before the first call, so a
- * missing one is 503 whatever the input.
+ * document, the chain service queues the job that stores it by CID and anchors sha256 + CID. The
+ * catalogue's write declarations (catalogue/chain/documents.ts, both faces) build their SubmitDocument
+ * request here. The network is checked first against the chain service's own list, so an unknown one is
+ * refused with the service's names before anything is rendered; every backend is picked before the first
+ * call, so a missing one is 503 whatever the input.
  */
+
+/** What a document is rendered with besides its format, as both services' render requests take it. */
+export interface RenderSettings {
+  languageCode?: string | undefined;
+  decimals?: number | undefined;
+  sdgGoalsIncluded: boolean;
+  euObjectivesIncluded: boolean;
+}
 
 export interface DocumentWrite {
   format: DocumentFormatName;
@@ -23,7 +32,20 @@ export interface DocumentWrite {
   requestEcho: Record<string, unknown>;
 }
 
-export async function writeFrameworkDocument(frameworkIdentifier: string, w: DocumentWrite, ctx: CompositionContext): Promise<Job> {
+/**
+ * Refuses a network the chain service does not know before anything is rendered, with the service's own
+ * list of names (aliases included): `Unknown network "x"; expected one of sepolia, amoy, mumbai.`
+ */
+async function requireKnownNetwork(client: ChainClient, network: string, opts: { caller: CompositionContext['caller']; requestId: string }): Promise<void> {
+  const { networks } = await client.listNetworks({}, opts);
+  const names = networks.map((n) => n.name);
+  if (!names.includes(network.trim())) {
+    throw new InvalidArgumentError(`Unknown network "${network}"; expected one of ${names.join(', ')}.`, { field: 'network' });
+  }
+}
+
+/** The SubmitDocument request of a framework's document: rendered by the taxonomy service. */
+export async function frameworkDocumentSubmission(frameworkIdentifier: string, w: DocumentWrite, ctx: CompositionContext): Promise<SubmitDocumentRequest> {
   const chain = chainClient(ctx.clients);
   const taxonomy = taxonomyClient(ctx.clients);
   const opts = { caller: ctx.caller, requestId: ctx.requestId };
@@ -32,8 +54,7 @@ export async function writeFrameworkDocument(frameworkIdentifier: string, w: Doc
     { frameworkIdentifier, reportingYear: w.reportingYear, format: documentFormat(w.format), ...w.render },
     opts,
   );
-  const res = await chain.submitDocument(
-    {
+  return {
       kind: documentKind('framework', w.format),
       network: w.network,
       content: rendered.content,
@@ -46,17 +67,15 @@ export async function writeFrameworkDocument(frameworkIdentifier: string, w: Doc
       languageCode: w.render.languageCode,
       idempotencyKey: w.idempotencyKey,
       requestEcho: w.requestEcho,
-    },
-    opts,
-  );
-  return jobOf(res);
+  };
 }
 
-export async function writePositionImpactsDocument(
+/** The SubmitDocument request of a position's impacts document: rendered by the portfolio service. */
+export async function positionImpactsDocumentSubmission(
   position: { positionId: number; writeInvestor: boolean; decryptionKey: string | undefined },
   w: DocumentWrite,
   ctx: CompositionContext,
-): Promise<Job> {
+): Promise<SubmitDocumentRequest> {
   const chain = chainClient(ctx.clients);
   const portfolio = portfolioClient(ctx.clients);
   const opts = { caller: ctx.caller, requestId: ctx.requestId };
@@ -72,8 +91,7 @@ export async function writePositionImpactsDocument(
     },
     opts,
   );
-  const res = await chain.submitDocument(
-    {
+  return {
       kind: documentKind('position_impacts', w.format),
       network: w.network,
       content: rendered.content,
@@ -85,8 +103,5 @@ export async function writePositionImpactsDocument(
       languageCode: w.render.languageCode,
       idempotencyKey: w.idempotencyKey,
       requestEcho: w.requestEcho,
-    },
-    opts,
-  );
-  return jobOf(res);
+  };
 }

@@ -11,9 +11,8 @@ import {
   type TransactionReceipt,
 } from '@green-impact/proto/greenimpact/chain/v1/chain';
 import { InternalError } from '@green-impact/shared/errors';
-import { documentKindParts } from '../v1/operations/blockchain-params.js';
 import type { DocumentLinks } from '../document-links.js';
-import { jsonDocument, signedPageUrl } from '../v1/operations/blockchain-shapes.js';
+import { documentKindParts, jsonDocument, signedPageUrl } from '../catalogue/chain/job-shapes.js';
 import { toGqlNft } from './nft-objects.js';
 
 /** proto messages of ChainService → the GraphQL objects of chain-schema.ts. Pure. */
@@ -103,6 +102,8 @@ export function toGqlNetwork(n: Network) {
     nftContractAddress: orNull(n.nftContractAddress),
   };
 }
+
+export type GqlDocumentEntry = ReturnType<typeof toGqlDocumentEntry>;
 
 export function toGqlDocumentEntry(e: DocumentJobEntry) {
   return {

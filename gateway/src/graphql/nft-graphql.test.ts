@@ -82,17 +82,16 @@ describe('mint and read', () => {
     assert.deepEqual(data(await gql(`{ nfts(to: 1) { nodes { guid } } }`))['nfts'].nodes, []);
   });
 
+  // Images, attribute values and traits, e-mail addresses and ranges are the chain service's rules
+  // (services/chain/src/nfts/nft-rules.test.ts, image-source.test.ts); their refusals name the parameter,
+  // which GraphQL names as its caller did (catalogue/graphql.ts).
   test('validation names the input; a missing key is UNAUTHENTICATED', async () => {
     const cases: [Record<string, unknown>, string][] = [
       [{ ...mintInput('x'), name: '' }, 'input.name is required.'],
-      [{ ...mintInput('x'), image: 'ftp://x' }, 'input.image must be an http(s) URL, ipfs://<cid> or /ipfs/<cid> of the service.'],
-      [{ ...mintInput('x'), network: 'no such' }, 'input.network must be a network name such as sepolia.'],
-      [{ ...mintInput('x'), attributes: [{ traitType: 'a', value: { deep: 1 } }] }, 'input.attributes[0].value must be a string, a number or a boolean.'],
-      [{ ...mintInput('x'), attributes: [{ traitType: '', value: 1 }] }, 'input.attributes[0].trait_type is required.'],
+      [{ ...mintInput('x'), network: 'no such' }, 'Unknown network "no such"; expected one of sepolia, amoy, mumbai.'],
     ];
     for (const [input, message] of cases) assert.deepEqual(onlyError(await gql(MINT, { input })), { message, code: 'INVALID_ARGUMENT' });
     assert.deepEqual(onlyError(await gql(MINT, { input: mintInput('x') }, null)), { message: 'Please submit client identifier.', code: 'UNAUTHENTICATED' });
-    assert.deepEqual(onlyError(await gql('{ nfts(from: 5, to: 1) { nodes { guid } } }')), { message: 'from must not be after to.', code: 'INVALID_ARGUMENT' });
     assert.deepEqual(onlyError(await gql('{ nfts(first: 0) { nodes { guid } } }')), { message: 'first must be an integer from 1 to 1000, got 0.', code: 'INVALID_ARGUMENT' });
   });
 });
@@ -108,7 +107,7 @@ describe('transfer, send, claim, revoke', () => {
     assert.deepEqual(job.request.parameters, { nftId: nft.nftId, address: WALLET, destination: WALLET });
     assert.equal((t.chain!.calls.filter((c) => c.method === 'transferNft').at(-1)!.request as any).address, WALLET.toLowerCase());
     const bad = await gql(`mutation { transferNft(input: { network: "sepolia", nftId: "1", address: "0x12" }) { id } }`);
-    assert.deepEqual(onlyError(bad), { message: 'input.address must be a wallet address (0x and 40 hex digits).', code: 'INVALID_ARGUMENT' });
+    assert.deepEqual(onlyError(bad), { message: 'input.address must be a wallet address (0x + 40 hex digits, EIP-55 checksum when mixed case), got "0x12".', code: 'INVALID_ARGUMENT' });
   });
 
   test('sendNft answers the codes once; claimNft without a key answers the job; revokeNftSend without a key answers the NFT', async () => {
@@ -117,7 +116,6 @@ describe('transfer, send, claim, revoke', () => {
     const sent = data(await gql(SEND, { input: { network: 'sepolia', nftId: nft.guid, email: 'ann@example.org' } }))['sendNft'];
     assert.deepEqual(sent.nft, { status: 'EMAILED', transferredTo: 'ann@example.org' });
     assert.match(sent.ownerCode, /^[A-Za-z0-9_-]{43}$/);
-    assert.deepEqual(onlyError(await gql(SEND, { input: { network: 'sepolia', nftId: nft.guid, email: 'nope' } })), { message: 'input.email must be an e-mail address.', code: 'INVALID_ARGUMENT' });
 
     const claimed = data(await gql(`mutation($input: ClaimNftInput!) { claimNft(input: $input) { kind status request nftGuid } }`, {
       input: { receiverCode: sent.receiverCode, address: WALLET, guid: nft.guid },

@@ -1,5 +1,5 @@
 import type { Nft } from '@green-impact/proto/greenimpact/chain/v1/chain';
-import { nftStatusName } from '../v1/operations/nft-shapes.js';
+import { nftStatusName } from '../catalogue/chain/nft-shapes.js';
 
 /** ChainService's Nft → the GraphQL Nft of nft-schema.ts. Pure. */
 

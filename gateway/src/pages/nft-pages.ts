@@ -1,5 +1,5 @@
 import type { Nft } from '@green-impact/proto/greenimpact/chain/v1/chain';
-import { nftStatusName } from '../v1/operations/nft-shapes.js';
+import { nftStatusName } from '../catalogue/chain/nft-shapes.js';
 import { CLAIM_SCRIPT_PATH } from './claim-script.js';
 import { html, link, page, row, type Html } from './html.js';
 

@@ -175,7 +175,7 @@ export function fakeNfts(d: FakeNftDeps) {
     async transferNft(req: TransferNftRequest, ctx: CallContext) {
       const c = d.record('transferNft', req, ctx);
       const n = d.resolve(req.network);
-      if (!/^0x[0-9a-f]{40}$/.test(req.address)) throw new InvalidArgumentError(`address must be a wallet address (0x + 40 hex digits, EIP-55 checksum when mixed case), got "${req.address}".`);
+      requireWallet(req.address);
       const s = owned(c, n.name, req.nftId);
       requireCreated(s);
       const { job, replayed } = d.create(
@@ -201,6 +201,7 @@ export function fakeNfts(d: FakeNftDeps) {
     },
     async claimNft(req: ClaimNftRequest, ctx: CallContext) {
       d.recordAnonymous('claimNft', req, ctx);
+      requireWallet(req.address);
       const s = bySendCode('receiver', req.receiverCode, req.guid);
       const owner: Caller = { accountId: s.account, role: 'user' };
       const { job } = d.create(
@@ -271,4 +272,12 @@ export function rpcReceipt(job: Job): Record<string, unknown> | null {
     cumulativeGasUsed: hexOf(r.cumulativeGasUsed), logsBloom: r.logsBloom, transactionIndex: hexOf(r.index),
     logs: r.logs.map((l) => ({ address: l.address, topics: l.topics, data: l.data, logIndex: hexOf(l.index), blockNumber: hexOf(l.blockNumber), transactionHash: l.transactionHash })),
   };
+}
+
+/** The chain service's wallet rule (nft-rules.ts validWalletAddress) as the gateway sends addresses: lower case. */
+function requireWallet(address: string): void {
+  if (!/^0x[0-9a-f]{40}$/.test(address)) {
+    throw new InvalidArgumentError(`address must be a wallet address (0x + 40 hex digits, EIP-55 checksum when mixed case), got "${address}".`, { field: 'address' });
+  }
+  if (/^0x0{40}$/.test(address)) throw new InvalidArgumentError('address must not be the zero address.', { field: 'address' });
 }

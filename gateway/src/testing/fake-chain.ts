@@ -89,7 +89,7 @@ export interface FakeChainCore {
 
 const resolve = (name: string): Network => {
   const found = NETWORKS.find((n) => n.name === name.trim());
-  if (!found) throw new InvalidArgumentError(`Unknown network "${name}"; expected one of ${NETWORKS.map((n) => n.name).join(', ')}.`);
+  if (!found) throw new InvalidArgumentError(`Unknown network "${name}"; expected one of ${NETWORKS.map((n) => n.name).join(', ')}.`, { field: 'network' });
   return found;
 };
 const chars = (s: string) => [...s].length;
@@ -149,12 +149,12 @@ export async function startFakeChain(): Promise<FakeChain> {
     ) => {
       const c = record(op, req, ctx);
       const n = resolve(req.network);
-      if (!req.key) throw new InvalidArgumentError('key is required.');
-      if (chars(req.key) > 32) throw new InvalidArgumentError(`key must be at most 32 characters, got ${chars(req.key)}.`);
+      if (!req.key) throw new InvalidArgumentError('key is required.', { field: 'key' });
+      if (chars(req.key) > 32) throw new InvalidArgumentError(`key must be at most 32 characters, got ${chars(req.key)}.`, { field: 'key' });
       const value = op.startsWith('insert') ? (req.value ?? '') : undefined;
       const limit = op === 'insertBytes32' ? 32 : (MAX_STRING_BYTES[n.aliasOf ?? n.name] ?? 4096);
       if (value !== undefined && Buffer.byteLength(value) > limit) {
-        throw new InvalidArgumentError(`value is too large for network ${n.name}: at most ${limit} bytes (UTF-8), got ${Buffer.byteLength(value)}.`);
+        throw new InvalidArgumentError(`value is too large for network ${n.name}: at most ${limit} bytes (UTF-8), got ${Buffer.byteLength(value)}.`, { field: 'value' });
       }
       const { job, replayed } = create(
         c,

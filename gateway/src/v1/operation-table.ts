@@ -1,11 +1,8 @@
 import { assetOperations } from './operations/assets.js';
-import { blockchainOperations } from './operations/blockchain.js';
 import { frameworkOperations } from './operations/frameworks.js';
-import { hashOperations } from './operations/hash.js';
 import { identityOperations } from './operations/identity.js';
 import { impactOperations } from './operations/impacts.js';
 import { investorOperations } from './operations/investors.js';
-import { nftOperations } from './operations/nfts.js';
 import { portfolioOperations } from './operations/portfolios.js';
 import { positionOperations } from './operations/positions.js';
 import { projectOperations } from './operations/projects.js';
@@ -28,9 +25,6 @@ export const operationEntries: readonly OperationEntry[] = [
   ...portfolioOperations,
   ...impactOperations,
   ...recomputeJobOperations,
-  ...blockchainOperations,
-  ...hashOperations,
-  ...nftOperations,
   ...v1Entries(catalogue),
 ];
 

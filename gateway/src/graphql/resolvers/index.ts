@@ -1,19 +1,19 @@
 import { accountMutations, accountQueries } from './account-resolvers.js';
-import { chainMutations } from './chain-mutations.js';
-import { chainQueries, chainTypes } from './chain-resolvers.js';
 import { frameworkMutations } from './framework-mutations.js';
 import { frameworkQueries, frameworkTypes } from './framework-resolvers.js';
-import { nftMutations } from './nft-mutations.js';
 import { nodeInterface, nodeQueries, nodeTypeResolvers } from './node-resolvers.js';
-import { NFT_GUID, nftQueries } from './nft-resolvers.js';
 import { portfolioMutations } from './portfolio-mutations.js';
 import { portfolioQueries, portfolioTypes } from './portfolio-resolvers.js';
 import { recomputeMutations, recomputeQueries, recomputeSubscriptions } from './recompute-resolvers.js';
 import { subscriptionResolvers } from './subscription-resolvers.js';
 import { taxonomyTypes } from './taxonomy-resolvers.js';
-import { servicePaged } from '../pagination.js';
+import { servicePaged, type ServicePage } from '../pagination.js';
+import type { GqlDocumentEntry } from '../chain-objects.js';
+import type { GraphqlContext } from '../context.js';
+import type { GqlNft } from '../nft-objects.js';
 import { catalogue } from '../../catalogue/index.js';
 import { graphqlResolvers } from '../../catalogue/graphql.js';
+import { jsonScalar } from '../chain-objects.js';
 import { userMutations, userQueries } from './user-resolvers.js';
 
 const byId = (item: { id: string | number }) => item.id;
@@ -21,8 +21,19 @@ const byId = (item: { id: string | number }) => item.id;
 const SERVICE_ID = /^[1-9][0-9]{0,14}$/;
 /** Account ids (UUIDs as the identity service issues them; the service refuses one that names no account). */
 const ACCOUNT_ID = /^[0-9a-z]+(-[0-9a-z]+)+$/;
+/** The ids of the NFTs connection (guids as the chain service answers them): a cursor of another list is refused. */
+const NFT_GUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 /** Recompute job ids (lower-case UUIDs, as the portfolio service answers them). */
 const JOB_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+
+/** The root fields the catalogue declares (catalogue/graphql.ts). */
+const declared = graphqlResolvers(catalogue);
+
+/** A declared root field paged by its service: servicePaged's checked page goes in as its first / after (page_size / page_token). */
+const declaredPage =
+  <T>(field: string) =>
+  (parent: unknown, args: Record<string, unknown>, ctx: GraphqlContext, page: { pageSize: number; pageToken: string | undefined }) =>
+    declared.Query[field]!(parent, { ...args, first: page.pageSize, after: page.pageToken }, ctx, undefined as never) as Promise<ServicePage<T>>;
 
 /** The root lists that grow with an account's data answer pages (pagination.ts); servicePaged: paged by their service. */
 const pagedQueries = {
@@ -34,13 +45,10 @@ const pagedQueries = {
   investors: servicePaged(portfolioQueries.investors, byId, SERVICE_ID),
   positions: servicePaged(portfolioQueries.positions, byId, SERVICE_ID),
   portfolios: servicePaged(portfolioQueries.portfolios, byId, SERVICE_ID),
-  documents: servicePaged(chainQueries.documents, byId, SERVICE_ID),
-  nfts: servicePaged(nftQueries.nfts, (nft) => nft.guid, NFT_GUID),
+  documents: servicePaged(declaredPage<GqlDocumentEntry>('documents'), byId, SERVICE_ID),
+  nfts: servicePaged(declaredPage<GqlNft>('nfts'), (nft) => nft.guid, NFT_GUID),
   impactRecomputeJobs: servicePaged(recomputeQueries.impactRecomputeJobs, byId, JOB_ID),
 };
-
-/** The root fields the catalogue declares (catalogue/graphql.ts). */
-const declared = graphqlResolvers(catalogue);
 
 /** The resolver map of the schema; each domain contributes its Query and Mutation fields. */
 export const resolvers = {
@@ -50,8 +58,6 @@ export const resolvers = {
     ...userQueries,
     ...frameworkQueries,
     ...portfolioQueries,
-    ...chainQueries,
-    ...nftQueries,
     ...recomputeQueries,
     ...nodeQueries,
     ...pagedQueries,
@@ -62,12 +68,10 @@ export const resolvers = {
     ...userMutations,
     ...frameworkMutations,
     ...portfolioMutations,
-    ...chainMutations,
-    ...nftMutations,
     ...recomputeMutations,
   },
   Subscription: { ...subscriptionResolvers, ...recomputeSubscriptions },
-  ...withNodeIds({ ...taxonomyTypes, ...frameworkTypes, ...portfolioTypes, ...chainTypes }),
+  ...withNodeIds({ ...taxonomyTypes, ...frameworkTypes, ...portfolioTypes, JSON: jsonScalar }),
   ...nodeInterface,
 };
 

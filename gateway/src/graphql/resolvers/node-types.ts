@@ -5,10 +5,10 @@ import type { GqlFramework, GqlProject } from '../framework-reads.js';
 import { account } from '../mappers.js';
 import type { GqlAsset, GqlInvestor, GqlPortfolio, GqlPosition } from '../portfolio-objects.js';
 import { portfolioReads } from '../portfolio-reads.js';
+import { jobById } from '../../catalogue/chain/jobs.js';
+import { nftByGuid } from '../../catalogue/chain/nfts.js';
 import { accountQueries } from './account-resolvers.js';
-import { chainQueries } from './chain-resolvers.js';
 import { frameworkQueries } from './framework-resolvers.js';
-import { nftQueries } from './nft-resolvers.js';
 import { portfolioQueries } from './portfolio-resolvers.js';
 import { recomputeQueries } from './recompute-resolvers.js';
 import { userQueries } from './user-resolvers.js';
@@ -76,7 +76,7 @@ export const nodeTypes = {
   Job: {
     parts: 1,
     key: (j: GqlJob) => [j.id],
-    refetch: async ([id], ctx) => sameId(await chainQueries.job(undefined, { id: part(id, UUID) }, ctx), id!),
+    refetch: async ([id], ctx) => sameId(await jobById(ctx, part(id, UUID)), id!),
   } satisfies NodeType<GqlJob>,
   ImpactRecomputeJob: {
     parts: 1,
@@ -87,7 +87,7 @@ export const nodeTypes = {
     parts: 1,
     key: (n: GqlNft) => [n.guid],
     refetch: async ([guid], ctx) => {
-      const found = await nftQueries.nft(undefined, { guid: part(guid, UUID) }, ctx);
+      const found = await nftByGuid(ctx, part(guid, UUID));
       return found && found.guid === guid ? found : null;
     },
   } satisfies NodeType<GqlNft>,

@@ -1,8 +1,6 @@
 import { JobKind } from '@green-impact/proto/greenimpact/chain/v1/chain';
 import { InvalidArgumentError, NotFoundError } from '@green-impact/shared/errors';
 import { chainClient } from '../../clients.js';
-import { checkNetworkName, jobIdParams } from '../../v1/operations/blockchain-params.js';
-import { nftParams } from '../../v1/operations/nft-params.js';
 import { validateParameters } from '../../v1/parameters.js';
 import { jobKindFromGql, toGqlJob } from '../chain-objects.js';
 import { callAs, type GraphqlContext } from '../context.js';
@@ -18,6 +16,16 @@ import { orNull } from './or-null.js';
 type Maybe<T> = T | null | undefined;
 
 const MAX_WATCHED_JOBS = 100;
+/** A watched job: its UUID or a document entry's id; an NFT's guid. */
+const jobIdParams = { job_id: { type: 'identifier', required: true, maxLength: 64 } } as const;
+const guidParams = { guid: { type: 'identifier', maxLength: 64 } } as const;
+/** A network name as the chain service configures them (`sepolia`, `amoy`, `mumbai`, …). */
+const NETWORK_NAME = /^[A-Za-z0-9._-]{1,64}$/;
+
+function checkNetworkName(value: string, label: string): string {
+  if (!NETWORK_NAME.test(value)) throw new InvalidArgumentError(`${label} must be a network name such as sepolia.`);
+  return value;
+}
 const NFT_JOB_KINDS = new Set([JobKind.JOB_KIND_NFT_MINT, JobKind.JOB_KIND_NFT_TRANSFER, JobKind.JOB_KIND_NFT_CLAIM]);
 
 export interface JobUpdatedArgs {
@@ -62,7 +70,7 @@ export const subscriptionResolvers = {
     async subscribe(_: unknown, args: { guid?: Maybe<string> }, ctx: GraphqlContext) {
       const opts = await callAs(ctx);
       const client = chainClient(ctx.clients);
-      const guid = args.guid ? validateParameters({ guid: nftParams.guid }, { guid: args.guid }).guid : undefined;
+      const guid = args.guid ? validateParameters(guidParams, { guid: args.guid }).guid : undefined;
       // Watch first, then read: a change between the two is seen (at worst twice), never missed.
       const source = streamIterator(client.watchJobs({ jobIds: [], sendCurrent: false }, opts));
       // A failed mint leaves no NFT behind: nothing to show here (jobUpdated tells the failure).

@@ -10,7 +10,8 @@ const MAX_PAGE = 500;
 
 /** The caller's jobs, newest first, filtered; pages continue after the last job's sequence number. */
 export async function listJobs(ds: DataSource, caller: Caller, req: ListJobsRequest): Promise<{ jobs: JobRow[]; nextPageToken: string; cursors: string[] }> {
-  if (req.pageSize < 0) throw new InvalidArgumentError('page_size must not be negative.');
+  if (req.pageSize < 0) throw new InvalidArgumentError('page_size must not be negative.', { field: 'page_size' });
+  if (req.pageSize > MAX_PAGE) throw new InvalidArgumentError(`page_size must be at most ${MAX_PAGE}.`, { field: 'page_size' });
   const size = Math.min(req.pageSize || DEFAULT_PAGE, MAX_PAGE);
   const q = ds.getRepository(JobEntity).createQueryBuilder('j').where('j.account_id = :account', { account: caller.accountId });
   const filter = <T extends Record<string, number>>(table: T, value: number | undefined, column: string, what: string) => {
@@ -38,6 +39,6 @@ function encodeToken(seq: number): string {
 
 function decodeToken(token: string): number {
   const m = /^jobs:(\d{1,15})$/.exec(Buffer.from(token, 'base64url').toString('utf8'));
-  if (!m) throw new InvalidArgumentError('page_token is not a token this service gave out.');
+  if (!m) throw new InvalidArgumentError('page_token is not a token this service gave out.', { field: 'page_token' });
   return Number(m[1]);
 }

@@ -134,9 +134,9 @@ export class JobStore {
       );
       if (rows[0]) job = await this.ds.getRepository(JobEntity).findOneBy({ id: rows[0].job_id, accountId: caller.accountId });
     } else if (!text) {
-      throw new InvalidArgumentError('job_id is required.');
+      throw new InvalidArgumentError('job_id is required.', { field: 'job_id' });
     } else {
-      throw new InvalidArgumentError(`job_id must be a job id (UUID) or an entry id (number), got "${ref}".`);
+      throw new InvalidArgumentError(`job_id must be a job id (UUID) or an entry id (number), got "${ref}".`, { field: 'job_id' });
     }
     if (!job) throw new NotFoundError(`No such job ${text}.`);
     return job;
@@ -234,7 +234,11 @@ async function updateJobRow(m: EntityManager, id: string, values: Partial<JobRow
 function idempotencyKey(raw: string | undefined): string | undefined {
   const key = raw?.trim() || undefined;
   if (key !== undefined && key.length > MAX_IDEMPOTENCY_KEY) {
-    throw new InvalidArgumentError(`Idempotency-Key must be at most ${MAX_IDEMPOTENCY_KEY} characters.`);
+    throw new InvalidArgumentError(`Idempotency-Key must be at most ${MAX_IDEMPOTENCY_KEY} characters.`, { field: 'Idempotency-Key' });
+  }
+  // What HTTP headers carry safely: visible ASCII and spaces.
+  if (key !== undefined && !/^[\x20-\x7e]+$/.test(key)) {
+    throw new InvalidArgumentError('Idempotency-Key must be printable ASCII characters.', { field: 'Idempotency-Key' });
   }
   return key;
 }

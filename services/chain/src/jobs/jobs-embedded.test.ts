@@ -178,6 +178,10 @@ describe('chain jobs on the embedded network (PGlite, in-process bus)', { timeou
       'FAILED_PRECONDITION',
       /already used for a different request/,
     );
+    // What HTTP headers carry: at most 255 characters of visible ASCII and spaces; the refusal names the key.
+    await rejectsWith(h.client.insertString({ network: 'sepolia', key: 'idem', value: 'once', idempotencyKey: 'k'.repeat(256) }, alice()), 'INVALID_ARGUMENT', 'Idempotency-Key must be at most 255 characters.');
+    await rejectsWith(h.client.insertString({ network: 'sepolia', key: 'idem', value: 'once', idempotencyKey: 'naïve-1' }, alice()), 'INVALID_ARGUMENT', 'Idempotency-Key must be printable ASCII characters.');
+    await rejectsWith(h.client.insertString({ network: 'sepolia', key: 'tab\tkey', value: 'once' }, alice()), 'INVALID_ARGUMENT', 'key must not contain control characters.');
     // Keys are per account.
     const bobs = await h.client.insertString({ network: 'sepolia', key: 'idem', value: 'once', idempotencyKey: 'key-1' }, { caller: h.bob });
     assert.notEqual(bobs.jobId, first.jobId);

@@ -49,8 +49,8 @@ export class NetworkRegistry {
   resolve(name: string): NamedNetwork {
     const found = this.byName.get(name.trim());
     if (found) return found;
-    if (!name.trim()) throw new InvalidArgumentError(`network is required; one of ${this.names().join(', ')}.`);
-    throw new InvalidArgumentError(`Unknown network "${name}"; expected one of ${this.names().join(', ')}.`);
+    if (!name.trim()) throw new InvalidArgumentError(`network is required; one of ${this.names().join(', ')}.`, { field: 'network' });
+    throw new InvalidArgumentError(`Unknown network "${name}"; expected one of ${this.names().join(', ')}.`, { field: 'network' });
   }
 
   /** The network a stored job runs on (its canonical name, never an alias). */

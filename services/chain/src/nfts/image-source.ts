@@ -46,7 +46,7 @@ export async function loadImage(
   log?: Pick<Logger, 'info'>,
 ): Promise<LoadedImage> {
   const text = source.trim();
-  if (!text) throw new InvalidArgumentError('image is required: an http(s) URL, ipfs://<cid> or /ipfs/<cid> of the service.');
+  if (!text) throw new InvalidArgumentError('image is required: an http(s) URL, ipfs://<cid> or /ipfs/<cid> of the service.', { field: 'image' });
   const cid = storeCid(text, opts.publicBaseUrl);
   if (cid !== undefined) {
     const found = await content.get(cid);
@@ -57,11 +57,11 @@ export async function loadImage(
   try {
     url = new URL(text);
   } catch {
-    throw new InvalidArgumentError('image must be an http(s) URL, ipfs://<cid> or /ipfs/<cid> of the service.');
+    throw new InvalidArgumentError('image must be an http(s) URL, ipfs://<cid> or /ipfs/<cid> of the service.', { field: 'image' });
   }
-  if (url.protocol === 'ipfs:') throw new InvalidArgumentError('image: an ipfs:// URI must be ipfs://<cid> of a file in the service\'s content store.');
+  if (url.protocol === 'ipfs:') throw new InvalidArgumentError('image: an ipfs:// URI must be ipfs://<cid> of a file in the service\'s content store.', { field: 'image' });
   if (url.protocol !== 'http:' && url.protocol !== 'https:') {
-    throw new InvalidArgumentError(`image must be an http(s) URL, ipfs://<cid> or /ipfs/<cid> of the service, got a ${url.protocol} URL.`);
+    throw new InvalidArgumentError(`image must be an http(s) URL, ipfs://<cid> or /ipfs/<cid> of the service, got a ${url.protocol} URL.`, { field: 'image' });
   }
   try {
     const fetched = await fetchImage(url, opts);

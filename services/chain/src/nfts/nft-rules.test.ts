@@ -1,6 +1,6 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { DomainError } from '@green-impact/shared/errors';
+import { DomainError, InvalidArgumentError } from '@green-impact/shared/errors';
 import { attributesFromJson, metadataBytes, validAttributes, validEmail, validName, validRange, validTokenId, validWalletAddress } from './nft-rules.js';
 
 const invalid = (fn: () => unknown, message: string | RegExp) =>
@@ -58,6 +58,24 @@ describe('NFT rules', () => {
     assert.equal(validTokenId(' 007 '), '7');
     invalid(() => validTokenId('1.5'), /must be a token id/);
     assert.equal(validRange(undefined, undefined), undefined);
+    // Each refusal names its parameter, so GraphQL names it as its caller did (input.address, input.email, …).
+    const fieldOf = (fn: () => unknown) => {
+      try {
+        fn();
+      } catch (err) {
+        return err instanceof InvalidArgumentError ? err.field : undefined;
+      }
+      return undefined;
+    };
+    assert.equal(fieldOf(() => validName('')), 'name');
+    assert.equal(fieldOf(() => validEmail('kim')), 'email');
+    assert.equal(fieldOf(() => validWalletAddress('alice.eth')), 'address');
+    assert.equal(fieldOf(() => validTokenId('x')), 'nftId');
+    assert.equal(fieldOf(() => validRange(-1, undefined)), 'from');
+    assert.equal(fieldOf(() => validRange(undefined, 1.5)), 'to');
+    assert.equal(fieldOf(() => validRange(6, 5)), 'from');
+    assert.equal(fieldOf(() => validAttributes([{ traitType: '', value: 1 }])), 'attributes');
+    assert.equal(fieldOf(() => attributesFromJson(42)), 'attributes');
     assert.deepEqual(validRange(5, undefined), { from: new Date(5) });
     invalid(() => validRange(-1, undefined), 'from must be a timestamp in milliseconds since 1970.');
     invalid(() => validRange(6, 5), 'from must not be after to.');

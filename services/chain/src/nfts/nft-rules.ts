@@ -28,42 +28,42 @@ export interface NftMetadataJson {
 
 export function validName(name: string): string {
   const v = name.trim();
-  if (!v) throw new InvalidArgumentError('name is required.');
-  if ([...v].length > MAX_NAME_CHARS) throw new InvalidArgumentError(`name must be at most ${MAX_NAME_CHARS} characters.`);
+  if (!v) throw new InvalidArgumentError('name is required.', { field: 'name' });
+  if ([...v].length > MAX_NAME_CHARS) throw new InvalidArgumentError(`name must be at most ${MAX_NAME_CHARS} characters.`, { field: 'name' });
   // One line: the name goes into e-mail subjects and certificate titles.
-  if (/[\u0000-\u001f\u007f]/.test(v)) throw new InvalidArgumentError('name must be one line without control characters.');
+  if (/[\u0000-\u001f\u007f]/.test(v)) throw new InvalidArgumentError('name must be one line without control characters.', { field: 'name' });
   return v;
 }
 
 export function validDescription(description: string): string {
   const v = description.trim();
-  if ([...v].length > MAX_DESCRIPTION_CHARS) throw new InvalidArgumentError(`description must be at most ${MAX_DESCRIPTION_CHARS} characters.`);
+  if ([...v].length > MAX_DESCRIPTION_CHARS) throw new InvalidArgumentError(`description must be at most ${MAX_DESCRIPTION_CHARS} characters.`, { field: 'description' });
   return v;
 }
 
 /** Checks the attributes of a mint: a trait type each, and a string, finite number or boolean value. */
 export function validAttributes(attributes: NftAttribute[]): MetadataAttribute[] {
-  if (attributes.length > MAX_ATTRIBUTES) throw new InvalidArgumentError(`attributes: at most ${MAX_ATTRIBUTES}, got ${attributes.length}.`);
+  if (attributes.length > MAX_ATTRIBUTES) throw new InvalidArgumentError(`attributes: at most ${MAX_ATTRIBUTES}, got ${attributes.length}.`, { field: 'attributes' });
   return attributes.map((a, i) => {
     const at = `attributes[${i}]`;
     const traitType = (a.traitType ?? '').trim();
-    if (!traitType) throw new InvalidArgumentError(`${at}.trait_type is required.`);
-    if ([...traitType].length > MAX_TRAIT_TYPE_CHARS) throw new InvalidArgumentError(`${at}.trait_type must be at most ${MAX_TRAIT_TYPE_CHARS} characters.`);
+    if (!traitType) throw new InvalidArgumentError(`${at}.trait_type is required.`, { field: 'attributes' });
+    if ([...traitType].length > MAX_TRAIT_TYPE_CHARS) throw new InvalidArgumentError(`${at}.trait_type must be at most ${MAX_TRAIT_TYPE_CHARS} characters.`, { field: 'attributes' });
     const value: unknown = a.value;
     if (typeof value === 'string') {
-      if ([...value].length > MAX_VALUE_CHARS) throw new InvalidArgumentError(`${at}.value must be at most ${MAX_VALUE_CHARS} characters.`);
+      if ([...value].length > MAX_VALUE_CHARS) throw new InvalidArgumentError(`${at}.value must be at most ${MAX_VALUE_CHARS} characters.`, { field: 'attributes' });
     } else if (typeof value === 'number') {
-      if (!Number.isFinite(value)) throw new InvalidArgumentError(`${at}.value must be a finite number.`);
+      if (!Number.isFinite(value)) throw new InvalidArgumentError(`${at}.value must be a finite number.`, { field: 'attributes' });
     } else if (typeof value !== 'boolean') {
-      throw new InvalidArgumentError(`${at}.value must be a string, a number or a boolean.`);
+      throw new InvalidArgumentError(`${at}.value must be a string, a number or a boolean.`, { field: 'attributes' });
     }
     const out: MetadataAttribute = { trait_type: traitType, value };
     const display = a.displayType?.trim();
     if (display) {
       if (!(DISPLAY_TYPES as readonly string[]).includes(display)) {
-        throw new InvalidArgumentError(`${at}.display_type must be one of ${DISPLAY_TYPES.join(', ')}.`);
+        throw new InvalidArgumentError(`${at}.display_type must be one of ${DISPLAY_TYPES.join(', ')}.`, { field: 'attributes' });
       }
-      if (typeof value !== 'number') throw new InvalidArgumentError(`${at}.display_type ${display} needs a number value.`);
+      if (typeof value !== 'number') throw new InvalidArgumentError(`${at}.display_type ${display} needs a number value.`, { field: 'attributes' });
       out.display_type = display;
     }
     return out;
@@ -80,12 +80,12 @@ export function attributesFromJson(input: unknown): NftAttribute[] {
   if (Array.isArray(input)) {
     return input.map((item, i) => {
       if (typeof item !== 'object' || item === null || Array.isArray(item)) {
-        throw new InvalidArgumentError(`attributes[${i}] must be an object with trait_type and value.`);
+        throw new InvalidArgumentError(`attributes[${i}] must be an object with trait_type and value.`, { field: 'attributes' });
       }
       return fromTraitObject(item as Record<string, unknown>);
     });
   }
-  if (typeof input !== 'object') throw new InvalidArgumentError('attributes must be a list of {trait_type, value} or an object of trait types and values.');
+  if (typeof input !== 'object') throw new InvalidArgumentError('attributes must be a list of {trait_type, value} or an object of trait types and values.', { field: 'attributes' });
   const o = input as Record<string, unknown>;
   if ('trait_type' in o) return [fromTraitObject(o)];
   return Object.entries(o).map(([traitType, value]) => ({ traitType, value }));
@@ -116,10 +116,10 @@ export function metadataBytes(m: NftMetadataJson): Buffer {
 /** A recipient wallet: a valid address (any case, or a correct EIP-55 checksum), not the zero address. */
 export function validWalletAddress(address: string, field = 'address'): string {
   const v = address.trim();
-  if (!v) throw new InvalidArgumentError(`${field} is required (a wallet address, 0x + 40 hex digits).`);
-  if (!isAddress(v)) throw new InvalidArgumentError(`${field} must be a wallet address (0x + 40 hex digits, EIP-55 checksum when mixed case), got "${v}".`);
+  if (!v) throw new InvalidArgumentError(`${field} is required (a wallet address, 0x + 40 hex digits).`, { field });
+  if (!isAddress(v)) throw new InvalidArgumentError(`${field} must be a wallet address (0x + 40 hex digits, EIP-55 checksum when mixed case), got "${v}".`, { field });
   const checksummed = getAddress(v);
-  if (checksummed === ZeroAddress) throw new InvalidArgumentError(`${field} must not be the zero address.`);
+  if (checksummed === ZeroAddress) throw new InvalidArgumentError(`${field} must not be the zero address.`, { field });
   return checksummed;
 }
 
@@ -127,15 +127,15 @@ const EMAIL = /^[^\s@<>()[\]\\,;:"]+@[^\s@<>()[\]\\,;:"]+\.[^\s@<>()[\]\\,;:"]+$
 
 export function validEmail(email: string): string {
   const v = email.trim();
-  if (!v) throw new InvalidArgumentError('email is required.');
-  if (v.length > 254 || !EMAIL.test(v)) throw new InvalidArgumentError('email must be an e-mail address.');
+  if (!v) throw new InvalidArgumentError('email is required.', { field: 'email' });
+  if (v.length > 254 || !EMAIL.test(v)) throw new InvalidArgumentError('email must be an e-mail address.', { field: 'email' });
   return v;
 }
 
 export function validTokenId(nftId: string): string {
   const v = nftId.trim();
-  if (!v) throw new InvalidArgumentError('nftId is required.');
-  if (!/^\d{1,78}$/.test(v)) throw new InvalidArgumentError(`nftId must be a token id (a whole number), got "${v}".`);
+  if (!v) throw new InvalidArgumentError('nftId is required.', { field: 'nftId' });
+  if (!/^\d{1,78}$/.test(v)) throw new InvalidArgumentError(`nftId must be a token id (a whole number), got "${v}".`, { field: 'nftId' });
   return BigInt(v).toString();
 }
 
@@ -143,8 +143,8 @@ export function validTokenId(nftId: string): string {
 export function validRange(from: number | undefined, to: number | undefined): { from?: Date; to?: Date } | undefined {
   if (from === undefined && to === undefined) return undefined;
   for (const [name, v] of [['from', from], ['to', to]] as const) {
-    if (v !== undefined && (!Number.isSafeInteger(v) || v < 0)) throw new InvalidArgumentError(`${name} must be a timestamp in milliseconds since 1970.`);
+    if (v !== undefined && (!Number.isSafeInteger(v) || v < 0)) throw new InvalidArgumentError(`${name} must be a timestamp in milliseconds since 1970.`, { field: name });
   }
-  if (from !== undefined && to !== undefined && from > to) throw new InvalidArgumentError('from must not be after to.');
+  if (from !== undefined && to !== undefined && from > to) throw new InvalidArgumentError('from must not be after to.', { field: 'from' });
   return { ...(from !== undefined ? { from: new Date(from) } : {}), ...(to !== undefined ? { to: new Date(to) } : {}) };
 }

@@ -74,7 +74,7 @@ export class NftStore {
     const after = decodeTextPageToken(page.token, GUID);
     if (after) {
       const known: unknown[] = await this.ds.query(`SELECT 1 FROM chain.nfts WHERE guid = $1 AND account_id = $2`, [after.id, caller.accountId]);
-      if (known.length === 0) throw new InvalidArgumentError('page_token must be a next_page_token of this listing.');
+      if (known.length === 0) throw new InvalidArgumentError('page_token must be a next_page_token of this listing.', { field: 'page_token' });
     }
     const totalCount = await this.listed(caller, range, chainNetwork).getCount();
     const q = this.listed(caller, range, chainNetwork);

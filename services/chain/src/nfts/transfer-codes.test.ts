@@ -1,6 +1,7 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { codeHash, codeRefusal, newCode } from './transfer-codes.js';
+import { InvalidArgumentError } from '@green-impact/shared/errors';
+import { codeHash, codeRefusal, givenCode, newCode } from './transfer-codes.js';
 
 const now = new Date('2025-06-01T12:00:00Z');
 const later = new Date('2025-06-08T12:00:00Z');
@@ -13,6 +14,16 @@ describe('transfer codes', () => {
     assert.notEqual(a, newCode());
     assert.match(codeHash(a), /^[0-9a-f]{64}$/);
     assert.equal(codeHash(a), codeHash(a));
+  });
+
+  it('as given: trimmed, required, at most 128 characters, each refusal naming the code', () => {
+    const code = newCode();
+    assert.equal(givenCode(`  ${code} `, 'receiverCode'), code);
+    const refused = (value: string, field: 'receiverCode' | 'ownerCode', message: string) =>
+      assert.throws(() => givenCode(value, field), (err: unknown) => err instanceof InvalidArgumentError && err.message === message && err.field === field);
+    refused('  ', 'receiverCode', 'receiverCode is required.');
+    refused('c'.repeat(129), 'ownerCode', 'ownerCode must be at most 128 characters.');
+    assert.equal(givenCode('c'.repeat(128), 'ownerCode').length, 128);
   });
 
   it('work once, until they expire, unless the send was revoked', () => {

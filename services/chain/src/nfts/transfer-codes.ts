@@ -18,10 +18,15 @@ export function codeHash(code: string): string {
   return createHash('sha256').update(code, 'utf8').digest('hex');
 }
 
+/** The longest text read as a code (codes are 43 characters). */
+export const MAX_CODE_CHARS = 128;
+
 /** A code as given by a client: trimmed, and shaped like one of ours (anything else cannot match). */
 export function givenCode(code: string, field: 'receiverCode' | 'ownerCode'): string {
   const v = code.trim();
-  if (!v) throw new InvalidArgumentError(`${field} is required.`);
+  if (!v) throw new InvalidArgumentError(`${field} is required.`, { field });
+  // Ours are 43 characters; anything far longer is no code of this service.
+  if (v.length > MAX_CODE_CHARS) throw new InvalidArgumentError(`${field} must be at most ${MAX_CODE_CHARS} characters.`, { field });
   return v;
 }
 

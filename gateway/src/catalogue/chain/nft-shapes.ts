@@ -1,6 +1,6 @@
 import { JobKind, NftStatus, type Job, type Nft } from '@green-impact/proto/greenimpact/chain/v1/chain';
 import { InternalError } from '@green-impact/shared/errors';
-import { fetchAnswer } from './blockchain-shapes.js';
+import { fetchAnswer } from './job-shapes.js';
 
 /** Chain proto messages → the spec's JSON for SVC.NFT.zK (§2.10, §4.13). Pure. */
 

@@ -1,4 +1,6 @@
+import { DocumentFormat } from '@green-impact/proto/greenimpact/common/v1/common';
 import {
+  DocumentKind,
   JobStatus,
   type DocumentJobEntry,
   type GetDocumentResponse,
@@ -7,13 +9,74 @@ import {
   type TransactionReceipt,
 } from '@green-impact/proto/greenimpact/chain/v1/chain';
 import { FailedPreconditionError, InternalError } from '@green-impact/shared/errors';
-import { documentKindParts, type DocumentFamily, type DocumentFormatName } from './blockchain-params.js';
 import type { DocumentLinks } from '../../document-links.js';
 
 /**
- * Chain proto messages → the spec's JSON for the blockchain operations (§4.2, §4.12, §4.13 fetch) and the
- * checks a read of a written document must pass before anything of it is shown. Pure.
+ * Chain proto messages → the spec's JSON for the blockchain operations (§4.2, §4.12, §4.13 fetch), the
+ * checks a read of a written document must pass before anything of it is shown, and the legacy request
+ * echo jobs keep. Pure; shared by the catalogue's declarations, GraphQL's objects and the pages.
  */
+
+/** The job of a chain answer; the contract always sets it, so its absence is a breach, not a client error. */
+export function jobOf(res: { job?: Job | undefined }): Job {
+  if (!res.job) throw new InternalError('Internal error.', { cause: new Error('the chain service answered no job') });
+  return res.job;
+}
+
+export type DocumentFamily = 'framework' | 'position_impacts';
+export type DocumentFormatName = 'json' | 'html';
+
+export function documentFormat(format: DocumentFormatName): DocumentFormat {
+  return format === 'json' ? DocumentFormat.DOCUMENT_FORMAT_JSON : DocumentFormat.DOCUMENT_FORMAT_HTML;
+}
+
+/** The chain's DocumentKind of a family and format. */
+export function documentKind(family: DocumentFamily, format: DocumentFormatName): DocumentKind {
+  if (family === 'framework') {
+    return format === 'json' ? DocumentKind.DOCUMENT_KIND_FRAMEWORK_JSON : DocumentKind.DOCUMENT_KIND_FRAMEWORK_HTML;
+  }
+  return format === 'json' ? DocumentKind.DOCUMENT_KIND_POSITION_IMPACTS_JSON : DocumentKind.DOCUMENT_KIND_POSITION_IMPACTS_HTML;
+}
+
+/** Family and format of a DocumentKind; undefined for UNSPECIFIED (or a kind this gateway does not know). */
+export function documentKindParts(kind: DocumentKind | undefined): { family: DocumentFamily; format: DocumentFormatName } | undefined {
+  switch (kind) {
+    case DocumentKind.DOCUMENT_KIND_FRAMEWORK_JSON:
+      return { family: 'framework', format: 'json' };
+    case DocumentKind.DOCUMENT_KIND_FRAMEWORK_HTML:
+      return { family: 'framework', format: 'html' };
+    case DocumentKind.DOCUMENT_KIND_POSITION_IMPACTS_JSON:
+      return { family: 'position_impacts', format: 'json' };
+    case DocumentKind.DOCUMENT_KIND_POSITION_IMPACTS_HTML:
+      return { family: 'position_impacts', format: 'html' };
+    default:
+      return undefined;
+  }
+}
+
+/** Parameters that must never be echoed into a job's `request` (stored by the chain service, shown by fetch). */
+const SECRET_PARAMETERS: ReadonlySet<string> = new Set(['decryption_key', 'encryption_key']);
+
+/**
+ * The legacy call as the job's `request` echo (the spec's fetch `info.request`): solution, operation and
+ * the validated parameters under their canonical names, without keys. `envelope` adds version and
+ * network for the Hash and NFT solutions.
+ */
+export function requestEcho(
+  solution: string,
+  operation: string,
+  parameters: Readonly<Record<string, unknown>>,
+  envelope: { version?: number | undefined; network?: string | undefined } = {},
+): Record<string, unknown> {
+  const kept = Object.fromEntries(Object.entries(parameters).filter(([name, value]) => value !== undefined && !SECRET_PARAMETERS.has(name)));
+  return {
+    solution,
+    ...(envelope.version !== undefined ? { version: envelope.version } : {}),
+    ...(envelope.network !== undefined ? { network: envelope.network } : {}),
+    operation,
+    parameters: kept,
+  };
+}
 
 /** `info.status.Value` of a job: the status' lower-case name (docs/api-operations.md). */
 export type JobStatusName = 'queued' | 'submitted' | 'completed' | 'failed';

@@ -1,7 +1,12 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { DocumentKind, JobKind, JobStatus, type GetDocumentResponse, type Job } from '@green-impact/proto/greenimpact/chain/v1/chain';
+import { DocumentFormat } from '@green-impact/proto/greenimpact/common/v1/common';
 import {
+  documentFormat,
+  documentKind,
+  documentKindParts,
+  requestEcho,
   documentLink,
   pageUrl,
   signedPageUrl,
@@ -12,7 +17,7 @@ import {
   receiptShape,
   requireVerifiedDocument,
   writeAccepted,
-} from './blockchain-shapes.js';
+} from './job-shapes.js';
 import { DocumentLinks } from '../../document-links.js';
 
 const ID = '6f1c2f0e-8a51-4c39-9d0b-2d5c9a3f7e10';
@@ -173,4 +178,26 @@ test('HTML links: one key with a link text, valued {jobs_url}/<job_id>.html sign
   assert.deepEqual(documentLink('framework', url), { 'Framework document on the blockchain': url });
   assert.deepEqual(Object.keys(documentLink('position_impacts', url)), ['Position impacts document on the blockchain']);
   assert.equal(pageUrl('http://127.0.0.1:8080', ID), `http://127.0.0.1:8080/jobs/${ID}.html`);
+});
+
+test('document kinds: family and format both ways', () => {
+  for (const family of ['framework', 'position_impacts'] as const) {
+    for (const format of ['json', 'html'] as const) assert.deepEqual(documentKindParts(documentKind(family, format)), { family, format });
+  }
+  assert.equal(documentKind('position_impacts', 'html'), DocumentKind.DOCUMENT_KIND_POSITION_IMPACTS_HTML);
+  assert.equal(documentKindParts(DocumentKind.DOCUMENT_KIND_UNSPECIFIED), undefined);
+  assert.equal(documentKindParts(undefined), undefined);
+  assert.equal(documentFormat('json'), DocumentFormat.DOCUMENT_FORMAT_JSON);
+  assert.equal(documentFormat('html'), DocumentFormat.DOCUMENT_FORMAT_HTML);
+});
+
+test('requestEcho: the call in its legacy form, without keys', () => {
+  assert.deepEqual(requestEcho('SVC.ESG.Credits', 'writeJsonPositionImpactsToBlockchain', { position_id: 12, decryption_key: 'secret', language_code: undefined }), {
+    solution: 'SVC.ESG.Credits',
+    operation: 'writeJsonPositionImpactsToBlockchain',
+    parameters: { position_id: 12 },
+  });
+  const echo = requestEcho('SVC.Blockchain.Hash', 'insertString', { key: 'k', value: 'v' }, { version: 1, network: 'sepolia' });
+  assert.deepEqual(echo, { solution: 'SVC.Blockchain.Hash', version: 1, network: 'sepolia', operation: 'insertString', parameters: { key: 'k', value: 'v' } });
+  assert.deepEqual(Object.keys(echo), ['solution', 'version', 'network', 'operation', 'parameters']);
 });

@@ -1,0 +1,14 @@
+import type { Job } from '@green-impact/proto/greenimpact/chain/v1/chain';
+import { toGqlJob } from '../../graphql/chain-objects.js';
+import type { GraphqlFace } from '../operation.js';
+import { jobAccepted, jobOf } from './job-shapes.js';
+
+/** The answers of the chain's job-creating operations, on both faces. */
+
+/** /v1/call: `{statusCode, statusMessage, info: {jobId}}` (spec §4.12, §4.13). */
+export const jobAnswer = (res: { jobId: string; job?: Job | undefined }) => jobAccepted(res.jobId || jobOf(res).id);
+
+/** GraphQL: a mutation (its fields in `input`) answering the queued Job. */
+export function queuedJob(field: string): GraphqlFace<unknown, { job?: Job | undefined }> {
+  return { root: 'Mutation', field, nested: true, render: async (call, _input, ctx) => toGqlJob(jobOf(await call()), ctx.baseUrl) };
+}
