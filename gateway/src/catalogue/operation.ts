@@ -38,6 +38,14 @@ export interface CallContext {
   caller?: OperationContext['caller'] | undefined;
   requestId: string;
   clients: GatewayClients;
+  /** The page a paged GraphQL list asks for (graphql/pagination.ts's servicePaged); absent: the whole list. */
+  page?: ServicePageRequest | undefined;
+}
+
+/** A page of a list the service pages: its size, and the token of the page before (absent for the first). */
+export interface ServicePageRequest {
+  pageSize: number;
+  pageToken: string | undefined;
 }
 
 /** The call options of a call made for `ctx`'s caller. */

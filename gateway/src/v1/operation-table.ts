@@ -2,7 +2,6 @@ import { assetOperations } from './operations/assets.js';
 import { blockchainOperations } from './operations/blockchain.js';
 import { frameworkOperations } from './operations/frameworks.js';
 import { hashOperations } from './operations/hash.js';
-import { identityOperations } from './operations/identity.js';
 import { impactOperations } from './operations/impacts.js';
 import { investorOperations } from './operations/investors.js';
 import { nftOperations } from './operations/nfts.js';
@@ -19,7 +18,6 @@ import type { OperationEntry, Solution } from './operation.js';
  * `v1/operations/<domain>.ts` exporting `defineOperation(...)` entries and spread them in below.
  */
 export const operationEntries: readonly OperationEntry[] = [
-  ...identityOperations,
   ...frameworkOperations,
   ...projectOperations,
   ...assetOperations,

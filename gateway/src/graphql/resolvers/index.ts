@@ -1,4 +1,4 @@
-import { accountMutations, accountQueries } from './account-resolvers.js';
+import { accountQueries } from './account-resolvers.js';
 import { chainMutations } from './chain-mutations.js';
 import { chainQueries, chainTypes } from './chain-resolvers.js';
 import { frameworkMutations } from './framework-mutations.js';
@@ -13,8 +13,9 @@ import { subscriptionResolvers } from './subscription-resolvers.js';
 import { taxonomyTypes } from './taxonomy-resolvers.js';
 import { servicePaged } from '../pagination.js';
 import { catalogue } from '../../catalogue/index.js';
-import { graphqlResolvers } from '../../catalogue/graphql.js';
-import { userMutations, userQueries } from './user-resolvers.js';
+import { graphqlResolvers, pagedResolverOf } from '../../catalogue/graphql.js';
+import { listAccounts, type AccountItem } from '../../catalogue/identity/accounts.js';
+import { getUsers, type UserItem } from '../../catalogue/identity/users.js';
 
 const byId = (item: { id: string | number }) => item.id;
 /** The ids of the lists the services page (positive serials). */
@@ -26,8 +27,8 @@ const JOB_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
 /** The root lists that grow with an account's data answer pages (pagination.ts); servicePaged: paged by their service. */
 const pagedQueries = {
-  users: servicePaged(userQueries.users, byId, SERVICE_ID),
-  accounts: servicePaged(accountQueries.accounts, byId, ACCOUNT_ID),
+  users: servicePaged(pagedResolverOf<UserItem>(getUsers), byId, SERVICE_ID),
+  accounts: servicePaged(pagedResolverOf<AccountItem>(listAccounts), byId, ACCOUNT_ID),
   frameworks: servicePaged(frameworkQueries.frameworks, byId, SERVICE_ID),
   projects: servicePaged(frameworkQueries.projects, byId, SERVICE_ID),
   assets: servicePaged(portfolioQueries.assets, byId, SERVICE_ID),
@@ -47,7 +48,6 @@ export const resolvers = {
   Query: {
     ...declared.Query,
     ...accountQueries,
-    ...userQueries,
     ...frameworkQueries,
     ...portfolioQueries,
     ...chainQueries,
@@ -58,8 +58,6 @@ export const resolvers = {
   },
   Mutation: {
     ...declared.Mutation,
-    ...accountMutations,
-    ...userMutations,
     ...frameworkMutations,
     ...portfolioMutations,
     ...chainMutations,
