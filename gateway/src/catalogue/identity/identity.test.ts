@@ -2,7 +2,7 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { jsonHeaders, startTestGateway, type TestGateway } from '../../testing/real-gateway.js';
 import { postCall } from '../../testing/test-gateway.js';
-import { data, gqlAt } from '../../testing/graphql-calls.js';
+import { data, gqlAt, onlyError } from '../../testing/graphql-calls.js';
 
 /**
  * The identity declarations against the real identity service (catalogue/identity/): the service owns the
@@ -79,6 +79,9 @@ describe('GraphQL: the same rules, labelled as the caller named the field', () =
     assert.deepEqual(bad['addUser'].userErrors, [{ field: 'input.email', message: 'input.email must be an e-mail address.' }]);
     const long = data(await gqlAt(t.baseUrl, ADD, { input: { userIdentifier: 'b'.repeat(256) } }, t.userKey));
     assert.deepEqual(long['addUser'].userErrors, [{ field: 'input.userIdentifier', message: 'input.userIdentifier must be at most 255 characters.' }]);
+    // Without userErrors selected, the refusal is the response's error, with the same label and code.
+    const unselected = await gqlAt(t.baseUrl, 'mutation ($input: AddUserInput!) { addUser(input: $input) { message } }', { input: { userIdentifier: 'u9', email: 'nope' } }, t.userKey);
+    assert.deepEqual(onlyError(unselected), { message: 'input.email must be an e-mail address.', code: 'INVALID_ARGUMENT' });
     const ok = data(await gqlAt(t.baseUrl, ADD, { input: { userIdentifier: 'bo', email: 'bo@example.org' } }, t.userKey));
     assert.deepEqual(ok['addUser'], { user: { identifier: 'bo', email: 'bo@example.org' }, userErrors: [] });
   });
