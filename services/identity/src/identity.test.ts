@@ -152,8 +152,8 @@ for (const db of testDatabases) {
       await refused(client.removeGroupFromUser({ userIdentifier: long, group: 'investors' }, as), 'user_identifier', 'user_identifier must be at most 255 characters.');
       await refused(client.addInvestorToUser({ userIdentifier: 'b1', investorIdentifier: long }, as), 'investor_identifier', 'investor_identifier must be at most 255 characters.');
       await refused(client.removeInvestorFromUser({ userIdentifier: 'b1', investorIdentifier: long }, as), 'investor_identifier', 'investor_identifier must be at most 255 characters.');
-      await refused(client.createAccount({ name: long, role: AccountRole.ACCOUNT_ROLE_USER }, { caller: operator }), 'name', 'Account name must be 1 to 255 characters.');
-      await refused(client.createAccount({ name: '  ', role: AccountRole.ACCOUNT_ROLE_USER }, { caller: operator }), 'name', 'Account name must be 1 to 255 characters.');
+      await refused(client.createAccount({ name: long, role: AccountRole.ACCOUNT_ROLE_USER }, { caller: operator }), 'name', 'name must be 1 to 255 characters.');
+      await refused(client.createAccount({ name: '  ', role: AccountRole.ACCOUNT_ROLE_USER }, { caller: operator }), 'name', 'name must be 1 to 255 characters.');
       await refused(client.listApiKeys({ accountId: long }, { caller: operator }), 'account_id', 'account_id must be at most 255 characters.');
       await refused(client.issueApiKey({ accountId: long }, { caller: operator }), 'account_id', 'account_id must be at most 255 characters.');
       await refused(client.rotateApiKey({ accountId: long }, { caller: operator }), 'account_id', 'account_id must be at most 255 characters.');

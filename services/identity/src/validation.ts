@@ -36,9 +36,9 @@ export function checkEmail(field: string, value: string | undefined): void {
   if (!EMAIL.test(value)) throw refuse(field, 'must be an e-mail address.');
 }
 
-/** An account's display name: 1 to 255 characters once trimmed. */
+/** An account's display name: 1 to 255 characters once trimmed (GraphQL's createAccount input.name). */
 export function accountName(name: string): string {
   const trimmed = name.trim();
-  if (trimmed === '' || trimmed.length > MAX_TEXT) throw new InvalidArgumentError('Account name must be 1 to 255 characters.', { field: 'name' });
+  if (trimmed === '' || trimmed.length > MAX_TEXT) throw refuse('name', 'must be 1 to 255 characters.');
   return trimmed;
 }

@@ -89,7 +89,7 @@ describe('GraphQL: the same rules, labelled as the caller named the field', () =
   test('createAccount: the service\'s text, the field as the caller named it', async () => {
     const CREATE = `mutation($input: CreateAccountInput!) { createAccount(input: $input) { account { name role } apiKey userErrors { field message } } }`;
     const res = data(await gqlAt(t.baseUrl, CREATE, { input: { name: 'n'.repeat(256), role: 'USER' } }, t.operatorKey));
-    assert.deepEqual(res['createAccount'].userErrors, [{ field: 'input.name', message: 'Account name must be 1 to 255 characters.' }]);
+    assert.deepEqual(res['createAccount'].userErrors, [{ field: 'input.name', message: 'input.name must be 1 to 255 characters.' }]);
     const made = data(await gqlAt(t.baseUrl, CREATE, { input: { name: 'Beta', role: 'USER' } }, t.operatorKey));
     assert.deepEqual(made['createAccount'].account, { name: 'Beta', role: 'USER' });
     assert.match(made['createAccount'].apiKey, /^gi_/);
