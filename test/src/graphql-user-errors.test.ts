@@ -54,7 +54,7 @@ for (const db of testDatabases) {
       assert.equal(res.data.createAccount.apiKey, null);
       assert.equal(res.data.createAccount.key, null);
       assert.deepEqual(res.data.createAccount.userErrors, [
-        { message: 'input.name must be at most 255 characters.', code: 'INVALID_ARGUMENT', field: 'input.name' },
+        { message: 'input.name must be 1 to 255 characters.', code: 'INVALID_ARGUMENT', field: 'input.name' },
       ]);
       const afterwards = await operator('{ accounts(first: 100) { totalCount } }');
       assert.equal(afterwards.data.accounts.totalCount, before.data.accounts.totalCount, 'no account was created');

@@ -1,7 +1,8 @@
 import type { GraphQLResolveInfo } from 'graphql';
 import { InvalidArgumentError } from '@green-impact/shared/errors';
 import type { GraphqlContext } from '../graphql/context.js';
-import type { CallContext, Operation } from './operation.js';
+import type { ServicePage } from '../graphql/pagination.js';
+import type { CallContext, Operation, ServicePageRequest } from './operation.js';
 import { graphqlLabels, inputFromGraphql } from './parse.js';
 
 type Resolver = (source: unknown, args: Record<string, unknown>, ctx: GraphqlContext, info: GraphQLResolveInfo) => Promise<unknown>;
@@ -26,16 +27,36 @@ export function graphqlResolvers(operations: readonly Operation[]): { Query: Rec
 
 /** The resolver of a declaration's GraphQL field (also for a Node's refetch, which reads as the field does). */
 export function resolverOf(op: Operation): Resolver {
+  const run = runnerOf(op);
+  return (_source, args, ctx, info) => run(args, ctx, info, undefined);
+}
+
+type PagedResolver<T> = (source: unknown, args: Record<string, unknown>, ctx: GraphqlContext, page: ServicePageRequest) => Promise<ServicePage<T>>;
+
+/**
+ * The resolver of a list the service pages, in the shape graphql/pagination.ts's servicePaged wraps: the
+ * page arrives as its fourth argument (servicePaged has read first/after off the arguments) and reaches
+ * the declaration's `request` in the call context (`ctx.page`); the render answers the page
+ * ({ items, nextPageToken, totalCount }). servicePaged passes no resolve info, so a paged render must not
+ * read it.
+ */
+export function pagedResolverOf<T>(op: Operation): PagedResolver<T> {
+  const run = runnerOf(op);
+  return (_source, args, ctx, page) => run(args, ctx, undefined as unknown as GraphQLResolveInfo, page) as Promise<ServicePage<T>>;
+}
+
+/** Authenticates, reads the input with the declaration and lets the face's render make the call. */
+function runnerOf(op: Operation) {
   const face = op.graphql;
   if (!face) throw new Error(`${op.operation ?? 'An operation'} has no GraphQL face.`);
   const label = (name: string) => (face.nested ? `input.${name}` : name);
   const labels = new Map([...graphqlLabels(op.input, face.nested), ['network', label('network')], [IDEMPOTENCY_KEY, label('idempotencyKey')]]);
-  return async (_source, args, ctx, info) => {
+  return async (args: Record<string, unknown>, ctx: GraphqlContext, info: GraphQLResolveInfo, page: ServicePageRequest | undefined) => {
     const caller = op.withoutApiKey ? undefined : (await ctx.auth()).caller;
     const input = inputFromGraphql(op.input, args, face.nested);
     const call = () =>
       op
-        .invoke(input, { caller, requestId: ctx.requestId, clients: ctx.clients, ...envelopeOf(op, args, face.nested) })
+        .invoke(input, { caller, requestId: ctx.requestId, clients: ctx.clients, page, ...envelopeOf(op, args, face.nested) })
         .catch((err: unknown) => Promise.reject(relabel(err, labels)));
     return face.render(call, input, ctx, info);
   };

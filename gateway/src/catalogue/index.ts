@@ -1,5 +1,6 @@
 import type { Operation } from './operation.js';
 import { chainOperations } from './chain/index.js';
+import { identityOperations } from './identity/index.js';
 import { currencyOperations } from './taxonomy/currencies.js';
 import { taxonomyOperations } from './taxonomy/taxonomy.js';
 import { translationOperations } from './taxonomy/translations.js';
@@ -15,4 +16,5 @@ export const catalogue: readonly Operation[] = [
   ...translationOperations,
   ...currencyOperations,
   ...chainOperations,
+  ...identityOperations,
 ];

@@ -48,6 +48,14 @@ export interface CallContext {
    * operations that use it), `input.idempotencyKey` on GraphQL. The chain service owns its rules.
    */
   readonly idempotencyKey?: string | undefined;
+  /** The page a paged GraphQL list asks for (graphql/pagination.ts's servicePaged); absent: the whole list. */
+  page?: ServicePageRequest | undefined;
+}
+
+/** A page of a list the service pages: its size, and the token of the page before (absent for the first). */
+export interface ServicePageRequest {
+  pageSize: number;
+  pageToken: string | undefined;
 }
 
 /** The call options of a call made for `ctx`'s caller. */

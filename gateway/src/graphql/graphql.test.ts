@@ -54,10 +54,8 @@ describe('error codes match /v1/call', () => {
   });
 
   test('INVALID_ARGUMENT from the shared parameter rules, named after the GraphQL field', async () => {
-    const res = await gql('mutation ($input: AddUserInput!) { addUser(input: $input) { message } }', {
-      input: { userIdentifier: 'u9', email: 'nope' },
-    });
-    assert.deepEqual(onlyError(res), { message: 'input.email must be an e-mail address.', code: 'INVALID_ARGUMENT' });
+    // The e-mail address's format is the identity service's rule: its refusal, relabelled input.email, is
+    // checked against the real service in catalogue/identity/identity.test.ts.
     const empty = await gql('mutation { removeUser(userIdentifier: "") { message } }');
     assert.deepEqual(onlyError(empty), { message: 'userIdentifier is required.', code: 'INVALID_ARGUMENT' });
   });

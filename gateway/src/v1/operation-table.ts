@@ -1,6 +1,5 @@
 import { assetOperations } from './operations/assets.js';
 import { frameworkOperations } from './operations/frameworks.js';
-import { identityOperations } from './operations/identity.js';
 import { impactOperations } from './operations/impacts.js';
 import { investorOperations } from './operations/investors.js';
 import { portfolioOperations } from './operations/portfolios.js';
@@ -16,7 +15,6 @@ import type { OperationEntry, Solution } from './operation.js';
  * `v1/operations/<domain>.ts` exporting `defineOperation(...)` entries and spread them in below.
  */
 export const operationEntries: readonly OperationEntry[] = [
-  ...identityOperations,
   ...frameworkOperations,
   ...projectOperations,
   ...assetOperations,

@@ -6,6 +6,7 @@ import { decodeTextPageToken, pageOf, pageSize, type PageRequest } from '@green-
 import { AccountEntity, ApiKeyEntity, SCHEMA, type AccountRoleName, type AccountRow, type ApiKeyRow } from './entities.js';
 import type { IdentityEvent } from '@green-impact/shared/bus/identity-events';
 import { apiKeyMatches, generateApiKey, hashApiKey, keyHint } from './api-keys.js';
+import { accountName, checkLength } from './validation.js';
 
 const LAST_USED_RESOLUTION_MS = 60_000;
 /** Account ids as the service issues them (randomUUID: lower-case). */
@@ -55,8 +56,7 @@ export class AccountStore {
 
   async createAccount(caller: Caller, name: string, role: AccountRoleName): Promise<{ account: AccountRow } & IssuedKey> {
     requireOperator(caller);
-    const trimmed = name.trim();
-    if (trimmed === '' || trimmed.length > 255) throw new InvalidArgumentError('Account name must be 1 to 255 characters.');
+    const trimmed = accountName(name);
     return this.ds.transaction(async (m) => {
       const account = await this.insertAccount(m, trimmed, role);
       const issued = await this.insertKey(m, account.id, generateApiKey());
@@ -108,6 +108,7 @@ export class AccountStore {
   }
 
   async revokeKey(caller: Caller, keyId: string): Promise<ApiKeyRow> {
+    checkLength('key_id', keyId);
     const repo = this.ds.getRepository(ApiKeyEntity);
     const key = isUuid(keyId) ? await repo.findOneBy({ id: keyId }) : null;
     if (!key || (caller.role !== 'operator' && key.accountId !== caller.accountId)) {
@@ -128,6 +129,7 @@ export class AccountStore {
   }
 
   private async targetAccount(caller: Caller, accountId: string | undefined): Promise<string> {
+    checkLength('account_id', accountId);
     if (accountId === undefined || accountId === '' || accountId === caller.accountId) return caller.accountId;
     requireOperator(caller);
     const exists = isUuid(accountId) && (await this.ds.getRepository(AccountEntity).existsBy({ id: accountId }));

@@ -121,6 +121,49 @@ for (const db of testDatabases) {
       await rejectsWith(client.removeUser({ userIdentifier: 'nobody' }, { caller: alice }), 'NOT_FOUND', 'No such user.');
     });
 
+    it('owns the bounds of what it is given, naming the /v1/call parameter as field', async () => {
+      const refused = async (call: Promise<unknown>, field: string, message: string) => {
+        const err = await call.then(
+          () => assert.fail(`${field}: not refused`),
+          (e: unknown) => e as { code?: unknown; message: string; field?: string },
+        );
+        assert.equal(err.field, field);
+        assert.equal(err.message, message);
+      };
+      const long = 'x'.repeat(256);
+      const as = { caller: alice };
+      await refused(client.addUser({ userIdentifier: '', userRole: 0 }, as), 'user_identifier', 'User identifier is missing.');
+      await refused(client.addUser({ userIdentifier: long, userRole: 0 }, as), 'user_identifier', 'user_identifier must be at most 255 characters.');
+      await refused(client.addUser({ userIdentifier: 'b1', userFirstName: long, userRole: 0 }, as), 'user_first_name', 'user_first_name must be at most 255 characters.');
+      await refused(client.addUser({ userIdentifier: 'b1', userLastName: long, userRole: 0 }, as), 'user_last_name', 'user_last_name must be at most 255 characters.');
+      for (const email of ['ann', 'ann@example', 'a b@example.org'])
+        await refused(client.addUser({ userIdentifier: 'b1', userEmail: email, userRole: 0 }, as), 'user_email', 'user_email must be an e-mail address.');
+      await refused(
+        client.addUser({ userIdentifier: 'b1', userEmail: `${'a'.repeat(310)}@example.org`, userRole: 0 }, as),
+        'user_email',
+        'user_email must be at most 320 characters.',
+      );
+      await refused(client.addUser({ userIdentifier: 'b1', encryptionKey: 'short', userRole: 0 }, as), 'encryption_key', 'encryption_key must be 64 hexadecimal characters, as generateEncryptionKey returns.');
+      await refused(client.getUsers({ userIdentifier: long }, as), 'user_identifier', 'user_identifier must be at most 255 characters.');
+      await refused(client.getUsers({ decryptionKey: 'k' }, as), 'decryption_key', 'decryption_key must be 64 hexadecimal characters, as generateEncryptionKey returns.');
+      await refused(client.getInvestorsOfUser({ userIdentifier: long }, as), 'user_identifier', 'user_identifier must be at most 255 characters.');
+      await refused(client.removeUser({ userIdentifier: long }, as), 'user_identifier', 'user_identifier must be at most 255 characters.');
+      await refused(client.addGroupToUser({ userIdentifier: 'b1', group: long }, as), 'group', 'group must be at most 255 characters.');
+      await refused(client.removeGroupFromUser({ userIdentifier: long, group: 'investors' }, as), 'user_identifier', 'user_identifier must be at most 255 characters.');
+      await refused(client.addInvestorToUser({ userIdentifier: 'b1', investorIdentifier: long }, as), 'investor_identifier', 'investor_identifier must be at most 255 characters.');
+      await refused(client.removeInvestorFromUser({ userIdentifier: 'b1', investorIdentifier: long }, as), 'investor_identifier', 'investor_identifier must be at most 255 characters.');
+      await refused(client.createAccount({ name: long, role: AccountRole.ACCOUNT_ROLE_USER }, { caller: operator }), 'name', 'name must be 1 to 255 characters.');
+      await refused(client.createAccount({ name: '  ', role: AccountRole.ACCOUNT_ROLE_USER }, { caller: operator }), 'name', 'name must be 1 to 255 characters.');
+      await refused(client.listApiKeys({ accountId: long }, { caller: operator }), 'account_id', 'account_id must be at most 255 characters.');
+      await refused(client.issueApiKey({ accountId: long }, { caller: operator }), 'account_id', 'account_id must be at most 255 characters.');
+      await refused(client.rotateApiKey({ accountId: long }, { caller: operator }), 'account_id', 'account_id must be at most 255 characters.');
+      await refused(client.revokeApiKey({ keyId: long }, { caller: operator }), 'key_id', 'key_id must be at most 255 characters.');
+      // At the bounds, and an address of the usual form, the change goes through.
+      const added = await client.addUser({ userIdentifier: 'u'.repeat(255), userFirstName: 'f'.repeat(255), userEmail: 'ann@example.org', userRole: 0 }, as);
+      assert.equal(added.message, 'User added.');
+      await client.removeUser({ userIdentifier: 'u'.repeat(255) }, as);
+    });
+
     it('keeps users private to their account', async () => {
       assert.deepEqual((await client.getUsers({}, { caller: bob })).users, []);
       await rejectsWith(client.removeUser({ userIdentifier: 'u1' }, { caller: bob }), 'NOT_FOUND', 'No such user.');

@@ -23,6 +23,7 @@ import {
 import { cappedListing, decodePageToken, pageOf, pageSize, type PageRequest } from '@green-impact/shared/paging';
 import { SCHEMA } from './entities.js';
 import { MSG } from './messages.js';
+import { checkEmail, checkLength, checkUserIdentifier } from './validation.js';
 
 const PII_FIELDS = ['firstName', 'lastName', 'email'] as const;
 type PiiField = (typeof PII_FIELDS)[number];
@@ -65,6 +66,7 @@ export class UserStore {
    * when the list was cut, and the key is then checked against every user of the account, as a page's is.
    */
   async getUsers(caller: Caller, userIdentifier?: string, decryptionKey?: string): Promise<{ users: UserView[]; totalCount: number | undefined }> {
+    checkLength('user_identifier', userIdentifier);
     const key = decryptionKey ? parseEncryptionKey(decryptionKey, 'decryption_key') : undefined;
     const cap = this.maxListItems;
     const users = await this.ds.getRepository(UserEntity).find({
@@ -99,6 +101,7 @@ export class UserStore {
    * number of matching users; the filter, NOT_FOUND and the key check are the whole listing's (one aggregate).
    */
   async pageUsers(caller: Caller, userIdentifier: string | undefined, decryptionKey: string | undefined, page: PageRequest): Promise<{ users: UserView[]; nextPageToken: string; totalCount: number }> {
+    checkLength('user_identifier', userIdentifier);
     const size = pageSize(page.size);
     const after = decodePageToken(page.token);
     const key = decryptionKey ? parseEncryptionKey(decryptionKey, 'decryption_key') : undefined;
@@ -119,7 +122,10 @@ export class UserStore {
   }
 
   async addUser(caller: Caller, input: AddUserInput): Promise<{ id: number; created: boolean }> {
-    if (input.userIdentifier.trim() === '') throw new InvalidArgumentError(MSG.userIdentifierMissing);
+    checkUserIdentifier(input.userIdentifier);
+    checkLength('user_first_name', input.firstName);
+    checkLength('user_last_name', input.lastName);
+    checkEmail('user_email', input.email);
     const key = input.encryptionKey ? parseEncryptionKey(input.encryptionKey) : undefined;
     return this.ds.transaction(async (m) => {
       const repo = m.getRepository(UserEntity);
@@ -157,12 +163,15 @@ export class UserStore {
   }
 
   async removeUser(caller: Caller, userIdentifier: string): Promise<number> {
+    checkLength('user_identifier', userIdentifier);
     const user = await this.requireUser(this.ds.manager, caller, userIdentifier);
     await this.ds.getRepository(UserEntity).delete({ id: user.id });
     return user.id;
   }
 
   async addGroup(caller: Caller, userIdentifier: string, group: string): Promise<number> {
+    checkLength('user_identifier', userIdentifier);
+    checkLength('group', group);
     return this.ds.transaction(async (m) => {
       const user = await this.requireUser(m, caller, userIdentifier);
       const g = await this.requireGroup(m, group);
@@ -174,6 +183,8 @@ export class UserStore {
   }
 
   async removeGroup(caller: Caller, userIdentifier: string, group: string): Promise<number> {
+    checkLength('user_identifier', userIdentifier);
+    checkLength('group', group);
     return this.ds.transaction(async (m) => {
       const user = await this.requireUser(m, caller, userIdentifier);
       const g = await this.requireGroup(m, group);
@@ -192,6 +203,7 @@ export class UserStore {
     caller: Caller,
     userIdentifier?: string,
   ): Promise<{ users: { id: number; userIdentifier: string; investorIdentifiers: string[] }[]; totalCount: number | undefined }> {
+    checkLength('user_identifier', userIdentifier);
     const users = await this.ds.getRepository(UserEntity).find({
       where: { accountId: caller.accountId, ...(userIdentifier !== undefined ? { userIdentifier } : {}) },
       order: { id: 'ASC' },
@@ -214,6 +226,8 @@ export class UserStore {
   }
 
   async addInvestor(caller: Caller, userIdentifier: string, investorIdentifier: string): Promise<number> {
+    checkLength('user_identifier', userIdentifier);
+    checkLength('investor_identifier', investorIdentifier);
     return this.ds.transaction(async (m) => {
       const user = await this.requireUser(m, caller, userIdentifier);
       const repo = m.getRepository(UserInvestorEntity);
@@ -224,6 +238,8 @@ export class UserStore {
   }
 
   async removeInvestor(caller: Caller, userIdentifier: string, investorIdentifier: string): Promise<number> {
+    checkLength('user_identifier', userIdentifier);
+    checkLength('investor_identifier', investorIdentifier);
     return this.ds.transaction(async (m) => {
       const user = await this.requireUser(m, caller, userIdentifier);
       const result = await m.getRepository(UserInvestorEntity).delete({ userId: user.id, investorIdentifier });

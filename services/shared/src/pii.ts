@@ -19,7 +19,7 @@ export function generateEncryptionKey(): string {
 
 export function parseEncryptionKey(key: string, parameter = 'encryption_key'): Buffer {
   if (!/^[0-9a-fA-F]{64}$/.test(key)) {
-    throw new InvalidArgumentError(`${parameter} must be 64 hexadecimal characters, as generateEncryptionKey returns.`);
+    throw new InvalidArgumentError(`${parameter} must be 64 hexadecimal characters, as generateEncryptionKey returns.`, { field: parameter });
   }
   return Buffer.from(key, 'hex');
 }

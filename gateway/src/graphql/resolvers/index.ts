@@ -1,4 +1,4 @@
-import { accountMutations, accountQueries } from './account-resolvers.js';
+import { accountQueries } from './account-resolvers.js';
 import { frameworkMutations } from './framework-mutations.js';
 import { frameworkQueries, frameworkTypes } from './framework-resolvers.js';
 import { nodeInterface, nodeQueries, nodeTypeResolvers } from './node-resolvers.js';
@@ -12,9 +12,10 @@ import type { GqlDocumentEntry } from '../chain-objects.js';
 import type { GraphqlContext } from '../context.js';
 import type { GqlNft } from '../nft-objects.js';
 import { catalogue } from '../../catalogue/index.js';
-import { graphqlResolvers } from '../../catalogue/graphql.js';
+import { graphqlResolvers, pagedResolverOf } from '../../catalogue/graphql.js';
+import { listAccounts, type AccountItem } from '../../catalogue/identity/accounts.js';
+import { getUsers, type UserItem } from '../../catalogue/identity/users.js';
 import { jsonScalar } from '../chain-objects.js';
-import { userMutations, userQueries } from './user-resolvers.js';
 
 const byId = (item: { id: string | number }) => item.id;
 /** The ids of the lists the services page (positive serials). */
@@ -37,8 +38,8 @@ const declaredPage =
 
 /** The root lists that grow with an account's data answer pages (pagination.ts); servicePaged: paged by their service. */
 const pagedQueries = {
-  users: servicePaged(userQueries.users, byId, SERVICE_ID),
-  accounts: servicePaged(accountQueries.accounts, byId, ACCOUNT_ID),
+  users: servicePaged(pagedResolverOf<UserItem>(getUsers), byId, SERVICE_ID),
+  accounts: servicePaged(pagedResolverOf<AccountItem>(listAccounts), byId, ACCOUNT_ID),
   frameworks: servicePaged(frameworkQueries.frameworks, byId, SERVICE_ID),
   projects: servicePaged(frameworkQueries.projects, byId, SERVICE_ID),
   assets: servicePaged(portfolioQueries.assets, byId, SERVICE_ID),
@@ -55,7 +56,6 @@ export const resolvers = {
   Query: {
     ...declared.Query,
     ...accountQueries,
-    ...userQueries,
     ...frameworkQueries,
     ...portfolioQueries,
     ...recomputeQueries,
@@ -64,8 +64,6 @@ export const resolvers = {
   },
   Mutation: {
     ...declared.Mutation,
-    ...accountMutations,
-    ...userMutations,
     ...frameworkMutations,
     ...portfolioMutations,
     ...recomputeMutations,

@@ -11,7 +11,8 @@ import { accountQueries } from './account-resolvers.js';
 import { frameworkQueries } from './framework-resolvers.js';
 import { portfolioQueries } from './portfolio-resolvers.js';
 import { recomputeQueries } from './recompute-resolvers.js';
-import { userQueries } from './user-resolvers.js';
+import { pagedResolverOf } from '../../catalogue/graphql.js';
+import { getUsers } from '../../catalogue/identity/users.js';
 
 /**
  * The types that implement Node: for each, the key its nodeId encodes (from fields the object already
@@ -54,6 +55,8 @@ const sameId = <T extends { id: string | number }>(found: T | null | undefined, 
   found && String(found.id) === String(id) ? found : null;
 
 const noPage = { pageSize: 1, pageToken: undefined };
+/** The users connection's resolver before servicePaged wraps it: one page of users. */
+const usersPage = pagedResolverOf<GqlUser>(getUsers);
 
 type GqlJob = { id: string };
 type GqlNft = { guid: string };
@@ -123,7 +126,7 @@ export const nodeTypes = {
     key: (u: GqlUser) => [u.id, u.identifier],
     /** As users(userIdentifier) reads it without a key: an encrypted user's names and e-mail masked. */
     refetch: async ([id, ident], ctx) => {
-      const page = await userQueries.users(undefined, { userIdentifier: identifier(ident) }, ctx, noPage);
+      const page = await usersPage(undefined, { userIdentifier: identifier(ident) }, ctx, noPage);
       return sameId(page.items[0], serial(id));
     },
   } satisfies NodeType<GqlUser>,

@@ -1,0 +1,118 @@
+import { AccountRole } from '@green-impact/proto/greenimpact/identity/v1/identity';
+import { InternalError } from '@green-impact/shared/errors';
+import { account, apiKey } from '../../graphql/mappers.js';
+import { identifier, oneOf, text } from '../fields.js';
+import { declare } from '../operation.js';
+import { ESG } from '../renders.js';
+import { pageOf } from './users.js';
+
+/**
+ * Accounts and API keys: GraphQL's own operations (no /v1/call twin), served by IdentityService, which
+ * owns every rule (who may act on which account, a name of 1 to 255 characters, the ids' lengths) and the
+ * refusals' texts. `me` needs no call (it is the authenticated key's account) and stays a resolver of
+ * graphql/resolvers/account-resolvers.ts. The accounts list is paged by the service (servicePaged in
+ * graphql/resolvers/index.ts).
+ */
+
+/** An account as GraphQL's accounts list answers it. */
+export type AccountItem = ReturnType<typeof account>;
+
+const accountId = identifier('account_id', { doc: "The account; defaults to the caller's." }).optional();
+
+export const listAccounts = declare({
+  solution: ESG,
+  summary: 'Every account of the service, in creation order. Operators only.',
+  input: {},
+  service: 'identity',
+  method: 'listAccounts',
+  request: (_i, ctx) => pageOf(ctx),
+  graphql: {
+    root: 'Query',
+    field: 'accounts',
+    nested: false,
+    render: async (call) => {
+      const res = await call();
+      return { items: res.accounts.map(account), nextPageToken: res.nextPageToken, totalCount: res.totalCount ?? res.accounts.length };
+    },
+  },
+});
+
+export const listApiKeys = declare({
+  solution: ESG,
+  summary: 'API keys of an account, without their secrets; other accounts than the caller\'s need an operator.',
+  input: { accountId },
+  service: 'identity',
+  method: 'listApiKeys',
+  request: (i) => ({ accountId: i.accountId }),
+  graphql: { root: 'Query', field: 'apiKeys', nested: false, render: async (call) => (await call()).keys.map(apiKey) },
+});
+
+export const createAccount = declare({
+  solution: ESG,
+  summary: 'Creates an account and its first API key. Operators only.',
+  input: {
+    name: text('name', { doc: 'Display name, 1 to 255 characters.' }),
+    role: oneOf('role', ['USER', 'OPERATOR'], { doc: 'Role of the new account.' }),
+  },
+  service: 'identity',
+  method: 'createAccount',
+  request: (i) => ({ name: i.name, role: i.role === 'OPERATOR' ? AccountRole.ACCOUNT_ROLE_OPERATOR : AccountRole.ACCOUNT_ROLE_USER }),
+  graphql: {
+    root: 'Mutation',
+    field: 'createAccount',
+    nested: true,
+    render: async (call) => {
+      const res = await call();
+      if (!res.account) throw new InternalError('Internal error.', { cause: new Error('identity returned no account') });
+      return { account: account(res.account), apiKey: res.apiKey, key: apiKey(res.key) };
+    },
+  },
+});
+
+export const rotateApiKey = declare({
+  solution: ESG,
+  summary: 'Revokes every active key of an account and issues a new one.',
+  input: { accountId },
+  service: 'identity',
+  method: 'rotateApiKey',
+  request: (i) => ({ accountId: i.accountId }),
+  graphql: {
+    root: 'Mutation',
+    field: 'rotateApiKey',
+    nested: false,
+    render: async (call) => {
+      const res = await call();
+      return { apiKey: res.apiKey, key: apiKey(res.key), revokedKeyIds: res.revokedKeyIds };
+    },
+  },
+});
+
+export const issueApiKey = declare({
+  solution: ESG,
+  summary: 'Issues an additional API key.',
+  input: { accountId },
+  service: 'identity',
+  method: 'issueApiKey',
+  request: (i) => ({ accountId: i.accountId }),
+  graphql: {
+    root: 'Mutation',
+    field: 'issueApiKey',
+    nested: false,
+    render: async (call) => {
+      const res = await call();
+      return { apiKey: res.apiKey, key: apiKey(res.key), revokedKeyIds: [] };
+    },
+  },
+});
+
+export const revokeApiKey = declare({
+  solution: ESG,
+  summary: 'Revokes one API key.',
+  input: { keyId: identifier('key_id', { doc: 'Id of the key (not the key itself).' }) },
+  service: 'identity',
+  method: 'revokeApiKey',
+  request: (i) => ({ keyId: i.keyId }),
+  graphql: { root: 'Mutation', field: 'revokeApiKey', nested: false, render: async (call) => apiKey((await call()).key) },
+});
+
+export const accountOperations = [listAccounts, listApiKeys, createAccount, rotateApiKey, issueApiKey, revokeApiKey];

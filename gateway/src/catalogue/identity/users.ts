@@ -1,0 +1,284 @@
+import { UserRole, type User } from '@green-impact/proto/greenimpact/identity/v1/identity';
+import { InternalError } from '@green-impact/shared/errors';
+import { withInvestorDetails } from '../../composition/investor-details.js';
+import type { GraphqlContext } from '../../graphql/context.js';
+import { accessibleInvestor, group, user } from '../../graphql/mappers.js';
+import { changePayload, removalPayload, type ServiceAnswer } from '../../graphql/payloads.js';
+import { listed } from '../../v1/truncation.js';
+import { identifier, oneOf, text } from '../fields.js';
+import { callerOf, declare, type CallContext } from '../operation.js';
+import { ESG, messageOnly } from '../renders.js';
+
+/**
+ * Users, groups and investor access (spec §4.11) and generateEncryptionKey (§4.9), served by
+ * IdentityService. The service owns every rule: identifier and name lengths, the e-mail address's format
+ * and length, the keys' lengths, known groups and roles, and the refusals' texts.
+ *
+ * GraphQL's users list is paged by the service (graphql/resolvers/index.ts wraps it in servicePaged and
+ * gives the page through the call context); /v1/call's getUsers asks for no page and answers the whole
+ * list up to the service's cap, marked truncated past it.
+ */
+
+const NO_USERS = { message: 'No users are registered.' };
+
+const userIdentifier = identifier('user_identifier', { doc: "The account's identifier for the user, at most 255 characters." });
+/** The spec misspells decryption_key as depryption_key in one table; legacy clients may send either. */
+const decryptionKey = text('decryption_key', {
+  aliases: ['depryption_key'],
+  doc: "Key given to addUser's encryptionKey; without it encrypted names and e-mails come back masked.",
+});
+const filter = { userIdentifier: userIdentifier.optional(), decryptionKey: decryptionKey.optional() };
+
+/** Spec §2.8 user row. Empty PII fields (never set) come out as null. */
+export function userRow(u: User) {
+  return {
+    user_id: u.userId,
+    user_identifier: u.userIdentifier,
+    user_first_name: u.userFirstName || null,
+    user_last_name: u.userLastName || null,
+    user_email: u.userEmail || null,
+    user_role: u.userRole === UserRole.USER_ROLE_ADMIN ? 'admin' : 'user',
+    user_groups: u.userGroups.map((g) => ({ group_id: g.id, group: g.group })),
+  };
+}
+
+export function toUserRole(role: 'user' | 'admin' | undefined): UserRole {
+  if (role === 'admin') return UserRole.USER_ROLE_ADMIN;
+  if (role === 'user') return UserRole.USER_ROLE_USER;
+  return UserRole.USER_ROLE_UNSPECIFIED;
+}
+
+/** A user as GraphQL's users list answers it. */
+export type UserItem = ReturnType<typeof user>;
+
+/** The page a paged face asked for, as the service's request fields (none: the whole list). */
+export const pageOf = (ctx: CallContext) =>
+  ctx.page ? { pageSize: ctx.page.pageSize, ...(ctx.page.pageToken === undefined ? {} : { pageToken: ctx.page.pageToken }) } : {};
+
+export const getUsers = declare({
+  solution: ESG,
+  operation: 'getUsers',
+  summary: "Users of the caller's account, or the one named; names and e-mails masked unless the key opens them.",
+  input: filter,
+  service: 'identity',
+  method: 'getUsers',
+  request: (i, ctx) => ({ userIdentifier: i.userIdentifier, decryptionKey: i.decryptionKey, ...pageOf(ctx) }),
+  v1: (res, _i, ctx) => (res.users.length === 0 ? NO_USERS : listed(ctx, res, res.users.map(userRow))),
+  graphql: {
+    root: 'Query',
+    field: 'users',
+    nested: false,
+    render: async (call) => {
+      const res = await call();
+      return { items: res.users.map(user), nextPageToken: res.nextPageToken, totalCount: res.totalCount ?? res.users.length };
+    },
+  },
+});
+
+export const getGroups = declare({
+  solution: ESG,
+  operation: 'getGroups',
+  summary: 'The groups a user can be put in.',
+  input: {},
+  service: 'identity',
+  method: 'getGroups',
+  request: () => ({}),
+  v1: (res) => res.groups.map((g) => ({ id: g.id, group: g.group })),
+  graphql: { root: 'Query', field: 'groups', nested: false, render: async (call) => (await call()).groups.map(group) },
+});
+
+/** The call context of composition (investor details from the portfolio service) for a GraphQL caller. */
+async function composingAs(ctx: GraphqlContext) {
+  return { caller: (await ctx.auth()).caller, requestId: ctx.requestId, clients: ctx.clients };
+}
+
+/** Users with the investors they may access, as GraphQL's UserInvestors. */
+async function withDetails(users: Parameters<typeof withInvestorDetails>[0], key: string | undefined, at: Awaited<ReturnType<typeof composingAs>>) {
+  return (await withInvestorDetails(users, { decryptionKey: key }, at)).map((u) => ({ ...u, investors: u.investors.map(accessibleInvestor) }));
+}
+
+/** The investors of each user (or the one named), details read from the portfolio service (composition/). */
+export const getInvestorsOfUser = declare({
+  solution: ESG,
+  operation: 'getInvestorsOfUser',
+  summary: 'For each user, the investors the user may access; investor names masked unless the key opens them.',
+  input: { ...filter, decryptionKey: decryptionKey.with({ doc: 'Key that decrypts investor names encrypted at rest.' }).optional() },
+  service: 'identity',
+  method: 'getInvestorsOfUser',
+  request: (i) => ({ userIdentifier: i.userIdentifier }),
+  v1: async (res, i, ctx) => {
+    const users = listed(ctx, res, res.users);
+    if (users.length === 0) return NO_USERS;
+    // A key authorizes every identity row, so the context has a caller (KeylessOperationContext is the NFT claim's).
+    if (!ctx.caller) throw new InternalError('Internal error.', { cause: new Error('getInvestorsOfUser ran without a caller') });
+    const at = { caller: ctx.caller, requestId: ctx.requestId, clients: ctx.clients };
+    return (await withInvestorDetails(users, { decryptionKey: i.decryptionKey }, at)).map((u) => ({
+      user_id: u.userId,
+      user_identifier: u.userIdentifier,
+      investors: u.investors.map((inv) => ({
+        investor_id: inv.investorId,
+        investor_identifier: inv.investorIdentifier,
+        investor_name: inv.investorName,
+      })),
+    }));
+  },
+  graphql: {
+    root: 'Query',
+    field: 'investorsOfUser',
+    nested: false,
+    render: async (call, i, ctx) => withDetails((await call()).users, i.decryptionKey, await composingAs(ctx)),
+  },
+});
+
+/**
+ * The user, or the user's investor access, a change's payload carries (graphql/payloads.ts), read as
+ * users(userIdentifier, decryptionKey) and investorsOfUser(userIdentifier) read them for the caller. Names
+ * and e-mails are PII: a payload shows them in clear only with the key the change itself was given
+ * (addUser's encryptionKey), else as those reads show them without a key (encrypted ones masked), so a
+ * payload never reveals more than the Query would with the same arguments.
+ */
+
+/** The user with this identifier, as the users connection's one item for userIdentifier shows it. */
+async function readUser(ctx: GraphqlContext, identifierOfUser: string, key: string | undefined) {
+  const at = { ...(await callerOf(ctx)), page: { pageSize: 1, pageToken: undefined } };
+  const { users } = await getUsers.call({ userIdentifier: identifierOfUser, decryptionKey: key }, at);
+  return users.map(user).find((u) => u.identifier === identifierOfUser);
+}
+
+const userPayload = (ctx: GraphqlContext, answer: ServiceAnswer, identifierOfUser: string, key?: string) =>
+  changePayload(ctx, answer, 'user', () => readUser(ctx, identifierOfUser, key));
+
+/** The user's entry of investorsOfUser(userIdentifier), read without a key: encrypted investor names masked. */
+const userInvestorsPayload = (ctx: GraphqlContext, answer: ServiceAnswer, identifierOfUser: string) =>
+  changePayload(ctx, answer, 'userInvestors', async () => {
+    const at = await composingAs(ctx);
+    const { users } = await getInvestorsOfUser.call({ userIdentifier: identifierOfUser }, at);
+    return (await withDetails(users.filter((u) => u.userIdentifier === identifierOfUser), undefined, at))[0];
+  });
+
+export const addUser = declare({
+  solution: ESG,
+  operation: 'addUser',
+  summary: "Adds a user to the caller's account, or updates the one with the same identifier.",
+  input: {
+    userIdentifier: userIdentifier.with({ missingMessage: 'User identifier is missing.' }),
+    firstName: text('user_first_name', { doc: 'First name, at most 255 characters.' }).optional(),
+    lastName: text('user_last_name', { doc: 'Last name, at most 255 characters.' }).optional(),
+    // An address is a lookup key: no control characters at all (the service checks its format and length).
+    email: identifier('user_email', { doc: 'E-mail address, at most 320 characters.' }).optional(),
+    role: oneOf('user_role', ['user', 'admin'], { doc: 'Role of the user; the identity service decides the default.' }).optional(),
+    encryptionKey: text('encryption_key', { doc: 'Key from generateEncryptionKey; names and e-mail are then stored encrypted with it.' }).optional(),
+  },
+  service: 'identity',
+  method: 'addUser',
+  request: (i) => ({
+    userIdentifier: i.userIdentifier,
+    userFirstName: i.firstName,
+    userLastName: i.lastName,
+    userEmail: i.email,
+    userRole: toUserRole(i.role),
+    encryptionKey: i.encryptionKey,
+  }),
+  v1: messageOnly,
+  graphql: {
+    root: 'Mutation',
+    field: 'addUser',
+    nested: true,
+    render: async (call, i, ctx) => userPayload(ctx, await call(), i.userIdentifier, i.encryptionKey),
+  },
+});
+
+export const removeUser = declare({
+  solution: ESG,
+  operation: 'removeUser',
+  summary: "Removes a user of the caller's account.",
+  input: { userIdentifier },
+  service: 'identity',
+  method: 'removeUser',
+  request: (i) => ({ userIdentifier: i.userIdentifier }),
+  v1: messageOnly,
+  graphql: {
+    root: 'Mutation',
+    field: 'removeUser',
+    nested: false,
+    // The id of the user a removal names is read before it, without a key.
+    render: (call, i, ctx, info) => removalPayload(ctx, info, async () => (await readUser(ctx, i.userIdentifier, undefined))?.id, call),
+  },
+});
+
+const userGroup = { userIdentifier, group: text('group', { doc: 'Name of the group, one of groups.' }) };
+
+export const addGroupToUser = declare({
+  solution: ESG,
+  operation: 'addGroupToUser',
+  summary: 'Puts a user in a group.',
+  input: userGroup,
+  service: 'identity',
+  method: 'addGroupToUser',
+  request: (i) => ({ userIdentifier: i.userIdentifier, group: i.group }),
+  v1: messageOnly,
+  graphql: { root: 'Mutation', field: 'addGroupToUser', nested: false, render: async (call, i, ctx) => userPayload(ctx, await call(), i.userIdentifier) },
+});
+
+export const removeGroupFromUser = declare({
+  solution: ESG,
+  operation: 'removeGroupFromUser',
+  summary: 'Takes a user out of a group.',
+  input: userGroup,
+  service: 'identity',
+  method: 'removeGroupFromUser',
+  request: (i) => ({ userIdentifier: i.userIdentifier, group: i.group }),
+  v1: messageOnly,
+  graphql: { root: 'Mutation', field: 'removeGroupFromUser', nested: false, render: async (call, i, ctx) => userPayload(ctx, await call(), i.userIdentifier) },
+});
+
+const userInvestor = { investorIdentifier: identifier('investor_identifier', { doc: 'Identifier of the investor.' }), userIdentifier };
+
+export const addInvestorToUser = declare({
+  solution: ESG,
+  operation: 'addInvestorToUser',
+  summary: 'Gives a user access to an investor.',
+  input: userInvestor,
+  service: 'identity',
+  method: 'addInvestorToUser',
+  request: (i) => ({ investorIdentifier: i.investorIdentifier, userIdentifier: i.userIdentifier }),
+  v1: messageOnly,
+  graphql: { root: 'Mutation', field: 'addInvestorToUser', nested: false, render: async (call, i, ctx) => userInvestorsPayload(ctx, await call(), i.userIdentifier) },
+});
+
+export const removeInvestorFromUser = declare({
+  solution: ESG,
+  operation: 'removeInvestorFromUser',
+  summary: "Withdraws a user's access to an investor.",
+  input: userInvestor,
+  service: 'identity',
+  method: 'removeInvestorFromUser',
+  request: (i) => ({ investorIdentifier: i.investorIdentifier, userIdentifier: i.userIdentifier }),
+  v1: messageOnly,
+  graphql: { root: 'Mutation', field: 'removeInvestorFromUser', nested: false, render: async (call, i, ctx) => userInvestorsPayload(ctx, await call(), i.userIdentifier) },
+});
+
+export const generateEncryptionKey = declare({
+  solution: ESG,
+  operation: 'generateEncryptionKey',
+  summary: 'A fresh 256-bit key (64 hex characters) for encrypting PII at rest; the service never stores it.',
+  input: {},
+  service: 'identity',
+  method: 'generateEncryptionKey',
+  request: () => ({}),
+  v1: (res) => ({ message: res.key }),
+  graphql: { root: 'Mutation', field: 'generateEncryptionKey', nested: false, render: async (call) => (await call()).key },
+});
+
+export const userOperations = [
+  getUsers,
+  addUser,
+  removeUser,
+  getGroups,
+  addGroupToUser,
+  removeGroupFromUser,
+  getInvestorsOfUser,
+  addInvestorToUser,
+  removeInvestorFromUser,
+  generateEncryptionKey,
+];
