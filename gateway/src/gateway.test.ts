@@ -111,9 +111,10 @@ test('close() lets an in-flight request finish', async () => {
   let entered!: () => void;
   const inside = new Promise<void>((resolve) => (entered = resolve));
   const table = createOperationTable([
+    // A row of a declared operation (OpenAPI describes every row's answer) whose handler waits for the test.
     defineOperation({
       solution: 'SVC.ESG.Credits',
-      operation: 'slow',
+      operation: 'addCurrency',
       params: {},
       async handler() {
         entered();
@@ -124,7 +125,7 @@ test('close() lets an in-flight request finish', async () => {
   ]);
   const t = await startTestGateway({}, { table });
   try {
-    const pending = postCall(t.baseUrl, { solution: 'SVC.ESG.Credits', operation: 'slow' }, jsonHeaders(t.userKey));
+    const pending = postCall(t.baseUrl, { solution: 'SVC.ESG.Credits', operation: 'addCurrency' }, jsonHeaders(t.userKey));
     await inside;
     const closed = t.gateway.close();
     release();
