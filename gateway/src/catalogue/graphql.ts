@@ -1,7 +1,8 @@
 import type { GraphQLResolveInfo } from 'graphql';
 import { InvalidArgumentError } from '@green-impact/shared/errors';
 import type { GraphqlContext } from '../graphql/context.js';
-import type { Operation } from './operation.js';
+import { servicePaged, type ServicePage } from '../graphql/pagination.js';
+import type { Operation, PageRequest } from './operation.js';
 import { graphqlLabels, inputFromGraphql } from './parse.js';
 
 type Resolver = (source: unknown, args: Record<string, unknown>, ctx: GraphqlContext, info: GraphQLResolveInfo) => Promise<unknown>;
@@ -20,14 +21,36 @@ export function graphqlResolvers(operations: readonly Operation[]): { Query: Rec
     if (!face) continue;
     if (out[face.root][face.field]) throw new Error(`GraphQL field ${face.root}.${face.field} is declared twice.`);
     const labels = graphqlLabels(op.input, face.nested);
-    out[face.root][face.field] = async (_source, args, ctx, info) => {
+    const resolve = async (args: Record<string, unknown>, ctx: GraphqlContext, info: GraphQLResolveInfo, page?: PageRequest) => {
       const caller = op.withoutApiKey ? undefined : (await ctx.auth()).caller;
       const input = inputFromGraphql(op.input, args, face.nested);
-      const call = () => op.invoke(input, { caller, requestId: ctx.requestId, clients: ctx.clients }).catch((err: unknown) => Promise.reject(relabel(err, labels)));
+      const call = () => op.invoke(input, { caller, requestId: ctx.requestId, clients: ctx.clients, page }).catch((err: unknown) => Promise.reject(relabel(err, labels)));
       return face.render(call, input, ctx, info);
     };
+    const paged = face.paged;
+    out[face.root][face.field] = paged
+      ? // first/after are checked and turned into the page before anything else, as servicePaged does for every connection.
+        (source, args, ctx, info) =>
+          servicePaged(
+            (_parent: unknown, rest: Record<string, unknown>, c: GraphqlContext, page: PageRequest) => resolve(rest, c, info, page) as Promise<ServicePage<unknown>>,
+            paged.idOf as (item: unknown) => string | number,
+            paged.idPattern,
+          )(source, args, ctx)
+      : (_source, args, ctx, info) => resolve(args, ctx, info);
   }
   return out;
+}
+
+/**
+ * For GraphQL's own resolvers (nested fields, subscriptions) that call a service directly: a refusal that
+ * names a parameter by its /v1/call name (`labels`' keys) is named as the field's argument (its values).
+ */
+export async function withLabels<T>(read: Promise<T>, labels: Readonly<Record<string, string>>): Promise<T> {
+  try {
+    return await read;
+  } catch (err) {
+    throw relabel(err, new Map(Object.entries(labels)));
+  }
 }
 
 /** A service's INVALID_ARGUMENT naming a parameter by its /v1/call name, renamed to the GraphQL label. */

@@ -1,4 +1,5 @@
 import type { Operation } from './operation.js';
+import { portfolioDomainOperations } from './portfolio/index.js';
 import { currencyOperations } from './taxonomy/currencies.js';
 
 /**
@@ -7,4 +8,7 @@ import { currencyOperations } from './taxonomy/currencies.js';
  * are written from it. Operations not yet moved here are still rows of v1/operations/ and resolvers of
  * graphql/resolvers/ (docs/gateway.md, "The catalogue").
  */
-export const catalogue: readonly Operation[] = [...currencyOperations];
+export const catalogue: readonly Operation[] = [
+  ...currencyOperations,
+  ...portfolioDomainOperations,
+];

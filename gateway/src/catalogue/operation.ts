@@ -38,6 +38,14 @@ export interface CallContext {
   caller?: OperationContext['caller'] | undefined;
   requestId: string;
   clients: GatewayClients;
+  /** The page a connection asks for (GraphqlFace.paged); absent on /v1/call, which answers whole listings. */
+  page?: PageRequest | undefined;
+}
+
+/** A page of a connection its service pages: page_size and page_token of the request. */
+export interface PageRequest {
+  pageSize: number;
+  pageToken: string | undefined;
 }
 
 /** The call options of a call made for `ctx`'s caller. */
@@ -64,6 +72,12 @@ export interface GraphqlFace<I, R> {
    * id), after it (the changed item as the caller now sees it) or shape its answer.
    */
   render(call: () => Promise<R>, input: I, ctx: GraphqlContext, info: GraphQLResolveInfo): unknown;
+  /**
+   * A connection its service pages (graphql/pagination.ts, servicePaged): `first` and `after` are checked
+   * and reach `request` as the call context's `page`; the render answers the page's items, the service's
+   * next_page_token and total_count. `idOf` gives an item's id, `idPattern` the ids a cursor may carry.
+   */
+  paged?: { idOf(item: never): string | number; idPattern: RegExp } | undefined;
 }
 
 export interface Declaration<F extends Fields, S extends ServiceName, M extends MethodOf<S>> {

@@ -1,15 +1,9 @@
-import { assetOperations } from './operations/assets.js';
 import { blockchainOperations } from './operations/blockchain.js';
 import { frameworkOperations } from './operations/frameworks.js';
 import { hashOperations } from './operations/hash.js';
 import { identityOperations } from './operations/identity.js';
-import { impactOperations } from './operations/impacts.js';
-import { investorOperations } from './operations/investors.js';
 import { nftOperations } from './operations/nfts.js';
-import { portfolioOperations } from './operations/portfolios.js';
-import { positionOperations } from './operations/positions.js';
 import { projectOperations } from './operations/projects.js';
-import { recomputeJobOperations } from './operations/recompute-jobs.js';
 import { taxonomyOperations } from './operations/taxonomy.js';
 import { translationOperations } from './operations/translations.js';
 import { catalogue } from '../catalogue/index.js';
@@ -26,12 +20,6 @@ export const operationEntries: readonly OperationEntry[] = [
   ...translationOperations,
   ...frameworkOperations,
   ...projectOperations,
-  ...assetOperations,
-  ...investorOperations,
-  ...positionOperations,
-  ...portfolioOperations,
-  ...impactOperations,
-  ...recomputeJobOperations,
   ...blockchainOperations,
   ...hashOperations,
   ...nftOperations,

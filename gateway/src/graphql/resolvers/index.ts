@@ -6,9 +6,8 @@ import { frameworkQueries, frameworkTypes } from './framework-resolvers.js';
 import { nftMutations } from './nft-mutations.js';
 import { nodeInterface, nodeQueries, nodeTypeResolvers } from './node-resolvers.js';
 import { NFT_GUID, nftQueries } from './nft-resolvers.js';
-import { portfolioMutations } from './portfolio-mutations.js';
-import { portfolioQueries, portfolioTypes } from './portfolio-resolvers.js';
-import { recomputeMutations, recomputeQueries, recomputeSubscriptions } from './recompute-resolvers.js';
+import { portfolioTypes } from './portfolio-resolvers.js';
+import { recomputeSubscriptions } from './recompute-resolvers.js';
 import { subscriptionResolvers } from './subscription-resolvers.js';
 import { taxonomyMutations } from './taxonomy-mutations.js';
 import { taxonomyQueries, taxonomyTypes } from './taxonomy-resolvers.js';
@@ -23,22 +22,18 @@ const byId = (item: { id: string | number }) => item.id;
 const SERVICE_ID = /^[1-9][0-9]{0,14}$/;
 /** Account ids (UUIDs as the identity service issues them; the service refuses one that names no account). */
 const ACCOUNT_ID = /^[0-9a-z]+(-[0-9a-z]+)+$/;
-/** Recompute job ids (lower-case UUIDs, as the portfolio service answers them). */
-const JOB_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
-/** The root lists that grow with an account's data answer pages (pagination.ts); servicePaged: paged by their service. */
+/**
+ * The root lists that grow with an account's data answer pages (pagination.ts); servicePaged: paged by their service.
+ * The catalogue's connections are paged by its adapter (GraphqlFace.paged).
+ */
 const pagedQueries = {
   users: servicePaged(userQueries.users, byId, SERVICE_ID),
   accounts: servicePaged(accountQueries.accounts, byId, ACCOUNT_ID),
   frameworks: servicePaged(frameworkQueries.frameworks, byId, SERVICE_ID),
   projects: servicePaged(frameworkQueries.projects, byId, SERVICE_ID),
-  assets: servicePaged(portfolioQueries.assets, byId, SERVICE_ID),
-  investors: servicePaged(portfolioQueries.investors, byId, SERVICE_ID),
-  positions: servicePaged(portfolioQueries.positions, byId, SERVICE_ID),
-  portfolios: servicePaged(portfolioQueries.portfolios, byId, SERVICE_ID),
   documents: servicePaged(chainQueries.documents, byId, SERVICE_ID),
   nfts: servicePaged(nftQueries.nfts, (nft) => nft.guid, NFT_GUID),
-  impactRecomputeJobs: servicePaged(recomputeQueries.impactRecomputeJobs, byId, JOB_ID),
 };
 
 /** The root fields the catalogue declares (catalogue/graphql.ts). */
@@ -52,10 +47,8 @@ export const resolvers = {
     ...userQueries,
     ...taxonomyQueries,
     ...frameworkQueries,
-    ...portfolioQueries,
     ...chainQueries,
     ...nftQueries,
-    ...recomputeQueries,
     ...nodeQueries,
     ...pagedQueries,
   },
@@ -66,10 +59,8 @@ export const resolvers = {
     ...taxonomyMutations,
     ...translationMutations,
     ...frameworkMutations,
-    ...portfolioMutations,
     ...chainMutations,
     ...nftMutations,
-    ...recomputeMutations,
   },
   Subscription: { ...subscriptionResolvers, ...recomputeSubscriptions },
   ...withNodeIds({ ...taxonomyTypes, ...frameworkTypes, ...portfolioTypes, ...chainTypes }),

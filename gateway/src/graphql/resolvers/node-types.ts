@@ -1,4 +1,8 @@
 import { AccountRole } from '@green-impact/proto/greenimpact/identity/v1/identity';
+import { assetOf } from '../../catalogue/portfolio/assets.js';
+import { investorOf } from '../../catalogue/portfolio/investors.js';
+import { portfolioOf } from '../../catalogue/portfolio/portfolios.js';
+import { recomputeJobOf } from '../../catalogue/portfolio/recompute-jobs.js';
 import { portfolioClient } from '../../clients.js';
 import { callAs, type GraphqlContext } from '../context.js';
 import type { GqlFramework, GqlProject } from '../framework-reads.js';
@@ -9,8 +13,6 @@ import { accountQueries } from './account-resolvers.js';
 import { chainQueries } from './chain-resolvers.js';
 import { frameworkQueries } from './framework-resolvers.js';
 import { nftQueries } from './nft-resolvers.js';
-import { portfolioQueries } from './portfolio-resolvers.js';
-import { recomputeQueries } from './recompute-resolvers.js';
 import { userQueries } from './user-resolvers.js';
 
 /**
@@ -81,7 +83,7 @@ export const nodeTypes = {
   ImpactRecomputeJob: {
     parts: 1,
     key: (j: GqlJob) => [j.id],
-    refetch: async ([id], ctx) => sameId(await recomputeQueries.impactRecomputeJob(undefined, { id: part(id, UUID) }, ctx), id!),
+    refetch: async ([id], ctx) => sameId(await recomputeJobOf(ctx, part(id, UUID)), id!),
   } satisfies NodeType<GqlJob>,
   Nft: {
     parts: 1,
@@ -105,18 +107,18 @@ export const nodeTypes = {
   Asset: {
     parts: 2,
     key: (a: GqlAsset) => [a.id, a.identifier],
-    refetch: async ([id, ident], ctx) => sameId(await portfolioQueries.asset(undefined, { identifier: identifier(ident) }, ctx), serial(id)),
+    refetch: async ([id, ident], ctx) => sameId(await assetOf(ctx, identifier(ident)), serial(id)),
   } satisfies NodeType<GqlAsset>,
   Investor: {
     parts: 2,
     key: (i: GqlInvestor) => [i.id, i.identifier],
     /** Without a key: an encrypted name and e-mail read masked, as investor(identifier) shows them. */
-    refetch: async ([id, ident], ctx) => sameId(await portfolioQueries.investor(undefined, { identifier: identifier(ident) }, ctx), serial(id)),
+    refetch: async ([id, ident], ctx) => sameId(await investorOf(ctx, identifier(ident), undefined), serial(id)),
   } satisfies NodeType<GqlInvestor>,
   Portfolio: {
     parts: 2,
     key: (p: GqlPortfolio) => [p.id, p.identifier],
-    refetch: async ([id, ident], ctx) => sameId(await portfolioQueries.portfolio(undefined, { identifier: identifier(ident) }, ctx), serial(id)),
+    refetch: async ([id, ident], ctx) => sameId(await portfolioOf(ctx, identifier(ident), undefined), serial(id)),
   } satisfies NodeType<GqlPortfolio>,
   User: {
     parts: 2,

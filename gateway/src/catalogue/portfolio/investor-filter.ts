@@ -1,5 +1,5 @@
 import { NotFoundError } from '@green-impact/shared/errors';
-import type { CompositionContext } from './investor-details.js';
+import type { CallContext } from '../operation.js';
 
 /** The `investor_identifiers_allowed` / `investor_filter_active` pair of GetPositions and GetPortfolios. */
 export interface InvestorFilter {
@@ -7,14 +7,17 @@ export interface InvestorFilter {
   investorFilterActive: boolean;
 }
 
+export const NO_INVESTOR_FILTER: InvestorFilter = { investorIdentifiersAllowed: [], investorFilterActive: false };
+
 /**
  * COMPOSITION POINT of the spec's `user_identifier` filter (§5.4): identity knows which investors a user
  * may access, the portfolio service lists positions and portfolios. Without a user the filter is off; with
  * one, identity's list is passed on and the filter is on, so a user given no investors sees nothing. An
- * unknown user is identity's NOT_FOUND `No such user.` (§7).
+ * unknown user is identity's NOT_FOUND `No such user.` (§7). Both faces come here from a declaration's
+ * `request`.
  */
-export async function investorFilterOfUser(userIdentifier: string | undefined, ctx: CompositionContext): Promise<InvestorFilter> {
-  if (userIdentifier === undefined) return { investorIdentifiersAllowed: [], investorFilterActive: false };
+export async function investorFilterOfUser(userIdentifier: string | undefined, ctx: CallContext): Promise<InvestorFilter> {
+  if (userIdentifier === undefined) return NO_INVESTOR_FILTER;
   const { users } = await ctx.clients.identity.getInvestorsOfUser({ userIdentifier }, { caller: ctx.caller, requestId: ctx.requestId });
   const user = users.find((u) => u.userIdentifier === userIdentifier);
   if (!user) throw new NotFoundError('No such user.');
