@@ -36,6 +36,8 @@ type Listing = { investorIdentifier?: string; assetIdentifier?: string; userIden
 
 /** GetPortfolios of a listing: the user filter resolved through identity first. */
 async function portfoliosRequest(i: Listing, ctx: CallContext) {
+  // Every backend is picked before the first call: without a portfolio backend the answer is 503 whatever the user.
+  portfolioClient(ctx.clients);
   return {
     investorIdentifier: i.investorIdentifier ?? '',
     assetIdentifier: i.assetIdentifier,

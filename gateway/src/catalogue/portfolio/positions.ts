@@ -1,3 +1,4 @@
+import { portfolioClient } from '../../clients.js';
 import { messageResult } from '../../graphql/mappers.js';
 import { removalPayload } from '../../graphql/payloads.js';
 import { toImpact, toPosition, type GqlPosition } from '../../graphql/portfolio-objects.js';
@@ -37,6 +38,8 @@ type Listing = { investorIdentifier?: string; assetIdentifier?: string; issuerId
 
 /** GetPositions of a listing: the user filter resolved through identity first. */
 async function positionsRequest(i: Listing, ctx: CallContext) {
+  // Every backend is picked before the first call: without a portfolio backend the answer is 503 whatever the user.
+  portfolioClient(ctx.clients);
   return {
     investorIdentifier: i.investorIdentifier ?? '',
     assetIdentifier: i.assetIdentifier,

@@ -50,6 +50,11 @@ export function part(value: string | undefined, shape: RegExp): string {
 export const serial = (value: string | undefined) => Number(part(value, SERIAL));
 export const year = (value: string | undefined) => Number(part(value, YEAR));
 const identifier = (value: string | undefined) => part(value, /^[^\s][\s\S]*$/);
+/**
+ * An asset's, investor's or portfolio's identifier as the portfolio service stores it (trimmed, 1 to 255
+ * characters, no control characters): one it could not have given out is not a nodeId of this API.
+ */
+const storedIdentifier = (value: string | undefined) => part(value, /^[^\s\u0000-\u001f\u007f][^\u0000-\u001f\u007f]{0,254}$/);
 
 /** The object when it is the one the key's id names, else null. */
 const sameId = <T extends { id: string | number }>(found: T | null | undefined, id: string | number): T | null =>
@@ -107,18 +112,18 @@ export const nodeTypes = {
   Asset: {
     parts: 2,
     key: (a: GqlAsset) => [a.id, a.identifier],
-    refetch: async ([id, ident], ctx) => sameId(await assetOf(ctx, identifier(ident)), serial(id)),
+    refetch: async ([id, ident], ctx) => sameId(await assetOf(ctx, storedIdentifier(ident)), serial(id)),
   } satisfies NodeType<GqlAsset>,
   Investor: {
     parts: 2,
     key: (i: GqlInvestor) => [i.id, i.identifier],
     /** Without a key: an encrypted name and e-mail read masked, as investor(identifier) shows them. */
-    refetch: async ([id, ident], ctx) => sameId(await investorOf(ctx, identifier(ident), undefined), serial(id)),
+    refetch: async ([id, ident], ctx) => sameId(await investorOf(ctx, storedIdentifier(ident), undefined), serial(id)),
   } satisfies NodeType<GqlInvestor>,
   Portfolio: {
     parts: 2,
     key: (p: GqlPortfolio) => [p.id, p.identifier],
-    refetch: async ([id, ident], ctx) => sameId(await portfolioOf(ctx, identifier(ident), undefined), serial(id)),
+    refetch: async ([id, ident], ctx) => sameId(await portfolioOf(ctx, storedIdentifier(ident), undefined), serial(id)),
   } satisfies NodeType<GqlPortfolio>,
   User: {
     parts: 2,
