@@ -61,7 +61,7 @@ export class AssetStore {
 
   async add(caller: Caller, input: AddAssetInput): Promise<{ id: number; created: boolean }> {
     const assetIdentifier = v.text('asset_identifier', input.assetIdentifier);
-    const assetName = v.text('asset_name', input.assetName);
+    const assetName = v.name('asset_name', input.assetName);
     const issuerIdentifier = v.text('issuer_identifier', input.issuerIdentifier);
     const frameworkIdentifier = v.text('framework_identifier', input.frameworkIdentifier);
     const currencyCode = v.currencyCode('asset_currency_code', input.currencyCode);
@@ -69,7 +69,8 @@ export class AssetStore {
       input.valueOutstanding === undefined ? undefined : v.nonNegativeAmount('asset_value_outstanding', input.valueOutstanding);
     const dateIssued = v.optionalIsoDate('date_issued', input.dateIssued);
     const dateMaturity = v.optionalIsoDate('date_maturity', input.dateMaturity);
-    const givenIssuerName = v.optionalText('issuer_name', input.issuerName);
+    v.datesInOrder(dateIssued, dateMaturity);
+    const givenIssuerName = v.optionalName('issuer_name', input.issuerName);
 
     const framework = await this.frameworks.visibleFramework(caller, frameworkIdentifier);
     if (!framework) throw new NotFoundError(MSG.noSuchFramework(frameworkIdentifier));

@@ -118,7 +118,7 @@ export class InvestorStore {
 
   async add(caller: Caller, input: AddInvestorInput): Promise<{ id: number; created: boolean }> {
     const investorIdentifier = v.text('investor_identifier', input.investorIdentifier);
-    const given: PiiValues = { investorName: v.text('investor_name', input.investorName) };
+    const given: PiiValues = { investorName: v.name('investor_name', input.investorName) };
     const email = v.optionalEmail('investor_email', input.investorEmail);
     if (email !== undefined) given.investorEmail = email;
     const currencyCode = v.currencyCode('investor_currency_code', input.currencyCode);
