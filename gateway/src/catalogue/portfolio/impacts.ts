@@ -18,6 +18,12 @@ const computeMissing = yesNo('compute_missing', "yes: compute and store the year
 /** no: the totals without the records they are made of (the quick answer for large portfolios). Default yes. */
 const includeRecords = yesNo('include_records', 'no: the totals without the records they are made of. Default yes.');
 
+/** compute_missing (default no) and include_records (default yes) as the proto's flags. */
+const summaryOptions = (i: { computeMissing?: 'yes' | 'no' | undefined; includeRecords?: 'yes' | 'no' | undefined }) => ({
+  computeMissing: i.computeMissing === 'yes',
+  omitRecords: i.includeRecords === 'no',
+});
+
 /**
  * The /v1/call position operations that name a position take its investor too (as removePosition does):
  * a position id of another investor is NOT_FOUND, in the service's words, whatever the id.
@@ -96,8 +102,7 @@ export const getPortfolioImpacts = declare({
   request: (i) => ({
     portfolioIdentifier: i.portfolioIdentifier,
     reportingYear: i.year,
-    computeMissing: i.computeMissing === 'yes',
-    omitRecords: i.includeRecords === 'no',
+    ...summaryOptions(i),
   }),
   v1: (res, i) => ({
     portfolio_identifier: res.portfolioIdentifier,
@@ -116,8 +121,7 @@ export const getInvestorImpacts = declare({
   request: (i) => ({
     investorIdentifier: i.investorIdentifier,
     reportingYear: i.year,
-    computeMissing: i.computeMissing === 'yes',
-    omitRecords: i.includeRecords === 'no',
+    ...summaryOptions(i),
   }),
   v1: (res, i) => ({ investor_identifier: res.investorIdentifier, ...impactSummary(res, i.includeRecords === 'no') }),
 });

@@ -1,5 +1,7 @@
 import { NotFoundError } from '@green-impact/shared/errors';
+import { portfolioClient } from '../../clients.js';
 import type { CallContext } from '../operation.js';
+import { pageFields } from './fields.js';
 
 /** The `investor_identifiers_allowed` / `investor_filter_active` pair of GetPositions and GetPortfolios. */
 export interface InvestorFilter {
@@ -22,4 +24,28 @@ export async function investorFilterOfUser(userIdentifier: string | undefined, c
   const user = users.find((u) => u.userIdentifier === userIdentifier);
   if (!user) throw new NotFoundError('No such user.');
   return { investorIdentifiersAllowed: [...user.investorIdentifiers], investorFilterActive: true };
+}
+
+/** What a GetPositions or GetPortfolios listing asks for, whichever face. */
+export interface Listing {
+  investorIdentifier?: string | undefined;
+  assetIdentifier?: string | undefined;
+  userIdentifier?: string | undefined;
+  decryptionKey?: string | undefined;
+}
+
+/**
+ * The request fields GetPositions and GetPortfolios share: the investor ('' for every investor of the
+ * account), the asset, the key, the user filter resolved through identity and the page. The portfolio
+ * backend is picked before the first call: without one the answer is 503 whatever the user.
+ */
+export async function listingRequest(i: Listing, ctx: CallContext) {
+  portfolioClient(ctx.clients);
+  return {
+    investorIdentifier: i.investorIdentifier ?? '',
+    assetIdentifier: i.assetIdentifier,
+    decryptionKey: i.decryptionKey,
+    ...(await investorFilterOfUser(i.userIdentifier, ctx)),
+    ...pageFields(ctx.page),
+  };
 }

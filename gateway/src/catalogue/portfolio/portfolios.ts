@@ -5,10 +5,10 @@ import { toPortfolio, type GqlPortfolio } from '../../graphql/portfolio-objects.
 import { portfolioReads } from '../../graphql/portfolio-reads.js';
 import { listed } from '../../v1/truncation.js';
 import { identifier } from '../fields.js';
-import { declare, type CallContext } from '../operation.js';
+import { declare } from '../operation.js';
 import { ESG, messageOnly } from '../renders.js';
-import { assetIdentifier, decryptionKey, investorIdentifier, pageFields, portfolioIdentifier, positionId, SERVICE_ID, userIdentifier } from './fields.js';
-import { investorFilterOfUser, NO_INVESTOR_FILTER } from './investor-filter.js';
+import { assetIdentifier, decryptionKey, investorIdentifier, portfolioIdentifier, positionId, SERVICE_ID, userIdentifier } from './fields.js';
+import { listingRequest, NO_INVESTOR_FILTER } from './investor-filter.js';
 import { portfolioPositionRow, portfolioRow } from './rows.js';
 
 /**
@@ -32,21 +32,6 @@ const portfolioPayload = (ctx: GraphqlContext, answer: { message: string; id?: n
 
 const listingInput = { assetIdentifier: assetIdentifier.optional(), userIdentifier: userIdentifier.optional(), decryptionKey: decryptionKey.optional() };
 
-type Listing = { investorIdentifier?: string; assetIdentifier?: string; userIdentifier?: string; decryptionKey?: string };
-
-/** GetPortfolios of a listing: the user filter resolved through identity first. */
-async function portfoliosRequest(i: Listing, ctx: CallContext) {
-  // Every backend is picked before the first call: without a portfolio backend the answer is 503 whatever the user.
-  portfolioClient(ctx.clients);
-  return {
-    investorIdentifier: i.investorIdentifier ?? '',
-    assetIdentifier: i.assetIdentifier,
-    decryptionKey: i.decryptionKey,
-    ...(await investorFilterOfUser(i.userIdentifier, ctx)),
-    ...pageFields(ctx.page),
-  };
-}
-
 export const getPortfolios = declare({
   solution: ESG,
   operation: 'getPortfolios',
@@ -54,7 +39,7 @@ export const getPortfolios = declare({
   input: { investorIdentifier, ...listingInput },
   service: 'portfolio',
   method: 'getPortfolios',
-  request: portfoliosRequest,
+  request: listingRequest,
   v1: (res, _i, ctx) => listed(ctx, res, res.portfolios.map(portfolioRow)),
 });
 
@@ -64,7 +49,7 @@ export const portfolios = declare({
   input: { investorIdentifier: investorIdentifier.optional(), ...listingInput },
   service: 'portfolio',
   method: 'getPortfolios',
-  request: portfoliosRequest,
+  request: listingRequest,
   graphql: {
     root: 'Query',
     field: 'portfolios',

@@ -1,4 +1,3 @@
-import { portfolioClient } from '../../clients.js';
 import { messageResult } from '../../graphql/mappers.js';
 import { removalPayload } from '../../graphql/payloads.js';
 import { toImpact, toPosition, type GqlPosition } from '../../graphql/portfolio-objects.js';
@@ -12,13 +11,12 @@ import {
   decryptionKey,
   investorIdentifier,
   issuerIdentifier,
-  pageFields,
   positionId,
   reportingYear,
   SERVICE_ID,
   userIdentifier,
 } from './fields.js';
-import { investorFilterOfUser } from './investor-filter.js';
+import { listingRequest, type Listing } from './investor-filter.js';
 import { positionRow } from './rows.js';
 
 /**
@@ -34,21 +32,11 @@ const listingInput = {
   decryptionKey: decryptionKey.optional(),
 };
 
-type Listing = { investorIdentifier?: string; assetIdentifier?: string; issuerIdentifier?: string; userIdentifier?: string; decryptionKey?: string };
-
-/** GetPositions of a listing: the user filter resolved through identity first. */
-async function positionsRequest(i: Listing, ctx: CallContext) {
-  // Every backend is picked before the first call: without a portfolio backend the answer is 503 whatever the user.
-  portfolioClient(ctx.clients);
-  return {
-    investorIdentifier: i.investorIdentifier ?? '',
-    assetIdentifier: i.assetIdentifier,
-    issuerIdentifier: i.issuerIdentifier,
-    decryptionKey: i.decryptionKey,
-    ...(await investorFilterOfUser(i.userIdentifier, ctx)),
-    ...pageFields(ctx.page),
-  };
-}
+/** GetPositions of a listing: the shared listing, and the issuer. */
+const positionsRequest = async (i: Listing & { issuerIdentifier?: string | undefined }, ctx: CallContext) => ({
+  ...(await listingRequest(i, ctx)),
+  issuerIdentifier: i.issuerIdentifier,
+});
 
 export const getPositions = declare({
   solution: ESG,
