@@ -94,6 +94,14 @@ for (const db of testDatabases) {
       await refused(h.portfolio.getPositions({ investorIdentifier: 'inv\nrules', investorIdentifiersAllowed: [], investorFilterActive: false }, me()), 'investor_identifier', 'investor_identifier must not contain control characters.');
     });
 
+    it('batch reads take blank identifiers as naming nothing, refuse ones the service could not have stored, and check the key', async () => {
+      assert.deepEqual((await h.portfolio.getAssetsByIdentifiers({ assetIdentifiers: ['  ', 'RULES-1'] }, me())).assets.map((a) => a.assetIdentifier), ['RULES-1']);
+      await refused(h.portfolio.getAssetsByIdentifiers({ assetIdentifiers: ['x'.repeat(256)] }, me()), 'asset_identifier', 'asset_identifier must be 1 to 255 characters.');
+      await refused(h.portfolio.getInvestorsByIdentifiers({ investorIdentifiers: ['inv\u0000'] }, me()), 'investor_identifier', 'investor_identifier must not contain control characters.');
+      await refused(h.portfolio.getInvestorsByIdentifiers({ investorIdentifiers: ['inv-rules'], decryptionKey: 'k'.repeat(256) }, me()), 'decryption_key', 'decryption_key must be at most 255 characters.');
+      await refused(h.portfolio.getPositionsByIds({ positionIds: [1], decryptionKey: 'k\u0001' }, me()), 'decryption_key', 'decryption_key must not contain control characters.');
+    });
+
     it('recompute jobs: an id of at most 64 characters, a listing of 1 to 100 (0: the default)', async () => {
       await refused(h.portfolio.getImpactRecomputeJob({ jobId: 'j'.repeat(65) }, me()), 'job_id', 'job_id must be 1 to 64 characters.');
       await refused(h.portfolio.listImpactRecomputeJobs({ limit: 101, statuses: [] }, me()), 'limit', 'limit must be from 1 to 100, got 101.');

@@ -5,6 +5,7 @@ import { toAsset, type GqlAsset } from '../../graphql/portfolio-objects.js';
 import { portfolioReads } from '../../graphql/portfolio-reads.js';
 import { listed } from '../../v1/truncation.js';
 import { number, text } from '../fields.js';
+import { withLabels } from '../graphql.js';
 import { declare } from '../operation.js';
 import { ESG, messageOnly } from '../renders.js';
 import { assetIdentifier, currencyCode, frameworkIdentifier, issuerIdentifier, pageFields, reportingYear, SERVICE_ID, toVisibility, visibility } from './fields.js';
@@ -66,7 +67,7 @@ export const asset = declare({
   method: 'getAssetsByIdentifiers',
   request: (i) => ({ assetIdentifiers: [i.identifier] }),
   // Read through the request's batched loader, so the asset fields of one request share a call.
-  graphql: { root: 'Query', field: 'asset', nested: false, render: (_call, i, ctx) => assetOf(ctx, i.identifier) },
+  graphql: { root: 'Query', field: 'asset', nested: false, render: (_call, i, ctx) => withLabels(assetOf(ctx, i.identifier), { asset_identifier: 'identifier' }) },
 });
 
 export const getAssetFrameworkDetails = declare({

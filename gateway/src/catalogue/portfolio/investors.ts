@@ -5,6 +5,7 @@ import { toInvestor, type GqlInvestor } from '../../graphql/portfolio-objects.js
 import { portfolioReads } from '../../graphql/portfolio-reads.js';
 import { listed } from '../../v1/truncation.js';
 import { text } from '../fields.js';
+import { withLabels } from '../graphql.js';
 import { declare } from '../operation.js';
 import { ESG, messageOnly } from '../renders.js';
 import { currencyCode, decryptionKey, investorIdentifier, pageFields, SERVICE_ID } from './fields.js';
@@ -56,7 +57,12 @@ export const investor = declare({
   method: 'getInvestorsByIdentifiers',
   request: (i) => ({ investorIdentifiers: [i.identifier], decryptionKey: i.decryptionKey }),
   // Read through the request's batched loader, so the investor fields of one request share a call.
-  graphql: { root: 'Query', field: 'investor', nested: false, render: (_call, i, ctx) => investorOf(ctx, i.identifier, i.decryptionKey) },
+  graphql: {
+    root: 'Query',
+    field: 'investor',
+    nested: false,
+    render: (_call, i, ctx) => withLabels(investorOf(ctx, i.identifier, i.decryptionKey), { investor_identifier: 'identifier', decryption_key: 'decryptionKey' }),
+  },
 });
 
 export const generateInvestorIdentifier = declare({

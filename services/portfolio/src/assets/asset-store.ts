@@ -204,7 +204,8 @@ export class AssetStore {
    * it; unknown, invisible and ambiguous ones (published by several accounts, none the caller's) are left out.
    */
   async byIdentifiers(caller: Caller, identifiers: string[]): Promise<AssetView[]> {
-    const wanted = v.batch('asset_identifiers', identifiers.map((i) => i.trim()).filter((i) => i !== ''));
+    // Blank ones name nothing; any other must be an identifier the service could have stored.
+    const wanted = v.batch('asset_identifiers', identifiers.map((i) => i.trim()).filter((i) => i !== '').map((i) => v.text('asset_identifier', i)));
     if (wanted.length === 0) return [];
     const found: (AssetRow & { rn?: unknown; n?: unknown })[] = await this.ds.query(
       `SELECT * FROM (

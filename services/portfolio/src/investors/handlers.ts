@@ -41,7 +41,7 @@ export function investorHandlers(
       return { message: MSG.investorRemoved, id, investorIdentifier: req.investorIdentifier.trim() };
     },
     async getInvestorsByIdentifiers(req, ctx) {
-      const list = await s.investors.byIdentifiers(requireAccount(ctx.caller), req.investorIdentifiers, req.decryptionKey);
+      const list = await s.investors.byIdentifiers(requireAccount(ctx.caller), req.investorIdentifiers, v.optionalKey('decryption_key', req.decryptionKey));
       return { investors: list.map(investorMsg) };
     },
   };

@@ -105,7 +105,8 @@ export class InvestorStore {
   /** Batch read (one query); unknown identifiers are left out. */
   async byIdentifiers(caller: Caller, identifiers: string[], decryptionKey?: string): Promise<InvestorView[]> {
     const key = parseDecryptionKey(decryptionKey);
-    const wanted = v.batch('investor_identifiers', identifiers.map((i) => i.trim()).filter((i) => i !== ''));
+    // Blank ones name nothing; any other must be an identifier the service could have stored.
+    const wanted = v.batch('investor_identifiers', identifiers.map((i) => i.trim()).filter((i) => i !== '').map((i) => v.text('investor_identifier', i)));
     if (wanted.length === 0) return [];
     const rows: InvestorRow[] = await this.ds.query(
       `SELECT ${INVESTOR_COLUMNS} FROM portfolio.investors i WHERE i.account_id = $1 AND i.investor_identifier = ANY($2) ORDER BY i.id`,

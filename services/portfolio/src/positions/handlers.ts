@@ -44,7 +44,7 @@ export function positionHandlers(s: PortfolioStores): Pick<Handlers, 'getPositio
       return { message: MSG.positionRemoved, id };
     },
     async getPositionsByIds(req, ctx) {
-      const list = await s.positions.byIds(requireAccount(ctx.caller), req.positionIds, req.decryptionKey);
+      const list = await s.positions.byIds(requireAccount(ctx.caller), req.positionIds, v.optionalKey('decryption_key', req.decryptionKey));
       return { positions: list.map(positionMsg) };
     },
   };
