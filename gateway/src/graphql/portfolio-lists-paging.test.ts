@@ -1,7 +1,8 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { startTestGateway, type TestGateway } from '../testing/real-gateway.js';
+import type { TestGateway } from '../testing/real-gateway.js';
+import { startPortfolioGateway } from '../testing/portfolio-gateway.js';
 import { data, gqlAt, onlyError, type GqlResponse } from '../testing/graphql-calls.js';
 import { checkPage, paginate } from './pagination.js';
 
@@ -21,11 +22,9 @@ const GUID_CURSOR = Buffer.from(JSON.stringify([1, 'a3f1c2d4-guid'])).toString('
 const SERIAL_CURSOR = Buffer.from(JSON.stringify([1, '7'])).toString('base64url');
 
 before(async () => {
-  t = await startTestGateway({}, { portfolio: true });
-  await t.taxonomy!.client.addCurrency({ currencyCode: 'EUR' }, { caller: t.operator });
+  t = await startPortfolioGateway();
   data(
     await gql(`mutation {
-      f: addFramework(input: { identifier: "GBF", name: "Green Bond Framework", currencyCode: "EUR", visibility: PUBLIC }) { id }
       i: addInvestor(input: { identifier: "inv_1", name: "Ann", currencyCode: "EUR" }) { message }
       j: addInvestor(input: { identifier: "inv_2", name: "Bo", currencyCode: "EUR" }) { message }
     }`),

@@ -1,6 +1,7 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { startTestGateway, type TestGateway } from '../testing/real-gateway.js';
+import type { TestGateway } from '../testing/real-gateway.js';
+import { startPortfolioGateway } from '../testing/portfolio-gateway.js';
 import { callsDuring as callsOf, data, gqlAt, type GqlResponse } from '../testing/graphql-calls.js';
 
 /**
@@ -21,9 +22,7 @@ const gql = (query: string, variables: Record<string, unknown> = {}, apiKey?: st
 /** Calls the PortfolioService receives from the gateway (addAsset's own framework check reaches taxonomy, not the gateway). */
 const callsDuring = (run: () => Promise<unknown>) => callsOf([{ get calls() { return t.portfolio!.calls.filter((c) => c.issuer === 'gateway'); } }], run);
 before(async () => {
-  t = await startTestGateway({}, { portfolio: true });
-  await t.taxonomy!.client.addCurrency({ currencyCode: 'EUR' }, { caller: t.operator });
-  data(await gql('mutation { addFramework(input: { identifier: "GBF", name: "Green Bond Framework", currencyCode: "EUR", visibility: PUBLIC }) { id } }'));
+  t = await startPortfolioGateway();
 });
 after(async () => {
   await t.stop();

@@ -1,6 +1,7 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { jsonHeaders, startTestGateway, type TestGateway } from '../testing/real-gateway.js';
+import { jsonHeaders, type TestGateway } from '../testing/real-gateway.js';
+import { startPortfolioGateway } from '../testing/portfolio-gateway.js';
 import { data, gqlAt, onlyError, type GqlResponse } from '../testing/graphql-calls.js';
 
 /**
@@ -22,11 +23,9 @@ const ASSET = { asset_identifier: 'SE0001', asset_name: 'Green bond', issuer_ide
 const POSITION = { investor_identifier: 'inv_1', asset_identifier: 'SE0001', position_amount: 100_000, position_currency_code: 'EUR' };
 
 before(async () => {
-  t = await startTestGateway({}, { portfolio: true });
-  await t.taxonomy!.client.addCurrency({ currencyCode: 'EUR' }, { caller: t.operator });
+  t = await startPortfolioGateway();
   data(
     await gql(`mutation {
-      f: addFramework(input: { identifier: "GBF", name: "Green Bond Framework", currencyCode: "EUR", visibility: PUBLIC }) { id }
       a: addAsset(input: { identifier: "SE0001", name: "Green bond", issuerIdentifier: "ISS-1", frameworkIdentifier: "GBF", currencyCode: "EUR" }) { message }
       i: addInvestor(input: { identifier: "inv_1", name: "Ann", currencyCode: "EUR" }) { message }
     }`),

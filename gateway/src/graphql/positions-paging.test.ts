@@ -1,6 +1,7 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { startTestGateway, type TestGateway } from '../testing/real-gateway.js';
+import type { TestGateway } from '../testing/real-gateway.js';
+import { startPortfolioGateway } from '../testing/portfolio-gateway.js';
 import { data, gqlAt, onlyError, type GqlResponse } from '../testing/graphql-calls.js';
 import { checkPage, paginate } from './pagination.js';
 
@@ -19,11 +20,9 @@ type Page = { nodes: { id: string; investorIdentifier: string }[]; pageInfo: { h
 const page = async (variables: Record<string, unknown>): Promise<Page> => data(await gql(PAGE, variables))['positions'];
 
 before(async () => {
-  t = await startTestGateway({}, { portfolio: true });
-  await t.taxonomy!.client.addCurrency({ currencyCode: 'EUR' }, { caller: t.operator });
+  t = await startPortfolioGateway();
   data(
     await gql(`mutation {
-      f: addFramework(input: { identifier: "GBF", name: "Green Bond Framework", currencyCode: "EUR", visibility: PUBLIC }) { id }
       a: addAsset(input: { identifier: "SE0001", name: "Green bond", issuerIdentifier: "ISS-1", frameworkIdentifier: "GBF", currencyCode: "EUR" }) { message }
       i: addInvestor(input: { identifier: "inv_1", name: "Ann", currencyCode: "EUR" }) { message }
       j: addInvestor(input: { identifier: "inv_2", name: "Bo", currencyCode: "EUR" }) { message }
