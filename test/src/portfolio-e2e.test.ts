@@ -151,8 +151,8 @@ for (const db of testDatabases) {
       assert.deepEqual(await ok(issuer(ESG, 'getInvestors', {}), 'other account'), []);
 
       // ---- positions: one with impacts of 2024 from 1 July, one without ----
-      await refused(manager(ESG, 'addPosition', { investor_identifier: invA, asset_identifier: 'SE0001', position_amount: -1, position_currency_code: 'SEK' }), 400, 'INVALID_ARGUMENT', 'position_amount must be greater than 0.');
-      await refused(manager(ESG, 'addPosition', { investor_identifier: invA, asset_identifier: 'SE0001', position_amount: 1, position_currency_code: 'SEK', position_days: 0 }), 400, 'INVALID_ARGUMENT', 'position_days must be between 1 and 36525.');
+      await refused(manager(ESG, 'addPosition', { investor_identifier: invA, asset_identifier: 'SE0001', position_amount: -1, position_currency_code: 'SEK' }), 400, 'INVALID_ARGUMENT', 'position_amount must be a positive number.');
+      await refused(manager(ESG, 'addPosition', { investor_identifier: invA, asset_identifier: 'SE0001', position_amount: 1, position_currency_code: 'SEK', position_days: 0 }), 400, 'INVALID_ARGUMENT', 'position_days must be a whole number of days from 1 to 36525, got 0.');
       await refused(manager(ESG, 'addPosition', { investor_identifier: invA, asset_identifier: 'SE-DRAFT', position_amount: 1, position_currency_code: 'SEK' }), 404, 'NOT_FOUND');
       const posA = idOf(
         (await ok(manager(ESG, 'addPosition', { investor_identifier: invA, asset_identifier: 'SE0001', position_amount: 1_250_000, position_currency_code: 'SEK', reporting_year: year, position_start_date: '2024-07-01' }), 'addPosition')).message,
@@ -279,7 +279,7 @@ for (const db of testDatabases) {
       const bad = await graphqlClient(system.gatewayUrl, issuerKey)(
         'mutation { addAsset(input: {identifier: "X", name: "X", issuerIdentifier: "I", frameworkIdentifier: "RAIL", currencyCode: "EUR", dateIssued: "2025-02-30"}) { message } }',
       );
-      assert.deepEqual([bad.errors?.[0]?.message, bad.errors?.[0]?.extensions?.code], ['input.dateIssued must be a date in the form YYYY-MM-DD.', 'INVALID_ARGUMENT']);
+      assert.deepEqual([bad.errors?.[0]?.message, bad.errors?.[0]?.extensions?.code], ['input.dateIssued must be a date YYYY-MM-DD, got "2025-02-30".', 'INVALID_ARGUMENT']);
 
       // ---- the manager: an encrypted investor, positions with impacts, a portfolio ----
       const { k } = await manager('mutation { k: generateEncryptionKey }');

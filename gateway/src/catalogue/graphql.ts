@@ -1,8 +1,8 @@
 import type { GraphQLResolveInfo } from 'graphql';
 import { InvalidArgumentError } from '@green-impact/shared/errors';
 import type { GraphqlContext } from '../graphql/context.js';
-import type { ServicePage } from '../graphql/pagination.js';
-import type { CallContext, Operation, ServicePageRequest } from './operation.js';
+import { servicePaged, type ServicePage } from '../graphql/pagination.js';
+import type { CallContext, Operation, PageRequest } from './operation.js';
 import { graphqlLabels, inputFromGraphql } from './parse.js';
 
 type Resolver = (source: unknown, args: Record<string, unknown>, ctx: GraphqlContext, info: GraphQLResolveInfo) => Promise<unknown>;
@@ -20,7 +20,17 @@ export function graphqlResolvers(operations: readonly Operation[]): { Query: Rec
     const face = op.graphql;
     if (!face) continue;
     if (out[face.root][face.field]) throw new Error(`GraphQL field ${face.root}.${face.field} is declared twice.`);
-    out[face.root][face.field] = resolverOf(op);
+    const run = runnerOf(op);
+    const paged = face.paged;
+    out[face.root][face.field] = paged
+      ? // first/after are checked and turned into the page before anything else, as servicePaged does for every connection.
+        (source, args, ctx, info) =>
+          servicePaged(
+            (_parent: unknown, rest: Record<string, unknown>, c: GraphqlContext, page: PageRequest) => run(rest, c, info, page) as Promise<ServicePage<unknown>>,
+            paged.idOf as (item: unknown) => string | number,
+            paged.idPattern,
+          )(source, args, ctx)
+      : (_source, args, ctx, info) => run(args, ctx, info, undefined);
   }
   return out;
 }
@@ -31,7 +41,7 @@ export function resolverOf(op: Operation): Resolver {
   return (_source, args, ctx, info) => run(args, ctx, info, undefined);
 }
 
-type PagedResolver<T> = (source: unknown, args: Record<string, unknown>, ctx: GraphqlContext, page: ServicePageRequest) => Promise<ServicePage<T>>;
+type PagedResolver<T> = (source: unknown, args: Record<string, unknown>, ctx: GraphqlContext, page: PageRequest) => Promise<ServicePage<T>>;
 
 /**
  * The resolver of a list the service pages, in the shape graphql/pagination.ts's servicePaged wraps: the
@@ -51,7 +61,7 @@ function runnerOf(op: Operation) {
   if (!face) throw new Error(`${op.operation ?? 'An operation'} has no GraphQL face.`);
   const label = (name: string) => (face.nested ? `input.${name}` : name);
   const labels = new Map([...graphqlLabels(op.input, face.nested), ['network', label('network')], [IDEMPOTENCY_KEY, label('idempotencyKey')]]);
-  return async (args: Record<string, unknown>, ctx: GraphqlContext, info: GraphQLResolveInfo, page: ServicePageRequest | undefined) => {
+  return async (args: Record<string, unknown>, ctx: GraphqlContext, info: GraphQLResolveInfo, page: PageRequest | undefined) => {
     const caller = op.withoutApiKey ? undefined : (await ctx.auth()).caller;
     const input = inputFromGraphql(op.input, args, face.nested);
     const call = () =>
@@ -78,6 +88,18 @@ function envelopeOf(op: Operation, args: Record<string, unknown>, nested: boolea
     ...(op.envelope?.network && typeof network === 'string' ? { envelope: { version: 1, network } } : {}),
     ...(typeof key === 'string' ? { idempotencyKey: key } : {}),
   };
+}
+
+/**
+ * For GraphQL's own resolvers (nested fields, subscriptions) that call a service directly: a refusal that
+ * names a parameter by its /v1/call name (`labels`' keys) is named as the field's argument (its values).
+ */
+export async function withLabels<T>(read: Promise<T>, labels: Readonly<Record<string, string>>): Promise<T> {
+  try {
+    return await read;
+  } catch (err) {
+    throw relabel(err, new Map(Object.entries(labels)));
+  }
 }
 
 /**

@@ -1,6 +1,7 @@
 import type { Operation } from './operation.js';
 import { chainOperations } from './chain/index.js';
 import { identityOperations } from './identity/index.js';
+import { portfolioDomainOperations } from './portfolio/index.js';
 import { currencyOperations } from './taxonomy/currencies.js';
 import { taxonomyOperations } from './taxonomy/taxonomy.js';
 import { translationOperations } from './taxonomy/translations.js';
@@ -17,4 +18,5 @@ export const catalogue: readonly Operation[] = [
   ...currencyOperations,
   ...chainOperations,
   ...identityOperations,
+  ...portfolioDomainOperations,
 ];

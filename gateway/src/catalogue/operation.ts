@@ -49,11 +49,12 @@ export interface CallContext {
    */
   readonly idempotencyKey?: string | undefined;
   /** The page a paged GraphQL list asks for (graphql/pagination.ts's servicePaged); absent: the whole list. */
-  page?: ServicePageRequest | undefined;
+  page?: PageRequest | undefined;
 }
 
-/** A page of a list the service pages: its size, and the token of the page before (absent for the first). */
-export interface ServicePageRequest {
+
+/** A page of a connection its service pages: page_size and page_token of the request. */
+export interface PageRequest {
   pageSize: number;
   pageToken: string | undefined;
 }
@@ -82,6 +83,12 @@ export interface GraphqlFace<I, R> {
    * id), after it (the changed item as the caller now sees it) or shape its answer.
    */
   render(call: () => Promise<R>, input: I, ctx: GraphqlContext, info: GraphQLResolveInfo): unknown;
+  /**
+   * A connection its service pages (graphql/pagination.ts, servicePaged): `first` and `after` are checked
+   * and reach `request` as the call context's `page`; the render answers the page's items, the service's
+   * next_page_token and total_count. `idOf` gives an item's id, `idPattern` the ids a cursor may carry.
+   */
+  paged?: { idOf(item: never): string | number; idPattern: RegExp } | undefined;
 }
 
 export interface Declaration<F extends Fields, S extends ServiceName, M extends MethodOf<S>> {

@@ -1,30 +1,30 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { startTestGateway, type TestGateway } from '../testing/test-gateway.js';
+import { setTimeout as sleep } from 'node:timers/promises';
+import type { TestGateway } from '../testing/real-gateway.js';
+import { startPortfolioGateway } from '../testing/portfolio-gateway.js';
 import { data, gqlAt, onlyError, type GqlResponse } from '@green-impact/testing/gateway/graphql-calls';
 import { checkPage, paginate } from './pagination.js';
 
 /**
- * The assets, portfolios and impactRecomputeJobs connections are paged by the portfolio service (the fake
- * here, paging as the real one): first/after go to GetAssets / GetPortfolios / ListImpactRecomputeJobs
+ * The assets, portfolios and impactRecomputeJobs connections are paged by the portfolio service (the real
+ * one, seeded through the gateway): first/after go to GetAssets / GetPortfolios / ListImpactRecomputeJobs
  * as page_size/page_token, the whole list is never asked for, and the cursors are those the gateway-side
  * paging gave out.
  */
 
-const ACME = { accountId: 'acc-acme', role: 'user' as const };
 type Page = { nodes: { id: string }[]; pageInfo: { hasNextPage: boolean; endCursor: string | null }; totalCount: number };
 
 let t: TestGateway;
-const gql = (query: string, variables: Record<string, unknown> = {}): Promise<GqlResponse> => gqlAt(t.baseUrl, query, variables, 'user-key');
-const callsOf = (method: string) => t.portfolio!.calls.filter((c) => c.method === method).map((c) => JSON.parse(JSON.stringify(c.request)));
+const gql = (query: string, variables: Record<string, unknown> = {}): Promise<GqlResponse> => gqlAt(t.baseUrl, query, variables, t.userKey);
+const callsOf = (method: string) => t.portfolio!.calls.filter((c) => c.method === method && c.issuer === 'gateway').map((c) => JSON.parse(JSON.stringify(c.request)));
 const GUID_CURSOR = Buffer.from(JSON.stringify([1, 'a3f1c2d4-guid'])).toString('base64url');
 const SERIAL_CURSOR = Buffer.from(JSON.stringify([1, '7'])).toString('base64url');
 
 before(async () => {
-  t = await startTestGateway({}, { portfolio: true });
+  t = await startPortfolioGateway();
   data(
     await gql(`mutation {
-      f: addFramework(input: { identifier: "GBF", name: "Green Bond Framework", currencyCode: "EUR", visibility: PUBLIC }) { id }
       i: addInvestor(input: { identifier: "inv_1", name: "Ann", currencyCode: "EUR" }) { message }
       j: addInvestor(input: { identifier: "inv_2", name: "Bo", currencyCode: "EUR" }) { message }
     }`),
@@ -33,8 +33,10 @@ before(async () => {
     data(await gql(`mutation { addAsset(input: { identifier: "SE000${n}", name: "Bond ${n}", issuerIdentifier: "ISS-${n % 2}", frameworkIdentifier: "GBF", currencyCode: "EUR" }) { message } }`));
     data(await gql(`mutation { a: addPortfolio(investorIdentifier: "inv_1", identifier: "a-${n}") { message } b: addPortfolio(investorIdentifier: "inv_2", identifier: "b-${n}") { message } }`));
   }
-  // Seven jobs, two in the same minute (ordered by id there).
-  t.portfolio!.seedRecomputeJobs(ACME, ['2025-01-01T00:01:00Z', '2025-01-01T00:05:00Z', '2025-01-01T00:03:00Z', '2025-01-01T00:03:00Z', '2025-01-01T00:02:00Z', '2025-01-01T00:07:00Z', '2025-01-01T00:04:00Z']);
+  // Seven jobs (a recompute of the account for each of seven years), each completed by the service's runner.
+  for (let year = 2018; year <= 2024; year++) data(await gql(`mutation { startImpactRecompute(scope: ACCOUNT, year: ${year}) { created } }`));
+  const completed = async () => data(await gql('{ impactRecomputeJobs(first: 10, status: COMPLETED) { totalCount } }'))['impactRecomputeJobs'].totalCount;
+  while ((await completed()) < 7) await sleep(50);
 });
 after(async () => {
   await t.stop();

@@ -1,13 +1,14 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { startTestGateway, type TestGateway } from '../testing/test-gateway.js';
+import type { TestGateway } from '../testing/real-gateway.js';
+import { startPortfolioGateway } from '../testing/portfolio-gateway.js';
 import { callsDuring as callsOf, data, gqlAt, type GqlResponse } from '@green-impact/testing/gateway/graphql-calls';
 
 /**
  * Asset, investor, position and portfolio changes answer payloads carrying the item as asset(identifier),
  * investor(identifier, decryptionKey) and portfolio(identifier) show it to the caller (payloads.ts), against
- * the fake PortfolioService and TaxonomyService over real gRPC. `user-key` and `op-key` belong to different
- * accounts; investor names and e-mails are PII, shown in clear only with the change's own key.
+ * the real PortfolioService and TaxonomyService over gRPC. The user's and the operator's keys belong to
+ * different accounts; investor names and e-mails are PII, shown in clear only with the change's own key.
  */
 
 const KEY = 'b'.repeat(64);
@@ -16,13 +17,12 @@ const MASK = '********';
 
 let t: TestGateway;
 
-const gql = (query: string, variables: Record<string, unknown> = {}, apiKey: string | null = 'user-key'): Promise<GqlResponse> =>
-  gqlAt(t.baseUrl, query, variables, apiKey);
-/** Calls the fake PortfolioService receives (addAsset's own framework check reaches the taxonomy fake, not the gateway). */
-const callsDuring = (run: () => Promise<unknown>) => callsOf([t.portfolio!], run);
+const gql = (query: string, variables: Record<string, unknown> = {}, apiKey?: string | null): Promise<GqlResponse> =>
+  gqlAt(t.baseUrl, query, variables, apiKey === undefined ? t.userKey : apiKey);
+/** Calls the PortfolioService receives from the gateway (addAsset's own framework check reaches taxonomy, not the gateway). */
+const callsDuring = (run: () => Promise<unknown>) => callsOf([{ get calls() { return t.portfolio!.calls.filter((c) => c.issuer === 'gateway'); } }], run);
 before(async () => {
-  t = await startTestGateway({}, { portfolio: true });
-  data(await gql('mutation { addFramework(input: { identifier: "GBF", name: "Green Bond Framework", currencyCode: "EUR", visibility: PUBLIC }) { id } }'));
+  t = await startPortfolioGateway();
 });
 after(async () => {
   await t.stop();
@@ -131,10 +131,10 @@ describe('portfolio payloads', () => {
         x: removeInvestor(identifier: "inv_p1") { removedId }
       }`,
       {},
-      'op-key',
+      t.operatorKey,
     );
     assert.doesNotMatch(JSON.stringify(other.body), /Ann Investor|ann@example/);
-    const own = data(await gql('mutation { addInvestor(input: { identifier: "inv_p1", name: "Op Own", currencyCode: "EUR" }) { investor { name } } }', {}, 'op-key'));
+    const own = data(await gql('mutation { addInvestor(input: { identifier: "inv_p1", name: "Op Own", currencyCode: "EUR" }) { investor { name } } }', {}, t.operatorKey));
     assert.deepEqual(own['addInvestor'].investor, { name: 'Op Own' });
     // The owner's re-key shows the name with the change's key; a change without a key shows it masked.
     const rekeyed = data(

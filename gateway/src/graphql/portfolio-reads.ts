@@ -1,7 +1,7 @@
 import type { Visibility } from '@green-impact/proto/greenimpact/common/v1/common';
 import type { AssetFrameworkDetail } from '@green-impact/proto/greenimpact/portfolio/v1/portfolio';
 import { portfolioClient } from '../clients.js';
-import type { InvestorFilter } from '../composition/user-investor-filter.js';
+import { NO_INVESTOR_FILTER as NO_FILTER, type InvestorFilter } from '../catalogue/portfolio/investor-filter.js';
 import { BatchLoader } from './batch-loader.js';
 import { callAs, type GraphqlContext } from './context.js';
 import type { GqlFramework } from './framework-reads.js';
@@ -62,8 +62,6 @@ export interface PortfolioListing {
   decryptionKey: Key;
   filter: InvestorFilter;
 }
-
-const NO_FILTER: InvestorFilter = { investorIdentifiersAllowed: [], investorFilterActive: false };
 
 function groupBy<T>(items: readonly T[], keyOf: (item: T) => string | number): Map<string | number, T[]> {
   const groups = new Map<string | number, T[]>();

@@ -1,36 +1,37 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { startTestGateway, type TestGateway } from '../testing/test-gateway.js';
+import type { TestGateway } from '../testing/real-gateway.js';
+import { startPortfolioGateway } from '../testing/portfolio-gateway.js';
 import { data, gqlAt, onlyError, type GqlResponse } from '@green-impact/testing/gateway/graphql-calls';
 import { checkPage, paginate } from './pagination.js';
 
 /**
- * The positions connection is paged by the portfolio service (the fake here, paging as the real one):
+ * The positions connection is paged by the portfolio service (the real one, seeded through the gateway):
  * first/after go to GetPositions as page_size/page_token, the whole list is never asked for, and the
  * cursors are those the gateway-side paging gave out.
  */
 
-const ACME = { accountId: 'acc-acme', role: 'user' as const };
 const PAGE = 'query($first: Int, $after: String, $investor: String) { positions(first: $first, after: $after, investorIdentifier: $investor) { nodes { id investorIdentifier } edges { cursor node { id investorIdentifier } } pageInfo { hasNextPage hasPreviousPage startCursor endCursor } totalCount } }';
 
 let t: TestGateway;
-const gql = (query: string, variables: Record<string, unknown> = {}): Promise<GqlResponse> => gqlAt(t.baseUrl, query, variables, 'user-key');
-const getPositionsCalls = () => t.portfolio!.calls.filter((c) => c.method === 'getPositions').map((c) => JSON.parse(JSON.stringify(c.request)));
+const gql = (query: string, variables: Record<string, unknown> = {}): Promise<GqlResponse> => gqlAt(t.baseUrl, query, variables, t.userKey);
+const getPositionsCalls = () => t.portfolio!.calls.filter((c) => c.method === 'getPositions' && c.issuer === 'gateway').map((c) => JSON.parse(JSON.stringify(c.request)));
 type Page = { nodes: { id: string; investorIdentifier: string }[]; pageInfo: { hasNextPage: boolean; endCursor: string | null }; totalCount: number };
 const page = async (variables: Record<string, unknown>): Promise<Page> => data(await gql(PAGE, variables))['positions'];
 
 before(async () => {
-  t = await startTestGateway({}, { portfolio: true });
+  t = await startPortfolioGateway();
   data(
     await gql(`mutation {
-      f: addFramework(input: { identifier: "GBF", name: "Green Bond Framework", currencyCode: "EUR", visibility: PUBLIC }) { id }
       a: addAsset(input: { identifier: "SE0001", name: "Green bond", issuerIdentifier: "ISS-1", frameworkIdentifier: "GBF", currencyCode: "EUR" }) { message }
       i: addInvestor(input: { identifier: "inv_1", name: "Ann", currencyCode: "EUR" }) { message }
       j: addInvestor(input: { identifier: "inv_2", name: "Bo", currencyCode: "EUR" }) { message }
     }`),
   );
   for (const investor of ['inv_1', 'inv_2', 'inv_1']) {
-    await t.portfolio!.seedPositions(ACME, { investorIdentifier: investor, assetIdentifier: 'SE0001', count: 3, amount: 1000 });
+    for (let n = 0; n < 3; n++) {
+      data(await gql(`mutation { addPosition(input: { investorIdentifier: "${investor}", assetIdentifier: "SE0001", amount: 1000, currencyCode: "EUR" }) { message } }`));
+    }
   }
 });
 after(async () => {
@@ -103,7 +104,7 @@ describe('investors connection paged by the service', () => {
   const INVESTORS = 'query($first: Int, $after: String) { investors(first: $first, after: $after) { nodes { id identifier } edges { cursor node { id identifier } } pageInfo { hasNextPage hasPreviousPage startCursor endCursor } totalCount } }';
   type InvestorPage = { nodes: { id: string; identifier: string }[]; pageInfo: { hasNextPage: boolean; endCursor: string | null }; totalCount: number };
   const investors = async (variables: Record<string, unknown>): Promise<InvestorPage> => data(await gql(INVESTORS, variables))['investors'];
-  const calls = () => t.portfolio!.calls.filter((c) => c.method === 'getInvestors').map((c) => JSON.parse(JSON.stringify(c.request)));
+  const calls = () => t.portfolio!.calls.filter((c) => c.method === 'getInvestors' && c.issuer === 'gateway').map((c) => JSON.parse(JSON.stringify(c.request)));
 
   test('first/after go to GetInvestors; the pages and cursors are those of the gateway-side paging', async () => {
     data(await gql('mutation { a: addInvestor(input: { identifier: "inv_3", name: "Cy", currencyCode: "EUR" }) { message } }'));

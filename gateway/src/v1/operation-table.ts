@@ -1,11 +1,5 @@
-import { assetOperations } from './operations/assets.js';
 import { frameworkOperations } from './operations/frameworks.js';
-import { impactOperations } from './operations/impacts.js';
-import { investorOperations } from './operations/investors.js';
-import { portfolioOperations } from './operations/portfolios.js';
-import { positionOperations } from './operations/positions.js';
 import { projectOperations } from './operations/projects.js';
-import { recomputeJobOperations } from './operations/recompute-jobs.js';
 import { catalogue } from '../catalogue/index.js';
 import { v1Entries } from '../catalogue/v1.js';
 import type { OperationEntry, Solution } from './operation.js';
@@ -17,12 +11,6 @@ import type { OperationEntry, Solution } from './operation.js';
 export const operationEntries: readonly OperationEntry[] = [
   ...frameworkOperations,
   ...projectOperations,
-  ...assetOperations,
-  ...investorOperations,
-  ...positionOperations,
-  ...portfolioOperations,
-  ...impactOperations,
-  ...recomputeJobOperations,
   ...v1Entries(catalogue),
 ];
 

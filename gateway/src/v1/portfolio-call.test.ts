@@ -54,26 +54,17 @@ function lastRequest(method: string): any {
 const ASSET = { asset_identifier: 'SE0001', asset_name: 'Green bond 2029', issuer_identifier: 'ISS-1', framework_identifier: 'GBF', asset_currency_code: 'EUR' };
 const POSITION = { investor_identifier: 'inv_1', asset_identifier: 'SE0001', position_amount: 100_000, position_currency_code: 'EUR' };
 
+// The rules (dates, amounts, position_days, years, currency codes, e-mail addresses, position ids) are the
+// portfolio service's and answered in its words: services/portfolio/src/rules.test.ts. The gateway refuses
+// what is absent or of the wrong type itself.
 describe('validation failures are 400 with message and code, before any portfolio call', () => {
   const cases: [string, string, Record<string, unknown> | undefined, string][] = [
-    ['impossible date', 'addAsset', { ...ASSET, date_issued: '2023-02-29' }, 'date_issued must be a date in the form YYYY-MM-DD.'],
-    ['date in another form', 'addAsset', { ...ASSET, date_maturity: '01/06/2030' }, 'date_maturity must be a date in the form YYYY-MM-DD.'],
-    ['maturity before issue', 'addAsset', { ...ASSET, date_issued: '2024-06-01', date_maturity: '2024-05-31' }, 'date_maturity must not be before date_issued.'],
-    ['negative value outstanding', 'addAsset', { ...ASSET, asset_value_outstanding: -1 }, 'asset_value_outstanding must be between 0 and 1000000000000000.'],
-    ['2-letter asset currency', 'addAsset', { ...ASSET, asset_currency_code: 'EU' }, 'asset_currency_code must be a 3-letter currency code.'],
     ['bad asset visibility', 'addAsset', { ...ASSET, asset_visibility: 'everyone' }, 'asset_visibility must be public or private.'],
     ['bad visibility filter', 'getAssets', { issuer_visibility: 'shared' }, 'issuer_visibility must be public or private.'],
-    ['negative position amount', 'addPosition', { ...POSITION, position_amount: -100 }, 'position_amount must be greater than 0.'],
-    ['zero position amount', 'addPosition', { ...POSITION, position_amount: '0' }, 'position_amount must be greater than 0.'],
     ['position amount as words', 'addPosition', { ...POSITION, position_amount: 'much' }, 'position_amount must be a number.'],
-    ['position_days 0', 'addPosition', { ...POSITION, position_days: 0 }, 'position_days must be between 1 and 36525.'],
     ['position_days fractional', 'addPosition', { ...POSITION, position_days: '36.5' }, 'position_days must be an integer.'],
-    ['bad start date', 'addPosition', { ...POSITION, position_start_date: '2024-02-30' }, 'position_start_date must be a date in the form YYYY-MM-DD.'],
-    ['bad reporting year', 'addPosition', { ...POSITION, reporting_year: 99 }, 'reporting_year must be a 4-digit year.'],
     ['getPositions without investor', 'getPositions', { user_identifier: 'u1' }, 'investor_identifier is required.'],
     ['getPortfolios without investor', 'getPortfolios', {}, 'investor_identifier is required.'],
-    ['zero position id', 'removePosition', { investor_identifier: 'inv_1', position_id: 0 }, 'position_id must be at least 1.'],
-    ['investor e-mail', 'addInvestor', { investor_identifier: 'inv_1', investor_name: 'Ann', investor_currency_code: 'EUR', investor_email: 'ann' }, 'investor_email must be an e-mail address.'],
     ['no parameters', 'removeAsset', undefined, 'asset_identifier is required.'],
     ['compute_missing not yes/no', 'getInvestorImpacts', { investor_identifier: 'inv_1', reporting_year: 2024, compute_missing: 'sometimes' }, 'compute_missing must be yes or no.'],
   ];
@@ -153,7 +144,8 @@ describe('the spec shapes, end to end against the fakes', () => {
     const generated = await ok('generateInvestorIdentifier');
     assert.deepEqual(Object.keys(generated), ['investor_identifier']);
     assert.match(generated.investor_identifier, /^inv_/);
-    assert.deepEqual(await ok('addInvestor', { investor_identifier: 'inv_1', investor_name: 'Ann Investor', investor_currency_code: 'eur', encryption_key: KEY, investor_email: 'ann@example.org' }), {
+    // Currency codes in any case are the service's to upper-case (services/portfolio/src/rules.test.ts).
+    assert.deepEqual(await ok('addInvestor', { investor_identifier: 'inv_1', investor_name: 'Ann Investor', investor_currency_code: 'EUR', encryption_key: KEY, investor_email: 'ann@example.org' }), {
       message: 'Investor added.',
     });
     assert.deepEqual(lastRequest('addInvestor'), {
@@ -348,7 +340,7 @@ test('without PORTFOLIO_GRPC_ADDR: 503 UNAVAILABLE with a clear message; validat
     ] as const) {
       assertError(await post(operation, parameters), 503, 'UNAVAILABLE', message);
     }
-    assertError(await post('addPosition', { ...POSITION, position_days: 0 }), 400, 'INVALID_ARGUMENT', 'position_days must be between 1 and 36525.');
+    assertError(await post('addPosition', { ...POSITION, position_days: '36.5' }), 400, 'INVALID_ARGUMENT', 'position_days must be an integer.');
     assert.deepEqual(await (await fetch(`${bare.baseUrl}/readyz`)).json(), { status: 'ready', backends: { identity: 'SERVING', taxonomy: 'SERVING' } });
   } finally {
     await bare.stop();

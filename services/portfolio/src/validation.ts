@@ -10,6 +10,20 @@ import { InvalidArgumentError } from '@green-impact/shared/errors';
 export const MIN_YEAR = 1900;
 export const MAX_YEAR = 2200;
 export const MAX_IDENTIFIER_LENGTH = 255;
+/** The largest amount the service takes (a position's amount, an asset's value outstanding): beyond it a value is a typo. */
+export const MAX_AMOUNT = 1e15;
+/** A recompute job's id is a UUID; a longer one names no job. */
+export const MAX_JOB_ID_LENGTH = 64;
+/** Encryption and decryption keys (generateEncryptionKey's are far shorter). */
+export const MAX_KEY_LENGTH = 255;
+/** Control characters: none in identifiers and keys. */
+const ANY_CONTROL = /[\u0000-\u001f\u007f]/;
+/** Names may hold tabs and line breaks, no other control character. */
+const CONTROL_EXCEPT_WHITESPACE = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/;
+
+function noControlCharacters(field: string, value: string, forbidden = ANY_CONTROL): void {
+  if (forbidden.test(value)) throw new InvalidArgumentError(`${field} must not contain control characters.`, { field });
+}
 /** A term of up to a century: beyond that a position_days value is a typo, not a holding. */
 export const MAX_POSITION_DAYS = 36_525;
 
@@ -20,18 +34,41 @@ export function reportingYear(value: number, field = 'reporting_year'): number {
   return value;
 }
 
-/** An identifier or a name: trimmed, 1 to 255 characters. */
-export function text(field: string, value: string | undefined): string {
+/** An identifier: trimmed, 1 to `max` characters, no control characters. */
+export function text(field: string, value: string | undefined, max = MAX_IDENTIFIER_LENGTH): string {
+  const trimmed = (value ?? '').trim();
+  if (trimmed === '' || [...trimmed].length > max) {
+    throw new InvalidArgumentError(`${field} must be 1 to ${max} characters.`, { field });
+  }
+  noControlCharacters(field, trimmed);
+  return trimmed;
+}
+
+/** Optional identifier: absent or blank means not given, as legacy clients send "". */
+export function optionalText(field: string, value: string | undefined): string | undefined {
+  return value === undefined || value.trim() === '' ? undefined : text(field, value);
+}
+
+/** A name (free text): trimmed, 1 to 255 characters; tabs and line breaks allowed, no other control character. */
+export function name(field: string, value: string | undefined): string {
   const trimmed = (value ?? '').trim();
   if (trimmed === '' || [...trimmed].length > MAX_IDENTIFIER_LENGTH) {
     throw new InvalidArgumentError(`${field} must be 1 to ${MAX_IDENTIFIER_LENGTH} characters.`, { field });
   }
+  noControlCharacters(field, trimmed, CONTROL_EXCEPT_WHITESPACE);
   return trimmed;
 }
 
-/** Optional text: absent or blank means not given, as legacy clients send "". */
-export function optionalText(field: string, value: string | undefined): string | undefined {
-  return value === undefined || value.trim() === '' ? undefined : text(field, value);
+export function optionalName(field: string, value: string | undefined): string | undefined {
+  return value === undefined || value.trim() === '' ? undefined : name(field, value);
+}
+
+/** An encryption or decryption key, kept as given: at most 255 characters, no control characters but whitespace. */
+export function optionalKey(field: string, value: string | undefined): string | undefined {
+  if (value === undefined || value === '') return undefined;
+  if ([...value].length > MAX_KEY_LENGTH) throw new InvalidArgumentError(`${field} must be at most ${MAX_KEY_LENGTH} characters.`, { field });
+  noControlCharacters(field, value, CONTROL_EXCEPT_WHITESPACE);
+  return value;
 }
 
 export function id(field: string, value: number): number {
@@ -48,14 +85,19 @@ export function currencyCode(field: string, value: string | undefined): string {
   return code;
 }
 
+function notAboveMax(field: string, value: number): number {
+  if (value > MAX_AMOUNT) throw new InvalidArgumentError(`${field} must be at most ${MAX_AMOUNT}.`, { field });
+  return value;
+}
+
 export function positiveAmount(field: string, value: number): number {
   if (!Number.isFinite(value) || value <= 0) throw new InvalidArgumentError(`${field} must be a positive number.`, { field });
-  return value;
+  return notAboveMax(field, value);
 }
 
 export function nonNegativeAmount(field: string, value: number): number {
   if (!Number.isFinite(value) || value < 0) throw new InvalidArgumentError(`${field} must be a number of at least 0.`, { field });
-  return value;
+  return notAboveMax(field, value);
 }
 
 export function positionDays(value: number | undefined): number {
@@ -84,12 +126,22 @@ export function optionalIsoDate(field: string, value: string | undefined): strin
   return value === undefined || value.trim() === '' ? undefined : isoDate(field, value);
 }
 
+/** A maturity before the issue date is refused; equal dates are allowed (YYYY-MM-DD compares as text). */
+export function datesInOrder(issued: string | undefined, maturity: string | undefined): void {
+  if (issued !== undefined && maturity !== undefined && maturity < issued) {
+    throw new InvalidArgumentError('date_maturity must not be before date_issued.', { field: 'date_maturity' });
+  }
+}
+
+
 export const MAX_EMAIL_LENGTH = 320;
+/** A local part, @, and a domain of at least two labels. */
+const EMAIL = /^[^\s@]+@[^\s@.]+(\.[^\s@.]+)+$/;
 
 export function optionalEmail(field: string, value: string | undefined): string | undefined {
   if (value === undefined || value.trim() === '') return undefined;
   const v = value.trim();
-  if (v.length > MAX_EMAIL_LENGTH || !/^[^\s@]+@[^\s@]+$/.test(v)) {
+  if (v.length > MAX_EMAIL_LENGTH || !EMAIL.test(v)) {
     // The value is PII: the message does not echo it.
     throw new InvalidArgumentError(`${field} must be an e-mail address of at most ${MAX_EMAIL_LENGTH} characters.`, { field });
   }

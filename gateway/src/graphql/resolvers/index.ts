@@ -2,9 +2,8 @@ import { accountQueries } from './account-resolvers.js';
 import { frameworkMutations } from './framework-mutations.js';
 import { frameworkQueries, frameworkTypes } from './framework-resolvers.js';
 import { nodeInterface, nodeQueries, nodeTypeResolvers } from './node-resolvers.js';
-import { portfolioMutations } from './portfolio-mutations.js';
-import { portfolioQueries, portfolioTypes } from './portfolio-resolvers.js';
-import { recomputeMutations, recomputeQueries, recomputeSubscriptions } from './recompute-resolvers.js';
+import { portfolioTypes } from './portfolio-resolvers.js';
+import { recomputeSubscriptions } from './recompute-resolvers.js';
 import { subscriptionResolvers } from './subscription-resolvers.js';
 import { taxonomyTypes } from './taxonomy-resolvers.js';
 import { servicePaged, type ServicePage } from '../pagination.js';
@@ -24,8 +23,6 @@ const SERVICE_ID = /^[1-9][0-9]{0,14}$/;
 const ACCOUNT_ID = /^[0-9a-z]+(-[0-9a-z]+)+$/;
 /** The ids of the NFTs connection (guids as the chain service answers them): a cursor of another list is refused. */
 const NFT_GUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
-/** Recompute job ids (lower-case UUIDs, as the portfolio service answers them). */
-const JOB_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
 /** The root fields the catalogue declares (catalogue/graphql.ts). */
 const declared = graphqlResolvers(catalogue);
@@ -36,19 +33,17 @@ const declaredPage =
   (parent: unknown, args: Record<string, unknown>, ctx: GraphqlContext, page: { pageSize: number; pageToken: string | undefined }) =>
     declared.Query[field]!(parent, { ...args, first: page.pageSize, after: page.pageToken }, ctx, undefined as never) as Promise<ServicePage<T>>;
 
-/** The root lists that grow with an account's data answer pages (pagination.ts); servicePaged: paged by their service. */
+/**
+ * The root lists that grow with an account's data answer pages (pagination.ts); servicePaged: paged by their service.
+ * The catalogue's connections are paged by its adapter (GraphqlFace.paged).
+ */
 const pagedQueries = {
   users: servicePaged(pagedResolverOf<UserItem>(getUsers), byId, SERVICE_ID),
   accounts: servicePaged(pagedResolverOf<AccountItem>(listAccounts), byId, ACCOUNT_ID),
   frameworks: servicePaged(frameworkQueries.frameworks, byId, SERVICE_ID),
   projects: servicePaged(frameworkQueries.projects, byId, SERVICE_ID),
-  assets: servicePaged(portfolioQueries.assets, byId, SERVICE_ID),
-  investors: servicePaged(portfolioQueries.investors, byId, SERVICE_ID),
-  positions: servicePaged(portfolioQueries.positions, byId, SERVICE_ID),
-  portfolios: servicePaged(portfolioQueries.portfolios, byId, SERVICE_ID),
   documents: servicePaged(declaredPage<GqlDocumentEntry>('documents'), byId, SERVICE_ID),
   nfts: servicePaged(declaredPage<GqlNft>('nfts'), (nft) => nft.guid, NFT_GUID),
-  impactRecomputeJobs: servicePaged(recomputeQueries.impactRecomputeJobs, byId, JOB_ID),
 };
 
 /** The resolver map of the schema; each domain contributes its Query and Mutation fields. */
@@ -57,16 +52,12 @@ export const resolvers = {
     ...declared.Query,
     ...accountQueries,
     ...frameworkQueries,
-    ...portfolioQueries,
-    ...recomputeQueries,
     ...nodeQueries,
     ...pagedQueries,
   },
   Mutation: {
     ...declared.Mutation,
     ...frameworkMutations,
-    ...portfolioMutations,
-    ...recomputeMutations,
   },
   Subscription: { ...subscriptionResolvers, ...recomputeSubscriptions },
   ...withNodeIds({ ...taxonomyTypes, ...frameworkTypes, ...portfolioTypes, JSON: jsonScalar }),

@@ -1,4 +1,8 @@
 import { AccountRole } from '@green-impact/proto/greenimpact/identity/v1/identity';
+import { assetOf } from '../../catalogue/portfolio/assets.js';
+import { investorOf } from '../../catalogue/portfolio/investors.js';
+import { portfolioOf } from '../../catalogue/portfolio/portfolios.js';
+import { recomputeJobOf } from '../../catalogue/portfolio/recompute-jobs.js';
 import { portfolioClient } from '../../clients.js';
 import { callAs, type GraphqlContext } from '../context.js';
 import type { GqlFramework, GqlProject } from '../framework-reads.js';
@@ -9,8 +13,6 @@ import { jobById } from '../../catalogue/chain/jobs.js';
 import { nftByGuid } from '../../catalogue/chain/nfts.js';
 import { accountQueries } from './account-resolvers.js';
 import { frameworkQueries } from './framework-resolvers.js';
-import { portfolioQueries } from './portfolio-resolvers.js';
-import { recomputeQueries } from './recompute-resolvers.js';
 import { pagedResolverOf } from '../../catalogue/graphql.js';
 import { getUsers } from '../../catalogue/identity/users.js';
 
@@ -49,6 +51,11 @@ export function part(value: string | undefined, shape: RegExp): string {
 export const serial = (value: string | undefined) => Number(part(value, SERIAL));
 export const year = (value: string | undefined) => Number(part(value, YEAR));
 const identifier = (value: string | undefined) => part(value, /^[^\s][\s\S]*$/);
+/**
+ * An asset's, investor's or portfolio's identifier as the portfolio service stores it (trimmed, 1 to 255
+ * characters, no control characters): one it could not have given out is not a nodeId of this API.
+ */
+const storedIdentifier = (value: string | undefined) => part(value, /^[^\s\u0000-\u001f\u007f][^\u0000-\u001f\u007f]{0,254}$/);
 
 /** The object when it is the one the key's id names, else null. */
 const sameId = <T extends { id: string | number }>(found: T | null | undefined, id: string | number): T | null =>
@@ -84,7 +91,7 @@ export const nodeTypes = {
   ImpactRecomputeJob: {
     parts: 1,
     key: (j: GqlJob) => [j.id],
-    refetch: async ([id], ctx) => sameId(await recomputeQueries.impactRecomputeJob(undefined, { id: part(id, UUID) }, ctx), id!),
+    refetch: async ([id], ctx) => sameId(await recomputeJobOf(ctx, part(id, UUID)), id!),
   } satisfies NodeType<GqlJob>,
   Nft: {
     parts: 1,
@@ -108,18 +115,18 @@ export const nodeTypes = {
   Asset: {
     parts: 2,
     key: (a: GqlAsset) => [a.id, a.identifier],
-    refetch: async ([id, ident], ctx) => sameId(await portfolioQueries.asset(undefined, { identifier: identifier(ident) }, ctx), serial(id)),
+    refetch: async ([id, ident], ctx) => sameId(await assetOf(ctx, storedIdentifier(ident)), serial(id)),
   } satisfies NodeType<GqlAsset>,
   Investor: {
     parts: 2,
     key: (i: GqlInvestor) => [i.id, i.identifier],
     /** Without a key: an encrypted name and e-mail read masked, as investor(identifier) shows them. */
-    refetch: async ([id, ident], ctx) => sameId(await portfolioQueries.investor(undefined, { identifier: identifier(ident) }, ctx), serial(id)),
+    refetch: async ([id, ident], ctx) => sameId(await investorOf(ctx, storedIdentifier(ident), undefined), serial(id)),
   } satisfies NodeType<GqlInvestor>,
   Portfolio: {
     parts: 2,
     key: (p: GqlPortfolio) => [p.id, p.identifier],
-    refetch: async ([id, ident], ctx) => sameId(await portfolioQueries.portfolio(undefined, { identifier: identifier(ident) }, ctx), serial(id)),
+    refetch: async ([id, ident], ctx) => sameId(await portfolioOf(ctx, storedIdentifier(ident), undefined), serial(id)),
   } satisfies NodeType<GqlPortfolio>,
   User: {
     parts: 2,

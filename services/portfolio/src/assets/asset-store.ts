@@ -61,7 +61,7 @@ export class AssetStore {
 
   async add(caller: Caller, input: AddAssetInput): Promise<{ id: number; created: boolean }> {
     const assetIdentifier = v.text('asset_identifier', input.assetIdentifier);
-    const assetName = v.text('asset_name', input.assetName);
+    const assetName = v.name('asset_name', input.assetName);
     const issuerIdentifier = v.text('issuer_identifier', input.issuerIdentifier);
     const frameworkIdentifier = v.text('framework_identifier', input.frameworkIdentifier);
     const currencyCode = v.currencyCode('asset_currency_code', input.currencyCode);
@@ -69,7 +69,8 @@ export class AssetStore {
       input.valueOutstanding === undefined ? undefined : v.nonNegativeAmount('asset_value_outstanding', input.valueOutstanding);
     const dateIssued = v.optionalIsoDate('date_issued', input.dateIssued);
     const dateMaturity = v.optionalIsoDate('date_maturity', input.dateMaturity);
-    const givenIssuerName = v.optionalText('issuer_name', input.issuerName);
+    v.datesInOrder(dateIssued, dateMaturity);
+    const givenIssuerName = v.optionalName('issuer_name', input.issuerName);
 
     const framework = await this.frameworks.visibleFramework(caller, frameworkIdentifier);
     if (!framework) throw new NotFoundError(MSG.noSuchFramework(frameworkIdentifier));
@@ -203,7 +204,8 @@ export class AssetStore {
    * it; unknown, invisible and ambiguous ones (published by several accounts, none the caller's) are left out.
    */
   async byIdentifiers(caller: Caller, identifiers: string[]): Promise<AssetView[]> {
-    const wanted = v.batch('asset_identifiers', identifiers.map((i) => i.trim()).filter((i) => i !== ''));
+    // Blank ones name nothing; any other must be an identifier the service could have stored.
+    const wanted = v.batch('asset_identifiers', identifiers.map((i) => i.trim()).filter((i) => i !== '').map((i) => v.text('asset_identifier', i)));
     if (wanted.length === 0) return [];
     const found: (AssetRow & { rn?: unknown; n?: unknown })[] = await this.ds.query(
       `SELECT * FROM (

@@ -1,3 +1,4 @@
+import * as v from '../validation.js';
 import type { Investor, PortfolioServiceService } from '@green-impact/proto/greenimpact/portfolio/v1/portfolio';
 import { requireAccount } from '../caller.js';
 import type { UnaryHandlers } from '@green-impact/shared/grpc/server';
@@ -16,10 +17,10 @@ export function investorHandlers(
       const caller = requireAccount(ctx.caller);
       // No page asked for: the whole list up to MAX_LIST_ITEMS (/v1/call's getInvestors); total_count says it was cut.
       if (req.pageSize === undefined) {
-        const { investors, totalCount } = await s.investors.list(caller, req.decryptionKey);
+        const { investors, totalCount } = await s.investors.list(caller, v.optionalKey('decryption_key', req.decryptionKey));
         return { investors: investors.map(investorMsg), nextPageToken: '', ...(totalCount !== undefined ? { totalCount } : {}) };
       }
-      const page = await s.investors.page(caller, { size: req.pageSize, token: req.pageToken }, req.decryptionKey);
+      const page = await s.investors.page(caller, { size: req.pageSize, token: req.pageToken }, v.optionalKey('decryption_key', req.decryptionKey));
       return { investors: page.investors.map(investorMsg), nextPageToken: page.nextPageToken, totalCount: page.totalCount };
     },
     async generateInvestorIdentifier(_req, ctx) {
@@ -30,7 +31,7 @@ export function investorHandlers(
         investorIdentifier: req.investorIdentifier,
         investorName: req.investorName,
         currencyCode: req.investorCurrencyCode,
-        encryptionKey: req.encryptionKey,
+        encryptionKey: v.optionalKey('encryption_key', req.encryptionKey),
         investorEmail: req.investorEmail,
       });
       return { message: r.created ? MSG.investorAdded : MSG.investorUpdated, id: r.id };
@@ -40,7 +41,7 @@ export function investorHandlers(
       return { message: MSG.investorRemoved, id, investorIdentifier: req.investorIdentifier.trim() };
     },
     async getInvestorsByIdentifiers(req, ctx) {
-      const list = await s.investors.byIdentifiers(requireAccount(ctx.caller), req.investorIdentifiers, req.decryptionKey);
+      const list = await s.investors.byIdentifiers(requireAccount(ctx.caller), req.investorIdentifiers, v.optionalKey('decryption_key', req.decryptionKey));
       return { investors: list.map(investorMsg) };
     },
   };

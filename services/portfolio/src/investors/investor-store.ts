@@ -105,7 +105,8 @@ export class InvestorStore {
   /** Batch read (one query); unknown identifiers are left out. */
   async byIdentifiers(caller: Caller, identifiers: string[], decryptionKey?: string): Promise<InvestorView[]> {
     const key = parseDecryptionKey(decryptionKey);
-    const wanted = v.batch('investor_identifiers', identifiers.map((i) => i.trim()).filter((i) => i !== ''));
+    // Blank ones name nothing; any other must be an identifier the service could have stored.
+    const wanted = v.batch('investor_identifiers', identifiers.map((i) => i.trim()).filter((i) => i !== '').map((i) => v.text('investor_identifier', i)));
     if (wanted.length === 0) return [];
     const rows: InvestorRow[] = await this.ds.query(
       `SELECT ${INVESTOR_COLUMNS} FROM portfolio.investors i WHERE i.account_id = $1 AND i.investor_identifier = ANY($2) ORDER BY i.id`,
@@ -118,7 +119,7 @@ export class InvestorStore {
 
   async add(caller: Caller, input: AddInvestorInput): Promise<{ id: number; created: boolean }> {
     const investorIdentifier = v.text('investor_identifier', input.investorIdentifier);
-    const given: PiiValues = { investorName: v.text('investor_name', input.investorName) };
+    const given: PiiValues = { investorName: v.name('investor_name', input.investorName) };
     const email = v.optionalEmail('investor_email', input.investorEmail);
     if (email !== undefined) given.investorEmail = email;
     const currencyCode = v.currencyCode('investor_currency_code', input.currencyCode);

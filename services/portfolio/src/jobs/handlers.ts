@@ -52,7 +52,7 @@ export function recomputeJobHandlers(s: PortfolioStores): Pick<Handlers, 'startI
   return {
     async startImpactRecompute(req, ctx) {
       const scope = scopeName.get(req.scope);
-      if (!scope) throw new InvalidArgumentError('scope must be one of investor, portfolio, account, stale.');
+      if (!scope) throw new InvalidArgumentError('scope must be one of investor, portfolio, account, stale.', { field: 'scope' });
       const { job, created } = await s.recomputeJobs.start(requireAccount(ctx.caller), {
         scope,
         investorIdentifier: req.investorIdentifier,

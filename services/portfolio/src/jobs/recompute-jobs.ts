@@ -36,7 +36,7 @@ export class RecomputeJobs {
     if (req.scope === 'stale') {
       job = { ...base, scope: 'stale', scopeIdentifier: '', scopeId: null, reportingYear: null };
     } else {
-      if (req.reportingYear === undefined) throw new InvalidArgumentError('reporting_year is required.');
+      if (req.reportingYear === undefined) throw new InvalidArgumentError('reporting_year is required.', { field: 'reporting_year' });
       const reportingYear = v.reportingYear(req.reportingYear);
       if (req.scope === 'investor') {
         const investor = await this.investors.requireInvestor(this.ds.manager, caller, v.text('investor_identifier', req.investorIdentifier));
@@ -67,14 +67,18 @@ export class RecomputeJobs {
   }
 
   async get(caller: Caller, jobId: string): Promise<RecomputeJobRow> {
-    const id = v.text('job_id', jobId);
+    const id = v.text('job_id', jobId, v.MAX_JOB_ID_LENGTH);
     const job = UUID.test(id) ? await this.store.get(caller.accountId, id.toLowerCase()) : undefined;
     if (!job) throw new NotFoundError(`No such recompute job "${id.length > 60 ? `${id.slice(0, 60)}…` : id}".`);
     return job;
   }
 
   async list(caller: Caller, limit: number, statuses: RecomputeStatusName[]): Promise<RecomputeJobRow[]> {
-    const n = limit <= 0 ? MAX_LISTED_JOBS : Math.min(limit, MAX_LISTED_JOBS);
+    // 0 is the proto's absent limit: the default.
+    if (!Number.isInteger(limit) || limit < 0 || limit > MAX_LISTED_JOBS) {
+      throw new InvalidArgumentError(`limit must be from 1 to ${MAX_LISTED_JOBS}, got ${limit}.`, { field: 'limit' });
+    }
+    const n = limit === 0 ? MAX_LISTED_JOBS : limit;
     return this.store.list(caller.accountId, n, statuses);
   }
 

@@ -1,3 +1,4 @@
+import * as v from '../validation.js';
 import type { Portfolio, PortfolioServiceService } from '@green-impact/proto/greenimpact/portfolio/v1/portfolio';
 import { requireAccount } from '../caller.js';
 import type { UnaryHandlers } from '@green-impact/shared/grpc/server';
@@ -21,10 +22,10 @@ export function portfolioHandlers(
       };
       // No page asked for: the whole list up to MAX_LIST_ITEMS (/v1/call's getPortfolios); total_count says it was cut.
       if (req.pageSize === undefined) {
-        const { portfolios, totalCount } = await s.portfolios.list(caller, filter, req.decryptionKey);
+        const { portfolios, totalCount } = await s.portfolios.list(caller, filter, v.optionalKey('decryption_key', req.decryptionKey));
         return { portfolios: portfolios.map(portfolioMsg), nextPageToken: '', ...(totalCount !== undefined ? { totalCount } : {}) };
       }
-      const page = await s.portfolios.page(caller, filter, { size: req.pageSize, token: req.pageToken }, req.decryptionKey);
+      const page = await s.portfolios.page(caller, filter, { size: req.pageSize, token: req.pageToken }, v.optionalKey('decryption_key', req.decryptionKey));
       return { portfolios: page.portfolios.map(portfolioMsg), nextPageToken: page.nextPageToken, totalCount: page.totalCount };
     },
     async getPortfolioPositions(req, ctx) {

@@ -1,3 +1,4 @@
+import * as v from '../validation.js';
 import type { PortfolioServiceService, Position } from '@green-impact/proto/greenimpact/portfolio/v1/portfolio';
 import { requireAccount } from '../caller.js';
 import type { UnaryHandlers } from '@green-impact/shared/grpc/server';
@@ -20,10 +21,10 @@ export function positionHandlers(s: PortfolioStores): Pick<Handlers, 'getPositio
       };
       if (req.pageSize === undefined) {
         // No page asked for: the whole list up to MAX_LIST_ITEMS (/v1/call's getPositions); total_count says it was cut.
-        const { positions, totalCount } = await s.positions.list(caller, filter, req.decryptionKey);
+        const { positions, totalCount } = await s.positions.list(caller, filter, v.optionalKey('decryption_key', req.decryptionKey));
         return { positions: positions.map(positionMsg), nextPageToken: '', ...(totalCount !== undefined ? { totalCount } : {}) };
       }
-      const page = await s.positions.page(caller, filter, { size: req.pageSize, token: req.pageToken }, req.decryptionKey);
+      const page = await s.positions.page(caller, filter, { size: req.pageSize, token: req.pageToken }, v.optionalKey('decryption_key', req.decryptionKey));
       return { positions: page.positions.map(positionMsg), nextPageToken: page.nextPageToken, totalCount: page.totalCount };
     },
     async addPosition(req, ctx) {
@@ -43,7 +44,7 @@ export function positionHandlers(s: PortfolioStores): Pick<Handlers, 'getPositio
       return { message: MSG.positionRemoved, id };
     },
     async getPositionsByIds(req, ctx) {
-      const list = await s.positions.byIds(requireAccount(ctx.caller), req.positionIds, req.decryptionKey);
+      const list = await s.positions.byIds(requireAccount(ctx.caller), req.positionIds, v.optionalKey('decryption_key', req.decryptionKey));
       return { positions: list.map(positionMsg) };
     },
   };

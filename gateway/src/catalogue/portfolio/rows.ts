@@ -1,20 +1,23 @@
-import type {
-  Asset,
-  AssetFrameworkDetail,
-  AssetFrameworkRow,
-  ImpactRecord,
-  ImpactTotal,
-  Investor,
-  Portfolio,
-  PortfolioPosition,
-  Position,
-  VolumeTotal,
+import {
+  RecomputeScope,
+  RecomputeStatus,
+  type ImpactRecomputeJob,
+  type Asset,
+  type AssetFrameworkDetail,
+  type AssetFrameworkRow,
+  type ImpactRecord,
+  type ImpactTotal,
+  type Investor,
+  type Portfolio,
+  type PortfolioPosition,
+  type Position,
+  type VolumeTotal,
 } from '@green-impact/proto/greenimpact/portfolio/v1/portfolio';
-import { frameworkSummaryRow, rowHead, rowTail, visibilityText } from './framework-shapes.js';
+import { frameworkSummaryRow, rowHead, rowTail, visibilityText } from '../../v1/operations/framework-shapes.js';
 
 /**
- * proto messages → the spec's JSON of assets (§2.5), investors (§2.6), positions and portfolios (§2.7),
- * key for key and in the spec's order; optional values the service leaves out are `null` (the key is
+ * The /v1/call answers of the portfolio domain: proto messages → the spec's JSON of assets (§2.5),
+ * investors (§2.6), positions and portfolios (§2.7), key for key and in the spec's order; optional values the service leaves out are `null` (the key is
  * always there). The proto's extras (`owned`, `framework_id`, `masked`, `encrypted`, `impact_years`,
  * `position_ids`) stay out of /v1/call answers. Impacts are not spec resources: their JSON is the proto's
  * fields in snake_case.
@@ -183,5 +186,49 @@ export function impactSummary(s: {
     ...(recordsOmitted ? {} : { impacts: s.impacts.map(impactRecordRow) }),
     position_ids_without_impacts: s.positionIdsWithoutImpacts,
     stale_positions: s.stalePositions,
+  };
+}
+
+// ---- impact recompute jobs (not spec resources) ----
+
+export const RECOMPUTE_SCOPES = ['investor', 'portfolio', 'account', 'stale'] as const;
+export const RECOMPUTE_STATUSES = ['queued', 'running', 'completed', 'failed'] as const;
+export type RecomputeScopeName = (typeof RECOMPUTE_SCOPES)[number];
+export type RecomputeStatusName = (typeof RECOMPUTE_STATUSES)[number];
+
+export const SCOPE_ENUMS: Record<RecomputeScopeName, RecomputeScope> = {
+  investor: RecomputeScope.RECOMPUTE_SCOPE_INVESTOR,
+  portfolio: RecomputeScope.RECOMPUTE_SCOPE_PORTFOLIO,
+  account: RecomputeScope.RECOMPUTE_SCOPE_ACCOUNT,
+  stale: RecomputeScope.RECOMPUTE_SCOPE_STALE,
+};
+export const STATUS_ENUMS: Record<RecomputeStatusName, RecomputeStatus> = {
+  queued: RecomputeStatus.RECOMPUTE_STATUS_QUEUED,
+  running: RecomputeStatus.RECOMPUTE_STATUS_RUNNING,
+  completed: RecomputeStatus.RECOMPUTE_STATUS_COMPLETED,
+  failed: RecomputeStatus.RECOMPUTE_STATUS_FAILED,
+};
+const scopeNames = new Map(Object.entries(SCOPE_ENUMS).map(([n, e]) => [e, n as RecomputeScopeName]));
+const statusNames = new Map(Object.entries(STATUS_ENUMS).map(([n, e]) => [e, n as RecomputeStatusName]));
+
+export const scopeNameOf = (scope: RecomputeScope): RecomputeScopeName | undefined => scopeNames.get(scope);
+export const statusNameOf = (status: RecomputeStatus): RecomputeStatusName | undefined => statusNames.get(status);
+
+/** A job in snake_case: absent times and year left out. */
+export function recomputeJobRow(j: ImpactRecomputeJob) {
+  return {
+    job_id: j.jobId,
+    scope: scopeNameOf(j.scope) ?? 'unknown',
+    scope_identifier: j.scopeIdentifier,
+    ...(j.reportingYear !== undefined ? { reporting_year: j.reportingYear } : {}),
+    status: statusNameOf(j.status) ?? 'unknown',
+    done: j.done,
+    total: j.total,
+    error: j.error,
+    reason: j.reason,
+    attempts: j.attempts,
+    created_at: j.createdAt,
+    ...(j.startedAt ? { started_at: j.startedAt } : {}),
+    ...(j.finishedAt ? { finished_at: j.finishedAt } : {}),
   };
 }

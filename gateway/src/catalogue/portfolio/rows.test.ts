@@ -11,7 +11,7 @@ import {
   portfolioPositionRow,
   portfolioRow,
   positionRow,
-} from './portfolio-shapes.js';
+} from './rows.js';
 
 /** deepEqual plus the key order of the spec's lists. */
 function same(actual: object, expected: object) {

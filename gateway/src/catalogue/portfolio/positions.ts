@@ -1,0 +1,124 @@
+import { messageResult } from '../../graphql/mappers.js';
+import { removalPayload } from '../../graphql/payloads.js';
+import { toImpact, toPosition, type GqlPosition } from '../../graphql/portfolio-objects.js';
+import { listed } from '../../v1/truncation.js';
+import { int, number, text } from '../fields.js';
+import { declare, type CallContext } from '../operation.js';
+import { ESG, messageOnly } from '../renders.js';
+import {
+  assetIdentifier,
+  currencyCode,
+  decryptionKey,
+  investorIdentifier,
+  issuerIdentifier,
+  positionId,
+  reportingYear,
+  SERVICE_ID,
+  userIdentifier,
+} from './fields.js';
+import { listingRequest, type Listing } from './investor-filter.js';
+import { positionRow } from './rows.js';
+
+/**
+ * Positions (spec §4.10), served by PortfolioService. `user_identifier` limits a listing to the investors
+ * identity gave that user (investor-filter.ts). The service owns every rule: a positive amount up to its
+ * maximum, the currency code, position_days (1 to MAX_POSITION_DAYS), the start date, the year.
+ */
+
+const listingInput = {
+  assetIdentifier: assetIdentifier.optional(),
+  issuerIdentifier: issuerIdentifier.optional(),
+  userIdentifier: userIdentifier.optional(),
+  decryptionKey: decryptionKey.optional(),
+};
+
+/** GetPositions of a listing: the shared listing, and the issuer. */
+const positionsRequest = async (i: Listing & { issuerIdentifier?: string | undefined }, ctx: CallContext) => ({
+  ...(await listingRequest(i, ctx)),
+  issuerIdentifier: i.issuerIdentifier,
+});
+
+export const getPositions = declare({
+  solution: ESG,
+  operation: 'getPositions',
+  summary: "An investor's positions, filtered.",
+  input: { investorIdentifier, ...listingInput },
+  service: 'portfolio',
+  method: 'getPositions',
+  request: positionsRequest,
+  v1: (res, _i, ctx) => listed(ctx, res, res.positions.map(positionRow)),
+});
+
+export const positions = declare({
+  solution: ESG,
+  summary: "The account's positions, filtered: every investor's unless one is named.",
+  input: { investorIdentifier: investorIdentifier.optional(), ...listingInput },
+  service: 'portfolio',
+  method: 'getPositions',
+  request: positionsRequest,
+  graphql: {
+    root: 'Query',
+    field: 'positions',
+    nested: false,
+    paged: { idOf: (p: GqlPosition) => p.id, idPattern: SERVICE_ID },
+    render: async (call, i) => {
+      const res = await call();
+      return { items: res.positions.map((p) => toPosition(p, i.decryptionKey)), nextPageToken: res.nextPageToken, totalCount: res.totalCount ?? res.positions.length };
+    },
+  },
+});
+
+export const addPosition = declare({
+  solution: ESG,
+  operation: 'addPosition',
+  summary: "Adds a position of an investor in an asset; with a year, the year's impacts are computed and stored with it.",
+  input: {
+    investorIdentifier,
+    assetIdentifier,
+    amount: number('position_amount', { doc: 'The amount held; positive.' }),
+    currencyCode: currencyCode('position_currency_code'),
+    /** When given, the impacts of this year are computed and stored with the position. */
+    year: reportingYear.optional(),
+    /** Default 365 (the service's). */
+    days: int('position_days', { doc: 'The term in days; default 365.' }).optional(),
+    startDate: text('position_start_date', { doc: 'YYYY-MM-DD.' }).optional(),
+  },
+  service: 'portfolio',
+  method: 'addPosition',
+  request: (i) => ({
+    investorIdentifier: i.investorIdentifier,
+    assetIdentifier: i.assetIdentifier,
+    positionAmount: i.amount,
+    positionCurrencyCode: i.currencyCode,
+    reportingYear: i.year,
+    positionDays: i.days,
+    positionStartDate: i.startDate,
+  }),
+  // Always a new position; the message ends with its id (spec). With reporting_year the service computes
+  // and stores the year's impacts in the same transaction, or adds nothing.
+  v1: messageOnly,
+  graphql: {
+    root: 'Mutation',
+    field: 'addPosition',
+    nested: true,
+    render: async (call) => {
+      const res = await call();
+      return { ...messageResult(res), impacts: res.impacts.map(toImpact) };
+    },
+  },
+});
+
+export const removePosition = declare({
+  solution: ESG,
+  operation: 'removePosition',
+  summary: 'Removes a position of an investor.',
+  input: { investorIdentifier, positionId },
+  service: 'portfolio',
+  method: 'removePosition',
+  request: (i) => ({ investorIdentifier: i.investorIdentifier, positionId: i.positionId }),
+  // The spec's confirmation object: the success text as the key, the position id as the value.
+  v1: (res, i) => ({ [res.message]: res.id ?? i.positionId }),
+  graphql: { root: 'Mutation', field: 'removePosition', nested: false, render: (call, i, ctx, info) => removalPayload(ctx, info, i.positionId, call) },
+});
+
+export const positionOperations = [getPositions, positions, addPosition, removePosition];
