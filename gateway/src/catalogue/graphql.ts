@@ -38,6 +38,18 @@ export function resolverOf(op: Operation): Resolver {
 }
 
 /**
+ * For GraphQL's own resolvers (nested fields, subscriptions) that call a service directly: a refusal that
+ * names a parameter by its /v1/call name (`labels`' keys) is named as the field's argument (its values).
+ */
+export async function withLabels<T>(read: Promise<T>, labels: Readonly<Record<string, string>>): Promise<T> {
+  try {
+    return await read;
+  } catch (err) {
+    throw relabel(err, new Map(Object.entries(labels)));
+  }
+}
+
+/**
  * A service's INVALID_ARGUMENT naming a parameter by its /v1/call name, renamed to the GraphQL label: the
  * field at fault, and in the text each of the operation's snake_case names (`Give sdg_id, eu_objective_id
  * or both.` reads `Give input.sdgId, input.euObjectiveId or both.`).

@@ -1,4 +1,5 @@
 import type { Operation } from './operation.js';
+import { frameworkDomainOperations } from './frameworks/projects.js';
 import { currencyOperations } from './taxonomy/currencies.js';
 import { taxonomyOperations } from './taxonomy/taxonomy.js';
 import { translationOperations } from './taxonomy/translations.js';
@@ -13,4 +14,5 @@ export const catalogue: readonly Operation[] = [
   ...taxonomyOperations,
   ...translationOperations,
   ...currencyOperations,
+  ...frameworkDomainOperations,
 ];

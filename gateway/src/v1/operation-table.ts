@@ -1,6 +1,5 @@
 import { assetOperations } from './operations/assets.js';
 import { blockchainOperations } from './operations/blockchain.js';
-import { frameworkOperations } from './operations/frameworks.js';
 import { hashOperations } from './operations/hash.js';
 import { identityOperations } from './operations/identity.js';
 import { impactOperations } from './operations/impacts.js';
@@ -8,7 +7,6 @@ import { investorOperations } from './operations/investors.js';
 import { nftOperations } from './operations/nfts.js';
 import { portfolioOperations } from './operations/portfolios.js';
 import { positionOperations } from './operations/positions.js';
-import { projectOperations } from './operations/projects.js';
 import { recomputeJobOperations } from './operations/recompute-jobs.js';
 import { catalogue } from '../catalogue/index.js';
 import { v1Entries } from '../catalogue/v1.js';
@@ -20,8 +18,6 @@ import type { OperationEntry, Solution } from './operation.js';
  */
 export const operationEntries: readonly OperationEntry[] = [
   ...identityOperations,
-  ...frameworkOperations,
-  ...projectOperations,
   ...assetOperations,
   ...investorOperations,
   ...positionOperations,

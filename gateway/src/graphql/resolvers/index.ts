@@ -1,8 +1,7 @@
 import { accountMutations, accountQueries } from './account-resolvers.js';
 import { chainMutations } from './chain-mutations.js';
 import { chainQueries, chainTypes } from './chain-resolvers.js';
-import { frameworkMutations } from './framework-mutations.js';
-import { frameworkQueries, frameworkTypes } from './framework-resolvers.js';
+import { frameworkTypes } from './framework-resolvers.js';
 import { nftMutations } from './nft-mutations.js';
 import { nodeInterface, nodeQueries, nodeTypeResolvers } from './node-resolvers.js';
 import { NFT_GUID, nftQueries } from './nft-resolvers.js';
@@ -13,6 +12,8 @@ import { subscriptionResolvers } from './subscription-resolvers.js';
 import { taxonomyTypes } from './taxonomy-resolvers.js';
 import { servicePaged } from '../pagination.js';
 import { catalogue } from '../../catalogue/index.js';
+import { frameworksConnection } from '../../catalogue/frameworks/frameworks.js';
+import { projectsConnection } from '../../catalogue/frameworks/projects.js';
 import { graphqlResolvers } from '../../catalogue/graphql.js';
 import { userMutations, userQueries } from './user-resolvers.js';
 
@@ -28,8 +29,8 @@ const JOB_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 const pagedQueries = {
   users: servicePaged(userQueries.users, byId, SERVICE_ID),
   accounts: servicePaged(accountQueries.accounts, byId, ACCOUNT_ID),
-  frameworks: servicePaged(frameworkQueries.frameworks, byId, SERVICE_ID),
-  projects: servicePaged(frameworkQueries.projects, byId, SERVICE_ID),
+  frameworks: servicePaged(frameworksConnection, byId, SERVICE_ID),
+  projects: servicePaged(projectsConnection, byId, SERVICE_ID),
   assets: servicePaged(portfolioQueries.assets, byId, SERVICE_ID),
   investors: servicePaged(portfolioQueries.investors, byId, SERVICE_ID),
   positions: servicePaged(portfolioQueries.positions, byId, SERVICE_ID),
@@ -48,7 +49,6 @@ export const resolvers = {
     ...declared.Query,
     ...accountQueries,
     ...userQueries,
-    ...frameworkQueries,
     ...portfolioQueries,
     ...chainQueries,
     ...nftQueries,
@@ -60,7 +60,6 @@ export const resolvers = {
     ...declared.Mutation,
     ...accountMutations,
     ...userMutations,
-    ...frameworkMutations,
     ...portfolioMutations,
     ...chainMutations,
     ...nftMutations,

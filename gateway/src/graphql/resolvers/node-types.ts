@@ -1,4 +1,6 @@
 import { AccountRole } from '@green-impact/proto/greenimpact/identity/v1/identity';
+import { frameworkOf } from '../../catalogue/frameworks/frameworks.js';
+import { projectOf } from '../../catalogue/frameworks/projects.js';
 import { portfolioClient } from '../../clients.js';
 import { callAs, type GraphqlContext } from '../context.js';
 import type { GqlFramework, GqlProject } from '../framework-reads.js';
@@ -7,7 +9,6 @@ import type { GqlAsset, GqlInvestor, GqlPortfolio, GqlPosition } from '../portfo
 import { portfolioReads } from '../portfolio-reads.js';
 import { accountQueries } from './account-resolvers.js';
 import { chainQueries } from './chain-resolvers.js';
-import { frameworkQueries } from './framework-resolvers.js';
 import { nftQueries } from './nft-resolvers.js';
 import { portfolioQueries } from './portfolio-resolvers.js';
 import { recomputeQueries } from './recompute-resolvers.js';
@@ -144,13 +145,13 @@ export const nodeTypes = {
     key: (f: GqlFramework) => [f.id, f.year, f.identifier],
     /** framework(identifier, year) as the caller: the caller's own by that identifier, else the public one. */
     refetch: async ([id, y, ident], ctx) =>
-      sameId(await frameworkQueries.framework(undefined, { identifier: identifier(ident), year: year(y) }, ctx), serial(id)),
+      sameId(await frameworkOf(ctx, identifier(ident), year(y)), serial(id)),
   } satisfies NodeType<GqlFramework>,
   Project: {
     parts: 3,
     key: (p: GqlProject) => [p.id, p.year, p.identifier],
     refetch: async ([id, y, ident], ctx) =>
-      sameId(await frameworkQueries.project(undefined, { identifier: identifier(ident), year: year(y) }, ctx), serial(id)),
+      sameId(await projectOf(ctx, identifier(ident), year(y)), serial(id)),
   } satisfies NodeType<GqlProject>,
 };
 
