@@ -2,6 +2,7 @@ import type { Operation } from './operation.js';
 import { chainOperations } from './chain/index.js';
 import { identityOperations } from './identity/index.js';
 import { portfolioDomainOperations } from './portfolio/index.js';
+import { frameworkDomainOperations } from './frameworks/projects.js';
 import { currencyOperations } from './taxonomy/currencies.js';
 import { taxonomyOperations } from './taxonomy/taxonomy.js';
 import { translationOperations } from './taxonomy/translations.js';
@@ -19,4 +20,5 @@ export const catalogue: readonly Operation[] = [
   ...chainOperations,
   ...identityOperations,
   ...portfolioDomainOperations,
+  ...frameworkDomainOperations,
 ];

@@ -1,22 +1,39 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { Visibility } from '@green-impact/proto/greenimpact/common/v1/common';
-import { startTestGateway, type TestGateway } from '../testing/test-gateway.js';
+import { startTestGateway, type TestGateway } from '../testing/real-gateway.js';
 import { callsDuring as callsOf, data, gqlAt, onlyError, type GqlResponse } from '@green-impact/testing/gateway/graphql-calls';
 
 /**
- * GraphQL over frameworks and projects, against the fake TaxonomyService over real gRPC. `user-key` is
- * the issuer; `op-key` belongs to another account.
+ * GraphQL over frameworks and projects, against the real TaxonomyService with the example taxonomy (year
+ * 2024, en + sv). `user` (t.userKey) is the issuer; `other` belongs to another USER account.
  */
 
 let t: TestGateway;
+let user: string;
+let other: string;
+/** Two sub categories of one category (S1 < S2) and two indicators of one super indicator (I1 < I2), of 2024. */
+let S1: number, S2: number, I1: number, I2: number;
+/** The ids the service gave. */
+const ids: Record<string, string> = {};
 
-const gql = (query: string, variables: Record<string, unknown> = {}, apiKey: string | null = 'user-key'): Promise<GqlResponse> =>
+const gql = (query: string, variables: Record<string, unknown> = {}, apiKey: string | null = user): Promise<GqlResponse> =>
   gqlAt(t.baseUrl, query, variables, apiKey);
-/** Calls per method the fake services behind the gateway receive while `run` runs. */
+/** Calls per method the services behind the gateway receive while `run` runs. */
 const callsDuring = (run: () => Promise<unknown>) => callsOf([t.taxonomy!], run);
 before(async () => {
   t = await startTestGateway({}, { taxonomy: true });
+  user = t.userKey;
+  other = (await t.createAccount('Other issuer')).apiKey;
+  await t.loadExampleTaxonomy();
+  const { rows } = await t.taxonomy!.client.getTaxonomy({ reportingYear: 2024 }, { caller: t.user });
+  const group = <K>(key: (r: (typeof rows)[number]) => K, of: (r: (typeof rows)[number]) => number) => {
+    const by = new Map<K, Set<number>>();
+    for (const r of rows) by.set(key(r), (by.get(key(r)) ?? new Set()).add(of(r)));
+    return [...by.values()].map((x) => [...x].sort((a, b) => a - b)).find((x) => x.length >= 2)!;
+  };
+  [S1, S2] = group((r) => r.categoryId, (r) => r.subCategoryId);
+  [I1, I2] = group((r) => r.superIndicatorId, (r) => r.indicatorId);
 });
 after(async () => {
   await t.stop();
@@ -33,22 +50,25 @@ describe('changes answer their message and id', () => {
       s: addProject(input: { identifier: "P-SOLAR", name: "Solar park", currencyCode: "EUR", frameworkIdentifier: "GBF-2024" }) { message id }
       w: addProject(input: { identifier: "P-WIND", name: "Wind farm", currencyCode: "EUR", frameworkIdentifier: "GBF-2024", visibility: PUBLIC }) { message }
       a: addYearSpecificsToProject(input: { identifier: "P-SOLAR", year: 2024, allocatedAmount: 250000000 }) { message }
-      r1: addCategoryIndicatorToProject(input: { identifier: "P-SOLAR", year: 2024, subCategoryId: 10, volume: 200, indicatorId: 30, value: 1000 }) { message }
-      r2: addCategoryIndicatorToProject(input: { identifier: "P-WIND", year: 2024, subCategoryId: "10", volume: 150, indicatorId: "30", value: 500.5 }) { message }
-      r3: addCategoryIndicatorToProject(input: { identifier: "P-WIND", year: 2024, subCategoryId: 11, volume: 100, indicatorId: 31, value: 20 }) { message }
+      r1: addCategoryIndicatorToProject(input: { identifier: "P-SOLAR", year: 2024, subCategoryId: ${S1}, volume: 200, indicatorId: ${I1}, value: 1000 }) { message }
+      r2: addCategoryIndicatorToProject(input: { identifier: "P-WIND", year: 2024, subCategoryId: "${S1}", volume: 150, indicatorId: "${I1}", value: 500.5 }) { message }
+      r3: addCategoryIndicatorToProject(input: { identifier: "P-WIND", year: 2024, subCategoryId: ${S2}, volume: 100, indicatorId: ${I2}, value: 20 }) { message }
       b: buildFrameworkFromProjects(identifier: "GBF-2024", year: 2024) { message id }
     }`);
-    assert.deepEqual(data(res), {
-      f: { message: 'Framework added with id 1.', id: '1' },
-      p: { message: 'Framework added with id 2.', id: '2' },
+    const answered = data(res);
+    [ids['GBF-2024'], ids['PRIV-1'], ids['P-SOLAR']] = [answered['f'].id, answered['p'].id, answered['s'].id];
+    const wind = /^Project added with id (\d+)\.$/.exec(answered['w'].message)![1]!;
+    assert.deepEqual(answered, {
+      f: { message: `Framework added with id ${ids['GBF-2024']}.`, id: ids['GBF-2024'] },
+      p: { message: `Framework added with id ${ids['PRIV-1']}.`, id: ids['PRIV-1'] },
       y: { message: 'Year specifics for 2024 added to framework.' },
-      s: { message: 'Project added with id 3.', id: '3' },
-      w: { message: 'Project added with id 4.' },
+      s: { message: `Project added with id ${ids['P-SOLAR']}.`, id: ids['P-SOLAR'] },
+      w: { message: `Project added with id ${wind}.` },
       a: { message: 'Year specifics for 2024 added to project.' },
-      r1: { message: 'Indicator 30 of sub category 10 added to project.' },
-      r2: { message: 'Indicator 30 of sub category 10 added to project.' },
-      r3: { message: 'Indicator 31 of sub category 11 added to project.' },
-      b: { message: 'Framework built from 2 projects: 2 rows.', id: '1' },
+      r1: { message: `Indicator ${I1} of sub category ${S1} added to project.` },
+      r2: { message: `Indicator ${I1} of sub category ${S1} added to project.` },
+      r3: { message: `Indicator ${I2} of sub category ${S2} added to project.` },
+      b: { message: 'Framework built from 2 projects: 2 rows.', id: ids['GBF-2024'] },
     });
     assert.deepEqual(sent('addYearSpecificsToFramework'), {
       frameworkIdentifier: 'GBF-2024',
@@ -84,7 +104,7 @@ describe('reads', () => {
     });
     const [gbf, priv] = data(res)['frameworks'].nodes;
     assert.deepEqual({ ...gbf, rows: undefined, projects: undefined }, {
-      id: '1',
+      id: ids['GBF-2024'],
       identifier: 'GBF-2024',
       name: 'Green Bond Framework',
       currencyCode: 'EUR',
@@ -95,38 +115,31 @@ describe('reads', () => {
       rows: undefined,
       projects: undefined,
     });
-    assert.deepEqual(gbf.rows, [
-      {
-        category: { id: '1', name: 'Förnybar energi' },
-        subCategory: { id: '10', name: 'Solar power' },
-        superIndicator: { name: 'Växthusgasutsläpp' },
-        indicator: { id: '30', name: 'Avoided emissions' },
-        unit: { id: '40', name: 'tCO2e' },
-        volume: 350,
+    // The names and goals of a row are the taxonomy's in Swedish, as its own fields read them.
+    const sv = data(await gql(`{
+      subCategories(year: 2024, languageCode: "sv") { id name category { id name } sdgs { goalNo name } euObjectives { objectiveNo } }
+      indicators(year: 2024, languageCode: "sv") { id name language languageCode superIndicator { name } unit { id name } }
+    }`));
+    const expectedRow = (sub: number, indicator: number, volume: number, value: number) => {
+      const s = sv['subCategories'].find((x: { id: string }) => x.id === String(sub));
+      const i = sv['indicators'].find((x: { id: string }) => x.id === String(indicator));
+      return {
+        category: s.category,
+        subCategory: { id: s.id, name: s.name },
+        superIndicator: i.superIndicator,
+        indicator: { id: i.id, name: i.name },
+        unit: i.unit,
+        volume,
         currencyCode: 'EUR',
-        value: 1500.5,
+        value,
         year: 2024,
-        sdgs: [{ goalNo: '7', name: 'Hållbar energi för alla' }],
-        euObjectives: [{ objectiveNo: '1' }],
-        language: 'English',
-        languageCode: 'en',
-      },
-      {
-        category: { id: '1', name: 'Förnybar energi' },
-        subCategory: { id: '11', name: 'Wind power' },
-        superIndicator: { name: 'Energy' },
-        indicator: { id: '31', name: 'Renewable energy produced' },
-        unit: { id: '41', name: 'MWh' },
-        volume: 100,
-        currencyCode: 'EUR',
-        value: 20,
-        year: 2024,
-        sdgs: [{ goalNo: '7', name: 'Hållbar energi för alla' }, { goalNo: '13', name: 'Bekämpa klimatförändringarna' }],
-        euObjectives: [],
-        language: 'English',
-        languageCode: 'en',
-      },
-    ]);
+        sdgs: s.sdgs,
+        euObjectives: s.euObjectives,
+        language: i.language,
+        languageCode: i.languageCode,
+      };
+    };
+    assert.deepEqual(gbf.rows, [expectedRow(S1, I1, 350, 1500.5), expectedRow(S2, I2, 100, 20)]);
     assert.deepEqual(gbf.projects, [
       {
         identifier: 'P-SOLAR',
@@ -136,7 +149,7 @@ describe('reads', () => {
         allocatedAmount: 250e6,
         frameworkIdentifier: 'GBF-2024',
         framework: { identifier: 'GBF-2024', yearSpecifics: { activePercentage: 90 } },
-        rows: [{ subCategory: { id: '10' }, indicator: { id: '30' }, volume: 200, value: 1000, currencyCode: 'EUR' }],
+        rows: [{ subCategory: { id: String(S1) }, indicator: { id: String(I1) }, volume: 200, value: 1000, currencyCode: 'EUR' }],
       },
       {
         identifier: 'P-WIND',
@@ -147,8 +160,8 @@ describe('reads', () => {
         frameworkIdentifier: 'GBF-2024',
         framework: { identifier: 'GBF-2024', yearSpecifics: { activePercentage: 90 } },
         rows: [
-          { subCategory: { id: '10' }, indicator: { id: '30' }, volume: 150, value: 500.5, currencyCode: 'EUR' },
-          { subCategory: { id: '11' }, indicator: { id: '31' }, volume: 100, value: 20, currencyCode: 'EUR' },
+          { subCategory: { id: String(S1) }, indicator: { id: String(I1) }, volume: 150, value: 500.5, currencyCode: 'EUR' },
+          { subCategory: { id: String(S2) }, indicator: { id: String(I2) }, volume: 100, value: 20, currencyCode: 'EUR' },
         ],
       },
     ]);
@@ -174,6 +187,7 @@ describe('reads', () => {
   });
 
   test('framework(identifier, year): its rows in the original language cost no second read; unknown is null', async () => {
+    const names = new Map((await t.taxonomy!.client.getIndicators({ reportingYear: 2024 }, { caller: t.user })).indicators.map((i) => [i.indicatorId, i.indicatorName]));
     let res!: GqlResponse;
     const counts = await callsDuring(async () => {
       res = await gql(`{
@@ -182,13 +196,15 @@ describe('reads', () => {
       }`);
     });
     assert.deepEqual(data(res), {
-      framework: { id: '1', name: 'Green Bond Framework', rows: [{ indicator: { name: 'Avoided emissions' }, value: 1500.5 }, { indicator: { name: 'Renewable energy produced' }, value: 20 }] },
+      framework: { id: ids['GBF-2024'], name: 'Green Bond Framework', rows: [{ indicator: { name: names.get(I1) }, value: 1500.5 }, { indicator: { name: names.get(I2) }, value: 20 }] },
       missing: null,
     });
     assert.deepEqual(counts, { getFrameworkDetails: 2, getIndicators: 1 });
   });
 
   test('projects(year, visibility), project(identifier, year) with its framework', async () => {
+    const svSub = data(await gql(`{ subCategories(year: 2024, languageCode: "sv") { id category { name } } }`))['subCategories'].find((x: { id: string }) => x.id === String(S1));
+    const svCategory = svSub.category.name;
     const res = await gql(`{
       projects(year: 2024, visibility: PUBLIC) { nodes { identifier owned year } }
       project(identifier: "P-SOLAR", year: 2024) { id identifier allocatedAmount framework { id name } rows(languageCode: "sv") { category { name } } }
@@ -197,7 +213,7 @@ describe('reads', () => {
     }`);
     assert.deepEqual(data(res), {
       projects: { nodes: [{ identifier: 'P-WIND', owned: true, year: 2024 }] },
-      project: { id: '3', identifier: 'P-SOLAR', allocatedAmount: 250e6, framework: { id: '1', name: 'Green Bond Framework' }, rows: [{ category: { name: 'Förnybar energi' } }] },
+      project: { id: ids['P-SOLAR'], identifier: 'P-SOLAR', allocatedAmount: 250e6, framework: { id: ids['GBF-2024'], name: 'Green Bond Framework' }, rows: [{ category: { name: svCategory } }] },
       none: null,
       old: { allocatedAmount: null, rows: [], framework: { yearSpecifics: null } },
     });
@@ -205,56 +221,62 @@ describe('reads', () => {
   });
 
   test('another account sees only what is public', async () => {
-    const res = await gql('{ frameworks(year: 2024) { nodes { identifier owned projects { identifier owned } } } projects(year: 2024) { nodes { identifier } } }', {}, 'op-key');
+    const res = await gql('{ frameworks(year: 2024) { nodes { identifier owned projects { identifier owned } } } projects(year: 2024) { nodes { identifier } } }', {}, other);
     assert.deepEqual(data(res), {
       frameworks: { nodes: [{ identifier: 'GBF-2024', owned: false, projects: [{ identifier: 'P-WIND', owned: false }] }] },
       projects: { nodes: [{ identifier: 'P-WIND' }] },
     });
-    assert.deepEqual(data(await gql('{ framework(identifier: "PRIV-1", year: 2024) { id } }', {}, 'op-key')), { framework: null });
+    assert.deepEqual(data(await gql('{ framework(identifier: "PRIV-1", year: 2024) { id } }', {}, other)), { framework: null });
   });
 
   test("rows of another account's framework shadowed by the caller's own identifier: a clear error", async () => {
-    const mine = await gql('mutation { addFramework(input: { identifier: "GBF-2024", name: "Mine", currencyCode: "SEK" }) { id } }', {}, 'op-key');
+    const mine = await gql('mutation { addFramework(input: { identifier: "GBF-2024", name: "Mine", currencyCode: "SEK" }) { id } }', {}, other);
     const ownId = data(mine)['addFramework'].id;
-    const res = await gql('{ frameworks(year: 2024) { nodes { id owned rows { value } } } }', {}, 'op-key');
+    const res = await gql('{ frameworks(year: 2024) { nodes { id owned rows { value } } } }', {}, other);
     assert.equal(res.body.errors?.length, 1, JSON.stringify(res.body));
     assert.deepEqual(res.body.errors![0]!.extensions, { code: 'FAILED_PRECONDITION' });
     assert.equal(res.body.errors![0]!.message, `The rows of another account's framework "GBF-2024" cannot be read while you have a framework with the same identifier.`);
     // The connection is in id order (paged by the service): the other account's older framework first.
     assert.deepEqual(res.body.errors![0]!.path, ['frameworks', 'nodes', 0, 'rows']);
-    assert.deepEqual(res.body.data, { frameworks: { nodes: [{ id: '1', owned: false, rows: null }, { id: ownId, owned: true, rows: [] }] } }, 'the rest of the answer stands');
-    assert.equal(data(await gql('mutation ($i: String!) { removeFramework(identifier: $i) { message } }', { i: 'GBF-2024' }, 'op-key'))['removeFramework'].message, 'Framework removed.');
+    assert.deepEqual(res.body.data, { frameworks: { nodes: [{ id: ids['GBF-2024'], owned: false, rows: null }, { id: ownId, owned: true, rows: [] }] } }, 'the rest of the answer stands');
+    assert.equal(data(await gql('mutation ($i: String!) { removeFramework(identifier: $i) { message } }', { i: 'GBF-2024' }, other))['removeFramework'].message, 'Framework removed.');
   });
 });
 
 describe('errors carry extensions.code', () => {
-  test('amounts, identifiers and years are validated before any call, naming the GraphQL field', async () => {
-    const cases: [string, string][] = [
+  test('types are checked before any call, bounds by the service: each refusal names the GraphQL field', async () => {
+    /** `gateway`: refused before any call; `service`: the taxonomy service's refusal, relabelled. */
+    const cases: [string, 'gateway' | 'service', string][] = [
       [
         'mutation { addYearSpecificsToFramework(input: { identifier: "GBF-2024", year: 2024, valueOutstanding: -1, allocatedAmount: 0, valueOutstandingFramework: true }) { message } }',
-        'input.valueOutstanding must be between 0 and 1000000000000000.',
+        'service',
+        'input.valueOutstanding must be a finite number of at least 0.',
       ],
       [
         'mutation { addYearSpecificsToProject(input: { identifier: "P-SOLAR", year: 2024, allocatedAmount: 1e16 }) { message } }',
-        'input.allocatedAmount must be between 0 and 1000000000000000.',
+        'service',
+        'input.allocatedAmount must be at most 1000000000000000.',
       ],
       [
-        'mutation { addCategoryIndicatorToFramework(input: { identifier: "GBF-2024", year: 2024, subCategoryId: 10, volume: 1, indicatorId: "x", value: 1 }) { message } }',
+        `mutation { addCategoryIndicatorToFramework(input: { identifier: "GBF-2024", year: 2024, subCategoryId: ${S1}, volume: 1, indicatorId: "x", value: 1 }) { message } }`,
+        'gateway',
         'input.indicatorId must be an integer.',
       ],
-      ['mutation { addFramework(input: { identifier: "", name: "X", currencyCode: "EUR" }) { message } }', 'input.identifier is required.'],
-      ['mutation { addProject(input: { identifier: "P", name: "X", currencyCode: "EURO", frameworkIdentifier: "F" }) { message } }', 'input.currencyCode must be a 3-letter currency code.'],
-      ['mutation { addProject(input: { identifier: "P", name: "X", currencyCode: "EUR", frameworkIdentifier: "" }) { message } }', 'input.frameworkIdentifier is required.'],
-      ['mutation { removeProject(identifier: "") { message } }', 'identifier is required.'],
-      ['mutation { buildFrameworkFromProjects(identifier: "GBF-2024", year: 24) { message } }', 'year must be a 4-digit year.'],
-      ['{ frameworks(year: 20245) { nodes { id } } }', 'year must be a 4-digit year.'],
-      ['{ framework(identifier: "a\\nb", year: 2024) { id } }', 'identifier must not contain control characters.'],
+      ['mutation { addFramework(input: { identifier: "", name: "X", currencyCode: "EUR" }) { message } }', 'gateway', 'input.identifier is required.'],
+      ['mutation { addProject(input: { identifier: "P", name: "X", currencyCode: "EURO", frameworkIdentifier: "F" }) { message } }', 'service', 'input.currencyCode must be a 3-letter currency code, got "EURO".'],
+      ['mutation { addProject(input: { identifier: "P", name: "X", currencyCode: "EUR", frameworkIdentifier: "" }) { message } }', 'gateway', 'input.frameworkIdentifier is required.'],
+      ['mutation { removeProject(identifier: "") { message } }', 'gateway', 'identifier is required.'],
+      ['mutation { buildFrameworkFromProjects(identifier: "GBF-2024", year: 24) { message } }', 'service', 'year must be a 4-digit year from 1900 to 2200, got 24.'],
+      ['{ frameworks(year: 20245) { nodes { id } } }', 'service', 'year must be a 4-digit year from 1900 to 2200, got 20245.'],
+      ['{ framework(identifier: "a\\nb", year: 2024) { id } }', 'gateway', 'identifier must not contain control characters.'],
+      [`mutation { addFramework(input: { identifier: "${'x'.repeat(256)}", name: "X", currencyCode: "EUR" }) { message } }`, 'service', 'input.identifier must be 1 to 255 characters on one line.'],
     ];
-    for (const [query, message] of cases) {
+    for (const [query, owner, message] of cases) {
       const counts = await callsDuring(async () => {
         assert.deepEqual(onlyError(await gql(query)), { message, code: 'INVALID_ARGUMENT' }, query);
       });
-      assert.deepEqual(counts, {}, query);
+      if (owner === 'gateway') assert.deepEqual(counts, {}, query);
+      else assert.equal(Object.values(counts).reduce((a, b) => a + b, 0), 1, query);
     }
   });
 
@@ -271,7 +293,7 @@ describe('errors carry extensions.code', () => {
       ['mutation { buildFrameworkFromProjects(identifier: "GBF-2024", year: 2024) { message } }', 'Not authorized.', 'PERMISSION_DENIED'],
       ['mutation { removeFramework(identifier: "PRIV-1") { message } }', 'No such framework "PRIV-1".', 'NOT_FOUND'],
     ];
-    for (const [query, message, code] of cases) assert.deepEqual(onlyError(await gql(query, {}, 'op-key')), { message, code }, query);
+    for (const [query, message, code] of cases) assert.deepEqual(onlyError(await gql(query, {}, other)), { message, code }, query);
   });
 });
 
@@ -280,28 +302,28 @@ describe('removals', () => {
     const refused = await gql('mutation { removeFramework(identifier: "GBF-2024") { message } }');
     assert.equal(onlyError(refused).code, 'FAILED_PRECONDITION');
     const res = await gql(`mutation {
-      a: removeIndicatorFromProject(input: { identifier: "P-WIND", year: 2024, subCategoryId: 11, indicatorId: 31 }) { message }
-      b: removeCategoryFromProject(input: { identifier: "P-WIND", year: 2024, subCategoryId: 10 }) { message }
+      a: removeIndicatorFromProject(input: { identifier: "P-WIND", year: 2024, subCategoryId: ${S2}, indicatorId: ${I2} }) { message }
+      b: removeCategoryFromProject(input: { identifier: "P-WIND", year: 2024, subCategoryId: ${S1} }) { message }
       c: removeYearSpecificsFromProject(identifier: "P-SOLAR", year: 2024) { message }
       d: removeProject(identifier: "P-SOLAR") { message id }
       e: removeProject(identifier: "P-WIND") { message }
-      f: removeIndicatorFromFramework(input: { identifier: "GBF-2024", year: 2024, subCategoryId: 11, indicatorId: 31 }) { message }
-      g: removeCategoryFromFramework(input: { identifier: "GBF-2024", year: 2024, subCategoryId: 10 }) { message }
+      f: removeIndicatorFromFramework(input: { identifier: "GBF-2024", year: 2024, subCategoryId: ${S2}, indicatorId: ${I2} }) { message }
+      g: removeCategoryFromFramework(input: { identifier: "GBF-2024", year: 2024, subCategoryId: ${S1} }) { message }
       h: removeFrameworkYearSpecifics(identifier: "GBF-2024", year: 2024) { message }
       i: removeFramework(identifier: "GBF-2024") { message }
     }`);
     assert.deepEqual(data(res), {
-      a: { message: 'Indicator 31 of sub category 11 removed from project.' },
-      b: { message: 'Sub category 10 removed from project (1 row).' },
+      a: { message: `Indicator ${I2} of sub category ${S2} removed from project.` },
+      b: { message: `Sub category ${S1} removed from project (1 row).` },
       c: { message: 'Year specifics for 2024 removed from project.' },
-      d: { message: 'Project removed.', id: '3' },
+      d: { message: 'Project removed.', id: ids['P-SOLAR'] },
       e: { message: 'Project removed.' },
-      f: { message: 'Indicator 31 of sub category 11 removed from framework.' },
-      g: { message: 'Sub category 10 removed from framework (1 row).' },
+      f: { message: `Indicator ${I2} of sub category ${S2} removed from framework.` },
+      g: { message: `Sub category ${S1} removed from framework (1 row).` },
       h: { message: 'Year specifics for 2024 removed from framework.' },
       i: { message: 'Framework removed.' },
     });
-    assert.deepEqual(sent('removeIndicatorFromProject'), { projectIdentifier: 'P-WIND', indicatorId: 31, subCategoryId: 11, reportingYear: 2024 });
+    assert.deepEqual(sent('removeIndicatorFromProject'), { projectIdentifier: 'P-WIND', indicatorId: I2, subCategoryId: S2, reportingYear: 2024 });
     assert.deepEqual(data(await gql('{ frameworks(year: 2024) { nodes { identifier } } projects(year: 2024) { nodes { identifier } } }')), {
       frameworks: { nodes: [{ identifier: 'PRIV-1' }] },
       projects: { nodes: [] },

@@ -1,31 +1,33 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { startTestGateway, type TestGateway } from '../testing/test-gateway.js';
+import { startTestGateway, type TestGateway } from '../testing/real-gateway.js';
 import { data, gqlAt, onlyError, type GqlResponse } from '@green-impact/testing/gateway/graphql-calls';
 import { checkPage, paginate } from './pagination.js';
 
 /**
- * The frameworks and projects connections are paged by the taxonomy service (the fake here, paging as
- * the real one): first/after go to GetFrameworks / GetProjects as page_size/page_token, the whole list is
- * never asked for, pages are in id order, and a write the caller was answered is in its next page.
- * `user-key` and `op-key` are two accounts.
+ * The frameworks and projects connections are paged by the taxonomy service (the real one): first/after
+ * go to GetFrameworks / GetProjects as page_size/page_token, the whole list is never asked for, pages are
+ * in id order, and a write the caller was answered is in its next page. `user` (t.userKey) and `other`
+ * are two USER accounts.
  */
 
 let t: TestGateway;
-const gql = (query: string, variables: Record<string, unknown> = {}, apiKey = 'user-key'): Promise<GqlResponse> => gqlAt(t.baseUrl, query, variables, apiKey);
+let user: string;
+let other: string;
+const gql = (query: string, variables: Record<string, unknown> = {}, apiKey = user): Promise<GqlResponse> => gqlAt(t.baseUrl, query, variables, apiKey);
 const callsOf = (method: string) => t.taxonomy!.calls.filter((c) => c.method === method).map((c) => JSON.parse(JSON.stringify(c.request)));
 type Page = { nodes: { id: string; identifier: string; owned: boolean }[]; pageInfo: { hasNextPage: boolean; endCursor: string | null }; totalCount: number };
 const listing = (field: 'frameworks' | 'projects') =>
   `query($first: Int, $after: String, $visibility: Visibility) { ${field}(year: 2024, first: $first, after: $after, visibility: $visibility) { nodes { id identifier owned } edges { cursor node { id identifier owned } } pageInfo { hasNextPage hasPreviousPage startCursor endCursor } totalCount } }`;
-const page = async (field: 'frameworks' | 'projects', variables: Record<string, unknown>, apiKey = 'user-key'): Promise<Page> =>
+const page = async (field: 'frameworks' | 'projects', variables: Record<string, unknown>, apiKey = user): Promise<Page> =>
   data(await gql(listing(field), variables, apiKey))[field];
-const addFramework = (identifier: string, visibility: 'PUBLIC' | 'PRIVATE', apiKey = 'user-key') =>
+const addFramework = (identifier: string, visibility: 'PUBLIC' | 'PRIVATE', apiKey = user) =>
   gql(`mutation { addFramework(input: { identifier: "${identifier}", name: "${identifier}", currencyCode: "EUR", visibility: ${visibility} }) { id } }`, {}, apiKey).then(data);
-const addProject = (identifier: string, framework: string, visibility: 'PUBLIC' | 'PRIVATE', apiKey = 'user-key') =>
+const addProject = (identifier: string, framework: string, visibility: 'PUBLIC' | 'PRIVATE', apiKey = user) =>
   gql(`mutation { addProject(input: { identifier: "${identifier}", name: "${identifier}", currencyCode: "EUR", frameworkIdentifier: "${framework}", visibility: ${visibility} }) { message } }`, {}, apiKey).then(data);
 
 /** Every page of a connection, checking what each call carried. */
-async function walk(field: 'frameworks' | 'projects', first: number, apiKey = 'user-key'): Promise<Page['nodes']> {
+async function walk(field: 'frameworks' | 'projects', first: number, apiKey = user): Promise<Page['nodes']> {
   const method = field === 'frameworks' ? 'getFrameworks' : 'getProjects';
   const seen: Page['nodes'] = [];
   let cursor: string | null = null;
@@ -42,15 +44,18 @@ async function walk(field: 'frameworks' | 'projects', first: number, apiKey = 'u
 
 before(async () => {
   t = await startTestGateway({}, { taxonomy: true });
+  user = t.userKey;
+  other = (await t.createAccount('Other issuer')).apiKey;
+  await t.taxonomy!.client.addCurrency({ currencyCode: 'EUR' }, { caller: t.operator });
   // Interleaved ids: the user's of both visibilities, the other account's public (listed) and private (never).
   for (let n = 1; n <= 3; n++) {
     await addFramework(`Z-MINE-${n}`, n === 2 ? 'PRIVATE' : 'PUBLIC');
-    await addFramework(`A-THEIRS-${n}`, 'PUBLIC', 'op-key');
-    await addFramework(`A-HIDDEN-${n}`, 'PRIVATE', 'op-key');
+    await addFramework(`A-THEIRS-${n}`, 'PUBLIC', other);
+    await addFramework(`A-HIDDEN-${n}`, 'PRIVATE', other);
   }
   await addProject('P-MINE', 'Z-MINE-1', 'PRIVATE');
-  await addProject('P-THEIRS', 'A-THEIRS-1', 'PUBLIC', 'op-key');
-  await addProject('P-HIDDEN', 'A-HIDDEN-1', 'PRIVATE', 'op-key');
+  await addProject('P-THEIRS', 'A-THEIRS-1', 'PUBLIC', other);
+  await addProject('P-HIDDEN', 'A-HIDDEN-1', 'PRIVATE', other);
 });
 after(async () => {
   await t.stop();
@@ -63,7 +68,7 @@ describe('frameworks and projects connections paged by the taxonomy service', ()
     assert.deepEqual(frameworks.map((f) => f.identifier), ['Z-MINE-1', 'A-THEIRS-1', 'Z-MINE-2', 'A-THEIRS-2', 'Z-MINE-3', 'A-THEIRS-3']);
     assert.deepEqual([...frameworks].sort((a, b) => Number(a.id) - Number(b.id)), frameworks);
     assert.equal((await page('frameworks', { first: 2 })).totalCount, 6);
-    assert.deepEqual((await walk('frameworks', 1, 'op-key')).map((f) => f.identifier),
+    assert.deepEqual((await walk('frameworks', 1, other)).map((f) => f.identifier),
       ['Z-MINE-1', 'A-THEIRS-1', 'A-HIDDEN-1', 'A-THEIRS-2', 'A-HIDDEN-2', 'Z-MINE-3', 'A-THEIRS-3', 'A-HIDDEN-3']);
     assert.deepEqual((await walk('projects', 1)).map((p) => [p.identifier, p.owned]), [['P-MINE', true], ['P-THEIRS', false]]);
     const filtered = await page('frameworks', { first: 10, visibility: 'PRIVATE' });
@@ -87,7 +92,7 @@ describe('frameworks and projects connections paged by the taxonomy service', ()
   test('a write answered to the caller is in its next page; a framework made private leaves the other account\'s pages', async () => {
     const one = await page('frameworks', { first: 3 });
     await addFramework('Z-MINE-4', 'PRIVATE');
-    await addFramework('A-THEIRS-3', 'PRIVATE', 'op-key');
+    await addFramework('A-THEIRS-3', 'PRIVATE', other);
     const two = await page('frameworks', { first: 3, after: one.pageInfo.endCursor });
     assert.deepEqual([two.nodes.map((f) => f.identifier), two.totalCount, two.pageInfo.hasNextPage], [['A-THEIRS-2', 'Z-MINE-3', 'Z-MINE-4'], 6, false]);
     data(await gql('mutation { removeFramework(identifier: "Z-MINE-4") { message } }'));

@@ -1,21 +1,36 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { Visibility } from '@green-impact/proto/greenimpact/common/v1/common';
-import { postCall, startTestGateway, type TestGateway } from '../testing/test-gateway.js';
+import { jsonHeaders, startTestGateway, type TestGateway } from '../testing/real-gateway.js';
+import { postCall } from '../testing/test-gateway.js';
 
 /**
- * /v1/call for frameworks and projects (spec §4.6, §4.7) against the fake TaxonomyService over real
- * gRPC: the gateway's validation, the requests it sends, and the spec's response shapes. `user-key` is
- * the issuer; `op-key` belongs to another account (its operator role does not matter here).
+ * /v1/call for frameworks and projects (spec §4.6, §4.7) against the real TaxonomyService with the
+ * example taxonomy (year 2024, en + sv): what the gateway refuses itself (types), what the service refuses
+ * (bounds, in its texts), the requests the gateway sends, and the spec's response shapes. ISSUER is the
+ * USER account t.userKey; OTHER is another USER account.
  */
 
 const ESG = 'SVC.ESG.Credits';
-const ISSUER = { 'content-type': 'application/json', 'x-api-key': 'user-key' };
-const OTHER = { 'content-type': 'application/json', 'x-api-key': 'op-key' };
+let ISSUER: Record<string, string>;
+let OTHER: Record<string, string>;
+/** Two sub categories of one category (S1 < S2) and two indicators of one super indicator (I1 < I2), of 2024. */
+let S1: number, S2: number, I1: number, I2: number;
 
 let t: TestGateway;
 before(async () => {
   t = await startTestGateway({}, { taxonomy: true });
+  ISSUER = jsonHeaders(t.userKey);
+  OTHER = jsonHeaders((await t.createAccount('Other issuer')).apiKey);
+  await t.loadExampleTaxonomy();
+  const { rows } = await t.taxonomy!.client.getTaxonomy({ reportingYear: 2024 }, { caller: t.user });
+  const group = <K>(key: (r: (typeof rows)[number]) => K, of: (r: (typeof rows)[number]) => number) => {
+    const by = new Map<K, Set<number>>();
+    for (const r of rows) by.set(key(r), (by.get(key(r)) ?? new Set()).add(of(r)));
+    return [...by.values()].map((ids) => [...ids].sort((a, b) => a - b)).find((ids) => ids.length >= 2)!;
+  };
+  [S1, S2] = group((r) => r.categoryId, (r) => r.subCategoryId);
+  [I1, I2] = group((r) => r.superIndicatorId, (r) => r.indicatorId);
 });
 after(async () => {
   await t.stop();
@@ -46,35 +61,39 @@ function lastRequest(method: string): unknown {
 
 const FW = { framework_identifier: 'GBF-2024', reporting_year: 2024 };
 const specifics = { ...FW, value_outstanding: 500e6, allocated_amount: 450e6, value_outstanding_framework: 'yes' };
-const fwRow = { ...FW, sub_category_id: 10, sub_category_volume: 100, indicator_id: 30, indicator_value: 7 };
+const fwRow = () => ({ ...FW, sub_category_id: S1, sub_category_volume: 100, indicator_id: I1, indicator_value: 7 });
 
-describe('validation failures are 400 with message and code, before any taxonomy call', () => {
-  const cases: [string, string, Record<string, unknown> | undefined, string][] = [
-    ['negative amount', 'addYearSpecificsToFramework', { ...specifics, value_outstanding: -1 }, 'value_outstanding must be between 0 and 1000000000000000.'],
-    ['huge amount', 'addYearSpecificsToFramework', { ...specifics, allocated_amount: 1e16 }, 'allocated_amount must be between 0 and 1000000000000000.'],
-    ['NaN as text', 'addYearSpecificsToFramework', { ...specifics, value_outstanding: 'NaN' }, 'value_outstanding must be a number.'],
-    ['overflowing number as text', 'addYearSpecificsToProject', { project_identifier: 'P', allocated_amount: '1e999', reporting_year: 2024 }, 'allocated_amount is out of range.'],
-    ['negative volume', 'addCategoryIndicatorToFramework', { ...fwRow, sub_category_volume: -100 }, 'sub_category_volume must be between 0 and 1000000000000000.'],
-    ['indicator value as words', 'addCategoryIndicatorToProject', { project_identifier: 'P', sub_category_id: 10, sub_category_volume: 1, indicator_id: 30, indicator_value: 'lots', reporting_year: 2024 }, 'indicator_value must be a number.'],
-    ['bad yes/no', 'addYearSpecificsToFramework', { ...specifics, value_outstanding_framework: 'maybe' }, 'value_outstanding_framework must be yes or no.'],
-    ['yes/no as a boolean', 'addYearSpecificsToFramework', { ...specifics, value_outstanding_framework: true }, 'value_outstanding_framework must be yes or no.'],
-    ['bad framework visibility', 'addFramework', { framework_identifier: 'F', framework_name: 'F', framework_currency_code: 'EUR', framework_visibility: 'shared' }, 'framework_visibility must be public or private.'],
-    ['bad visibility filter', 'getProjects', { reporting_year: 2024, project_visibility: 'everyone' }, 'project_visibility must be public or private.'],
-    ['missing framework identifier', 'getFrameworkDetails', { reporting_year: 2024 }, 'framework_identifier is required.'],
-    ['empty framework identifier', 'removeFramework', { framework_identifier: '' }, 'framework_identifier is required.'],
-    ['missing project identifier', 'removeProject', {}, 'project_identifier is required.'],
-    ['identifier with a newline', 'removeProject', { project_identifier: 'P\n1' }, 'project_identifier must not contain control characters.'],
-    ['missing framework of a project', 'addProject', { project_identifier: 'P', project_name: 'P', project_currency_code: 'EUR' }, 'framework_identifier is required.'],
-    ['4-letter currency', 'addFramework', { framework_identifier: 'F', framework_name: 'F', framework_currency_code: 'EURO' }, 'framework_currency_code must be a 3-letter currency code.'],
-    ['5-digit year', 'getFrameworks', { reporting_year: 20245 }, 'reporting_year must be a 4-digit year.'],
-    ['no parameters', 'buildFrameworkFromProjects', undefined, 'framework_identifier is required.'],
-    ['zero sub category id', 'removeCategoryFromProject', { project_identifer: 'P', sub_category_id: 0, reporting_year: 2024 }, 'sub_category_id must be at least 1.'],
+describe('validation failures are 400 with message and code: types refused by the gateway, bounds by the service', () => {
+  /** `gateway`: refused before any taxonomy call; `service`: the taxonomy service's refusal, in its text. */
+  const cases: [string, 'gateway' | 'service', string, () => Record<string, unknown> | undefined, string][] = [
+    ['negative amount', 'service', 'addYearSpecificsToFramework', () => ({ ...specifics, value_outstanding: -1 }), 'value_outstanding must be a finite number of at least 0.'],
+    ['huge amount', 'service', 'addYearSpecificsToFramework', () => ({ ...specifics, allocated_amount: 1e16 }), 'allocated_amount must be at most 1000000000000000.'],
+    ['NaN as text', 'gateway', 'addYearSpecificsToFramework', () => ({ ...specifics, value_outstanding: 'NaN' }), 'value_outstanding must be a number.'],
+    ['overflowing number as text', 'gateway', 'addYearSpecificsToProject', () => ({ project_identifier: 'P', allocated_amount: '1e999', reporting_year: 2024 }), 'allocated_amount is out of range.'],
+    ['negative volume', 'service', 'addCategoryIndicatorToFramework', () => ({ ...fwRow(), sub_category_volume: -100 }), 'sub_category_volume must be a finite number of at least 0.'],
+    ['indicator value as words', 'gateway', 'addCategoryIndicatorToProject', () => ({ project_identifier: 'P', sub_category_id: S1, sub_category_volume: 1, indicator_id: I1, indicator_value: 'lots', reporting_year: 2024 }), 'indicator_value must be a number.'],
+    ['bad yes/no', 'gateway', 'addYearSpecificsToFramework', () => ({ ...specifics, value_outstanding_framework: 'maybe' }), 'value_outstanding_framework must be yes or no.'],
+    ['yes/no as a boolean', 'gateway', 'addYearSpecificsToFramework', () => ({ ...specifics, value_outstanding_framework: true }), 'value_outstanding_framework must be yes or no.'],
+    ['bad framework visibility', 'gateway', 'addFramework', () => ({ framework_identifier: 'F', framework_name: 'F', framework_currency_code: 'EUR', framework_visibility: 'shared' }), 'framework_visibility must be public or private.'],
+    ['bad visibility filter', 'gateway', 'getProjects', () => ({ reporting_year: 2024, project_visibility: 'everyone' }), 'project_visibility must be public or private.'],
+    ['missing framework identifier', 'gateway', 'getFrameworkDetails', () => ({ reporting_year: 2024 }), 'framework_identifier is required.'],
+    ['empty framework identifier', 'gateway', 'removeFramework', () => ({ framework_identifier: '' }), 'framework_identifier is required.'],
+    ['missing project identifier', 'gateway', 'removeProject', () => ({}), 'project_identifier is required.'],
+    ['identifier with a newline', 'gateway', 'removeProject', () => ({ project_identifier: 'P\n1' }), 'project_identifier must not contain control characters.'],
+    ['missing framework of a project', 'gateway', 'addProject', () => ({ project_identifier: 'P', project_name: 'P', project_currency_code: 'EUR' }), 'framework_identifier is required.'],
+    ['4-letter currency', 'service', 'addFramework', () => ({ framework_identifier: 'F', framework_name: 'F', framework_currency_code: 'EURO' }), 'framework_currency_code must be a 3-letter currency code, got "EURO".'],
+    ['5-digit year', 'service', 'getFrameworks', () => ({ reporting_year: 20245 }), 'reporting_year must be a 4-digit year from 1900 to 2200, got 20245.'],
+    ['no parameters', 'gateway', 'buildFrameworkFromProjects', () => undefined, 'framework_identifier is required.'],
+    ['zero sub category id', 'service', 'removeCategoryFromProject', () => ({ project_identifer: 'P', sub_category_id: 0, reporting_year: 2024 }), 'sub_category_id must be a positive integer.'],
+    ['name too long', 'service', 'addFramework', () => ({ framework_identifier: 'F', framework_name: 'n'.repeat(256), framework_currency_code: 'EUR' }), 'framework_name must be 1 to 255 characters.'],
   ];
-  for (const [name, operation, parameters, message] of cases) {
+  for (const [name, owner, operation, parameters, message] of cases) {
     test(name, async () => {
-      const before = t.taxonomy!.calls.length;
-      assertError(await call(operation, parameters), 400, 'INVALID_ARGUMENT', message);
-      assert.equal(t.taxonomy!.calls.length, before, 'the gateway refused it itself');
+      const before = t.taxonomy!.count(operation);
+      assertError(await call(operation, parameters()), 400, 'INVALID_ARGUMENT', message);
+      const after = t.taxonomy!.count(operation);
+      if (owner === 'gateway') assert.equal(after, before, 'the gateway refused it itself');
+      else assert.equal(after, before + 1, 'the service refused it');
     });
   }
 
@@ -83,18 +102,24 @@ describe('validation failures are 400 with message and code, before any taxonomy
   });
 });
 
+/** The ids the service gave (from its answers' texts). */
+const ids: Record<string, number> = {};
+const idIn = (res: Res) => Number(/with id (\d+)\.$/.exec(res.json['message'] as string)![1]);
+
 describe("an issuer's framework and projects, in the spec's shapes", () => {
   test('addFramework and its year specifics: the requests carry the proto types', async () => {
     const added = await ok('addFramework', { framework_identifier: 'GBF-2024', framework_name: 'Green Bond Framework', framework_currency_code: 'eur', framework_visibility: 'PUBLIC' });
     assert.match(added.json['message'] as string, /^Framework added with id \d+\.$/);
     assert.deepEqual(Object.keys(added.json), ['message'], 'the id stays out of /v1/call');
+    ids['GBF-2024'] = idIn(added);
+    // The code goes as given: the service owns its form (3 letters, stored upper case; getFrameworks reads EUR).
     assert.deepEqual(lastRequest('addFramework'), {
       frameworkIdentifier: 'GBF-2024',
       frameworkName: 'Green Bond Framework',
-      frameworkCurrencyCode: 'EUR',
+      frameworkCurrencyCode: 'eur',
       frameworkVisibility: Visibility.VISIBILITY_PUBLIC,
     });
-    await ok('addFramework', { framework_identifier: 'PRIV-1', framework_name: 'Draft', framework_currency_code: 'SEK' });
+    ids['PRIV-1'] = idIn(await ok('addFramework', { framework_identifier: 'PRIV-1', framework_name: 'Draft', framework_currency_code: 'SEK' }));
     assert.equal((lastRequest('addFramework') as Record<string, unknown>)['frameworkVisibility'], undefined, 'absent visibility stays absent');
 
     const y = await ok('addYearSpecificsToFramework', { ...specifics, value_outstanding: '500000000', value_outstanding_framework: 'Yes' });
@@ -112,7 +137,7 @@ describe("an issuer's framework and projects, in the spec's shapes", () => {
     const res = await ok('getFrameworks', { reporting_year: '2024' });
     assert.deepEqual(res.json, [
       {
-        framework_id: 1,
+        framework_id: ids['GBF-2024'],
         framework_identifier: 'GBF-2024',
         framework_name: 'Green Bond Framework',
         framework_value_outstanding: 500e6,
@@ -123,7 +148,7 @@ describe("an issuer's framework and projects, in the spec's shapes", () => {
         framework_visibility: 'public',
       },
       {
-        framework_id: 2,
+        framework_id: ids['PRIV-1'],
         framework_identifier: 'PRIV-1',
         framework_name: 'Draft',
         framework_value_outstanding: null,
@@ -140,18 +165,20 @@ describe("an issuer's framework and projects, in the spec's shapes", () => {
   });
 
   test('rows, projects (with the project_identifer alias) and the build', async () => {
-    assert.deepEqual((await ok('addCategoryIndicatorToFramework', fwRow)).json, { message: 'Indicator 30 of sub category 10 added to framework.' });
+    assert.deepEqual((await ok('addCategoryIndicatorToFramework', fwRow())).json, { message: `Indicator ${I1} of sub category ${S1} added to framework.` });
     const project = (id: string) => ({ project_identifer: id, project_name: `Project ${id}`, project_currency_code: 'EUR', framework_identifier: 'GBF-2024' });
-    assert.match((await ok('addProject', project('P-SOLAR'))).json['message'] as string, /^Project added with id \d+\.$/);
+    const solar = await ok('addProject', project('P-SOLAR'));
+    assert.match(solar.json['message'] as string, /^Project added with id \d+\.$/);
+    ids['P-SOLAR'] = idIn(solar);
     assert.equal((lastRequest('addProject') as Record<string, unknown>)['projectIdentifier'], 'P-SOLAR', 'the alias arrives as project_identifier');
     await ok('addProject', { ...project('P-WIND'), project_visibility: 'public' });
     await ok('addYearSpecificsToProject', { project_identifer: 'P-SOLAR', allocated_amount: 250e6, reporting_year: 2024 });
     const row = (id: string, sub: number, ind: number, volume: number, value: number) =>
       ok('addCategoryIndicatorToProject', { project_identifier: id, sub_category_id: sub, sub_category_volume: volume, indicator_id: ind, indicator_value: value, reporting_year: 2024 });
-    await row('P-SOLAR', 10, 30, 200e6, 1000);
-    await row('P-SOLAR', 10, 31, 200e6, 50);
-    await row('P-WIND', 10, 30, 150e6, 500.5);
-    await row('P-WIND', 11, 30, 100e6, 20);
+    await row('P-SOLAR', S1, I1, 200e6, 1000);
+    await row('P-SOLAR', S1, I2, 200e6, 50);
+    await row('P-WIND', S1, I1, 150e6, 500.5);
+    await row('P-WIND', S2, I1, 100e6, 20);
 
     const built = await ok('buildFrameworkFromProjects', FW);
     assert.deepEqual(built.json, { message: 'Framework built from 2 projects: 3 rows.' });
@@ -168,28 +195,32 @@ describe("an issuer's framework and projects, in the spec's shapes", () => {
       'framework_active_percentage', 'framework_currency_code', 'value_outstanding_framework', 'framework_visibility', 'framework',
     ]);
     const rows = detail!['framework'] as Record<string, unknown>[];
+    // The names and goals are the taxonomy's in Swedish, as its own listings read them.
+    const [subs, indicators] = await Promise.all([ok('getSubCategories', { reporting_year: 2024, language_code: 'sv' }), ok('getIndicators', { reporting_year: 2024, language_code: 'sv' })]);
+    const sub = (subs.json as unknown as Record<string, unknown>[]).find((x) => x['sub_category_id'] === S1)!;
+    const indicator = (indicators.json as unknown as Record<string, unknown>[]).find((x) => x['indicator_id'] === I1)!;
     assert.deepEqual(rows[0], {
-      category_id: 1,
-      category_name: 'Förnybar energi',
-      sub_category_id: 10,
-      sub_category_name: 'Solar power',
+      category_id: sub['category_id'],
+      category_name: sub['category_name'],
+      sub_category_id: S1,
+      sub_category_name: sub['sub_category_name'],
       sub_category_volume: 350e6,
       framework_currency_code: 'EUR',
-      super_indicator_id: 20,
-      super_indicator_name: 'Växthusgasutsläpp',
-      indicator_id: 30,
-      indicator_name: 'Avoided emissions',
+      super_indicator_id: indicator['super_indicator_id'],
+      super_indicator_name: indicator['super_indicator_name'],
+      indicator_id: I1,
+      indicator_name: indicator['indicator_name'],
       indicator_value: 1500.5,
-      unit_id: 40,
-      unit_name: 'tCO2e',
+      unit_id: indicator['unit_id'],
+      unit_name: indicator['unit_name'],
       year: 2024,
-      sdg: { '7': 'Hållbar energi för alla' },
-      eu_objective: { '1': 'Begränsning av klimatförändringar' },
-      language: 'English',
+      sdg: sub['sdg'],
+      eu_objective: sub['eu_objective'],
+      language: indicator['language'],
     });
     assert.deepEqual(
       rows.map((r) => [r['sub_category_id'], r['indicator_id'], r['sub_category_volume'], r['indicator_value']]),
-      [[10, 30, 350e6, 1500.5], [10, 31, 350e6, 50], [11, 30, 100e6, 20]],
+      [[S1, I1, 350e6, 1500.5], [S1, I2, 350e6, 50], [S2, I1, 100e6, 20]],
       'values summed per (sub category, indicator), volumes per sub category',
     );
     assert.deepEqual(lastRequest('getFrameworkDetails'), { frameworkIdentifier: 'GBF-2024', reportingYear: 2024, languageCode: 'sv' });
@@ -199,7 +230,7 @@ describe("an issuer's framework and projects, in the spec's shapes", () => {
   test('getProjects and getProjectDetails (alias accepted)', async () => {
     const list = await ok('getProjects', { reporting_year: 2024 });
     assert.deepEqual(list.json[0], {
-      project_id: 3,
+      project_id: ids['P-SOLAR'],
       project_identifier: 'P-SOLAR',
       project_name: 'Project P-SOLAR',
       project_allocated_amount: 250e6,
@@ -248,13 +279,13 @@ describe('removals', () => {
     const refused = await call('removeFramework', { framework_identifier: 'GBF-2024' });
     assertError(refused, 400, 'FAILED_PRECONDITION', 'Framework "GBF-2024" is still used by projects "P-SOLAR", "P-WIND"; remove those first.');
     const steps: [string, Record<string, unknown>, string][] = [
-      ['removeIndicatorFromProject', { project_identifer: 'P-SOLAR', indicator_id: 31, sub_category_id: 10, reporting_year: 2024 }, 'Indicator 31 of sub category 10 removed from project.'],
-      ['removeCategoryFromProject', { project_identifier: 'P-WIND', sub_category_id: 11, reporting_year: 2024 }, 'Sub category 11 removed from project (1 row).'],
+      ['removeIndicatorFromProject', { project_identifer: 'P-SOLAR', indicator_id: I2, sub_category_id: S1, reporting_year: 2024 }, `Indicator ${I2} of sub category ${S1} removed from project.`],
+      ['removeCategoryFromProject', { project_identifier: 'P-WIND', sub_category_id: S2, reporting_year: 2024 }, `Sub category ${S2} removed from project (1 row).`],
       ['removeYearSpecificsFromProject', { project_identifer: 'P-SOLAR', reporting_year: 2024 }, 'Year specifics for 2024 removed from project.'],
       ['removeProject', { project_identifier: 'P-SOLAR' }, 'Project removed.'],
       ['removeProject', { project_identifer: 'P-WIND' }, 'Project removed.'],
-      ['removeIndicatorFromFramework', { ...FW, indicator_id: 31, sub_category_id: 10 }, 'Indicator 31 of sub category 10 removed from framework.'],
-      ['removeCategoryFromFramework', { ...FW, sub_category_id: 10 }, 'Sub category 10 removed from framework (1 row).'],
+      ['removeIndicatorFromFramework', { ...FW, indicator_id: I2, sub_category_id: S1 }, `Indicator ${I2} of sub category ${S1} removed from framework.`],
+      ['removeCategoryFromFramework', { ...FW, sub_category_id: S1 }, `Sub category ${S1} removed from framework (1 row).`],
       ['removeFrameworkYearSpecifics', FW, 'Year specifics for 2024 removed from framework.'],
       ['removeFramework', { framework_identifier: 'GBF-2024' }, 'Framework removed.'],
     ];

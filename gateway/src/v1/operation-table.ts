@@ -1,16 +1,12 @@
-import { frameworkOperations } from './operations/frameworks.js';
-import { projectOperations } from './operations/projects.js';
 import { catalogue } from '../catalogue/index.js';
 import { v1Entries } from '../catalogue/v1.js';
 import type { OperationEntry, Solution } from './operation.js';
 
 /**
- * THE /v1/call operation table: every operation the gateway answers. To add operations, write
- * `v1/operations/<domain>.ts` exporting `defineOperation(...)` entries and spread them in below.
+ * THE /v1/call operation table: a row for every operation the catalogue (catalogue/) declares with a
+ * /v1/call face. To add an operation, declare it in catalogue/<domain>/.
  */
 export const operationEntries: readonly OperationEntry[] = [
-  ...frameworkOperations,
-  ...projectOperations,
   ...v1Entries(catalogue),
 ];
 

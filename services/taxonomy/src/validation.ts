@@ -10,6 +10,12 @@ import { InvalidArgumentError } from '@green-impact/shared/errors';
 export const MIN_YEAR = 1900;
 export const MAX_YEAR = 2200;
 export const MAX_NAME_LENGTH = 255;
+/**
+ * Largest amount, volume or indicator value of a framework or project: 10^15 (a thousand trillion) is
+ * beyond any bond or project, and below 2^53, so whole amounts stay exact and sums of many projects stay
+ * meaningful.
+ */
+export const MAX_AMOUNT = 1e15;
 
 export function reportingYear(value: number, field = 'reporting_year'): number {
   if (!Number.isInteger(value) || value < MIN_YEAR || value > MAX_YEAR) {

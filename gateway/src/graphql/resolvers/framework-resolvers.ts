@@ -1,77 +1,23 @@
-import {
-  frameworkYearParams,
-  getFrameworksParams,
-  getProjectsParams,
-  projectYearParams,
-  toVisibility,
-} from '../../v1/operations/framework-params.js';
-import { languageReadParams } from '../../v1/operations/taxonomy-params.js';
-import { validateParameters } from '../../v1/parameters.js';
 import type { GraphqlContext } from '../context.js';
-import {
-  frameworkReads,
-  summaryOf,
-  toFramework,
-  toProject,
-  type GqlFramework,
-  type GqlProject,
-  type GqlRow,
-  type GqlVisibility,
-  type ServicePageRequest,
-} from '../framework-reads.js';
+import { frameworkReads, type GqlFramework, type GqlProject, type GqlRow } from '../framework-reads.js';
 import { portfolioReads } from '../portfolio-reads.js';
 import type { GqlTaxonomyRow } from '../taxonomy-reads.js';
 import { taxonomyTypes } from './taxonomy-resolvers.js';
-import { orNull } from './or-null.js';
 
 /**
- * Frameworks and projects: the GraphQL face of spec §4.6–§4.7 reads. Top-level fields authenticate,
- * then validate with the /v1/call parameter specs; nested fields resolve from reads memoised per request
- * (framework-reads.ts), and a row's taxonomy items from the taxonomy's own per-request lists.
+ * The nested fields of frameworks and projects (the root fields are the catalogue's,
+ * catalogue/frameworks/): they resolve from reads memoised per request (framework-reads.ts), and a row's
+ * taxonomy items from the taxonomy's own per-request lists. A language the service does not know is its
+ * refusal (`Unknown language code xx.`).
  */
 
 type Maybe<T> = T | null | undefined;
 
-const labels = {
-  reporting_year: 'year',
-  framework_visibility: 'visibility',
-  project_visibility: 'visibility',
-  framework_identifier: 'identifier',
-  project_identifier: 'identifier',
-  language_code: 'languageCode',
-} as const;
-
+/** A nested field's language: authenticated first, as the root fields; empty means "not given", as on /v1/call. */
 async function languageArg(ctx: GraphqlContext, languageCode: Maybe<string>): Promise<string | undefined> {
   await ctx.auth();
-  return validateParameters(languageReadParams, { language_code: languageCode }, labels).language_code;
+  return languageCode || undefined;
 }
-
-export const frameworkQueries = {
-  /** The frameworks connection: the taxonomy service pages the listing (servicePaged in index.ts). */
-  async frameworks(_: unknown, args: { year: number; visibility?: Maybe<GqlVisibility> }, ctx: GraphqlContext, page: ServicePageRequest) {
-    await ctx.auth();
-    const p = validateParameters(getFrameworksParams, { reporting_year: args.year, framework_visibility: args.visibility }, labels);
-    return frameworkReads(ctx).frameworksPage(p.reporting_year, toVisibility(p.framework_visibility), page);
-  },
-  async framework(_: unknown, args: { identifier: string; year: number }, ctx: GraphqlContext): Promise<GqlFramework | null> {
-    await ctx.auth();
-    const p = validateParameters(frameworkYearParams, { framework_identifier: args.identifier, reporting_year: args.year }, labels);
-    const detail = await orNull(frameworkReads(ctx).frameworkDetail(p.framework_identifier, p.reporting_year, undefined));
-    return detail ? toFramework(summaryOf(detail.frameworkSummary), p.reporting_year) : null;
-  },
-  /** The projects connection: the taxonomy service pages the listing (servicePaged in index.ts). */
-  async projects(_: unknown, args: { year: number; visibility?: Maybe<GqlVisibility> }, ctx: GraphqlContext, page: ServicePageRequest) {
-    await ctx.auth();
-    const p = validateParameters(getProjectsParams, { reporting_year: args.year, project_visibility: args.visibility }, labels);
-    return frameworkReads(ctx).projectsPage(p.reporting_year, toVisibility(p.project_visibility), page);
-  },
-  async project(_: unknown, args: { identifier: string; year: number }, ctx: GraphqlContext): Promise<GqlProject | null> {
-    await ctx.auth();
-    const p = validateParameters(projectYearParams, { project_identifier: args.identifier, reporting_year: args.year }, labels);
-    const detail = await orNull(frameworkReads(ctx).projectDetail(p.project_identifier, p.reporting_year, undefined));
-    return detail ? toProject(summaryOf(detail.projectSummary), p.reporting_year) : null;
-  },
-};
 
 /** A framework or project row has every field of a taxonomy row, so the taxonomy's row resolvers serve it. */
 const asTaxonomyRow = (r: GqlRow): GqlTaxonomyRow => r;

@@ -1,6 +1,5 @@
 import { accountQueries } from './account-resolvers.js';
-import { frameworkMutations } from './framework-mutations.js';
-import { frameworkQueries, frameworkTypes } from './framework-resolvers.js';
+import { frameworkTypes } from './framework-resolvers.js';
 import { nodeInterface, nodeQueries, nodeTypeResolvers } from './node-resolvers.js';
 import { portfolioTypes } from './portfolio-resolvers.js';
 import { recomputeSubscriptions } from './recompute-resolvers.js';
@@ -15,6 +14,8 @@ import { graphqlResolvers, pagedResolverOf } from '../../catalogue/graphql.js';
 import { listAccounts, type AccountItem } from '../../catalogue/identity/accounts.js';
 import { getUsers, type UserItem } from '../../catalogue/identity/users.js';
 import { jsonScalar } from '../chain-objects.js';
+import { frameworksConnection } from '../../catalogue/frameworks/frameworks.js';
+import { projectsConnection } from '../../catalogue/frameworks/projects.js';
 
 const byId = (item: { id: string | number }) => item.id;
 /** The ids of the lists the services page (positive serials). */
@@ -40,8 +41,8 @@ const declaredPage =
 const pagedQueries = {
   users: servicePaged(pagedResolverOf<UserItem>(getUsers), byId, SERVICE_ID),
   accounts: servicePaged(pagedResolverOf<AccountItem>(listAccounts), byId, ACCOUNT_ID),
-  frameworks: servicePaged(frameworkQueries.frameworks, byId, SERVICE_ID),
-  projects: servicePaged(frameworkQueries.projects, byId, SERVICE_ID),
+  frameworks: servicePaged(frameworksConnection, byId, SERVICE_ID),
+  projects: servicePaged(projectsConnection, byId, SERVICE_ID),
   documents: servicePaged(declaredPage<GqlDocumentEntry>('documents'), byId, SERVICE_ID),
   nfts: servicePaged(declaredPage<GqlNft>('nfts'), (nft) => nft.guid, NFT_GUID),
 };
@@ -51,13 +52,11 @@ export const resolvers = {
   Query: {
     ...declared.Query,
     ...accountQueries,
-    ...frameworkQueries,
     ...nodeQueries,
     ...pagedQueries,
   },
   Mutation: {
     ...declared.Mutation,
-    ...frameworkMutations,
   },
   Subscription: { ...subscriptionResolvers, ...recomputeSubscriptions },
   ...withNodeIds({ ...taxonomyTypes, ...frameworkTypes, ...portfolioTypes, JSON: jsonScalar }),

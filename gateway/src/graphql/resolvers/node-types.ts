@@ -3,6 +3,8 @@ import { assetOf } from '../../catalogue/portfolio/assets.js';
 import { investorOf } from '../../catalogue/portfolio/investors.js';
 import { portfolioOf } from '../../catalogue/portfolio/portfolios.js';
 import { recomputeJobOf } from '../../catalogue/portfolio/recompute-jobs.js';
+import { frameworkOf } from '../../catalogue/frameworks/frameworks.js';
+import { projectOf } from '../../catalogue/frameworks/projects.js';
 import { portfolioClient } from '../../clients.js';
 import { callAs, type GraphqlContext } from '../context.js';
 import type { GqlFramework, GqlProject } from '../framework-reads.js';
@@ -12,7 +14,6 @@ import { portfolioReads } from '../portfolio-reads.js';
 import { jobById } from '../../catalogue/chain/jobs.js';
 import { nftByGuid } from '../../catalogue/chain/nfts.js';
 import { accountQueries } from './account-resolvers.js';
-import { frameworkQueries } from './framework-resolvers.js';
 import { pagedResolverOf } from '../../catalogue/graphql.js';
 import { getUsers } from '../../catalogue/identity/users.js';
 
@@ -154,13 +155,13 @@ export const nodeTypes = {
     key: (f: GqlFramework) => [f.id, f.year, f.identifier],
     /** framework(identifier, year) as the caller: the caller's own by that identifier, else the public one. */
     refetch: async ([id, y, ident], ctx) =>
-      sameId(await frameworkQueries.framework(undefined, { identifier: identifier(ident), year: year(y) }, ctx), serial(id)),
+      sameId(await frameworkOf(ctx, identifier(ident), year(y)), serial(id)),
   } satisfies NodeType<GqlFramework>,
   Project: {
     parts: 3,
     key: (p: GqlProject) => [p.id, p.year, p.identifier],
     refetch: async ([id, y, ident], ctx) =>
-      sameId(await frameworkQueries.project(undefined, { identifier: identifier(ident), year: year(y) }, ctx), serial(id)),
+      sameId(await projectOf(ctx, identifier(ident), year(y)), serial(id)),
   } satisfies NodeType<GqlProject>,
 };
 

@@ -5,8 +5,16 @@ import { InvalidArgumentError } from '@green-impact/shared/errors';
 import { activePercentage } from './figures.js';
 import * as input from './inputs.js';
 
+/** Refused with `message` (when given), naming the parameter its text starts with as the error's field. */
 const invalid = (fn: () => unknown, message?: string) =>
-  assert.throws(fn, (err: unknown) => err instanceof InvalidArgumentError && (message === undefined || err.message === message));
+  assert.throws(
+    fn,
+    (err: unknown) =>
+      err instanceof InvalidArgumentError &&
+      (message === undefined || err.message === message) &&
+      err.field !== undefined &&
+      err.message.startsWith(`${err.field} `),
+  );
 
 describe('framework and project inputs', () => {
   it('trims identifiers, bounds them to 1..255 characters on one line', () => {
@@ -17,8 +25,12 @@ describe('framework and project inputs', () => {
     invalid(() => input.identifier('project_identifier', 'a\nb'));
   });
 
-  it('accepts finite amounts of at least 0', () => {
+  it('accepts finite amounts from 0 to 10^15', () => {
     assert.equal(input.amount('value_outstanding', 500_000_000), 500_000_000);
+    assert.equal(input.amount('indicator_value', 1e15), 1e15);
+    invalid(() => input.amount('allocated_amount', 1e15 + 1), 'allocated_amount must be at most 1000000000000000.');
+    invalid(() => input.amount('sub_category_volume', 1e300), 'sub_category_volume must be at most 1000000000000000.');
+    invalid(() => input.amount('allocated_amount', -0.01), 'allocated_amount must be a finite number of at least 0.');
     assert.ok(Object.is(input.amount('value_outstanding', -0), 0));
     invalid(() => input.amount('allocated_amount', -1), 'allocated_amount must be a finite number of at least 0.');
     invalid(() => input.amount('allocated_amount', Number.NaN));

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { Visibility } from '@green-impact/proto/greenimpact/common/v1/common';
 import type { FrameworkRow, FrameworkSummary, ProjectSummary } from '@green-impact/proto/greenimpact/taxonomy/v1/taxonomy';
 import { InternalError } from '@green-impact/shared/errors';
-import { frameworkDetail, frameworkSummaryRow, projectDetail, projectSummaryRow, visibilityText } from './framework-shapes.js';
+import { frameworkDetail, frameworkSummaryRow, projectDetail, projectSummaryRow, visibilityText } from './rows.js';
 
 /** deepEqual plus the key order of the spec's lists. */
 function same(actual: object, expected: object) {

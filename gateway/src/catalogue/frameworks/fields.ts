@@ -1,0 +1,81 @@
+import { z } from 'zod';
+import type { GraphQLResolveInfo } from 'graphql';
+import type { GraphqlContext } from '../../graphql/context.js';
+import { changePayload, removalPayload, type ServiceAnswer } from '../../graphql/payloads.js';
+import { identifier, int, json, number, oneOf, text, type Field } from '../fields.js';
+
+/**
+ * The fields the frameworks and projects operations share (spec §4.6, §4.7), and their GraphQL changes'
+ * faces. Types only: TaxonomyService owns every rule — identifiers and names 1 to 255 characters,
+ * 4-digit years, registered 3-letter currencies, amounts from 0 to 10^15, positive ids — and its texts
+ * (services/taxonomy/src/validation.ts, frameworks/inputs.ts).
+ */
+
+export const reportingYear = int('reporting_year', { doc: 'Reporting year, 4 digits.' });
+export const languageCode = identifier('language_code', { doc: 'Language of the taxonomy names, one of languages; default: each name in its original language.' }).optional();
+export const frameworkIdentifier = identifier('framework_identifier', { doc: "The framework's identifier (unique per account)." });
+/** The spec's table misspells project_identifier as project_identifer; every project operation accepts both. */
+export const projectIdentifier = identifier('project_identifier', { aliases: ['project_identifer'], doc: "The project's identifier (unique per account)." });
+export const name = (v1: string) => text(v1, { doc: 'Name, 1 to 255 characters.' });
+export const currencyCode = (v1: string) => identifier(v1, { doc: 'A registered currency, 3 letters.' });
+/** Default private on add, unchanged on update; a filter on reads. GraphQL's PUBLIC / PRIVATE match in any case. */
+export const visibility = (v1: string) => oneOf(v1, ['public', 'private'], { doc: 'public or private.' }).optional();
+/** An amount, volume or indicator value: finite, from 0 to 10^15 (the service checks the bounds). */
+export const amount = (v1: string, doc: string) => number(v1, { doc });
+export const id = (v1: string, doc: string) => int(v1, { doc });
+/** The spec's yes / no (/v1/call): use of proceeds relates to the value outstanding (yes) or the allocated amount (no). */
+export const valueOutstandingFrameworkYesNo = oneOf('value_outstanding_framework', ['yes', 'no'], {
+  doc: 'yes: use of proceeds relates to the value outstanding; no: to the allocated amount.',
+});
+/** The same flag as GraphQL's Boolean (GraphQL has checked the type); a refusal names it as /v1/call does. */
+export const valueOutstandingFrameworkFlag: Field<boolean, true> = {
+  ...json('value_outstanding_framework', { doc: 'True when use of proceeds relates to the value outstanding.' }),
+  schema: z.boolean({ error: 'type' }),
+} as unknown as Field<boolean, true>;
+
+/** A (sub category, indicator) row's fields after the owner's identifier (GraphQL's CategoryIndicatorInput). */
+export const rowFields = {
+  year: reportingYear,
+  subCategoryId: id('sub_category_id', 'The sub category.'),
+  volume: amount('sub_category_volume', "Funding / use of proceeds of the sub category, in the owner's currency."),
+  indicatorId: id('indicator_id', 'The indicator.'),
+  value: amount('indicator_value', "The indicator's value, in its unit."),
+};
+export const removeRowFields = { year: reportingYear, subCategoryId: rowFields.subCategoryId, indicatorId: rowFields.indicatorId };
+export const removeSubCategoryFields = { year: reportingYear, subCategoryId: rowFields.subCategoryId };
+
+export const currentYear = (): number => new Date().getUTCFullYear();
+
+type YearArg = { year?: number | null };
+/** The year of a payload's item: the payload field's `year` argument, else the change's, else (adds) the current UTC year. */
+const yearOf = (args: YearArg, changeYear: number | undefined) => args.year ?? changeYear ?? currentYear();
+
+/** Reads the item an identifier names for the caller (own, else public) with a year's figures; null when none is visible. */
+export type ItemRead<T> = (ctx: GraphqlContext, identifier: string, year: number) => Promise<T | null>;
+
+/**
+ * The GraphQL face of a change that leaves the framework or project in place: its payload carries the
+ * item as `read` shows it to the caller after the change (FrameworkPayload.framework, ProjectPayload.project).
+ */
+export function changed<I extends { identifier: string; year?: number }, T>(field: string, entity: 'framework' | 'project', read: ItemRead<T>, nested = true) {
+  return {
+    root: 'Mutation' as const,
+    field,
+    nested,
+    render: async (call: () => Promise<ServiceAnswer>, i: I, ctx: GraphqlContext) => {
+      const answer = await call();
+      return changePayload(ctx, answer, entity, (args: YearArg) => read(ctx, i.identifier, yearOf(args, i.year)));
+    },
+  };
+}
+
+/** The GraphQL face of a removal: removedId is the item's id, read before it as the caller. */
+export function removed<T extends { id: number }>(field: string, read: ItemRead<T>) {
+  return {
+    root: 'Mutation' as const,
+    field,
+    nested: false,
+    render: (call: () => Promise<ServiceAnswer>, i: { identifier: string }, ctx: GraphqlContext, info: GraphQLResolveInfo) =>
+      removalPayload(ctx, info, async () => (await read(ctx, i.identifier, currentYear()))?.id, call),
+  };
+}

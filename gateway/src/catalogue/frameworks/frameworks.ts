@@ -1,0 +1,233 @@
+import type { GraphqlContext } from '../../graphql/context.js';
+import { frameworkReads, summaryOf, toFramework, type GqlFramework, type ServicePageRequest } from '../../graphql/framework-reads.js';
+import { orNull } from '../../graphql/resolvers/or-null.js';
+import { listed } from '../../v1/truncation.js';
+import { withLabels } from '../graphql.js';
+import { declare } from '../operation.js';
+import { graphqlLabels, inputFromGraphql } from '../parse.js';
+import { ESG, messageOnly } from '../renders.js';
+import {
+  amount,
+  changed,
+  currencyCode,
+  frameworkIdentifier,
+  languageCode,
+  name,
+  removed,
+  removeRowFields,
+  removeSubCategoryFields,
+  reportingYear,
+  rowFields,
+  valueOutstandingFrameworkFlag,
+  valueOutstandingFrameworkYesNo,
+  visibility,
+} from './fields.js';
+import { frameworkDetail, frameworkSummaryRow, toVisibility } from './rows.js';
+
+/**
+ * Green frameworks (spec §4.6): reads of the frameworks a caller sees, their year specifics and (sub
+ * category, indicator) rows, served by TaxonomyService. Ownership and visibility are the service's
+ * (`Not authorized.` for another account's public framework); so are every bound and its text.
+ *
+ * GraphQL reads go through the request's framework reads (graphql/framework-reads.ts): the frameworks
+ * connection is a page the service reads, framework(identifier, year) shares its detail read with the
+ * nested rows. Changes answer the framework as a following read shows it.
+ */
+
+/** The labels of framework(identifier, year) and frameworks(year, visibility), for the service's refusals. */
+const READ_LABELS = { framework_identifier: 'identifier', reporting_year: 'year', framework_visibility: 'visibility' };
+
+/** The framework an identifier reads for the caller (own, else public) with a year's figures; null when none is visible. */
+export async function frameworkOf(ctx: GraphqlContext, identifier: string, year: number): Promise<GqlFramework | null> {
+  await ctx.auth();
+  const detail = await orNull(withLabels(frameworkReads(ctx).frameworkDetail(identifier, year, undefined), READ_LABELS));
+  return detail ? toFramework(summaryOf(detail.frameworkSummary), year) : null;
+}
+
+// ---- reads ----
+
+const listInput = { year: reportingYear, visibility: visibility('framework_visibility') };
+
+export const getFrameworks = declare({
+  solution: ESG,
+  operation: 'getFrameworks',
+  summary: "Frameworks visible to the caller (its own and other accounts' public ones) with their figures of a year.",
+  input: listInput,
+  service: 'taxonomy',
+  method: 'getFrameworks',
+  request: (i) => ({ reportingYear: i.year, frameworkVisibility: toVisibility(i.visibility) }),
+  v1: (res, _i, ctx) => listed(ctx, res, res.frameworks.map(frameworkSummaryRow)),
+});
+
+/** Query.frameworks: the connection the service pages (servicePaged in graphql/resolvers/index.ts), input as getFrameworks reads it. */
+export async function frameworksConnection(_: unknown, args: Record<string, unknown>, ctx: GraphqlContext, page: ServicePageRequest) {
+  await ctx.auth();
+  const i = inputFromGraphql(listInput, args, false);
+  const labels = Object.fromEntries(graphqlLabels(listInput, false));
+  return withLabels(frameworkReads(ctx).frameworksPage(i.year, toVisibility(i.visibility), page), labels);
+}
+
+export const getFrameworkDetails = declare({
+  // The spec answers "array of framework detail": an array holding the one framework read.
+  solution: ESG,
+  operation: 'getFrameworkDetails',
+  summary: "One framework (the caller's own with this identifier, else a public one) with its rows of a year.",
+  input: { identifier: frameworkIdentifier, year: reportingYear, languageCode },
+  service: 'taxonomy',
+  method: 'getFrameworkDetails',
+  request: (i) => ({ frameworkIdentifier: i.identifier, reportingYear: i.year, languageCode: i.languageCode }),
+  v1: (res) => res.frameworks.map(frameworkDetail),
+});
+
+export const framework = declare({
+  solution: ESG,
+  summary: "One framework (the caller's own with this identifier, else a public one) with its figures of a year; null when none is visible.",
+  input: { identifier: frameworkIdentifier, year: reportingYear },
+  service: 'taxonomy',
+  method: 'getFrameworkDetails',
+  request: (i) => ({ frameworkIdentifier: i.identifier, reportingYear: i.year }),
+  // Read through the request's memoised detail, which the nested rows share.
+  graphql: { root: 'Query', field: 'framework', nested: false, render: (_call, i, ctx) => frameworkOf(ctx, i.identifier, i.year) },
+});
+
+// ---- changes (the owner) ----
+
+export const addFramework = declare({
+  solution: ESG,
+  operation: 'addFramework',
+  summary: "Adds a framework to the caller's account, or updates the caller's one with this identifier.",
+  input: {
+    identifier: frameworkIdentifier,
+    name: name('framework_name'),
+    currencyCode: currencyCode('framework_currency_code'),
+    visibility: visibility('framework_visibility'),
+  },
+  service: 'taxonomy',
+  method: 'addFramework',
+  request: (i) => ({
+    frameworkIdentifier: i.identifier,
+    frameworkName: i.name,
+    frameworkCurrencyCode: i.currencyCode,
+    frameworkVisibility: toVisibility(i.visibility),
+  }),
+  v1: messageOnly,
+  graphql: changed('addFramework', 'framework', frameworkOf),
+});
+
+const yearSpecifics = {
+  identifier: frameworkIdentifier,
+  valueOutstanding: amount('value_outstanding', 'V: funding raised for the framework in the year.'),
+  allocatedAmount: amount('allocated_amount', 'L: funding allocated to projects in the year.'),
+  year: reportingYear,
+};
+const yearSpecificsRequest = (i: { identifier: string; valueOutstanding: number; allocatedAmount: number; year: number }, flag: boolean) => ({
+  frameworkIdentifier: i.identifier,
+  valueOutstanding: i.valueOutstanding,
+  allocatedAmount: i.allocatedAmount,
+  valueOutstandingFramework: flag,
+  reportingYear: i.year,
+});
+
+/** /v1/call's addYearSpecificsToFramework: the flag is the spec's yes / no. */
+export const addYearSpecificsToFramework = declare({
+  solution: ESG,
+  operation: 'addYearSpecificsToFramework',
+  summary: "Adds or replaces a framework's funding figures of a year.",
+  input: { ...yearSpecifics, valueOutstandingFramework: valueOutstandingFrameworkYesNo },
+  service: 'taxonomy',
+  method: 'addYearSpecificsToFramework',
+  request: (i) => yearSpecificsRequest(i, i.valueOutstandingFramework === 'yes'),
+  v1: messageOnly,
+});
+
+/** GraphQL's addYearSpecificsToFramework: the same call, the flag a Boolean. */
+export const addYearSpecificsToFrameworkGraphql = declare({
+  solution: ESG,
+  summary: "Adds or replaces a framework's funding figures of a year.",
+  input: { ...yearSpecifics, valueOutstandingFramework: valueOutstandingFrameworkFlag },
+  service: 'taxonomy',
+  method: 'addYearSpecificsToFramework',
+  request: (i) => yearSpecificsRequest(i, i.valueOutstandingFramework),
+  graphql: changed('addYearSpecificsToFramework', 'framework', frameworkOf),
+});
+
+export const addCategoryIndicatorToFramework = declare({
+  solution: ESG,
+  operation: 'addCategoryIndicatorToFramework',
+  summary: 'Adds or updates a (sub category, indicator) row of a framework for a year.',
+  input: { identifier: frameworkIdentifier, ...rowFields },
+  service: 'taxonomy',
+  method: 'addCategoryIndicatorToFramework',
+  request: (i) => ({
+    frameworkIdentifier: i.identifier,
+    subCategoryId: i.subCategoryId,
+    subCategoryVolume: i.volume,
+    indicatorId: i.indicatorId,
+    indicatorValue: i.value,
+    reportingYear: i.year,
+  }),
+  v1: messageOnly,
+  graphql: changed('addCategoryIndicatorToFramework', 'framework', frameworkOf),
+});
+
+export const removeIndicatorFromFramework = declare({
+  solution: ESG,
+  operation: 'removeIndicatorFromFramework',
+  summary: 'Removes one (sub category, indicator) row of a framework for a year.',
+  input: { identifier: frameworkIdentifier, ...removeRowFields },
+  service: 'taxonomy',
+  method: 'removeIndicatorFromFramework',
+  request: (i) => ({ frameworkIdentifier: i.identifier, indicatorId: i.indicatorId, subCategoryId: i.subCategoryId, reportingYear: i.year }),
+  v1: messageOnly,
+  graphql: changed('removeIndicatorFromFramework', 'framework', frameworkOf),
+});
+
+export const removeCategoryFromFramework = declare({
+  solution: ESG,
+  operation: 'removeCategoryFromFramework',
+  summary: 'Removes every row of a sub category from a framework for a year.',
+  input: { identifier: frameworkIdentifier, ...removeSubCategoryFields },
+  service: 'taxonomy',
+  method: 'removeCategoryFromFramework',
+  request: (i) => ({ frameworkIdentifier: i.identifier, subCategoryId: i.subCategoryId, reportingYear: i.year }),
+  v1: messageOnly,
+  graphql: changed('removeCategoryFromFramework', 'framework', frameworkOf),
+});
+
+export const removeFrameworkYearSpecifics = declare({
+  solution: ESG,
+  operation: 'removeFrameworkYearSpecifics',
+  summary: "Removes a framework's funding figures of a year; its rows stay.",
+  input: { identifier: frameworkIdentifier, year: reportingYear },
+  service: 'taxonomy',
+  method: 'removeFrameworkYearSpecifics',
+  request: (i) => ({ frameworkIdentifier: i.identifier, reportingYear: i.year }),
+  v1: messageOnly,
+  graphql: changed('removeFrameworkYearSpecifics', 'framework', frameworkOf, false),
+});
+
+export const removeFramework = declare({
+  solution: ESG,
+  operation: 'removeFramework',
+  summary: 'Removes a framework with its figures and rows of every year; refused while projects are built into it.',
+  input: { identifier: frameworkIdentifier },
+  service: 'taxonomy',
+  method: 'removeFramework',
+  request: (i) => ({ frameworkIdentifier: i.identifier }),
+  v1: messageOnly,
+  graphql: removed('removeFramework', frameworkOf),
+});
+
+export const frameworkOperations = [
+  getFrameworks,
+  getFrameworkDetails,
+  framework,
+  addFramework,
+  addYearSpecificsToFramework,
+  addYearSpecificsToFrameworkGraphql,
+  addCategoryIndicatorToFramework,
+  removeIndicatorFromFramework,
+  removeCategoryFromFramework,
+  removeFrameworkYearSpecifics,
+  removeFramework,
+];
