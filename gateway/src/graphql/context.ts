@@ -3,7 +3,7 @@ import type { Logger } from '@green-impact/shared/logger';
 import { API_KEY_HEADER, type Authenticate, type Authenticated } from '../auth.js';
 import type { GatewayClients } from '../clients.js';
 import type { DocumentLinks } from '../document-links.js';
-import { baseUrlOf } from '../v1/request-facts.js';
+import { baseUrlOf } from '../base-url.js';
 
 /** Per-request GraphQL context. */
 export interface GraphqlContext {

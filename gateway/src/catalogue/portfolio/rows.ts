@@ -13,7 +13,7 @@ import {
   type Position,
   type VolumeTotal,
 } from '@green-impact/proto/greenimpact/portfolio/v1/portfolio';
-import { frameworkSummaryRow, rowHead, rowTail, visibilityText } from '../../v1/operations/framework-shapes.js';
+import { frameworkSummaryRow, rowHead, rowTail, visibilityText } from '../frameworks/rows.js';
 
 /**
  * The /v1/call answers of the portfolio domain: proto messages → the spec's JSON of assets (§2.5),

@@ -1,7 +1,8 @@
 import { JobKind } from '@green-impact/proto/greenimpact/chain/v1/chain';
 import { InvalidArgumentError, NotFoundError } from '@green-impact/shared/errors';
 import { chainClient } from '../../clients.js';
-import { validateParameters } from '../../v1/parameters.js';
+import { identifier } from '../../catalogue/fields.js';
+import { inputFromGraphql } from '../../catalogue/parse.js';
 import { jobKindFromGql, toGqlJob } from '../chain-objects.js';
 import { callAs, type GraphqlContext } from '../context.js';
 import { toGqlNft } from '../nft-objects.js';
@@ -15,10 +16,19 @@ import { orNull } from './or-null.js';
 
 type Maybe<T> = T | null | undefined;
 
+/**
+ * A subscription is not an operation of the catalogue but a stream GraphQL holds itself, so the few bounds
+ * of its arguments are checked here, before the stream opens (a refusal of the stream would arrive as its
+ * first event instead of refusing the subscription).
+ */
 const MAX_WATCHED_JOBS = 100;
+const MAX_ID_LENGTH = 64;
 /** A watched job: its UUID or a document entry's id; an NFT's guid. */
-const jobIdParams = { job_id: { type: 'identifier', required: true, maxLength: 64 } } as const;
-const guidParams = { guid: { type: 'identifier', maxLength: 64 } } as const;
+function watchedId(value: unknown, label: string): string {
+  const id = inputFromGraphql({ [label]: identifier(label) }, { [label]: value }, false)[label] as string;
+  if (id.length > MAX_ID_LENGTH) throw new InvalidArgumentError(`${label} must be at most ${MAX_ID_LENGTH} characters.`, { field: label });
+  return id;
+}
 /** A network name as the chain service configures them (`sepolia`, `amoy`, `mumbai`, …). */
 const NETWORK_NAME = /^[A-Za-z0-9._-]{1,64}$/;
 
@@ -51,7 +61,7 @@ export const subscriptionResolvers = {
       if (ids.length > MAX_WATCHED_JOBS) {
         throw new InvalidArgumentError(`ids must hold at most ${MAX_WATCHED_JOBS} job ids, got ${ids.length}.`);
       }
-      const jobIds = ids.map((id, i) => validateParameters(jobIdParams, { job_id: id }, { job_id: `ids[${i}]` }).job_id);
+      const jobIds = ids.map((id, i) => watchedId(id, `ids[${i}]`));
       const network = args.network ? checkNetworkName(args.network, 'network') : undefined;
       const stream = client.watchJobs(
         { jobIds, ...(args.kind ? { kind: jobKindFromGql(args.kind) } : {}), network, sendCurrent: jobIds.length > 0 },
@@ -70,7 +80,7 @@ export const subscriptionResolvers = {
     async subscribe(_: unknown, args: { guid?: Maybe<string> }, ctx: GraphqlContext) {
       const opts = await callAs(ctx);
       const client = chainClient(ctx.clients);
-      const guid = args.guid ? validateParameters(guidParams, { guid: args.guid }).guid : undefined;
+      const guid = args.guid ? watchedId(args.guid, 'guid') : undefined;
       // Watch first, then read: a change between the two is seen (at worst twice), never missed.
       const source = streamIterator(client.watchJobs({ jobIds: [], sendCurrent: false }, opts));
       // A failed mint leaves no NFT behind: nothing to show here (jobUpdated tells the failure).

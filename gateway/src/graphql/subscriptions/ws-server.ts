@@ -11,7 +11,7 @@ import type { Logger } from '@green-impact/shared/logger';
 import { metricsRegistry } from '@green-impact/shared/metrics';
 import type { Authenticate, Authenticated } from '../../auth.js';
 import type { GatewayClients } from '../../clients.js';
-import { baseUrlOf } from '../../v1/request-facts.js';
+import { baseUrlOf } from '../../base-url.js';
 import type { GraphqlContext } from '../context.js';
 import type { createFormatError } from '../format-error.js';
 import { MAX_QUERY_TOKENS, nestingError } from '../limits.js';
