@@ -5,10 +5,10 @@ import { createLogger } from '@green-impact/shared/logger';
 import { loadGatewayConfig } from './config.js';
 import { createGateway } from './gateway.js';
 import { deadPort } from './testing/dead-port.js';
-import { startFakeIdentity } from './testing/fake-identity.js';
 import { defineOperation } from './v1/operation.js';
 import { createOperationTable } from './v1/operation-table.js';
-import { postCall, startTestGateway } from './testing/test-gateway.js';
+import { postCall } from './testing/test-gateway.js';
+import { jsonHeaders, startTestGateway } from './testing/real-gateway.js';
 
 test('/healthz, /readyz and /metrics', async () => {
   const t = await startTestGateway();
@@ -18,8 +18,8 @@ test('/healthz, /readyz and /metrics', async () => {
     assert.equal(ready.status, 200);
     assert.deepEqual(await ready.json(), { status: 'ready', backends: { identity: 'SERVING' } });
 
-    await postCall(t.baseUrl, { solution: 'SVC.ESG.Credits', operation: 'getGroups' });
-    await postCall(t.baseUrl, 'not json');
+    await postCall(t.baseUrl, { solution: 'SVC.ESG.Credits', operation: 'getGroups' }, jsonHeaders(t.userKey));
+    await postCall(t.baseUrl, 'not json', jsonHeaders(t.userKey));
     const metrics = await fetch(`${t.baseUrl}/metrics`);
     assert.match(metrics.headers.get('content-type') ?? '', /^text\/plain/);
     const text = await metrics.text();
@@ -41,10 +41,10 @@ test('a backend down: /readyz stays 200, degraded, per backend; only that backen
     const res = await fetch(`${t.baseUrl}/readyz`);
     assert.equal(res.status, 200, 'one broken backend must not take the gateway pod out of the Service');
     assert.deepEqual(await res.json(), { status: 'degraded', backends: { identity: 'SERVING', taxonomy: 'UNREACHABLE' } });
-    const taxonomyOp = await postCall(t.baseUrl, { solution: 'SVC.ESG.Credits', operation: 'getFrameworks', parameters: { reporting_year: 2024 } });
+    const taxonomyOp = await postCall(t.baseUrl, { solution: 'SVC.ESG.Credits', operation: 'getFrameworks', parameters: { reporting_year: 2024 } }, jsonHeaders(t.userKey));
     assert.equal(taxonomyOp.status, 503);
     assert.equal(taxonomyOp.json.code, 'UNAVAILABLE');
-    const identityOp = await postCall(t.baseUrl, { solution: 'SVC.ESG.Credits', operation: 'getGroups' });
+    const identityOp = await postCall(t.baseUrl, { solution: 'SVC.ESG.Credits', operation: 'getGroups' }, jsonHeaders(t.userKey));
     assert.equal(identityOp.status, 200, 'identity\'s operations still answer');
   } finally {
     await t.stop();
@@ -55,7 +55,7 @@ test('a backend down: /readyz stays 200, degraded, per backend; only that backen
   const gateway = createGateway({ config, log });
   const { port: httpPort } = await gateway.listen();
   try {
-    const call = await postCall(`http://127.0.0.1:${httpPort}`, { solution: 'SVC.ESG.Credits', operation: 'getGroups' });
+    const call = await postCall(`http://127.0.0.1:${httpPort}`, { solution: 'SVC.ESG.Credits', operation: 'getGroups' }, jsonHeaders('any-key'));
     assert.equal(call.status, 503);
     assert.equal(call.json.code, 'UNAVAILABLE');
   } finally {
@@ -65,7 +65,6 @@ test('a backend down: /readyz stays 200, degraded, per backend; only that backen
 });
 
 test('access log: one line per request, no keys, no bodies, no PII', async () => {
-  const identity = await startFakeIdentity();
   const lines: unknown[] = [];
   const log = createLogger('gateway-test', {
     level: 'debug',
@@ -75,23 +74,21 @@ test('access log: one line per request, no keys, no bodies, no PII', async () =>
       },
     },
   });
-  const config = loadGatewayConfig({ IDENTITY_GRPC_ADDR: identity.address, HOST: '127.0.0.1', PORT: '0' });
-  const gateway = createGateway({ config, log });
-  const { port } = await gateway.listen();
+  const t = await startTestGateway({}, { log });
   try {
     const res = await postCall(
-      `http://127.0.0.1:${port}`,
+      t.baseUrl,
       { solution: 'SVC.ESG.Credits', operation: 'addUser', parameters: { user_identifier: 'u1', user_email: 'secret.person@example.org', encryption_key: 'a'.repeat(64) } },
-      { 'content-type': 'application/json', 'x-api-key': 'user-key', 'x-request-id': 'trace-me' },
+      jsonHeaders(t.userKey, { 'x-request-id': 'trace-me' }),
     );
-    assert.equal(res.status, 200);
+    assert.equal(res.status, 200, res.text);
     const logged = JSON.stringify(lines);
     assert.match(logged, /trace-me/);
     assert.match(logged, /SVC\.ESG\.Credits\/addUser/);
-    assert.doesNotMatch(logged, /user-key|secret\.person|aaaaaaaa|u1/);
+    assert.doesNotMatch(logged, /secret\.person|aaaaaaaa|u1/);
+    assert.ok(!logged.includes(t.userKey), 'the API key is never logged');
   } finally {
-    await gateway.close();
-    await identity.stop();
+    await t.stop();
   }
 });
 
@@ -105,11 +102,10 @@ test('close() releases the port and is idempotent', async () => {
   const again = net.createServer();
   await new Promise<void>((resolve, reject) => again.once('error', reject).listen(port, '127.0.0.1', resolve));
   await new Promise((resolve) => again.close(resolve));
-  await t.identity.stop();
+  await t.stop();
 });
 
 test('close() lets an in-flight request finish', async () => {
-  const identity = await startFakeIdentity();
   let release!: () => void;
   const gate = new Promise<void>((resolve) => (release = resolve));
   let entered!: () => void;
@@ -126,17 +122,17 @@ test('close() lets an in-flight request finish', async () => {
       },
     }),
   ]);
-  const config = loadGatewayConfig({ IDENTITY_GRPC_ADDR: identity.address, HOST: '127.0.0.1', PORT: '0' });
-  const gateway = createGateway({ config, log: createLogger('gateway-test', { level: 'silent' }), table });
-  const { port } = await gateway.listen();
-  const base = `http://127.0.0.1:${port}`;
-  const pending = postCall(base, { solution: 'SVC.ESG.Credits', operation: 'slow' });
-  await inside;
-  const closed = gateway.close();
-  release();
-  const res = await pending;
-  assert.equal(res.status, 200);
-  assert.deepEqual(res.json, { message: 'done' });
-  await closed;
-  await identity.stop();
+  const t = await startTestGateway({}, { table });
+  try {
+    const pending = postCall(t.baseUrl, { solution: 'SVC.ESG.Credits', operation: 'slow' }, jsonHeaders(t.userKey));
+    await inside;
+    const closed = t.gateway.close();
+    release();
+    const res = await pending;
+    assert.equal(res.status, 200);
+    assert.deepEqual(res.json, { message: 'done' });
+    await closed;
+  } finally {
+    await t.stop();
+  }
 });
