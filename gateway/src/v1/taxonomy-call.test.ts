@@ -145,7 +145,13 @@ describe('read shapes (spec §2.1, §2.2)', () => {
   });
 
   test('getSubCategories: sdg and eu_objective objects keyed by number', async () => {
+    const geothermal = await t.taxonomy!.client.addSubCategory(
+      { subCategoryName: 'Geothermal', categoryId: ids.category['Renewable energy'], reportingYear: 2024, languageCode: 'en' },
+      { caller: t.operator },
+    );
     const res = await call('getSubCategories', { reporting_year: 2024 });
+    const bare = rows(res).find((s) => s['sub_category_id'] === geothermal.id)!;
+    assert.deepEqual([bare['sdg'], bare['eu_objective']], [{}, {}], 'no goals: empty objects');
     assert.deepEqual(rows(res).find((s) => s['sub_category_name'] === 'Wind power'), {
       sub_category_id: ids.subCategory['Wind power'],
       sub_category_name: 'Wind power',
@@ -418,6 +424,7 @@ test('without TAXONOMY_GRPC_ADDR: 503 UNAVAILABLE with a clear message; validati
     });
     const invalid = await postCall(bare.baseUrl, { solution: ESG, operation: 'getCategories', parameters: { reporting_year: 'abc' } }, headers);
     assert.equal(invalid.status, 400);
+    assert.deepEqual(invalid.json, { message: 'reporting_year must be an integer.', code: 'INVALID_ARGUMENT' });
     const ready = await fetch(`${bare.baseUrl}/readyz`);
     assert.deepEqual(await ready.json(), { status: 'ready', backends: { identity: 'SERVING' } });
   } finally {
