@@ -229,6 +229,18 @@ describe('nested reads', () => {
   });
 });
 
+test('a sub category without goals has empty sdgs and euObjectives', async () => {
+  await t.taxonomy!.client.addSubCategory(
+    { subCategoryName: 'Geothermal', categoryId: ids.category['Renewable energy'], reportingYear: 2024, languageCode: 'en' },
+    { caller: t.operator },
+  );
+  const { subCategories } = data(await gql('{ subCategories(year: 2024) { name sdgs { id } euObjectives { id } } }'));
+  assert.deepEqual(
+    (subCategories as { name: string }[]).find((x) => x.name === 'Geothermal'),
+    { name: 'Geothermal', sdgs: [], euObjectives: [] },
+  );
+});
+
 describe('reference data', () => {
   test('sdgs, euObjectives, languages, currencies, fxRates', async () => {
     const res = await gql(`{
