@@ -12,7 +12,7 @@ type Resolver = (source: unknown, args: Record<string, unknown>, ctx: GraphqlCon
  * its root field. It authenticates first (as /v1/call does: a request without a valid key learns nothing
  * about its input), reads the input with the declaration, and lets the face's render make the call.
  * A service's refusal that names a parameter is named as the caller named it (`input.year` for the
- * service's `reporting_year`); the text is the service's.
+ * service's `reporting_year`), whether the render made the call or read through the memo; the text is the service's.
  */
 export function graphqlResolvers(operations: readonly Operation[]): { Query: Record<string, Resolver>; Mutation: Record<string, Resolver> } {
   const out = { Query: {} as Record<string, Resolver>, Mutation: {} as Record<string, Resolver> };
@@ -64,11 +64,11 @@ function runnerOf(op: Operation) {
   return async (args: Record<string, unknown>, ctx: GraphqlContext, info: GraphQLResolveInfo, page: PageRequest | undefined) => {
     const caller = op.withoutApiKey ? undefined : (await ctx.auth()).caller;
     const input = inputFromGraphql(op.input, args, face.nested);
-    const call = () =>
-      op
-        .invoke(input, { caller, requestId: ctx.requestId, clients: ctx.clients, page, ...envelopeOf(op, args, face.nested) })
-        .catch((err: unknown) => Promise.reject(relabel(err, labels)));
-    return face.render(call, input, ctx, info);
+    const named = (err: unknown) => Promise.reject(relabel(err, labels));
+    const call = () => op.invoke(input, { caller, requestId: ctx.requestId, clients: ctx.clients, page, ...envelopeOf(op, args, face.nested) }).catch(named);
+    // A render may read through the request's memo instead of `call` (categories(year) reads as nested
+    // fields do): its refusals are named as the caller named the argument too.
+    return Promise.resolve(face.render(call, input, ctx, info)).catch(named);
   };
 }
 
