@@ -65,7 +65,7 @@ test('GraphQL answers the same refusals named as its caller named the field', as
     ['addPosition(input: { investorIdentifier: "inv_1", assetIdentifier: "SE0001", amount: -5, currencyCode: "EUR" }) { message }', 'input.amount must be a positive number.'],
     ['addPosition(input: { investorIdentifier: "inv_1", assetIdentifier: "SE0001", amount: 5, currencyCode: "EUR", days: 0 }) { message }', 'input.days must be a whole number of days from 1 to 36525, got 0.'],
     ['addPosition(input: { investorIdentifier: "inv_1", assetIdentifier: "SE0001", amount: 5, currencyCode: "EUR", startDate: "2024-02-30" }) { message }', 'input.startDate must be a date YYYY-MM-DD, got "2024-02-30".'],
-    ['addAsset(input: { identifier: "X", name: "X", issuerIdentifier: "I", frameworkIdentifier: "GBF", currencyCode: "EUR", dateIssued: "2024-06-01", dateMaturity: "2024-01-01" }) { message }', 'input.dateMaturity must not be before date_issued.'],
+    ['addAsset(input: { identifier: "X", name: "X", issuerIdentifier: "I", frameworkIdentifier: "GBF", currencyCode: "EUR", dateIssued: "2024-06-01", dateMaturity: "2024-01-01" }) { message }', 'input.dateMaturity must not be before input.dateIssued.'],
     ['addAsset(input: { identifier: "X", name: "X", issuerIdentifier: "I", frameworkIdentifier: "GBF", currencyCode: "EURO" }) { message }', 'input.currencyCode must be a 3-letter currency code, got "EURO".'],
     ['addInvestor(input: { identifier: "inv_9", name: "X", currencyCode: "EUR", email: "nope" }) { message }', 'input.email must be an e-mail address of at most 320 characters.'],
     ['removePosition(investorIdentifier: "inv_1", positionId: "0") { message }', 'positionId must be a positive integer.'],
