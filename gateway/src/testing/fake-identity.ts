@@ -186,7 +186,7 @@ export async function startFakeIdentity(): Promise<FakeIdentity> {
     },
     async createAccount(req, ctx) {
       if (who('createAccount', ctx).role !== 'operator') throw new NotAuthorizedError();
-      if (req.name === '') throw new InvalidArgumentError('Account name must be 1 to 255 characters.');
+      if (req.name === '') throw new InvalidArgumentError('name must be 1 to 255 characters.');
       const account: Account = { id: `acc-${accounts.size + 1}`, name: req.name, role: req.role, createdAt: now };
       accounts.set(account.id, account);
       return { account, ...addKey(account.id) };
