@@ -39,6 +39,6 @@ export function checkEmail(field: string, value: string | undefined): void {
 /** An account's display name: 1 to 255 characters once trimmed (GraphQL's createAccount input.name). */
 export function accountName(name: string): string {
   const trimmed = name.trim();
-  if (trimmed === '' || trimmed.length > MAX_TEXT) throw refuse('name', 'must be 1 to 255 characters.');
+  if (trimmed === '' || trimmed.length > MAX_TEXT) throw new InvalidArgumentError(`name must be 1 to ${MAX_TEXT} characters.`, { field: 'name' });
   return trimmed;
 }
