@@ -196,9 +196,19 @@ interface EntryRow {
 }
 
 /** The filters of a document listing, on chain.documents d: the caller's documents about one subject, of its kinds. */
+/** A listing's identifier filters are lookup keys of at most 255 characters, as the services store them. */
+const MAX_IDENTIFIER = 255;
+function filterKey(field: string, value: string | undefined): string | undefined {
+  const key = value?.trim() || undefined;
+  if (key !== undefined && key.length > MAX_IDENTIFIER) {
+    throw new InvalidArgumentError(`${field} must be at most ${MAX_IDENTIFIER} characters.`, { field });
+  }
+  return key;
+}
+
 function listing(caller: Caller, req: ListDocumentJobsRequest): { where: string; params: unknown[] } {
-  const framework = req.frameworkIdentifier?.trim() || undefined;
-  const investor = req.investorIdentifier?.trim() || undefined;
+  const framework = filterKey('framework_identifier', req.frameworkIdentifier);
+  const investor = filterKey('investor_identifier', req.investorIdentifier);
   const kinds = req.kinds.map(documentKindName);
   let where: string;
   const params: unknown[] = [caller.accountId];

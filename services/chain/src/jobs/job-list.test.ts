@@ -23,4 +23,19 @@ describe('ListJobs pages', () => {
       });
     }
   });
+
+  it('identifier filters are at most 255 characters and a network name 64; the refusal names the filter', async () => {
+    for (const [req, field, message] of [
+      [{ frameworkIdentifier: 'f'.repeat(256) }, 'framework_identifier', 'framework_identifier must be at most 255 characters.'],
+      [{ investorIdentifier: 'i'.repeat(256) }, 'investor_identifier', 'investor_identifier must be at most 255 characters.'],
+      [{ network: 'n'.repeat(65) }, 'network', 'network must be at most 64 characters.'],
+    ] as const) {
+      await assert.rejects(listJobs(untouched, caller, { pageSize: 10, pageToken: '', ...req }), (err: unknown) => {
+        assert.ok(err instanceof InvalidArgumentError, String(err));
+        assert.equal(err.message, message);
+        assert.equal(err.field, field);
+        return true;
+      });
+    }
+  });
 });
