@@ -2,6 +2,7 @@ import type { GraphQLResolveInfo } from 'graphql';
 import type { CallOptions } from '@green-impact/shared/grpc/client';
 import { chainClient, portfolioClient, taxonomyClient, type GatewayClients } from '../clients.js';
 import type { GraphqlContext } from '../graphql/context.js';
+import type { PageRequest } from '../graphql/pagination.js';
 import type { KeylessOperationContext, OperationContext, Solution } from '../v1/operation.js';
 import type { Fields, InputOf } from './fields.js';
 
@@ -53,11 +54,7 @@ export interface CallContext {
 }
 
 
-/** A page of a connection its service pages: page_size and page_token of the request. */
-export interface PageRequest {
-  pageSize: number;
-  pageToken: string | undefined;
-}
+export type { PageRequest };
 
 /** The call options of a call made for `ctx`'s caller. */
 export const callOptions = (ctx: CallContext) => ({ caller: ctx.caller, requestId: ctx.requestId });

@@ -12,7 +12,7 @@ import { FailedPreconditionError, InternalError } from '@green-impact/shared/err
 import { taxonomyClient } from '../clients.js';
 import { BatchLoader } from './batch-loader.js';
 import { callAs, type GraphqlContext } from './context.js';
-import type { ServicePage } from './pagination.js';
+import { pageFields, type PageRequest, type ServicePage } from './pagination.js';
 import { RequestMemo } from './request-memo.js';
 import type { Scope } from './taxonomy-reads.js';
 
@@ -152,7 +152,7 @@ export class FrameworkReads {
   constructor(private readonly ctx: GraphqlContext) {}
 
   /** One page of the frameworks connection, paged by the service (keyset on the framework id, with its count). */
-  async frameworksPage(year: number, visibility: Visibility | undefined, page: ServicePageRequest): Promise<ServicePage<GqlFramework>> {
+  async frameworksPage(year: number, visibility: Visibility | undefined, page: PageRequest): Promise<ServicePage<GqlFramework>> {
     const req = { reportingYear: year, frameworkVisibility: visibility, ...pageFields(page) };
     const res = await this.client().getFrameworks(req, await callAs(this.ctx));
     return { items: res.frameworks.map((s) => toFramework(s, year)), nextPageToken: res.nextPageToken, totalCount: res.totalCount ?? res.frameworks.length };
@@ -196,7 +196,7 @@ export class FrameworkReads {
   }
 
   /** One page of the projects connection, paged by the service (keyset on the project id, with its count). */
-  async projectsPage(year: number, visibility: Visibility | undefined, page: ServicePageRequest): Promise<ServicePage<GqlProject>> {
+  async projectsPage(year: number, visibility: Visibility | undefined, page: PageRequest): Promise<ServicePage<GqlProject>> {
     const req = { reportingYear: year, projectVisibility: visibility, ...pageFields(page) };
     const res = await this.client().getProjects(req, await callAs(this.ctx));
     return { items: res.projects.map((s) => toProject(s, year)), nextPageToken: res.nextPageToken, totalCount: res.totalCount ?? res.projects.length };
@@ -230,13 +230,6 @@ export class FrameworkReads {
   }
 }
 
-/** page_size / page_token of a service-paged connection (servicePaged in pagination.ts). */
-export interface ServicePageRequest {
-  pageSize: number;
-  pageToken: string | undefined;
-}
-
-const pageFields = (page: ServicePageRequest) => ({ pageSize: page.pageSize, ...(page.pageToken === undefined ? {} : { pageToken: page.pageToken }) });
 
 const perRequest = new WeakMap<GraphqlContext, FrameworkReads>();
 

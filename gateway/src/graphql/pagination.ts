@@ -1,5 +1,15 @@
 import { InvalidArgumentError } from '@green-impact/shared/errors';
 
+/** The page a connection asks its service for: page_size, and page_token after the first page. */
+export interface PageRequest {
+  pageSize: number;
+  pageToken: string | undefined;
+}
+
+/** The page fields of a service request: none without a page (/v1/call reads the whole listing), page_token only after the first. */
+export const pageFields = (page: PageRequest | undefined) =>
+  page === undefined ? {} : { pageSize: page.pageSize, ...(page.pageToken === undefined ? {} : { pageToken: page.pageToken }) };
+
 /**
  * Cursor pagination of the root lists that grow with an account's data (users, accounts, frameworks,
  * projects, assets, investors, positions, portfolios, documents, NFTs), Relay-style: `first` / `after`
@@ -136,7 +146,7 @@ export interface ServicePage<T> {
  * gateway-side paging stay valid, and the service resumes after the id.
  */
 export function servicePaged<P, A, C, T>(
-  resolve: (parent: P, args: A, ctx: C, page: { pageSize: number; pageToken: string | undefined }) => Promise<ServicePage<T>>,
+  resolve: (parent: P, args: A, ctx: C, page: PageRequest) => Promise<ServicePage<T>>,
   idOf: (item: T) => string | number,
   /** The ids of the list (a cursor of another list is refused here, as by checkPage). */
   idPattern: RegExp,

@@ -18,7 +18,7 @@ import {
   type GqlPortfolio,
   type GqlPosition,
 } from './portfolio-objects.js';
-import type { ServicePage } from './pagination.js';
+import { pageFields, type PageRequest, type ServicePage } from './pagination.js';
 import { RequestMemo } from './request-memo.js';
 
 /**
@@ -47,14 +47,6 @@ export interface AssetListing {
   frameworkIdentifier?: string | undefined;
 }
 
-/** A connection's page as servicePaged passes it on. */
-export interface PageRequest {
-  pageSize: number;
-  pageToken: string | undefined;
-}
-
-/** page_size / page_token of a request (page_token left out for the first page). */
-const pageFields = (page: PageRequest) => ({ pageSize: page.pageSize, ...(page.pageToken === undefined ? {} : { pageToken: page.pageToken }) });
 
 export interface PortfolioListing {
   investorIdentifier: string;
@@ -125,7 +117,7 @@ export class PortfolioReads {
   // ---- investors ----
 
   /** One page of the account's investors, paged by the service (keyset on the investor id, with its count). */
-  async investorsPage(decryptionKey: Key, page: { pageSize: number; pageToken: string | undefined }): Promise<ServicePage<GqlInvestor>> {
+  async investorsPage(decryptionKey: Key, page: PageRequest): Promise<ServicePage<GqlInvestor>> {
     const req = { decryptionKey, pageSize: page.pageSize, ...(page.pageToken === undefined ? {} : { pageToken: page.pageToken }) };
     const res = await this.client().getInvestors(req, await callAs(this.ctx));
     return { items: res.investors.map((i) => toInvestor(i, decryptionKey)), nextPageToken: res.nextPageToken, totalCount: res.totalCount ?? res.investors.length };
@@ -154,7 +146,7 @@ export class PortfolioReads {
   }
 
   /** One page of the listing, paged by the service (keyset on the position id, with its count). */
-  async positionsPage(listing: PositionListing, page: { pageSize: number; pageToken: string | undefined }): Promise<ServicePage<GqlPosition>> {
+  async positionsPage(listing: PositionListing, page: PageRequest): Promise<ServicePage<GqlPosition>> {
     const req = {
       ...positionsRequest(listing),
       pageSize: page.pageSize,

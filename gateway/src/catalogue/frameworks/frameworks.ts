@@ -1,5 +1,6 @@
 import type { GraphqlContext } from '../../graphql/context.js';
-import { frameworkReads, summaryOf, toFramework, type GqlFramework, type ServicePageRequest } from '../../graphql/framework-reads.js';
+import { frameworkReads, summaryOf, toFramework, type GqlFramework } from '../../graphql/framework-reads.js';
+import type { PageRequest } from '../../graphql/pagination.js';
 import { orNull } from '../../graphql/resolvers/or-null.js';
 import { listed } from '../../v1/truncation.js';
 import { withLabels } from '../graphql.js';
@@ -60,7 +61,7 @@ export const getFrameworks = declare({
 });
 
 /** Query.frameworks: the connection the service pages (servicePaged in graphql/resolvers/index.ts), input as getFrameworks reads it. */
-export async function frameworksConnection(_: unknown, args: Record<string, unknown>, ctx: GraphqlContext, page: ServicePageRequest) {
+export async function frameworksConnection(_: unknown, args: Record<string, unknown>, ctx: GraphqlContext, page: PageRequest) {
   await ctx.auth();
   const i = inputFromGraphql(listInput, args, false);
   const labels = Object.fromEntries(graphqlLabels(listInput, false));

@@ -1,5 +1,6 @@
 import type { GraphqlContext } from '../../graphql/context.js';
-import { frameworkReads, summaryOf, toProject, type GqlProject, type ServicePageRequest } from '../../graphql/framework-reads.js';
+import { frameworkReads, summaryOf, toProject, type GqlProject } from '../../graphql/framework-reads.js';
+import type { PageRequest } from '../../graphql/pagination.js';
 import { orNull } from '../../graphql/resolvers/or-null.js';
 import { listed } from '../../v1/truncation.js';
 import { withLabels } from '../graphql.js';
@@ -55,7 +56,7 @@ export const getProjects = declare({
 });
 
 /** Query.projects: the connection the service pages (servicePaged in graphql/resolvers/index.ts), input as getProjects reads it. */
-export async function projectsConnection(_: unknown, args: Record<string, unknown>, ctx: GraphqlContext, page: ServicePageRequest) {
+export async function projectsConnection(_: unknown, args: Record<string, unknown>, ctx: GraphqlContext, page: PageRequest) {
   await ctx.auth();
   const i = inputFromGraphql(listInput, args, false);
   const labels = Object.fromEntries(graphqlLabels(listInput, false));

@@ -31,9 +31,7 @@ export function toVisibility(value: 'public' | 'private' | undefined): Visibilit
   return value === 'public' ? Visibility.VISIBILITY_PUBLIC : Visibility.VISIBILITY_PRIVATE;
 }
 
-/** The page fields of a request made for a GraphQL connection (none on /v1/call: the service's whole listing). */
-export const pageFields = (page: { pageSize: number; pageToken: string | undefined } | undefined) =>
-  page === undefined ? {} : { pageSize: page.pageSize, ...(page.pageToken === undefined ? {} : { pageToken: page.pageToken }) };
+export { pageFields } from '../../graphql/pagination.js';
 
 /** The ids of the connections the portfolio service pages (positive serials). */
 export const SERVICE_ID = /^[1-9][0-9]{0,14}$/;

@@ -5,7 +5,7 @@ import { portfolioTypes } from './portfolio-resolvers.js';
 import { recomputeSubscriptions } from './recompute-resolvers.js';
 import { subscriptionResolvers } from './subscription-resolvers.js';
 import { taxonomyTypes } from './taxonomy-resolvers.js';
-import { servicePaged, type ServicePage } from '../pagination.js';
+import { servicePaged, type PageRequest, type ServicePage } from '../pagination.js';
 import type { GqlDocumentEntry } from '../chain-objects.js';
 import type { GraphqlContext } from '../context.js';
 import type { GqlNft } from '../nft-objects.js';
@@ -31,7 +31,7 @@ const declared = graphqlResolvers(catalogue);
 /** A declared root field paged by its service: servicePaged's checked page goes in as its first / after (page_size / page_token). */
 const declaredPage =
   <T>(field: string) =>
-  (parent: unknown, args: Record<string, unknown>, ctx: GraphqlContext, page: { pageSize: number; pageToken: string | undefined }) =>
+  (parent: unknown, args: Record<string, unknown>, ctx: GraphqlContext, page: PageRequest) =>
     declared.Query[field]!(parent, { ...args, first: page.pageSize, after: page.pageToken }, ctx, undefined as never) as Promise<ServicePage<T>>;
 
 /**
