@@ -279,6 +279,7 @@ export const documents = declare({
   graphql: {
     root: 'Query',
     field: 'documents',
+    returns: 'DocumentEntryConnection!',
     nested: false,
     render: async (call): Promise<ServicePage<ReturnType<typeof toGqlDocumentEntry>>> => {
       const res = await call();
@@ -297,6 +298,7 @@ const document = declare({
   graphql: {
     root: 'Query',
     field: 'document',
+    returns: 'Document',
     nested: false,
     render: async (call, _i, ctx) => {
       const doc = await orNull(call());
@@ -315,7 +317,7 @@ const revokeDocumentLinks = declare({
   method: 'revokeDocumentLinks',
   request: (i) => ({ jobId: i.jobId }),
   v1: (res) => ({ message: `The links to the document of job ${res.jobId} are revoked.` }),
-  graphql: { root: 'Mutation', field: 'revokeDocumentLinks', nested: false, render: (call) => call() },
+  graphql: { root: 'Mutation', field: 'revokeDocumentLinks', returns: 'DocumentLinksRevoked!', nested: false, render: (call) => call() },
 });
 
 export const documentOperations = [

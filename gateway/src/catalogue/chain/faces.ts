@@ -10,5 +10,5 @@ export const jobAnswer = (res: { jobId: string; job?: Job | undefined }) => jobA
 
 /** GraphQL: a mutation (its fields in `input`) answering the queued Job. */
 export function queuedJob(field: string): GraphqlFace<unknown, { job?: Job | undefined }> {
-  return { root: 'Mutation', field, nested: true, render: async (call, _input, ctx) => toGqlJob(jobOf(await call()), ctx.baseUrl) };
+  return { root: 'Mutation', field, nested: true, returns: 'Job!', idempotent: true, render: async (call, _input, ctx) => toGqlJob(jobOf(await call()), ctx.baseUrl) };
 }

@@ -80,6 +80,7 @@ const jobs = declare({
   graphql: {
     root: 'Query',
     field: 'jobs',
+    returns: 'JobConnection!',
     nested: false,
     render: async (call, i, ctx) => {
       const res = await call();
@@ -110,6 +111,7 @@ const job = declare({
   graphql: {
     root: 'Query',
     field: 'job',
+    returns: 'Job',
     nested: false,
     render: async (call, _i, ctx) => {
       const res = await orNull(call());
@@ -125,7 +127,7 @@ const networks = declare({
   service: 'chain',
   method: 'listNetworks',
   request: () => ({}),
-  graphql: { root: 'Query', field: 'networks', nested: false, render: async (call) => (await call()).networks.map(toGqlNetwork) },
+  graphql: { root: 'Query', field: 'networks', returns: '[Network!]!', nested: false, render: async (call) => (await call()).networks.map(toGqlNetwork) },
 });
 
 /** One of the caller's jobs as GraphQL shows it, null when the account has none (a Job node's refetch). */

@@ -165,6 +165,7 @@ export const nfts = declare({
   graphql: {
     root: 'Query',
     field: 'nfts',
+    returns: 'NftConnection!',
     nested: false,
     render: async (call): Promise<ServicePage<ReturnType<typeof toGqlNft>>> => {
       const res = await call();
@@ -183,6 +184,7 @@ const nft = declare({
   graphql: {
     root: 'Query',
     field: 'nft',
+    returns: 'Nft',
     nested: false,
     render: async (call) => {
       const found = await orNull(call());
@@ -223,6 +225,7 @@ const send = declare({
   graphql: {
     root: 'Mutation',
     field: 'sendNft',
+    returns: 'NftSendPayload!',
     nested: true,
     render: async (call) => {
       const sent = nftOf(await call());
@@ -279,7 +282,7 @@ const revoke = declare({
   withoutApiKey: { authority: 'the owner code of an e-mailed send' },
   request: (i) => ({ ownerCode: i.ownerCode.trim(), guid: i.guid }),
   v1: (res) => nftAnswer(legacyNft(nftOf(res))),
-  graphql: { root: 'Mutation', field: 'revokeNftSend', nested: true, render: async (call) => toGqlNft(nftOf(await call())) },
+  graphql: { root: 'Mutation', field: 'revokeNftSend', returns: 'Nft!', nested: true, render: async (call) => toGqlNft(nftOf(await call())) },
 });
 
 /** One NFT of the account as GraphQL shows it, null when the account has none (an Nft node's refetch). */

@@ -62,6 +62,7 @@ export function changed<I extends { identifier: string; year?: number }, T>(fiel
     root: 'Mutation' as const,
     field,
     nested,
+    returns: `${entity === 'framework' ? 'Framework' : 'Project'}Payload!`,
     render: async (call: () => Promise<ServiceAnswer>, i: I, ctx: GraphqlContext) => {
       const answer = await call();
       return changePayload(ctx, answer, entity, (args: YearArg) => read(ctx, i.identifier, yearOf(args, i.year)));
@@ -75,6 +76,7 @@ export function removed<T extends { id: number }>(field: string, read: ItemRead<
     root: 'Mutation' as const,
     field,
     nested: false,
+    returns: 'RemovalPayload!',
     render: (call: () => Promise<ServiceAnswer>, i: { identifier: string }, ctx: GraphqlContext, info: GraphQLResolveInfo) =>
       removalPayload(ctx, info, async () => (await read(ctx, i.identifier, currentYear()))?.id, call),
   };

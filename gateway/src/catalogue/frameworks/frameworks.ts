@@ -88,7 +88,7 @@ export const framework = declare({
   method: 'getFrameworkDetails',
   request: (i) => ({ frameworkIdentifier: i.identifier, reportingYear: i.year }),
   // Read through the request's memoised detail, which the nested rows share.
-  graphql: { root: 'Query', field: 'framework', nested: false, render: (_call, i, ctx) => frameworkOf(ctx, i.identifier, i.year) },
+  graphql: { root: 'Query', field: 'framework', returns: 'Framework', nested: false, render: (_call, i, ctx) => frameworkOf(ctx, i.identifier, i.year) },
 });
 
 // ---- changes (the owner) ----

@@ -82,7 +82,7 @@ export const project = declare({
   service: 'taxonomy',
   method: 'getProjectDetails',
   request: (i) => ({ projectIdentifier: i.identifier, reportingYear: i.year }),
-  graphql: { root: 'Query', field: 'project', nested: false, render: (_call, i, ctx) => projectOf(ctx, i.identifier, i.year) },
+  graphql: { root: 'Query', field: 'project', returns: 'Project', nested: false, render: (_call, i, ctx) => projectOf(ctx, i.identifier, i.year) },
 });
 
 // ---- changes (the owner) ----

@@ -29,6 +29,7 @@ export const listAccounts = declare({
   graphql: {
     root: 'Query',
     field: 'accounts',
+    returns: 'AccountConnection!',
     nested: false,
     render: async (call) => {
       const res = await call();
@@ -44,7 +45,7 @@ export const listApiKeys = declare({
   service: 'identity',
   method: 'listApiKeys',
   request: (i) => ({ accountId: i.accountId }),
-  graphql: { root: 'Query', field: 'apiKeys', nested: false, render: async (call) => (await call()).keys.map(apiKey) },
+  graphql: { root: 'Query', field: 'apiKeys', returns: '[ApiKey!]!', nested: false, render: async (call) => (await call()).keys.map(apiKey) },
 });
 
 export const createAccount = declare({
@@ -60,6 +61,7 @@ export const createAccount = declare({
   graphql: {
     root: 'Mutation',
     field: 'createAccount',
+    returns: 'CreateAccountPayload!',
     nested: true,
     render: async (call) => {
       const res = await call();
@@ -79,6 +81,7 @@ export const rotateApiKey = declare({
   graphql: {
     root: 'Mutation',
     field: 'rotateApiKey',
+    returns: 'ApiKeyPayload!',
     nested: false,
     render: async (call) => {
       const res = await call();
@@ -97,6 +100,7 @@ export const issueApiKey = declare({
   graphql: {
     root: 'Mutation',
     field: 'issueApiKey',
+    returns: 'ApiKeyPayload!',
     nested: false,
     render: async (call) => {
       const res = await call();
@@ -112,7 +116,7 @@ export const revokeApiKey = declare({
   service: 'identity',
   method: 'revokeApiKey',
   request: (i) => ({ keyId: i.keyId }),
-  graphql: { root: 'Mutation', field: 'revokeApiKey', nested: false, render: async (call) => apiKey((await call()).key) },
+  graphql: { root: 'Mutation', field: 'revokeApiKey', returns: 'ApiKey!', nested: false, render: async (call) => apiKey((await call()).key) },
 });
 
 export const accountOperations = [listAccounts, listApiKeys, createAccount, rotateApiKey, issueApiKey, revokeApiKey];

@@ -67,6 +67,7 @@ export const getUsers = declare({
   graphql: {
     root: 'Query',
     field: 'users',
+    returns: 'UserConnection!',
     nested: false,
     render: async (call) => {
       const res = await call();
@@ -84,7 +85,7 @@ export const getGroups = declare({
   method: 'getGroups',
   request: () => ({}),
   v1: (res) => res.groups.map((g) => ({ id: g.id, group: g.group })),
-  graphql: { root: 'Query', field: 'groups', nested: false, render: async (call) => (await call()).groups.map(group) },
+  graphql: { root: 'Query', field: 'groups', returns: '[Group!]!', nested: false, render: async (call) => (await call()).groups.map(group) },
 });
 
 /** The call context of composition (investor details from the portfolio service) for a GraphQL caller. */
@@ -125,6 +126,7 @@ export const getInvestorsOfUser = declare({
   graphql: {
     root: 'Query',
     field: 'investorsOfUser',
+    returns: '[UserInvestors!]!',
     nested: false,
     render: async (call, i, ctx) => withDetails((await call()).users, i.decryptionKey, await composingAs(ctx)),
   },
@@ -183,6 +185,7 @@ export const addUser = declare({
   graphql: {
     root: 'Mutation',
     field: 'addUser',
+    returns: 'UserPayload!',
     nested: true,
     render: async (call, i, ctx) => userPayload(ctx, await call(), i.userIdentifier, i.encryptionKey),
   },
@@ -200,6 +203,7 @@ export const removeUser = declare({
   graphql: {
     root: 'Mutation',
     field: 'removeUser',
+    returns: 'RemovalPayload!',
     nested: false,
     // The id of the user a removal names is read before it, without a key.
     render: (call, i, ctx, info) => removalPayload(ctx, info, async () => (await readUser(ctx, i.userIdentifier, undefined))?.id, call),
@@ -217,7 +221,7 @@ export const addGroupToUser = declare({
   method: 'addGroupToUser',
   request: (i) => ({ userIdentifier: i.userIdentifier, group: i.group }),
   v1: messageOnly,
-  graphql: { root: 'Mutation', field: 'addGroupToUser', nested: false, render: async (call, i, ctx) => userPayload(ctx, await call(), i.userIdentifier) },
+  graphql: { root: 'Mutation', field: 'addGroupToUser', returns: 'UserPayload!', nested: false, render: async (call, i, ctx) => userPayload(ctx, await call(), i.userIdentifier) },
 });
 
 export const removeGroupFromUser = declare({
@@ -229,7 +233,7 @@ export const removeGroupFromUser = declare({
   method: 'removeGroupFromUser',
   request: (i) => ({ userIdentifier: i.userIdentifier, group: i.group }),
   v1: messageOnly,
-  graphql: { root: 'Mutation', field: 'removeGroupFromUser', nested: false, render: async (call, i, ctx) => userPayload(ctx, await call(), i.userIdentifier) },
+  graphql: { root: 'Mutation', field: 'removeGroupFromUser', returns: 'UserPayload!', nested: false, render: async (call, i, ctx) => userPayload(ctx, await call(), i.userIdentifier) },
 });
 
 const userInvestor = { investorIdentifier: identifier('investor_identifier', { doc: 'Identifier of the investor.' }), userIdentifier };
@@ -243,7 +247,7 @@ export const addInvestorToUser = declare({
   method: 'addInvestorToUser',
   request: (i) => ({ investorIdentifier: i.investorIdentifier, userIdentifier: i.userIdentifier }),
   v1: messageOnly,
-  graphql: { root: 'Mutation', field: 'addInvestorToUser', nested: false, render: async (call, i, ctx) => userInvestorsPayload(ctx, await call(), i.userIdentifier) },
+  graphql: { root: 'Mutation', field: 'addInvestorToUser', returns: 'UserInvestorsPayload!', nested: false, render: async (call, i, ctx) => userInvestorsPayload(ctx, await call(), i.userIdentifier) },
 });
 
 export const removeInvestorFromUser = declare({
@@ -255,7 +259,7 @@ export const removeInvestorFromUser = declare({
   method: 'removeInvestorFromUser',
   request: (i) => ({ investorIdentifier: i.investorIdentifier, userIdentifier: i.userIdentifier }),
   v1: messageOnly,
-  graphql: { root: 'Mutation', field: 'removeInvestorFromUser', nested: false, render: async (call, i, ctx) => userInvestorsPayload(ctx, await call(), i.userIdentifier) },
+  graphql: { root: 'Mutation', field: 'removeInvestorFromUser', returns: 'UserInvestorsPayload!', nested: false, render: async (call, i, ctx) => userInvestorsPayload(ctx, await call(), i.userIdentifier) },
 });
 
 export const generateEncryptionKey = declare({
@@ -267,7 +271,7 @@ export const generateEncryptionKey = declare({
   method: 'generateEncryptionKey',
   request: () => ({}),
   v1: (res) => ({ message: res.key }),
-  graphql: { root: 'Mutation', field: 'generateEncryptionKey', nested: false, render: async (call) => (await call()).key },
+  graphql: { root: 'Mutation', field: 'generateEncryptionKey', returns: 'String!', nested: false, render: async (call) => (await call()).key },
 });
 
 export const userOperations = [

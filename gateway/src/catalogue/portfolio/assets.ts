@@ -50,6 +50,7 @@ export const getAssets = declare({
   graphql: {
     root: 'Query',
     field: 'assets',
+    returns: 'AssetConnection!',
     nested: false,
     paged: { idOf: (a: GqlAsset) => a.id, idPattern: SERVICE_ID },
     render: async (call) => {
@@ -67,7 +68,7 @@ export const asset = declare({
   method: 'getAssetsByIdentifiers',
   request: (i) => ({ assetIdentifiers: [i.identifier] }),
   // Read through the request's batched loader, so the asset fields of one request share a call.
-  graphql: { root: 'Query', field: 'asset', nested: false, render: (_call, i, ctx) => withLabels(assetOf(ctx, i.identifier), { asset_identifier: 'identifier' }) },
+  graphql: { root: 'Query', field: 'asset', returns: 'Asset', nested: false, render: (_call, i, ctx) => withLabels(assetOf(ctx, i.identifier), { asset_identifier: 'identifier' }) },
 });
 
 export const getAssetFrameworkDetails = declare({
@@ -117,6 +118,7 @@ export const addAsset = declare({
   graphql: {
     root: 'Mutation',
     field: 'addAsset',
+    returns: 'AssetPayload!',
     nested: true,
     render: async (call, i, ctx) => changePayload(ctx, await call(), 'asset', () => assetOf(ctx, i.identifier)),
   },
@@ -134,6 +136,7 @@ export const removeAsset = declare({
   graphql: {
     root: 'Mutation',
     field: 'removeAsset',
+    returns: 'RemovalPayload!',
     nested: false,
     render: (call, i, ctx, info) => removalPayload(ctx, info, async () => (await assetOf(ctx, i.identifier))?.id, call),
   },

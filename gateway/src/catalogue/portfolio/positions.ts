@@ -59,6 +59,7 @@ export const positions = declare({
   graphql: {
     root: 'Query',
     field: 'positions',
+    returns: 'PositionConnection!',
     nested: false,
     paged: { idOf: (p: GqlPosition) => p.id, idPattern: SERVICE_ID },
     render: async (call, i) => {
@@ -100,6 +101,7 @@ export const addPosition = declare({
   graphql: {
     root: 'Mutation',
     field: 'addPosition',
+    returns: 'PositionImpactsPayload!',
     nested: true,
     render: async (call) => {
       const res = await call();
@@ -118,7 +120,7 @@ export const removePosition = declare({
   request: (i) => ({ investorIdentifier: i.investorIdentifier, positionId: i.positionId }),
   // The spec's confirmation object: the success text as the key, the position id as the value.
   v1: (res, i) => ({ [res.message]: res.id ?? i.positionId }),
-  graphql: { root: 'Mutation', field: 'removePosition', nested: false, render: (call, i, ctx, info) => removalPayload(ctx, info, i.positionId, call) },
+  graphql: { root: 'Mutation', field: 'removePosition', returns: 'RemovalPayload!', nested: false, render: (call, i, ctx, info) => removalPayload(ctx, info, i.positionId, call) },
 });
 
 export const positionOperations = [getPositions, positions, addPosition, removePosition];

@@ -75,6 +75,7 @@ export const startImpactRecompute = declare({
   graphql: {
     root: 'Mutation',
     field: 'startImpactRecompute',
+    returns: 'StartImpactRecomputePayload!',
     nested: false,
     render: async (call) => {
       const res = await call();
@@ -95,6 +96,7 @@ export const getImpactRecomputeJob = declare({
   graphql: {
     root: 'Query',
     field: 'impactRecomputeJob',
+    returns: 'ImpactRecomputeJob',
     nested: false,
     render: async (call) => {
       const res = await orNull(call());
@@ -130,6 +132,7 @@ export const impactRecomputeJobs = declare({
   graphql: {
     root: 'Query',
     field: 'impactRecomputeJobs',
+    returns: 'ImpactRecomputeJobConnection!',
     nested: false,
     paged: { idOf: (j: GqlRecomputeJob) => j.id, idPattern: JOB_ID },
     render: async (call) => {
