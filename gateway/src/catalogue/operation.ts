@@ -84,6 +84,12 @@ export interface GraphqlFace<I, R> {
    * the descriptions of its fields where a type several declarations share says it for all of them.
    */
   input?: { name?: string; doc?: string; fields?: Readonly<Record<string, string>> } | undefined;
+  /**
+   * The order of its arguments (or input fields) where it is not the declaration's (which is the order
+   * /v1/call checks them in), with the face's own `network` and `idempotencyKey`; default: `network`, the
+   * declared fields, `idempotencyKey`.
+   */
+  order?: readonly string[] | undefined;
   /** Whether the field takes `idempotencyKey` (a job-creating mutation). */
   idempotent?: boolean | undefined;
   /** Whether the field takes `first` and `after` (a connection paged outside `paged`, graphql/resolvers/index.ts). */

@@ -1,5 +1,5 @@
 import { PAGE_ARGS } from '../graphql/pagination.js';
-import type { Field, Fields } from './fields.js';
+import type { Field } from './fields.js';
 import type { Operation } from './operation.js';
 
 /**
@@ -27,17 +27,20 @@ export function graphqlTypeOf(field: Field, required = field.required): string {
 
 const described = (doc: string | undefined, sdl: string) => `${doc ? `${JSON.stringify(doc)} ` : ''}${sdl}`;
 
-/** The arguments a face adds to its declared fields: the envelope's network, the Idempotency-Key, a page. */
-function faceArgs(op: Operation): string[] {
+/**
+ * The arguments of a declaration's field (or the fields of its input type), in the face's order: its
+ * declared fields, and what the face adds: the envelope's network and the Idempotency-Key.
+ */
+function argLines(op: Operation, docs: Readonly<Record<string, string>> = {}): string[] {
   const face = op.graphql!;
-  return [
-    ...(op.envelope?.network ? [described('Network to act on, one of networks.', 'network: String!')] : []),
-    ...(face.idempotent ? [described('Idempotency-Key of the job: the same key and call answer the first job again.', 'idempotencyKey: String')] : []),
-  ];
+  const lines = new Map(Object.entries(op.input).map(([name, field]) => [name, described(docs[name] ?? field.doc, `${name}: ${graphqlTypeOf(field)}`)]));
+  const network = op.envelope?.network ? [['network', described('Network to act on, one of networks.', 'network: String!')] as const] : [];
+  const key = face.idempotent ? [['idempotencyKey', described('Idempotency-Key of the job: the same key and call answer the first job again.', 'idempotencyKey: String')] as const] : [];
+  const all = new Map([...network, ...lines, ...key]);
+  const order = face.order ?? [...all.keys()];
+  if (order.length !== all.size || order.some((name) => !all.has(name))) throw new Error(`${face.field}'s order names other arguments than it has.`);
+  return order.map((name) => all.get(name)!);
 }
-
-const fieldLines = (fields: Fields, docs: Readonly<Record<string, string>> = {}) =>
-  Object.entries(fields).map(([name, field]) => described(docs[name] ?? field.doc, `${name}: ${graphqlTypeOf(field)}`));
 
 /** The name of a nested declaration's input type. */
 export const inputTypeName = (op: Operation) => op.graphql!.input?.name ?? `${op.graphql!.field[0]!.toUpperCase()}${op.graphql!.field.slice(1)}Input`;
@@ -53,7 +56,7 @@ export function rootFieldsSdl(root: 'Query' | 'Mutation', operations: readonly O
       const face = op.graphql!;
       const args = face.nested
         ? [described(`The fields of the change, each described on ${inputTypeName(op)}.`, `input: ${inputTypeName(op)}!`)]
-        : [...fieldLines(op.input), ...faceArgs(op)];
+        : argLines(op);
       const page = face.paged || face.pages ? PAGE_ARGS : '';
       const list = args.length || page ? `(\n      ${args.join('\n      ')}${page}\n    )` : '';
       return `\n    ${JSON.stringify(fieldDoc(op))}\n    ${face.field}${list}: ${face.returns}`;
@@ -70,7 +73,7 @@ export function inputTypesSdl(operations: readonly Operation[]): string {
   for (const op of operations) {
     if (!op.graphql?.nested) continue;
     const name = inputTypeName(op);
-    const body = [...fieldLines(op.input, op.graphql.input?.fields), ...faceArgs(op)].join('\n    ');
+    const body = argLines(op, op.graphql.input?.fields).join('\n    ');
     const users = operations.filter((o) => o.graphql?.nested && inputTypeName(o) === name).map((o) => o.graphql!.field);
     const doc = op.graphql.input?.doc ?? `Input of ${users.join(', ').replace(/, ([^,]*)$/, ' and $1')}.`;
     const sdl = `\n  ${JSON.stringify(doc)}\n  input ${name} {\n    ${body}\n  }\n`;

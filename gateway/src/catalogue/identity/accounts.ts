@@ -17,7 +17,7 @@ import { pageOf } from './users.js';
 /** An account as GraphQL's accounts list answers it. */
 export type AccountItem = ReturnType<typeof account>;
 
-const accountId = identifier('account_id', { doc: "The account; defaults to the caller's." }).optional();
+const accountId = identifier('account_id', { doc: "The account; defaults to the caller's.", graphql: 'ID' }).optional();
 
 export const listAccounts = declare({
   solution: ESG,
@@ -29,6 +29,7 @@ export const listAccounts = declare({
   graphql: {
     root: 'Query',
     field: 'accounts',
+    pages: true,
     returns: 'AccountConnection!',
     nested: false,
     render: async (call) => {
@@ -53,7 +54,7 @@ export const createAccount = declare({
   summary: 'Creates an account and its first API key. Operators only.',
   input: {
     name: text('name', { doc: 'Display name, 1 to 255 characters.' }),
-    role: oneOf('role', ['USER', 'OPERATOR'], { doc: 'Role of the new account.' }),
+    role: oneOf('role', ['USER', 'OPERATOR'], { graphql: 'AccountRole', doc: 'Role of the new account.' }),
   },
   service: 'identity',
   method: 'createAccount',
@@ -112,7 +113,7 @@ export const issueApiKey = declare({
 export const revokeApiKey = declare({
   solution: ESG,
   summary: 'Revokes one API key.',
-  input: { keyId: identifier('key_id', { doc: 'Id of the key (not the key itself).' }) },
+  input: { keyId: identifier('key_id', { doc: 'Id of the key (not the key itself).', graphql: 'ID' }) },
   service: 'identity',
   method: 'revokeApiKey',
   request: (i) => ({ keyId: i.keyId }),

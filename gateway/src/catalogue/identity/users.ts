@@ -27,7 +27,7 @@ const decryptionKey = text('decryption_key', {
   aliases: ['depryption_key'],
   doc: "Key given to addUser's encryptionKey; without it encrypted names and e-mails come back masked.",
 });
-const filter = { userIdentifier: userIdentifier.optional(), decryptionKey: decryptionKey.optional() };
+const filter = { userIdentifier: userIdentifier.with({ doc: 'Only the user with this identifier.' }).optional(), decryptionKey: decryptionKey.optional() };
 
 /** Spec §2.8 user row. Empty PII fields (never set) come out as null. */
 export function userRow(u: User) {
@@ -67,6 +67,7 @@ export const getUsers = declare({
   graphql: {
     root: 'Query',
     field: 'users',
+    pages: true,
     returns: 'UserConnection!',
     nested: false,
     render: async (call) => {
@@ -168,7 +169,7 @@ export const addUser = declare({
     lastName: text('user_last_name', { doc: 'Last name, at most 255 characters.' }).optional(),
     // An address is a lookup key: no control characters at all (the service checks its format and length).
     email: identifier('user_email', { doc: 'E-mail address, at most 320 characters.' }).optional(),
-    role: oneOf('user_role', ['user', 'admin'], { doc: 'Role of the user; the identity service decides the default.' }).optional(),
+    role: oneOf('user_role', ['user', 'admin'], { graphql: 'UserRole', doc: 'Role of the user; the identity service decides the default.' }).optional(),
     encryptionKey: text('encryption_key', { doc: 'Key from generateEncryptionKey; names and e-mail are then stored encrypted with it.' }).optional(),
   },
   service: 'identity',
@@ -247,7 +248,7 @@ export const addInvestorToUser = declare({
   method: 'addInvestorToUser',
   request: (i) => ({ investorIdentifier: i.investorIdentifier, userIdentifier: i.userIdentifier }),
   v1: messageOnly,
-  graphql: { root: 'Mutation', field: 'addInvestorToUser', returns: 'UserInvestorsPayload!', nested: false, render: async (call, i, ctx) => userInvestorsPayload(ctx, await call(), i.userIdentifier) },
+  graphql: { root: 'Mutation', field: 'addInvestorToUser', returns: 'UserInvestorsPayload!', nested: false, order: ['userIdentifier', 'investorIdentifier'], render: async (call, i, ctx) => userInvestorsPayload(ctx, await call(), i.userIdentifier) },
 });
 
 export const removeInvestorFromUser = declare({
@@ -259,13 +260,13 @@ export const removeInvestorFromUser = declare({
   method: 'removeInvestorFromUser',
   request: (i) => ({ investorIdentifier: i.investorIdentifier, userIdentifier: i.userIdentifier }),
   v1: messageOnly,
-  graphql: { root: 'Mutation', field: 'removeInvestorFromUser', returns: 'UserInvestorsPayload!', nested: false, render: async (call, i, ctx) => userInvestorsPayload(ctx, await call(), i.userIdentifier) },
+  graphql: { root: 'Mutation', field: 'removeInvestorFromUser', returns: 'UserInvestorsPayload!', nested: false, order: ['userIdentifier', 'investorIdentifier'], render: async (call, i, ctx) => userInvestorsPayload(ctx, await call(), i.userIdentifier) },
 });
 
 export const generateEncryptionKey = declare({
   solution: ESG,
   operation: 'generateEncryptionKey',
-  summary: 'A fresh 256-bit key (64 hex characters) for encrypting PII at rest; the service never stores it.',
+  summary: 'A fresh 256-bit key (64 hex characters) for encrypting PII at rest. The service never stores it: keep it safe.',
   input: {},
   service: 'identity',
   method: 'generateEncryptionKey',
