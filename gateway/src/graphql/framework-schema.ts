@@ -1,3 +1,6 @@
+import { framework } from '../catalogue/frameworks/frameworks.js';
+import { project } from '../catalogue/frameworks/projects.js';
+import { rootFieldsSdl } from '../catalogue/sdl.js';
 import { connectionType, PAGE_ARGS } from './pagination.js';
 
 /**
@@ -15,13 +18,7 @@ export const frameworkTypeDefs = /* GraphQL */ `
       "Only public or only private frameworks; default both."
       visibility: Visibility${PAGE_ARGS}
     ): FrameworkConnection!
-    "One framework: the caller's own with this identifier, else another account's public one (spec getFrameworkDetails). Null when none is visible."
-    framework(
-      "The framework's identifier (spec framework_identifier)."
-      identifier: String!
-      "Reporting year, 4 digits."
-      year: Int!
-    ): Framework
+${rootFieldsSdl('Query', [framework])}
     "Projects visible to the caller: its own of either visibility and other accounts' public ones, in the order they were added (spec getProjects, paged by the service)."
     projects(
       "Reporting year, 4 digits."
@@ -29,13 +26,7 @@ export const frameworkTypeDefs = /* GraphQL */ `
       "Only public or only private projects; default both."
       visibility: Visibility${PAGE_ARGS}
     ): ProjectConnection!
-    "One project: the caller's own with this identifier, else a public one (spec getProjectDetails). Null when none is visible."
-    project(
-      "The project's identifier (spec project_identifier)."
-      identifier: String!
-      "Reporting year, 4 digits."
-      year: Int!
-    ): Project
+${rootFieldsSdl('Query', [project])}
   }
 
   "Who sees a framework or project. Only its owner changes it, whatever the visibility."

@@ -17,10 +17,14 @@ import {
   projectIdentifier,
   removed,
   removeRowFields,
+  removeRowInput,
+  removeSubCategoryInput,
   removeSubCategoryFields,
   reportingYear,
   rowFields,
+  rowInput,
   visibility,
+  WHO_SEES,
 } from './fields.js';
 import { frameworkOf, frameworkOperations } from './frameworks.js';
 import { projectDetail, projectSummaryRow, toVisibility } from './rows.js';
@@ -95,9 +99,8 @@ export const addProject = declare({
     identifier: projectIdentifier,
     name: name('project_name'),
     currencyCode: currencyCode('project_currency_code'),
-    /** The framework the project is built into: the caller's own, or another account's public one. */
-    frameworkIdentifier,
-    visibility: visibility('project_visibility'),
+    frameworkIdentifier: frameworkIdentifier.with({ doc: "The framework it is built into: the caller's own with this identifier, else a public one." }),
+    visibility: visibility('project_visibility').with({ doc: WHO_SEES }),
   },
   service: 'taxonomy',
   method: 'addProject',
@@ -122,7 +125,7 @@ export const addYearSpecificsToProject = declare({
   method: 'addYearSpecificsToProject',
   request: (i) => ({ projectIdentifier: i.identifier, allocatedAmount: i.allocatedAmount, reportingYear: i.year }),
   v1: messageOnly,
-  graphql: changed('addYearSpecificsToProject', 'project', projectOf),
+  graphql: changed('addYearSpecificsToProject', 'project', projectOf, true, { input: { name: 'ProjectYearSpecificsInput' }, order: ['identifier', 'year', 'allocatedAmount'] }),
 });
 
 export const addCategoryIndicatorToProject = declare({
@@ -141,14 +144,14 @@ export const addCategoryIndicatorToProject = declare({
     reportingYear: i.year,
   }),
   v1: messageOnly,
-  graphql: changed('addCategoryIndicatorToProject', 'project', projectOf),
+  graphql: changed('addCategoryIndicatorToProject', 'project', projectOf, true, { input: rowInput }),
 });
 
 export const buildFrameworkFromProjects = declare({
   // The answer is `{message}` as the spec says; GraphQL's payload carries the framework built.
   solution: ESG,
   operation: 'buildFrameworkFromProjects',
-  summary: "Replaces a framework's rows of a year with the sums of the caller's projects built into it.",
+  summary: "Replaces a framework's rows of a year with the sums of the caller's projects built into it, volumes converted to the framework currency.",
   input: { identifier: frameworkIdentifier, year: reportingYear },
   service: 'taxonomy',
   method: 'buildFrameworkFromProjects',
@@ -166,7 +169,7 @@ export const removeIndicatorFromProject = declare({
   method: 'removeIndicatorFromProject',
   request: (i) => ({ projectIdentifier: i.identifier, indicatorId: i.indicatorId, subCategoryId: i.subCategoryId, reportingYear: i.year }),
   v1: messageOnly,
-  graphql: changed('removeIndicatorFromProject', 'project', projectOf),
+  graphql: changed('removeIndicatorFromProject', 'project', projectOf, true, { input: removeRowInput }),
 });
 
 export const removeCategoryFromProject = declare({
@@ -178,7 +181,7 @@ export const removeCategoryFromProject = declare({
   method: 'removeCategoryFromProject',
   request: (i) => ({ projectIdentifier: i.identifier, subCategoryId: i.subCategoryId, reportingYear: i.year }),
   v1: messageOnly,
-  graphql: changed('removeCategoryFromProject', 'project', projectOf),
+  graphql: changed('removeCategoryFromProject', 'project', projectOf, true, { input: removeSubCategoryInput }),
 });
 
 export const removeYearSpecificsFromProject = declare({
