@@ -106,6 +106,7 @@ export const addInvestor = declare({
     field: 'addInvestor',
     returns: 'InvestorPayload!',
     nested: true,
+    order: ['identifier', 'name', 'currencyCode', 'email', 'encryptionKey'],
     // In clear only with the key the change was given, as investor(identifier, decryptionKey) shows it.
     render: async (call, i, ctx) => changePayload(ctx, await call(), 'investor', () => investorOf(ctx, i.identifier, i.encryptionKey)),
   },

@@ -30,7 +30,7 @@ export async function portfolioOf(ctx: GraphqlContext, identifier: string, key: 
 const portfolioPayload = (ctx: GraphqlContext, answer: { message: string; id?: number | undefined }, identifier: string) =>
   changePayload(ctx, answer, 'portfolio', () => portfolioOf(ctx, identifier, undefined));
 
-const listingInput = { assetIdentifier: assetIdentifier.optional(), userIdentifier: userIdentifier.optional(), decryptionKey: decryptionKey.optional() };
+const listingInput = { assetIdentifier: assetIdentifier.with({ doc: 'Only portfolios holding this asset.' }).optional(), userIdentifier: userIdentifier.optional(), decryptionKey: decryptionKey.optional() };
 
 export const getPortfolios = declare({
   solution: ESG,
@@ -46,7 +46,7 @@ export const getPortfolios = declare({
 export const portfolios = declare({
   solution: ESG,
   summary: "The account's portfolios, filtered: every investor's unless one is named.",
-  input: { investorIdentifier: investorIdentifier.optional(), ...listingInput },
+  input: { investorIdentifier: investorIdentifier.with({ doc: "Only this investor's portfolios; default every investor of the account." }).optional(), ...listingInput },
   service: 'portfolio',
   method: 'getPortfolios',
   request: listingRequest,
@@ -174,7 +174,7 @@ export const portfolioOperations = [
   portfolio,
   getPortfolioPositions,
   addPortfolio,
+  removePortfolio,
   addPositionToPortfolio,
   removePositionFromPortfolio,
-  removePortfolio,
 ];

@@ -26,8 +26,8 @@ import { positionRow } from './rows.js';
  */
 
 const listingInput = {
-  assetIdentifier: assetIdentifier.optional(),
-  issuerIdentifier: issuerIdentifier.optional(),
+  assetIdentifier: assetIdentifier.with({ doc: 'Only positions in this asset.' }).optional(),
+  issuerIdentifier: issuerIdentifier.with({ doc: 'Only positions in assets of this issuer.' }).optional(),
   userIdentifier: userIdentifier.optional(),
   decryptionKey: decryptionKey.optional(),
 };
@@ -52,7 +52,7 @@ export const getPositions = declare({
 export const positions = declare({
   solution: ESG,
   summary: "The account's positions, filtered: every investor's unless one is named.",
-  input: { investorIdentifier: investorIdentifier.optional(), ...listingInput },
+  input: { investorIdentifier: investorIdentifier.with({ doc: "Only this investor's positions; default every investor of the account." }).optional(), ...listingInput },
   service: 'portfolio',
   method: 'getPositions',
   request: positionsRequest,
@@ -79,7 +79,7 @@ export const addPosition = declare({
     amount: number('position_amount', { doc: 'The amount held; positive.' }),
     currencyCode: currencyCode('position_currency_code'),
     /** When given, the impacts of this year are computed and stored with the position. */
-    year: reportingYear.optional(),
+    year: reportingYear.with({ doc: 'When given, the impacts of this reporting year are computed and stored with the position.' }).optional(),
     /** Default 365 (the service's). */
     days: int('position_days', { doc: 'The term in days; default 365.' }).optional(),
     startDate: text('position_start_date', { doc: 'YYYY-MM-DD.' }).optional(),
@@ -113,7 +113,7 @@ export const addPosition = declare({
 export const removePosition = declare({
   solution: ESG,
   operation: 'removePosition',
-  summary: 'Removes a position of an investor.',
+  summary: 'Removes a position of an investor with its impacts and portfolio memberships.',
   input: { investorIdentifier, positionId },
   service: 'portfolio',
   method: 'removePosition',

@@ -48,8 +48,8 @@ export function toGqlRecomputeJob(j: ImpactRecomputeJob): GqlRecomputeJob {
   };
 }
 
-export const jobId = identifier('job_id', { doc: "The job's id." });
-const status = oneOf('status', RECOMPUTE_STATUSES, { doc: 'Only jobs in this status.' });
+export const jobId = identifier('job_id', { doc: "The job's id.", graphql: 'ID' });
+const status = oneOf('status', RECOMPUTE_STATUSES, { doc: 'Only jobs in this status.', graphql: 'RecomputeStatus' });
 
 export const startImpactRecompute = declare({
   solution: ESG,
@@ -57,10 +57,10 @@ export const startImpactRecompute = declare({
   summary: 'Queues a recompute of impacts (an investor, a portfolio or the account for a year, or what changes made stale) and answers at once.',
   input: {
     /** investor | portfolio | account: every position of it for reporting_year; stale: what changes made stale. */
-    scope: oneOf('scope', RECOMPUTE_SCOPES, { doc: 'investor, portfolio or account: every position of it for the year; stale: what changes made stale.' }),
-    investorIdentifier: investorIdentifier.optional(),
-    portfolioIdentifier: portfolioIdentifier.optional(),
-    year: reportingYear.optional(),
+    scope: oneOf('scope', RECOMPUTE_SCOPES, { doc: 'investor, portfolio or account: every position of it for the year; stale: what changes made stale.', graphql: 'RecomputeScope' }),
+    investorIdentifier: investorIdentifier.with({ doc: 'With scope investor.' }).optional(),
+    portfolioIdentifier: portfolioIdentifier.with({ doc: 'With scope portfolio.' }).optional(),
+    year: reportingYear.with({ doc: 'Reporting year, 4 digits; required but for scope stale.' }).optional(),
   },
   service: 'portfolio',
   method: 'startImpactRecompute',
