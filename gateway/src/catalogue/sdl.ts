@@ -33,9 +33,9 @@ const described = (doc: string | undefined, sdl: string) => `${doc ? `${JSON.str
  */
 function argLines(op: Operation, docs: Readonly<Record<string, string>> = {}): string[] {
   const face = op.graphql!;
-  const lines = new Map(Object.entries(op.input).map(([name, field]) => [name, described(docs[name] ?? field.doc, `${name}: ${graphqlTypeOf(field)}`)]));
-  const network = op.envelope?.network ? [['network', described('Network to act on, one of networks.', 'network: String!')] as const] : [];
-  const key = face.idempotent ? [['idempotencyKey', described('Idempotency-Key of the job: the same key and call answer the first job again.', 'idempotencyKey: String')] as const] : [];
+  const lines = new Map(Object.entries(op.input).map(([name, field]) => [name, described(docs[name] ?? field.doc, `${name}: ${graphqlTypeOf(field)}${field.graphqlDefault === undefined ? '' : ` = ${JSON.stringify(field.graphqlDefault)}`}`)]));
+  const network = op.envelope?.network ? [['network', described('Network name, one of networks.', 'network: String!')] as const] : [];
+  const key = face.idempotent ? [['idempotencyKey', described('Same key, same job: a retry never queues a second one.', 'idempotencyKey: String')] as const] : [];
   const all = new Map([...network, ...lines, ...key]);
   const order = face.order ?? [...all.keys()];
   if (order.length !== all.size || order.some((name) => !all.has(name))) throw new Error(`${face.field}'s order names other arguments than it has.`);
