@@ -92,8 +92,6 @@ export interface GraphqlFace<I, R> {
   order?: readonly string[] | undefined;
   /** Whether the field takes `idempotencyKey` (a job-creating mutation). */
   idempotent?: boolean | undefined;
-  /** Whether the field takes `first` and `after` (a connection paged outside `paged`, graphql/resolvers/index.ts). */
-  pages?: boolean | undefined;
   /**
    * The field's value. `call` makes the declared call (once); a render may read before it (a removal's
    * id), after it (the changed item as the caller now sees it) or shape its answer.

@@ -8,8 +8,7 @@ import {
 import type { CompositionContext } from '../../composition/investor-details.js';
 import { toGqlDocument, toGqlDocumentEntry } from '../../graphql/chain-objects.js';
 import { orNull } from '../../graphql/resolvers/or-null.js';
-import { pageFields, type ServicePage } from '../../graphql/pagination.js';
-import { SERVICE_ID } from '../portfolio/fields.js';
+import { pageFields, SERVICE_ID, type ServicePage } from '../../graphql/pagination.js';
 import { listed } from '../../v1/truncation.js';
 import { identifier, int, json, oneOf, text, type Fields, type InputOf } from '../fields.js';
 import { declare, type CallContext } from '../operation.js';

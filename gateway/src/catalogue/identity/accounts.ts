@@ -4,7 +4,7 @@ import { account, apiKey } from '../../graphql/mappers.js';
 import { identifier, oneOf, text } from '../fields.js';
 import { declare } from '../operation.js';
 import { ESG } from '../renders.js';
-import { pageOf } from './users.js';
+import { pageFields } from '../../graphql/pagination.js';
 
 /**
  * Accounts and API keys: GraphQL's own operations (no /v1/call twin), served by IdentityService, which
@@ -19,17 +19,20 @@ export type AccountItem = ReturnType<typeof account>;
 
 const accountId = identifier('account_id', { doc: "The account; defaults to the caller's.", graphql: 'ID' }).optional();
 
+/** Account ids (UUIDs as the identity service issues them; the service refuses one that names no account). */
+const ACCOUNT_ID = /^[0-9a-z]+(-[0-9a-z]+)+$/;
+
 export const listAccounts = declare({
   solution: ESG,
   summary: 'Every account of the service, in creation order. Operators only.',
   input: {},
   service: 'identity',
   method: 'listAccounts',
-  request: (_i, ctx) => pageOf(ctx),
+  request: (_i, ctx) => pageFields(ctx.page),
   graphql: {
     root: 'Query',
     field: 'accounts',
-    pages: true,
+    paged: { idOf: (a: AccountItem) => a.id, idPattern: ACCOUNT_ID },
     returns: 'AccountConnection!',
     nested: false,
     render: async (call) => {

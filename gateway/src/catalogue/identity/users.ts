@@ -3,10 +3,11 @@ import { InternalError } from '@green-impact/shared/errors';
 import { withInvestorDetails } from '../../composition/investor-details.js';
 import type { GraphqlContext } from '../../graphql/context.js';
 import { accessibleInvestor, group, user } from '../../graphql/mappers.js';
+import { pageFields, SERVICE_ID } from '../../graphql/pagination.js';
 import { changePayload, removalPayload, type ServiceAnswer } from '../../graphql/payloads.js';
 import { listed } from '../../v1/truncation.js';
 import { identifier, oneOf, text } from '../fields.js';
-import { callerOf, declare, type CallContext } from '../operation.js';
+import { callerOf, declare } from '../operation.js';
 import { ESG, messageOnly } from '../renders.js';
 
 /**
@@ -51,10 +52,6 @@ export function toUserRole(role: 'user' | 'admin' | undefined): UserRole {
 /** A user as GraphQL's users list answers it. */
 export type UserItem = ReturnType<typeof user>;
 
-/** The page a paged face asked for, as the service's request fields (none: the whole list). */
-export const pageOf = (ctx: CallContext) =>
-  ctx.page ? { pageSize: ctx.page.pageSize, ...(ctx.page.pageToken === undefined ? {} : { pageToken: ctx.page.pageToken }) } : {};
-
 export const getUsers = declare({
   solution: ESG,
   operation: 'getUsers',
@@ -62,12 +59,12 @@ export const getUsers = declare({
   input: filter,
   service: 'identity',
   method: 'getUsers',
-  request: (i, ctx) => ({ userIdentifier: i.userIdentifier, decryptionKey: i.decryptionKey, ...pageOf(ctx) }),
+  request: (i, ctx) => ({ userIdentifier: i.userIdentifier, decryptionKey: i.decryptionKey, ...pageFields(ctx.page) }),
   v1: (res, _i, ctx) => (res.users.length === 0 ? NO_USERS : listed(ctx, res, res.users.map(userRow))),
   graphql: {
     root: 'Query',
     field: 'users',
-    pages: true,
+    paged: { idOf: (u: UserItem) => u.id, idPattern: SERVICE_ID },
     returns: 'UserConnection!',
     nested: false,
     render: async (call) => {

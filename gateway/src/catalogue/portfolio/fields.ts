@@ -31,9 +31,6 @@ export function toVisibility(value: 'public' | 'private' | undefined): Visibilit
   return value === 'public' ? Visibility.VISIBILITY_PUBLIC : Visibility.VISIBILITY_PRIVATE;
 }
 
-export { pageFields } from '../../graphql/pagination.js';
-
-/** The ids of the connections the portfolio service pages (positive serials). */
-export const SERVICE_ID = /^[1-9][0-9]{0,14}$/;
+export { pageFields, SERVICE_ID } from '../../graphql/pagination.js';
 /** Recompute job ids (lower-case UUIDs, as the portfolio service answers them). */
 export const JOB_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;

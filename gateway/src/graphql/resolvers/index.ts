@@ -5,20 +5,14 @@ import { portfolioTypes } from './portfolio-resolvers.js';
 import { recomputeSubscriptions } from './recompute-resolvers.js';
 import { subscriptionResolvers } from './subscription-resolvers.js';
 import { taxonomyTypes } from './taxonomy-resolvers.js';
-import { servicePaged } from '../pagination.js';
+import { SERVICE_ID, servicePaged } from '../pagination.js';
 import { catalogue } from '../../catalogue/index.js';
-import { graphqlResolvers, pagedResolverOf } from '../../catalogue/graphql.js';
-import { listAccounts, type AccountItem } from '../../catalogue/identity/accounts.js';
-import { getUsers, type UserItem } from '../../catalogue/identity/users.js';
+import { graphqlResolvers } from '../../catalogue/graphql.js';
 import { jsonScalar } from '../chain-objects.js';
 import { frameworksConnection } from '../../catalogue/frameworks/frameworks.js';
 import { projectsConnection } from '../../catalogue/frameworks/projects.js';
 
 const byId = (item: { id: string | number }) => item.id;
-/** The ids of the lists the services page (positive serials). */
-const SERVICE_ID = /^[1-9][0-9]{0,14}$/;
-/** Account ids (UUIDs as the identity service issues them; the service refuses one that names no account). */
-const ACCOUNT_ID = /^[0-9a-z]+(-[0-9a-z]+)+$/;
 
 /** The root fields the catalogue declares (catalogue/graphql.ts). */
 const declared = graphqlResolvers(catalogue);
@@ -28,8 +22,6 @@ const declared = graphqlResolvers(catalogue);
  * The catalogue's connections are paged by its adapter (GraphqlFace.paged).
  */
 const pagedQueries = {
-  users: servicePaged(pagedResolverOf<UserItem>(getUsers), byId, SERVICE_ID),
-  accounts: servicePaged(pagedResolverOf<AccountItem>(listAccounts), byId, ACCOUNT_ID),
   frameworks: servicePaged(frameworksConnection, byId, SERVICE_ID),
   projects: servicePaged(projectsConnection, byId, SERVICE_ID),
 };
