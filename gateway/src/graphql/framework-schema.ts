@@ -1,7 +1,6 @@
-import { framework } from '../catalogue/frameworks/frameworks.js';
-import { project } from '../catalogue/frameworks/projects.js';
+import { frameworkDomainOperations } from '../catalogue/frameworks/projects.js';
 import { rootFieldsSdl } from '../catalogue/sdl.js';
-import { connectionType, PAGE_ARGS } from './pagination.js';
+import { connectionType } from './pagination.js';
 
 /**
  * SDL of frameworks and projects (spec §4.6–§4.7): the camelCase counterpart of getFrameworks,
@@ -10,23 +9,7 @@ import { connectionType, PAGE_ARGS } from './pagination.js';
  * service; the Asset type is in portfolio-schema.ts.
  */
 export const frameworkTypeDefs = /* GraphQL */ `
-  extend type Query {
-    "Frameworks visible to the caller: its own of either visibility and other accounts' public ones, in the order they were added (spec getFrameworks, paged by the service)."
-    frameworks(
-      "Reporting year, 4 digits: the year of the figures, rows and projects read below."
-      year: Int!
-      "Only public or only private frameworks; default both."
-      visibility: Visibility${PAGE_ARGS}
-    ): FrameworkConnection!
-${rootFieldsSdl('Query', [framework])}
-    "Projects visible to the caller: its own of either visibility and other accounts' public ones, in the order they were added (spec getProjects, paged by the service)."
-    projects(
-      "Reporting year, 4 digits."
-      year: Int!
-      "Only public or only private projects; default both."
-      visibility: Visibility${PAGE_ARGS}
-    ): ProjectConnection!
-${rootFieldsSdl('Query', [project])}
+  extend type Query {${rootFieldsSdl('Query', frameworkDomainOperations)}
   }
 
   "Who sees a framework or project. Only its owner changes it, whatever the visibility."

@@ -1,11 +1,10 @@
 import type { GraphqlContext } from '../../graphql/context.js';
 import { frameworkReads, summaryOf, toFramework, type GqlFramework } from '../../graphql/framework-reads.js';
-import type { PageRequest } from '../../graphql/pagination.js';
+import { pageFields, SERVICE_ID } from '../../graphql/pagination.js';
 import { orNull } from '../../graphql/resolvers/or-null.js';
 import { listed } from '../../v1/truncation.js';
 import { withLabels } from '../graphql.js';
 import { declare } from '../operation.js';
-import { graphqlLabels, inputFromGraphql } from '../parse.js';
 import { ESG, messageOnly } from '../renders.js';
 import {
   amount,
@@ -51,26 +50,30 @@ export async function frameworkOf(ctx: GraphqlContext, identifier: string, year:
 
 // ---- reads ----
 
-const listInput = { year: reportingYear, visibility: visibility('framework_visibility') };
+const listInput = { year: reportingYear, visibility: visibility('framework_visibility').with({ doc: 'Only public or only private frameworks; default both.' }) };
 
 export const getFrameworks = declare({
   solution: ESG,
   operation: 'getFrameworks',
-  summary: "Frameworks visible to the caller (its own and other accounts' public ones) with their figures of a year.",
+  summary: "Frameworks visible to the caller (its own and other accounts' public ones) with their figures of a year, in the order they were added.",
   input: listInput,
   service: 'taxonomy',
   method: 'getFrameworks',
-  request: (i) => ({ reportingYear: i.year, frameworkVisibility: toVisibility(i.visibility) }),
+  // GraphQL's connection is paged by the service (keyset on the framework id, with its count); /v1/call reads the whole list.
+  request: (i, ctx) => ({ reportingYear: i.year, frameworkVisibility: toVisibility(i.visibility), ...pageFields(ctx.page) }),
   v1: (res, _i, ctx) => listed(ctx, res, res.frameworks.map(frameworkSummaryRow)),
+  graphql: {
+    root: 'Query',
+    field: 'frameworks',
+    returns: 'FrameworkConnection!',
+    nested: false,
+    paged: { idOf: (item: GqlFramework) => item.id, idPattern: SERVICE_ID },
+    render: async (call, i) => {
+      const res = await call();
+      return { items: res.frameworks.map((s) => toFramework(s, i.year)), nextPageToken: res.nextPageToken, totalCount: res.totalCount ?? res.frameworks.length };
+    },
+  },
 });
-
-/** Query.frameworks: the connection the service pages (servicePaged in graphql/resolvers/index.ts), input as getFrameworks reads it. */
-export async function frameworksConnection(_: unknown, args: Record<string, unknown>, ctx: GraphqlContext, page: PageRequest) {
-  await ctx.auth();
-  const i = inputFromGraphql(listInput, args, false);
-  const labels = Object.fromEntries(graphqlLabels(listInput, false));
-  return withLabels(frameworkReads(ctx).frameworksPage(i.year, toVisibility(i.visibility), page), labels);
-}
 
 export const getFrameworkDetails = declare({
   // The spec answers "array of framework detail": an array holding the one framework read.

@@ -1,11 +1,10 @@
 import type { GraphqlContext } from '../../graphql/context.js';
 import { frameworkReads, summaryOf, toProject, type GqlProject } from '../../graphql/framework-reads.js';
-import type { PageRequest } from '../../graphql/pagination.js';
+import { pageFields, SERVICE_ID } from '../../graphql/pagination.js';
 import { orNull } from '../../graphql/resolvers/or-null.js';
 import { listed } from '../../v1/truncation.js';
 import { withLabels } from '../graphql.js';
 import { declare } from '../operation.js';
-import { graphqlLabels, inputFromGraphql } from '../parse.js';
 import { ESG, messageOnly } from '../renders.js';
 import {
   amount,
@@ -46,26 +45,30 @@ export async function projectOf(ctx: GraphqlContext, identifier: string, year: n
 
 // ---- reads ----
 
-const listInput = { year: reportingYear, visibility: visibility('project_visibility') };
+const listInput = { year: reportingYear, visibility: visibility('project_visibility').with({ doc: 'Only public or only private projects; default both.' }) };
 
 export const getProjects = declare({
   solution: ESG,
   operation: 'getProjects',
-  summary: "Projects visible to the caller (its own and other accounts' public ones) with their figures of a year.",
+  summary: "Projects visible to the caller (its own and other accounts' public ones) with their figures of a year, in the order they were added.",
   input: listInput,
   service: 'taxonomy',
   method: 'getProjects',
-  request: (i) => ({ reportingYear: i.year, projectVisibility: toVisibility(i.visibility) }),
+  // GraphQL's connection is paged by the service (keyset on the project id, with its count); /v1/call reads the whole list.
+  request: (i, ctx) => ({ reportingYear: i.year, projectVisibility: toVisibility(i.visibility), ...pageFields(ctx.page) }),
   v1: (res, _i, ctx) => listed(ctx, res, res.projects.map(projectSummaryRow)),
+  graphql: {
+    root: 'Query',
+    field: 'projects',
+    returns: 'ProjectConnection!',
+    nested: false,
+    paged: { idOf: (item: GqlProject) => item.id, idPattern: SERVICE_ID },
+    render: async (call, i) => {
+      const res = await call();
+      return { items: res.projects.map((s) => toProject(s, i.year)), nextPageToken: res.nextPageToken, totalCount: res.totalCount ?? res.projects.length };
+    },
+  },
 });
-
-/** Query.projects: the connection the service pages (servicePaged in graphql/resolvers/index.ts), input as getProjects reads it. */
-export async function projectsConnection(_: unknown, args: Record<string, unknown>, ctx: GraphqlContext, page: PageRequest) {
-  await ctx.auth();
-  const i = inputFromGraphql(listInput, args, false);
-  const labels = Object.fromEntries(graphqlLabels(listInput, false));
-  return withLabels(frameworkReads(ctx).projectsPage(i.year, toVisibility(i.visibility), page), labels);
-}
 
 export const getProjectDetails = declare({
   // "array of project detail", as getFrameworkDetails.
