@@ -43,7 +43,7 @@ function argLines(op: Operation, docs: Readonly<Record<string, string>> = {}): s
 }
 
 /** The name of a nested declaration's input type. */
-export const inputTypeName = (op: Operation) => op.graphql!.input?.name ?? `${op.graphql!.field[0]!.toUpperCase()}${op.graphql!.field.slice(1)}Input`;
+const inputTypeName = (op: Operation) => op.graphql!.input?.name ?? `${op.graphql!.field[0]!.toUpperCase()}${op.graphql!.field.slice(1)}Input`;
 
 /** The description of a root field: the declaration's summary, and its /v1/call name. */
 const fieldDoc = (op: Operation) => op.graphql!.doc ?? (op.operation ? `${op.summary} On /v1/call: ${op.operation}.` : op.summary);

@@ -10,8 +10,7 @@ import { pageFields } from '../../graphql/pagination.js';
  * Accounts and API keys: GraphQL's own operations (no /v1/call twin), served by IdentityService, which
  * owns every rule (who may act on which account, a name of 1 to 255 characters, the ids' lengths) and the
  * refusals' texts. `me` needs no call (it is the authenticated key's account) and stays a resolver of
- * graphql/resolvers/account-resolvers.ts. The accounts list is paged by the service (servicePaged in
- * graphql/resolvers/index.ts).
+ * graphql/resolvers/account-resolvers.ts. The accounts list is paged by the service (GraphqlFace.paged).
  */
 
 /** An account as GraphQL's accounts list answers it. */

@@ -15,8 +15,8 @@ import { ESG, messageOnly } from '../renders.js';
  * IdentityService. The service owns every rule: identifier and name lengths, the e-mail address's format
  * and length, the keys' lengths, known groups and roles, and the refusals' texts.
  *
- * GraphQL's users list is paged by the service (graphql/resolvers/index.ts wraps it in servicePaged and
- * gives the page through the call context); /v1/call's getUsers asks for no page and answers the whole
+ * GraphQL's users list is paged by the service (GraphqlFace.paged gives the page through the call
+ * context); /v1/call's getUsers asks for no page and answers the whole
  * list up to the service's cap, marked truncated past it.
  */
 
