@@ -77,8 +77,6 @@ export interface GraphqlFace<I, R> {
   nested: boolean;
   /** The field's SDL type, e.g. `[Category!]!` or `CategoryPayload!` (catalogue/sdl.ts writes the field). */
   returns: string;
-  /** The field's description; default: the summary and the /v1/call name. */
-  doc?: string | undefined;
   /**
    * A nested field's input type: its name (default: the field's, capitalized, + `Input`), description, and
    * the descriptions of its fields where a type several declarations share says it for all of them.

@@ -46,7 +46,7 @@ function argLines(op: Operation, docs: Readonly<Record<string, string>> = {}): s
 const inputTypeName = (op: Operation) => op.graphql!.input?.name ?? `${op.graphql!.field[0]!.toUpperCase()}${op.graphql!.field.slice(1)}Input`;
 
 /** The description of a root field: the declaration's summary, and its /v1/call name. */
-const fieldDoc = (op: Operation) => op.graphql!.doc ?? (op.operation ? `${op.summary} On /v1/call: ${op.operation}.` : op.summary);
+const fieldDoc = (op: Operation) => (op.operation ? `${op.summary} On /v1/call: ${op.operation}.` : op.summary);
 
 /** The root fields of `root` that `operations` declare, in their order: the body of a `type`/`extend type` block. */
 export function rootFieldsSdl(root: 'Query' | 'Mutation', operations: readonly Operation[]): string {
