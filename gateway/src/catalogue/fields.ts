@@ -29,12 +29,16 @@ export interface Field<T = unknown, Required extends boolean = boolean> {
   readonly element?: Field | undefined;
   /** What the field means, for GraphQL's and OpenAPI's descriptions. */
   readonly doc?: string | undefined;
+  /** Its GraphQL named type when not its type's own (`ID` for an id, an enum's name). */
+  readonly graphql?: string | undefined;
+  /** The default GraphQL gives the argument when the caller omits it. */
+  readonly graphqlDefault?: string | number | boolean | undefined;
   /** The zod schema of a present value (after /v1/call's lenient coercions). */
   readonly schema: z.ZodType<T>;
   /** The same field, not required. */
   optional(): Field<T, false>;
   /** The same field with another description, aliases or missing-text. */
-  with(extra: { doc?: string; aliases?: readonly string[]; missingMessage?: string }): Field<T, Required>;
+  with(extra: { doc?: string; aliases?: readonly string[]; missingMessage?: string; graphql?: string }): Field<T, Required>;
 }
 
 export type Fields = Readonly<Record<string, Field>>;
@@ -104,7 +108,7 @@ function make<T, R extends boolean>(base: Omit<Field<T, R>, 'optional' | 'with' 
   return field;
 }
 
-type Options = { aliases?: readonly string[]; doc?: string; missingMessage?: string };
+type Options = { aliases?: readonly string[]; doc?: string; missingMessage?: string; graphql?: string; graphqlDefault?: string | number | boolean };
 
 /** Free text such as a name (GraphQL String). */
 export const text = (v1: string, o: Options = {}) => make<string, true>({ type: 'string', v1, required: true, schema: SCHEMAS.string, ...o });

@@ -41,20 +41,6 @@ export function resolverOf(op: Operation): Resolver {
   return (_source, args, ctx, info) => run(args, ctx, info, undefined);
 }
 
-type PagedResolver<T> = (source: unknown, args: Record<string, unknown>, ctx: GraphqlContext, page: PageRequest) => Promise<ServicePage<T>>;
-
-/**
- * The resolver of a list the service pages, in the shape graphql/pagination.ts's servicePaged wraps: the
- * page arrives as its fourth argument (servicePaged has read first/after off the arguments) and reaches
- * the declaration's `request` in the call context (`ctx.page`); the render answers the page
- * ({ items, nextPageToken, totalCount }). servicePaged passes no resolve info, so a paged render must not
- * read it.
- */
-export function pagedResolverOf<T>(op: Operation): PagedResolver<T> {
-  const run = runnerOf(op);
-  return (_source, args, ctx, page) => run(args, ctx, undefined as unknown as GraphQLResolveInfo, page) as Promise<ServicePage<T>>;
-}
-
 /** Authenticates, reads the input with the declaration and lets the face's render make the call. */
 function runnerOf(op: Operation) {
   const face = op.graphql;

@@ -75,6 +75,21 @@ export interface GraphqlFace<I, R> {
   field: string;
   /** Whether the fields arrive in one `input` argument (changes) or as arguments of their own (reads). */
   nested: boolean;
+  /** The field's SDL type, e.g. `[Category!]!` or `CategoryPayload!` (catalogue/sdl.ts writes the field). */
+  returns: string;
+  /**
+   * A nested field's input type: its name (default: the field's, capitalized, + `Input`), description, and
+   * the descriptions of its fields where a type several declarations share says it for all of them.
+   */
+  input?: { name?: string; doc?: string; fields?: Readonly<Record<string, string>> } | undefined;
+  /**
+   * The order of its arguments (or input fields) where it is not the declaration's (which is the order
+   * /v1/call checks them in), with the face's own `network` and `idempotencyKey`; default: `network`, the
+   * declared fields, `idempotencyKey`.
+   */
+  order?: readonly string[] | undefined;
+  /** Whether the field takes `idempotencyKey` (a job-creating mutation). */
+  idempotent?: boolean | undefined;
   /**
    * The field's value. `call` makes the declared call (once); a render may read before it (a removal's
    * id), after it (the changed item as the caller now sees it) or shape its answer.

@@ -1,4 +1,7 @@
-import { connectionType, PAGE_ARGS } from './pagination.js';
+import { documentOperations } from '../catalogue/chain/documents.js';
+import { jobOperations } from '../catalogue/chain/jobs.js';
+import { rootFieldsSdl } from '../catalogue/sdl.js';
+import { connectionType } from './pagination.js';
 
 /**
  * SDL of blockchain jobs, networks and written documents (spec §4.2 reads, §4.12, §2.9): the camelCase
@@ -9,50 +12,7 @@ export const chainTypeDefs = /* GraphQL */ `
   "Any JSON value, as the service stored it (a job's request echo and legacy result)."
   scalar JSON
 
-  extend type Query {
-    "The caller's blockchain jobs, newest first, filtered and paged."
-    jobs(
-      "Only jobs of this kind."
-      kind: JobKind
-      "Only document jobs writing this kind of report."
-      documentKind: DocumentKind
-      "Only jobs in this status."
-      status: JobStatus
-      "A network name as the jobs were sent to it (an alias such as mumbai stays as given)."
-      network: String
-      "Only document jobs about this framework."
-      frameworkIdentifier: String
-      "Only document jobs about this investor's positions."
-      investorIdentifier: String
-      "Only document jobs about this position."
-      positionId: ID
-      "Page size: 1 to 500, default 50."
-      first: Int = 50
-      "pageInfo.endCursor of the previous page; omit for the first page."
-      after: String
-    ): JobConnection!
-    "One of the caller's jobs, by its id (UUID) or the id of a document entry. Null when the account has none."
-    job("The job's id (UUID), or the id of a document entry." id: ID!): Job
-    "The networks jobs can be sent to, aliases kept for legacy clients (mumbai) included."
-    networks: [Network!]!
-    """
-    The caller's written documents about a framework (frameworkIdentifier), or about an investor's position
-    (investorIdentifier and positionId), oldest first (spec getBlockchainJobsForFrameworks / ForImpacts).
-    """
-    documents(
-      "The framework's identifier."
-      frameworkIdentifier: String
-      "The investor's identifier; with positionId."
-      investorIdentifier: String
-      "The position's id; with investorIdentifier."
-      positionId: ID${PAGE_ARGS}
-    ): DocumentEntryConnection!
-    """
-    A written document read back: its anchor is re-read from the chain now and the content checked against
-    it (spec get*FromBlockchain). Null when the account has no such job; an error (FAILED_PRECONDITION) while
-    the job is not completed, or when the content does not match its anchor, which is never served.
-    """
-    document("The job's id (UUID) or the document entry's id." jobId: ID!): Document
+  extend type Query {${rootFieldsSdl('Query', [...jobOperations, ...documentOperations])}
   }
 
   "Status of a job: QUEUED → SUBMITTED → COMPLETED or FAILED (the legacy info.status.Value in upper case)."

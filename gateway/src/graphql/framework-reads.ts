@@ -12,7 +12,6 @@ import { FailedPreconditionError, InternalError } from '@green-impact/shared/err
 import { taxonomyClient } from '../clients.js';
 import { BatchLoader } from './batch-loader.js';
 import { callAs, type GraphqlContext } from './context.js';
-import { pageFields, type PageRequest, type ServicePage } from './pagination.js';
 import { RequestMemo } from './request-memo.js';
 import type { Scope } from './taxonomy-reads.js';
 
@@ -151,13 +150,6 @@ export class FrameworkReads {
 
   constructor(private readonly ctx: GraphqlContext) {}
 
-  /** One page of the frameworks connection, paged by the service (keyset on the framework id, with its count). */
-  async frameworksPage(year: number, visibility: Visibility | undefined, page: PageRequest): Promise<ServicePage<GqlFramework>> {
-    const req = { reportingYear: year, frameworkVisibility: visibility, ...pageFields(page) };
-    const res = await this.client().getFrameworks(req, await callAs(this.ctx));
-    return { items: res.frameworks.map((s) => toFramework(s, year)), nextPageToken: res.nextPageToken, totalCount: res.totalCount ?? res.frameworks.length };
-  }
-
   frameworkDetail(identifier: string, year: number, languageCode: string | undefined): Promise<FrameworkDetail | undefined> {
     return this.memo.once(['frameworkDetail', identifier, year, languageCode], async () => {
       const req = { frameworkIdentifier: identifier, reportingYear: year, languageCode };
@@ -193,13 +185,6 @@ export class FrameworkReads {
       const { projects } = await this.client().getProjects(req, await callAs(this.ctx));
       return projects.map((s) => toProject(s, year));
     });
-  }
-
-  /** One page of the projects connection, paged by the service (keyset on the project id, with its count). */
-  async projectsPage(year: number, visibility: Visibility | undefined, page: PageRequest): Promise<ServicePage<GqlProject>> {
-    const req = { reportingYear: year, projectVisibility: visibility, ...pageFields(page) };
-    const res = await this.client().getProjects(req, await callAs(this.ctx));
-    return { items: res.projects.map((s) => toProject(s, year)), nextPageToken: res.nextPageToken, totalCount: res.totalCount ?? res.projects.length };
   }
 
   projectDetail(identifier: string, year: number, languageCode: string | undefined): Promise<ProjectDetail | undefined> {

@@ -1,4 +1,6 @@
-import { connectionType, PAGE_ARGS } from './pagination.js';
+import { frameworkDomainOperations } from '../catalogue/frameworks/projects.js';
+import { rootFieldsSdl } from '../catalogue/sdl.js';
+import { connectionType } from './pagination.js';
 
 /**
  * SDL of frameworks and projects (spec §4.6–§4.7): the camelCase counterpart of getFrameworks,
@@ -7,35 +9,7 @@ import { connectionType, PAGE_ARGS } from './pagination.js';
  * service; the Asset type is in portfolio-schema.ts.
  */
 export const frameworkTypeDefs = /* GraphQL */ `
-  extend type Query {
-    "Frameworks visible to the caller: its own of either visibility and other accounts' public ones, in the order they were added (spec getFrameworks, paged by the service)."
-    frameworks(
-      "Reporting year, 4 digits: the year of the figures, rows and projects read below."
-      year: Int!
-      "Only public or only private frameworks; default both."
-      visibility: Visibility${PAGE_ARGS}
-    ): FrameworkConnection!
-    "One framework: the caller's own with this identifier, else another account's public one (spec getFrameworkDetails). Null when none is visible."
-    framework(
-      "The framework's identifier (spec framework_identifier)."
-      identifier: String!
-      "Reporting year, 4 digits."
-      year: Int!
-    ): Framework
-    "Projects visible to the caller: its own of either visibility and other accounts' public ones, in the order they were added (spec getProjects, paged by the service)."
-    projects(
-      "Reporting year, 4 digits."
-      year: Int!
-      "Only public or only private projects; default both."
-      visibility: Visibility${PAGE_ARGS}
-    ): ProjectConnection!
-    "One project: the caller's own with this identifier, else a public one (spec getProjectDetails). Null when none is visible."
-    project(
-      "The project's identifier (spec project_identifier)."
-      identifier: String!
-      "Reporting year, 4 digits."
-      year: Int!
-    ): Project
+  extend type Query {${rootFieldsSdl('Query', frameworkDomainOperations)}
   }
 
   "Who sees a framework or project. Only its owner changes it, whatever the visibility."

@@ -1,41 +1,18 @@
-import { connectionType, PAGE_ARGS } from './pagination.js';
+import { nftOperations } from '../catalogue/chain/nfts.js';
+import { inputTypesSdl, rootFieldsSdl } from '../catalogue/sdl.js';
+import { connectionType } from './pagination.js';
 import { USER_ERRORS_FIELD } from './user-errors.js';
 
 /**
  * SDL of NFTs (spec §4.13, SVC.NFT.zK): reads, the mint / transfer / send / claim / revoke mutations and
- * the NFT outcome of a job. Appended to schema.ts's typeDefs. claimNft and revokeNftSend need no
+ * the NFT outcome of a job; root fields and input types written from their declarations (catalogue/sdl.ts). Appended to schema.ts's typeDefs. claimNft and revokeNftSend need no
  * X-Api-Key: the transfer code is the authority (the recipient of an e-mail has no account).
  */
 export const nftTypeDefs = /* GraphQL */ `
-  extend type Query {
-    """
-    The account's NFTs whose mint was asked in [from, to] (spec list), newest first; without a range all of
-    them (the pages are not capped at the spec's last 20). Minting NFTs are listed (status MINTING, no
-    nftId); failed mints are not.
-    """
-    nfts(
-      "Milliseconds since 1970, inclusive."
-      from: Float
-      "Milliseconds since 1970, inclusive."
-      to: Float
-      "Only NFTs of this network (an alias and its target are one chain)."
-      network: String${PAGE_ARGS}
-    ): NftConnection!
-    "One NFT of the account by its guid; null when the account has none."
-    nft("The NFT's guid." guid: ID!): Nft
+  extend type Query {${rootFieldsSdl('Query', nftOperations)}
   }
 
-  extend type Mutation {
-    "Mints an NFT to the service's custody wallet (spec new). Answers the job, QUEUED; the NFT is job.nft once COMPLETED."
-    mintNft("The fields of the change, each described on MintNftInput." input: MintNftInput!): Job!
-    "Sends a custodied NFT to a wallet address (spec transfer). Answers the job."
-    transferNft("The fields of the change, each described on TransferNftInput." input: TransferNftInput!): Job!
-    "E-mails the recipient a claim link (spec send). The NFT becomes EMAILED; the answer carries both codes, the only time they are shown."
-    sendNft("The fields of the change, each described on SendNftInput." input: SendNftInput!): NftSendPayload!
-    "Claims an e-mailed NFT into a wallet with the receiver code. Needs no X-Api-Key. Answers the transfer job."
-    claimNft("The fields of the change, each described on ClaimNftInput." input: ClaimNftInput!): Job!
-    "Cancels an e-mailed send with the owner code; the NFT is CREATED again. Needs no X-Api-Key."
-    revokeNftSend("The fields of the change, each described on RevokeNftSendInput." input: RevokeNftSendInput!): Nft!
+  extend type Mutation {${rootFieldsSdl('Mutation', nftOperations)}
   }
 
   "Where an NFT is."
@@ -152,64 +129,7 @@ export const nftTypeDefs = /* GraphQL */ `
     displayType: String
   }
 
-  "Input of mintNft."
-  input MintNftInput {
-    "Network name, one of networks."
-    network: String!
-    "One line, at most 200 characters."
-    name: String!
-    "At most 5000 characters."
-    description: String
-    "An http(s) URL the service fetches, or a file of the content store (ipfs://<cid>, /ipfs/<cid>)."
-    image: String!
-    "At most 100."
-    attributes: [NftAttributeInput!]
-    "Same key, same job: a retry never mints twice."
-    idempotencyKey: String
-  }
-
-  "Input of transferNft."
-  input TransferNftInput {
-    "Network the NFT is on."
-    network: String!
-    "Token id on that network, or the NFT's guid."
-    nftId: String!
-    "Wallet address, 0x and 40 hex digits, any case."
-    address: String!
-    "Same key, same job."
-    idempotencyKey: String
-  }
-
-  "Input of sendNft."
-  input SendNftInput {
-    "Network the NFT is on."
-    network: String!
-    "Token id on that network, or the NFT's guid."
-    nftId: String!
-    "The recipient's e-mail address."
-    email: String!
-  }
-
-  "Input of claimNft."
-  input ClaimNftInput {
-    "The receiver code from the e-mail."
-    receiverCode: String!
-    "Wallet address to receive the NFT, 0x and 40 hex digits, any case."
-    address: String!
-    "The NFT's guid (the claim link carries it): checked against the code."
-    guid: ID
-    "Same key, same job."
-    idempotencyKey: String
-  }
-
-  "Input of revokeNftSend."
-  input RevokeNftSendInput {
-    "The owner code sendNft answered."
-    ownerCode: String!
-    "The NFT's guid: checked against the code."
-    guid: ID
-  }
-
+${inputTypesSdl(nftOperations)}
   extend type Job {
     "NFT jobs: the NFT's guid."
     nftGuid: ID

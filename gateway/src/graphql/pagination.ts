@@ -7,6 +7,9 @@ export interface PageRequest {
 }
 
 /** The page fields of a service request: none without a page (/v1/call reads the whole listing), page_token only after the first. */
+/** The ids of the lists the services page (positive serials). */
+export const SERVICE_ID = /^[1-9][0-9]{0,14}$/;
+
 export const pageFields = (page: PageRequest | undefined) =>
   page === undefined ? {} : { pageSize: page.pageSize, ...(page.pageToken === undefined ? {} : { pageToken: page.pageToken }) };
 

@@ -1,4 +1,9 @@
-import { connectionType, PAGE_ARGS } from './pagination.js';
+import { assetOperations } from '../catalogue/portfolio/assets.js';
+import { investorOperations } from '../catalogue/portfolio/investors.js';
+import { portfolioOperations } from '../catalogue/portfolio/portfolios.js';
+import { positionOperations } from '../catalogue/portfolio/positions.js';
+import { rootFieldsSdl } from '../catalogue/sdl.js';
+import { connectionType } from './pagination.js';
 
 /**
  * SDL of assets, investors, positions, portfolios and their impacts (spec §4.8–§4.10): the camelCase
@@ -7,61 +12,7 @@ import { connectionType, PAGE_ARGS } from './pagination.js';
  * (portfolio-reads.ts), so a portfolio of a thousand positions costs a handful of calls.
  */
 export const portfolioTypeDefs = /* GraphQL */ `
-  extend type Query {
-    "Assets visible to the caller: its own of either visibility and other accounts' public ones (spec getAssets)."
-    assets(
-      "Only the assets of this issuer (spec issuer_identifier)."
-      issuerIdentifier: String
-      "Only the assets linked to the framework of this identifier (spec framework_identifier)."
-      frameworkIdentifier: String
-      "Only public or only private assets (spec issuer_visibility); default both."
-      visibility: Visibility${PAGE_ARGS}
-    ): AssetConnection!
-    "One asset: the caller's own with this identifier, else another account's public one. Null when none is visible."
-    asset("The asset's identifier, e.g. an ISIN (spec asset_identifier)." identifier: String!): Asset
-    "The caller's investors (spec getInvestors)."
-    investors(
-      "Key given to addInvestor's encryptionKey; without it encrypted names and e-mails come back masked."
-      decryptionKey: String${PAGE_ARGS}
-    ): InvestorConnection!
-    "One of the caller's investors; null when the account has none with this identifier."
-    investor(
-      "The investor's identifier (spec investor_identifier)."
-      identifier: String!
-      "Key that decrypts the investor's name and e-mail."
-      decryptionKey: String
-    ): Investor
-    "The caller's positions (spec getPositions)."
-    positions(
-      "Only this investor's positions; default every investor of the account."
-      investorIdentifier: String
-      "Only positions in this asset."
-      assetIdentifier: String
-      "Only positions in assets of this issuer."
-      issuerIdentifier: String
-      "Only positions of the investors this user may access (spec user_identifier, see addInvestorToUser)."
-      userIdentifier: String
-      "Key that decrypts investor names."
-      decryptionKey: String${PAGE_ARGS}
-    ): PositionConnection!
-    "The caller's portfolios (spec getPortfolios)."
-    portfolios(
-      "Only this investor's portfolios; default every investor of the account."
-      investorIdentifier: String
-      "Only portfolios holding this asset."
-      assetIdentifier: String
-      "Only portfolios of the investors this user may access (spec user_identifier)."
-      userIdentifier: String
-      "Key that decrypts investor names."
-      decryptionKey: String${PAGE_ARGS}
-    ): PortfolioConnection!
-    "One of the caller's portfolios; null when the account has none with this identifier."
-    portfolio(
-      "The portfolio's identifier, unique in the account (spec portfolio_identifier)."
-      identifier: String!
-      "Key that decrypts investor names."
-      decryptionKey: String
-    ): Portfolio
+  extend type Query {${rootFieldsSdl('Query', [...assetOperations, ...investorOperations, ...positionOperations, ...portfolioOperations])}
   }
 
   "A financial asset (a bond, for example) whose proceeds finance a green framework (spec asset)."

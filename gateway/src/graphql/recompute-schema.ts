@@ -1,4 +1,6 @@
-import { connectionType, PAGE_ARGS } from './pagination.js';
+import { recomputeJobOperations } from '../catalogue/portfolio/recompute-jobs.js';
+import { rootFieldsSdl } from '../catalogue/sdl.js';
+import { connectionType } from './pagination.js';
 import { USER_ERRORS_FIELD } from './user-errors.js';
 
 /**
@@ -73,25 +75,10 @@ export const recomputeTypeDefs = /* GraphQL */ `
     job: ImpactRecomputeJob${USER_ERRORS_FIELD}
   }
 
-  extend type Query {
-    "One of the caller's recompute jobs; null when the account has none with that id."
-    impactRecomputeJob("The job's id." id: ID!): ImpactRecomputeJob
-    "The caller's recompute jobs, newest first, paged (by the portfolio service)."
-    impactRecomputeJobs("Only jobs in this status." status: RecomputeStatus${PAGE_ARGS}): ImpactRecomputeJobConnection!
+  extend type Query {${rootFieldsSdl('Query', recomputeJobOperations)}
   }
 
-  extend type Mutation {
-    "Queues a recompute of impacts and answers the job at once (QUEUED); follow it with impactRecomputeJob or impactRecomputeJobUpdated."
-    startImpactRecompute(
-      "What to recompute."
-      scope: RecomputeScope!
-      "With INVESTOR."
-      investorIdentifier: String
-      "With PORTFOLIO."
-      portfolioIdentifier: String
-      "Reporting year, 4 digits; required but for STALE."
-      year: Int
-    ): StartImpactRecomputePayload!
+  extend type Mutation {${rootFieldsSdl('Mutation', recomputeJobOperations)}
   }
 
   extend type Subscription {

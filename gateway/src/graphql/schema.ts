@@ -1,3 +1,7 @@
+import { createAccount } from '../catalogue/identity/accounts.js';
+import { identityOperations } from '../catalogue/identity/index.js';
+import { addUser } from '../catalogue/identity/users.js';
+import { inputTypesSdl, rootFieldsSdl } from '../catalogue/sdl.js';
 import { chainMutationTypeDefs } from './chain-mutations-schema.js';
 import { chainTypeDefs } from './chain-schema.js';
 import { frameworkMutationTypeDefs } from './framework-mutations-schema.js';
@@ -11,13 +15,14 @@ import { subscriptionTypeDefs } from './subscription-schema.js';
 import { taxonomyMutationTypeDefs } from './taxonomy-mutations-schema.js';
 import { taxonomyTypeDefs } from './taxonomy-schema.js';
 import { nodeTypeDefs } from './node-schema.js';
-import { connectionType, PAGE_ARGS } from './pagination.js';
+import { connectionType } from './pagination.js';
 import { payloadType } from './payloads.js';
 import { USER_ERRORS_FIELD, userErrorTypeDefs } from './user-errors.js';
 
 /**
  * The GraphQL schema (SDL). camelCase counterpart of the /v1/call identity operations plus account
- * and API-key administration; other domains `extend type Query` / `Mutation` in their own file
+ * and API-key administration, the root fields and input types the catalogue declares written from their
+ * declarations (catalogue/sdl.ts); other domains `extend type Query` / `Mutation` in their own file
  * (taxonomy-schema.ts, taxonomy-mutations-schema.ts, framework-schema.ts, framework-mutations-schema.ts,
  * portfolio-schema.ts, portfolio-mutations-schema.ts, chain-schema.ts, job-schema.ts,
  * chain-mutations-schema.ts, nft-schema.ts, subscription-schema.ts, recompute-schema.ts, node-schema.ts) and are
@@ -29,64 +34,11 @@ const identityTypeDefs = /* GraphQL */ `
   """
   type Query {
     "The account the request's API key belongs to."
-    me: Account!
-    "Users of the caller's account (spec getUsers). Empty when none are registered."
-    users(
-      "Only the user with this identifier."
-      userIdentifier: String
-      "Key given to addUser's encryptionKey; without it encrypted names and e-mails come back masked."
-      decryptionKey: String${PAGE_ARGS}
-    ): UserConnection!
-    "The groups a user can be put in (spec getGroups)."
-    groups: [Group!]!
-    "For each user, the investors the user may access (spec getInvestorsOfUser). Empty when none are registered."
-    investorsOfUser(
-      "Only the user with this identifier."
-      userIdentifier: String
-      "Key that decrypts investor names encrypted at rest."
-      decryptionKey: String
-    ): [UserInvestors!]!
-    "Every account of the service. Operators only."
-    accounts(${PAGE_ARGS}
-    ): AccountConnection!
-    "API keys of an account, without their secrets. Defaults to the caller's account; other accounts need an operator."
-    apiKeys("Account whose keys to list; defaults to the caller's." accountId: ID): [ApiKey!]!
+    me: Account!${rootFieldsSdl('Query', identityOperations)}
   }
 
   "Changes. Every field needs an X-Api-Key header."
-  type Mutation {
-    "Adds a user to the caller's account, or updates the one with the same identifier (spec addUser)."
-    addUser("The fields of the change, each described on AddUserInput." input: AddUserInput!): UserPayload!
-    "Removes a user (spec removeUser)."
-    removeUser("Identifier of the user." userIdentifier: String!): RemovalPayload!
-    "Puts a user in a group (spec addGroupToUser)."
-    addGroupToUser("Identifier of the user." userIdentifier: String!, "Name of the group, one of groups." group: String!): UserPayload!
-    "Takes a user out of a group (spec removeGroupFromUser)."
-    removeGroupFromUser("Identifier of the user." userIdentifier: String!, "Name of the group." group: String!): UserPayload!
-    "Gives a user access to an investor (spec addInvestorToUser)."
-    addInvestorToUser(
-      "Identifier of the user."
-      userIdentifier: String!
-      "Identifier of the investor."
-      investorIdentifier: String!
-    ): UserInvestorsPayload!
-    "Withdraws a user's access to an investor (spec removeInvestorFromUser)."
-    removeInvestorFromUser(
-      "Identifier of the user."
-      userIdentifier: String!
-      "Identifier of the investor."
-      investorIdentifier: String!
-    ): UserInvestorsPayload!
-    "A fresh 256-bit key (64 hex characters) for encrypting PII at rest. The service never stores it: keep it safe."
-    generateEncryptionKey: String!
-    "Creates an account and its first API key. Operators only."
-    createAccount("The fields of the change, each described on CreateAccountInput." input: CreateAccountInput!): CreateAccountPayload!
-    "Revokes every active key of an account and issues a new one. Defaults to the caller's account."
-    rotateApiKey("Account whose keys to rotate; defaults to the caller's." accountId: ID): ApiKeyPayload!
-    "Issues an additional API key. Defaults to the caller's account."
-    issueApiKey("Account to issue the key for; defaults to the caller's." accountId: ID): ApiKeyPayload!
-    "Revokes one API key."
-    revokeApiKey("Id of the key (not the key itself)." keyId: ID!): ApiKey!
+  type Mutation {${rootFieldsSdl('Mutation', identityOperations)}
   }
 
   "Role of an account of the service."
@@ -155,14 +107,7 @@ const identityTypeDefs = /* GraphQL */ `
     key: ApiKey${USER_ERRORS_FIELD}
   }
 
-  "Input of createAccount."
-  input CreateAccountInput {
-    "Display name, at most 255 characters."
-    name: String!
-    "Role of the new account."
-    role: AccountRole!
-  }
-
+${inputTypesSdl([createAccount])}
   "A user of an account (spec user)."
   type User implements Node {
     "Globally unique, opaque id for node(id:) and nodes(ids:) (Relay's Node); id is unchanged."
@@ -215,23 +160,7 @@ const identityTypeDefs = /* GraphQL */ `
     name: String
   }
 
-  "Input of addUser."
-  input AddUserInput {
-    "The account's identifier for the user, at most 255 characters."
-    userIdentifier: String!
-    "First name, at most 255 characters."
-    firstName: String
-    "Last name, at most 255 characters."
-    lastName: String
-    "E-mail address."
-    email: String
-    "Role of the user; the identity service decides the default when omitted."
-    role: UserRole
-    "Key from generateEncryptionKey; names and e-mail are then stored encrypted with it."
-    encryptionKey: String
-  }
-
-${payloadType(
+${inputTypesSdl([addUser])}${payloadType(
   'UserPayload',
   'Answer of addUser, addGroupToUser and removeGroupFromUser.',
   'user',

@@ -1,62 +1,16 @@
+import { rootFieldsSdl } from '../catalogue/sdl.js';
+import { getCurrencies, getFxRates } from '../catalogue/taxonomy/currencies.js';
+import { getEuObjectives, getSdgs, yearReads } from '../catalogue/taxonomy/taxonomy.js';
+import { getLanguages } from '../catalogue/taxonomy/translations.js';
+
 /**
  * SDL of the taxonomy, languages, SDGs, EU objectives, currencies and FX rates (spec §4.3–§4.5): the
- * camelCase counterpart of the taxonomy service's /v1/call reads. Appended to schema.ts's typeDefs; the
+ * camelCase counterpart of the taxonomy service's /v1/call reads, their root fields written from their
+ * declarations (catalogue/sdl.ts). Appended to schema.ts's typeDefs; the
  * changes are in taxonomy-mutations-schema.ts.
  */
 export const taxonomyTypeDefs = /* GraphQL */ `
-  extend type Query {
-    "The 17 UN Sustainable Development Goals (spec getSDGs)."
-    sdgs("Language of the names, one of languages; default: the original language." languageCode: String): [Sdg!]!
-    "The six EU environmental objectives (spec getEUObjectives)."
-    euObjectives("Language of the names, one of languages; default: the original language." languageCode: String): [EuObjective!]!
-    "Languages taxonomy items can be translated into (spec getLanguages)."
-    languages: [Language!]!
-    "Registered currencies (spec getCurrencies)."
-    currencies: [Currency!]!
-    "FX rates of a year, including identity pairs (rate 1) and reciprocal pairs (spec getFXrates)."
-    fxRates("Reporting year, 4 digits." year: Int!): [FxRate!]!
-    "Categories of a reporting year (spec getCategories)."
-    categories(
-      "Reporting year, 4 digits."
-      year: Int!
-      "Language of the names, one of languages; default: each item's original language. Nested fields use the same."
-      languageCode: String
-    ): [Category!]!
-    "Sub categories of a reporting year (spec getSubCategories)."
-    subCategories(
-      "Reporting year, 4 digits."
-      year: Int!
-      "Language of the names; default: each item's original language."
-      languageCode: String
-    ): [SubCategory!]!
-    "Super indicators of a reporting year, one per super indicator with all its categories (spec getSuperIndicators)."
-    superIndicators(
-      "Reporting year, 4 digits."
-      year: Int!
-      "Language of the names; default: each item's original language."
-      languageCode: String
-    ): [SuperIndicator!]!
-    "Indicators of a reporting year (spec getIndicators)."
-    indicators(
-      "Reporting year, 4 digits."
-      year: Int!
-      "Language of the names; default: each item's original language."
-      languageCode: String
-    ): [Indicator!]!
-    "Units of a reporting year (spec getUnits)."
-    units(
-      "Reporting year, 4 digits."
-      year: Int!
-      "Language of the names; default: each item's original language."
-      languageCode: String
-    ): [Unit!]!
-    "The full taxonomy of a reporting year: one row per complete (category, sub category, super indicator, indicator) (spec getTaxonomy)."
-    taxonomy(
-      "Reporting year, 4 digits."
-      year: Int!
-      "Language of the names; default: each item's original language."
-      languageCode: String
-    ): [TaxonomyRow!]!
+  extend type Query {${rootFieldsSdl('Query', [getSdgs, getEuObjectives, getLanguages, getCurrencies, getFxRates, ...yearReads])}
   }
 
   "A UN Sustainable Development Goal (spec SDG)."

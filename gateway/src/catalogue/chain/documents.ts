@@ -8,7 +8,7 @@ import {
 import type { CompositionContext } from '../../composition/investor-details.js';
 import { toGqlDocument, toGqlDocumentEntry } from '../../graphql/chain-objects.js';
 import { orNull } from '../../graphql/resolvers/or-null.js';
-import type { ServicePage } from '../../graphql/pagination.js';
+import { pageFields, SERVICE_ID, type ServicePage } from '../../graphql/pagination.js';
 import { listed } from '../../v1/truncation.js';
 import { identifier, int, json, oneOf, text, type Fields, type InputOf } from '../fields.js';
 import { declare, type CallContext } from '../operation.js';
@@ -42,9 +42,9 @@ export const SAVE_SOLUTION = 'SVC.Blockchain.Save';
 export const SAVE_OPERATION = 'save';
 
 /** A job UUID, or the decimal `id` of a getBlockchainJobsFor* entry (the spec's "entry id"). */
-const jobId = identifier('job_id', { doc: "The job's id (UUID), or the id of a document entry." });
+const jobId = identifier('job_id', { doc: "The job's id (UUID), or the id of a document entry.", graphql: 'ID' });
 const frameworkIdentifier = identifier('framework_identifier', { doc: "The framework's identifier." });
-const positionId = int('position_id', { doc: "The position's id." });
+const positionId = int('position_id', { doc: "The position's id.", graphql: 'ID' });
 const investorIdentifier = identifier('investor_identifier', { aliases: ['investor_identfier'], doc: "The investor's identifier." });
 const reportingYear = int('reporting_year', { doc: 'Reporting year, 4 digits.' });
 const yesNo = (v1: string, doc: string) => oneOf(v1, ['yes', 'no'], { doc }).optional();
@@ -155,10 +155,10 @@ function writePositionImpacts(operation: string, format: DocumentFormatName) {
  */
 const graphqlWriteFields = {
   year: reportingYear,
-  format: oneOf('format', ['JSON', 'HTML'], { doc: 'JSON or HTML.' }),
+  format: oneOf('format', ['JSON', 'HTML'], { doc: 'JSON or HTML.', graphql: 'DocumentFormat' }),
   decimals: saveFields.decimals,
-  sdgGoalsIncluded: json('sdg_goals_included', { doc: 'Include the UN SDGs of each row; default false.' }).optional(),
-  euObjectivesIncluded: json('eu_objectives_included', { doc: 'Include the EU environmental objectives of each row; default false.' }).optional(),
+  sdgGoalsIncluded: json('sdg_goals_included', { doc: 'Include the UN SDGs of each row; default false.', graphql: 'Boolean' }).optional(),
+  euObjectivesIncluded: json('eu_objectives_included', { doc: 'Include the EU environmental objectives of each row; default false.', graphql: 'Boolean' }).optional(),
   languageCode: saveFields.languageCode,
 } as const satisfies Fields;
 
@@ -184,7 +184,7 @@ function graphqlWrite(legacyName: 'Framework' | 'PositionImpacts', i: InputOf<ty
   };
 }
 
-const writeFrameworkDocument = declare({
+export const writeFrameworkDocument = declare({
   solution: ESG,
   summary: "Writes a framework's document of a year to a network (spec writeJsonFrameworkToBlockchain / writeHtmlFrameworkToBlockchain).",
   input: { identifier: frameworkIdentifier, ...graphqlWriteFields },
@@ -193,16 +193,16 @@ const writeFrameworkDocument = declare({
   envelope: { network: 'required' },
   request: (i, ctx) =>
     frameworkDocumentSubmission(i.identifier, graphqlWrite('Framework', i, { framework_identifier: i.identifier }, ctx), composition(ctx)),
-  graphql: queuedJob('writeFrameworkDocument'),
+  graphql: queuedJob('writeFrameworkDocument', { order: ['identifier', 'year', 'format', 'network', 'decimals', 'sdgGoalsIncluded', 'euObjectivesIncluded', 'languageCode', 'idempotencyKey'] }),
 });
 
-const writePositionImpactsDocument = declare({
+export const writePositionImpactsDocument = declare({
   solution: ESG,
   summary: "Writes a position's impacts document of a year to a network (spec writeJsonPositionImpactsToBlockchain / writeHtml…).",
   input: {
     positionId,
     ...graphqlWriteFields,
-    writeInvestor: json('write_investor_to_blockchain', { doc: "Include the investor's name and e-mail (PII); default false." }).optional(),
+    writeInvestor: json('write_investor_to_blockchain', { doc: "Include the investor's name and e-mail (PII) in the document; default false.", graphql: 'Boolean' }).optional(),
     decryptionKey: writePositionImpactsFields.decryptionKey,
   },
   service: 'chain',
@@ -213,7 +213,9 @@ const writePositionImpactsDocument = declare({
     const position = { positionId: i.positionId, writeInvestor: i.writeInvestor === true, decryptionKey: i.decryptionKey };
     return positionImpactsDocumentSubmission(position, graphqlWrite('PositionImpacts', i, subject, ctx), composition(ctx));
   },
-  graphql: queuedJob('writePositionImpactsDocument'),
+  graphql: queuedJob('writePositionImpactsDocument', {
+    order: ['positionId', 'year', 'format', 'network', 'decimals', 'sdgGoalsIncluded', 'euObjectivesIncluded', 'languageCode', 'writeInvestor', 'decryptionKey', 'idempotencyKey'],
+  }),
 });
 
 function readDocument(operation: string, family: DocumentFamily, format: DocumentFormatName) {
@@ -258,28 +260,28 @@ const getBlockchainJobsForImpacts = declare({
   v1: (res, _i, ctx) => listed(ctx, res, res.jobs.map(jobListEntry)),
 });
 
-/** One page of the caller's documents about a framework or a position, paged by the chain service (graphql/resolvers/index.ts wraps it). */
+/** One page of the caller's documents about a framework or a position, paged by the chain service (GraphqlFace.paged). */
 export const documents = declare({
   solution: ESG,
-  summary: "The caller's written documents about a framework, or about an investor's position, oldest first.",
+  summary: "The caller's written documents about a framework (frameworkIdentifier), or about an investor's position (investorIdentifier and positionId), oldest first.",
   input: {
     frameworkIdentifier: frameworkIdentifier.optional(),
     investorIdentifier: investorIdentifier.optional(),
     positionId: positionId.optional(),
-    first: int('page_size', { doc: 'Page size (servicePaged has checked it).' }).optional(),
-    after: text('page_token', { doc: 'The page token (servicePaged has read the cursor).' }).optional(),
   },
   service: 'chain',
   method: 'listDocumentJobs',
   // Without a subject the chain service says what it needs.
-  request: (i) =>
+  request: (i, ctx) =>
     i.frameworkIdentifier
-      ? { frameworkIdentifier: i.frameworkIdentifier, kinds: [], pageSize: i.first, pageToken: i.after }
-      : { investorIdentifier: i.investorIdentifier, positionId: i.positionId, kinds: [], pageSize: i.first, pageToken: i.after },
+      ? { frameworkIdentifier: i.frameworkIdentifier, kinds: [], ...pageFields(ctx.page) }
+      : { investorIdentifier: i.investorIdentifier, positionId: i.positionId, kinds: [], ...pageFields(ctx.page) },
   graphql: {
     root: 'Query',
     field: 'documents',
+    returns: 'DocumentEntryConnection!',
     nested: false,
+    paged: { idOf: (entry: { id: string | number }) => entry.id, idPattern: SERVICE_ID },
     render: async (call): Promise<ServicePage<ReturnType<typeof toGqlDocumentEntry>>> => {
       const res = await call();
       return { items: res.jobs.map(toGqlDocumentEntry), nextPageToken: res.nextPageToken, totalCount: res.totalCount ?? res.jobs.length };
@@ -289,7 +291,8 @@ export const documents = declare({
 
 const document = declare({
   solution: ESG,
-  summary: 'A written document read back, verified against its anchor now; null when the account has no such job.',
+  summary:
+    'A written document read back: its anchor is re-read from the chain now and the content checked against it. Null when the account has no such job; an error (FAILED_PRECONDITION) while the job is not completed, or when the content does not match its anchor, which is never served.',
   input: { jobId },
   service: 'chain',
   method: 'getDocument',
@@ -297,6 +300,7 @@ const document = declare({
   graphql: {
     root: 'Query',
     field: 'document',
+    returns: 'Document',
     nested: false,
     render: async (call, _i, ctx) => {
       const doc = await orNull(call());
@@ -306,16 +310,16 @@ const document = declare({
 });
 
 /** Not in the spec: every signed link to the document handed out so far stops opening (docs/decisions.md). */
-const revokeDocumentLinks = declare({
+export const revokeDocumentLinks = declare({
   solution: ESG,
   operation: 'revokeDocumentLinks',
-  summary: 'Revokes every signed link to a document handed out so far.',
+  summary: 'Revokes every signed link to a document handed out so far: they stop opening at once. Links asked for afterwards open; the account\'s key still opens the page.',
   input: { jobId },
   service: 'chain',
   method: 'revokeDocumentLinks',
   request: (i) => ({ jobId: i.jobId }),
   v1: (res) => ({ message: `The links to the document of job ${res.jobId} are revoked.` }),
-  graphql: { root: 'Mutation', field: 'revokeDocumentLinks', nested: false, render: (call) => call() },
+  graphql: { root: 'Mutation', field: 'revokeDocumentLinks', returns: 'DocumentLinksRevoked!', nested: false, render: (call) => call() },
 });
 
 export const documentOperations = [

@@ -9,6 +9,6 @@ import { jobAccepted, jobOf } from './job-shapes.js';
 export const jobAnswer = (res: { jobId: string; job?: Job | undefined }) => jobAccepted(res.jobId || jobOf(res).id);
 
 /** GraphQL: a mutation (its fields in `input`) answering the queued Job. */
-export function queuedJob(field: string): GraphqlFace<unknown, { job?: Job | undefined }> {
-  return { root: 'Mutation', field, nested: true, render: async (call, _input, ctx) => toGqlJob(jobOf(await call()), ctx.baseUrl) };
+export function queuedJob(field: string, sdl: Pick<GraphqlFace<unknown, unknown>, 'input' | 'order'> = {}): GraphqlFace<unknown, { job?: Job | undefined }> {
+  return { ...sdl, root: 'Mutation', field, nested: true, returns: 'Job!', idempotent: true, render: async (call, _input, ctx) => toGqlJob(jobOf(await call()), ctx.baseUrl) };
 }

@@ -14,7 +14,7 @@ import { fetchAnswer, jobOf } from './job-shapes.js';
  */
 
 /** A job UUID, or the decimal `id` of a getBlockchainJobsFor* entry. */
-const jobId = identifier('job_id', { doc: "The job's id (UUID), or the id of a document entry." });
+const jobId = identifier('job_id', { doc: "The job's id (UUID), or the id of a document entry.", graphql: 'ID' });
 
 /** Not shown in the spec: the `fetch` answer of the job (docs/api-operations.md). */
 const getJobStatusFromBlockchain = declare({
@@ -53,15 +53,15 @@ const jobs = declare({
   solution: ESG,
   summary: "The caller's blockchain jobs, newest first, filtered and paged.",
   input: {
-    kind: identifier('kind').optional(),
-    documentKind: identifier('document_kind').optional(),
-    status: identifier('status').optional(),
-    network: identifier('network').optional(),
-    frameworkIdentifier: identifier('framework_identifier').optional(),
-    investorIdentifier: identifier('investor_identifier').optional(),
-    positionId: int('position_id').optional(),
-    first: int('page_size').optional(),
-    after: text('page_token').optional(),
+    kind: identifier('kind', { graphql: 'JobKind', doc: 'Only jobs of this kind.' }).optional(),
+    documentKind: identifier('document_kind', { graphql: 'DocumentKind', doc: 'Only document jobs writing this kind of report.' }).optional(),
+    status: identifier('status', { graphql: 'JobStatus', doc: 'Only jobs in this status.' }).optional(),
+    network: identifier('network', { doc: 'A network name as the jobs were sent to it (an alias such as mumbai stays as given).' }).optional(),
+    frameworkIdentifier: identifier('framework_identifier', { doc: 'Only document jobs about this framework.' }).optional(),
+    investorIdentifier: identifier('investor_identifier', { doc: "Only document jobs about this investor's positions." }).optional(),
+    positionId: int('position_id', { graphql: 'ID', doc: 'Only document jobs about this position.' }).optional(),
+    first: int('page_size', { graphqlDefault: 50, doc: 'Page size: 1 to 500, default 50.' }).optional(),
+    after: text('page_token', { doc: 'pageInfo.endCursor of the previous page; omit for the first page.' }).optional(),
   },
   service: 'chain',
   method: 'listJobs',
@@ -80,6 +80,7 @@ const jobs = declare({
   graphql: {
     root: 'Query',
     field: 'jobs',
+    returns: 'JobConnection!',
     nested: false,
     render: async (call, i, ctx) => {
       const res = await call();
@@ -102,7 +103,7 @@ const jobs = declare({
 /** One of the caller's jobs by its id or an entry's; null when the account has none. */
 const job = declare({
   solution: ESG,
-  summary: "One of the caller's jobs, by its id (UUID) or the id of a document entry.",
+  summary: "One of the caller's jobs, by its id (UUID) or the id of a document entry. Null when the account has none.",
   input: { id: jobId },
   service: 'chain',
   method: 'getJob',
@@ -110,6 +111,7 @@ const job = declare({
   graphql: {
     root: 'Query',
     field: 'job',
+    returns: 'Job',
     nested: false,
     render: async (call, _i, ctx) => {
       const res = await orNull(call());
@@ -120,12 +122,12 @@ const job = declare({
 
 const networks = declare({
   solution: ESG,
-  summary: 'The networks jobs can be sent to, aliases kept for legacy clients included.',
+  summary: 'The networks jobs can be sent to, aliases kept for legacy clients (mumbai) included.',
   input: {},
   service: 'chain',
   method: 'listNetworks',
   request: () => ({}),
-  graphql: { root: 'Query', field: 'networks', nested: false, render: async (call) => (await call()).networks.map(toGqlNetwork) },
+  graphql: { root: 'Query', field: 'networks', returns: '[Network!]!', nested: false, render: async (call) => (await call()).networks.map(toGqlNetwork) },
 });
 
 /** One of the caller's jobs as GraphQL shows it, null when the account has none (a Job node's refetch). */

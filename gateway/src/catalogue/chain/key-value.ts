@@ -15,6 +15,8 @@ import { requestEcho } from './job-shapes.js';
 
 /** Keys arrive as numbers from some legacy clients: an identifier, so `42` is the key "42". */
 const key = identifier('key', { doc: 'At most 32 characters.' });
+/** GraphQL's one input type of both inserts, its value described for both. */
+const KEY_VALUE_INPUT = { name: 'KeyValueInput', fields: { value: "insertBytes32: at most 32 characters and 32 bytes of UTF-8. insertString: up to the network's limit." } };
 
 /** What a key-value request carries besides its key and value: the network, the Idempotency-Key and the legacy echo. */
 function jobFields(operation: string, parameters: Record<string, unknown>, ctx: CallContext) {
@@ -33,7 +35,7 @@ const insertString = declare({
   envelope: { version: 'required', network: 'required' },
   request: (i, ctx) => ({ ...jobFields('insertString', i, ctx), key: i.key, value: i.value }),
   v1: jobAnswer,
-  graphql: queuedJob('insertString'),
+  graphql: queuedJob('insertString', { input: KEY_VALUE_INPUT }),
 });
 
 const insertBytes32 = declare({
@@ -46,7 +48,7 @@ const insertBytes32 = declare({
   envelope: { version: 'required', network: 'required' },
   request: (i, ctx) => ({ ...jobFields('insertBytes32', i, ctx), key: i.key, value: i.value }),
   v1: jobAnswer,
-  graphql: queuedJob('insertBytes32'),
+  graphql: queuedJob('insertBytes32', { input: KEY_VALUE_INPUT }),
 });
 
 const selectString = declare({
@@ -59,7 +61,7 @@ const selectString = declare({
   envelope: { version: 'required', network: 'required' },
   request: (i, ctx) => ({ ...jobFields('selectString', i, ctx), key: i.key }),
   v1: jobAnswer,
-  graphql: queuedJob('selectString'),
+  graphql: queuedJob('selectString', { input: { name: 'KeySelectInput' } }),
 });
 
 const selectBytes32 = declare({
@@ -72,7 +74,7 @@ const selectBytes32 = declare({
   envelope: { version: 'required', network: 'required' },
   request: (i, ctx) => ({ ...jobFields('selectBytes32', i, ctx), key: i.key }),
   v1: jobAnswer,
-  graphql: queuedJob('selectBytes32'),
+  graphql: queuedJob('selectBytes32', { input: { name: 'KeySelectInput' } }),
 });
 
 export const keyValueOperations = [insertString, insertBytes32, selectString, selectBytes32];

@@ -1,9 +1,9 @@
 import type { NftAttribute } from '@green-impact/proto/greenimpact/chain/v1/chain';
 import { InvalidArgumentError } from '@green-impact/shared/errors';
 import { toGqlNft } from '../../graphql/nft-objects.js';
-import type { ServicePage } from '../../graphql/pagination.js';
+import { pageFields, type ServicePage } from '../../graphql/pagination.js';
 import { orNull } from '../../graphql/resolvers/or-null.js';
-import { identifier, int, json, text, wideInt } from '../fields.js';
+import { identifier, json, text, wideInt } from '../fields.js';
 import type { GraphqlContext } from '../../graphql/context.js';
 import { callerOf, declare, type CallContext } from '../operation.js';
 import { NFT } from '../renders.js';
@@ -28,10 +28,12 @@ import { legacyNft, nftAnswer, nftFetchAnswer, nftOf } from './nft-shapes.js';
  */
 
 const JOB_ENVELOPE = { version: 'required', network: 'required' } as const;
+/** The ids of the NFTs connection (guids as the chain service answers them): a cursor of another list is refused. */
+const NFT_GUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
 const nftId = identifier('nftId', { doc: "The token id on the network, or the NFT's guid." });
 const address = identifier('address', { doc: 'A wallet address: 0x and 40 hex digits, any case.' });
-const guid = identifier('guid', { doc: 'The guid of the NFT the code belongs to (the claim link carries it).' }).optional();
+const guid = identifier('guid', { doc: 'The guid of the NFT the code belongs to (the claim link carries it): checked against the code.', graphql: 'ID' }).optional();
 
 const WALLET = /^0x[0-9a-fA-F]{40}$/;
 
@@ -121,7 +123,7 @@ const mint = declare({
 const mintNft = declare({
   solution: NFT,
   summary: "Mints an NFT to the service's custody wallet (spec new). Answers the job, QUEUED; the NFT is job.nft once COMPLETED.",
-  input: { ...mintFields, attributes: json('attributes', { doc: 'The traits of the NFT.' }).optional() },
+  input: { ...mintFields, attributes: json('attributes', { doc: 'The traits of the NFT, at most 100.', graphql: '[NftAttributeInput!]' }).optional() },
   service: 'chain',
   method: 'mintNft',
   envelope: JOB_ENVELOPE,
@@ -149,23 +151,24 @@ const list = declare({
   v1: (res) => nftAnswer(res.nfts.map(legacyNft)),
 });
 
-/** One page of the account's NFTs, paged by the chain service (graphql/resolvers/index.ts wraps it). */
+/** One page of the account's NFTs, paged by the chain service (GraphqlFace.paged). */
 export const nfts = declare({
   solution: NFT,
-  summary: "The account's NFTs whose mint was asked in [from, to], newest first.",
+  summary:
+    "The account's NFTs whose mint was asked in [from, to], newest first; without a range all of them (the pages are not capped at the spec's last 20). Minting NFTs are listed (status MINTING, no nftId); failed mints are not.",
   input: {
     ...range,
-    network: identifier('network', { doc: 'Only NFTs of this network.' }).optional(),
-    first: int('page_size', { doc: 'Page size (servicePaged has checked it).' }).optional(),
-    after: text('page_token', { doc: 'The page token (servicePaged has read the cursor).' }).optional(),
+    network: identifier('network', { doc: 'Only NFTs of this network (an alias and its target are one chain).' }).optional(),
   },
   service: 'chain',
   method: 'listNfts',
-  request: (i) => ({ from: i.from, to: i.to, network: i.network, pageSize: i.first, pageToken: i.after }),
+  request: (i, ctx) => ({ from: i.from, to: i.to, network: i.network, ...pageFields(ctx.page) }),
   graphql: {
     root: 'Query',
     field: 'nfts',
+    returns: 'NftConnection!',
     nested: false,
+    paged: { idOf: (nft: { guid: string }) => nft.guid, idPattern: NFT_GUID },
     render: async (call): Promise<ServicePage<ReturnType<typeof toGqlNft>>> => {
       const res = await call();
       return { items: res.nfts.map(toGqlNft), nextPageToken: res.nextPageToken, totalCount: res.totalCount ?? res.nfts.length };
@@ -176,13 +179,14 @@ export const nfts = declare({
 const nft = declare({
   solution: NFT,
   summary: 'One NFT of the account by its guid; null when the account has none.',
-  input: { guid: identifier('guid', { doc: "The NFT's guid." }) },
+  input: { guid: identifier('guid', { doc: "The NFT's guid.", graphql: 'ID' }) },
   service: 'chain',
   method: 'getNft',
   request: (i) => ({ guid: i.guid }),
   graphql: {
     root: 'Query',
     field: 'nft',
+    returns: 'Nft',
     nested: false,
     render: async (call) => {
       const found = await orNull(call());
@@ -223,6 +227,7 @@ const send = declare({
   graphql: {
     root: 'Mutation',
     field: 'sendNft',
+    returns: 'NftSendPayload!',
     nested: true,
     render: async (call) => {
       const sent = nftOf(await call());
@@ -279,7 +284,7 @@ const revoke = declare({
   withoutApiKey: { authority: 'the owner code of an e-mailed send' },
   request: (i) => ({ ownerCode: i.ownerCode.trim(), guid: i.guid }),
   v1: (res) => nftAnswer(legacyNft(nftOf(res))),
-  graphql: { root: 'Mutation', field: 'revokeNftSend', nested: true, render: async (call) => toGqlNft(nftOf(await call())) },
+  graphql: { root: 'Mutation', field: 'revokeNftSend', returns: 'Nft!', nested: true, render: async (call) => toGqlNft(nftOf(await call())) },
 });
 
 /** One NFT of the account as GraphQL shows it, null when the account has none (an Nft node's refetch). */

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import type { GraphQLResolveInfo } from 'graphql';
 import type { GraphqlContext } from '../../graphql/context.js';
 import { changePayload, removalPayload, type ServiceAnswer } from '../../graphql/payloads.js';
+import type { GraphqlFace } from '../operation.js';
 import { identifier, int, json, number, oneOf, text, type Field } from '../fields.js';
 
 /**
@@ -19,17 +20,19 @@ export const projectIdentifier = identifier('project_identifier', { aliases: ['p
 export const name = (v1: string) => text(v1, { doc: 'Name, 1 to 255 characters.' });
 export const currencyCode = (v1: string) => identifier(v1, { doc: 'A registered currency, 3 letters.' });
 /** Default private on add, unchanged on update; a filter on reads. GraphQL's PUBLIC / PRIVATE match in any case. */
-export const visibility = (v1: string) => oneOf(v1, ['public', 'private'], { doc: 'public or private.' }).optional();
+export const visibility = (v1: string) => oneOf(v1, ['public', 'private'], { doc: 'public or private.', graphql: 'Visibility' }).optional();
+/** The visibility of an add: who sees the item. */
+export const WHO_SEES = 'Who sees it: public or private; private on add and unchanged on update when omitted.';
 /** An amount, volume or indicator value: finite, from 0 to 10^15 (the service checks the bounds). */
 export const amount = (v1: string, doc: string) => number(v1, { doc });
-export const id = (v1: string, doc: string) => int(v1, { doc });
+export const id = (v1: string, doc: string) => int(v1, { doc, graphql: 'ID' });
 /** The spec's yes / no (/v1/call): use of proceeds relates to the value outstanding (yes) or the allocated amount (no). */
 export const valueOutstandingFrameworkYesNo = oneOf('value_outstanding_framework', ['yes', 'no'], {
   doc: 'yes: use of proceeds relates to the value outstanding; no: to the allocated amount.',
 });
 /** The same flag as GraphQL's Boolean (GraphQL has checked the type); a refusal names it as /v1/call does. */
 export const valueOutstandingFrameworkFlag: Field<boolean, true> = {
-  ...json('value_outstanding_framework', { doc: 'True when use of proceeds relates to the value outstanding.' }),
+  ...json('value_outstanding_framework', { doc: 'True when use of proceeds relates to the value outstanding, false when to the allocated amount.', graphql: 'Boolean' }),
   schema: z.boolean({ error: 'type' }),
 } as unknown as Field<boolean, true>;
 
@@ -37,12 +40,17 @@ export const valueOutstandingFrameworkFlag: Field<boolean, true> = {
 export const rowFields = {
   year: reportingYear,
   subCategoryId: id('sub_category_id', 'The sub category.'),
-  volume: amount('sub_category_volume', "Funding / use of proceeds of the sub category, in the owner's currency."),
+  volume: amount('sub_category_volume', "Funding / use of proceeds of the sub category, in the owner's currency. One per sub category: it replaces the volume in the sub category's other rows."),
   indicatorId: id('indicator_id', 'The indicator.'),
   value: amount('indicator_value', "The indicator's value, in its unit."),
 };
 export const removeRowFields = { year: reportingYear, subCategoryId: rowFields.subCategoryId, indicatorId: rowFields.indicatorId };
 export const removeSubCategoryFields = { year: reportingYear, subCategoryId: rowFields.subCategoryId };
+/** The input types the framework and project changes share; `identifier` names either. */
+const either = { identifier: "The framework's or project's identifier." };
+export const rowInput = { name: 'CategoryIndicatorInput', fields: either };
+export const removeRowInput = { name: 'RemoveIndicatorRowInput', doc: 'Identifies one (sub category, indicator) row of a framework or project.', fields: either };
+export const removeSubCategoryInput = { name: 'RemoveSubCategoryRowsInput', doc: 'Identifies the rows of one sub category of a framework or project.', fields: either };
 
 export const currentYear = (): number => new Date().getUTCFullYear();
 
@@ -57,11 +65,19 @@ export type ItemRead<T> = (ctx: GraphqlContext, identifier: string, year: number
  * The GraphQL face of a change that leaves the framework or project in place: its payload carries the
  * item as `read` shows it to the caller after the change (FrameworkPayload.framework, ProjectPayload.project).
  */
-export function changed<I extends { identifier: string; year?: number }, T>(field: string, entity: 'framework' | 'project', read: ItemRead<T>, nested = true) {
+export function changed<I extends { identifier: string; year?: number }, T>(
+  field: string,
+  entity: 'framework' | 'project',
+  read: ItemRead<T>,
+  nested = true,
+  sdl: Pick<GraphqlFace<I, unknown>, 'input' | 'order'> = {},
+) {
   return {
+    ...sdl,
     root: 'Mutation' as const,
     field,
     nested,
+    returns: `${entity === 'framework' ? 'Framework' : 'Project'}Payload!`,
     render: async (call: () => Promise<ServiceAnswer>, i: I, ctx: GraphqlContext) => {
       const answer = await call();
       return changePayload(ctx, answer, entity, (args: YearArg) => read(ctx, i.identifier, yearOf(args, i.year)));
@@ -75,6 +91,7 @@ export function removed<T extends { id: number }>(field: string, read: ItemRead<
     root: 'Mutation' as const,
     field,
     nested: false,
+    returns: 'RemovalPayload!',
     render: (call: () => Promise<ServiceAnswer>, i: { identifier: string }, ctx: GraphqlContext, info: GraphQLResolveInfo) =>
       removalPayload(ctx, info, async () => (await read(ctx, i.identifier, currentYear()))?.id, call),
   };

@@ -1,11 +1,10 @@
 import type { GraphqlContext } from '../../graphql/context.js';
 import { frameworkReads, summaryOf, toFramework, type GqlFramework } from '../../graphql/framework-reads.js';
-import type { PageRequest } from '../../graphql/pagination.js';
+import { pageFields, SERVICE_ID } from '../../graphql/pagination.js';
 import { orNull } from '../../graphql/resolvers/or-null.js';
 import { listed } from '../../v1/truncation.js';
 import { withLabels } from '../graphql.js';
 import { declare } from '../operation.js';
-import { graphqlLabels, inputFromGraphql } from '../parse.js';
 import { ESG, messageOnly } from '../renders.js';
 import {
   amount,
@@ -16,12 +15,16 @@ import {
   name,
   removed,
   removeRowFields,
+  removeRowInput,
+  removeSubCategoryInput,
   removeSubCategoryFields,
   reportingYear,
   rowFields,
+  rowInput,
   valueOutstandingFrameworkFlag,
   valueOutstandingFrameworkYesNo,
   visibility,
+  WHO_SEES,
 } from './fields.js';
 import { frameworkDetail, frameworkSummaryRow, toVisibility } from './rows.js';
 
@@ -47,26 +50,30 @@ export async function frameworkOf(ctx: GraphqlContext, identifier: string, year:
 
 // ---- reads ----
 
-const listInput = { year: reportingYear, visibility: visibility('framework_visibility') };
+const listInput = { year: reportingYear, visibility: visibility('framework_visibility').with({ doc: 'Only public or only private frameworks; default both.' }) };
 
 export const getFrameworks = declare({
   solution: ESG,
   operation: 'getFrameworks',
-  summary: "Frameworks visible to the caller (its own and other accounts' public ones) with their figures of a year.",
+  summary: "Frameworks visible to the caller (its own and other accounts' public ones) with their figures of a year, in the order they were added.",
   input: listInput,
   service: 'taxonomy',
   method: 'getFrameworks',
-  request: (i) => ({ reportingYear: i.year, frameworkVisibility: toVisibility(i.visibility) }),
+  // GraphQL's connection is paged by the service (keyset on the framework id, with its count); /v1/call reads the whole list.
+  request: (i, ctx) => ({ reportingYear: i.year, frameworkVisibility: toVisibility(i.visibility), ...pageFields(ctx.page) }),
   v1: (res, _i, ctx) => listed(ctx, res, res.frameworks.map(frameworkSummaryRow)),
+  graphql: {
+    root: 'Query',
+    field: 'frameworks',
+    returns: 'FrameworkConnection!',
+    nested: false,
+    paged: { idOf: (item: GqlFramework) => item.id, idPattern: SERVICE_ID },
+    render: async (call, i) => {
+      const res = await call();
+      return { items: res.frameworks.map((s) => toFramework(s, i.year)), nextPageToken: res.nextPageToken, totalCount: res.totalCount ?? res.frameworks.length };
+    },
+  },
 });
-
-/** Query.frameworks: the connection the service pages (servicePaged in graphql/resolvers/index.ts), input as getFrameworks reads it. */
-export async function frameworksConnection(_: unknown, args: Record<string, unknown>, ctx: GraphqlContext, page: PageRequest) {
-  await ctx.auth();
-  const i = inputFromGraphql(listInput, args, false);
-  const labels = Object.fromEntries(graphqlLabels(listInput, false));
-  return withLabels(frameworkReads(ctx).frameworksPage(i.year, toVisibility(i.visibility), page), labels);
-}
 
 export const getFrameworkDetails = declare({
   // The spec answers "array of framework detail": an array holding the one framework read.
@@ -88,7 +95,7 @@ export const framework = declare({
   method: 'getFrameworkDetails',
   request: (i) => ({ frameworkIdentifier: i.identifier, reportingYear: i.year }),
   // Read through the request's memoised detail, which the nested rows share.
-  graphql: { root: 'Query', field: 'framework', nested: false, render: (_call, i, ctx) => frameworkOf(ctx, i.identifier, i.year) },
+  graphql: { root: 'Query', field: 'framework', returns: 'Framework', nested: false, render: (_call, i, ctx) => frameworkOf(ctx, i.identifier, i.year) },
 });
 
 // ---- changes (the owner) ----
@@ -101,7 +108,7 @@ export const addFramework = declare({
     identifier: frameworkIdentifier,
     name: name('framework_name'),
     currencyCode: currencyCode('framework_currency_code'),
-    visibility: visibility('framework_visibility'),
+    visibility: visibility('framework_visibility').with({ doc: WHO_SEES }),
   },
   service: 'taxonomy',
   method: 'addFramework',
@@ -115,11 +122,9 @@ export const addFramework = declare({
   graphql: changed('addFramework', 'framework', frameworkOf),
 });
 
-const yearSpecifics = {
-  identifier: frameworkIdentifier,
+const figures = {
   valueOutstanding: amount('value_outstanding', 'V: funding raised for the framework in the year.'),
   allocatedAmount: amount('allocated_amount', 'L: funding allocated to projects in the year.'),
-  year: reportingYear,
 };
 const yearSpecificsRequest = (i: { identifier: string; valueOutstanding: number; allocatedAmount: number; year: number }, flag: boolean) => ({
   frameworkIdentifier: i.identifier,
@@ -134,7 +139,7 @@ export const addYearSpecificsToFramework = declare({
   solution: ESG,
   operation: 'addYearSpecificsToFramework',
   summary: "Adds or replaces a framework's funding figures of a year.",
-  input: { ...yearSpecifics, valueOutstandingFramework: valueOutstandingFrameworkYesNo },
+  input: { identifier: frameworkIdentifier, ...figures, year: reportingYear, valueOutstandingFramework: valueOutstandingFrameworkYesNo },
   service: 'taxonomy',
   method: 'addYearSpecificsToFramework',
   request: (i) => yearSpecificsRequest(i, i.valueOutstandingFramework === 'yes'),
@@ -145,11 +150,12 @@ export const addYearSpecificsToFramework = declare({
 export const addYearSpecificsToFrameworkGraphql = declare({
   solution: ESG,
   summary: "Adds or replaces a framework's funding figures of a year.",
-  input: { ...yearSpecifics, valueOutstandingFramework: valueOutstandingFrameworkFlag },
+  // GraphQL's input lists the year second; the order a face checks its fields in only matters on /v1/call.
+  input: { identifier: frameworkIdentifier, year: reportingYear, ...figures, valueOutstandingFramework: valueOutstandingFrameworkFlag },
   service: 'taxonomy',
   method: 'addYearSpecificsToFramework',
   request: (i) => yearSpecificsRequest(i, i.valueOutstandingFramework),
-  graphql: changed('addYearSpecificsToFramework', 'framework', frameworkOf),
+  graphql: changed('addYearSpecificsToFramework', 'framework', frameworkOf, true, { input: { name: 'FrameworkYearSpecificsInput', doc: 'Input of addYearSpecificsToFramework. Amounts are finite, from 0 to 10^15, in the framework currency.' } }),
 });
 
 export const addCategoryIndicatorToFramework = declare({
@@ -168,7 +174,7 @@ export const addCategoryIndicatorToFramework = declare({
     reportingYear: i.year,
   }),
   v1: messageOnly,
-  graphql: changed('addCategoryIndicatorToFramework', 'framework', frameworkOf),
+  graphql: changed('addCategoryIndicatorToFramework', 'framework', frameworkOf, true, { input: rowInput }),
 });
 
 export const removeIndicatorFromFramework = declare({
@@ -180,7 +186,7 @@ export const removeIndicatorFromFramework = declare({
   method: 'removeIndicatorFromFramework',
   request: (i) => ({ frameworkIdentifier: i.identifier, indicatorId: i.indicatorId, subCategoryId: i.subCategoryId, reportingYear: i.year }),
   v1: messageOnly,
-  graphql: changed('removeIndicatorFromFramework', 'framework', frameworkOf),
+  graphql: changed('removeIndicatorFromFramework', 'framework', frameworkOf, true, { input: removeRowInput }),
 });
 
 export const removeCategoryFromFramework = declare({
@@ -192,7 +198,7 @@ export const removeCategoryFromFramework = declare({
   method: 'removeCategoryFromFramework',
   request: (i) => ({ frameworkIdentifier: i.identifier, subCategoryId: i.subCategoryId, reportingYear: i.year }),
   v1: messageOnly,
-  graphql: changed('removeCategoryFromFramework', 'framework', frameworkOf),
+  graphql: changed('removeCategoryFromFramework', 'framework', frameworkOf, true, { input: removeSubCategoryInput }),
 });
 
 export const removeFrameworkYearSpecifics = declare({

@@ -1,11 +1,10 @@
 import type { GraphqlContext } from '../../graphql/context.js';
 import { frameworkReads, summaryOf, toProject, type GqlProject } from '../../graphql/framework-reads.js';
-import type { PageRequest } from '../../graphql/pagination.js';
+import { pageFields, SERVICE_ID } from '../../graphql/pagination.js';
 import { orNull } from '../../graphql/resolvers/or-null.js';
 import { listed } from '../../v1/truncation.js';
 import { withLabels } from '../graphql.js';
 import { declare } from '../operation.js';
-import { graphqlLabels, inputFromGraphql } from '../parse.js';
 import { ESG, messageOnly } from '../renders.js';
 import {
   amount,
@@ -17,10 +16,14 @@ import {
   projectIdentifier,
   removed,
   removeRowFields,
+  removeRowInput,
+  removeSubCategoryInput,
   removeSubCategoryFields,
   reportingYear,
   rowFields,
+  rowInput,
   visibility,
+  WHO_SEES,
 } from './fields.js';
 import { frameworkOf, frameworkOperations } from './frameworks.js';
 import { projectDetail, projectSummaryRow, toVisibility } from './rows.js';
@@ -42,26 +45,30 @@ export async function projectOf(ctx: GraphqlContext, identifier: string, year: n
 
 // ---- reads ----
 
-const listInput = { year: reportingYear, visibility: visibility('project_visibility') };
+const listInput = { year: reportingYear, visibility: visibility('project_visibility').with({ doc: 'Only public or only private projects; default both.' }) };
 
 export const getProjects = declare({
   solution: ESG,
   operation: 'getProjects',
-  summary: "Projects visible to the caller (its own and other accounts' public ones) with their figures of a year.",
+  summary: "Projects visible to the caller (its own and other accounts' public ones) with their figures of a year, in the order they were added.",
   input: listInput,
   service: 'taxonomy',
   method: 'getProjects',
-  request: (i) => ({ reportingYear: i.year, projectVisibility: toVisibility(i.visibility) }),
+  // GraphQL's connection is paged by the service (keyset on the project id, with its count); /v1/call reads the whole list.
+  request: (i, ctx) => ({ reportingYear: i.year, projectVisibility: toVisibility(i.visibility), ...pageFields(ctx.page) }),
   v1: (res, _i, ctx) => listed(ctx, res, res.projects.map(projectSummaryRow)),
+  graphql: {
+    root: 'Query',
+    field: 'projects',
+    returns: 'ProjectConnection!',
+    nested: false,
+    paged: { idOf: (item: GqlProject) => item.id, idPattern: SERVICE_ID },
+    render: async (call, i) => {
+      const res = await call();
+      return { items: res.projects.map((s) => toProject(s, i.year)), nextPageToken: res.nextPageToken, totalCount: res.totalCount ?? res.projects.length };
+    },
+  },
 });
-
-/** Query.projects: the connection the service pages (servicePaged in graphql/resolvers/index.ts), input as getProjects reads it. */
-export async function projectsConnection(_: unknown, args: Record<string, unknown>, ctx: GraphqlContext, page: PageRequest) {
-  await ctx.auth();
-  const i = inputFromGraphql(listInput, args, false);
-  const labels = Object.fromEntries(graphqlLabels(listInput, false));
-  return withLabels(frameworkReads(ctx).projectsPage(i.year, toVisibility(i.visibility), page), labels);
-}
 
 export const getProjectDetails = declare({
   // "array of project detail", as getFrameworkDetails.
@@ -82,7 +89,7 @@ export const project = declare({
   service: 'taxonomy',
   method: 'getProjectDetails',
   request: (i) => ({ projectIdentifier: i.identifier, reportingYear: i.year }),
-  graphql: { root: 'Query', field: 'project', nested: false, render: (_call, i, ctx) => projectOf(ctx, i.identifier, i.year) },
+  graphql: { root: 'Query', field: 'project', returns: 'Project', nested: false, render: (_call, i, ctx) => projectOf(ctx, i.identifier, i.year) },
 });
 
 // ---- changes (the owner) ----
@@ -95,9 +102,8 @@ export const addProject = declare({
     identifier: projectIdentifier,
     name: name('project_name'),
     currencyCode: currencyCode('project_currency_code'),
-    /** The framework the project is built into: the caller's own, or another account's public one. */
-    frameworkIdentifier,
-    visibility: visibility('project_visibility'),
+    frameworkIdentifier: frameworkIdentifier.with({ doc: "The framework it is built into: the caller's own with this identifier, else a public one." }),
+    visibility: visibility('project_visibility').with({ doc: WHO_SEES }),
   },
   service: 'taxonomy',
   method: 'addProject',
@@ -122,7 +128,7 @@ export const addYearSpecificsToProject = declare({
   method: 'addYearSpecificsToProject',
   request: (i) => ({ projectIdentifier: i.identifier, allocatedAmount: i.allocatedAmount, reportingYear: i.year }),
   v1: messageOnly,
-  graphql: changed('addYearSpecificsToProject', 'project', projectOf),
+  graphql: changed('addYearSpecificsToProject', 'project', projectOf, true, { input: { name: 'ProjectYearSpecificsInput' }, order: ['identifier', 'year', 'allocatedAmount'] }),
 });
 
 export const addCategoryIndicatorToProject = declare({
@@ -141,14 +147,14 @@ export const addCategoryIndicatorToProject = declare({
     reportingYear: i.year,
   }),
   v1: messageOnly,
-  graphql: changed('addCategoryIndicatorToProject', 'project', projectOf),
+  graphql: changed('addCategoryIndicatorToProject', 'project', projectOf, true, { input: rowInput }),
 });
 
 export const buildFrameworkFromProjects = declare({
   // The answer is `{message}` as the spec says; GraphQL's payload carries the framework built.
   solution: ESG,
   operation: 'buildFrameworkFromProjects',
-  summary: "Replaces a framework's rows of a year with the sums of the caller's projects built into it.",
+  summary: "Replaces a framework's rows of a year with the sums of the caller's projects built into it, volumes converted to the framework currency.",
   input: { identifier: frameworkIdentifier, year: reportingYear },
   service: 'taxonomy',
   method: 'buildFrameworkFromProjects',
@@ -166,7 +172,7 @@ export const removeIndicatorFromProject = declare({
   method: 'removeIndicatorFromProject',
   request: (i) => ({ projectIdentifier: i.identifier, indicatorId: i.indicatorId, subCategoryId: i.subCategoryId, reportingYear: i.year }),
   v1: messageOnly,
-  graphql: changed('removeIndicatorFromProject', 'project', projectOf),
+  graphql: changed('removeIndicatorFromProject', 'project', projectOf, true, { input: removeRowInput }),
 });
 
 export const removeCategoryFromProject = declare({
@@ -178,7 +184,7 @@ export const removeCategoryFromProject = declare({
   method: 'removeCategoryFromProject',
   request: (i) => ({ projectIdentifier: i.identifier, subCategoryId: i.subCategoryId, reportingYear: i.year }),
   v1: messageOnly,
-  graphql: changed('removeCategoryFromProject', 'project', projectOf),
+  graphql: changed('removeCategoryFromProject', 'project', projectOf, true, { input: removeSubCategoryInput }),
 });
 
 export const removeYearSpecificsFromProject = declare({

@@ -4,20 +4,22 @@ import { account, apiKey } from '../../graphql/mappers.js';
 import { identifier, oneOf, text } from '../fields.js';
 import { declare } from '../operation.js';
 import { ESG } from '../renders.js';
-import { pageOf } from './users.js';
+import { pageFields } from '../../graphql/pagination.js';
 
 /**
  * Accounts and API keys: GraphQL's own operations (no /v1/call twin), served by IdentityService, which
  * owns every rule (who may act on which account, a name of 1 to 255 characters, the ids' lengths) and the
  * refusals' texts. `me` needs no call (it is the authenticated key's account) and stays a resolver of
- * graphql/resolvers/account-resolvers.ts. The accounts list is paged by the service (servicePaged in
- * graphql/resolvers/index.ts).
+ * graphql/resolvers/account-resolvers.ts. The accounts list is paged by the service (GraphqlFace.paged).
  */
 
 /** An account as GraphQL's accounts list answers it. */
 export type AccountItem = ReturnType<typeof account>;
 
-const accountId = identifier('account_id', { doc: "The account; defaults to the caller's." }).optional();
+const accountId = identifier('account_id', { doc: "The account; defaults to the caller's.", graphql: 'ID' }).optional();
+
+/** Account ids (UUIDs as the identity service issues them; the service refuses one that names no account). */
+const ACCOUNT_ID = /^[0-9a-z]+(-[0-9a-z]+)+$/;
 
 export const listAccounts = declare({
   solution: ESG,
@@ -25,10 +27,12 @@ export const listAccounts = declare({
   input: {},
   service: 'identity',
   method: 'listAccounts',
-  request: (_i, ctx) => pageOf(ctx),
+  request: (_i, ctx) => pageFields(ctx.page),
   graphql: {
     root: 'Query',
     field: 'accounts',
+    paged: { idOf: (a: AccountItem) => a.id, idPattern: ACCOUNT_ID },
+    returns: 'AccountConnection!',
     nested: false,
     render: async (call) => {
       const res = await call();
@@ -44,7 +48,7 @@ export const listApiKeys = declare({
   service: 'identity',
   method: 'listApiKeys',
   request: (i) => ({ accountId: i.accountId }),
-  graphql: { root: 'Query', field: 'apiKeys', nested: false, render: async (call) => (await call()).keys.map(apiKey) },
+  graphql: { root: 'Query', field: 'apiKeys', returns: '[ApiKey!]!', nested: false, render: async (call) => (await call()).keys.map(apiKey) },
 });
 
 export const createAccount = declare({
@@ -52,7 +56,7 @@ export const createAccount = declare({
   summary: 'Creates an account and its first API key. Operators only.',
   input: {
     name: text('name', { doc: 'Display name, 1 to 255 characters.' }),
-    role: oneOf('role', ['USER', 'OPERATOR'], { doc: 'Role of the new account.' }),
+    role: oneOf('role', ['USER', 'OPERATOR'], { graphql: 'AccountRole', doc: 'Role of the new account.' }),
   },
   service: 'identity',
   method: 'createAccount',
@@ -60,6 +64,7 @@ export const createAccount = declare({
   graphql: {
     root: 'Mutation',
     field: 'createAccount',
+    returns: 'CreateAccountPayload!',
     nested: true,
     render: async (call) => {
       const res = await call();
@@ -79,6 +84,7 @@ export const rotateApiKey = declare({
   graphql: {
     root: 'Mutation',
     field: 'rotateApiKey',
+    returns: 'ApiKeyPayload!',
     nested: false,
     render: async (call) => {
       const res = await call();
@@ -97,6 +103,7 @@ export const issueApiKey = declare({
   graphql: {
     root: 'Mutation',
     field: 'issueApiKey',
+    returns: 'ApiKeyPayload!',
     nested: false,
     render: async (call) => {
       const res = await call();
@@ -108,11 +115,11 @@ export const issueApiKey = declare({
 export const revokeApiKey = declare({
   solution: ESG,
   summary: 'Revokes one API key.',
-  input: { keyId: identifier('key_id', { doc: 'Id of the key (not the key itself).' }) },
+  input: { keyId: identifier('key_id', { doc: 'Id of the key (not the key itself).', graphql: 'ID' }) },
   service: 'identity',
   method: 'revokeApiKey',
   request: (i) => ({ keyId: i.keyId }),
-  graphql: { root: 'Mutation', field: 'revokeApiKey', nested: false, render: async (call) => apiKey((await call()).key) },
+  graphql: { root: 'Mutation', field: 'revokeApiKey', returns: 'ApiKey!', nested: false, render: async (call) => apiKey((await call()).key) },
 });
 
 export const accountOperations = [listAccounts, listApiKeys, createAccount, rotateApiKey, issueApiKey, revokeApiKey];

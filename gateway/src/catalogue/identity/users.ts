@@ -3,10 +3,11 @@ import { InternalError } from '@green-impact/shared/errors';
 import { withInvestorDetails } from '../../composition/investor-details.js';
 import type { GraphqlContext } from '../../graphql/context.js';
 import { accessibleInvestor, group, user } from '../../graphql/mappers.js';
+import { pageFields, SERVICE_ID } from '../../graphql/pagination.js';
 import { changePayload, removalPayload, type ServiceAnswer } from '../../graphql/payloads.js';
 import { listed } from '../../v1/truncation.js';
 import { identifier, oneOf, text } from '../fields.js';
-import { callerOf, declare, type CallContext } from '../operation.js';
+import { callerOf, declare } from '../operation.js';
 import { ESG, messageOnly } from '../renders.js';
 
 /**
@@ -14,8 +15,8 @@ import { ESG, messageOnly } from '../renders.js';
  * IdentityService. The service owns every rule: identifier and name lengths, the e-mail address's format
  * and length, the keys' lengths, known groups and roles, and the refusals' texts.
  *
- * GraphQL's users list is paged by the service (graphql/resolvers/index.ts wraps it in servicePaged and
- * gives the page through the call context); /v1/call's getUsers asks for no page and answers the whole
+ * GraphQL's users list is paged by the service (GraphqlFace.paged gives the page through the call
+ * context); /v1/call's getUsers asks for no page and answers the whole
  * list up to the service's cap, marked truncated past it.
  */
 
@@ -27,7 +28,7 @@ const decryptionKey = text('decryption_key', {
   aliases: ['depryption_key'],
   doc: "Key given to addUser's encryptionKey; without it encrypted names and e-mails come back masked.",
 });
-const filter = { userIdentifier: userIdentifier.optional(), decryptionKey: decryptionKey.optional() };
+const filter = { userIdentifier: userIdentifier.with({ doc: 'Only the user with this identifier.' }).optional(), decryptionKey: decryptionKey.optional() };
 
 /** Spec §2.8 user row. Empty PII fields (never set) come out as null. */
 export function userRow(u: User) {
@@ -51,10 +52,6 @@ export function toUserRole(role: 'user' | 'admin' | undefined): UserRole {
 /** A user as GraphQL's users list answers it. */
 export type UserItem = ReturnType<typeof user>;
 
-/** The page a paged face asked for, as the service's request fields (none: the whole list). */
-export const pageOf = (ctx: CallContext) =>
-  ctx.page ? { pageSize: ctx.page.pageSize, ...(ctx.page.pageToken === undefined ? {} : { pageToken: ctx.page.pageToken }) } : {};
-
 export const getUsers = declare({
   solution: ESG,
   operation: 'getUsers',
@@ -62,11 +59,13 @@ export const getUsers = declare({
   input: filter,
   service: 'identity',
   method: 'getUsers',
-  request: (i, ctx) => ({ userIdentifier: i.userIdentifier, decryptionKey: i.decryptionKey, ...pageOf(ctx) }),
+  request: (i, ctx) => ({ userIdentifier: i.userIdentifier, decryptionKey: i.decryptionKey, ...pageFields(ctx.page) }),
   v1: (res, _i, ctx) => (res.users.length === 0 ? NO_USERS : listed(ctx, res, res.users.map(userRow))),
   graphql: {
     root: 'Query',
     field: 'users',
+    paged: { idOf: (u: UserItem) => u.id, idPattern: SERVICE_ID },
+    returns: 'UserConnection!',
     nested: false,
     render: async (call) => {
       const res = await call();
@@ -84,7 +83,7 @@ export const getGroups = declare({
   method: 'getGroups',
   request: () => ({}),
   v1: (res) => res.groups.map((g) => ({ id: g.id, group: g.group })),
-  graphql: { root: 'Query', field: 'groups', nested: false, render: async (call) => (await call()).groups.map(group) },
+  graphql: { root: 'Query', field: 'groups', returns: '[Group!]!', nested: false, render: async (call) => (await call()).groups.map(group) },
 });
 
 /** The call context of composition (investor details from the portfolio service) for a GraphQL caller. */
@@ -125,6 +124,7 @@ export const getInvestorsOfUser = declare({
   graphql: {
     root: 'Query',
     field: 'investorsOfUser',
+    returns: '[UserInvestors!]!',
     nested: false,
     render: async (call, i, ctx) => withDetails((await call()).users, i.decryptionKey, await composingAs(ctx)),
   },
@@ -166,7 +166,7 @@ export const addUser = declare({
     lastName: text('user_last_name', { doc: 'Last name, at most 255 characters.' }).optional(),
     // An address is a lookup key: no control characters at all (the service checks its format and length).
     email: identifier('user_email', { doc: 'E-mail address, at most 320 characters.' }).optional(),
-    role: oneOf('user_role', ['user', 'admin'], { doc: 'Role of the user; the identity service decides the default.' }).optional(),
+    role: oneOf('user_role', ['user', 'admin'], { graphql: 'UserRole', doc: 'Role of the user; the identity service decides the default.' }).optional(),
     encryptionKey: text('encryption_key', { doc: 'Key from generateEncryptionKey; names and e-mail are then stored encrypted with it.' }).optional(),
   },
   service: 'identity',
@@ -183,6 +183,7 @@ export const addUser = declare({
   graphql: {
     root: 'Mutation',
     field: 'addUser',
+    returns: 'UserPayload!',
     nested: true,
     render: async (call, i, ctx) => userPayload(ctx, await call(), i.userIdentifier, i.encryptionKey),
   },
@@ -200,6 +201,7 @@ export const removeUser = declare({
   graphql: {
     root: 'Mutation',
     field: 'removeUser',
+    returns: 'RemovalPayload!',
     nested: false,
     // The id of the user a removal names is read before it, without a key.
     render: (call, i, ctx, info) => removalPayload(ctx, info, async () => (await readUser(ctx, i.userIdentifier, undefined))?.id, call),
@@ -217,7 +219,7 @@ export const addGroupToUser = declare({
   method: 'addGroupToUser',
   request: (i) => ({ userIdentifier: i.userIdentifier, group: i.group }),
   v1: messageOnly,
-  graphql: { root: 'Mutation', field: 'addGroupToUser', nested: false, render: async (call, i, ctx) => userPayload(ctx, await call(), i.userIdentifier) },
+  graphql: { root: 'Mutation', field: 'addGroupToUser', returns: 'UserPayload!', nested: false, render: async (call, i, ctx) => userPayload(ctx, await call(), i.userIdentifier) },
 });
 
 export const removeGroupFromUser = declare({
@@ -229,7 +231,7 @@ export const removeGroupFromUser = declare({
   method: 'removeGroupFromUser',
   request: (i) => ({ userIdentifier: i.userIdentifier, group: i.group }),
   v1: messageOnly,
-  graphql: { root: 'Mutation', field: 'removeGroupFromUser', nested: false, render: async (call, i, ctx) => userPayload(ctx, await call(), i.userIdentifier) },
+  graphql: { root: 'Mutation', field: 'removeGroupFromUser', returns: 'UserPayload!', nested: false, render: async (call, i, ctx) => userPayload(ctx, await call(), i.userIdentifier) },
 });
 
 const userInvestor = { investorIdentifier: identifier('investor_identifier', { doc: 'Identifier of the investor.' }), userIdentifier };
@@ -243,7 +245,7 @@ export const addInvestorToUser = declare({
   method: 'addInvestorToUser',
   request: (i) => ({ investorIdentifier: i.investorIdentifier, userIdentifier: i.userIdentifier }),
   v1: messageOnly,
-  graphql: { root: 'Mutation', field: 'addInvestorToUser', nested: false, render: async (call, i, ctx) => userInvestorsPayload(ctx, await call(), i.userIdentifier) },
+  graphql: { root: 'Mutation', field: 'addInvestorToUser', returns: 'UserInvestorsPayload!', nested: false, order: ['userIdentifier', 'investorIdentifier'], render: async (call, i, ctx) => userInvestorsPayload(ctx, await call(), i.userIdentifier) },
 });
 
 export const removeInvestorFromUser = declare({
@@ -255,19 +257,19 @@ export const removeInvestorFromUser = declare({
   method: 'removeInvestorFromUser',
   request: (i) => ({ investorIdentifier: i.investorIdentifier, userIdentifier: i.userIdentifier }),
   v1: messageOnly,
-  graphql: { root: 'Mutation', field: 'removeInvestorFromUser', nested: false, render: async (call, i, ctx) => userInvestorsPayload(ctx, await call(), i.userIdentifier) },
+  graphql: { root: 'Mutation', field: 'removeInvestorFromUser', returns: 'UserInvestorsPayload!', nested: false, order: ['userIdentifier', 'investorIdentifier'], render: async (call, i, ctx) => userInvestorsPayload(ctx, await call(), i.userIdentifier) },
 });
 
 export const generateEncryptionKey = declare({
   solution: ESG,
   operation: 'generateEncryptionKey',
-  summary: 'A fresh 256-bit key (64 hex characters) for encrypting PII at rest; the service never stores it.',
+  summary: 'A fresh 256-bit key (64 hex characters) for encrypting PII at rest. The service never stores it: keep it safe.',
   input: {},
   service: 'identity',
   method: 'generateEncryptionKey',
   request: () => ({}),
   v1: (res) => ({ message: res.key }),
-  graphql: { root: 'Mutation', field: 'generateEncryptionKey', nested: false, render: async (call) => (await call()).key },
+  graphql: { root: 'Mutation', field: 'generateEncryptionKey', returns: 'String!', nested: false, render: async (call) => (await call()).key },
 });
 
 export const userOperations = [

@@ -34,9 +34,9 @@ export const getAssets = declare({
   summary: 'The assets visible to the caller: its own and public ones, filtered.',
   input: {
     /** The asset's visibility (the spec names the filter issuer_visibility). */
-    visibility: visibility('issuer_visibility').optional(),
-    issuerIdentifier: issuerIdentifier.optional(),
-    frameworkIdentifier: frameworkIdentifier.optional(),
+    visibility: visibility('issuer_visibility').with({ doc: 'Only public or only private assets; default both.' }).optional(),
+    issuerIdentifier: issuerIdentifier.with({ doc: 'Only the assets of this issuer.' }).optional(),
+    frameworkIdentifier: frameworkIdentifier.with({ doc: 'Only the assets linked to the framework of this identifier.' }).optional(),
   },
   service: 'portfolio',
   method: 'getAssets',
@@ -50,7 +50,9 @@ export const getAssets = declare({
   graphql: {
     root: 'Query',
     field: 'assets',
+    returns: 'AssetConnection!',
     nested: false,
+    order: ['issuerIdentifier', 'frameworkIdentifier', 'visibility'],
     paged: { idOf: (a: GqlAsset) => a.id, idPattern: SERVICE_ID },
     render: async (call) => {
       const res = await call();
@@ -67,7 +69,7 @@ export const asset = declare({
   method: 'getAssetsByIdentifiers',
   request: (i) => ({ assetIdentifiers: [i.identifier] }),
   // Read through the request's batched loader, so the asset fields of one request share a call.
-  graphql: { root: 'Query', field: 'asset', nested: false, render: (_call, i, ctx) => withLabels(assetOf(ctx, i.identifier), { asset_identifier: 'identifier' }) },
+  graphql: { root: 'Query', field: 'asset', returns: 'Asset', nested: false, render: (_call, i, ctx) => withLabels(assetOf(ctx, i.identifier), { asset_identifier: 'identifier' }) },
 });
 
 export const getAssetFrameworkDetails = declare({
@@ -92,12 +94,12 @@ export const addAsset = declare({
     issuerIdentifier,
     /** Not a spec parameter; the asset record has issuer_name (default: the issuer's known name, else its identifier). */
     issuerName: text('issuer_name', { doc: "The issuer's name; default: the issuer's known name, else its identifier." }).optional(),
-    frameworkIdentifier,
+    frameworkIdentifier: frameworkIdentifier.with({ doc: "Identifier of the framework it finances: the caller's own, else another account's public one." }),
     valueOutstanding: number('asset_value_outstanding', { doc: 'Value outstanding, in the asset currency; not negative.' }).optional(),
     currencyCode: currencyCode('asset_currency_code'),
-    dateIssued: text('date_issued', { doc: 'YYYY-MM-DD.' }).optional(),
-    dateMaturity: text('date_maturity', { doc: 'YYYY-MM-DD, not before dateIssued.' }).optional(),
-    visibility: visibility('asset_visibility').optional(),
+    dateIssued: text('date_issued', { doc: 'Date of issue, YYYY-MM-DD.' }).optional(),
+    dateMaturity: text('date_maturity', { doc: 'Date of maturity, YYYY-MM-DD, not before dateIssued.' }).optional(),
+    visibility: visibility('asset_visibility').with({ doc: 'Who sees it: public or private; private on add, unchanged on update when omitted.' }).optional(),
   },
   service: 'portfolio',
   method: 'addAsset',
@@ -117,6 +119,7 @@ export const addAsset = declare({
   graphql: {
     root: 'Mutation',
     field: 'addAsset',
+    returns: 'AssetPayload!',
     nested: true,
     render: async (call, i, ctx) => changePayload(ctx, await call(), 'asset', () => assetOf(ctx, i.identifier)),
   },
@@ -125,7 +128,7 @@ export const addAsset = declare({
 export const removeAsset = declare({
   solution: ESG,
   operation: 'removeAsset',
-  summary: "Removes the caller's asset.",
+  summary: "Removes the caller's asset; refused while positions hold it.",
   input: { identifier: assetIdentifier },
   service: 'portfolio',
   method: 'removeAsset',
@@ -134,6 +137,7 @@ export const removeAsset = declare({
   graphql: {
     root: 'Mutation',
     field: 'removeAsset',
+    returns: 'RemovalPayload!',
     nested: false,
     render: (call, i, ctx, info) => removalPayload(ctx, info, async () => (await assetOf(ctx, i.identifier))?.id, call),
   },

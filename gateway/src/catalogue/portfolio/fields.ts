@@ -16,13 +16,13 @@ export const assetIdentifier = identifier('asset_identifier', { doc: "The asset'
 export const portfolioIdentifier = identifier('portfolio_identifier', { doc: "The portfolio's identifier (unique per account)." });
 export const issuerIdentifier = identifier('issuer_identifier', { doc: "The issuer's identifier." });
 export const frameworkIdentifier = identifier('framework_identifier', { doc: "The framework's identifier." });
-export const positionId = int('position_id', { doc: "The position's id." });
+export const positionId = int('position_id', { doc: "The position's id.", graphql: 'ID' });
 export const reportingYear = int('reporting_year', { doc: 'Reporting year, 4 digits.' });
 export const currencyCode = (v1: string) => identifier(v1, { doc: '3-letter currency code, e.g. EUR.' });
 /** decryption_key, with the spec's misspelling depryption_key accepted everywhere. */
 export const decryptionKey = text('decryption_key', { aliases: ['depryption_key'], doc: 'Opens the encrypted investor names and e-mails.' });
-export const userIdentifier = identifier('user_identifier', { doc: 'Only the investors identity gave this user.' });
-export const visibility = (v1: string) => oneOf(v1, ['public', 'private'], { doc: 'public or private.' });
+export const userIdentifier = identifier('user_identifier', { doc: 'Only the investors this user may access (see addInvestorToUser).' });
+export const visibility = (v1: string) => oneOf(v1, ['public', 'private'], { doc: 'public or private.', graphql: 'Visibility' });
 export const yesNo = (v1: string, doc: string) => oneOf(v1, ['yes', 'no'], { doc });
 
 /** public | private → the proto's Visibility (absent stays absent). */
@@ -31,9 +31,6 @@ export function toVisibility(value: 'public' | 'private' | undefined): Visibilit
   return value === 'public' ? Visibility.VISIBILITY_PUBLIC : Visibility.VISIBILITY_PRIVATE;
 }
 
-export { pageFields } from '../../graphql/pagination.js';
-
-/** The ids of the connections the portfolio service pages (positive serials). */
-export const SERVICE_ID = /^[1-9][0-9]{0,14}$/;
+export { pageFields, SERVICE_ID } from '../../graphql/pagination.js';
 /** Recompute job ids (lower-case UUIDs, as the portfolio service answers them). */
 export const JOB_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;

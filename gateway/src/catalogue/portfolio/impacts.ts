@@ -63,6 +63,7 @@ export const computePositionImpacts = declare({
   graphql: {
     root: 'Mutation',
     field: 'computePositionImpacts',
+    returns: 'PositionImpactsPayload!',
     nested: false,
     render: async (call) => {
       const res = await call();

@@ -40,6 +40,7 @@ export const getInvestors = declare({
   graphql: {
     root: 'Query',
     field: 'investors',
+    returns: 'InvestorConnection!',
     nested: false,
     paged: { idOf: (i: GqlInvestor) => i.id, idPattern: SERVICE_ID },
     render: async (call, i) => {
@@ -60,6 +61,7 @@ export const investor = declare({
   graphql: {
     root: 'Query',
     field: 'investor',
+    returns: 'Investor',
     nested: false,
     render: (_call, i, ctx) => withLabels(investorOf(ctx, i.identifier, i.decryptionKey), { investor_identifier: 'identifier', decryption_key: 'decryptionKey' }),
   },
@@ -74,7 +76,7 @@ export const generateInvestorIdentifier = declare({
   method: 'generateInvestorIdentifier',
   request: () => ({}),
   v1: (res) => ({ investor_identifier: res.investorIdentifier }),
-  graphql: { root: 'Mutation', field: 'generateInvestorIdentifier', nested: false, render: async (call) => (await call()).investorIdentifier },
+  graphql: { root: 'Mutation', field: 'generateInvestorIdentifier', returns: 'String!', nested: false, render: async (call) => (await call()).investorIdentifier },
 });
 
 export const addInvestor = declare({
@@ -102,7 +104,9 @@ export const addInvestor = declare({
   graphql: {
     root: 'Mutation',
     field: 'addInvestor',
+    returns: 'InvestorPayload!',
     nested: true,
+    order: ['identifier', 'name', 'currencyCode', 'email', 'encryptionKey'],
     // In clear only with the key the change was given, as investor(identifier, decryptionKey) shows it.
     render: async (call, i, ctx) => changePayload(ctx, await call(), 'investor', () => investorOf(ctx, i.identifier, i.encryptionKey)),
   },
@@ -121,6 +125,7 @@ export const removeInvestor = declare({
   graphql: {
     root: 'Mutation',
     field: 'removeInvestor',
+    returns: 'RemovalPayload!',
     nested: false,
     // Its id read before the removal, without a key (only the id is used).
     render: (call, i, ctx, info) => removalPayload(ctx, info, async () => (await investorOf(ctx, i.identifier, undefined))?.id, call),

@@ -30,7 +30,7 @@ export async function portfolioOf(ctx: GraphqlContext, identifier: string, key: 
 const portfolioPayload = (ctx: GraphqlContext, answer: { message: string; id?: number | undefined }, identifier: string) =>
   changePayload(ctx, answer, 'portfolio', () => portfolioOf(ctx, identifier, undefined));
 
-const listingInput = { assetIdentifier: assetIdentifier.optional(), userIdentifier: userIdentifier.optional(), decryptionKey: decryptionKey.optional() };
+const listingInput = { assetIdentifier: assetIdentifier.with({ doc: 'Only portfolios holding this asset.' }).optional(), userIdentifier: userIdentifier.optional(), decryptionKey: decryptionKey.optional() };
 
 export const getPortfolios = declare({
   solution: ESG,
@@ -46,13 +46,14 @@ export const getPortfolios = declare({
 export const portfolios = declare({
   solution: ESG,
   summary: "The account's portfolios, filtered: every investor's unless one is named.",
-  input: { investorIdentifier: investorIdentifier.optional(), ...listingInput },
+  input: { investorIdentifier: investorIdentifier.with({ doc: "Only this investor's portfolios; default every investor of the account." }).optional(), ...listingInput },
   service: 'portfolio',
   method: 'getPortfolios',
   request: listingRequest,
   graphql: {
     root: 'Query',
     field: 'portfolios',
+    returns: 'PortfolioConnection!',
     nested: false,
     paged: { idOf: (p: GqlPortfolio) => p.id, idPattern: SERVICE_ID },
     render: async (call, i) => {
@@ -70,7 +71,7 @@ export const portfolio = declare({
   method: 'getPortfolios',
   request: () => ({ investorIdentifier: '', ...NO_INVESTOR_FILTER }),
   // From the request's one listing of the account's portfolios, which the nested fields share.
-  graphql: { root: 'Query', field: 'portfolio', nested: false, render: (_call, i, ctx) => portfolioOf(ctx, i.identifier, i.decryptionKey) },
+  graphql: { root: 'Query', field: 'portfolio', returns: 'Portfolio', nested: false, render: (_call, i, ctx) => portfolioOf(ctx, i.identifier, i.decryptionKey) },
 });
 
 export const getPortfolioPositions = declare({
@@ -100,6 +101,7 @@ export const addPortfolio = declare({
   graphql: {
     root: 'Mutation',
     field: 'addPortfolio',
+    returns: 'PortfolioPayload!',
     nested: false,
     render: async (call, i, ctx) => portfolioPayload(ctx, await call(), i.newIdentifier ?? i.identifier),
   },
@@ -124,6 +126,7 @@ export const addPositionToPortfolio = declare({
   graphql: {
     root: 'Mutation',
     field: 'addPositionToPortfolio',
+    returns: 'PortfolioPayload!',
     nested: false,
     render: async (call, i, ctx) => portfolioPayload(ctx, await call(), i.portfolioIdentifier),
   },
@@ -141,6 +144,7 @@ export const removePositionFromPortfolio = declare({
   graphql: {
     root: 'Mutation',
     field: 'removePositionFromPortfolio',
+    returns: 'PortfolioPayload!',
     nested: false,
     render: async (call, i, ctx) => portfolioPayload(ctx, await call(), i.portfolioIdentifier),
   },
@@ -158,6 +162,7 @@ export const removePortfolio = declare({
   graphql: {
     root: 'Mutation',
     field: 'removePortfolio',
+    returns: 'RemovalPayload!',
     nested: false,
     render: (call, i, ctx, info) => removalPayload(ctx, info, async () => (await portfolioOf(ctx, i.identifier, undefined))?.id, call),
   },
@@ -169,7 +174,7 @@ export const portfolioOperations = [
   portfolio,
   getPortfolioPositions,
   addPortfolio,
+  removePortfolio,
   addPositionToPortfolio,
   removePositionFromPortfolio,
-  removePortfolio,
 ];

@@ -26,8 +26,8 @@ import { positionRow } from './rows.js';
  */
 
 const listingInput = {
-  assetIdentifier: assetIdentifier.optional(),
-  issuerIdentifier: issuerIdentifier.optional(),
+  assetIdentifier: assetIdentifier.with({ doc: 'Only positions in this asset.' }).optional(),
+  issuerIdentifier: issuerIdentifier.with({ doc: 'Only positions in assets of this issuer.' }).optional(),
   userIdentifier: userIdentifier.optional(),
   decryptionKey: decryptionKey.optional(),
 };
@@ -52,13 +52,14 @@ export const getPositions = declare({
 export const positions = declare({
   solution: ESG,
   summary: "The account's positions, filtered: every investor's unless one is named.",
-  input: { investorIdentifier: investorIdentifier.optional(), ...listingInput },
+  input: { investorIdentifier: investorIdentifier.with({ doc: "Only this investor's positions; default every investor of the account." }).optional(), ...listingInput },
   service: 'portfolio',
   method: 'getPositions',
   request: positionsRequest,
   graphql: {
     root: 'Query',
     field: 'positions',
+    returns: 'PositionConnection!',
     nested: false,
     paged: { idOf: (p: GqlPosition) => p.id, idPattern: SERVICE_ID },
     render: async (call, i) => {
@@ -78,7 +79,7 @@ export const addPosition = declare({
     amount: number('position_amount', { doc: 'The amount held; positive.' }),
     currencyCode: currencyCode('position_currency_code'),
     /** When given, the impacts of this year are computed and stored with the position. */
-    year: reportingYear.optional(),
+    year: reportingYear.with({ doc: 'When given, the impacts of this reporting year are computed and stored with the position.' }).optional(),
     /** Default 365 (the service's). */
     days: int('position_days', { doc: 'The term in days; default 365.' }).optional(),
     startDate: text('position_start_date', { doc: 'YYYY-MM-DD.' }).optional(),
@@ -100,6 +101,7 @@ export const addPosition = declare({
   graphql: {
     root: 'Mutation',
     field: 'addPosition',
+    returns: 'PositionImpactsPayload!',
     nested: true,
     render: async (call) => {
       const res = await call();
@@ -111,14 +113,14 @@ export const addPosition = declare({
 export const removePosition = declare({
   solution: ESG,
   operation: 'removePosition',
-  summary: 'Removes a position of an investor.',
+  summary: 'Removes a position of an investor with its impacts and portfolio memberships.',
   input: { investorIdentifier, positionId },
   service: 'portfolio',
   method: 'removePosition',
   request: (i) => ({ investorIdentifier: i.investorIdentifier, positionId: i.positionId }),
   // The spec's confirmation object: the success text as the key, the position id as the value.
   v1: (res, i) => ({ [res.message]: res.id ?? i.positionId }),
-  graphql: { root: 'Mutation', field: 'removePosition', nested: false, render: (call, i, ctx, info) => removalPayload(ctx, info, i.positionId, call) },
+  graphql: { root: 'Mutation', field: 'removePosition', returns: 'RemovalPayload!', nested: false, render: (call, i, ctx, info) => removalPayload(ctx, info, i.positionId, call) },
 });
 
 export const positionOperations = [getPositions, positions, addPosition, removePosition];

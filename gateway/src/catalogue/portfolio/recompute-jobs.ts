@@ -48,8 +48,8 @@ export function toGqlRecomputeJob(j: ImpactRecomputeJob): GqlRecomputeJob {
   };
 }
 
-export const jobId = identifier('job_id', { doc: "The job's id." });
-const status = oneOf('status', RECOMPUTE_STATUSES, { doc: 'Only jobs in this status.' });
+export const jobId = identifier('job_id', { doc: "The job's id.", graphql: 'ID' });
+const status = oneOf('status', RECOMPUTE_STATUSES, { doc: 'Only jobs in this status.', graphql: 'RecomputeStatus' });
 
 export const startImpactRecompute = declare({
   solution: ESG,
@@ -57,10 +57,10 @@ export const startImpactRecompute = declare({
   summary: 'Queues a recompute of impacts (an investor, a portfolio or the account for a year, or what changes made stale) and answers at once.',
   input: {
     /** investor | portfolio | account: every position of it for reporting_year; stale: what changes made stale. */
-    scope: oneOf('scope', RECOMPUTE_SCOPES, { doc: 'investor, portfolio or account: every position of it for the year; stale: what changes made stale.' }),
-    investorIdentifier: investorIdentifier.optional(),
-    portfolioIdentifier: portfolioIdentifier.optional(),
-    year: reportingYear.optional(),
+    scope: oneOf('scope', RECOMPUTE_SCOPES, { doc: 'investor, portfolio or account: every position of it for the year; stale: what changes made stale.', graphql: 'RecomputeScope' }),
+    investorIdentifier: investorIdentifier.with({ doc: 'With scope investor.' }).optional(),
+    portfolioIdentifier: portfolioIdentifier.with({ doc: 'With scope portfolio.' }).optional(),
+    year: reportingYear.with({ doc: 'Reporting year, 4 digits; required but for scope stale.' }).optional(),
   },
   service: 'portfolio',
   method: 'startImpactRecompute',
@@ -75,6 +75,7 @@ export const startImpactRecompute = declare({
   graphql: {
     root: 'Mutation',
     field: 'startImpactRecompute',
+    returns: 'StartImpactRecomputePayload!',
     nested: false,
     render: async (call) => {
       const res = await call();
@@ -95,6 +96,7 @@ export const getImpactRecomputeJob = declare({
   graphql: {
     root: 'Query',
     field: 'impactRecomputeJob',
+    returns: 'ImpactRecomputeJob',
     nested: false,
     render: async (call) => {
       const res = await orNull(call());
@@ -130,6 +132,7 @@ export const impactRecomputeJobs = declare({
   graphql: {
     root: 'Query',
     field: 'impactRecomputeJobs',
+    returns: 'ImpactRecomputeJobConnection!',
     nested: false,
     paged: { idOf: (j: GqlRecomputeJob) => j.id, idPattern: JOB_ID },
     render: async (call) => {

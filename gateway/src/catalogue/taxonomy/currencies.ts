@@ -33,7 +33,7 @@ export const getCurrencies = declare({
   method: 'getCurrencies',
   request: () => ({}),
   v1: (res) => res.currencies.map((c) => ({ id: c.id, currency_code: c.currencyCode })),
-  graphql: { root: 'Query', field: 'currencies', nested: false, render: async (call) => (await call()).currencies.map(currency) },
+  graphql: { root: 'Query', field: 'currencies', returns: '[Currency!]!', nested: false, render: async (call) => (await call()).currencies.map(currency) },
 });
 
 export const getFxRates = declare({
@@ -52,7 +52,7 @@ export const getFxRates = declare({
       denominator_currency_code: r.denominatorCurrencyCode,
       fx_rate: r.fxRate,
     })),
-  graphql: { root: 'Query', field: 'fxRates', nested: false, render: async (call) => (await call()).fxRates.map(fxRate) },
+  graphql: { root: 'Query', field: 'fxRates', returns: '[FxRate!]!', nested: false, render: async (call) => (await call()).fxRates.map(fxRate) },
 });
 
 /** The currency with this code, as currencies lists it (for a change's payload). */
@@ -75,6 +75,7 @@ export const addCurrency = declare({
   graphql: {
     root: 'Mutation',
     field: 'addCurrency',
+    returns: 'CurrencyPayload!',
     nested: false,
     render: async (call, i, ctx) => changePayload(ctx, await call(), 'currency', readCurrency(ctx, i.currencyCode)),
   },
@@ -92,6 +93,7 @@ export const removeCurrency = declare({
   graphql: {
     root: 'Mutation',
     field: 'removeCurrency',
+    returns: 'RemovalPayload!',
     nested: false,
     render: (call, i, ctx, info) => removalPayload(ctx, info, async () => (await readCurrency(ctx, i.currencyCode)())?.id, call),
   },
@@ -119,6 +121,7 @@ export const addFxRate = declare({
   graphql: {
     root: 'Mutation',
     field: 'addFxRate',
+    returns: 'FxRatePayload!',
     nested: true,
     render: async (call, i, ctx) =>
       changePayload(ctx, await call(), 'fxRate', async () =>
@@ -143,6 +146,7 @@ export const removeFxRate = declare({
   graphql: {
     root: 'Mutation',
     field: 'removeFxRate',
+    returns: 'RemovalPayload!',
     nested: true,
     render: (call, i, ctx, info) => {
       const pair = (a: string, b: string) => sameCode(a, i.currencyCode1) && sameCode(b, i.currencyCode2);

@@ -17,7 +17,7 @@ import { categoryRow, euObjectiveRow, indicatorRow, sdgRow, subCategoryRow, supe
  */
 
 const year = int('reporting_year', { doc: 'Reporting year, 4 digits.' });
-const languageCode = identifier('language_code', { doc: 'Language of the names, one of languages; default: the original language.' }).optional();
+const languageCode = identifier('language_code', { doc: "Language of the names, one of languages; default: each item's original language." }).optional();
 const yearRead = { year, languageCode };
 const scope = (i: { year: number; languageCode?: string | undefined }): Scope => ({ year: i.year, languageCode: i.languageCode });
 const yearRequest = (i: { year: number; languageCode?: string | undefined }) => ({ reportingYear: i.year, languageCode: i.languageCode });
@@ -34,7 +34,7 @@ export const getSdgs = declare({
   method: 'getSdgs',
   request: (i) => ({ languageCode: i.languageCode }),
   v1: (res) => res.sdgs.map(sdgRow),
-  graphql: { root: 'Query', field: 'sdgs', nested: false, render: (_call, i, ctx) => reads(ctx).sdgs(i.languageCode) },
+  graphql: { root: 'Query', field: 'sdgs', returns: '[Sdg!]!', nested: false, render: (_call, i, ctx) => reads(ctx).sdgs(i.languageCode) },
 });
 
 export const getEuObjectives = declare({
@@ -46,7 +46,7 @@ export const getEuObjectives = declare({
   method: 'getEuObjectives',
   request: (i) => ({ languageCode: i.languageCode }),
   v1: (res) => res.euObjectives.map(euObjectiveRow),
-  graphql: { root: 'Query', field: 'euObjectives', nested: false, render: (_call, i, ctx) => reads(ctx).euObjectives(i.languageCode) },
+  graphql: { root: 'Query', field: 'euObjectives', returns: '[EuObjective!]!', nested: false, render: (_call, i, ctx) => reads(ctx).euObjectives(i.languageCode) },
 });
 
 export const getCategories = declare({
@@ -58,7 +58,7 @@ export const getCategories = declare({
   method: 'getCategories',
   request: yearRequest,
   v1: (res) => res.categories.map(categoryRow),
-  graphql: { root: 'Query', field: 'categories', nested: false, render: (_call, i, ctx) => reads(ctx).categories(scope(i)) },
+  graphql: { root: 'Query', field: 'categories', returns: '[Category!]!', nested: false, render: (_call, i, ctx) => reads(ctx).categories(scope(i)) },
 });
 
 export const getSubCategories = declare({
@@ -70,7 +70,7 @@ export const getSubCategories = declare({
   method: 'getSubCategories',
   request: yearRequest,
   v1: (res) => res.subCategories.map(subCategoryRow),
-  graphql: { root: 'Query', field: 'subCategories', nested: false, render: (_call, i, ctx) => reads(ctx).subCategories(scope(i)) },
+  graphql: { root: 'Query', field: 'subCategories', returns: '[SubCategory!]!', nested: false, render: (_call, i, ctx) => reads(ctx).subCategories(scope(i)) },
 });
 
 export const getSuperIndicators = declare({
@@ -82,7 +82,7 @@ export const getSuperIndicators = declare({
   method: 'getSuperIndicators',
   request: yearRequest,
   v1: (res) => res.superIndicators.map(superIndicatorRow),
-  graphql: { root: 'Query', field: 'superIndicators', nested: false, render: (_call, i, ctx) => reads(ctx).superIndicators(scope(i)) },
+  graphql: { root: 'Query', field: 'superIndicators', returns: '[SuperIndicator!]!', nested: false, render: (_call, i, ctx) => reads(ctx).superIndicators(scope(i)) },
 });
 
 export const getIndicators = declare({
@@ -94,7 +94,7 @@ export const getIndicators = declare({
   method: 'getIndicators',
   request: yearRequest,
   v1: (res) => res.indicators.map(indicatorRow),
-  graphql: { root: 'Query', field: 'indicators', nested: false, render: (_call, i, ctx) => reads(ctx).indicators(scope(i)) },
+  graphql: { root: 'Query', field: 'indicators', returns: '[Indicator!]!', nested: false, render: (_call, i, ctx) => reads(ctx).indicators(scope(i)) },
 });
 
 export const getUnits = declare({
@@ -106,7 +106,7 @@ export const getUnits = declare({
   method: 'getUnits',
   request: yearRequest,
   v1: (res) => res.units.map(unitRow),
-  graphql: { root: 'Query', field: 'units', nested: false, render: (_call, i, ctx) => reads(ctx).units(scope(i)) },
+  graphql: { root: 'Query', field: 'units', returns: '[Unit!]!', nested: false, render: (_call, i, ctx) => reads(ctx).units(scope(i)) },
 });
 
 export const getTaxonomy = declare({
@@ -119,15 +119,15 @@ export const getTaxonomy = declare({
   method: 'getTaxonomy',
   request: yearRequest,
   v1: (res) => res.rows.map(taxonomyRow),
-  graphql: { root: 'Query', field: 'taxonomy', nested: false, render: (_call, i, ctx) => reads(ctx).taxonomy(scope(i)) },
+  graphql: { root: 'Query', field: 'taxonomy', returns: '[TaxonomyRow!]!', nested: false, render: (_call, i, ctx) => reads(ctx).taxonomy(scope(i)) },
 });
 
 // ---- adds and renames: the payload carries the item as the year's listing shows it ----
 
 const requiredLanguage = identifier('language_code', { doc: 'The language of the name, one of languages.' });
 const optionalLanguage = identifier('language_code', { doc: 'The language of the name, one of languages; default en.' }).optional();
-const id = (v1: string, doc: string) => int(v1, { doc });
-const optionalId = (v1: string, doc: string) => int(v1, { doc }).optional();
+const id = (v1: string, doc: string) => int(v1, { doc, graphql: 'ID' });
+const optionalId = (v1: string, doc: string) => int(v1, { doc, graphql: 'ID' }).optional();
 type Item = 'category' | 'subCategory' | 'superIndicator' | 'indicator' | 'unit';
 
 /** The item of a year as its listing shows it (in `languageCode`, else the original language), for a change's payload. */
@@ -150,11 +150,13 @@ export function readItem(ctx: GraphqlContext, item: Item, itemId: string | numbe
 }
 
 /** A change's GraphQL face: the service's answer and the item it names (by the answer's id, or `idOf` the input). */
-function changed<I extends { year: number }>(field: string, item: Item, idOf?: (i: I) => number) {
+function changed<I extends { year: number }>(field: string, item: Item, idOf?: (i: I) => number, input?: { name: string; doc: string }) {
   return {
     root: 'Mutation' as const,
     field,
     nested: true,
+    input,
+    returns: `${item[0]!.toUpperCase()}${item.slice(1)}Payload!`,
     render: async (call: () => Promise<{ message: string; id?: number | undefined }>, i: I, ctx: GraphqlContext) => {
       const answer = await call();
       return changePayload(ctx, answer, item, readItem(ctx, item, idOf ? idOf(i) : (answer.id ?? 0), i.year));
@@ -167,7 +169,7 @@ export const addCategory = declare({
   operation: 'addCategory',
   summary: 'Adds a category to a year, or renames one (newName). Operators only.',
   input: {
-    name: text('category_name', { doc: 'The name, in languageCode.' }),
+    name: text('category_name', { doc: 'Name to add, or the current name of the category to change; in languageCode.' }),
     year,
     languageCode: requiredLanguage,
     newName: text('category_name_changed', { doc: 'Renames the category named `name` to this.' }).optional(),
@@ -184,7 +186,7 @@ export const addSubCategory = declare({
   operation: 'addSubCategory',
   summary: 'Adds a sub category to a category of a year, renames or moves one. Operators only.',
   input: {
-    name: text('sub_category_name', { doc: 'The name, in languageCode.' }),
+    name: text('sub_category_name', { doc: 'Name to add, or the current name of the sub category to change; in languageCode.' }),
     categoryId: id('category_id', 'The category it belongs to.'),
     year,
     languageCode: requiredLanguage,
@@ -211,6 +213,7 @@ const goalObjective = {
   sdgId: optionalId('sdg_id', 'An SDG (its id, the goal number).'),
   euObjectiveId: optionalId('eu_objective_id', 'An EU objective (its id, the objective number).'),
 };
+const goalObjectiveInput = { name: 'GoalObjectiveInput', doc: 'Input of addGoalObjectiveToSubCategory and removeGoalObjectiveFromSubCategory; give sdgId, euObjectiveId or both.' };
 const goalObjectiveRequest = (i: { subCategoryId: number; year: number; sdgId?: number | undefined; euObjectiveId?: number | undefined }) => ({
   subCategoryId: i.subCategoryId,
   reportingYear: i.year,
@@ -227,7 +230,7 @@ export const addGoalObjectiveToSubCategory = declare({
   method: 'addGoalObjectiveToSubCategory',
   request: goalObjectiveRequest,
   v1: messageOnly,
-  graphql: changed<{ year: number; subCategoryId: number }>('addGoalObjectiveToSubCategory', 'subCategory', (i) => i.subCategoryId),
+  graphql: changed<{ year: number; subCategoryId: number }>('addGoalObjectiveToSubCategory', 'subCategory', (i) => i.subCategoryId, goalObjectiveInput),
 });
 
 export const removeGoalObjectiveFromSubCategory = declare({
@@ -239,7 +242,7 @@ export const removeGoalObjectiveFromSubCategory = declare({
   method: 'removeGoalObjectiveFromSubCategory',
   request: goalObjectiveRequest,
   v1: messageOnly,
-  graphql: changed<{ year: number; subCategoryId: number }>('removeGoalObjectiveFromSubCategory', 'subCategory', (i) => i.subCategoryId),
+  graphql: changed<{ year: number; subCategoryId: number }>('removeGoalObjectiveFromSubCategory', 'subCategory', (i) => i.subCategoryId, goalObjectiveInput),
 });
 
 export const addUnit = declare({
@@ -247,7 +250,7 @@ export const addUnit = declare({
   operation: 'addUnit',
   summary: 'Adds a unit to a year, or renames one. Operators only.',
   input: {
-    name: text('unit_name', { doc: 'The name, in languageCode.' }),
+    name: text('unit_name', { doc: 'Name to add, or the current name of the unit to change; in languageCode.' }),
     year,
     languageCode: optionalLanguage,
     newName: text('unit_name_changed', { doc: 'Renames the unit to this.' }).optional(),
@@ -264,7 +267,7 @@ export const addSuperIndicator = declare({
   operation: 'addSuperIndicator',
   summary: 'Adds a super indicator to a category of a year, renames it or links it to another category. Operators only.',
   input: {
-    name: text('super_indicator_name', { doc: 'The name, in languageCode.' }),
+    name: text('super_indicator_name', { doc: 'Name to add, or the current name of the super indicator to change; in languageCode.' }),
     categoryId: id('category_id', 'A category it belongs to.'),
     year,
     languageCode: optionalLanguage,
@@ -288,9 +291,9 @@ export const addSuperIndicator = declare({
 export const addIndicator = declare({
   solution: ESG,
   operation: 'addIndicator',
-  summary: 'Adds an indicator to a super indicator of a year, or renames or moves one. Operators only.',
+  summary: 'Adds an indicator to a super indicator of a year, or renames, moves one or changes its unit. Operators only.',
   input: {
-    name: text('indicator_name', { doc: 'The name, in languageCode.' }),
+    name: text('indicator_name', { doc: 'Name to add, or the current name of the indicator to change; in languageCode.' }),
     superIndicatorId: id('super_indicator_id', 'The super indicator it belongs to.'),
     unitId: optionalId('unit_id', 'Its unit; needed when adding, not when renaming.'),
     year,
@@ -323,6 +326,8 @@ function removed(field: string) {
     root: 'Mutation' as const,
     field,
     nested: true,
+    returns: 'RemovalPayload!',
+    input: { name: 'RemoveTaxonomyItemInput', doc: 'Identifies a taxonomy item of a year to remove.', fields: { id: 'Id of the item.' } },
     render: (call: () => Promise<{ message: string; id?: number | undefined }>, i: { id: number }, ctx: GraphqlContext, info: Parameters<typeof removalPayload>[1]) =>
       removalPayload(ctx, info, i.id, call),
   };
@@ -331,7 +336,7 @@ function removed(field: string) {
 export const removeCategory = declare({
   solution: ESG,
   operation: 'removeCategory',
-  summary: 'Removes a category of a year with what hangs from it. Operators only.',
+  summary: 'Removes a category of a year and its translations; refused while anything uses it. Operators only.',
   input: { id: id('category_id', 'The category.'), year },
   service: 'taxonomy',
   method: 'removeCategory',
@@ -343,7 +348,7 @@ export const removeCategory = declare({
 export const removeSubCategory = declare({
   solution: ESG,
   operation: 'removeSubCategory',
-  summary: 'Removes a sub category of a year. Operators only.',
+  summary: 'Removes a sub category of a year, its goal links and translations; refused while anything uses it. Operators only.',
   input: { id: id('sub_category_id', 'The sub category.'), year },
   service: 'taxonomy',
   method: 'removeSubCategory',
@@ -368,6 +373,7 @@ export const removeSuperIndicator = declare({
   graphql: {
     root: 'Mutation',
     field: 'removeSuperIndicator',
+    returns: 'RemoveSuperIndicatorPayload!',
     nested: true,
     render: async (call, i, ctx, info) => {
       const answer = await call();
@@ -383,7 +389,7 @@ export const removeSuperIndicator = declare({
 export const removeIndicator = declare({
   solution: ESG,
   operation: 'removeIndicator',
-  summary: 'Removes an indicator of a year. Operators only.',
+  summary: 'Removes an indicator of a year and its translations; refused while anything uses it. Operators only.',
   input: { id: id('indicator_id', 'The indicator.'), year },
   service: 'taxonomy',
   method: 'removeIndicator',
@@ -395,7 +401,7 @@ export const removeIndicator = declare({
 export const removeUnit = declare({
   solution: ESG,
   operation: 'removeUnit',
-  summary: 'Removes a unit of a year. Operators only.',
+  summary: 'Removes a unit of a year and its translations; refused while indicators use it. Operators only.',
   input: { id: id('unit_id', 'The unit.'), year },
   service: 'taxonomy',
   method: 'removeUnit',
@@ -404,15 +410,13 @@ export const removeUnit = declare({
   graphql: removed('removeUnit'),
 });
 
+/** The reads of a year's items, in the order GraphQL's Query shows them. */
+export const yearReads = [getCategories, getSubCategories, getSuperIndicators, getIndicators, getUnits, getTaxonomy];
+
 export const taxonomyOperations = [
   getSdgs,
   getEuObjectives,
-  getCategories,
-  getSubCategories,
-  getSuperIndicators,
-  getIndicators,
-  getUnits,
-  getTaxonomy,
+  ...yearReads,
   addCategory,
   addSubCategory,
   addGoalObjectiveToSubCategory,

@@ -23,6 +23,7 @@ export const getLanguages = declare({
   graphql: {
     root: 'Query',
     field: 'languages',
+    returns: '[Language!]!',
     nested: false,
     render: async (call) => (await call()).languages.map((l) => ({ id: l.id, code: l.languageCode, name: l.language })),
   },
@@ -31,16 +32,16 @@ export const getLanguages = declare({
 type Item = 'category' | 'subCategory' | 'superIndicator' | 'indicator' | 'unit';
 
 /** The five translations differ only in the item whose id they take (GraphQL: `id`). */
-function translation<M extends string>(operation: string, field: M, item: Item, idName: string, what: string) {
+function translation<M extends string>(operation: string, field: M, item: Item, idName: string, what: string, a = 'a') {
   return {
     solution: ESG,
     operation,
-    summary: `Adds or replaces the translation of a ${what} of a year into a language.`,
+    summary: `Adds or replaces the name of ${a} ${what} of a year in a language. Operators only.`,
     input: {
-      id: int(idName, { doc: `The ${what}.` }),
+      id: int(idName, { doc: `The ${what}.`, graphql: 'ID' }),
       year: int('reporting_year', { doc: 'Reporting year, 4 digits.' }),
       languageCode: identifier('language_code', { doc: 'The language, one of languages.' }),
-      translation: text('translation', { doc: 'The name in that language.' }),
+      translation: text('translation', { doc: 'The name in that language, at most 255 characters.' }),
     },
     service: 'taxonomy' as const,
     method: field,
@@ -49,6 +50,8 @@ function translation<M extends string>(operation: string, field: M, item: Item, 
       root: 'Mutation' as const,
       field,
       nested: true,
+      input: { name: 'TranslationInput', doc: 'Input of the add…Translation mutations.', fields: { id: 'Id of the item to translate.' } },
+      returns: `${item[0]!.toUpperCase()}${item.slice(1)}Payload!`,
       render: async (
         call: () => Promise<{ message: string; id?: number | undefined }>,
         i: { id: number; year: number; languageCode: string },
@@ -77,7 +80,7 @@ export const addSuperIndicatorTranslation = declare({
   request: (i) => ({ superIndicatorId: i.id, ...fields(i) }),
 });
 export const addIndicatorTranslation = declare({
-  ...translation('addIndicatorTranslation', 'addIndicatorTranslation', 'indicator', 'indicator_id', 'indicator'),
+  ...translation('addIndicatorTranslation', 'addIndicatorTranslation', 'indicator', 'indicator_id', 'indicator', 'an'),
   request: (i) => ({ indicatorId: i.id, ...fields(i) }),
 });
 export const addUnitTranslation = declare({

@@ -5,47 +5,12 @@ import { portfolioTypes } from './portfolio-resolvers.js';
 import { recomputeSubscriptions } from './recompute-resolvers.js';
 import { subscriptionResolvers } from './subscription-resolvers.js';
 import { taxonomyTypes } from './taxonomy-resolvers.js';
-import { servicePaged, type PageRequest, type ServicePage } from '../pagination.js';
-import type { GqlDocumentEntry } from '../chain-objects.js';
-import type { GraphqlContext } from '../context.js';
-import type { GqlNft } from '../nft-objects.js';
 import { catalogue } from '../../catalogue/index.js';
-import { graphqlResolvers, pagedResolverOf } from '../../catalogue/graphql.js';
-import { listAccounts, type AccountItem } from '../../catalogue/identity/accounts.js';
-import { getUsers, type UserItem } from '../../catalogue/identity/users.js';
+import { graphqlResolvers } from '../../catalogue/graphql.js';
 import { jsonScalar } from '../chain-objects.js';
-import { frameworksConnection } from '../../catalogue/frameworks/frameworks.js';
-import { projectsConnection } from '../../catalogue/frameworks/projects.js';
 
-const byId = (item: { id: string | number }) => item.id;
-/** The ids of the lists the services page (positive serials). */
-const SERVICE_ID = /^[1-9][0-9]{0,14}$/;
-/** Account ids (UUIDs as the identity service issues them; the service refuses one that names no account). */
-const ACCOUNT_ID = /^[0-9a-z]+(-[0-9a-z]+)+$/;
-/** The ids of the NFTs connection (guids as the chain service answers them): a cursor of another list is refused. */
-const NFT_GUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
-
-/** The root fields the catalogue declares (catalogue/graphql.ts). */
+/** The root fields the catalogue declares (catalogue/graphql.ts); its connections are paged by the adapter (GraphqlFace.paged). */
 const declared = graphqlResolvers(catalogue);
-
-/** A declared root field paged by its service: servicePaged's checked page goes in as its first / after (page_size / page_token). */
-const declaredPage =
-  <T>(field: string) =>
-  (parent: unknown, args: Record<string, unknown>, ctx: GraphqlContext, page: PageRequest) =>
-    declared.Query[field]!(parent, { ...args, first: page.pageSize, after: page.pageToken }, ctx, undefined as never) as Promise<ServicePage<T>>;
-
-/**
- * The root lists that grow with an account's data answer pages (pagination.ts); servicePaged: paged by their service.
- * The catalogue's connections are paged by its adapter (GraphqlFace.paged).
- */
-const pagedQueries = {
-  users: servicePaged(pagedResolverOf<UserItem>(getUsers), byId, SERVICE_ID),
-  accounts: servicePaged(pagedResolverOf<AccountItem>(listAccounts), byId, ACCOUNT_ID),
-  frameworks: servicePaged(frameworksConnection, byId, SERVICE_ID),
-  projects: servicePaged(projectsConnection, byId, SERVICE_ID),
-  documents: servicePaged(declaredPage<GqlDocumentEntry>('documents'), byId, SERVICE_ID),
-  nfts: servicePaged(declaredPage<GqlNft>('nfts'), (nft) => nft.guid, NFT_GUID),
-};
 
 /** The resolver map of the schema; each domain contributes its Query and Mutation fields. */
 export const resolvers = {
@@ -53,7 +18,6 @@ export const resolvers = {
     ...declared.Query,
     ...accountQueries,
     ...nodeQueries,
-    ...pagedQueries,
   },
   Mutation: {
     ...declared.Mutation,

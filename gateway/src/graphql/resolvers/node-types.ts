@@ -14,7 +14,7 @@ import { portfolioReads } from '../portfolio-reads.js';
 import { jobById } from '../../catalogue/chain/jobs.js';
 import { nftByGuid } from '../../catalogue/chain/nfts.js';
 import { accountQueries } from './account-resolvers.js';
-import { pagedResolverOf } from '../../catalogue/graphql.js';
+import { resolverOf } from '../../catalogue/graphql.js';
 import { getUsers } from '../../catalogue/identity/users.js';
 
 /**
@@ -62,9 +62,8 @@ const storedIdentifier = (value: string | undefined) => part(value, /^[^\s\u0000
 const sameId = <T extends { id: string | number }>(found: T | null | undefined, id: string | number): T | null =>
   found && String(found.id) === String(id) ? found : null;
 
-const noPage = { pageSize: 1, pageToken: undefined };
-/** The users connection's resolver before servicePaged wraps it: one page of users. */
-const usersPage = pagedResolverOf<GqlUser>(getUsers);
+/** users(userIdentifier) as GraphQL reads it: the one user with the identifier (the service filters). */
+const usersNamed = resolverOf(getUsers) as (source: unknown, args: { userIdentifier: string | null }, ctx: GraphqlContext, info: never) => Promise<{ items: GqlUser[] }>;
 
 type GqlJob = { id: string };
 type GqlNft = { guid: string };
@@ -134,7 +133,7 @@ export const nodeTypes = {
     key: (u: GqlUser) => [u.id, u.identifier],
     /** As users(userIdentifier) reads it without a key: an encrypted user's names and e-mail masked. */
     refetch: async ([id, ident], ctx) => {
-      const page = await usersPage(undefined, { userIdentifier: identifier(ident) }, ctx, noPage);
+      const page = await usersNamed(undefined, { userIdentifier: identifier(ident) }, ctx, undefined as never);
       return sameId(page.items[0], serial(id));
     },
   } satisfies NodeType<GqlUser>,
