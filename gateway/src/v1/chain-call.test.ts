@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { DocumentKind } from '@green-impact/proto/greenimpact/chain/v1/chain';
 import { DocumentFormat } from '@green-impact/proto/greenimpact/common/v1/common';
 import { postCall, startTestGateway, type TestGateway } from '../testing/test-gateway.js';
-import { assertCallError, lastCall, type CallResponse } from '../testing/call-asserts.js';
+import { assertCallError, lastCall, type CallResponse } from '@green-impact/testing/gateway/call-asserts';
 
 /**
  * /v1/call for the blockchain operations of SVC.ESG.Credits (spec §4.2) and SVC.Blockchain.Hash (§4.12)

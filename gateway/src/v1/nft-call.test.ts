@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { FAKE_NFT_CONTRACT } from '../testing/fake-chain-nfts.js';
 import { FAKE_PUBLIC_BASE_URL } from '../testing/fake-chain.js';
 import { postCall, startTestGateway, type TestGateway } from '../testing/test-gateway.js';
-import { assertCallError, lastCall, type CallResponse } from '../testing/call-asserts.js';
+import { assertCallError, lastCall, type CallResponse } from '@green-impact/testing/gateway/call-asserts';
 
 /**
  * /v1/call SVC.NFT.zK (spec §4.13, and the unnamed fetch, claim and revoke) against the fake ChainService

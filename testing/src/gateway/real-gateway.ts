@@ -15,9 +15,9 @@ import { createGrpcClient, type TypedClient } from '@green-impact/shared/grpc/cl
 import { startGrpcServer, type GrpcServiceRegistration } from '@green-impact/shared/grpc/server';
 import { createLogger, type Logger } from '@green-impact/shared/logger';
 import { createIdentityService } from '@green-impact/identity/service';
-import { loadGatewayConfig } from '../config.js';
-import { createGateway, type Gateway } from '../gateway.js';
-import type { OperationTable } from '../v1/operation-table.js';
+import { loadGatewayConfig } from '@green-impact/gateway/config';
+import { createGateway, type Gateway } from '@green-impact/gateway/gateway';
+import type { OperationTable } from '@green-impact/gateway/v1/operation-table';
 import type { LoadSummary } from '@green-impact/taxonomy/example/example-loader';
 import type { NftOptions } from '@green-impact/chain/nfts/nft-options';
 import { tapRegistration, type ServiceTap } from './service-tap.js';

@@ -1,4 +1,4 @@
-import { data, gqlAt } from '@green-impact/testing/gateway/graphql-calls';
+import { data, gqlAt } from './graphql-calls.js';
 import { startTestGateway, type TestGateway } from './real-gateway.js';
 
 /**
