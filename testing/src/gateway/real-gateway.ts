@@ -53,6 +53,12 @@ export interface TestGateway {
   portfolio: RealService<typeof PortfolioServiceService> | undefined;
   /** Present when started with `{ chain: true }`. */
   chain: RealService<typeof ChainServiceService> | undefined;
+  /**
+   * Another gateway over the same services and bus, on a port of its own, configured as this one plus
+   * `env`: for tests of the gateway's own state (rate limits, caches) each with a fresh gateway, without
+   * starting the services again. Stopped with this one if not before.
+   */
+  another(env: Record<string, string>): Promise<AnotherGateway>;
   /** Creates an account (USER unless said) with the operator's authority, as an operator would. */
   createAccount(name: string, role?: 'user' | 'operator'): Promise<TestAccount>;
   /** A key identity issued (to a fresh USER account) and then revoked. */
@@ -67,6 +73,13 @@ export interface TestGateway {
    * through taxonomy's own API as the operator, as `npm run load-example` does. Needs `{ taxonomy: true }`.
    */
   loadExampleTaxonomy(): Promise<LoadSummary>;
+  stop(): Promise<void>;
+}
+
+/** A gateway started by TestGateway.another. */
+export interface AnotherGateway {
+  baseUrl: string;
+  gateway: Gateway;
   stop(): Promise<void>;
 }
 
@@ -162,25 +175,34 @@ export async function startTestGateway(env: Record<string, string> = {}, options
       chain = await serve('chain', service.registration, ChainServiceService);
     }
 
-    const config = loadGatewayConfig({
-      IDENTITY_GRPC_ADDR: identity.address,
-      ...(taxonomy ? { TAXONOMY_GRPC_ADDR: taxonomy.address } : {}),
-      ...(portfolio ? { PORTFOLIO_GRPC_ADDR: portfolio.address } : {}),
-      ...(chain ? { CHAIN_GRPC_ADDR: chain.address } : {}),
-      HOST: '127.0.0.1',
-      PORT: String(reserved.port),
-      PUBLIC_BASE_URL: baseUrl,
-      NODE_ENV: 'test',
-      BODY_LIMIT_BYTES: '16384',
-      SHUTDOWN_GRACE_MS: '1000',
-      // Off here: these tests count the reads each request makes (memo, batching). The cache has suites of
-      // its own (reference-cache.test.ts, gateway-caches-e2e).
-      REFERENCE_CACHE_TTL_MS: '0',
-      ...env,
-    });
-    const gateway = createGateway({ config, bus, log: options.log ?? log, ...(options.table ? { table: options.table } : {}) });
+    const configFor = (more: Record<string, string>) =>
+      loadGatewayConfig({
+        IDENTITY_GRPC_ADDR: identity.address,
+        ...(taxonomy ? { TAXONOMY_GRPC_ADDR: taxonomy.address } : {}),
+        ...(portfolio ? { PORTFOLIO_GRPC_ADDR: portfolio.address } : {}),
+        ...(chain ? { CHAIN_GRPC_ADDR: chain.address } : {}),
+        HOST: '127.0.0.1',
+        PORT: String(reserved.port),
+        PUBLIC_BASE_URL: baseUrl,
+        NODE_ENV: 'test',
+        BODY_LIMIT_BYTES: '16384',
+        SHUTDOWN_GRACE_MS: '1000',
+        // Off here: these tests count the reads each request makes (memo, batching). The cache has suites of
+        // its own (reference-cache.test.ts, gateway-caches-e2e).
+        REFERENCE_CACHE_TTL_MS: '0',
+        ...more,
+      });
+    const gateway = createGateway({ config: configFor(env), bus, log: options.log ?? log, ...(options.table ? { table: options.table } : {}) });
     await gateway.listen(reserved.server);
     stack.push(() => gateway.close());
+    const another = async (more: Record<string, string>): Promise<AnotherGateway> => {
+      const other = createGateway({ config: configFor({ ...env, PORT: '0', ...more }), bus, log });
+      const { port } = await other.listen();
+      let closed: Promise<void> | undefined;
+      const close = () => (closed ??= other.close());
+      stack.push(close);
+      return { baseUrl: `http://127.0.0.1:${port}`, gateway: other, stop: close };
+    };
 
     const operator = await callerOf(identity.client, operatorKey);
     const createAccount = async (name: string, role: 'user' | 'operator' = 'user'): Promise<TestAccount> => {
@@ -213,6 +235,7 @@ export async function startTestGateway(env: Record<string, string> = {}, options
       taxonomy,
       portfolio,
       chain,
+      another,
       createAccount,
       revokedKey,
       settledJob: (jobId, caller = acme.caller) => settledJob(chain, jobId, caller),
