@@ -27,7 +27,24 @@ import { tapRegistration, type ServiceTap } from './service-tap.js';
  * the faults a test puts in front of it, service-tap.ts), and a client signed as the gateway signs, to
  * seed data through the service's own API (`{ caller }` says for whom).
  */
-export type RealService<D> = ServiceTap & { address: string; client: TypedClient<D> };
+export type RealService<D> = ServiceTap & {
+  address: string;
+  client: TypedClient<D>;
+  /** Stops serving at once, as a service going away: open calls and streams end UNAVAILABLE / cancelled. */
+  stopServing(): Promise<void>;
+};
+
+/** The chain service's levers the gateway's tests pull, as an operator or a fault would. */
+export interface ChainLevers {
+  /** Its content store's folder: a file changed under `blocks/<cid>` is a document tampered with. */
+  contentDir: string;
+  /** Where it writes the mails it sends (NFT claim links), one .eml file each. */
+  mailOutboxDir: string;
+  /** Stops its job worker (replicas without one, CHAIN_WORKER=false): jobs queued meanwhile stay QUEUED. */
+  stopWorker(): Promise<void>;
+  /** Starts its job worker again: the queued jobs run. */
+  startWorker(): Promise<void>;
+}
 
 /** An account made through identity's CreateAccount: its first API key and the caller it authenticates as. */
 export interface TestAccount {
@@ -53,6 +70,8 @@ export interface TestGateway {
   portfolio: RealService<typeof PortfolioServiceService> | undefined;
   /** Present when started with `{ chain: true }`. */
   chain: RealService<typeof ChainServiceService> | undefined;
+  /** Present when started with `{ chain: true }`. */
+  chainLevers: ChainLevers | undefined;
   /**
    * Another gateway over the same services and bus, on a port of its own, configured as this one plus
    * `env`: for tests of the gateway's own state (rate limits, caches) each with a fresh gateway, without
@@ -131,10 +150,12 @@ export async function startTestGateway(env: Record<string, string> = {}, options
     const serve = async <D>(name: keyof typeof protoFiles, registration: GrpcServiceRegistration, definition: D): Promise<RealService<D>> => {
       const tapped = tapRegistration(registration);
       const server = await startGrpcServer({ services: [tapped.registration], host: '127.0.0.1', port: 0, protoRoot, protoFiles: [protoFiles[name]], log });
-      stack.push(() => server.shutdown(1_000));
+      let stopped: Promise<void> | undefined;
+      const stopServing = () => (stopped ??= server.shutdown(0));
+      stack.push(() => (stopped ??= server.shutdown(1_000)));
       const client = createGrpcClient(definition as never, server.address) as TypedClient<D>;
       stack.push(async () => client.close());
-      return Object.assign(tapped.tap, { address: server.address, client });
+      return Object.assign(tapped.tap, { address: server.address, client, stopServing });
     };
 
     const operatorKey = randomBytes(32).toString('base64url');
@@ -158,6 +179,7 @@ export async function startTestGateway(env: Record<string, string> = {}, options
       portfolio = await serve('portfolio', service.registration, PortfolioServiceService);
     }
     let chain: RealService<typeof ChainServiceService> | undefined;
+    let chainLevers: ChainLevers | undefined;
     if (options.chain) {
       const files = await mkdtemp(join(tmpdir(), 'gi-gateway-test-'));
       stack.push(() => rm(files, { recursive: true, force: true }));
@@ -173,6 +195,12 @@ export async function startTestGateway(env: Record<string, string> = {}, options
       });
       stack.push(() => service.close());
       chain = await serve('chain', service.registration, ChainServiceService);
+      chainLevers = {
+        contentDir,
+        mailOutboxDir,
+        stopWorker: () => service.stopWorker(),
+        startWorker: async () => void (await service.startWorker()),
+      };
     }
 
     const configFor = (more: Record<string, string>) =>
@@ -235,6 +263,7 @@ export async function startTestGateway(env: Record<string, string> = {}, options
       taxonomy,
       portfolio,
       chain,
+      chainLevers,
       another,
       createAccount,
       revokedKey,
