@@ -75,9 +75,10 @@ export interface TestGateway {
   /**
    * Another gateway over the same services and bus, on a port of its own, configured as this one plus
    * `env`: for tests of the gateway's own state (rate limits, caches) each with a fresh gateway, without
-   * starting the services again. Stopped with this one if not before.
+   * starting the services again. A setting given as undefined is left out (`CHAIN_GRPC_ADDR: undefined`: a
+   * gateway with no chain backend). Stopped with this one if not before.
    */
-  another(env: Record<string, string>): Promise<AnotherGateway>;
+  another(env: Record<string, string | undefined>): Promise<AnotherGateway>;
   /** Creates an account (USER unless said) with the operator's authority, as an operator would. */
   createAccount(name: string, role?: 'user' | 'operator'): Promise<TestAccount>;
   /** A key identity issued (to a fresh USER account) and then revoked. */
@@ -203,8 +204,8 @@ export async function startTestGateway(env: Record<string, string> = {}, options
       };
     }
 
-    const configFor = (more: Record<string, string>) =>
-      loadGatewayConfig({
+    const configFor = (more: Record<string, string | undefined>) => {
+      const settings: Record<string, string | undefined> = {
         IDENTITY_GRPC_ADDR: identity.address,
         ...(taxonomy ? { TAXONOMY_GRPC_ADDR: taxonomy.address } : {}),
         ...(portfolio ? { PORTFOLIO_GRPC_ADDR: portfolio.address } : {}),
@@ -219,11 +220,13 @@ export async function startTestGateway(env: Record<string, string> = {}, options
         // its own (reference-cache.test.ts, gateway-caches-e2e).
         REFERENCE_CACHE_TTL_MS: '0',
         ...more,
-      });
+      };
+      return loadGatewayConfig(Object.fromEntries(Object.entries(settings).filter((e): e is [string, string] => e[1] !== undefined)));
+    };
     const gateway = createGateway({ config: configFor(env), bus, log: options.log ?? log, ...(options.table ? { table: options.table } : {}) });
     await gateway.listen(reserved.server);
     stack.push(() => gateway.close());
-    const another = async (more: Record<string, string>): Promise<AnotherGateway> => {
+    const another = async (more: Record<string, string | undefined>): Promise<AnotherGateway> => {
       const other = createGateway({ config: configFor({ ...env, PORT: '0', ...more }), bus, log });
       const { port } = await other.listen();
       let closed: Promise<void> | undefined;
