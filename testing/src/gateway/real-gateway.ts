@@ -20,6 +20,7 @@ import { createGateway, type Gateway } from '@green-impact/gateway/gateway';
 import type { OperationTable } from '@green-impact/gateway/v1/operation-table';
 import type { LoadSummary } from '@green-impact/taxonomy/example/example-loader';
 import type { NftOptions } from '@green-impact/chain/nfts/nft-options';
+import type { NetworkSpec } from '@green-impact/chain/networks/network-spec';
 import { tapRegistration, type ServiceTap } from './service-tap.js';
 
 /**
@@ -44,6 +45,11 @@ export interface ChainLevers {
   stopWorker(): Promise<void>;
   /** Starts its job worker again: the queued jobs run. */
   startWorker(): Promise<void>;
+  /**
+   * Empties the balance of the service's signer on embedded `network` (a Hardhat method of its node): the
+   * node then refuses its transactions, as a signer that cannot pay. Answers the function that refills it.
+   */
+  drainSigner(network: string): Promise<() => Promise<void>>;
 }
 
 /** An account made through identity's CreateAccount: its first API key and the caller it authenticates as. */
@@ -111,6 +117,8 @@ export interface TestGatewayOptions {
   log?: Logger;
   /** The gateway's operation table; the full one unless given. */
   table?: OperationTable;
+  /** The chain service's networks; loadNetworkSpecs({}) (the embedded sepolia, amoy and mumbai) unless given. */
+  chainNetworks?: NetworkSpec[];
   /** How the chain service fetches NFT images (e.g. `{ allowPrivateHosts: true }` for an image served on loopback). */
   nftImage?: NftOptions['image'];
 }
@@ -189,7 +197,7 @@ export async function startTestGateway(env: Record<string, string> = {}, options
       const [{ createChainService }, { loadNetworkSpecs }] = await Promise.all([import('@green-impact/chain/service'), import('@green-impact/chain/config')]);
       const service = await createChainService({
         ...common,
-        networks: loadNetworkSpecs({}),
+        networks: options.chainNetworks ?? loadNetworkSpecs({}),
         contentDir,
         publicBaseUrl: baseUrl,
         nfts: { mailOutboxDir, ...(options.nftImage ? { image: options.nftImage } : {}) },
@@ -201,6 +209,12 @@ export async function startTestGateway(env: Record<string, string> = {}, options
         mailOutboxDir,
         stopWorker: () => service.stopWorker(),
         startWorker: async () => void (await service.startWorker()),
+        async drainSigner(name) {
+          const { provider, signerAddress } = service.networks.resolve(name).network;
+          const balance = await provider.getBalance(signerAddress);
+          await provider.send('hardhat_setBalance', [signerAddress, '0x0']);
+          return async () => void (await provider.send('hardhat_setBalance', [signerAddress, `0x${balance.toString(16)}`]));
+        },
       };
     }
 
