@@ -52,7 +52,7 @@ function assertError(res: Res, status: number, code: string, message: string) {
   assert.deepEqual(res.json, { message, code });
 }
 
-/** The last request the fake received for a method, without unset optional fields. */
+/** The last request the service received for a method, without unset optional fields. */
 function lastRequest(method: string): unknown {
   const found = t.taxonomy!.calls.filter((c) => c.method === method).at(-1);
   assert.ok(found, `no ${method} call`);
