@@ -184,8 +184,8 @@ describe('new → fetch → list → transfer', () => {
     assert.equal(res.statusMessage, '');
     assert.deepEqual(info.status, { Value: 'completed' });
     assert.equal(info.request.operation, 'new');
-    // The job's result as the chain service stored it (a protobuf Struct: its keys come sorted, not in the
-    // spec's order, which JSON readers do not depend on; list answers the spec's order, below).
+    // The job's result as the chain service stored it: in a jsonb column, which keeps its keys in its own
+    // order (shorter first), not the spec's; JSON readers do not depend on it. list answers the spec's order.
     assert.deepEqual(Object.keys(info.result).sort(), ['guid', 'network', 'nftTxHash', 'nftId', 'nftIPFSHash', 'nftImageIPFSHash', 'nftJson', 'url', 'status', 'transferCodes'].sort());
     assert.equal(info.result.status, 'created');
     assert.equal(info.result.guid, guid);
