@@ -3,9 +3,9 @@ import assert from 'node:assert/strict';
 import type { Browser } from 'playwright-core';
 import { launchChromium, skipWithoutChromium } from '@green-impact/testing/gateway/chromium';
 import { JobStatus } from '@green-impact/proto/greenimpact/chain/v1/chain';
-import { postCall } from './testing/test-gateway.js';
-import { jsonHeaders, startTestGateway, type TestGateway } from './testing/real-gateway.js';
-import { serveNftImage } from './testing/nft-image.js';
+import { postCall } from '@green-impact/testing/gateway/v1-calls';
+import { jsonHeaders, startTestGateway, type TestGateway } from '@green-impact/testing/gateway/real-gateway';
+import { serveNftImage } from '@green-impact/testing/gateway/nft-image';
 
 /**
  * The claim link as the e-mail now carries it (`/claim?guid=…#code=…`, services/chain/src/mail/claim-email.ts),

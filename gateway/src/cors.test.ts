@@ -2,7 +2,7 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { ConfigError } from '@green-impact/shared/config';
 import { parseAllowedOrigins } from './cors.js';
-import { startTestGateway, type TestGateway } from './testing/real-gateway.js';
+import { startTestGateway, type TestGateway } from '@green-impact/testing/gateway/real-gateway';
 
 const APP = 'https://app.example.com';
 const LOCAL = 'http://localhost:5173';

@@ -1,8 +1,8 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { DocumentLinks } from './document-links.js';
-import { postCall } from './testing/test-gateway.js';
-import { jsonHeaders, startTestGateway, type TestGateway } from './testing/real-gateway.js';
+import { postCall } from '@green-impact/testing/gateway/v1-calls';
+import { jsonHeaders, startTestGateway, type TestGateway } from '@green-impact/testing/gateway/real-gateway';
 import { data, gqlAt } from '@green-impact/testing/gateway/graphql-calls';
 
 /**

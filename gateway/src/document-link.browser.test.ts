@@ -3,8 +3,8 @@ import assert from 'node:assert/strict';
 import type { Browser } from 'playwright-core';
 import { launchChromium, skipWithoutChromium } from '@green-impact/testing/gateway/chromium';
 import { JobStatus } from '@green-impact/proto/greenimpact/chain/v1/chain';
-import { postCall } from './testing/test-gateway.js';
-import { jsonHeaders, startTestGateway, type TestGateway } from './testing/real-gateway.js';
+import { postCall } from '@green-impact/testing/gateway/v1-calls';
+import { jsonHeaders, startTestGateway, type TestGateway } from '@green-impact/testing/gateway/real-gateway';
 
 /**
  * The link getHtmlFrameworkFromBlockchain answers, opened in a real browser: Debian's Chromium driven by

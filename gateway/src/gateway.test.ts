@@ -7,8 +7,8 @@ import { createGateway } from './gateway.js';
 import { deadPort } from '@green-impact/testing/gateway/dead-port';
 import { defineOperation } from './v1/operation.js';
 import { createOperationTable } from './v1/operation-table.js';
-import { postCall } from './testing/test-gateway.js';
-import { jsonHeaders, startTestGateway } from './testing/real-gateway.js';
+import { postCall } from '@green-impact/testing/gateway/v1-calls';
+import { jsonHeaders, startTestGateway } from '@green-impact/testing/gateway/real-gateway';
 
 test('/healthz, /readyz and /metrics', async () => {
   const t = await startTestGateway();

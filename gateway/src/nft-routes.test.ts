@@ -1,27 +1,39 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { FAKE_JPG, FAKE_PDF } from './testing/fake-chain-nfts.js';
-import { postCall, startTestGateway, type TestGateway } from './testing/test-gateway.js';
+import { JobStatus } from '@green-impact/proto/greenimpact/chain/v1/chain';
+import { serveNftImage } from '@green-impact/testing/gateway/nft-image';
+import { postCall } from '@green-impact/testing/gateway/v1-calls';
+import { jsonHeaders, startTestGateway, type TestGateway } from '@green-impact/testing/gateway/real-gateway';
 
 /**
- * The public NFT pages against the fake ChainService over real gRPC: certificate files and landing page,
- * the claim form (GET and POST, no API key), and the receipt page for networks without an explorer.
+ * The public NFT pages against the real chain service (minting on its embedded amoy an image served on
+ * loopback): certificate files and landing page, the claim form (GET and POST, no API key), and the
+ * receipt page for networks without an explorer.
  */
 
 const NFT = 'SVC.NFT.zK';
-const ACME = { 'content-type': 'application/json', 'x-api-key': 'user-key' };
 const WALLET = '0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed';
 const UNKNOWN = '00000000-0000-4000-8000-000000000000';
 
 let t: TestGateway;
+let image: Awaited<ReturnType<typeof serveNftImage>>;
+let ACME: Record<string, string>;
+/** The chain service's signer on amoy: it mints the NFTs to itself. */
+let signer: string;
 let guid: string;
+let nftId: string;
 let mintHash: string;
+let mintBlock: number;
 before(async () => {
-  t = await startTestGateway({}, { chain: true });
-  ({ guid, hash: mintHash } = await minted('Solar <Park> "2024"'));
+  image = await serveNftImage();
+  t = await startTestGateway({}, { chain: true, nftImage: { allowPrivateHosts: true } });
+  ACME = jsonHeaders(t.userKey);
+  signer = (await t.chain!.client.listNetworks({}, { caller: t.user })).networks.find((n) => n.name === 'amoy')!.signerAddress;
+  ({ guid, nftId, hash: mintHash, block: mintBlock } = await minted('Solar <Park> "2024"'));
 });
 after(async () => {
   await t.stop();
+  await image.close();
 });
 
 async function call(operation: string, parameters: Record<string, unknown>, envelope: Record<string, unknown> = { version: 1, network: 'amoy' }): Promise<any> {
@@ -30,11 +42,17 @@ async function call(operation: string, parameters: Record<string, unknown>, enve
   return res.json;
 }
 
-async function minted(name: string, complete = true): Promise<{ guid: string; nftId: string; hash: string }> {
-  const { info } = await call('new', { name, description: 'A <b>bold</b> claim', image: 'https://images.example.org/a.png', attributes: { tonnes: 12 } });
-  if (complete) t.chain!.complete(info.jobId);
-  const fetched = (await call('fetch', { jobId: info.jobId }, {})).info;
-  return { guid: fetched.guid, nftId: fetched.result?.nftId ?? '', hash: fetched.hash ?? '' };
+/** Mints (and waits for the mint, unless `complete` is false: the chain's worker is then stopped meanwhile, as on a replica without one). */
+async function minted(name: string, complete = true): Promise<{ guid: string; nftId: string; hash: string; block: number }> {
+  if (!complete) await t.chainLevers!.stopWorker();
+  try {
+    const { info } = await call('new', { name, description: 'A <b>bold</b> claim', image: image.url, attributes: { tonnes: 12 } });
+    if (complete) assert.equal((await t.settledJob(info.jobId)).status, JobStatus.JOB_STATUS_COMPLETED);
+    const fetched = (await call('fetch', { jobId: info.jobId }, {})).info;
+    return { guid: fetched.guid, nftId: fetched.result?.nftId ?? '', hash: fetched.hash ?? '', block: fetched.receipt?.blockNumber ?? 0 };
+  } finally {
+    if (!complete) await t.chainLevers!.startWorker();
+  }
 }
 
 const get = (path: string, headers: Record<string, string> = {}) => fetch(`${t.baseUrl}${path}`, { headers, redirect: 'manual' });
@@ -58,13 +76,19 @@ describe('GET /certificates/<guid>.pdf and .jpg', () => {
     assert.equal(pdf.headers.get('cache-control'), 'public, max-age=86400');
     assert.equal(pdf.headers.get('content-disposition'), `inline; filename="certificate-${guid}.pdf"`);
     assert.equal(pdf.headers.get('access-control-allow-origin'), '*');
-    assert.deepEqual(Buffer.from(await pdf.arrayBuffer()), FAKE_PDF);
     const etag = pdf.headers.get('etag')!;
     assert.match(etag, /^"bafkrei[a-z0-9]+"$/);
+    // The file the chain service rendered and stores under that CID.
+    const stored = async (cid: string) => Buffer.from((await t.chain!.client.getContent({ cid }, { caller: t.user })).content);
+    const pdfBytes = Buffer.from(await pdf.arrayBuffer());
+    assert.equal(pdfBytes.subarray(0, 5).toString('latin1'), '%PDF-');
+    assert.deepEqual(pdfBytes, await stored(etag.slice(1, -1)));
 
     const jpg = await get(`/certificates/${guid}.jpg`);
     assert.equal(jpg.headers.get('content-type'), 'image/jpeg');
-    assert.deepEqual(Buffer.from(await jpg.arrayBuffer()).subarray(0, FAKE_JPG.length), FAKE_JPG);
+    const jpgBytes = Buffer.from(await jpg.arrayBuffer());
+    assert.deepEqual(jpgBytes.subarray(0, 3), Buffer.from([0xff, 0xd8, 0xff]));
+    assert.deepEqual(jpgBytes, await stored(jpg.headers.get('etag')!.slice(1, -1)));
 
     const contents = t.chain!.count('getContent');
     const cached = await get(`/certificates/${guid}.pdf`, { 'if-none-match': etag });
@@ -96,16 +120,16 @@ describe('GET /certificates/<guid>', () => {
     assert.match(body, /A &lt;b&gt;bold&lt;\/b&gt; claim/);
     assert.doesNotMatch(body, /<script/i);
     assert.match(body, /<th>Network<\/th><td>amoy<\/td>/);
-    assert.match(body, /<th>Token id<\/th><td>1<\/td>/);
-    assert.match(body, new RegExp(`href="https://impact.example.org/explorer/amoy/tx/${mintHash}"`));
-    assert.match(body, /0xaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa<\/span> <span class="ok">\(read from the chain now\)/);
+    assert.match(body, new RegExp(`<th>Token id</th><td>${nftId}</td>`));
+    assert.match(body, new RegExp(`href="${t.baseUrl.replace(/[.]/g, '\\.')}/explorer/amoy/tx/${mintHash}"`));
+    assert.match(body, new RegExp(`${signer}</span> <span class="ok">\\(read from the chain now\\)`, 'i'));
     assert.match(body, new RegExp(`href="${guid}.pdf"`));
     assert.match(body, new RegExp(`href="${guid}.jpg"`));
     assert.match(body, /href="..\/ipfs\/bafkrei/);
     const relayed = t.chain!.calls.filter((c) => c.method === 'relayJsonRpc').at(-1)!.request as { network: string; body: Uint8Array };
     const rpc = JSON.parse(Buffer.from(relayed.body).toString('utf8'));
     assert.equal(rpc.method, 'eth_call');
-    assert.equal(rpc.params[0].data, `0x6352211e${'0'.repeat(63)}1`);
+    assert.equal(rpc.params[0].data, `0x6352211e${BigInt(nftId).toString(16).padStart(64, '0')}`);
   });
 
   test('an unknown NFT is a 404 page', async () => {
@@ -197,8 +221,8 @@ describe('GET /explorer/<network>/tx/<hash>', () => {
     assertPageHeaders(res, 'public, max-age=60');
     const body = await res.text();
     assert.match(body, /<span class="ok">success<\/span>/);
-    assert.match(body, /<th>Block<\/th><td>7<\/td>/);
-    assert.match(body, /<strong>Transfer<\/strong> of token 1 minted to <span class="mono">0xaaaa/);
+    assert.match(body, new RegExp(`<th>Block</th><td>${mintBlock}</td>`));
+    assert.match(body, new RegExp(`<strong>Transfer</strong> of token ${nftId} minted to <span class="mono">${signer}`, 'i'));
   });
 
   test('the receipt page asks the node once however often it is opened, at once or later (cached, reads joined)', async () => {

@@ -2,8 +2,8 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import net from 'node:net';
 import { gqlAt } from '@green-impact/testing/gateway/graphql-calls';
-import { postCall } from './testing/test-gateway.js';
-import { jsonHeaders, startTestGateway, type TestAccount, type TestGateway } from './testing/real-gateway.js';
+import { postCall } from '@green-impact/testing/gateway/v1-calls';
+import { jsonHeaders, startTestGateway, type TestAccount, type TestGateway } from '@green-impact/testing/gateway/real-gateway';
 
 /**
  * The gateway's time limits in front of the real identity service. A request stays unanswered by holding

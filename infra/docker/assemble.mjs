@@ -8,7 +8,7 @@
 //   node_modules/                     the production dependencies, from --deps (npm ci --omit=dev --workspace)
 //   healthcheck.mjs                   the image's HEALTHCHECK
 // Only the output of each workspace's production project (its tsconfig.json) goes in: the test projects
-// (tsconfig.test.json: *.test.ts, and the gateway's src/testing/ fakes) emit into the same dist/ so that tests
+// (tsconfig.test.json: the *.test.ts files, nothing else) emit into the same dist/ so that tests
 // import their neighbours by relative path, and are left out here, as are type declarations and source maps.
 // The test support workspace (testing/, @green-impact/testing) is a devDependency only, so no closure holds
 // it; test/src/image-build.test.ts proves no testing code reaches an image. Run after `npm run build`:

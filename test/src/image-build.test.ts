@@ -49,6 +49,10 @@ describe('no testing code in any image', { skip: built ? false : 'needs npm run 
     assert.ok(production.length > 100 && production.every((f) => existsSync(join(repoRoot, f))), 'every production output is built');
     assert.deepEqual(testingCodeIn(repoRoot, production, projects), []);
     assert.deepEqual(testOnlyModules(repoRoot, projects), [], 'modules only tests import: move them to testing/');
+    // Test-only code of a workspace's own (its tsconfig.test.json) is its tests and nothing else: any support
+    // they share lives in the test support workspace.
+    const support = [...projects].flatMap(([, p]) => [...p.test]).filter((f) => !/\.test\.js$/.test(f));
+    assert.deepEqual(support, [], 'test support outside testing/: move it there');
   });
 
   it('only the root package depends on the test support (a workspace devDependency would put its closure in images)', () => {
@@ -63,10 +67,11 @@ describe('no testing code in any image', { skip: built ? false : 'needs npm run 
   it('the checks find testing code when there is some (the checks themselves)', () => {
     const harness = 'testing/dist/taxonomy/harness.js';
     const gatewayTest = 'gateway/dist/v1/call-route.test.js';
-    const fake = 'gateway/dist/testing/fake-server.js';
-    assert.ok(projects.get('gateway')?.test.has(fake) && !projects.get('gateway')?.production.has(fake), 'the gateway fakes are test-project code');
-    const found = testingCodeIn(repoRoot, [harness, gatewayTest, fake], projects);
-    for (const f of [harness, gatewayTest, fake]) assert.ok(found.some((p) => p.startsWith(`${f}:`)), `${f} is flagged: ${found.join('\n')}`);
+    // The gateway's test support (the real services behind a test gateway) is the test support workspace's.
+    const gatewayHarness = 'testing/dist/gateway/real-gateway.js';
+    assert.ok(projects.get('testing')?.production.has(gatewayHarness), 'the gateway harness is built by the test support workspace');
+    const found = testingCodeIn(repoRoot, [harness, gatewayTest, gatewayHarness], projects);
+    for (const f of [harness, gatewayTest, gatewayHarness]) assert.ok(found.some((p) => p.startsWith(`${f}:`)), `${f} is flagged: ${found.join('\n')}`);
     // The e2e suite's support module imports the test support package: a file like it in an image is flagged.
     assert.ok(testingCodeIn(repoRoot, ['test/dist/support/system.js'], projects).some((p) => p.includes(`imports ${TESTING_PACKAGE}/`)), 'an import of the test support package');
   });

@@ -1,11 +1,13 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { startTestGateway, type TestGateway } from '../testing/test-gateway.js';
+import { serveNftImage } from '@green-impact/testing/gateway/nft-image';
+import { startPortfolioGateway } from '@green-impact/testing/gateway/portfolio-gateway';
+import type { TestGateway } from '@green-impact/testing/gateway/real-gateway';
 import { data, gqlAt, onlyError, type GqlResponse } from '@green-impact/testing/gateway/graphql-calls';
 
 /**
- * The documents and nfts connections are paged by the chain service (the fake here, paging as the real
- * one): first/after go to ListDocumentJobs / ListNfts as page_size/page_token, and the whole list is
+ * The documents and nfts connections are paged by the chain service (the real one, its jobs run on its
+ * embedded network): first/after go to ListDocumentJobs / ListNfts as page_size/page_token, and the whole list is
  * never asked for.
  */
 
@@ -13,8 +15,9 @@ const DOCUMENTS = 'query($first: Int, $after: String) { documents(frameworkIdent
 const NFTS = 'query($first: Int, $after: String) { nfts(first: $first, after: $after) { nodes { guid } pageInfo { hasNextPage endCursor } totalCount } }';
 
 let t: TestGateway;
+let image: Awaited<ReturnType<typeof serveNftImage>>;
 const minted: string[] = [];
-const gql = (query: string, variables: Record<string, unknown> = {}): Promise<GqlResponse> => gqlAt(t.baseUrl, query, variables, 'user-key');
+const gql = (query: string, variables: Record<string, unknown> = {}): Promise<GqlResponse> => gqlAt(t.baseUrl, query, variables, t.userKey);
 const sent = (method: string) => t.chain!.calls.filter((c) => c.method === method).map((c) => JSON.parse(JSON.stringify(c.request)));
 type Page = { nodes: Record<string, string>[]; pageInfo: { hasNextPage: boolean; endCursor: string | null }; totalCount: number };
 
@@ -37,22 +40,24 @@ async function allPages(query: string, field: string, method: string, first: num
 }
 
 before(async () => {
-  t = await startTestGateway({}, { portfolio: true, chain: true });
+  // The NFTs' image, fetched by the chain service when it mints: served on loopback.
+  image = await serveNftImage();
+  t = await startPortfolioGateway({}, { chain: true, nftImage: { allowPrivateHosts: true } });
   data(
     await gql(`mutation {
-      f: addFramework(input: { identifier: "GBF", name: "Green Bond Framework", currencyCode: "EUR", visibility: PUBLIC }) { id }
       y: addYearSpecificsToFramework(input: { identifier: "GBF", year: 2024, valueOutstanding: 1000000, allocatedAmount: 800000, valueOutstandingFramework: true }) { message }
     }`),
   );
   for (let i = 0; i < 5; i++) {
     data(await gql(`mutation { writeFrameworkDocument(input: { identifier: "GBF", year: 2024, format: JSON, network: "sepolia" }) { id } }`));
-    const input = { network: 'sepolia', name: `NFT ${i}`, description: '', image: 'https://images.example.org/a.png', attributes: [] };
+    const input = { network: 'sepolia', name: `NFT ${i}`, description: '', image: image.url, attributes: [] };
     minted.push(data(await gql(`mutation($input: MintNftInput!) { mintNft(input: $input) { nftGuid } }`, { input }))['mintNft'].nftGuid);
     await new Promise((resolve) => setTimeout(resolve, 3)); // distinct creation times: the order is the mint order
   }
 });
 after(async () => {
   await t.stop();
+  await image.close();
 });
 
 describe('connections paged by the chain service', () => {

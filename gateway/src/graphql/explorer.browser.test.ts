@@ -2,7 +2,7 @@ import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Browser } from 'playwright-core';
 import { launchChromium, skipWithoutChromium } from '@green-impact/testing/gateway/chromium';
-import { startTestGateway, type TestGateway } from '../testing/real-gateway.js';
+import { startTestGateway, type TestGateway } from '@green-impact/testing/gateway/real-gateway';
 
 /**
  * The explorer page in a real browser: Debian's Chromium driven by playwright-core opens /graphql, runs a

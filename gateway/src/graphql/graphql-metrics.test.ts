@@ -5,7 +5,7 @@ import WebSocket from 'ws';
 import { metricsRegistry } from '@green-impact/shared/metrics';
 import { deadPort } from '@green-impact/testing/gateway/dead-port';
 import { gqlAt } from '@green-impact/testing/gateway/graphql-calls';
-import { startTestGateway, type TestGateway } from '../testing/real-gateway.js';
+import { startTestGateway, type TestGateway } from '@green-impact/testing/gateway/real-gateway';
 import { classifyCode, OperationNames, outcomeOf, unresolvedLabel } from './graphql-metrics.js';
 
 /** The current value of gateway_graphql_operations_total for these labels (the registry is per process). */

@@ -1,7 +1,7 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
-import { startTestGateway, type TestGateway } from '../testing/real-gateway.js';
+import { startTestGateway, type TestGateway } from '@green-impact/testing/gateway/real-gateway';
 import { data, gqlAt, onlyError, type GqlResponse } from '@green-impact/testing/gateway/graphql-calls';
 import { checkPage, paginate } from './pagination.js';
 

@@ -1,11 +1,13 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { FAKE_NFT_CONTRACT } from '../testing/fake-chain-nfts.js';
-import { startTestGateway, type TestGateway } from '../testing/test-gateway.js';
+import { JobStatus } from '@green-impact/proto/greenimpact/chain/v1/chain';
+import { serveNftImage } from '@green-impact/testing/gateway/nft-image';
+import { startTestGateway, type TestAccount, type TestGateway } from '@green-impact/testing/gateway/real-gateway';
 import { data, gqlAt, onlyError, type GqlResponse } from '@green-impact/testing/gateway/graphql-calls';
 
 /**
- * NFTs on GraphQL against the fake ChainService over real gRPC: mintNft → job(id).nft, nfts / nft,
+ * NFTs on GraphQL against the real chain service (minting on its embedded sepolia an image served on
+ * loopback): mintNft → job(id).nft, nfts / nft,
  * transferNft, sendNft (codes once), claimNft and revokeNftSend without a key, validation naming the input.
  */
 
@@ -14,68 +16,86 @@ const NFT_FIELDS = `guid network nftId txHash status owner transferredTo contrac
   metadata { name description image attributes { traitType value displayType } } urls { nft image transaction } certificate { pdf jpg page }`;
 
 let t: TestGateway;
+let image: Awaited<ReturnType<typeof serveNftImage>>;
+let other: TestAccount;
+/** The chain service's sepolia: its signer (who mints, to itself) and its NFT contract. */
+let sepolia: { signerAddress: string; nftContractAddress: string };
 
-const gql = (query: string, variables: Record<string, unknown> = {}, apiKey: string | null = 'user-key'): Promise<GqlResponse> =>
+const gql = (query: string, variables: Record<string, unknown> = {}, apiKey: string | null = t.userKey): Promise<GqlResponse> =>
   gqlAt(t.baseUrl, query, variables, apiKey);
 before(async () => {
-  t = await startTestGateway({}, { chain: true });
+  image = await serveNftImage();
+  t = await startTestGateway({}, { chain: true, nftImage: { allowPrivateHosts: true } });
+  other = await t.createAccount('Other');
+  sepolia = (await t.chain!.client.listNetworks({}, { caller: t.user })).networks.find((n) => n.name === 'sepolia')!;
 });
 after(async () => {
   await t.stop();
+  await image.close();
 });
+
+/** Waits for the chain service to run job `id` on its network; it must complete. */
+async function completed(id: string): Promise<void> {
+  assert.equal((await t.settledJob(id)).status, JobStatus.JOB_STATUS_COMPLETED);
+}
 
 const MINT = `mutation($input: MintNftInput!) { mintNft(input: $input) { id kind status request nftGuid } }`;
 const mintInput = (name: string) => ({
   network: 'sepolia',
   name,
   description: 'Avoided emissions',
-  image: 'https://images.example.org/a.png',
+  image: image.url,
   attributes: [{ traitType: 'tCO2e', value: 5320, displayType: 'number' }, { traitType: 'verified', value: true }],
 });
 
 async function mintedNft(name: string): Promise<Record<string, any>> {
   const job = data(await gql(MINT, { input: mintInput(name) }))['mintNft'];
-  t.chain!.complete(job.id);
+  await completed(job.id);
   return data(await gql(`query($id: ID!) { job(id: $id) { status nftGuid nftId nft { ${NFT_FIELDS} } } }`, { id: job.id }))['job'];
 }
 
 describe('mint and read', () => {
   test('mintNft answers the queued job echoing the legacy call; job(id).nft is the NFT once completed', async () => {
+    // The chain's worker stopped until the queued job is seen (as on a replica without one).
+    await t.chainLevers!.stopWorker();
     const job = data(await gql(MINT, { input: { ...mintInput('Solar Park'), idempotencyKey: 'gql-mint' } }))['mintNft'];
+    await t.chainLevers!.startWorker();
     assert.equal(job.kind, 'NFT_MINT');
     assert.equal(job.status, 'QUEUED');
     assert.match(job.nftGuid, /^[0-9a-f-]{36}$/);
     assert.deepEqual(job.request, {
       solution: 'SVC.NFT.zK', version: 1, network: 'sepolia', operation: 'new',
       parameters: {
-        name: 'Solar Park', description: 'Avoided emissions', image: 'https://images.example.org/a.png',
+        name: 'Solar Park', description: 'Avoided emissions', image: image.url,
         attributes: [{ trait_type: 'tCO2e', value: 5320, display_type: 'number' }, { trait_type: 'verified', value: true }],
       },
     });
     const sent = t.chain!.calls.filter((c) => c.method === 'mintNft').at(-1)!.request as any;
     assert.equal(sent.idempotencyKey, 'gql-mint');
-    t.chain!.complete(job.id);
+    await completed(job.id);
     const done = data(await gql(`query($id: ID!) { job(id: $id) { status nftGuid nftId nft { ${NFT_FIELDS} } } }`, { id: job.id }))['job'];
     assert.equal(done.status, 'COMPLETED');
-    assert.equal(done.nftId, '1');
+    assert.match(done.nftId, /^[1-9]\d*$/);
     const nft = done.nft;
     assert.equal(nft.guid, job.nftGuid);
     assert.equal(nft.status, 'CREATED');
-    assert.equal(nft.contractAddress, FAKE_NFT_CONTRACT);
-    assert.equal(nft.owner, '0x' + 'a'.repeat(40));
+    assert.equal(nft.nftId, done.nftId);
+    assert.equal(nft.contractAddress, sepolia.nftContractAddress);
+    assert.equal(nft.owner, sepolia.signerAddress);
     assert.deepEqual(nft.metadata.attributes, [{ traitType: 'tCO2e', value: 5320, displayType: 'number' }, { traitType: 'verified', value: true, displayType: null }]);
     assert.match(nft.metadata.image, /^ipfs:\/\/bafkrei/);
     assert.deepEqual(nft.certificate, {
-      pdf: `https://impact.example.org/certificates/${nft.guid}.pdf`,
-      jpg: `https://impact.example.org/certificates/${nft.guid}.jpg`,
-      page: `https://impact.example.org/certificates/${nft.guid}`,
+      pdf: `${t.baseUrl}/certificates/${nft.guid}.pdf`,
+      jpg: `${t.baseUrl}/certificates/${nft.guid}.jpg`,
+      page: `${t.baseUrl}/certificates/${nft.guid}`,
     });
-    assert.match(nft.urls.transaction, /^https:\/\/sepolia.etherscan.io\/tx\/0x/);
+    // No explorer for an embedded network: the gateway's own receipt page.
+    assert.equal(nft.urls.transaction, `${t.baseUrl}/explorer/sepolia/tx/${nft.txHash}`);
     assert.match(nft.timestamp, /^\d{13}$/);
 
     const read = data(await gql(`query($guid: ID!) { nft(guid: $guid) { guid status metadata { name } } }`, { guid: nft.guid }))['nft'];
     assert.deepEqual(read, { guid: nft.guid, status: 'CREATED', metadata: { name: 'Solar Park' } });
-    assert.equal(data(await gql(`query($guid: ID!) { nft(guid: $guid) { guid } }`, { guid: nft.guid }, 'op-key'))['nft'], null, "another account's NFT is null");
+    assert.equal(data(await gql(`query($guid: ID!) { nft(guid: $guid) { guid } }`, { guid: nft.guid }, other.apiKey))['nft'], null, "another account's NFT is null");
     const listed = data(await gql(`{ nfts(from: 0, first: 5) { nodes { guid } } all: nfts { nodes { guid } totalCount } }`));
     assert.ok(listed['nfts'].nodes.some((n: any) => n.guid === nft.guid));
     assert.equal(listed['all'].totalCount, listed['all'].nodes.length);

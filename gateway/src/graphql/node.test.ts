@@ -1,8 +1,8 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { JobStatus } from '@green-impact/proto/greenimpact/chain/v1/chain';
-import { startTestGateway, type TestGateway } from '../testing/real-gateway.js';
-import { serveNftImage } from '../testing/nft-image.js';
+import { startTestGateway, type TestGateway } from '@green-impact/testing/gateway/real-gateway';
+import { serveNftImage } from '@green-impact/testing/gateway/nft-image';
 import { data, gqlAt, onlyError, type GqlResponse } from '@green-impact/testing/gateway/graphql-calls';
 
 /**

@@ -1,32 +1,42 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { startTestGateway, type TestGateway } from '../testing/test-gateway.js';
+import { startTestGateway, type TestGateway } from '@green-impact/testing/gateway/real-gateway';
+import { taxonomyIds, type TaxonomyIds } from '@green-impact/testing/gateway/taxonomy-ids';
 import { callsDuring as callsOf, data, gqlAt, onlyError, type GqlResponse } from '@green-impact/testing/gateway/graphql-calls';
 
 /**
- * GraphQL over assets, investors, positions, portfolios and impacts, against the fake PortfolioService and
- * TaxonomyService over real gRPC. `user-key` (account acc-acme) is the issuer and investor manager;
- * `op-key` belongs to another account.
+ * GraphQL over assets, investors, positions, portfolios and impacts, against the real portfolio, taxonomy
+ * and identity services over gRPC, on the ICMA example taxonomy. The user's key (account Acme) is the issuer
+ * and investor manager; `otherKey` belongs to another account.
  */
 
 const KEY = 'a'.repeat(64);
-const ACME = { accountId: 'acc-acme', role: 'user' as const };
+const GHG = 'Annual GHG emissions reduced/avoided';
+const ENERGY = 'Annual renewable energy generation';
 
 let t: TestGateway;
+let otherKey: string;
+let ids: TaxonomyIds;
+/** The ids of the framework's two rows' items, as GraphQL answers them (IDs are strings). */
+const id = (n: number) => String(n);
 
-const gql = (query: string, variables: Record<string, unknown> = {}, apiKey: string | null = 'user-key'): Promise<GqlResponse> =>
+const gql = (query: string, variables: Record<string, unknown> = {}, apiKey: string | null = t.userKey): Promise<GqlResponse> =>
   gqlAt(t.baseUrl, query, variables, apiKey);
-/** Calls per method the fake services behind the gateway receive while `run` runs. */
-const callsDuring = (run: () => Promise<unknown>) => callsOf([t.portfolio!, t.taxonomy!], run);
+/** Calls per method the gateway makes to the services behind it while `run` runs (not theirs to each other). */
+const callsDuring = (run: () => Promise<unknown>) => callsOf([t.portfolio!, t.taxonomy!], run, (c) => c.issuer === 'gateway');
 before(async () => {
   t = await startTestGateway({}, { portfolio: true });
+  otherKey = (await t.createAccount('Other')).apiKey;
+  // The ICMA example: its sub categories, indicators and units, EUR and SEK with their rates.
+  await t.loadExampleTaxonomy();
+  ids = await taxonomyIds(t);
   // A public EUR framework of 2024: D = max(L, V) = 1 000 000 (valueOutstandingFramework false); two rows.
   data(
     await gql(`mutation {
       f: addFramework(input: { identifier: "GBF", name: "Green Bond Framework", currencyCode: "EUR", visibility: PUBLIC }) { id }
       y: addYearSpecificsToFramework(input: { identifier: "GBF", year: 2024, valueOutstanding: 800000, allocatedAmount: 1000000, valueOutstandingFramework: false }) { message }
-      r1: addCategoryIndicatorToFramework(input: { identifier: "GBF", year: 2024, subCategoryId: 10, volume: 600000, indicatorId: 30, value: 5000 }) { message }
-      r2: addCategoryIndicatorToFramework(input: { identifier: "GBF", year: 2024, subCategoryId: 11, volume: 200000, indicatorId: 31, value: 800 }) { message }
+      r1: addCategoryIndicatorToFramework(input: { identifier: "GBF", year: 2024, subCategoryId: ${ids.subCategory['Solar power']}, volume: 600000, indicatorId: ${ids.indicator[GHG]}, value: 5000 }) { message }
+      r2: addCategoryIndicatorToFramework(input: { identifier: "GBF", year: 2024, subCategoryId: ${ids.subCategory['Wind power']}, volume: 200000, indicatorId: ${ids.indicator[ENERGY]}, value: 800 }) { message }
     }`),
   );
 });
@@ -67,8 +77,8 @@ describe('changes and reads', () => {
     // P_f ÷ D = 250 000 ÷ max(1 000 000, 800 000); tau = 365/366 (2024 is a leap year, the holding misses 31 December).
     const tau = 365 / 366;
     assert.deepEqual(setup['p'].impacts, [
-      { indicator: { id: '30', name: 'Avoided emissions' }, value: tau * 0.25 * 5000, attributedVolume: tau * 0.25 * 600000, inputs: { amountInFrameworkCurrency: 250000, denominator: 1e6, tau, fxRate: 1 } },
-      { indicator: { id: '31', name: 'Renewable energy produced' }, value: tau * 0.25 * 800, attributedVolume: tau * 0.25 * 200000, inputs: { amountInFrameworkCurrency: 250000, denominator: 1e6, tau, fxRate: 1 } },
+      { indicator: { id: id(ids.indicator[GHG]), name: GHG }, value: tau * 0.25 * 5000, attributedVolume: tau * 0.25 * 600000, inputs: { amountInFrameworkCurrency: 250000, denominator: 1e6, tau, fxRate: 1 } },
+      { indicator: { id: id(ids.indicator[ENERGY]), name: ENERGY }, value: tau * 0.25 * 800, attributedVolume: tau * 0.25 * 200000, inputs: { amountInFrameworkCurrency: 250000, denominator: 1e6, tau, fxRate: 1 } },
     ]);
     assert.deepEqual(sent('addPosition'), { investorIdentifier: 'inv_1', assetIdentifier: 'SE0001', positionAmount: 250000, positionCurrencyCode: 'EUR', reportingYear: 2024 });
 
@@ -148,14 +158,15 @@ describe('changes and reads', () => {
       denominator: 1e6,
       fxRate: 1,
       rows: [
-        { indicator: { id: '30', name: 'Avoided emissions' }, subCategory: { name: 'Solar power' }, volume: 60000, currencyCode: 'EUR', value: 500 },
-        { indicator: { id: '31', name: 'Renewable energy produced' }, subCategory: { name: 'Wind power' }, volume: 20000, currencyCode: 'EUR', value: 80 },
+        // In Swedish (languageCode "sv"), as the example translates them.
+        { indicator: { id: id(ids.indicator[GHG]), name: 'Årliga minskade/undvikta växthusgasutsläpp' }, subCategory: { name: 'Solkraft' }, volume: 60000, currencyCode: 'EUR', value: 500 },
+        { indicator: { id: id(ids.indicator[ENERGY]), name: 'Årlig produktion av förnybar energi' }, subCategory: { name: 'Vindkraft' }, volume: 20000, currencyCode: 'EUR', value: 80 },
       ],
     });
     assert.equal(res['none'], null);
     assert.deepEqual(res['frameworks'].nodes, [{ identifier: 'GBF', assets: [{ identifier: 'SE0001' }, { identifier: 'SE0002' }] }]);
 
-    const other = data(await gql('{ assets { nodes { identifier owned } } frameworks(year: 2024) { nodes { assets { identifier } } } }', {}, 'op-key'));
+    const other = data(await gql('{ assets { nodes { identifier owned } } frameworks(year: 2024) { nodes { assets { identifier } } } }', {}, otherKey));
     assert.deepEqual(other, { assets: { nodes: [{ identifier: 'SE0001', owned: false }] }, frameworks: { nodes: [{ assets: [{ identifier: 'SE0001' }] }] } });
     const noValue = await gql('{ asset(identifier: "SE0002") { identifier frameworkDetails(year: 2024) { share } } }');
     assert.deepEqual(noValue.body.data, { asset: { identifier: 'SE0002', frameworkDetails: null } });
@@ -190,22 +201,23 @@ describe('changes and reads', () => {
       impacts: {
         year: 2024,
         totals: [
-          { indicator: { id: '30' }, unit: { name: 'tCO2e' }, value: tau * 0.25 * 5000, positionCount: 1 },
-          { indicator: { id: '31' }, unit: { name: 'MWh' }, value: tau * 0.25 * 800, positionCount: 1 },
+          { indicator: { id: id(ids.indicator[GHG]) }, unit: { name: 'tCO2e/year' }, value: tau * 0.25 * 5000, positionCount: 1 },
+          { indicator: { id: id(ids.indicator[ENERGY]) }, unit: { name: 'MWh/year' }, value: tau * 0.25 * 800, positionCount: 1 },
         ],
         volumeTotals: [
-          { subCategory: { id: '10' }, attributedVolume: tau * 0.25 * 600000 },
-          { subCategory: { id: '11' }, attributedVolume: tau * 0.25 * 200000 },
+          { subCategory: { id: id(ids.subCategory['Solar power']) }, attributedVolume: tau * 0.25 * 600000 },
+          { subCategory: { id: id(ids.subCategory['Wind power']) }, attributedVolume: tau * 0.25 * 200000 },
         ],
         positionIdsWithoutImpacts: [],
       },
     });
     assert.equal(open['nobody'], null);
-    assert.deepEqual(onlyError(await gql('{ investors(decryptionKey: "nope") { nodes { name } } }')), {
+    // A key of the right form that is not the one (the form is the service's rule, tested there).
+    assert.deepEqual(onlyError(await gql(`{ investors(decryptionKey: "${'c'.repeat(64)}") { nodes { name } } }`)), {
       message: 'The decryption key does not match the key the data was encrypted with.',
       code: 'INVALID_ARGUMENT',
     });
-    assert.deepEqual(data(await gql('{ investors { nodes { id } } }', {}, 'op-key')), { investors: { nodes: [] } });
+    assert.deepEqual(data(await gql('{ investors { nodes { id } } }', {}, otherKey)), { investors: { nodes: [] } });
 
     // Investor.positions / portfolios come from the account's listings, read without the key: the positions
     // of investors encrypted with another key do not make this investor's key "wrong".
@@ -236,8 +248,8 @@ describe('changes and reads', () => {
     const one = data(await gql(`{ positions(investorIdentifier: "inv_1", assetIdentifier: "SE0001") { nodes { impacts(year: 2024) { year indicator { name } unit { name } currencyCode frameworkIdentifier inputs { positionAmount positionCurrencyCode holdingDaysInYear daysInYear indicatorValue subCategoryVolume valueOutstandingFramework frameworkValueOutstanding frameworkAllocatedAmount } } } } }`));
     assert.deepEqual(one['positions'].nodes[0].impacts[0], {
       year: 2024,
-      indicator: { name: 'Avoided emissions' },
-      unit: { name: 'tCO2e' },
+      indicator: { name: GHG },
+      unit: { name: 'tCO2e/year' },
       currencyCode: 'EUR',
       frameworkIdentifier: 'GBF',
       inputs: {
@@ -279,7 +291,7 @@ describe('changes and reads', () => {
       f: { message: 'Asset removed.' },
     });
     assert.deepEqual(data(await gql('{ positions { nodes { id } } portfolios { nodes { id } } }')), { positions: { nodes: [] }, portfolios: { nodes: [] } });
-    assert.deepEqual(onlyError(await gql('mutation { removeAsset(identifier: "SE0001") { message } }', {}, 'op-key')), { message: 'Not authorized.', code: 'PERMISSION_DENIED' });
+    assert.deepEqual(onlyError(await gql('mutation { removeAsset(identifier: "SE0001") { message } }', {}, otherKey)), { message: 'Not authorized.', code: 'PERMISSION_DENIED' });
   });
 });
 
@@ -311,9 +323,20 @@ describe('batching: a portfolio of many positions costs a small constant number 
         { investor, portfolio },
       ),
     );
-    for (const asset of ['BIG-A', 'BIG-B']) {
-      await t.portfolio!.seedPositions(ACME, { investorIdentifier: investor, assetIdentifier: asset, count: n / 2, amount: 1000, year: 2024, portfolioIdentifier: portfolio });
-    }
+    // Through the portfolio service's own API, as the user: each position with its 2024 impacts, in the portfolio.
+    const client = t.portfolio!.client;
+    const opts = { caller: t.user };
+    const add = async (assetIdentifier: string) => {
+      const { message } = await client.addPosition(
+        { investorIdentifier: investor, assetIdentifier, positionAmount: 1000, positionCurrencyCode: 'EUR', reportingYear: 2024 },
+        opts,
+      );
+      const positionId = Number(/(\d+)\.$/.exec(message)![1]);
+      await client.addPositionToPortfolio({ investorIdentifier: investor, portfolioIdentifier: portfolio, positionId }, opts);
+    };
+    const assets = Array.from({ length: n }, (_, i) => (i < n / 2 ? 'BIG-A' : 'BIG-B'));
+    // A few at a time: the order within the portfolio is not what the test reads.
+    for (let i = 0; i < assets.length; i += 8) await Promise.all(assets.slice(i, i + 8).map(add));
   }
 
   test('1 000 positions in two assets of one framework: the same calls as 10 positions', async () => {
@@ -365,16 +388,21 @@ describe('batching: a portfolio of many positions costs a small constant number 
 });
 
 test('without PORTFOLIO_GRPC_ADDR: UNAVAILABLE on the portfolio fields; a framework answers without its assets', async () => {
-  const bare = await startTestGateway({}, { taxonomy: true });
+  // Another gateway over the same services, without the portfolio backend; a fresh account, whose own
+  // framework F it lists besides the file's public GBF.
+  const bare = await t.another({ PORTFOLIO_GRPC_ADDR: undefined });
+  const fresh = await t.createAccount('Bare');
   try {
-    const post = (query: string) => gqlAt(bare.baseUrl, query);
+    const post = (query: string) => gqlAt(bare.baseUrl, query, {}, fresh.apiKey);
     const message = 'The portfolio service is not available: this gateway has no portfolio backend configured.';
     assert.deepEqual(onlyError(await post('{ assets { nodes { id } } }')), { message, code: 'UNAVAILABLE' });
     assert.deepEqual(onlyError(await post('mutation { generateInvestorIdentifier }')), { message, code: 'UNAVAILABLE' });
-    await post('mutation { addFramework(input: { identifier: "F", name: "F", currencyCode: "EUR" }) { id } }');
+    data(await post('mutation { addFramework(input: { identifier: "F", name: "F", currencyCode: "EUR" }) { id } }'));
     const partial = await post('{ frameworks(year: 2024) { nodes { identifier assets { id } } } }');
-    assert.deepEqual(partial.body.data, { frameworks: { nodes: [{ identifier: 'F', assets: null }] } });
-    assert.deepEqual(partial.body.errors?.map((e) => [e.message, e.extensions?.['code'], e.path]), [[message, 'UNAVAILABLE', ['frameworks', 'nodes', 0, 'assets']]]);
+    const nodes = partial.body.data!['frameworks'].nodes as { identifier: string; assets: unknown }[];
+    assert.deepEqual(nodes.map((n) => n.identifier).sort(), ['F', 'GBF']);
+    assert.ok(nodes.every((n) => n.assets === null), JSON.stringify(nodes));
+    assert.deepEqual(partial.body.errors?.map((e) => [e.message, e.extensions?.['code'], e.path]), nodes.map((_, i) => [message, 'UNAVAILABLE', ['frameworks', 'nodes', i, 'assets']]));
   } finally {
     await bare.stop();
   }

@@ -1,8 +1,8 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { setTimeout as sleep } from 'node:timers/promises';
-import type { TestGateway } from '../testing/real-gateway.js';
-import { startPortfolioGateway } from '../testing/portfolio-gateway.js';
+import type { TestGateway } from '@green-impact/testing/gateway/real-gateway';
+import { startPortfolioGateway } from '@green-impact/testing/gateway/portfolio-gateway';
 import { data, gqlAt, onlyError, type GqlResponse } from '@green-impact/testing/gateway/graphql-calls';
 import { checkPage, paginate } from './pagination.js';
 

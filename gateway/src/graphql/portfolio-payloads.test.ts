@@ -1,7 +1,7 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import type { TestGateway } from '../testing/real-gateway.js';
-import { startPortfolioGateway } from '../testing/portfolio-gateway.js';
+import type { TestGateway } from '@green-impact/testing/gateway/real-gateway';
+import { startPortfolioGateway } from '@green-impact/testing/gateway/portfolio-gateway';
 import { callsDuring as callsOf, data, gqlAt, type GqlResponse } from '@green-impact/testing/gateway/graphql-calls';
 
 /**

@@ -3,19 +3,30 @@ import assert from 'node:assert/strict';
 import { createClient, type Client } from 'graphql-ws';
 import WebSocket from 'ws';
 import { data, gqlAt } from '@green-impact/testing/gateway/graphql-calls';
-import { startTestGateway, type TestGateway } from '../testing/test-gateway.js';
+import { serveNftImage } from '@green-impact/testing/gateway/nft-image';
+import { startTestGateway, type TestAccount, type TestGateway } from '@green-impact/testing/gateway/real-gateway';
 
 /**
- * Subscriptions over graphql-ws, through a real WebSocket to the gateway, fed by the fake ChainService's
- * WatchJobs stream over real gRPC. `user-key` is account acc-acme; `op-key` is another account.
+ * Subscriptions over graphql-ws, through a real WebSocket to the gateway, fed by the real chain service's
+ * WatchJobs stream (its jobs run on its embedded network). The user's key writes; `other` is another account.
+ * Where a test must see a job's first state before it changes, the chain's job worker is stopped meanwhile
+ * (as on a replica without one) and started again: the queued job then runs for real.
  */
 
 let t: TestGateway;
+let userKey: string;
+let other: TestAccount;
+// The NFT's image, which the chain service fetches when it mints: served on loopback.
+let image: Awaited<ReturnType<typeof serveNftImage>>;
 before(async () => {
-  t = await startTestGateway({ GRAPHQL_WS_MAX_SUBSCRIPTIONS: '3', GRAPHQL_MAX_DEPTH: '3' }, { chain: true });
+  image = await serveNftImage();
+  t = await startTestGateway({ GRAPHQL_WS_MAX_SUBSCRIPTIONS: '3', GRAPHQL_MAX_DEPTH: '3' }, { chain: true, nftImage: { allowPrivateHosts: true } });
+  userKey = t.userKey;
+  other = await t.createAccount('Other');
 });
 after(async () => {
   await t.stop();
+  await image.close();
 });
 
 interface GqlError {
@@ -36,13 +47,27 @@ function connect(apiKey: string | undefined, closed?: (event: { code: number; re
   });
 }
 
-const gql = async (query: string, variables: Record<string, unknown> = {}, apiKey = 'user-key') => data(await gqlAt(t.baseUrl, query, variables, apiKey));
+const gql = async (query: string, variables: Record<string, unknown> = {}, apiKey = userKey) => data(await gqlAt(t.baseUrl, query, variables, apiKey));
 
-const insert = async (key: string, apiKey = 'user-key') =>
+const insert = async (key: string, apiKey = userKey) =>
   (await gql(`mutation { insertString(input: { network: "sepolia", key: "${key}", value: "v" }) { id status } }`, {}, apiKey))['insertString'] as {
     id: string;
     status: string;
   };
+
+/** The WatchJobs streams open on the chain service now. */
+const watches = () => t.chain!.openStreams('watchJobs');
+
+/** The updates of `updates` up to the first one `done` accepts (its last). */
+async function updatesUntil<T>(updates: AsyncIterator<{ data?: T | null }>, done: (update: T) => boolean): Promise<T[]> {
+  const seen: T[] = [];
+  for (;;) {
+    const { value, done: ended } = await updates.next();
+    assert.ok(!ended && value?.data, `the subscription ended after ${JSON.stringify(seen)}: ${JSON.stringify(value)}`);
+    seen.push(value.data);
+    if (done(value.data)) return seen;
+  }
+}
 
 /** Waits until `check` holds, polling; for things that happen on another socket. */
 async function until(check: () => boolean, what: string, timeoutMs = 5_000): Promise<void> {
@@ -55,7 +80,8 @@ async function until(check: () => boolean, what: string, timeoutMs = 5_000): Pro
 
 describe('jobUpdated', () => {
   test('with ids: the current state first, then each change; completing the subscription cancels the gRPC stream', async () => {
-    const client = connect('user-key');
+    const client = connect(userKey);
+    await t.chainLevers!.stopWorker();
     try {
       const job = await insert('sub-1');
       const updates = client.iterate<{ jobUpdated: { id: string; status: string; txHash: string | null } }>({
@@ -64,26 +90,30 @@ describe('jobUpdated', () => {
       });
       const first = await updates.next();
       assert.deepEqual(first.value?.data?.jobUpdated, { id: job.id, status: 'QUEUED', txHash: null });
-      await until(() => t.chain!.openWatches() === 1, 'the watch to open');
-      t.chain!.complete(job.id);
-      const second = await updates.next();
-      assert.equal(second.value?.data?.jobUpdated.status, 'COMPLETED');
-      assert.match(second.value?.data?.jobUpdated.txHash ?? '', /^0x[0-9a-f]{64}$/);
+      await until(() => watches() === 1, 'the watch to open');
+      await t.chainLevers!.startWorker();
+      const changes = (await updatesUntil(updates, (u) => u.jobUpdated.status === 'COMPLETED')).map((u) => u.jobUpdated);
+      // Each change in the order the job went through them (QUEUED again when the worker claims it).
+      const order = ['QUEUED', 'SUBMITTED', 'COMPLETED'];
+      const ranks = changes.map((c) => order.indexOf(c.status));
+      assert.ok(changes.every((c) => c.id === job.id) && ranks.every((r, i) => r >= 0 && r >= (ranks[i - 1] ?? 0)), JSON.stringify(changes));
+      assert.match(changes.at(-1)!.txHash ?? '', /^0x[0-9a-f]{64}$/);
       await updates.return?.();
-      await until(() => t.chain!.openWatches() === 0, 'the gRPC stream to be cancelled');
+      await until(() => watches() === 0, 'the gRPC stream to be cancelled');
     } finally {
+      await t.chainLevers!.startWorker();
       await client.dispose();
     }
   });
 
   test("without ids: every new job of the caller's account, and none of another account's", async () => {
-    const client = connect('user-key');
+    const client = connect(userKey);
     try {
       const updates = client.iterate<{ jobUpdated: { id: string; kind: string; status: string } }>({
         query: 'subscription { jobUpdated(kind: KV_INSERT_STRING) { id kind status } }',
       });
-      await until(() => t.chain!.openWatches() === 1, 'the watch to open');
-      await insert('other-account', 'op-key');
+      await until(() => watches() === 1, 'the watch to open');
+      await insert('other-account', other.apiKey);
       const mine = await insert('sub-2');
       const seen = await updates.next();
       assert.deepEqual(seen.value?.data?.jobUpdated, { id: mine.id, kind: 'KV_INSERT_STRING', status: 'QUEUED' });
@@ -91,20 +121,20 @@ describe('jobUpdated', () => {
     } finally {
       await client.dispose();
     }
-    await until(() => t.chain!.openWatches() === 0, 'the gRPC stream to be cancelled on dispose');
+    await until(() => watches() === 0, 'the gRPC stream to be cancelled on dispose');
   });
 
   test('a disconnecting client cancels its streams', async () => {
-    const client = connect('user-key');
+    const client = connect(userKey);
     const updates = client.iterate({ query: 'subscription { jobUpdated { id } }' });
     void updates.next().catch(() => undefined);
-    await until(() => t.chain!.openWatches() === 1, 'the watch to open');
+    await until(() => watches() === 1, 'the watch to open');
     await client.dispose();
-    await until(() => t.chain!.openWatches() === 0, 'the gRPC stream to be cancelled');
+    await until(() => watches() === 0, 'the gRPC stream to be cancelled');
   });
 
   test('bad arguments are answered as GraphQL errors with the /v1/call codes', async () => {
-    const client = connect('user-key');
+    const client = connect(userKey);
     try {
       const ids = Array.from({ length: 101 }, (_, i) => `00000000-0000-4000-8000-${String(i).padStart(12, '0')}`);
       // An error before the stream starts is the operation's one result (graphql-ws `next`, then `complete`).
@@ -122,24 +152,25 @@ describe('jobUpdated', () => {
 
 describe('nftUpdated', () => {
   test('follows a mint from MINTING to CREATED', async () => {
-    const client = connect('user-key');
+    const client = connect(userKey);
+    await t.chainLevers!.stopWorker();
     try {
       const updates = client.iterate<{ nftUpdated: { guid: string; status: string; nftId: string | null } }>({
         query: 'subscription { nftUpdated { guid status nftId } }',
       });
-      await until(() => t.chain!.openWatches() === 1, 'the watch to open');
+      await until(() => watches() === 1, 'the watch to open');
       const job = (
         await gql(
           `mutation($input: MintNftInput!) { mintNft(input: $input) { id nftGuid } }`,
-          { input: { network: 'sepolia', name: 'Certificate', description: 'Avoided emissions', image: 'https://images.example.org/a.png' } },
+          { input: { network: 'sepolia', name: 'Certificate', description: 'Avoided emissions', image: image.url } },
         )
       )['mintNft'] as { id: string; nftGuid: string };
       const minting = await updates.next();
       assert.deepEqual(minting.value?.data?.nftUpdated, { guid: job.nftGuid, status: 'MINTING', nftId: null });
-      t.chain!.complete(job.id);
-      const created = await updates.next();
-      assert.equal(created.value?.data?.nftUpdated.status, 'CREATED');
-      assert.match(created.value?.data?.nftUpdated.nftId ?? '', /^\d+$/);
+      await t.chainLevers!.startWorker();
+      const created = (await updatesUntil(updates, (u) => u.nftUpdated.status !== 'MINTING')).at(-1)!.nftUpdated;
+      assert.equal(created.status, 'CREATED');
+      assert.match(created.nftId ?? '', /^\d+$/);
       await updates.return?.();
 
       // With a guid, the current state comes first.
@@ -150,19 +181,20 @@ describe('nftUpdated', () => {
       assert.deepEqual((await one.next()).value?.data?.nftUpdated, { guid: job.nftGuid, status: 'CREATED' });
       await one.return?.();
     } finally {
+      await t.chainLevers!.startWorker();
       await client.dispose();
     }
   });
 
   test("another account's NFT is NOT_FOUND", async () => {
-    const client = connect('op-key');
+    const client = connect(other.apiKey);
     try {
       const updates = client.iterate({ query: 'subscription { nftUpdated(guid: "00000000-0000-4000-8000-000000000000") { guid } }' });
       const { value } = await updates.next();
       assert.deepEqual(value?.errors?.map((e: GqlError) => [e.message, e.extensions?.['code']]), [
         ['No NFT with guid 00000000-0000-4000-8000-000000000000.', 'NOT_FOUND'],
       ]);
-      await until(() => t.chain!.openWatches() === 0, 'the watch opened before the read to be cancelled');
+      await until(() => watches() === 0, 'the watch opened before the read to be cancelled');
     } finally {
       await client.dispose();
     }
@@ -191,23 +223,23 @@ describe('connection and limits', () => {
     const { apiKey, key } = issued['issueApiKey'] as { apiKey: string; key: { id: string } };
     let closed: { code: number; reason: string } | undefined;
     const client = connect(apiKey, (e) => (closed = e));
-    const bystander = connect('user-key');
+    const bystander = connect(userKey);
     try {
       const first = client.iterate({ query: 'subscription { jobUpdated { id } }' });
       void first.next().catch(() => undefined);
       const other = bystander.iterate({ query: 'subscription { jobUpdated { id } }' });
       void other.next().catch(() => undefined);
-      await until(() => t.chain!.openWatches() === 2, 'both watches');
+      await until(() => watches() === 2, 'both watches');
       await gql('mutation($id: ID!) { revokeApiKey(keyId: $id) { revokedAt } }', { id: key.id });
       await until(() => closed !== undefined, 'the socket to close');
       assert.deepEqual({ code: closed!.code, reason: closed!.reason }, { code: 4401, reason: 'The API key was revoked.' });
-      await until(() => t.chain!.openWatches() === 1, "the revoked key's stream to be cancelled");
+      await until(() => watches() === 1, "the revoked key's stream to be cancelled");
       await other.return?.();
     } finally {
       await client.dispose();
       await bystander.dispose();
     }
-    await until(() => t.chain!.openWatches() === 0, 'all streams cancelled');
+    await until(() => watches() === 0, 'all streams cancelled');
   });
 
   test('/metrics counts open connections, subscriptions and refusals', async () => {
@@ -216,23 +248,23 @@ describe('connection and limits', () => {
       const line = text.split('\n').find((l) => l.startsWith(name + ' ') || l.startsWith(name + '{'));
       return Number(line?.split(' ').at(-1) ?? NaN);
     };
-    const client = connect('user-key');
+    const client = connect(userKey);
     try {
       const updates = client.iterate({ query: 'subscription { jobUpdated { id } }' });
       void updates.next().catch(() => undefined);
-      await until(() => t.chain!.openWatches() === 1, 'the watch');
+      await until(() => watches() === 1, 'the watch');
       assert.ok((await metric('gateway_graphql_ws_connections')) >= 1);
       assert.ok((await metric('gateway_graphql_subscriptions')) >= 1);
       await updates.return?.();
     } finally {
       await client.dispose();
     }
-    await until(() => t.chain!.openWatches() === 0, 'all streams cancelled');
+    await until(() => watches() === 0, 'all streams cancelled');
     assert.ok((await metric('gateway_graphql_ws_refused_total')) >= 1, 'the bad-key tests above were refused');
   });
 
   test('the depth limit (GRAPHQL_MAX_DEPTH=3 here) applies to subscriptions too', async () => {
-    const client = connect('user-key');
+    const client = connect(userKey);
     try {
       const updates = client.iterate({ query: 'subscription Deep { jobUpdated { nft { nftJson { name } } } }' });
       await assert.rejects(updates.next(), (errors: { message: string; extensions: { code: string } }[]) => {
@@ -240,14 +272,14 @@ describe('connection and limits', () => {
         assert.equal(errors[0]!.message, 'Operation Deep is nested 4 levels deep; at most 3 are allowed.');
         return true;
       });
-      assert.equal(t.chain!.openWatches(), 0);
+      assert.equal(watches(), 0);
     } finally {
       await client.dispose();
     }
   });
 
   test('the alias limit (GRAPHQL_MAX_ALIASES, 30) applies over the WebSocket too', async () => {
-    const client = connect('user-key');
+    const client = connect(userKey);
     try {
       const aliases = Array.from({ length: 31 }, (_, i) => `a${i}: id`).join(' ');
       const updates = client.iterate({ query: `subscription { jobUpdated { ${aliases} } }` });
@@ -256,18 +288,18 @@ describe('connection and limits', () => {
         assert.match(errors[0]!.message, /has 31 aliased fields; at most 30 are allowed \(GRAPHQL_MAX_ALIASES\)/);
         return true;
       });
-      assert.equal(t.chain!.openWatches(), 0);
+      assert.equal(watches(), 0);
     } finally {
       await client.dispose();
     }
   });
 
   test('at most GRAPHQL_WS_MAX_SUBSCRIPTIONS subscriptions per connection', async () => {
-    const client = connect('user-key');
+    const client = connect(userKey);
     try {
       const open = [0, 1, 2].map(() => client.iterate({ query: 'subscription { jobUpdated { id } }' }));
       for (const o of open) void o.next().catch(() => undefined);
-      await until(() => t.chain!.openWatches() === 3, 'three watches');
+      await until(() => watches() === 3, 'three watches');
       const fourth = client.iterate({ query: 'subscription { jobUpdated { id } }' });
       await assert.rejects(fourth.next(), (errors: { message: string; extensions: { code: string } }[]) => {
         assert.equal(errors[0]!.extensions.code, 'RESOURCE_EXHAUSTED');
@@ -278,53 +310,20 @@ describe('connection and limits', () => {
     } finally {
       await client.dispose();
     }
-    await until(() => t.chain!.openWatches() === 0, 'all streams cancelled');
-  });
-});
-
-describe('the chain service going away', () => {
-  test('each subscription ends with an UNAVAILABLE error; the socket stays open for the others', async () => {
-    const own = await startTestGateway({}, { chain: true });
-    let closed: { code: number } | undefined;
-    // Not lazy (connect's default): a lazy client closes its socket itself once no subscription is left.
-    const client = connect('user-key', (e) => (closed = e), own.baseUrl);
-    try {
-      const jobs = client.iterate({ query: 'subscription { jobUpdated { id } }' });
-      const nfts = client.iterate({ query: 'subscription { nftUpdated { guid } }' });
-      const nextJob = jobs.next();
-      const nextNft = nfts.next();
-      await until(() => own.chain!.openWatches() === 2, 'both watches');
-      await own.chain!.stop();
-      for (const [name, next] of [['jobUpdated', nextJob], ['nftUpdated', nextNft]] as const) {
-        const { value } = await next;
-        assert.equal(value?.data, null, name);
-        assert.equal(value?.errors?.[0]?.extensions?.['code'], 'UNAVAILABLE', `${name}: ${JSON.stringify(value)}`);
-      }
-      assert.equal((await jobs.next()).done, true);
-      assert.equal((await nfts.next()).done, true);
-      // The connection is still there: a new subscription is answered (UNAVAILABLE: no chain service).
-      const again = client.iterate({ query: 'subscription { jobUpdated { id } }' });
-      const { value } = await again.next();
-      assert.equal(value?.errors?.[0]?.extensions?.['code'], 'UNAVAILABLE', JSON.stringify(value));
-      assert.equal(closed, undefined, 'the socket was not closed');
-    } finally {
-      await client.dispose();
-      await own.gateway.close();
-      await own.identity.stop();
-    }
+    await until(() => watches() === 0, 'all streams cancelled');
   });
 });
 
 describe('rate limits on sockets', () => {
   test('opening a connection and each subscription count against the key; beyond it, 4429 or RESOURCE_EXHAUSTED', async () => {
     // One request a second per key, two at once: the connection takes one token, the first subscription the other.
-    const own = await startTestGateway({ RATE_LIMIT_PER_KEY: '1', RATE_LIMIT_KEY_BURST: '2' }, { chain: true });
-    const connectTo = (closed?: (e: { code: number; reason: string }) => void) => connect('user-key', closed, own.baseUrl);
+    const own = await t.another({ RATE_LIMIT_PER_KEY: '1', RATE_LIMIT_KEY_BURST: '2' });
+    const connectTo = (closed?: (e: { code: number; reason: string }) => void) => connect(userKey, closed, own.baseUrl);
     const client = connectTo();
     try {
       const first = client.iterate({ query: 'subscription { jobUpdated { id } }' });
       void first.next().catch(() => undefined);
-      await until(() => own.chain!.openWatches() === 1, 'the first watch');
+      await until(() => watches() === 1, 'the first watch');
       // Refused before it starts: a graphql-ws `error` message, which the client's iterator rejects with.
       const second = client.iterate({ query: 'subscription { jobUpdated { id } }' });
       await assert.rejects(second.next(), (errors: GqlError[]) => {
@@ -349,17 +348,17 @@ describe('rate limits on sockets', () => {
 
 describe('socket lifetime', () => {
   test('the server closes a socket at GRAPHQL_WS_MAX_LIFETIME_MS with 4000 and a reason; its streams end with it', async () => {
-    const own = await startTestGateway({ GRAPHQL_WS_MAX_LIFETIME_MS: '1000' }, { chain: true });
+    const own = await t.another({ GRAPHQL_WS_MAX_LIFETIME_MS: '1000' });
     let closed: { code: number; reason: string } | undefined;
-    const client = connect('user-key', (e) => (closed = e), own.baseUrl);
+    const client = connect(userKey, (e) => (closed = e), own.baseUrl);
     try {
       const jobs = client.iterate({ query: 'subscription { jobUpdated { id } }' });
       void jobs.next().catch(() => undefined);
-      await until(() => own.chain!.openWatches() === 1, 'the watch to open');
+      await until(() => watches() === 1, 'the watch to open');
       await until(() => closed !== undefined, 'the server to close the socket', 10_000);
       assert.equal(closed!.code, 4000);
       assert.equal(closed!.reason, 'The connection reached its maximum lifetime (1 s); reconnect.');
-      await until(() => own.chain!.openWatches() === 0, 'the gRPC stream to be cancelled');
+      await until(() => watches() === 0, 'the gRPC stream to be cancelled');
     } finally {
       await client.dispose();
       await own.stop();
@@ -371,7 +370,7 @@ describe('introspection over WebSocket', () => {
   const introspect = (client: Client) => client.iterate({ query: '{ __schema { queryType { name } } }' }).next();
 
   test('on outside production, as over HTTP', async () => {
-    const client = connect('user-key');
+    const client = connect(userKey);
     try {
       const { value } = await introspect(client);
       assert.deepEqual(value?.data, { __schema: { queryType: { name: 'Query' } } });
@@ -381,8 +380,8 @@ describe('introspection over WebSocket', () => {
   });
 
   test('off in production, as over HTTP: __schema and __type are refused at validation', async () => {
-    const prod = await startTestGateway({ NODE_ENV: 'production', DOCUMENT_LINK_SECRET: 'NH88mkRWhyS8zi6REeYACEf1UbMTLCjR5S-9QZSKdug' });
-    const client = connect('user-key', undefined, prod.baseUrl);
+    const prod = await t.another({ NODE_ENV: 'production', DOCUMENT_LINK_SECRET: 'NH88mkRWhyS8zi6REeYACEf1UbMTLCjR5S-9QZSKdug' });
+    const client = connect(userKey, undefined, prod.baseUrl);
     try {
       for (const query of ['{ __schema { queryType { name } } }', '{ __type(name: "Query") { name } }']) {
         await assert.rejects(client.iterate({ query }).next(), (errors: GqlError[]) => {
@@ -397,6 +396,38 @@ describe('introspection over WebSocket', () => {
     } finally {
       await client.dispose();
       await prod.stop();
+    }
+  });
+});
+
+// Last: the file's chain service stops serving for good.
+describe('the chain service going away', () => {
+  test('each subscription ends with an UNAVAILABLE error; the socket stays open for the others', async () => {
+    const own = t;
+    let closed: { code: number } | undefined;
+    // Not lazy (connect's default): a lazy client closes its socket itself once no subscription is left.
+    const client = connect(userKey, (e) => (closed = e), own.baseUrl);
+    try {
+      const jobs = client.iterate({ query: 'subscription { jobUpdated { id } }' });
+      const nfts = client.iterate({ query: 'subscription { nftUpdated { guid } }' });
+      const nextJob = jobs.next();
+      const nextNft = nfts.next();
+      await until(() => watches() === 2, 'both watches');
+      await own.chain!.stopServing();
+      for (const [name, next] of [['jobUpdated', nextJob], ['nftUpdated', nextNft]] as const) {
+        const { value } = await next;
+        assert.equal(value?.data, null, name);
+        assert.equal(value?.errors?.[0]?.extensions?.['code'], 'UNAVAILABLE', `${name}: ${JSON.stringify(value)}`);
+      }
+      assert.equal((await jobs.next()).done, true);
+      assert.equal((await nfts.next()).done, true);
+      // The connection is still there: a new subscription is answered (UNAVAILABLE: no chain service).
+      const again = client.iterate({ query: 'subscription { jobUpdated { id } }' });
+      const { value } = await again.next();
+      assert.equal(value?.errors?.[0]?.extensions?.['code'], 'UNAVAILABLE', JSON.stringify(value));
+      assert.equal(closed, undefined, 'the socket was not closed');
+    } finally {
+      await client.dispose();
     }
   });
 });

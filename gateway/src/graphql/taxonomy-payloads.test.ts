@@ -1,8 +1,8 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { startTestGateway, type TestGateway } from '../testing/real-gateway.js';
+import { startTestGateway, type TestGateway } from '@green-impact/testing/gateway/real-gateway';
 import { callsDuring as callsOf, data, gqlAt, type GqlResponse } from '@green-impact/testing/gateway/graphql-calls';
-import { taxonomyIds, type TaxonomyIds } from '../testing/taxonomy-ids.js';
+import { taxonomyIds, type TaxonomyIds } from '@green-impact/testing/gateway/taxonomy-ids';
 
 /**
  * Taxonomy, currency and FX rate changes answer payloads carrying what they changed, read as a following

@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { loadGatewayLimits } from '../config.js';
 import { anonymousAllowance, floodWithMadeUpKeys } from '@green-impact/testing/gateway/key-flood';
-import { startTestGateway } from '../testing/real-gateway.js';
+import { startTestGateway } from '@green-impact/testing/gateway/real-gateway';
 
 /**
  * Issue 31's finding, replayed as an abuser would with the default settings: 600 requests with random keys

@@ -1,21 +1,26 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { DocumentKind } from '@green-impact/proto/greenimpact/chain/v1/chain';
+import { writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { DocumentKind, JobStatus } from '@green-impact/proto/greenimpact/chain/v1/chain';
+import { embeddedNetworkSpecs } from '@green-impact/chain/networks/network-spec';
 import { DocumentFormat } from '@green-impact/proto/greenimpact/common/v1/common';
-import { postCall, startTestGateway, type TestGateway } from '../testing/test-gateway.js';
-import { assertCallError, lastCall, type CallResponse } from '../testing/call-asserts.js';
+import { postCall } from '@green-impact/testing/gateway/v1-calls';
+import { jsonHeaders, startTestGateway, type TestGateway } from '@green-impact/testing/gateway/real-gateway';
+import { taxonomyIds } from '@green-impact/testing/gateway/taxonomy-ids';
+import { assertCallError, lastCall, type CallResponse } from '@green-impact/testing/gateway/call-asserts';
 
 /**
  * /v1/call for the blockchain operations of SVC.ESG.Credits (spec §4.2) and SVC.Blockchain.Hash (§4.12)
- * against the fake ChainService (with the fake TaxonomyService and PortfolioService rendering documents),
- * over real gRPC: validation before any chain call, the requests sent, Idempotency-Key, the answers' shapes.
- * `user-key` (account acme) writes; `op-key` is another account.
+ * against the real chain service (its jobs run on its embedded networks; the taxonomy and portfolio services
+ * render the documents), over gRPC: validation before any chain call, the requests sent, Idempotency-Key,
+ * the answers' shapes. The user's key (account Acme) writes; OTHER is another account's.
  */
 
 const ESG = 'SVC.ESG.Credits';
 const HASH = 'SVC.Blockchain.Hash';
-const ACME = { 'content-type': 'application/json', 'x-api-key': 'user-key' };
-const OTHER = { 'content-type': 'application/json', 'x-api-key': 'op-key' };
+let ACME: Record<string, string>;
+let OTHER: Record<string, string>;
 const INNER = { solution: 'SVC.Blockchain.Save', operation: 'save', version: 1, network: 'sepolia' };
 const WRITE = { framework_identifier: 'GBF', reporting_year: 2024, ...INNER };
 const UUID = /^[0-9a-f-]{36}$/;
@@ -23,10 +28,16 @@ const UUID = /^[0-9a-f-]{36}$/;
 let t: TestGateway;
 let positionId: number;
 before(async () => {
-  t = await startTestGateway({}, { portfolio: true, chain: true });
+  // sepolia's string values limited to 64 bytes, as a network with its own limit (amoy keeps the default).
+  const networks = embeddedNetworkSpecs().map((n) => (n.name === 'sepolia' && n.kind === 'embedded' ? { ...n, maxStringValueBytes: 64 } : n));
+  t = await startTestGateway({}, { portfolio: true, chain: true, chainNetworks: networks });
+  ACME = jsonHeaders(t.userKey);
+  OTHER = jsonHeaders((await t.createAccount('Other')).apiKey);
+  await t.loadExampleTaxonomy();
+  const ids = await taxonomyIds(t);
   await ok(ESG, 'addFramework', { framework_identifier: 'GBF', framework_name: 'Green Bond Framework', framework_currency_code: 'EUR', framework_visibility: 'public' });
   await ok(ESG, 'addYearSpecificsToFramework', { framework_identifier: 'GBF', value_outstanding: 1_000_000, allocated_amount: 800_000, value_outstanding_framework: 'yes', reporting_year: 2024 });
-  await ok(ESG, 'addCategoryIndicatorToFramework', { framework_identifier: 'GBF', sub_category_id: 10, sub_category_volume: 600_000, indicator_id: 30, indicator_value: 5_000, reporting_year: 2024 });
+  await ok(ESG, 'addCategoryIndicatorToFramework', { framework_identifier: 'GBF', sub_category_id: ids.subCategory['Solar power'], sub_category_volume: 600_000, indicator_id: ids.indicator['Annual GHG emissions reduced/avoided'], indicator_value: 5_000, reporting_year: 2024 });
   await ok(ESG, 'addInvestor', { investor_identifier: 'inv_1', investor_name: 'Ann Investor', investor_currency_code: 'EUR' });
   await ok(ESG, 'addAsset', { asset_identifier: 'SE0001', asset_name: 'Green bond', issuer_identifier: 'ISS-1', framework_identifier: 'GBF', asset_currency_code: 'EUR', asset_value_outstanding: 1_000_000 });
   const added = await ok(ESG, 'addPosition', { investor_identifier: 'inv_1', asset_identifier: 'SE0001', position_amount: 100_000, position_currency_code: 'EUR', reporting_year: 2024 });
@@ -51,6 +62,12 @@ async function ok(solution: string, operation: string, parameters?: Record<strin
 }
 
 const assertError = assertCallError;
+
+/** Waits for the chain service to run job `id` on its network; it must complete. */
+async function completed(id: string): Promise<void> {
+  const job = await t.settledJob(id);
+  assert.equal(job.status, JobStatus.JOB_STATUS_COMPLETED, JSON.stringify(job));
+}
 
 const lastChainRequest = (method: string) => lastCall(t.chain, method).request;
 
@@ -108,6 +125,8 @@ describe('unknown networks are 400 with the list of known ones', () => {
 
 describe('framework documents: write, status, read back, list', () => {
   test('writeJsonFrameworkToBlockchain renders, submits and answers the job id', async () => {
+    // The chain's worker stopped until the queued state is seen (as on a replica without one).
+    await t.chainLevers!.stopWorker();
     const body = await ok(ESG, 'writeJsonFrameworkToBlockchain', { ...WRITE, decimals: 1, sdg_goals_included: 'yes', language_code: 'sv' });
     assert.deepEqual(Object.keys(body), ['statusCode', 'statusMessage', 'info', 'job_id']);
     assert.equal(body.statusCode, 200);
@@ -138,12 +157,16 @@ describe('framework documents: write, status, read back, list', () => {
     assert.deepEqual(queued.info.status, { Value: 'queued' });
     assert.equal(queued.info.hash, null);
     assertError(await call(ESG, 'getJsonFrameworkFromBlockchain', { job_id: body.job_id }), 400, 'FAILED_PRECONDITION', /can be read once it is completed/);
-    t.chain!.complete(body.job_id);
+    await t.chainLevers!.startWorker();
+    await completed(body.job_id);
     const done = await ok(ESG, 'getJobStatusFromBlockchain', { job_id: body.job_id });
     assert.equal(done.statusCode, 200);
     assert.deepEqual(done.info.status, { Value: 'completed' });
     assert.match(done.info.hash, /^0x[0-9a-f]{64}$/);
-    assert.equal(done.info.txnUrl, `https://sepolia.etherscan.io/tx/${done.info.hash}`);
+    // The network's explorer link as the chain service gives it (none on an embedded network; the link of
+    // a network with an explorer: catalogue/chain/job-shapes.test.ts).
+    const { job } = await t.chain!.client.getJob({ jobId: body.job_id }, { caller: t.user });
+    assert.equal(done.info.txnUrl, job!.txUrl || null);
     assert.equal(done.info.receipt._type, 'TransactionReceipt');
     assert.deepEqual(done.info.type, { value: 'blockchain-job' });
     assert.equal(done.info.guid, body.job_id);
@@ -171,7 +194,7 @@ describe('framework documents: write, status, read back, list', () => {
   test('writeHtmlFrameworkToBlockchain, then getHtmlFrameworkFromBlockchain links {jobs_url}/<job_id>.html', async () => {
     const { job_id } = await ok(ESG, 'writeHtmlFrameworkToBlockchain', WRITE);
     assert.equal(lastChainRequest('submitDocument').contentType, 'text/html; charset=utf-8');
-    t.chain!.complete(job_id);
+    await completed(job_id);
     // Without PUBLIC_BASE_URL the link starts with the origin the client used; it is a signed, expiring
     // capability link (docs/decisions.md "Documents and links").
     const linked = (await ok(ESG, 'getHtmlFrameworkFromBlockchain', { job_id })) as Record<string, string>;
@@ -181,20 +204,31 @@ describe('framework documents: write, status, read back, list', () => {
 
   test('a document that no longer matches its anchor is never answered', async () => {
     const { job_id } = await ok(ESG, 'writeJsonFrameworkToBlockchain', WRITE);
-    t.chain!.complete(job_id);
-    t.chain!.tamper(job_id);
+    await completed(job_id);
+    // Its stored bytes changed in the chain's content store.
+    const { cid } = await t.chain!.client.getDocument({ jobId: job_id }, { caller: t.user });
+    await writeFile(join(t.chainLevers!.contentDir, 'blocks', cid), '{"changed":true}');
     assertError(await call(ESG, 'getJsonFrameworkFromBlockchain', { job_id }), 400, 'FAILED_PRECONDITION',
       new RegExp(`^The document of job ${job_id} does not match its anchor on network sepolia \\(content sha256 [0-9a-f]{64}, anchored [0-9a-f]{64}\\): it is not served\\.$`));
   });
 
   test('a failed job: fetch answers the reason; reading is refused', async () => {
-    const { job_id } = await ok(ESG, 'writeJsonFrameworkToBlockchain', WRITE);
-    t.chain!.fail(job_id, 'The network refused the transaction: insufficient funds.');
+    // The chain's signer cannot pay on sepolia meanwhile: its node refuses the transaction, and the job fails.
+    const refill = await t.chainLevers!.drainSigner('sepolia');
+    let job_id: string;
+    try {
+      job_id = (await ok(ESG, 'writeJsonFrameworkToBlockchain', WRITE)).job_id;
+      assert.equal((await t.settledJob(job_id)).status, JobStatus.JOB_STATUS_FAILED);
+    } finally {
+      await refill();
+    }
     const status = await ok(ESG, 'getJobStatusFromBlockchain', { job_id });
     assert.equal(status.statusCode, 200);
-    assert.equal(status.statusMessage, 'The network refused the transaction: insufficient funds.');
+    assert.match(status.statusMessage, /^The network refused the transaction: .*funds/i);
     assert.deepEqual(status.info.status, { Value: 'failed' });
-    assert.equal(status.info.error, 'The network refused the transaction: insufficient funds.');
+    assert.equal(status.info.error, status.statusMessage);
+    assertError(await call(ESG, 'getJsonFrameworkFromBlockchain', { job_id }), 400, 'FAILED_PRECONDITION',
+      new RegExp(`^Job ${job_id} failed; there is no document to read: The network refused the transaction: `));
   });
 
   test('unknown framework: the taxonomy service says so; nothing is submitted', async () => {
@@ -219,15 +253,17 @@ describe('position impacts documents', () => {
     assert.equal(submit.investorIdentifier, 'inv_1');
     assert.equal(submit.positionId, positionId);
     assert.doesNotMatch(JSON.stringify(submit.requestEcho), /kkkk|decryption|depryption/);
-    t.chain!.complete(body.job_id);
+    await completed(body.job_id);
     const doc = await ok(ESG, 'getJsonPositionImpactsFromBlockchain', { job_id: body.job_id });
-    assert.equal(doc.position_id, positionId);
-    assert.equal(doc.investor, 'inv_1');
+    // The document as the portfolio service renders it: the investor's name in it, as written with the investor.
+    assert.equal(doc.document, 'position_impacts');
+    assert.equal(doc.position.position_id, positionId);
+    assert.deepEqual(doc.investor, { investor_identifier: 'inv_1', investor_name: 'Ann Investor' });
     assert.deepEqual(await ok(ESG, 'getBlockchainJobsForImpacts', { investor_identfier: 'inv_1', position_id: positionId }), [
       { id: (await ok(ESG, 'getBlockchainJobsForImpacts', { investor_identifier: 'inv_1', position_id: positionId }))[0].id, job_id: body.job_id },
     ]);
     const html = await ok(ESG, 'writeHtmlPositionImpactsToBlockchain', { position_id: positionId, reporting_year: 2024, ...INNER });
-    t.chain!.complete(html.job_id);
+    await completed(html.job_id);
     const impactsLink = (await ok(ESG, 'getHtmlPositionImpactsFromBlockchain', { job_id: html.job_id })) as Record<string, string>;
     assert.deepEqual(Object.keys(impactsLink), ['Position impacts document on the blockchain']);
     assert.match(impactsLink['Position impacts document on the blockchain']!, signedLink(t.baseUrl, html.job_id));
@@ -247,7 +283,7 @@ describe('Idempotency-Key on the ESG writes', () => {
 
 describe('without a chain backend', () => {
   test('the operations answer 503 after validation', async () => {
-    const bare = await startTestGateway({}, { taxonomy: true });
+    const bare = await t.another({ CHAIN_GRPC_ADDR: undefined });
     try {
       const write = await postCall(bare.baseUrl, { solution: ESG, operation: 'writeJsonFrameworkToBlockchain', parameters: WRITE }, ACME);
       assertError(write, 503, 'UNAVAILABLE', 'The chain service is not available: this gateway has no chain backend configured.');

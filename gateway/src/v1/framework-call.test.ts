@@ -1,8 +1,8 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { Visibility } from '@green-impact/proto/greenimpact/common/v1/common';
-import { jsonHeaders, startTestGateway, type TestGateway } from '../testing/real-gateway.js';
-import { postCall } from '../testing/test-gateway.js';
+import { jsonHeaders, startTestGateway, type TestGateway } from '@green-impact/testing/gateway/real-gateway';
+import { postCall } from '@green-impact/testing/gateway/v1-calls';
 
 /**
  * /v1/call for frameworks and projects (spec §4.6, §4.7) against the real TaxonomyService with the
@@ -52,7 +52,7 @@ function assertError(res: Res, status: number, code: string, message: string) {
   assert.deepEqual(res.json, { message, code });
 }
 
-/** The last request the fake received for a method, without unset optional fields. */
+/** The last request the service received for a method, without unset optional fields. */
 function lastRequest(method: string): unknown {
   const found = t.taxonomy!.calls.filter((c) => c.method === method).at(-1);
   assert.ok(found, `no ${method} call`);

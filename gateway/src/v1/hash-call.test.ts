@@ -1,8 +1,8 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { postCall } from '../testing/test-gateway.js';
-import { jsonHeaders, startTestGateway, type TestGateway } from '../testing/real-gateway.js';
-import { assertCallError, lastCall, type CallResponse } from '../testing/call-asserts.js';
+import { postCall } from '@green-impact/testing/gateway/v1-calls';
+import { jsonHeaders, startTestGateway, type TestGateway } from '@green-impact/testing/gateway/real-gateway';
+import { assertCallError, lastCall, type CallResponse } from '@green-impact/testing/gateway/call-asserts';
 
 /**
  * /v1/call for SVC.Blockchain.Hash (spec §4.12) on the real services: identity and the chain service running

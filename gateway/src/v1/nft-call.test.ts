@@ -1,20 +1,21 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { FAKE_NFT_CONTRACT } from '../testing/fake-chain-nfts.js';
-import { FAKE_PUBLIC_BASE_URL } from '../testing/fake-chain.js';
-import { postCall, startTestGateway, type TestGateway } from '../testing/test-gateway.js';
-import { assertCallError, lastCall, type CallResponse } from '../testing/call-asserts.js';
+import { JobStatus } from '@green-impact/proto/greenimpact/chain/v1/chain';
+import { serveNftImage } from '@green-impact/testing/gateway/nft-image';
+import { postCall } from '@green-impact/testing/gateway/v1-calls';
+import { jsonHeaders, startTestGateway, type TestGateway } from '@green-impact/testing/gateway/real-gateway';
+import { assertCallError, lastCall, type CallResponse } from '@green-impact/testing/gateway/call-asserts';
 
 /**
- * /v1/call SVC.NFT.zK (spec §4.13, and the unnamed fetch, claim and revoke) against the fake ChainService
- * over real gRPC: envelope and parameter validation before any chain call, the requests sent, the key
- * exemption of claim and revoke, the answers' shapes, and codes kept out of every echo. `user-key`
- * (account acme) mints; `op-key` is another account.
+ * /v1/call SVC.NFT.zK (spec §4.13, and the unnamed fetch, claim and revoke) against the real chain service
+ * (minting on its embedded network an image served on loopback): envelope and parameter validation before
+ * any chain call, the requests sent, the key exemption of claim and revoke, the answers' shapes, and codes
+ * kept out of every echo. The user's key (account Acme) mints; OTHER is another account's.
  */
 
 const NFT = 'SVC.NFT.zK';
-const ACME = { 'content-type': 'application/json', 'x-api-key': 'user-key' };
-const OTHER = { 'content-type': 'application/json', 'x-api-key': 'op-key' };
+let ACME: Record<string, string>;
+let OTHER: Record<string, string>;
 const NO_KEY = { 'content-type': 'application/json' };
 const ENVELOPE = { version: 1, network: 'sepolia' };
 const WALLET = '0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed';
@@ -23,11 +24,19 @@ const NEW = { name: 'Solar Park Südheide', description: '12.4 GWh of solar powe
 type Res = CallResponse;
 
 let t: TestGateway;
+let image: Awaited<ReturnType<typeof serveNftImage>>;
+/** NEW with an image the chain service can fetch (NEW's own is never fetched: refused before any call). */
+let mintable: typeof NEW;
 before(async () => {
-  t = await startTestGateway({}, { chain: true });
+  image = await serveNftImage();
+  t = await startTestGateway({}, { chain: true, nftImage: { allowPrivateHosts: true } });
+  ACME = jsonHeaders(t.userKey);
+  OTHER = jsonHeaders((await t.createAccount('Other')).apiKey);
+  mintable = { ...NEW, image: image.url };
 });
 after(async () => {
   await t.stop();
+  await image.close();
 });
 
 const nft = (operation: string, parameters: Record<string, unknown> | undefined, envelope: Record<string, unknown> = ENVELOPE, headers: Record<string, string> = ACME): Promise<Res> =>
@@ -43,10 +52,16 @@ const assertError = assertCallError;
 
 const lastRequest = (method: string): any => lastCall(t.chain, method);
 
+/** Waits for the chain service to run job `id` on its network; it must complete. */
+async function completed(id: string): Promise<void> {
+  const job = await t.settledJob(id);
+  assert.equal(job.status, JobStatus.JOB_STATUS_COMPLETED, JSON.stringify(job));
+}
+
 /** Mints and completes: the NFT's job, guid and token id. */
-async function minted(parameters: Record<string, unknown> = NEW): Promise<{ jobId: string; guid: string; nftId: string }> {
+async function minted(parameters: Record<string, unknown> = mintable): Promise<{ jobId: string; guid: string; nftId: string }> {
   const { info } = await ok(nft('new', parameters));
-  t.chain!.complete(info.jobId);
+  await completed(info.jobId);
   const fetched = await ok(nft('fetch', { jobId: info.jobId }, {}));
   return { jobId: info.jobId, guid: fetched.info.guid, nftId: fetched.info.result.nftId };
 }
@@ -119,8 +134,10 @@ describe('new → fetch → list → transfer', () => {
   let mintedAt: { before: number; after: number };
 
   test('new answers the job at once; the request reaches MintNft with attributes as a list and the legacy echo', async () => {
+    // The chain's worker stopped until the next test has seen the mint queued (as on a replica without one).
+    await t.chainLevers!.stopWorker();
     const before = Date.now();
-    const res = await ok(nft('new', { ...NEW, attributes: { tCO2e: 5320, project: 'Solar', verified: true } }, { version: '1', network: 'sepolia' }, { ...ACME, 'idempotency-key': 'mint-1' }));
+    const res = await ok(nft('new', { ...mintable, attributes: { tCO2e: 5320, project: 'Solar', verified: true } }, { version: '1', network: 'sepolia' }, { ...ACME, 'idempotency-key': 'mint-1' }));
     mintedAt = { before, after: Date.now() };
     assert.deepEqual(Object.keys(res), ['statusCode', 'statusMessage', 'info']);
     assert.equal(res.statusCode, 200);
@@ -128,7 +145,7 @@ describe('new → fetch → list → transfer', () => {
     assert.match(res.info.jobId, /^[0-9a-f-]{36}$/);
     jobId = res.info.jobId;
     const { request, caller } = lastRequest('mintNft');
-    assert.equal(caller.accountId, 'acc-acme');
+    assert.equal(caller.accountId, t.user.accountId);
     assert.equal(request.network, 'sepolia');
     assert.equal(request.idempotencyKey, 'mint-1');
     assert.deepEqual(JSON.parse(JSON.stringify(request.attributes)), [
@@ -138,10 +155,10 @@ describe('new → fetch → list → transfer', () => {
     ]);
     assert.deepEqual(request.requestEcho, {
       solution: NFT, version: 1, network: 'sepolia', operation: 'new',
-      parameters: { name: NEW.name, description: NEW.description, image: NEW.image, attributes: { tCO2e: 5320, project: 'Solar', verified: true } },
+      parameters: { name: NEW.name, description: NEW.description, image: image.url, attributes: { tCO2e: 5320, project: 'Solar', verified: true } },
     });
     // The same key answers the same job.
-    const again = await ok(nft('new', { ...NEW, attributes: { tCO2e: 5320, project: 'Solar', verified: true } }, ENVELOPE, { ...ACME, 'idempotency-key': 'mint-1' }));
+    const again = await ok(nft('new', { ...mintable, attributes: { tCO2e: 5320, project: 'Solar', verified: true } }, ENVELOPE, { ...ACME, 'idempotency-key': 'mint-1' }));
     assert.equal(again.info.jobId, jobId);
   });
 
@@ -158,24 +175,32 @@ describe('new → fetch → list → transfer', () => {
   });
 
   test('fetch of the completed mint: the full result, receipt with logs, costs, certificates', async () => {
-    t.chain!.complete(jobId);
+    await t.chainLevers!.startWorker();
+    await completed(jobId);
+    const { networks } = await t.chain!.client.listNetworks({}, { caller: t.user });
+    const sepolia = networks.find((n) => n.name === 'sepolia')!;
     const res = await ok(nft('fetch', { jobId }, { version: 1 }));
     const info = res.info;
     assert.equal(res.statusMessage, '');
     assert.deepEqual(info.status, { Value: 'completed' });
     assert.equal(info.request.operation, 'new');
-    assert.deepEqual(Object.keys(info.result), ['guid', 'network', 'nftTxHash', 'nftId', 'nftIPFSHash', 'nftImageIPFSHash', 'nftJson', 'url', 'status', 'transferCodes']);
+    // The job's result as the chain service stored it: in a jsonb column, which keeps its keys in its own
+    // order (shorter first), not the spec's; JSON readers do not depend on it. list answers the spec's order.
+    assert.deepEqual(Object.keys(info.result).sort(), ['guid', 'network', 'nftTxHash', 'nftId', 'nftIPFSHash', 'nftImageIPFSHash', 'nftJson', 'url', 'status', 'transferCodes'].sort());
     assert.equal(info.result.status, 'created');
     assert.equal(info.result.guid, guid);
     assert.equal(info.result.nftTxHash, info.hash);
-    assert.equal(info.txnUrl, `https://sepolia.etherscan.io/tx/${info.hash}`);
+    // The network's explorer link as the chain service gives it (none on an embedded network; the link of
+    // a network with an explorer: catalogue/chain/job-shapes.test.ts).
+    const { job } = await t.chain!.client.getJob({ jobId }, { caller: t.user });
+    assert.equal(info.txnUrl, job!.txUrl || null);
     assert.deepEqual(Object.keys(info.receipt), ['_type', 'blockHash', 'blockNumber', 'contractAddress', 'cumulativeGasUsed', 'from', 'gasPrice', 'gasUsed', 'hash', 'index', 'logs', 'logsBloom', 'status', 'to']);
     assert.deepEqual(Object.keys(info.receipt.logs[0]), ['_type', 'address', 'blockHash', 'blockNumber', 'data', 'index', 'topics', 'transactionHash', 'transactionIndex']);
-    assert.equal(info.receipt.to, FAKE_NFT_CONTRACT);
+    assert.equal(info.receipt.to, sepolia.nftContractAddress);
     assert.equal(info.networkTotal, info.networkCost + info.networkFee);
-    assert.equal(info.certificateOfTrust, `${FAKE_PUBLIC_BASE_URL}/certificates/${guid}.pdf`);
-    assert.equal(info.certificateOfTrustJPG, `${FAKE_PUBLIC_BASE_URL}/certificates/${guid}.jpg`);
-    assert.equal(info.certificateOfTrustUrl, `${FAKE_PUBLIC_BASE_URL}/certificates/${guid}`);
+    assert.equal(info.certificateOfTrust, `${t.baseUrl}/certificates/${guid}.pdf`);
+    assert.equal(info.certificateOfTrustJPG, `${t.baseUrl}/certificates/${guid}.jpg`);
+    assert.equal(info.certificateOfTrustUrl, `${t.baseUrl}/certificates/${guid}`);
     assert.deepEqual(info.type, { value: 'blockchain-job' });
     assert.equal(typeof info.timestampInMillis, 'number');
     nftId = info.result.nftId;
@@ -208,17 +233,18 @@ describe('new → fetch → list → transfer', () => {
     assert.deepEqual(fetched.info.request, { solution: NFT, version: 1, network: 'sepolia', operation: 'transfer', parameters: { nftId, address: WALLET, destination: WALLET } });
     assert.equal(fetched.info.guid, guid);
     assert.equal('certificateOfTrust' in fetched.info, false);
-    t.chain!.complete(res.info.jobId);
+    await completed(res.info.jobId);
     const listed = (await ok(nft('list', undefined, {}))).info.find((n: any) => n.guid === guid);
     assert.equal(listed.status, 'transferred');
-    assert.equal(listed.transferredTo, WALLET.toLowerCase());
+    // The chain service keeps the address in its EIP-55 form (WALLET's own).
+    assert.equal(listed.transferredTo, WALLET);
     // Once transferred it cannot go again: the service's refusal passes through.
     assertError(await nft('transfer', { nftId, address: WALLET }), 400, 'FAILED_PRECONDITION', /was already transferred to 0x/);
   });
 
   test("another account's NFT is not found; an unknown network is the service's 400", async () => {
     assertError(await nft('transfer', { nftId, address: WALLET }, ENVELOPE, OTHER), 404, 'NOT_FOUND', /No NFT/);
-    assertError(await nft('new', NEW, { version: 1, network: 'goerli' }), 400, 'INVALID_ARGUMENT', 'Unknown network "goerli"; expected one of sepolia, amoy, mumbai.');
+    assertError(await nft('new', mintable, { version: 1, network: 'goerli' }), 400, 'INVALID_ARGUMENT', 'Unknown network "goerli"; expected one of sepolia, amoy, mumbai.');
   });
 });
 
@@ -252,7 +278,7 @@ describe('send → claim, send → revoke', () => {
   });
 
   test('revoke with the owner code answers the NFT created again; the receiver code is then refused', async () => {
-    const { nftId } = await minted({ ...NEW, name: 'Wind farm' });
+    const { nftId } = await minted({ ...mintable, name: 'Wind farm' });
     const sent = await ok(nft('send', { nftId, email: 'bob@example.org' }, { version: 1, network: 'sepolia' }));
     const revoked = await ok(nft('revoke', { owner_code: sent.info.transferCodes.owner }, {}, NO_KEY));
     assert.equal(revoked.statusMessage, '');
@@ -265,7 +291,7 @@ describe('send → claim, send → revoke', () => {
 });
 
 test('without a chain backend every NFT operation is 503 after validation', async () => {
-  const bare = await startTestGateway();
+  const bare = await t.another({ CHAIN_GRPC_ADDR: undefined });
   try {
     const res = await postCall(bare.baseUrl, { solution: NFT, operation: 'claim', parameters: { receiverCode: 'c', address: WALLET } }, NO_KEY);
     assert.equal(res.status, 503, res.text);
@@ -273,7 +299,7 @@ test('without a chain backend every NFT operation is 503 after validation', asyn
     // The spec's envelope besides {message, code}, so legacy clients reading statusCode see the failure.
     assert.deepEqual([(res.json as any).statusCode, (res.json as any).statusMessage, (res.json as any).code],
       [503, 'The chain service is not available: this gateway has no chain backend configured.', 'UNAVAILABLE']);
-    const bad = await postCall(bare.baseUrl, { solution: NFT, operation: 'list', parameters: { from: 'x' } });
+    const bad = await postCall(bare.baseUrl, { solution: NFT, operation: 'list', parameters: { from: 'x' } }, ACME);
     assert.equal(bad.status, 400);
     assert.deepEqual([(bad.json as any).statusCode, (bad.json as any).statusMessage], [400, (bad.json as any).message]);
   } finally {

@@ -8,7 +8,7 @@ import { frameworkAnswers } from '../catalogue/frameworks/answers.js';
 import { identityAnswers } from '../catalogue/identity/answers.js';
 import { portfolioAnswers } from '../catalogue/portfolio/answers.js';
 import { taxonomyAnswers } from '../catalogue/taxonomy/answers.js';
-import { startTestGateway, type TestGateway } from '../testing/real-gateway.js';
+import { startTestGateway, type TestGateway } from '@green-impact/testing/gateway/real-gateway';
 import { parseCall } from './envelope.js';
 import { VERSIONED_SOLUTIONS, type OperationEntry } from './operation.js';
 import { operationTable } from './operation-table.js';

@@ -1,28 +1,42 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { Visibility } from '@green-impact/proto/greenimpact/common/v1/common';
-import { postCall, startTestGateway, type TestGateway } from '../testing/test-gateway.js';
+import { postCall } from '@green-impact/testing/gateway/v1-calls';
+import { jsonHeaders, startTestGateway, type TestGateway } from '@green-impact/testing/gateway/real-gateway';
+import { taxonomyIds } from '@green-impact/testing/gateway/taxonomy-ids';
 
 /**
  * /v1/call for assets, investors, positions, portfolios and impacts (spec §4.8–§4.10 and the impact reads
- * the gateway adds) against the fake PortfolioService and TaxonomyService over real gRPC: the gateway's
+ * the gateway adds) against the real portfolio, taxonomy and identity services over gRPC: the gateway's
  * validation, the requests it sends, the spec's response shapes and the getInvestorsOfUser composition.
- * `user-key` (account acme) is the issuer and investor manager; `op-key` belongs to another account.
+ * The user's key (account Acme) is the issuer and investor manager; OTHER belongs to another account.
  */
 
 const ESG = 'SVC.ESG.Credits';
-const ACME = { 'content-type': 'application/json', 'x-api-key': 'user-key' };
-const OTHER = { 'content-type': 'application/json', 'x-api-key': 'op-key' };
+let ACME: Record<string, string>;
+let OTHER: Record<string, string>;
 const KEY = 'a'.repeat(64);
 
 let t: TestGateway;
+/** The framework's two rows: sub category and indicator ids of the ICMA example (solar: GHG; wind: energy). */
+let solar: number;
+let wind: number;
+let ghgId: number;
+let energyId: number;
 before(async () => {
   t = await startTestGateway({}, { portfolio: true });
+  ACME = jsonHeaders(t.userKey);
+  OTHER = jsonHeaders((await t.createAccount('Other')).apiKey);
+  // The ICMA example: its sub categories, indicators and units, EUR and SEK with their rates.
+  await t.loadExampleTaxonomy();
+  const ids = await taxonomyIds(t);
+  [solar, wind] = [ids.subCategory['Solar power'], ids.subCategory['Wind power']];
+  [ghgId, energyId] = [ids.indicator['Annual GHG emissions reduced/avoided'], ids.indicator['Annual renewable energy generation']];
   // A public EUR framework of 2024 with two rows: D = V = 1 000 000 (value_outstanding_framework yes).
   await ok('addFramework', { framework_identifier: 'GBF', framework_name: 'Green Bond Framework', framework_currency_code: 'EUR', framework_visibility: 'public' });
   await ok('addYearSpecificsToFramework', { framework_identifier: 'GBF', value_outstanding: 1_000_000, allocated_amount: 800_000, value_outstanding_framework: 'yes', reporting_year: 2024 });
-  await ok('addCategoryIndicatorToFramework', { framework_identifier: 'GBF', sub_category_id: 10, sub_category_volume: 600_000, indicator_id: 30, indicator_value: 5_000, reporting_year: 2024 });
-  await ok('addCategoryIndicatorToFramework', { framework_identifier: 'GBF', sub_category_id: 11, sub_category_volume: 200_000, indicator_id: 31, indicator_value: 800, reporting_year: 2024 });
+  await ok('addCategoryIndicatorToFramework', { framework_identifier: 'GBF', sub_category_id: solar, sub_category_volume: 600_000, indicator_id: ghgId, indicator_value: 5_000, reporting_year: 2024 });
+  await ok('addCategoryIndicatorToFramework', { framework_identifier: 'GBF', sub_category_id: wind, sub_category_volume: 200_000, indicator_id: energyId, indicator_value: 800, reporting_year: 2024 });
 });
 after(async () => {
   await t.stop();
@@ -44,7 +58,7 @@ function assertError(res: Res, status: number, code: string, message: string) {
   assert.deepEqual(res.json, { message, code });
 }
 
-/** The last request the fake portfolio service received for a method, without unset optional fields. */
+/** The last request the portfolio service received for a method, without unset optional fields. */
 function lastRequest(method: string): any {
   const found = t.portfolio!.calls.filter((c) => c.method === method).at(-1);
   assert.ok(found, `no ${method} call`);
@@ -77,7 +91,7 @@ describe('validation failures are 400 with message and code, before any portfoli
   }
 });
 
-describe('the spec shapes, end to end against the fakes', () => {
+describe('the spec shapes, end to end against the services', () => {
   test('assets: add, update, list, details, visibility to others, removal', async () => {
     assert.match((await ok('addAsset', { ...ASSET, asset_value_outstanding: '10000', date_issued: '2024-03-01', date_maturity: '2029-03-01', asset_visibility: 'PUBLIC' })).message, /^Asset added with id \d+\.$/);
     assert.deepEqual(lastRequest('addAsset'), {
@@ -125,8 +139,8 @@ describe('the spec shapes, end to end against the fakes', () => {
     assert.deepEqual(
       details[0].framework.map((r: any) => [r.sub_category_id, r.sub_category_volume, r.currency_code, r.indicator_id, r.indicator_value]),
       [
-        [10, 6_000, 'EUR', 30, 50],
-        [11, 2_000, 'EUR', 31, 8],
+        [solar, 6_000, 'EUR', ghgId, 50],
+        [wind, 2_000, 'EUR', energyId, 8],
       ],
     );
     assert.equal('framework_currency_code' in details[0].framework[0], false);
@@ -268,8 +282,8 @@ describe('the spec shapes, end to end against the fakes', () => {
     assert.equal(byPortfolio.portfolio_identifier, 'main');
     assert.equal(byPortfolio.investor_identifier, 'inv_1');
     assert.deepEqual(byPortfolio.totals.map((x: any) => [x.indicator_id, x.unit_name, x.value, x.position_count]), [
-      [30, 'tCO2e', tau * 0.1 * 5_000, 1],
-      [31, 'MWh', tau * 0.1 * 800, 1],
+      [ghgId, 'tCO2e/year', tau * 0.1 * 5_000, 1],
+      [energyId, 'MWh/year', tau * 0.1 * 800, 1],
     ]);
     const totalsOnly = await ok('getPortfolioImpacts', { portfolio_identifier: 'main', reporting_year: 2024, include_records: 'no' });
     assert.equal('impacts' in totalsOnly, false, 'include_records no leaves the records out');
@@ -328,9 +342,9 @@ describe('the spec shapes, end to end against the fakes', () => {
 });
 
 test('without PORTFOLIO_GRPC_ADDR: 503 UNAVAILABLE with a clear message; validation still comes first; /readyz lists no portfolio', async () => {
-  const bare = await startTestGateway({}, { taxonomy: true });
+  const bare = await t.another({ PORTFOLIO_GRPC_ADDR: undefined });
   try {
-    const post = (operation: string, parameters?: Record<string, unknown>) => postCall(bare.baseUrl, { solution: ESG, operation, ...(parameters ? { parameters } : {}) });
+    const post = (operation: string, parameters?: Record<string, unknown>) => postCall(bare.baseUrl, { solution: ESG, operation, ...(parameters ? { parameters } : {}) }, ACME);
     const message = 'The portfolio service is not available: this gateway has no portfolio backend configured.';
     for (const [operation, parameters] of [
       ['getAssets', {}],

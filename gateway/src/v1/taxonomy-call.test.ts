@@ -1,8 +1,8 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { postCall } from '../testing/test-gateway.js';
-import { jsonHeaders, startTestGateway, type TestGateway } from '../testing/real-gateway.js';
-import { taxonomyIds, type TaxonomyIds } from '../testing/taxonomy-ids.js';
+import { postCall } from '@green-impact/testing/gateway/v1-calls';
+import { jsonHeaders, startTestGateway, type TestGateway } from '@green-impact/testing/gateway/real-gateway';
+import { taxonomyIds, type TaxonomyIds } from '@green-impact/testing/gateway/taxonomy-ids';
 
 /**
  * /v1/call for the taxonomy service's operations, against the real taxonomy service (the ICMA example

@@ -1,7 +1,7 @@
 import { readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 
-/** Every .ts file under `dir` that ships: not tests, nor the gateway's fakes (src/testing/, its test project). */
+/** Every .ts file under `dir` that ships: not tests, nor test support (a testing/ folder: the test support workspace). */
 export function productionSources(dir: string, out: string[] = []): string[] {
   for (const name of readdirSync(dir)) {
     const path = join(dir, name);

@@ -6,7 +6,7 @@ export const TEST_REDIS_URL = process.env['TEST_REDIS_URL'] ?? 'redis://127.0.0.
 
 /**
  * For node:test's `skip` option: a reason to skip the Redis variant, or false. Throws in CI, which must
- * provide Redis (.ci/run starts it), like the PostgreSQL variants (services/shared/src/testing/databases.ts).
+ * provide Redis (.ci/run starts it), like the PostgreSQL variants (testing/src/shared/databases.ts).
  */
 export async function redisSkipReason(url = TEST_REDIS_URL): Promise<string | false> {
   const redis = new Redis(url, { lazyConnect: true, enableOfflineQueue: false, maxRetriesPerRequest: 0, retryStrategy: () => null });

@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
-import type { postCall } from './test-gateway.js';
+import type { CallAnswer } from './v1-calls.js';
 
 /** A /v1/call answer as the chain's call tests read it (its JSON untyped). */
-export type CallResponse = Omit<Awaited<ReturnType<typeof postCall>>, 'json'> & { json: any };
+export type CallResponse = Omit<CallAnswer, 'json'> & { json: any };
 
 /** The answer is the refusal `status` / `code` with this text (or a text matching it). */
 export function assertCallError(res: CallResponse, status: number, code: string, message: string | RegExp): void {

@@ -15,11 +15,12 @@ import { createGrpcClient, type TypedClient } from '@green-impact/shared/grpc/cl
 import { startGrpcServer, type GrpcServiceRegistration } from '@green-impact/shared/grpc/server';
 import { createLogger, type Logger } from '@green-impact/shared/logger';
 import { createIdentityService } from '@green-impact/identity/service';
-import { loadGatewayConfig } from '../config.js';
-import { createGateway, type Gateway } from '../gateway.js';
-import type { OperationTable } from '../v1/operation-table.js';
+import { loadGatewayConfig } from '@green-impact/gateway/config';
+import { createGateway, type Gateway } from '@green-impact/gateway/gateway';
+import type { OperationTable } from '@green-impact/gateway/v1/operation-table';
 import type { LoadSummary } from '@green-impact/taxonomy/example/example-loader';
 import type { NftOptions } from '@green-impact/chain/nfts/nft-options';
+import type { NetworkSpec } from '@green-impact/chain/networks/network-spec';
 import { tapRegistration, type ServiceTap } from './service-tap.js';
 
 /**
@@ -27,7 +28,29 @@ import { tapRegistration, type ServiceTap } from './service-tap.js';
  * the faults a test puts in front of it, service-tap.ts), and a client signed as the gateway signs, to
  * seed data through the service's own API (`{ caller }` says for whom).
  */
-export type RealService<D> = ServiceTap & { address: string; client: TypedClient<D> };
+export type RealService<D> = ServiceTap & {
+  address: string;
+  client: TypedClient<D>;
+  /** Stops serving at once, as a service going away: open calls and streams end UNAVAILABLE / cancelled. */
+  stopServing(): Promise<void>;
+};
+
+/** The chain service's levers the gateway's tests pull, as an operator or a fault would. */
+export interface ChainLevers {
+  /** Its content store's folder: a file changed under `blocks/<cid>` is a document tampered with. */
+  contentDir: string;
+  /** Where it writes the mails it sends (NFT claim links), one .eml file each. */
+  mailOutboxDir: string;
+  /** Stops its job worker (replicas without one, CHAIN_WORKER=false): jobs queued meanwhile stay QUEUED. */
+  stopWorker(): Promise<void>;
+  /** Starts its job worker again: the queued jobs run. */
+  startWorker(): Promise<void>;
+  /**
+   * Empties the balance of the service's signer on embedded `network` (a Hardhat method of its node): the
+   * node then refuses its transactions, as a signer that cannot pay. Answers the function that refills it.
+   */
+  drainSigner(network: string): Promise<() => Promise<void>>;
+}
 
 /** An account made through identity's CreateAccount: its first API key and the caller it authenticates as. */
 export interface TestAccount {
@@ -53,6 +76,15 @@ export interface TestGateway {
   portfolio: RealService<typeof PortfolioServiceService> | undefined;
   /** Present when started with `{ chain: true }`. */
   chain: RealService<typeof ChainServiceService> | undefined;
+  /** Present when started with `{ chain: true }`. */
+  chainLevers: ChainLevers | undefined;
+  /**
+   * Another gateway over the same services and bus, on a port of its own, configured as this one plus
+   * `env`: for tests of the gateway's own state (rate limits, caches) each with a fresh gateway, without
+   * starting the services again. A setting given as undefined is left out (`CHAIN_GRPC_ADDR: undefined`: a
+   * gateway with no chain backend). Stopped with this one if not before.
+   */
+  another(env: Record<string, string | undefined>): Promise<AnotherGateway>;
   /** Creates an account (USER unless said) with the operator's authority, as an operator would. */
   createAccount(name: string, role?: 'user' | 'operator'): Promise<TestAccount>;
   /** A key identity issued (to a fresh USER account) and then revoked. */
@@ -70,6 +102,13 @@ export interface TestGateway {
   stop(): Promise<void>;
 }
 
+/** A gateway started by TestGateway.another. */
+export interface AnotherGateway {
+  baseUrl: string;
+  gateway: Gateway;
+  stop(): Promise<void>;
+}
+
 export interface TestGatewayOptions {
   taxonomy?: boolean;
   portfolio?: boolean;
@@ -78,6 +117,8 @@ export interface TestGatewayOptions {
   log?: Logger;
   /** The gateway's operation table; the full one unless given. */
   table?: OperationTable;
+  /** The chain service's networks; loadNetworkSpecs({}) (the embedded sepolia, amoy and mumbai) unless given. */
+  chainNetworks?: NetworkSpec[];
   /** How the chain service fetches NFT images (e.g. `{ allowPrivateHosts: true }` for an image served on loopback). */
   nftImage?: NftOptions['image'];
 }
@@ -118,10 +159,12 @@ export async function startTestGateway(env: Record<string, string> = {}, options
     const serve = async <D>(name: keyof typeof protoFiles, registration: GrpcServiceRegistration, definition: D): Promise<RealService<D>> => {
       const tapped = tapRegistration(registration);
       const server = await startGrpcServer({ services: [tapped.registration], host: '127.0.0.1', port: 0, protoRoot, protoFiles: [protoFiles[name]], log });
-      stack.push(() => server.shutdown(1_000));
+      let stopped: Promise<void> | undefined;
+      const stopServing = () => (stopped ??= server.shutdown(0));
+      stack.push(() => (stopped ??= server.shutdown(1_000)));
       const client = createGrpcClient(definition as never, server.address) as TypedClient<D>;
       stack.push(async () => client.close());
-      return Object.assign(tapped.tap, { address: server.address, client });
+      return Object.assign(tapped.tap, { address: server.address, client, stopServing });
     };
 
     const operatorKey = randomBytes(32).toString('base64url');
@@ -145,6 +188,7 @@ export async function startTestGateway(env: Record<string, string> = {}, options
       portfolio = await serve('portfolio', service.registration, PortfolioServiceService);
     }
     let chain: RealService<typeof ChainServiceService> | undefined;
+    let chainLevers: ChainLevers | undefined;
     if (options.chain) {
       const files = await mkdtemp(join(tmpdir(), 'gi-gateway-test-'));
       stack.push(() => rm(files, { recursive: true, force: true }));
@@ -153,34 +197,57 @@ export async function startTestGateway(env: Record<string, string> = {}, options
       const [{ createChainService }, { loadNetworkSpecs }] = await Promise.all([import('@green-impact/chain/service'), import('@green-impact/chain/config')]);
       const service = await createChainService({
         ...common,
-        networks: loadNetworkSpecs({}),
+        networks: options.chainNetworks ?? loadNetworkSpecs({}),
         contentDir,
         publicBaseUrl: baseUrl,
         nfts: { mailOutboxDir, ...(options.nftImage ? { image: options.nftImage } : {}) },
       });
       stack.push(() => service.close());
       chain = await serve('chain', service.registration, ChainServiceService);
+      chainLevers = {
+        contentDir,
+        mailOutboxDir,
+        stopWorker: () => service.stopWorker(),
+        startWorker: async () => void (await service.startWorker()),
+        async drainSigner(name) {
+          const { provider, signerAddress } = service.networks.resolve(name).network;
+          const balance = await provider.getBalance(signerAddress);
+          await provider.send('hardhat_setBalance', [signerAddress, '0x0']);
+          return async () => void (await provider.send('hardhat_setBalance', [signerAddress, `0x${balance.toString(16)}`]));
+        },
+      };
     }
 
-    const config = loadGatewayConfig({
-      IDENTITY_GRPC_ADDR: identity.address,
-      ...(taxonomy ? { TAXONOMY_GRPC_ADDR: taxonomy.address } : {}),
-      ...(portfolio ? { PORTFOLIO_GRPC_ADDR: portfolio.address } : {}),
-      ...(chain ? { CHAIN_GRPC_ADDR: chain.address } : {}),
-      HOST: '127.0.0.1',
-      PORT: String(reserved.port),
-      PUBLIC_BASE_URL: baseUrl,
-      NODE_ENV: 'test',
-      BODY_LIMIT_BYTES: '16384',
-      SHUTDOWN_GRACE_MS: '1000',
-      // Off here: these tests count the reads each request makes (memo, batching). The cache has suites of
-      // its own (reference-cache.test.ts, gateway-caches-e2e).
-      REFERENCE_CACHE_TTL_MS: '0',
-      ...env,
-    });
-    const gateway = createGateway({ config, bus, log: options.log ?? log, ...(options.table ? { table: options.table } : {}) });
+    const configFor = (more: Record<string, string | undefined>) => {
+      const settings: Record<string, string | undefined> = {
+        IDENTITY_GRPC_ADDR: identity.address,
+        ...(taxonomy ? { TAXONOMY_GRPC_ADDR: taxonomy.address } : {}),
+        ...(portfolio ? { PORTFOLIO_GRPC_ADDR: portfolio.address } : {}),
+        ...(chain ? { CHAIN_GRPC_ADDR: chain.address } : {}),
+        HOST: '127.0.0.1',
+        PORT: String(reserved.port),
+        PUBLIC_BASE_URL: baseUrl,
+        NODE_ENV: 'test',
+        BODY_LIMIT_BYTES: '16384',
+        SHUTDOWN_GRACE_MS: '1000',
+        // Off here: these tests count the reads each request makes (memo, batching). The cache has suites of
+        // its own (reference-cache.test.ts, gateway-caches-e2e).
+        REFERENCE_CACHE_TTL_MS: '0',
+        ...more,
+      };
+      return loadGatewayConfig(Object.fromEntries(Object.entries(settings).filter((e): e is [string, string] => e[1] !== undefined)));
+    };
+    const gateway = createGateway({ config: configFor(env), bus, log: options.log ?? log, ...(options.table ? { table: options.table } : {}) });
     await gateway.listen(reserved.server);
     stack.push(() => gateway.close());
+    const another = async (more: Record<string, string | undefined>): Promise<AnotherGateway> => {
+      const other = createGateway({ config: configFor({ ...env, PORT: '0', ...more }), bus, log });
+      const { port } = await other.listen();
+      let closed: Promise<void> | undefined;
+      const close = () => (closed ??= other.close());
+      stack.push(close);
+      return { baseUrl: `http://127.0.0.1:${port}`, gateway: other, stop: close };
+    };
 
     const operator = await callerOf(identity.client, operatorKey);
     const createAccount = async (name: string, role: 'user' | 'operator' = 'user'): Promise<TestAccount> => {
@@ -213,6 +280,8 @@ export async function startTestGateway(env: Record<string, string> = {}, options
       taxonomy,
       portfolio,
       chain,
+      chainLevers,
+      another,
       createAccount,
       revokedKey,
       settledJob: (jobId, caller = acme.caller) => settledJob(chain, jobId, caller),

@@ -1,4 +1,4 @@
-import type { Metadata, ServerUnaryCall, sendUnaryData, UntypedServiceImplementation } from '@grpc/grpc-js';
+import type { Metadata, ServerUnaryCall, ServerWritableStream, sendUnaryData, UntypedServiceImplementation } from '@grpc/grpc-js';
 import type { Caller } from '@green-impact/shared/caller';
 import { METADATA_REQUEST_ID } from '@green-impact/shared/caller';
 import { verifyCall } from '@green-impact/shared/callers/call-metadata';
@@ -29,6 +29,8 @@ export interface ServiceTap {
   cancelled: { method: string; requestId: string }[];
   /** How many calls of `method` the service received. */
   count(method: string): number;
+  /** How many server streams of `method` (e.g. `watchJobs`) are open now: opened, and not yet cancelled or ended. */
+  openStreams(method: string): number;
   /**
    * Holds the calls `match` picks: the service never sees them and they never answer, until the client
    * cancels them (its deadline, a client gone away). Answers the function that lifts the fault.
@@ -41,7 +43,7 @@ export interface ServiceTap {
   fail(match: (call: TappedCall) => boolean, error: Error): () => void;
 }
 
-/** The registration with every unary method passing through a tap first; server streams pass untouched. */
+/** The registration with every unary method passing through a tap first; server streams pass untouched, counted while open. */
 export function tapRegistration(registration: GrpcServiceRegistration): { registration: GrpcServiceRegistration; tap: ServiceTap } {
   const calls: TappedCall[] = [];
   const cancelled: ServiceTap['cancelled'] = [];
@@ -50,10 +52,29 @@ export function tapRegistration(registration: GrpcServiceRegistration): { regist
     faults.add(fault);
     return () => void faults.delete(fault);
   };
+  const open = new Map<string, number>();
   const implementation: UntypedServiceImplementation = {};
   for (const [method, handler] of Object.entries(registration.implementation)) {
     const def = registration.definition[method];
-    if (!def || def.requestStream || def.responseStream) {
+    if (def && !def.requestStream && def.responseStream) {
+      // A server stream passes untouched, counted while open: 'close' comes once its client cancelled or it ended.
+      const stream = handler as (call: ServerWritableStream<unknown, unknown>) => void;
+      implementation[method] = (call: ServerWritableStream<unknown, unknown>) => {
+        open.set(method, (open.get(method) ?? 0) + 1);
+        let closed = false;
+        const close = () => {
+          if (closed) return;
+          closed = true;
+          open.set(method, open.get(method)! - 1);
+        };
+        call.once('cancelled', close);
+        call.once('close', close);
+        call.once('finish', close);
+        stream(call);
+      };
+      continue;
+    }
+    if (!def || def.requestStream) {
       implementation[method] = handler;
       continue;
     }
@@ -85,6 +106,7 @@ export function tapRegistration(registration: GrpcServiceRegistration): { regist
       calls,
       cancelled,
       count: (method) => calls.filter((c) => c.method === method).length,
+      openStreams: (method) => open.get(method) ?? 0,
       hold: (match) => add({ match, kind: 'hold' }),
       fail: (match, error) => add({ match, kind: 'fail', error }),
     },
