@@ -53,7 +53,7 @@ const REMOTE_FIELDS = new Set([
   'contracts', 'pollIntervalMs', 'stuckAfterMs', 'maxGasBumps', 'gasBumpPercent', 'maxStringValueBytes', 'networkFee',
   'rpcTimeoutMs',
 ]);
-const CONTRACT_FIELDS = ['keyValueStore', 'documentRegistry', 'nft'] as const;
+const CONTRACT_FIELDS = ['keyValueStore', 'documentRegistry', 'documentRoots', 'nft'] as const;
 
 /** The env variable a network's signer key is read from when neither signerKeyFile nor signerKeyEnv is set. */
 export function defaultSignerKeyEnv(network: string): string {
