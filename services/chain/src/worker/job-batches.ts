@@ -111,6 +111,7 @@ export async function settleMembers(
         receipt: batch.receipt,
         gasUsed: batch.gasUsed === null ? null : Math.ceil(batch.gasUsed / members.length),
         gasPrice: batch.gasPrice,
+        attempts: batch.attempts,
         completedAt: now,
         leaseOwner: null,
         leaseUntil: null,
