@@ -41,6 +41,8 @@ export function loadChainConfig(env: EnvReader, environment: Env): ChainConfig {
             jobLeaseMs: env.int('CHAIN_JOB_LEASE_MS', 30_000, { min: 1_000, max: 3_600_000 }),
             documentBatchSize: env.int('CHAIN_DOCUMENT_BATCH', DEFAULT_BATCH_TUNING.documentBatchSize, { min: 1, max: 4096 }),
             documentBatchWindowMs: env.int('CHAIN_DOCUMENT_BATCH_WINDOW_MS', DEFAULT_BATCH_TUNING.documentBatchWindowMs, { min: 0, max: 10_000 }),
+            keyValueBatchSize: env.int('CHAIN_KV_BATCH', DEFAULT_BATCH_TUNING.keyValueBatchSize, { min: 1, max: 1024 }),
+            keyValueBatchWindowMs: env.int('CHAIN_KV_BATCH_WINDOW_MS', DEFAULT_BATCH_TUNING.keyValueBatchWindowMs, { min: 0, max: 10_000 }),
           },
         }
       : false,

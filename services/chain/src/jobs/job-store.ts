@@ -4,7 +4,7 @@ import type { Caller } from '@green-impact/shared/caller';
 import { FailedPreconditionError, InvalidArgumentError, NotFoundError } from '@green-impact/shared/errors';
 import { TOPIC_JOB_EVENTS, TOPIC_JOBS } from '../schema.js';
 import { JobEntity, type JobRow } from './entities.js';
-import { BATCH_KIND, type DocumentKindName, type JobEvent, type JobKindName, type JobMessage, type JobStatusName } from './job-types.js';
+import { BATCH_KINDS, type DocumentKindName, type JobEvent, type JobKindName, type JobMessage, type JobStatusName } from './job-types.js';
 import { enqueueOutbox, enqueueOutboxMany } from './outbox.js';
 import { jobTraces } from '../worker/job-traces.js';
 
@@ -204,7 +204,7 @@ export class JobStore {
       if (event) {
         for (const hook of this.hooks) await hook(m, before, after);
         // A batch is the service's own job: its members' events tell their accounts what happened.
-        if (after.kind !== BATCH_KIND) events.push({ key: after.id, payload: jobEvent(after, before.status) });
+        if (!BATCH_KINDS.includes(after.kind)) events.push({ key: after.id, payload: jobEvent(after, before.status) });
       }
       changed.push({ after, event });
     }

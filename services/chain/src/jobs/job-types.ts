@@ -15,7 +15,11 @@ export const JOB_KINDS = {
 export type ClientJobKindName = keyof typeof JOB_KINDS;
 /** The service's own kind: one transaction carrying many documents (worker/job-batches.ts); never shown to clients. */
 export const BATCH_KIND = 'document_batch';
-export type JobKindName = ClientJobKindName | typeof BATCH_KIND;
+/** The service's own kind: one account's key-value inserts in one transaction (KeyValueStore.insertMany). */
+export const KV_BATCH_KIND = 'kv_batch';
+export type BatchKindName = typeof BATCH_KIND | typeof KV_BATCH_KIND;
+export type JobKindName = ClientJobKindName | BatchKindName;
+export const BATCH_KINDS: readonly string[] = [BATCH_KIND, KV_BATCH_KIND];
 
 export const DOCUMENT_KINDS = {
   framework_json: DocumentKind.DOCUMENT_KIND_FRAMEWORK_JSON,
@@ -76,6 +80,12 @@ export interface DocumentPayload {
 export interface DocumentBatchPayload {
   root: string;
   count: number;
+}
+
+/** Worker input of a key-value batch: one namespace's entries, in job order. */
+export interface KeyValueBatchPayload {
+  namespace: string;
+  entries: { key: string; isWord: boolean; value?: string | undefined; word?: string | undefined }[];
 }
 
 /** A batch member's proof as formed with its batch (the rest of the proof comes from the batch's receipt). */

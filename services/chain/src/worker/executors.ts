@@ -3,7 +3,7 @@ import type { DocumentKind } from '@green-impact/proto/greenimpact/chain/v1/chai
 import { contractArtifact } from '../contracts/artifacts.js';
 import type { ChainNetwork } from '../networks/chain-network.js';
 import type { JobRow } from '../jobs/entities.js';
-import { BATCH_KIND, DOCUMENT_KINDS, type DocumentBatchPayload, type DocumentPayload, type KeyValuePayload } from '../jobs/job-types.js';
+import { BATCH_KIND, DOCUMENT_KINDS, KV_BATCH_KIND, type KeyValueBatchPayload, type DocumentBatchPayload, type DocumentPayload, type KeyValuePayload } from '../jobs/job-types.js';
 import { documentProofOf } from '../documents/document-proofs.js';
 import type { StoredOutcome } from '../jobs/job-view.js';
 
@@ -73,12 +73,19 @@ export function planJob(job: JobRow, network: ChainNetwork, planners: JobPlanner
         type: 'write',
         to,
         data,
-        complete: () => ({
-          outcome: {
-            keyValue: { key: p.key, value: p.value, ...(bytes32 ? { valueHex: p.valueHex } : {}), found: true, contractAddress: to },
-          },
-          result: { key: p.key, value: p.value ?? null },
-        }),
+        complete: () => keyValueCompletion(job, to),
+      };
+    }
+    case KV_BATCH_KIND: {
+      const p = job.payload as unknown as KeyValueBatchPayload;
+      const to = requireAddress(network.contracts.keyValueStore, 'key-value store', network);
+      const entries = p.entries.map((e) => [e.key, e.isWord, e.value ?? '', e.word ?? ZERO_WORD]);
+      return {
+        type: 'write',
+        to,
+        data: kv().encodeFunctionData('insertMany', [p.namespace, entries]),
+        // Its members get their own outcomes when it is final (job-batches.ts settleMembers).
+        complete: () => ({ outcome: {}, result: { count: p.entries.length } }),
       };
     }
     case 'kv_select_string':
@@ -139,6 +146,23 @@ export function planJob(job: JobRow, network: ChainNetwork, planners: JobPlanner
     default:
       throw new JobPlanError(`Jobs of kind ${job.kind} are not run by this version of the service.`);
   }
+}
+
+const ZERO_WORD = `0x${'0'.repeat(64)}`;
+
+/** A completed key-value insert's outcome and legacy result (alone or as a batch member). */
+export function keyValueCompletion(job: JobRow, to: string): Completion {
+  const p = job.payload as unknown as KeyValuePayload;
+  const bytes32 = job.kind === 'kv_insert_bytes32';
+  return {
+    outcome: { keyValue: { key: p.key, value: p.value, ...(bytes32 ? { valueHex: p.valueHex } : {}), found: true, contractAddress: to } },
+    result: { key: p.key, value: p.value ?? null },
+  };
+}
+
+/** The selector of KeyValueStore.insertMany: a deployed store without it takes inserts one at a time. */
+export function insertManySelector(): string {
+  return kv().getFunction('insertMany')!.selector;
 }
 
 /**

@@ -8,7 +8,7 @@ import { JobPlanError, planJob, type JobPlanners, type WritePlan } from './execu
 import { Broadcaster, type Signed } from './broadcaster.js';
 import { jobTraces } from './job-traces.js';
 import { currentFees, fillNonce, signTransaction } from './transactions.js';
-import { DEFAULT_BATCH_TUNING, DocumentBatcher, type BatchTuning } from './job-batches.js';
+import { DEFAULT_BATCH_TUNING, JobBatcher, type BatchTuning } from './job-batches.js';
 
 /** Gas limit = estimate + this margin (%), for state that changes between estimate and inclusion. */
 const GAS_MARGIN_PERCENT = 25n;
@@ -46,7 +46,7 @@ class LeaseLost extends Error {}
  */
 export class JobSender {
   private readonly broadcasters = new Map<string, Broadcaster>();
-  private readonly batcher: DocumentBatcher;
+  private readonly batcher: JobBatcher;
   /** Per network: a wake-up pending for when the document batch window closes. */
   private readonly windowTimers = new Map<string, NodeJS.Timeout>();
 
@@ -62,7 +62,7 @@ export class JobSender {
     /** Asks for another round soon (the document batch window closed). */
     private readonly wakeMe: (network: ChainNetwork) => void = () => {},
   ) {
-    this.batcher = new DocumentBatcher(ds, store, tuning);
+    this.batcher = new JobBatcher(ds, store, tuning);
   }
 
   /** Jobs of this process signed and waiting to be broadcast (the tracker leaves them alone). */
@@ -91,11 +91,10 @@ export class JobSender {
     if (!(await this.holdSigner(network))) return 0;
     const formed = await this.batcher.form(network);
     if (formed.waitMs > 0) this.wakeAfter(network, formed.waitMs);
+    // Documents and key-value inserts go in batches where the network's contracts take them (the batcher above).
     const ids: { id: string }[] = await this.ds.query(
-      // Documents go in batches when the network can anchor roots (the batcher above takes them).
-      `SELECT id FROM chain.jobs WHERE status = 'queued' AND chain_network = $1 ${this.batcher.batches(network) ? `AND kind <> 'document'` : ''}
-        ORDER BY seq LIMIT $2`,
-      [network.name, this.tuning.batchSize],
+      `SELECT id FROM chain.jobs WHERE status = 'queued' AND chain_network = $1 AND NOT (kind = ANY($3)) ORDER BY seq LIMIT $2`,
+      [network.name, this.tuning.batchSize, await this.batcher.batchedKinds(network)],
     );
     if (ids.length === 0) return formed.batched;
     const jobs = (await this.ds.getRepository(JobEntity).findBy(ids.map((r) => ({ id: r.id })))).sort((a, b) => a.seq - b.seq);
