@@ -2,7 +2,8 @@
 // inserts, through 2 chain-service processes on PostgreSQL (Kafka mock cluster when it builds) against
 // one JSON-RPC node (Hardhat's EVM over HTTP, automine, its own process), with the raw rate of plain
 // insertString transactions on the same node in the same run. N jobs of each kind (BENCH_CHAIN_BATCHED_N,
-// default 2000), 16 writers at a time round-robin over the replicas' gRPC ports.
+// default 2000), 16 writers at a time round-robin over the replicas' gRPC ports. Key-value inserts with
+// CHAIN_KV_BATCH=BENCH_CHAIN_KV_BATCH (default 256; the service's default is 1, batching off).
 //   documentJobsPerSecond / keyValueJobsPerSecond: N / (first submit → last completion)
 //   acceptedPerSecond: N / (first submit → last answer): how fast jobs are taken in
 //   statementsPerJob: db_statements_total of both replicas (every SQL statement, COMMIT included) over the run / N
@@ -92,7 +93,7 @@ export async function chainBatched({ jobs = 2000, writers = 16, progress = () =>
       replicas.push(
         await startChainReplica({
           DATABASE_URL: db.url, DATABASE_POOL_SIZE: '8', CONTENT_DIR: contentDir, CHAIN_NETWORKS: JSON.stringify([network]),
-          CHAIN_SIGNER_KEY_SEPOLIA: NODE_SIGNER_KEY, METRICS_PORT: String(port), LOG_LEVEL: process.env.BENCH_CHAIN_LOG_LEVEL ?? 'info',
+          CHAIN_SIGNER_KEY_SEPOLIA: NODE_SIGNER_KEY, METRICS_PORT: String(port), CHAIN_KV_BATCH: process.env.BENCH_CHAIN_KV_BATCH ?? '256', LOG_LEVEL: process.env.BENCH_CHAIN_LOG_LEVEL ?? 'info',
           ...(kafka ? { KAFKA_BROKERS: kafka.brokers.join(','), KAFKA_SESSION_TIMEOUT_MS: '6000', KAFKA_HEARTBEAT_INTERVAL_MS: '500' } : {}),
         }),
       );
@@ -142,6 +143,7 @@ export async function chainBatched({ jobs = 2000, writers = 16, progress = () =>
       jobs,
       writers,
       replicas: 2,
+      keyValueBatch: Number(process.env.BENCH_CHAIN_KV_BATCH ?? 256),
       rawTransactionsPerSecond: rawRate.perSecond,
       documentJobsPerSecond: documents.perSecond,
       keyValueJobsPerSecond: keyValues.perSecond,
@@ -173,7 +175,7 @@ export function chainBatchedMarkdown(r) {
   const out = [
     '## (e) Chain writes many per transaction (chain.batched)',
     '',
-    `${r.jobs} jobs of each kind, ${r.writers} writers over ${r.replicas} chain-service replicas on PostgreSQL${r.notes.length ? '' : ' with Kafka (mock cluster)'}, one JSON-RPC node (Hardhat's EVM, automine); raw: the same number of plain \`insertString\` transactions sent with ethers to the same node in the same run. Documents are anchored under Merkle roots (DocumentRoots); key-value inserts one per transaction.`,
+    `${r.jobs} jobs of each kind, ${r.writers} writers over ${r.replicas} chain-service replicas on PostgreSQL${r.notes.length ? '' : ' with Kafka (mock cluster)'}, one JSON-RPC node (Hardhat's EVM, automine); raw: the same number of plain \`insertString\` transactions sent with ethers to the same node in the same run. Documents are anchored under Merkle roots (DocumentRoots); key-value inserts of the one account go in \`insertMany\` batches (\`CHAIN_KV_BATCH=${r.keyValueBatch}\`).`,
     '',
     '| path | jobs/s | vs raw | accepted/s | SQL statements/job | p50 ms | p99 ms |',
     '|---|---:|---:|---:|---:|---:|---:|',
