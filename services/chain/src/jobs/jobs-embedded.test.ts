@@ -206,6 +206,11 @@ describe('chain jobs on the embedded network (PGlite, in-process bus)', { timeou
 
   it('gives 20 concurrent jobs of one signer consecutive nonces, without gaps or duplicates', async (t) => {
     const network = sepolia();
+    // Nothing of earlier tests still on its way: a document batch formed meanwhile would take a nonce in between.
+    await waitUntil(
+      async () => ((await h.service.dataSource.query(`SELECT 1 FROM chain.jobs WHERE status IN ('queued', 'submitted') LIMIT 1`)) as unknown[]).length === 0,
+      'earlier jobs final',
+    );
     const started = Date.now();
     // One account's 20 calls at once exceed its share of the database pool (db/pool-share.ts): a call that
     // waited past the share's second is refused UNAVAILABLE with Retry-After, and a client retries it, as
