@@ -6,6 +6,7 @@ import { JobStatus } from '@green-impact/proto/greenimpact/chain/v1/chain';
 import { testDatabases } from '@green-impact/testing/shared/databases';
 import { startChainHarness, waitForJob, type ChainHarness } from '@green-impact/testing/chain/harness';
 import { contractArtifact } from '../contracts/artifacts.js';
+import { KV_BATCH_GAS_BUDGET } from '../worker/job-batches.js';
 
 const postgres = testDatabases.find((d) => d.name === 'postgresql')!;
 
@@ -55,6 +56,19 @@ describe('batched key-value inserts (PostgreSQL)', { timeout: 120_000 }, () => {
     assert.equal((await waitForJob(h.client, bob, readBob.jobId)).keyValue!.value, 'bob 3');
     const word = await h.client.selectBytes32({ network: 'sepolia', key: 'word-2' }, { caller: h.alice });
     assert.equal((await waitForJob(h.client, h.alice, word.jobId)).keyValue!.value, 'w2');
+  });
+
+  it('splits inserts that would not fit a block into batches within the gas budget', async () => {
+    // 12 values of 4000 bytes: about 34M gas in one insertMany, more than a block holds.
+    const big = (i: number) => `${i}`.padEnd(4000, 'x');
+    const writes = await Promise.all(Array.from({ length: 12 }, (_, i) => h.client.insertString({ network: 'sepolia', key: `big-${i}`, value: big(i) }, { caller: h.alice })));
+    const jobs = await Promise.all(writes.map((w) => waitForJob(h.client, h.alice, w.jobId)));
+    for (const job of jobs) assert.equal(job.status, JobStatus.JOB_STATUS_COMPLETED, job.error);
+    const transactions = new Set(jobs.map((j) => j.txHash));
+    assert.ok(transactions.size >= 4 && transactions.size < 12, `12 big inserts in ${transactions.size} transactions`);
+    for (const job of jobs) assert.ok(job.gasUsed! * jobs.filter((j) => j.txHash === job.txHash).length <= KV_BATCH_GAS_BUDGET);
+    const read = await h.client.selectString({ network: 'sepolia', key: 'big-7' }, { caller: h.alice });
+    assert.equal((await waitForJob(h.client, h.alice, read.jobId)).keyValue!.value, big(7));
   });
 
   it('an item that cannot go fails alone, checked before batching; the others of its batch complete', async () => {

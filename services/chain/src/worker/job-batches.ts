@@ -38,6 +38,18 @@ export const DEFAULT_BATCH_TUNING: BatchTuning = { documentBatchSize: 512, docum
 
 const KV_INSERTS = ['kv_insert_string', 'kv_insert_bytes32'];
 
+/**
+ * Most gas one insertMany may need, by a generous estimate of each entry (below): a third of a 30M-gas
+ * block, so a batch is never too big to be mined (or estimated) and never waits long for room in a block.
+ */
+export const KV_BATCH_GAS_BUDGET = 10_000_000;
+
+/** Gas an entry may take at most: its storage slots (value, flag, the string's length word) at 22 100 each, plus calldata and its event. */
+export function entryGas(p: KeyValuePayload): number {
+  const bytes = p.valueHex !== undefined ? 32 : Buffer.byteLength(p.value ?? '', 'utf8');
+  return 30_000 + 22_100 * (2 + Math.ceil(bytes / 32)) + 40 * (bytes + Buffer.byteLength(p.key ?? '', 'utf8'));
+}
+
 interface Queued {
   id: string;
   account_id: string;
@@ -147,8 +159,16 @@ export class JobBatcher {
       let batched = 0;
       const waits: number[] = [];
       for (const group of byAccount.values()) {
-        const taken = group.slice(0, size);
-        const wait = windowWait(taken, size, windowMs);
+        // As many as fit the size and the gas budget (at least one): the rest wait for the next batch.
+        const taken: Queued[] = [];
+        let gas = 0;
+        for (const r of group.slice(0, size)) {
+          gas += entryGas(r.payload as unknown as KeyValuePayload);
+          if (taken.length > 0 && gas > KV_BATCH_GAS_BUDGET) break;
+          taken.push(r);
+        }
+        const full = taken.length < Math.min(group.length, size);
+        const wait = full ? 0 : windowWait(taken, size, windowMs);
         if (wait > 0) {
           waits.push(wait);
           continue;
