@@ -159,43 +159,50 @@ export class JobBatcher {
       let batched = 0;
       const waits: number[] = [];
       for (const group of byAccount.values()) {
-        // As many as fit the size and the gas budget (at least one): the rest wait for the next batch.
-        const taken: Queued[] = [];
-        let gas = 0;
-        for (const r of group.slice(0, size)) {
-          gas += entryGas(r.payload as unknown as KeyValuePayload);
-          if (taken.length > 0 && gas > KV_BATCH_GAS_BUDGET) break;
-          taken.push(r);
+        // Batches of as many as fit the size and the gas budget (at least one each), in job order; a last,
+        // partial one waits for its window.
+        for (let start = 0; start < group.length; ) {
+          const taken: Queued[] = [];
+          let gas = 0;
+          for (const r of group.slice(start, start + size)) {
+            gas += entryGas(r.payload as unknown as KeyValuePayload);
+            if (taken.length > 0 && gas > KV_BATCH_GAS_BUDGET) break;
+            taken.push(r);
+          }
+          start += taken.length;
+          const full = start < group.length || taken.length >= size;
+          const wait = full ? 0 : windowWait(taken, size, windowMs);
+          if (wait > 0) {
+            waits.push(wait);
+            break;
+          }
+          batched += await this.formKeyValueBatch(m, network, taken);
         }
-        const full = taken.length < Math.min(group.length, size);
-        const wait = full ? 0 : windowWait(taken, size, windowMs);
-        if (wait > 0) {
-          waits.push(wait);
-          continue;
-        }
-        // Checked before batching: an entry the store would skip fails alone, never the others.
-        const bad = taken.filter((r) => !validEntry(r.payload as unknown as KeyValuePayload));
-        for (const r of bad) {
-          await this.store.transitionIn(m, r.id, ['queued'], {
-            status: 'failed', error: `Key "${(r.payload as { key?: string }).key ?? ''}" must be 1–${MAX_KEY_CHARS} characters; nothing was sent.`, completedAt: new Date(),
-          });
-        }
-        batched += bad.length;
-        const good = taken.filter((r) => !bad.includes(r));
-        if (good.length === 0) continue;
-        const namespace = (good[0]!.payload as unknown as KeyValuePayload).namespace;
-        const payload: KeyValueBatchPayload = {
-          namespace,
-          entries: good.map((r) => {
-            const p = r.payload as unknown as KeyValuePayload;
-            return r.kind === 'kv_insert_bytes32' ? { key: p.key, isWord: true, word: p.valueHex } : { key: p.key, isWord: false, value: p.value };
-          }),
-        };
-        const fingerprint = namespace.slice(2);
-        batched += await this.insertBatch(m, network, KV_BATCH_KIND, payload, fingerprint, good, (index) => ({ index }));
       }
       return { batched, waitMs: waits.length ? Math.min(...waits) : 0 };
     });
+  }
+
+  /** One account's batch of inserts: bad items fail alone first, the others go in one insertMany. */
+  private async formKeyValueBatch(m: EntityManager, network: ChainNetwork, taken: Queued[]): Promise<number> {
+    // Checked before batching: an entry the store would skip fails alone, never the others.
+    const bad = taken.filter((r) => !validEntry(r.payload as unknown as KeyValuePayload));
+    for (const r of bad) {
+      await this.store.transitionIn(m, r.id, ['queued'], {
+        status: 'failed', error: `Key "${(r.payload as { key?: string }).key ?? ''}" must be 1–${MAX_KEY_CHARS} characters; nothing was sent.`, completedAt: new Date(),
+      });
+    }
+    const good = taken.filter((r) => !bad.includes(r));
+    if (good.length === 0) return bad.length;
+    const namespace = (good[0]!.payload as unknown as KeyValuePayload).namespace;
+    const payload: KeyValueBatchPayload = {
+      namespace,
+      entries: good.map((r) => {
+        const p = r.payload as unknown as KeyValuePayload;
+        return r.kind === 'kv_insert_bytes32' ? { key: p.key, isWord: true, word: p.valueHex } : { key: p.key, isWord: false, value: p.value };
+      }),
+    };
+    return bad.length + (await this.insertBatch(m, network, KV_BATCH_KIND, payload, namespace.slice(2), good, (index) => ({ index })));
   }
 
   /** The batch job (queued) and its members moved to SUBMITTED under it, in the caller's transaction. */
