@@ -21,6 +21,9 @@
 //  (d) chain jobs at the node's speed (lib/chain-replicas.mjs, also `npm run bench:chain`): 1 and 2
 //      chain-service processes on PostgreSQL with Kafka against the raw ethers rate on one JSON-RPC node,
 //      jobs/s, ratios and p50/p99 latency. BENCH_CHAIN_REPLICA_N jobs (default 200; 0 skips it).
+//  chain.batched: writes many per transaction (lib/chain-batched.mjs, also `npm run bench:chain-batched`):
+//      documents under Merkle roots and batched key-value inserts through 2 replicas on PostgreSQL against
+//      the raw rate on the same node; BENCH_CHAIN_BATCHED_N jobs of each kind (default 2000; 0 skips it).
 //
 // The system runs in a child process so the load generator does not share its event loop. PostgreSQL:
 // a scratch database on BENCH_POSTGRES_URL (default postgres://postgres@127.0.0.1:5432/postgres), dropped
@@ -41,6 +44,7 @@ import { httpClient, pool, retryingUnavailable } from './lib/http.mjs';
 import { machine } from './lib/machine.mjs';
 import { impactsAtScale } from './lib/impact-scale.mjs';
 import { chainReplicas } from './lib/chain-replicas.mjs';
+import { chainBatched } from './lib/chain-batched.mjs';
 import { rawChain } from './lib/raw-chain.mjs';
 import { DISTRIBUTED, reportMarkdown } from './lib/report-markdown.mjs';
 import { seedDataset } from './lib/seed.mjs';
@@ -220,6 +224,8 @@ try {
   }
   const replicaJobs = Number(process.env.BENCH_CHAIN_REPLICA_N ?? 200);
   if (replicaJobs > 0) report.chainReplicas = await chainReplicas({ jobs: replicaJobs, progress });
+  const batchedJobs = Number(process.env.BENCH_CHAIN_BATCHED_N ?? 2000);
+  if (batchedJobs > 0) report.chain.batched = await chainBatched({ jobs: batchedJobs, progress });
 } finally {
   report.durationSeconds = round((performance.now() - t0) / 1000, 1);
   const out = process.env.BENCH_REPORT_DIR ?? fileURLToPath(new URL('.', import.meta.url));

@@ -21,7 +21,7 @@ const round = (x, d = 2) => Math.round(x * 10 ** d) / 10 ** d;
 const value = (key) => `value of ${key} ${'x'.repeat(64)}`;
 
 /** Raw: `n` insertString transactions, each sent with ethers (explicit nonces), then every receipt awaited. */
-async function raw(node, n) {
+export async function raw(node, n) {
   const { NODE_SIGNER_KEY } = await importDist('test/dist/support/rpc-node.js');
   const { accountNamespace } = await importDist('services/chain/dist/key-value/key-value-rules.js');
   const provider = new JsonRpcProvider(node.url, CHAIN_ID, { staticNetwork: true, cacheTimeout: -1 });

@@ -1,5 +1,6 @@
 // The markdown of bench/report.md, from the report bench/run.mjs collects (also written as report.json).
 import { chainReplicasMarkdown } from './chain-replicas.mjs';
+import { chainBatchedMarkdown } from './chain-batched.mjs';
 
 const round = (x, d = 2) => Math.round(x * 10 ** d) / 10 ** d;
 
@@ -112,6 +113,7 @@ export function reportMarkdown(report, { concurrency: CONCURRENCY, seconds: SECO
   }
   if (raw) out.push(`| raw ethers → EDR | ${raw.transactions} | ${raw.succeeded} | ${raw.totalMs} | ${raw.transactionsPerSecond} | 1 |`);
   if (report.chainReplicas) out.push('', chainReplicasMarkdown(report.chainReplicas));
+  if (report.chain?.batched) out.push('', chainBatchedMarkdown(report.chain.batched));
   if (report.readMix) out.push('', ...readMixMarkdown(report.readMix, CONCURRENCY));
   if (report.notes.length) out.push('', '## Notes', '', ...report.notes.map((n) => `- ${n}`));
   out.push('');

@@ -9,6 +9,7 @@ import type { RunningSystem } from '@green-impact/embedded/system';
 import { rawCidOf } from './support/cid.js';
 import { createHash } from 'node:crypto';
 import { Contract, JsonRpcProvider, keccak256, toUtf8Bytes } from 'ethers';
+import { jsonRpcOver, verifyDocumentProof } from '@green-impact/chain/proofs/document-proof';
 import { type CallResult, createUserAccount, graphqlClient, ok, startTestSystem } from './support/system.js';
 import { assertConformingAnswer, conformingV1Client } from './support/answer-conformance.js';
 import { until } from './support/poll.js';
@@ -135,17 +136,14 @@ for (const db of testDatabases) {
         assert.equal(rawCidOf(bytes), cid);
         assert.deepEqual(bytes, Buffer.from(rendered.content));
 
-        // An independent ethers client on the gateway's JSON-RPC relay finds the same hash and CID
-        // anchored on the registry contract, under the job's id (docs/chain.md: the id's 16 bytes, padded).
-        const nets = await graphqlClient(system.gatewayUrl, issuerKey)('{ networks { name documentRegistryAddress } }');
-        const registryAddress = nets.data.networks.find((n: { name: string }) => n.name === 'sepolia').documentRegistryAddress;
-        const provider = new JsonRpcProvider(`${system.gatewayUrl}/rpc/sepolia`, undefined, { staticNetwork: true, cacheTimeout: -1 });
-        const registry = new Contract(registryAddress, ['function getAnchor(bytes32 id) view returns (bool found, bytes32 sha256Hash, string cid, address writer, uint64 anchoredAt, uint64 blockNumber)'], provider);
-        const anchor = await registry.getFunction('getAnchor')(`0x${json.job_id.replace(/-/g, '').padEnd(64, '0')}`);
-        assert.equal(anchor.found, true);
-        assert.equal(anchor.sha256Hash, `0x${createHash('sha256').update(bytes).digest('hex')}`);
-        assert.equal(anchor.cid, cid);
-        provider.destroy();
+        // Anyone can check it: the document's proof (getDocumentProof) and the standalone verifier, with
+        // nothing of the service but the gateway's public JSON-RPC relay (docs/chain.md "Proofs").
+        const proved = await ok(esg(ESG, 'getDocumentProof', { job_id: json.job_id }), 'proof');
+        assert.equal(proved.verified, true);
+        assert.equal(proved.proof.documentSha256, createHash('sha256').update(bytes).digest('hex'));
+        assert.equal(proved.proof.cid, cid);
+        const standalone = await verifyDocumentProof(proved.proof, jsonRpcOver(`${system.gatewayUrl}/rpc/sepolia`), bytes);
+        assert.equal(standalone.verified, true, JSON.stringify(standalone.checks));
 
         // The HTML page, served after verification to the account that wrote it.
         const htmlRendered = await taxonomy.renderFrameworkDocument(

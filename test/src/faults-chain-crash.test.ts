@@ -12,6 +12,7 @@ import { createGrpcClient } from '@green-impact/shared/grpc/client';
 type ChainClient = ReturnType<typeof createGrpcClient<typeof ChainServiceService>>;
 import { createScratchPostgresDatabase, skipReason, testDatabases } from '@green-impact/testing/shared/databases';
 import { startKafkaMock, type KafkaMock } from '@green-impact/testing/shared/kafka-mock';
+import { jsonRpcOver, verifyDocumentProof, type DocumentProof } from '@green-impact/chain/proofs/document-proof';
 import { startChainReplica, type ChainReplica } from './support/chain-replica.js';
 import { until } from './support/poll.js';
 import { NODE_SIGNER_KEY, startRpcNodeProcess, type RpcNodeProcess } from './support/rpc-node.js';
@@ -20,6 +21,7 @@ const postgres = testDatabases.find((d) => d.name === 'postgresql')!;
 const CHAIN_ID = 31338;
 const SIGNER = new Wallet(NODE_SIGNER_KEY).address;
 const kv = new Interface(['function insertString(bytes32 namespace, string key, string value)']);
+const roots = new Interface(['function anchorRoot(bytes32 root, uint32 count)']);
 
 /**
  * Chain service processes killed with SIGKILL (no shutdown hook, leases left behind) while a pipelined
@@ -262,5 +264,67 @@ describe('chain replicas on PostgreSQL and Kafka: killed mid-batch, refused tran
     const { rows: after } = await sql.query<{ lease_owner: string }>(`SELECT lease_owner FROM chain.signer_nonces WHERE signer = $1`, [SIGNER]);
     assert.equal(after[0]!.lease_owner, survivor.workerId, 'the survivor took the signer over');
     assert.equal(await survivor.stop(), 0);
+  });
+
+  it('SIGKILL of the replica forming and sending document batches, then a restart: every document under exactly one mined root', async (t) => {
+    // Batches of at most 8, so the kill lands between forming, signing and mining many of them.
+    const batchEnv = { ...env, CHAIN_DOCUMENT_BATCH: '8', CHAIN_DOCUMENT_BATCH_WINDOW_MS: '20' };
+    const first = await startChainReplica(batchEnv);
+    replicas.push(first);
+    const fromBlock = (await chain.getBlockNumber()) + 1;
+    const N = 160;
+    const content = (i: number) => Buffer.from(`<html><body><p>document ${i} of the crash test</p></body></html>`);
+    const client = clientOf(first);
+    let next = 0;
+    const submitting = Promise.allSettled(
+      Array.from({ length: 8 }, async () => {
+        for (let i; (i = next++) < N; ) {
+          await client.submitDocument(
+            { kind: DocumentKind.DOCUMENT_KIND_FRAMEWORK_HTML, network: 'sepolia', content: content(i), contentType: 'text/html', frameworkIdentifier: `CRASH-${i}` },
+            { caller },
+          );
+        }
+      }),
+    );
+    const crashDocs = async () =>
+      (await sql.query<{ id: string; status: string; framework_identifier: string; proof: { root: string } | null; batch_job_id: string | null }>(
+        `SELECT id, status, framework_identifier, proof, batch_job_id FROM chain.jobs WHERE kind = 'document' AND framework_identifier LIKE 'CRASH-%'`,
+      )).rows;
+    await until(crashDocs, (rows) => rows.filter((r) => r.status === 'completed').length >= 16 && rows.length < N - 16, 'some documents anchored, many to come', 60_000, 5);
+    await first.kill();
+    await submitting;
+    const accepted = await crashDocs();
+    t.diagnostic(`killed with ${JSON.stringify(await statuses(accepted.map((r) => r.id)))} of ${accepted.length} accepted documents`);
+    const second = await startChainReplica(batchEnv);
+    replicas.push(second);
+    await until(crashDocs, (rows) => rows.every((r) => r.status === 'completed'), 'every accepted document completed', 120_000, 250);
+    const done = await crashDocs();
+
+    // On the node: every transaction of the signer since is one anchorRoot that succeeded, no root twice.
+    const mined = new Map<string, number>();
+    for (let b = fromBlock, latest = await chain.getBlockNumber(); b <= latest; b++) {
+      for (const tx of (await chain.getBlock(b, true))!.prefetchedTransactions) {
+        if (tx.from !== SIGNER || (tx.to === SIGNER && tx.data === '0x')) continue;
+        assert.equal(tx.to, node.contracts.documentRoots, `${tx.hash} anchors a root`);
+        assert.equal((await chain.getTransactionReceipt(tx.hash))!.status, 1, `${tx.hash} succeeded`);
+        const [root, count] = roots.decodeFunctionData('anchorRoot', tx.data) as unknown as [string, bigint];
+        assert.ok(!mined.has(root), `root ${root} anchored once`);
+        mined.set(root.toLowerCase(), Number(count));
+      }
+    }
+    const perRoot = new Map<string, number>();
+    for (const r of done) perRoot.set(r.proof!.root, (perRoot.get(r.proof!.root) ?? 0) + 1);
+    assert.deepEqual([...perRoot.keys()].filter((root) => !mined.has(root)), [], "every document's root is mined");
+    assert.deepEqual([...mined].filter(([root, count]) => perRoot.get(root) !== count), [], 'each mined root carries exactly its batch');
+    assert.equal(await chain.getTransactionCount(SIGNER, 'pending'), await chain.getTransactionCount(SIGNER, 'latest'), "nothing left in the node's pool");
+    // Each document checked by the standalone verifier against the node, its bytes regenerated here.
+    const rpc = jsonRpcOver(node.url);
+    for (const r of done) {
+      const { job } = await clientOf(second).getJob({ jobId: r.id }, { caller });
+      const proof = job!.document!.proof! as unknown as DocumentProof;
+      const check = await verifyDocumentProof(proof, rpc, content(Number(r.framework_identifier.slice('CRASH-'.length))));
+      assert.equal(check.verified, true, `${r.id}: ${JSON.stringify(check.checks.filter((c) => !c.ok))}`);
+    }
+    assert.equal(await second.stop(), 0);
   });
 });

@@ -48,7 +48,7 @@ function receipt(r: TransactionReceipt) {
 }
 
 function documentResult(d: DocumentResult, jobId: string, baseUrl: string) {
-  return { ...d, kind: documentKindToGql(d.kind), contentUrl: contentUrl(baseUrl, d.cid), pageUrl: pageUrl(baseUrl, d.kind, jobId) };
+  return { ...d, proof: d.proof ?? null, kind: documentKindToGql(d.kind), contentUrl: contentUrl(baseUrl, d.cid), pageUrl: pageUrl(baseUrl, d.kind, jobId) };
 }
 
 export type GqlJob = ReturnType<typeof toGqlJob>;
@@ -128,6 +128,7 @@ export function toGqlDocument(d: GetDocumentResponse & { job: Job }, baseUrl: st
     sha256: d.sha256,
     anchoredSha256: d.anchoredSha256,
     verified: d.verified,
+    proof: d.proof ?? null,
     documentId: d.documentId,
     content: Buffer.from(d.content).toString('utf8'),
     json: json ? jsonDocument(d) : null,

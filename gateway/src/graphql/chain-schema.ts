@@ -121,6 +121,8 @@ export const chainTypeDefs = /* GraphQL */ `
     anchoredSha256: String!
     "Always true: a document that does not verify is an error, never an answer."
     verified: Boolean!
+    "The proof checked for verified: anyone re-checks it with greenimpact-verify-document against a node of the network."
+    proof: DocumentProof
     "Entry id of the document."
     documentId: ID!
     "The content as text (UTF-8)."

@@ -163,6 +163,30 @@ export const jobTypeDefs = /* GraphQL */ `
     contractAddress: String!
   }
 
+  "Format greenimpact-document-proof/1: the document's hash, its Merkle path and root, the network, contract and transaction (docs/chain.md, Proofs)."
+  type DocumentProof {
+    "greenimpact-document-proof/1"
+    format: String!
+    "merkle: one of many documents under a root on DocumentRoots; anchor: anchored alone on DocumentRegistry."
+    method: String!
+    "Lower-case hex SHA-256 of the content."
+    documentSha256: String!
+    cid: String!
+    "0x + 64 hex: the job UUID's 16 bytes right-padded, the document's id on chain."
+    anchorId: String!
+    "merkle: keccak256(anchorId ‖ sha256 ‖ cid); empty for anchor."
+    leaf: String!
+    "merkle: sibling hashes from the leaf up, each pair hashed smaller first."
+    path: [String!]!
+    "merkle: the root recorded on chain; empty for anchor."
+    root: String!
+    network: String!
+    chainId: Int!
+    contract: String!
+    transaction: String!
+    blockNumber: Int!
+  }
+
   "Outcome of a document job."
   type DocumentResult {
     "Entry id of the document (the id of documents entries)."
@@ -177,8 +201,10 @@ export const jobTypeDefs = /* GraphQL */ `
     contentType: String!
     "Size in bytes."
     size: Int!
-    "Address of the document registry contract the anchor is on."
+    "Address of the contract the anchor is on: DocumentRoots for a document anchored in a batch, DocumentRegistry for one anchored alone."
     registryAddress: String!
+    "How anyone checks the document against the chain without this service (docs/chain.md, Proofs); null until completed."
+    proof: DocumentProof
     "Where the gateway serves the content: <base>/ipfs/<cid>, to anyone for a public framework's document, else with the account's X-Api-Key."
     contentUrl: String!
     "HTML documents: the verified page, <base>/jobs/<job id>.html, opened with the account's X-Api-Key; document(jobId) { pageUrl } gives a link that opens in a browser."

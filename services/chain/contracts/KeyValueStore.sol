@@ -15,6 +15,7 @@ contract KeyValueStore {
     event StringInserted(bytes32 indexed namespace, string key, string value);
     event Bytes32Inserted(bytes32 indexed namespace, string key, bytes32 value);
     event WriterChanged(address indexed writer, bool allowed);
+    event EntrySkipped(bytes32 indexed namespace, uint256 index);
 
     error NotOwner();
     error NotWriter(address caller);
@@ -53,6 +54,36 @@ contract KeyValueStore {
         words[namespace][key] = value;
         hasWord[namespace][key] = true;
         emit Bytes32Inserted(namespace, key, value);
+    }
+
+    /// One entry of insertMany: a string (isWord false) or a 32-byte word (isWord true) under `key`.
+    struct Entry {
+        string key;
+        bool isWord;
+        string value;
+        bytes32 word;
+    }
+
+    /// Many inserts of one namespace in one transaction, in order (a later entry of the same key wins, as
+    /// separate inserts would). Each entry is reported by the same event a single insert emits; an entry
+    /// with an empty key is skipped and reported by EntrySkipped, so it never fails the others.
+    function insertMany(bytes32 namespace, Entry[] calldata entries) external onlyWriter {
+        for (uint256 i = 0; i < entries.length; i++) {
+            Entry calldata e = entries[i];
+            if (bytes(e.key).length == 0) {
+                emit EntrySkipped(namespace, i);
+                continue;
+            }
+            if (e.isWord) {
+                words[namespace][e.key] = e.word;
+                hasWord[namespace][e.key] = true;
+                emit Bytes32Inserted(namespace, e.key, e.word);
+            } else {
+                strings[namespace][e.key] = e.value;
+                hasString[namespace][e.key] = true;
+                emit StringInserted(namespace, e.key, e.value);
+            }
+        }
     }
 
     function selectBytes32(bytes32 namespace, string calldata key) external view returns (bool found, bytes32 value) {

@@ -7,6 +7,8 @@ import { DEFAULT_IMAGE_FETCH } from './nfts/image-source.js';
 import { DEFAULT_CODE_TTL_MS } from './nfts/transfer-codes.js';
 import { DEFAULT_PUBLIC_BASE_URL, type NftOptions } from './nfts/nft-options.js';
 import { DEFAULT_RELAY_QUOTA, type RelayQuotaSettings } from './networks/relay-quota.js';
+import type { SenderTuning } from './worker/job-sender.js';
+import { DEFAULT_BATCH_TUNING } from './worker/job-batches.js';
 import { DEFAULT_RPC_TIMEOUT_MS, DEFAULT_TUNING, embeddedNetworkSpecs, type NetworkSpec, type NetworkTuning, type RemoteNetworkSpec } from './networks/network-spec.js';
 
 /** The chain service's environment as its own process (its bus: KAFKA_*, read by create-bus.ts). */
@@ -17,7 +19,7 @@ export interface ChainConfig extends ServiceDatabaseSettings {
   /** database: every replica reads what any wrote, no shared volume; folder: CONTENT_DIR alone. */
   contentStore: 'database' | 'folder';
   /** CHAIN_WORKER: this replica sends and confirms transactions (CHAIN_SEND_BATCH, CHAIN_*_LEASE_MS), or false. */
-  worker: false | { sender: { batchSize: number; signerLeaseMs: number; jobLeaseMs: number } };
+  worker: false | { sender: SenderTuning };
   publicBaseUrl: string;
   nfts: NftOptions;
   relayQuota: RelayQuotaSettings;
@@ -37,6 +39,10 @@ export function loadChainConfig(env: EnvReader, environment: Env): ChainConfig {
             batchSize: env.int('CHAIN_SEND_BATCH', 64, { min: 1, max: 1000 }),
             signerLeaseMs: env.int('CHAIN_SIGNER_LEASE_MS', 15_000, { min: 1_000, max: 600_000 }),
             jobLeaseMs: env.int('CHAIN_JOB_LEASE_MS', 30_000, { min: 1_000, max: 3_600_000 }),
+            documentBatchSize: env.int('CHAIN_DOCUMENT_BATCH', DEFAULT_BATCH_TUNING.documentBatchSize, { min: 1, max: 4096 }),
+            documentBatchWindowMs: env.int('CHAIN_DOCUMENT_BATCH_WINDOW_MS', DEFAULT_BATCH_TUNING.documentBatchWindowMs, { min: 0, max: 10_000 }),
+            keyValueBatchSize: env.int('CHAIN_KV_BATCH', DEFAULT_BATCH_TUNING.keyValueBatchSize, { min: 1, max: 1024 }),
+            keyValueBatchWindowMs: env.int('CHAIN_KV_BATCH_WINDOW_MS', DEFAULT_BATCH_TUNING.keyValueBatchWindowMs, { min: 0, max: 10_000 }),
           },
         }
       : false,
@@ -53,7 +59,7 @@ const REMOTE_FIELDS = new Set([
   'contracts', 'pollIntervalMs', 'stuckAfterMs', 'maxGasBumps', 'gasBumpPercent', 'maxStringValueBytes', 'networkFee',
   'rpcTimeoutMs',
 ]);
-const CONTRACT_FIELDS = ['keyValueStore', 'documentRegistry', 'nft'] as const;
+const CONTRACT_FIELDS = ['keyValueStore', 'documentRegistry', 'documentRoots', 'nft'] as const;
 
 /** The env variable a network's signer key is read from when neither signerKeyFile nor signerKeyEnv is set. */
 export function defaultSignerKeyEnv(network: string): string {

@@ -24,8 +24,10 @@ import { OutboxTraceContext1765238400000 } from './migrations/1765238400000-outb
 import { SignerLeases1765843200000 } from './migrations/1765843200000-signer-leases.js';
 import { DocumentAccess1766534400000 } from './migrations/1766534400000-document-access.js';
 import { ContentTable1766620800000 } from './migrations/1766620800000-content-table.js';
+import { JobBatches1766707200000 } from './migrations/1766707200000-job-batches.js';
 import type { NetworkSpec } from './networks/network-spec.js';
 import { replayEmbeddedHistory } from './networks/embedded-replay.js';
+import { batchSettlement } from './worker/job-batches.js';
 import { NetworkRegistry } from './networks/network-registry.js';
 import type { RelayQuotaSettings } from './networks/relay-quota.js';
 import { nftEntities } from './nfts/nft-entities.js';
@@ -41,7 +43,7 @@ export const CHAIN_SERVICE_NAME = 'greenimpact.chain.v1.ChainService';
 export const chainSchema: ServiceSchema = {
   schema: SCHEMA,
   entities: [...chainEntities, ...nftEntities],
-  migrations: [InitChain1764028800000, Nfts1764633600000, OutboxTraceContext1765238400000, SignerLeases1765843200000, DocumentAccess1766534400000, ContentTable1766620800000],
+  migrations: [InitChain1764028800000, Nfts1764633600000, OutboxTraceContext1765238400000, SignerLeases1765843200000, DocumentAccess1766534400000, ContentTable1766620800000, JobBatches1766707200000],
 };
 
 export interface ChainServiceOptions {
@@ -118,6 +120,7 @@ export async function createChainService(opts: ChainServiceOptions): Promise<Cha
 
     const relay = new OutboxRelay(ds, opts.bus, log, { pollIntervalMs: opts.relayPollIntervalMs ?? 1_000 });
     const jobs = new JobStore(ds, () => relay.wake());
+    jobs.onTransition(batchSettlement(jobs, networks));
     relay.start();
     cleanup.push(() => relay.stop());
     cleanup.push(registerChainMetrics(ds, log));

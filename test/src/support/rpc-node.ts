@@ -11,7 +11,7 @@ export interface RpcNodeProcess {
   url: string;
   port: number;
   chainId: number;
-  contracts: { keyValueStore: string; documentRegistry: string; nft: string };
+  contracts: { keyValueStore: string; documentRegistry: string; documentRoots: string; nft: string };
   stop(): Promise<void>;
 }
 

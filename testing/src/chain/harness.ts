@@ -37,7 +37,7 @@ export async function startChainHarness(opts: {
   bus?: EventBus;
   tuning?: Partial<NetworkTuning>;
   /** NFT settings (public base URL, mail, pinning, image fetching). */
-  service?: Pick<ChainServiceOptions, 'publicBaseUrl' | 'nfts' | 'limits'>;
+  service?: Pick<ChainServiceOptions, 'publicBaseUrl' | 'nfts' | 'limits' | 'worker'>;
 }): Promise<ChainHarness> {
   const started = await opts.db.start();
   const contentDir = await mkdtemp(join(tmpdir(), 'chain-content-'));

@@ -31,6 +31,32 @@ const BLOCK = '0x3c2b1a09f8e7d6c5b4a39281706f5e4d3c2b1a09f8e7d6c5b4a39281706f5e4
 const ADDRESS = '0x5FbDB2315678afecb367f032d93F642f64180aa3';
 const FROM = '0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266';
 
+/** getDocumentProof (not in the spec): the proof format of docs/chain.md "Proofs", and the check made now. */
+const documentProofAnswer = shared(
+  'DocumentProofAnswer',
+  z.strictObject({
+    job_id: z.string(),
+    verified: z.boolean(),
+    proof: z
+      .strictObject({
+        format: z.literal('greenimpact-document-proof/1'),
+        method: z.enum(['merkle', 'anchor']),
+        documentSha256: z.string(),
+        cid: z.string(),
+        anchorId: z.string(),
+        leaf: z.string(),
+        path: z.array(z.string()),
+        root: z.string(),
+        network: z.string(),
+        chainId: z.number().int(),
+        contract: z.string(),
+        transaction: z.string(),
+        blockNumber: z.number().int(),
+      })
+      .nullable(),
+  }),
+);
+
 /** The answer of a job-creating call: the job is queued, its id in `info.jobId` (§4.12). */
 export const jobAccepted = shared(
   'JobAccepted',
@@ -320,6 +346,25 @@ export const blockchainAnswers = {
   }),
   getBlockchainJobsForFrameworks: answer(jobList, [{ id: 3, job_id: JOB_ID }]),
   getBlockchainJobsForImpacts: answer(jobList, [{ id: 4, job_id: JOB_ID }]),
+  getDocumentProof: answer(documentProofAnswer, {
+    job_id: JOB_ID,
+    verified: true,
+    proof: {
+      format: 'greenimpact-document-proof/1',
+      method: 'merkle',
+      documentSha256: 'e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855',
+      cid: 'bafkreihdwdcefgh4dqkjv67uzcmw7ojee6xedzdetojuzjevtenxquvyku',
+      anchorId: `0x${JOB_ID.replace(/-/g, '').padEnd(64, '0')}`,
+      leaf: TX,
+      path: [BLOCK],
+      root: TX,
+      network: 'sepolia',
+      chainId: 11155111,
+      contract: ADDRESS,
+      transaction: TX,
+      blockNumber: 7,
+    },
+  }),
   revokeDocumentLinks: answer(messageAnswer, { message: `The links to the document of job ${JOB_ID} are revoked.` }),
 } satisfies Answers;
 

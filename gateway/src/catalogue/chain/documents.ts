@@ -309,6 +309,18 @@ const document = declare({
   },
 });
 
+/** Not in the spec: a document's proof and whether it verifies now, for anyone to re-check (docs/chain.md "Proofs"). */
+const getDocumentProof = declare({
+  solution: ESG,
+  operation: 'getDocumentProof',
+  summary: "A written document's proof (greenimpact-document-proof/1) and whether the content verifies against it and the chain now.",
+  input: { jobId },
+  service: 'chain',
+  method: 'getDocument',
+  request: (i) => ({ jobId: i.jobId }),
+  v1: (res) => ({ job_id: res.job!.id, verified: res.verified, proof: res.proof ?? null }),
+});
+
 /** Not in the spec: every signed link to the document handed out so far stops opening (docs/decisions.md). */
 export const revokeDocumentLinks = declare({
   solution: ESG,
@@ -337,5 +349,6 @@ export const documentOperations = [
   getBlockchainJobsForImpacts,
   documents,
   document,
+  getDocumentProof,
   revokeDocumentLinks,
 ];

@@ -2,7 +2,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import type { InterfaceAbi } from 'ethers';
 
-export type ContractName = 'KeyValueStore' | 'DocumentRegistry' | 'GreenImpactNft';
+export type ContractName = 'KeyValueStore' | 'DocumentRegistry' | 'DocumentRoots' | 'GreenImpactNft';
 
 export interface ContractArtifact {
   abi: InterfaceAbi;

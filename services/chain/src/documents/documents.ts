@@ -6,10 +6,13 @@ import { DEFAULT_LISTING_LIMITS } from '@green-impact/shared/config';
 import { cappedListing, decodePageToken, pageOf, pageSize } from '@green-impact/shared/paging';
 import { cidOf, type ContentStore } from '../content/content-store.js';
 import { anchorIdOf, readAnchor, type Anchor } from '../contracts/document-registry.js';
-import { DocumentEntity, type JobRow } from '../jobs/entities.js';
+import { DocumentEntity, type DocumentRow, type JobRow } from '../jobs/entities.js';
 import type { JobStore } from '../jobs/job-store.js';
 import { DOCUMENT_KINDS, JOB_STATUSES, type DocumentKindName, type DocumentPayload } from '../jobs/job-types.js';
 import type { NetworkRegistry } from '../networks/network-registry.js';
+import type { ChainNetwork } from '../networks/chain-network.js';
+import { verifyDocumentProof } from '../proofs/document-proof.js';
+import { documentProofOf } from './document-proofs.js';
 import { documentKindName, isFrameworkKind, validContent, validReportingYear, validSubject } from './document-rules.js';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
@@ -131,6 +134,8 @@ export class Documents {
     const payload = job.payload as unknown as DocumentPayload;
     const network = this.networks.byCanonicalName(job.chainNetwork);
     if (!network) throw new FailedPreconditionError(`Network ${job.chainNetwork} of job ${job.id} is not configured in this service.`);
+    const stored = (job.outcome as { document?: { registryAddress?: string } } | null)?.document?.registryAddress;
+    if (job.proof) return this.verifiedInBatch(job, doc, network, stored ?? network.contracts.documentRoots ?? '');
     let anchor: Anchor | undefined;
     try {
       anchor = await readAnchor(network, payload.anchorId);
@@ -147,6 +152,7 @@ export class Documents {
     const found = await this.content.get(anchor.cid);
     if (!found) throw new FailedPreconditionError(`The content of document ${doc.id} (CID ${anchor.cid}) is missing from the content store.`);
     const verified = found.sha256 === anchor.sha256 && cidOf(found.content).cid === anchor.cid && anchor.cid === doc.cid;
+    const proof = documentProofOf(job, network, stored ?? network.contracts.documentRegistry ?? '');
     return {
       jobRow: job,
       kind: DOCUMENT_KINDS[doc.kind],
@@ -158,6 +164,41 @@ export class Documents {
       verified,
       documentId: doc.id,
       linkEpoch: doc.linkEpoch,
+      ...(proof ? { proof } : {}),
+    };
+  }
+
+  /**
+   * A document anchored in a batch: the stored content against its Merkle proof, the root held by
+   * DocumentRoots now and the batch's transaction — the same checks the standalone verifier makes.
+   */
+  private async verifiedInBatch(job: JobRow, doc: DocumentRow, network: ChainNetwork, contract: string): Promise<ReadDocument> {
+    const proof = documentProofOf(job, network, contract)!;
+    const found = await this.content.get(doc.cid);
+    if (!found) throw new FailedPreconditionError(`The content of document ${doc.id} (CID ${doc.cid}) is missing from the content store.`);
+    const check = await verifyDocumentProof(proof, (method, params) => network.provider.send(method, params), found.content);
+    const unanswered = check.checks.find((c) => c.check === 'node' && !c.ok);
+    if (unanswered) throw new UnavailableError(`Network ${job.network} did not answer; please retry.`);
+    const onChain = check.checks.find((c) => c.check === 'root on chain');
+    if (onChain && !onChain.ok) {
+      throw new FailedPreconditionError(
+        network.embedded
+          ? `The root anchoring document ${doc.id} is not on network ${job.network}: embedded networks start empty on every start of the service.`
+          : `The root anchoring document ${doc.id} is not on network ${job.network} (contract ${contract}).`,
+      );
+    }
+    return {
+      jobRow: job,
+      kind: DOCUMENT_KINDS[doc.kind],
+      content: found.content,
+      contentType: doc.contentType,
+      cid: doc.cid,
+      sha256: found.sha256,
+      anchoredSha256: proof.documentSha256,
+      verified: check.verified,
+      documentId: doc.id,
+      linkEpoch: doc.linkEpoch,
+      proof,
     };
   }
 

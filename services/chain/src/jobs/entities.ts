@@ -48,6 +48,10 @@ export interface JobRow {
   reportingYear: number | null;
   languageCode: string | null;
   kvKey: string | null;
+  /** A member of a batch: the batch job whose transaction carries it (its own status and outcome stay its own). */
+  batchJobId: string | null;
+  /** A batch member's Merkle proof as formed with the batch (leaf, path, root, index). */
+  proof: Record<string, unknown> | null;
   leaseOwner: string | null;
   leaseUntil: Date | null;
   createdAt: Date;
@@ -96,6 +100,8 @@ export const JobEntity = new EntitySchema<JobRow>({
     reportingYear: { name: 'reporting_year', type: 'int', nullable: true },
     languageCode: { name: 'language_code', type: 'varchar', nullable: true },
     kvKey: { name: 'kv_key', type: 'varchar', nullable: true },
+    batchJobId: { name: 'batch_job_id', type: 'uuid', nullable: true },
+    proof: { type: 'jsonb', nullable: true },
     leaseOwner: { name: 'lease_owner', type: 'varchar', nullable: true },
     leaseUntil: { name: 'lease_until', type: 'timestamptz', nullable: true },
     createdAt: { name: 'created_at', type: 'timestamptz' },

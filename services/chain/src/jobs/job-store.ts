@@ -4,7 +4,7 @@ import type { Caller } from '@green-impact/shared/caller';
 import { FailedPreconditionError, InvalidArgumentError, NotFoundError } from '@green-impact/shared/errors';
 import { TOPIC_JOB_EVENTS, TOPIC_JOBS } from '../schema.js';
 import { JobEntity, type JobRow } from './entities.js';
-import type { DocumentKindName, JobEvent, JobKindName, JobMessage, JobStatusName } from './job-types.js';
+import { BATCH_KINDS, type DocumentKindName, type JobEvent, type JobKindName, type JobMessage, type JobStatusName } from './job-types.js';
 import { enqueueOutbox, enqueueOutboxMany } from './outbox.js';
 import { jobTraces } from '../worker/job-traces.js';
 
@@ -195,15 +195,21 @@ export class JobStore {
     });
     const changed: { after: JobRow; event: boolean }[] = [];
     const events: { key: string; payload: unknown }[] = [];
+    // Patches run in job order (the sender's take consecutive nonces); the rows change in as few UPDATEs as
+    // the patches have shapes (a batch's members share one), then hooks and events follow in job order.
+    const updates: { before: JobRow; values: Partial<JobRow> }[] = [];
     for (const before of befores) {
       const patch = patches.get(before.id)!;
-      const values = { ...(typeof patch === 'function' ? await patch(m, before) : patch), updatedAt: new Date() };
-      await updateJobRow(m, before.id, values);
+      updates.push({ before, values: { ...(typeof patch === 'function' ? await patch(m, before) : patch), updatedAt: new Date() } });
+    }
+    await updateJobRows(m, updates.map((u) => [u.before.id, u.values]));
+    for (const { before, values } of updates) {
       const after = { ...before, ...values } as JobRow;
       const event = after.status !== before.status;
       if (event) {
         for (const hook of this.hooks) await hook(m, before, after);
-        events.push({ key: after.id, payload: jobEvent(after, before.status) });
+        // A batch is the service's own job: its members' events tell their accounts what happened.
+        if (!BATCH_KINDS.includes(after.kind)) events.push({ key: after.id, payload: jobEvent(after, before.status) });
       }
       changed.push({ after, event });
     }
@@ -217,18 +223,42 @@ export class JobStore {
   }
 }
 
-/** UPDATE of the given properties of one job row, named and typed from the entity's metadata. */
-async function updateJobRow(m: EntityManager, id: string, values: Partial<JobRow>): Promise<void> {
+/** SQL types of chain.jobs columns for casts in a VALUES list (`char` alone would mean char(1)). */
+const CAST: Record<string, string> = { char: 'bpchar' };
+
+/**
+ * UPDATEs of the given properties of job rows, named and typed from the entity's metadata: rows whose
+ * patches set the same properties change in one statement (UPDATE … FROM (VALUES …)).
+ */
+async function updateJobRows(m: EntityManager, rows: [string, Partial<JobRow>][]): Promise<void> {
   const meta = m.connection.getMetadata(JobEntity);
-  const params: unknown[] = [id];
-  const sets: string[] = [];
-  for (const [property, value] of Object.entries(values)) {
-    const column = meta.findColumnWithPropertyName(property);
-    if (!column) throw new Error(`chain.jobs has no column for ${property}`);
-    params.push(column.type === 'jsonb' && value !== null && value !== undefined ? JSON.stringify(value) : (value ?? null));
-    sets.push(`"${column.databaseName}" = $${params.length}`);
+  const shapes = new Map<string, [string, Partial<JobRow>][]>();
+  for (const row of rows) {
+    const shape = Object.keys(row[1]).sort().join(',');
+    shapes.set(shape, [...(shapes.get(shape) ?? []), row]);
   }
-  await m.query(`UPDATE chain.jobs SET ${sets.join(', ')} WHERE id = $1`, params);
+  for (const [shape, group] of shapes) {
+    const columns = shape.split(',').map((property) => {
+      const column = meta.findColumnWithPropertyName(property);
+      if (!column) throw new Error(`chain.jobs has no column for ${property}`);
+      const type = String(column.type);
+      return { property, name: column.databaseName, type: CAST[type] ?? type };
+    });
+    const params: unknown[] = [];
+    const tuples = group.map(([id, values]) => {
+      params.push(id);
+      const cells = [`$${params.length}::uuid`];
+      for (const c of columns) {
+        const value = (values as Record<string, unknown>)[c.property];
+        params.push(c.type === 'jsonb' && value !== null && value !== undefined ? JSON.stringify(value) : (value ?? null));
+        cells.push(`$${params.length}::${c.type}`);
+      }
+      return `(${cells.join(', ')})`;
+    });
+    const sets = columns.map((c, i) => `"${c.name}" = v.c${i}`).join(', ');
+    const names = columns.map((_, i) => `c${i}`).join(', ');
+    await m.query(`UPDATE chain.jobs AS j SET ${sets} FROM (VALUES ${tuples.join(', ')}) AS v(id, ${names}) WHERE j.id = v.id`, params);
+  }
 }
 
 function idempotencyKey(raw: string | undefined): string | undefined {

@@ -11,7 +11,15 @@ export const JOB_KINDS = {
   nft_transfer: JobKind.JOB_KIND_NFT_TRANSFER,
   nft_claim: JobKind.JOB_KIND_NFT_CLAIM,
 } as const;
-export type JobKindName = keyof typeof JOB_KINDS;
+/** Kinds clients ask for (with proto values). */
+export type ClientJobKindName = keyof typeof JOB_KINDS;
+/** The service's own kind: one transaction carrying many documents (worker/job-batches.ts); never shown to clients. */
+export const BATCH_KIND = 'document_batch';
+/** The service's own kind: one account's key-value inserts in one transaction (KeyValueStore.insertMany). */
+export const KV_BATCH_KIND = 'kv_batch';
+export type BatchKindName = typeof BATCH_KIND | typeof KV_BATCH_KIND;
+export type JobKindName = ClientJobKindName | BatchKindName;
+export const BATCH_KINDS: readonly string[] = [BATCH_KIND, KV_BATCH_KIND];
 
 export const DOCUMENT_KINDS = {
   framework_json: DocumentKind.DOCUMENT_KIND_FRAMEWORK_JSON,
@@ -66,6 +74,26 @@ export interface DocumentPayload {
   sha256: string;
   contentType: string;
   size: number;
+}
+
+/** Worker input of a batch: the Merkle root of its documents' leaves, anchored in one transaction. */
+export interface DocumentBatchPayload {
+  root: string;
+  count: number;
+}
+
+/** Worker input of a key-value batch: one namespace's entries, in job order. */
+export interface KeyValueBatchPayload {
+  namespace: string;
+  entries: { key: string; isWord: boolean; value?: string | undefined; word?: string | undefined }[];
+}
+
+/** A batch member's proof as formed with its batch (the rest of the proof comes from the batch's receipt). */
+export interface MemberProof {
+  leaf: string;
+  path: string[];
+  root: string;
+  index: number;
 }
 
 /** Worker input of an NFT mint: mint to the custody wallet with the metadata's ipfs:// URI. */

@@ -6,6 +6,7 @@ import { Contract, Interface, keccak256, AbiCoder, zeroPadValue } from 'ethers';
 import { DocumentKind, JobKind, JobStatus } from '@green-impact/proto/greenimpact/chain/v1/chain';
 import { testDatabases } from '@green-impact/testing/shared/databases';
 import { contractArtifact } from '../contracts/artifacts.js';
+import type { ChainNetwork } from '../networks/chain-network.js';
 import { TOPIC_JOBS } from '../schema.js';
 import { fenceJob, rejectsWith, startChainHarness, waitForJob, waitUntil, watchJobs, type ChainHarness } from '@green-impact/testing/chain/harness';
 
@@ -16,6 +17,13 @@ const { COMPLETED, FAILED, QUEUED, SUBMITTED } = {
   QUEUED: JobStatus.JOB_STATUS_QUEUED,
   SUBMITTED: JobStatus.JOB_STATUS_SUBMITTED,
 };
+
+/** Documents of this network anchored one per transaction on DocumentRegistry (as without DocumentRoots) until restore(). */
+function anchorAlone(network: ChainNetwork): { restore(): void } {
+  const roots = network.contracts.documentRoots;
+  network.contracts.documentRoots = undefined;
+  return { restore: () => void (network.contracts.documentRoots = roots) };
+}
 
 const frameworkDoc = (n: number) =>
   Buffer.from(JSON.stringify({ framework_identifier: 'GB-2024', rows: [{ indicator_id: n, indicator_value: 12.5 }] }));
@@ -67,7 +75,9 @@ describe('chain jobs on the embedded network (PGlite, in-process bus)', { timeou
     assert.equal(job.attempts, 1);
     assert.deepEqual(job.request, { operation: 'writeJsonFrameworkToBlockchain' });
     assert.equal(job.document!.documentId, res.documentId);
-    assert.equal(job.document!.registryAddress, sepolia().contracts.documentRegistry);
+    // Anchored in a batch (document-batches.test.ts): the root on DocumentRoots, the document's path in its proof.
+    assert.equal(job.document!.registryAddress, sepolia().contracts.documentRoots);
+    assert.equal(job.document!.proof!.method, 'merkle');
     assert.equal(job.frameworkIdentifier, 'GB-2024');
     assert.ok(job.completedAt);
     await waitUntil(() => watch.received.length >= 3, 'three job events');
@@ -196,6 +206,11 @@ describe('chain jobs on the embedded network (PGlite, in-process bus)', { timeou
 
   it('gives 20 concurrent jobs of one signer consecutive nonces, without gaps or duplicates', async (t) => {
     const network = sepolia();
+    // Nothing of earlier tests still on its way: a document batch formed meanwhile would take a nonce in between.
+    await waitUntil(
+      async () => ((await h.service.dataSource.query(`SELECT 1 FROM chain.jobs WHERE status IN ('queued', 'submitted') LIMIT 1`)) as unknown[]).length === 0,
+      'earlier jobs final',
+    );
     const started = Date.now();
     // One account's 20 calls at once exceed its share of the database pool (db/pool-share.ts): a call that
     // waited past the share's second is refused UNAVAILABLE with Retry-After, and a client retries it, as
@@ -257,6 +272,7 @@ describe('chain jobs on the embedded network (PGlite, in-process bus)', { timeou
 
   it('fails a job whose transaction would revert, with the reason, and consumes no nonce', async () => {
     const network = sepolia();
+    const unbatched = anchorAlone(network);
     const registry = new Contract(network.contracts.documentRegistry!, contractArtifact('DocumentRegistry').abi, network.wallet);
     // An operator revokes the service's writer role (a transaction from the same signer outside the worker:
     // the worker takes the next nonce from the chain, not only from its own records).
@@ -273,6 +289,7 @@ describe('chain jobs on the embedded network (PGlite, in-process bus)', { timeou
       await rejectsWith(h.client.getDocument({ jobId: job.id }, alice()), 'FAILED_PRECONDITION', /failed; there is no document to read/);
     } finally {
       await (await registry.getFunction('setWriter')(network.signerAddress, true)).wait();
+      unbatched.restore();
     }
     const after = await h.client.insertString({ network: 'sepolia', key: 'after-revert', value: 'ok' }, alice());
     assert.equal((await waitForJob(h.client, h.alice, after.jobId)).status, COMPLETED);
@@ -280,6 +297,7 @@ describe('chain jobs on the embedded network (PGlite, in-process bus)', { timeou
 
   it('fails a job whose transaction reverted on chain, with the reason and the receipt', async () => {
     const network = sepolia();
+    const unbatched = anchorAlone(network);
     const edr = network.edr!;
     await edr.request({ method: 'evm_setAutomine', params: [false] });
     try {
@@ -299,6 +317,7 @@ describe('chain jobs on the embedded network (PGlite, in-process bus)', { timeou
       assert.ok(job.networkCost! > 0);
       await edr.request({ method: 'hardhat_setStorageAt', params: [network.contracts.documentRegistry, slot, zeroPadValue('0x01', 32)] });
     } finally {
+      unbatched.restore();
       await edr.request({ method: 'evm_setAutomine', params: [true] });
     }
   });
@@ -390,12 +409,12 @@ describe('chain jobs on the embedded network (PGlite, in-process bus)', { timeou
     ]);
     assert.ok(code.result.length > 100);
     assert.equal(denied.error.code, -32601);
-    // The registry's anchor is readable by anyone through the relay.
-    const iface = new Interface(contractArtifact('DocumentRegistry').abi);
+    // The root anchoring a document is readable by anyone through the relay.
+    const iface = new Interface(contractArtifact('DocumentRoots').abi);
     const fw = (await h.client.listDocumentJobs({ frameworkIdentifier: 'GB-2024', kinds: [] }, alice())).jobs[0]!;
-    const anchorId = `0x${fw.jobId.replace(/-/g, '').padEnd(64, '0')}`;
-    const call = await rpc({ jsonrpc: '2.0', id: 4, method: 'eth_call', params: [{ to: networks[0]!.documentRegistryAddress, data: iface.encodeFunctionData('getAnchor', [anchorId]) }, 'latest'] });
-    assert.equal(iface.decodeFunctionResult('getAnchor', call.result)[0], true);
+    const { proof } = await h.client.getDocument({ jobId: fw.jobId }, alice());
+    const call = await rpc({ jsonrpc: '2.0', id: 4, method: 'eth_call', params: [{ to: proof!.contract, data: iface.encodeFunctionData('getRoot', [proof!.root]) }, 'latest'] });
+    assert.equal(iface.decodeFunctionResult('getRoot', call.result)[0], true);
     const malformed = await h.client.relayJsonRpc({ network: 'sepolia', body: Buffer.from('{') });
     assert.equal(JSON.parse(Buffer.from(malformed.body).toString()).error.code, -32700);
     assert.equal((await rpc({ jsonrpc: '2.0', id: 5 })).error.code, -32600);

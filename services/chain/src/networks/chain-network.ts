@@ -8,6 +8,8 @@ import { startEmbeddedChain } from './embedded-chain.js';
 export interface ContractAddresses {
   keyValueStore?: string | undefined;
   documentRegistry?: string | undefined;
+  /** DocumentRoots: Merkle roots of document batches. Without it documents are anchored one per transaction. */
+  documentRoots?: string | undefined;
   nft?: string | undefined;
 }
 

@@ -12,6 +12,13 @@ interface HardhatProviderModule {
 const SIGNER_BALANCE = 10n ** 24n;
 
 /**
+ * Deploys the contracts added after the first ones (DocumentRoots): Hardhat's second well-known
+ * development key (worthless by design). Its own nonce sequence gives them the same address on every
+ * start without taking a nonce of the signer, whose history is replayed nonce by nonce after a restart.
+ */
+export const EMBEDDED_SECOND_DEPLOYER_KEY = '0x59c6995e998f97a5a0044966f0945389dc9e86dae88c7a8412f4603b6b78690d';
+
+/**
  * Starts a local EVM (Hardhat 2's EDR) in this process: no server, no download. It behaves like a real
  * node where the service can tell: failing transactions are mined with status 0 (not thrown at send),
  * failing calls throw, fees follow EIP-1559 (cancun, the contracts' EVM version), every transaction is
@@ -34,7 +41,10 @@ export async function startEmbeddedChain(opts: { chainId: number; signerKey: str
       intervalMining: 0,
       mempoolOrder: 'priority',
       chains: new Map(),
-      genesisAccounts: [{ privateKey: opts.signerKey, balance: SIGNER_BALANCE }],
+      genesisAccounts: [
+        { privateKey: opts.signerKey, balance: SIGNER_BALANCE },
+        { privateKey: EMBEDDED_SECOND_DEPLOYER_KEY, balance: SIGNER_BALANCE },
+      ],
       allowUnlimitedContractSize: false,
       throwOnTransactionFailures: false,
       throwOnCallFailures: true,

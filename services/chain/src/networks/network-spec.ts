@@ -30,7 +30,7 @@ export interface RemoteNetworkSpec extends NetworkTuning {
   nativeCurrencySymbol: string;
   /** 0x-prefixed 32-byte hex; from a secret, never logged. */
   signerKey: string;
-  contracts: { keyValueStore?: string | undefined; documentRegistry?: string | undefined; nft?: string | undefined };
+  contracts: { keyValueStore?: string | undefined; documentRegistry?: string | undefined; documentRoots?: string | undefined; nft?: string | undefined };
   /**
    * How long any one JSON-RPC request may take. A node that takes connections but never answers would
    * otherwise hold the signer's queue and the receipt tracker for ethers' default of 5 minutes.

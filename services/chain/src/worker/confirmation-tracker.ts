@@ -94,7 +94,7 @@ export class ConfirmationTracker {
          UPDATE chain.jobs SET lease_owner = $1, lease_until = now() + ($3 || ' milliseconds')::interval
           WHERE id IN (
             SELECT id FROM chain.jobs
-             WHERE status = 'submitted' AND chain_network = $2
+             WHERE status = 'submitted' AND chain_network = $2 AND batch_job_id IS NULL
                AND (lease_owner = $1 OR lease_until IS NULL OR lease_until < now())
              ORDER BY seq LIMIT 500 FOR UPDATE SKIP LOCKED)
           RETURNING id)

@@ -3,7 +3,8 @@ import type { DocumentKind } from '@green-impact/proto/greenimpact/chain/v1/chai
 import { contractArtifact } from '../contracts/artifacts.js';
 import type { ChainNetwork } from '../networks/chain-network.js';
 import type { JobRow } from '../jobs/entities.js';
-import { DOCUMENT_KINDS, type DocumentPayload, type KeyValuePayload } from '../jobs/job-types.js';
+import { BATCH_KIND, DOCUMENT_KINDS, KV_BATCH_KIND, type KeyValueBatchPayload, type DocumentBatchPayload, type DocumentPayload, type KeyValuePayload } from '../jobs/job-types.js';
+import { documentProofOf } from '../documents/document-proofs.js';
 import type { StoredOutcome } from '../jobs/job-view.js';
 
 /** What a job produces when it completes: the typed outcome and the legacy `info.result`. */
@@ -48,7 +49,9 @@ export class JobPlanError extends Error {
 let kvInterface: Interface | undefined;
 let registryInterface: Interface | undefined;
 const kv = () => (kvInterface ??= new Interface(contractArtifact('KeyValueStore').abi));
+let rootsInterface: Interface | undefined;
 const registry = () => (registryInterface ??= new Interface(contractArtifact('DocumentRegistry').abi));
+const roots = () => (rootsInterface ??= new Interface(contractArtifact('DocumentRoots').abi));
 
 export function requireAddress(address: string | undefined, what: string, network: ChainNetwork): string {
   if (!address) throw new JobPlanError(`Network ${network.name} has no ${what} contract configured.`);
@@ -70,12 +73,19 @@ export function planJob(job: JobRow, network: ChainNetwork, planners: JobPlanner
         type: 'write',
         to,
         data,
-        complete: () => ({
-          outcome: {
-            keyValue: { key: p.key, value: p.value, ...(bytes32 ? { valueHex: p.valueHex } : {}), found: true, contractAddress: to },
-          },
-          result: { key: p.key, value: p.value ?? null },
-        }),
+        complete: () => keyValueCompletion(job, to),
+      };
+    }
+    case KV_BATCH_KIND: {
+      const p = job.payload as unknown as KeyValueBatchPayload;
+      const to = requireAddress(network.contracts.keyValueStore, 'key-value store', network);
+      const entries = p.entries.map((e) => [e.key, e.isWord, e.value ?? '', e.word ?? ZERO_WORD]);
+      return {
+        type: 'write',
+        to,
+        data: kv().encodeFunctionData('insertMany', [p.namespace, entries]),
+        // Its members get their own outcomes when it is final (job-batches.ts settleMembers).
+        complete: () => ({ outcome: {}, result: { count: p.entries.length } }),
       };
     }
     case 'kv_select_string':
@@ -110,19 +120,22 @@ export function planJob(job: JobRow, network: ChainNetwork, planners: JobPlanner
     case 'document': {
       const p = job.payload as unknown as DocumentPayload;
       const to = requireAddress(network.contracts.documentRegistry, 'document registry', network);
-      const kind: DocumentKind = DOCUMENT_KINDS[job.documentKind!];
       return {
         type: 'write',
         to,
         data: registry().encodeFunctionData('anchor', [p.anchorId, `0x${p.sha256}`, p.cid]),
-        complete: () => ({
-          outcome: {
-            document: {
-              documentId: p.documentId, kind, cid: p.cid, sha256: p.sha256, contentType: p.contentType, size: p.size, registryAddress: to,
-            },
-          },
-          result: { id: p.documentId, job_id: job.id, cid: p.cid, sha256: p.sha256, contentType: p.contentType, size: p.size, registry: to },
-        }),
+        complete: (receipt) => documentCompletion({ ...job, txHash: receipt.hash, blockNumber: receipt.blockNumber }, network, to),
+      };
+    }
+    case BATCH_KIND: {
+      const p = job.payload as unknown as DocumentBatchPayload;
+      const to = requireAddress(network.contracts.documentRoots, 'document roots', network);
+      return {
+        type: 'write',
+        to,
+        data: roots().encodeFunctionData('anchorRoot', [p.root, p.count]),
+        // Its members get their own outcomes when it is final (job-batches.ts settleMembers).
+        complete: () => ({ outcome: {}, result: { root: p.root, count: p.count } }),
       };
     }
     case 'nft_mint':
@@ -133,6 +146,42 @@ export function planJob(job: JobRow, network: ChainNetwork, planners: JobPlanner
     default:
       throw new JobPlanError(`Jobs of kind ${job.kind} are not run by this version of the service.`);
   }
+}
+
+const ZERO_WORD = `0x${'0'.repeat(64)}`;
+
+/** A completed key-value insert's outcome and legacy result (alone or as a batch member). */
+export function keyValueCompletion(job: JobRow, to: string): Completion {
+  const p = job.payload as unknown as KeyValuePayload;
+  const bytes32 = job.kind === 'kv_insert_bytes32';
+  return {
+    outcome: { keyValue: { key: p.key, value: p.value, ...(bytes32 ? { valueHex: p.valueHex } : {}), found: true, contractAddress: to } },
+    result: { key: p.key, value: p.value ?? null },
+  };
+}
+
+/** The selector of KeyValueStore.insertMany: a deployed store without it takes inserts one at a time. */
+export function insertManySelector(): string {
+  return kv().getFunction('insertMany')!.selector;
+}
+
+/**
+ * A completed document's outcome and legacy result: anchored alone (`to` = DocumentRegistry) or as a
+ * batch member (`to` = DocumentRoots; the job has its Merkle proof), with the proof anyone can check.
+ */
+export function documentCompletion(job: JobRow, network: ChainNetwork, to: string): Completion {
+  const p = job.payload as unknown as DocumentPayload;
+  const kind: DocumentKind = DOCUMENT_KINDS[job.documentKind!];
+  const proof = documentProofOf(job, network, to);
+  return {
+    outcome: {
+      document: {
+        documentId: p.documentId, kind, cid: p.cid, sha256: p.sha256, contentType: p.contentType, size: p.size, registryAddress: to,
+        ...(proof ? { proof } : {}),
+      },
+    },
+    result: { id: p.documentId, job_id: job.id, cid: p.cid, sha256: p.sha256, contentType: p.contentType, size: p.size, registry: to },
+  };
 }
 
 /** bytes32 as text: UTF-8 with the zero padding removed; undefined when the bytes are not UTF-8. */

@@ -8,13 +8,14 @@ import { JobPlanError, planJob, type JobPlanners, type WritePlan } from './execu
 import { Broadcaster, type Signed } from './broadcaster.js';
 import { jobTraces } from './job-traces.js';
 import { currentFees, fillNonce, signTransaction } from './transactions.js';
+import { DEFAULT_BATCH_TUNING, JobBatcher, type BatchTuning } from './job-batches.js';
 
 /** Gas limit = estimate + this margin (%), for state that changes between estimate and inclusion. */
 const GAS_MARGIN_PERCENT = 25n;
 /** How long a worker keeps the jobs it sent before another replica may track them. */
 export const LEASE_MS = 30_000;
 
-export interface SenderTuning {
+export interface SenderTuning extends BatchTuning {
   /** Most jobs taken from the queue at once (one transaction assigns their nonces). */
   batchSize: number;
   /** How long a worker holds a signer (its nonce sequence) without renewing it. */
@@ -23,7 +24,7 @@ export interface SenderTuning {
   jobLeaseMs: number;
 }
 
-export const DEFAULT_SENDER_TUNING: SenderTuning = { batchSize: 64, signerLeaseMs: 15_000, jobLeaseMs: LEASE_MS };
+export const DEFAULT_SENDER_TUNING: SenderTuning = { batchSize: 64, signerLeaseMs: 15_000, jobLeaseMs: LEASE_MS, ...DEFAULT_BATCH_TUNING };
 
 /** A job ready to sign: its call and gas limit. */
 interface Ready {
@@ -45,6 +46,9 @@ class LeaseLost extends Error {}
  */
 export class JobSender {
   private readonly broadcasters = new Map<string, Broadcaster>();
+  private readonly batcher: JobBatcher;
+  /** Per network: a wake-up pending for when the document batch window closes. */
+  private readonly windowTimers = new Map<string, NodeJS.Timeout>();
 
   constructor(
     private readonly ds: DataSource,
@@ -55,7 +59,11 @@ export class JobSender {
     private readonly tuning: SenderTuning = DEFAULT_SENDER_TUNING,
     /** Called after a network's batch was broadcast. */
     private readonly onBroadcast: (network: ChainNetwork) => void = () => {},
-  ) {}
+    /** Asks for another round soon (the document batch window closed). */
+    private readonly wakeMe: (network: ChainNetwork) => void = () => {},
+  ) {
+    this.batcher = new JobBatcher(ds, store, tuning);
+  }
 
   /** Jobs of this process signed and waiting to be broadcast (the tracker leaves them alone). */
   isInFlight(jobId: string): boolean {
@@ -81,14 +89,17 @@ export class JobSender {
     const broadcaster = this.broadcaster(network);
     await broadcaster.belowBacklog();
     if (!(await this.holdSigner(network))) return 0;
+    const formed = await this.batcher.form(network);
+    if (formed.waitMs > 0) this.wakeAfter(network, formed.waitMs);
+    // Documents and key-value inserts go in batches where the network's contracts take them (the batcher above).
     const ids: { id: string }[] = await this.ds.query(
-      `SELECT id FROM chain.jobs WHERE status = 'queued' AND chain_network = $1 ORDER BY seq LIMIT $2`,
-      [network.name, this.tuning.batchSize],
+      `SELECT id FROM chain.jobs WHERE status = 'queued' AND chain_network = $1 AND NOT (kind = ANY($3)) ORDER BY seq LIMIT $2`,
+      [network.name, this.tuning.batchSize, await this.batcher.batchedKinds(network)],
     );
-    if (ids.length === 0) return 0;
+    if (ids.length === 0) return formed.batched;
     const jobs = (await this.ds.getRepository(JobEntity).findBy(ids.map((r) => ({ id: r.id })))).sort((a, b) => a.seq - b.seq);
 
-    let moved = 0;
+    let moved = formed.batched;
     const writes: { job: JobRow; plan: WritePlan }[] = [];
     for (const job of jobs) {
       let plan;
@@ -121,6 +132,16 @@ export class JobSender {
       'batch signed',
     );
     return moved + signed.length;
+  }
+
+  private wakeAfter(network: ChainNetwork, ms: number): void {
+    if (this.windowTimers.has(network.name)) return;
+    const timer = setTimeout(() => {
+      this.windowTimers.delete(network.name);
+      this.wakeMe(network);
+    }, ms);
+    timer.unref();
+    this.windowTimers.set(network.name, timer);
   }
 
   /**

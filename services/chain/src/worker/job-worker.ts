@@ -51,7 +51,9 @@ export class JobWorker {
     this.workerId = opts.workerId ?? `worker-${randomUUID()}`;
     const tuning = { ...DEFAULT_SENDER_TUNING, ...opts.sender };
     const trackerOf = new Map<string, ConfirmationTracker>();
-    this.sender = new JobSender(ds, store, this.workerId, log, planners, tuning, (n) => trackerOf.get(n.name)?.wake());
+    this.sender = new JobSender(
+      ds, store, this.workerId, log, planners, tuning, (n) => trackerOf.get(n.name)?.wake(), (n) => this.pumps.get(n.name)?.wake(),
+    );
     this.trackers = networks.networks().map((n) => {
       const t = new ConfirmationTracker(ds, store, n, this.queues, this.workerId, log, planners, tuning.jobLeaseMs, (id) => this.sender.isInFlight(id));
       trackerOf.set(n.name, t);
