@@ -4,6 +4,7 @@ import {
   JobKind,
   JobStatus,
   type DocumentJobEntry,
+  type DocumentProof,
   type DocumentResult,
   type GetDocumentResponse,
   type Job,
@@ -47,8 +48,14 @@ function receipt(r: TransactionReceipt) {
   return { ...rest, contractAddress: r.contractAddress ?? null, to: r.to ?? null, logs: r.logs.map(({ type: _t, ...log }) => log) };
 }
 
+/** A proof as GraphQL types it: the format and method as enum values (the proto spells them as /v1/call does). */
+function proofToGql(p: DocumentProof | undefined) {
+  if (!p) return null;
+  return { ...p, format: p.format === 'greenimpact-document-proof/1' ? 'GREENIMPACT_DOCUMENT_PROOF_1' : p.format, method: p.method.toUpperCase() };
+}
+
 function documentResult(d: DocumentResult, jobId: string, baseUrl: string) {
-  return { ...d, proof: d.proof ?? null, kind: documentKindToGql(d.kind), contentUrl: contentUrl(baseUrl, d.cid), pageUrl: pageUrl(baseUrl, d.kind, jobId) };
+  return { ...d, proof: proofToGql(d.proof), kind: documentKindToGql(d.kind), contentUrl: contentUrl(baseUrl, d.cid), pageUrl: pageUrl(baseUrl, d.kind, jobId) };
 }
 
 export type GqlJob = ReturnType<typeof toGqlJob>;
@@ -128,7 +135,7 @@ export function toGqlDocument(d: GetDocumentResponse & { job: Job }, baseUrl: st
     sha256: d.sha256,
     anchoredSha256: d.anchoredSha256,
     verified: d.verified,
-    proof: d.proof ?? null,
+    proof: proofToGql(d.proof),
     documentId: d.documentId,
     content: Buffer.from(d.content).toString('utf8'),
     json: json ? jsonDocument(d) : null,

@@ -163,27 +163,47 @@ export const jobTypeDefs = /* GraphQL */ `
     contractAddress: String!
   }
 
-  "Format greenimpact-document-proof/1: the document's hash, its Merkle path and root, the network, contract and transaction (docs/chain.md, Proofs)."
+  "The proof formats a document's proof may be in (docs/chain.md, Proofs)."
+  enum DocumentProofFormat {
+    "greenimpact-document-proof/1, as getDocumentProof on /v1/call spells it."
+    GREENIMPACT_DOCUMENT_PROOF_1
+  }
+
+  "How a document is anchored."
+  enum DocumentProofMethod {
+    "One of many documents under a Merkle root recorded on DocumentRoots."
+    MERKLE
+    "Anchored alone on DocumentRegistry (documents written before batching, or a network without DocumentRoots)."
+    ANCHOR
+  }
+
+  "A document's proof: its hash, its Merkle path and root, the network, contract and transaction (docs/chain.md, Proofs). Anyone re-checks it with greenimpact-verify-document against a node of the network."
   type DocumentProof {
-    "greenimpact-document-proof/1"
-    format: String!
-    "merkle: one of many documents under a root on DocumentRoots; anchor: anchored alone on DocumentRegistry."
-    method: String!
+    "The proof's format."
+    format: DocumentProofFormat!
+    "How the document is anchored."
+    method: DocumentProofMethod!
     "Lower-case hex SHA-256 of the content."
     documentSha256: String!
+    "CID of the content in the content-addressed store."
     cid: String!
     "0x + 64 hex: the job UUID's 16 bytes right-padded, the document's id on chain."
-    anchorId: String!
-    "merkle: keccak256(anchorId ‖ sha256 ‖ cid); empty for anchor."
+    anchorId: ID!
+    "MERKLE: keccak256(anchorId ‖ sha256 ‖ cid); empty for ANCHOR."
     leaf: String!
-    "merkle: sibling hashes from the leaf up, each pair hashed smaller first."
+    "MERKLE: sibling hashes from the leaf up, each pair hashed smaller first."
     path: [String!]!
-    "merkle: the root recorded on chain; empty for anchor."
+    "MERKLE: the root recorded on chain; empty for ANCHOR."
     root: String!
+    "The network the anchoring transaction is on."
     network: String!
+    "The network's EIP-155 chain id."
     chainId: Int!
+    "Address of the contract holding the root (DocumentRoots) or the anchor (DocumentRegistry)."
     contract: String!
+    "Hash of the anchoring transaction."
     transaction: String!
+    "Number of the block that holds the anchoring transaction."
     blockNumber: Int!
   }
 
