@@ -58,6 +58,13 @@ export interface GqlProject {
   allocatedAmount: number | null;
   frameworkIdentifier: string;
   frameworkName: string;
+  /** Issue 37 (reporting-schema.ts); null when not given. */
+  countryCode: string | null;
+  lifetimeYears: number | null;
+  financingType: 'FINANCING' | 'REFINANCING' | null;
+  totalProjectCost: number | null;
+  signedAmount: number | null;
+  financingShare: number | null;
 }
 
 /**
@@ -109,6 +116,12 @@ export function toProject(s: ProjectSummary, year: number): GqlProject {
     allocatedAmount: s.projectAllocatedAmount ?? null,
     frameworkIdentifier: s.frameworkIdentifier,
     frameworkName: s.frameworkName,
+    countryCode: s.projectCountryCode ?? null,
+    lifetimeYears: s.projectLifetimeYears ?? null,
+    financingType: s.projectFinancingType === 'refinancing' ? 'REFINANCING' : s.projectFinancingType === 'financing' ? 'FINANCING' : null,
+    totalProjectCost: s.totalProjectCost ?? null,
+    signedAmount: s.signedAmount ?? null,
+    financingShare: s.financingShare ?? null,
   };
 }
 

@@ -94,6 +94,8 @@ export function fakeProjectHandlers(store: FakeOwnedStore, deps: FakeFrameworkDe
         message: `Framework built from ${n(sources.length, 'project')}: ${n(rows.size, 'row')}.`,
         id: f.id,
         projectCount: sources.length,
+        // The fake holds no project financing (issue 37): it always sums, as the spec says.
+        proRataProjectCount: 0,
         rowCount: rows.size,
       };
     },

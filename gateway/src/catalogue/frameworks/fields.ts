@@ -22,6 +22,18 @@ export const currencyCode = (v1: string) => identifier(v1, { doc: 'A registered 
 export const visibility = (v1: string) => oneOf(v1, ['public', 'private'], { doc: 'public or private.' }).optional();
 /** An amount, volume or indicator value: finite, from 0 to 10^15 (the service checks the bounds). */
 export const amount = (v1: string, doc: string) => number(v1, { doc });
+
+/** A project's financing (issue 37, ICMA's impact table); all optional, each unchanged on update when absent. */
+export const projectFinancingFields = {
+  countryCode: identifier('project_country_code', { doc: 'Where the project is: ISO 3166-1 alpha-2 country code.' }).optional(),
+  lifetimeYears: int('project_lifetime_years', { doc: "The project's expected lifetime, whole years from 1 to 200." }).optional(),
+  financingType: oneOf('project_financing_type', ['financing', 'refinancing'], { doc: 'financing (new) or refinancing.' }).optional(),
+};
+/** A project's cost and the issuer's signed amount of a year; their ratio is the issuer's financing share. */
+export const projectYearFinancingFields = {
+  totalProjectCost: amount('total_project_cost', "The project's total cost, in its currency; above 0.").optional(),
+  signedAmount: amount('signed_amount', "The issuer's signed amount, in the project currency; at most the total project cost.").optional(),
+};
 export const id = (v1: string, doc: string) => int(v1, { doc });
 /** The spec's yes / no (/v1/call): use of proceeds relates to the value outstanding (yes) or the allocated amount (no). */
 export const valueOutstandingFrameworkYesNo = oneOf('value_outstanding_framework', ['yes', 'no'], {

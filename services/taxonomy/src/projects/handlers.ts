@@ -30,6 +30,9 @@ export function projectHandlers(s: TaxonomyStores): Partial<UnaryHandlers<typeof
         currencyCode: req.projectCurrencyCode,
         frameworkIdentifier: req.frameworkIdentifier,
         visibility: req.projectVisibility,
+        countryCode: req.projectCountryCode,
+        lifetimeYears: req.projectLifetimeYears,
+        financingType: req.projectFinancingType,
       });
     },
     async addYearSpecificsToProject(req, ctx) {
@@ -37,6 +40,8 @@ export function projectHandlers(s: TaxonomyStores): Partial<UnaryHandlers<typeof
         identifier: req.projectIdentifier,
         allocatedAmount: req.allocatedAmount,
         reportingYear: req.reportingYear,
+        totalProjectCost: req.totalProjectCost,
+        signedAmount: req.signedAmount,
       });
     },
     async addCategoryIndicatorToProject(req, ctx) {

@@ -1,0 +1,73 @@
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { jsonHeaders, startTestGateway, type TestGateway } from '../../testing/real-gateway.js';
+import { data, gqlAt, onlyError, type GqlResponse } from '@green-impact/testing/gateway/graphql-calls';
+
+/**
+ * Issue 37 through both faces, against the real TaxonomyService: a project's financing (country, lifetime,
+ * financing type, total cost and signed amount of a year) goes in through /v1/call's new optional
+ * parameters and GraphQL's input fields alike, and the service's refusals name the field as each caller did.
+ * The spec's answers keep their keys: getProjects and getProjectDetails show none of the new fields.
+ */
+
+let t: TestGateway;
+const gql = (query: string, variables: Record<string, unknown> = {}): Promise<GqlResponse> => gqlAt(t.baseUrl, query, variables, t.userKey);
+const v1 = async (operation: string, parameters: Record<string, unknown>) => {
+  const res = await fetch(`${t.baseUrl}/v1/call`, { method: 'POST', headers: jsonHeaders(t.userKey), body: JSON.stringify({ solution: 'SVC.ESG.Credits', operation, parameters }) });
+  return { status: res.status, body: (await res.json()) as Record<string, unknown> };
+};
+const FINANCING = 'countryCode lifetimeYears financingType totalProjectCost signedAmount financingShare allocatedAmount';
+
+before(async () => {
+  t = await startTestGateway({}, { taxonomy: true });
+  await t.loadExampleTaxonomy();
+  data(await gql('mutation { addFramework(input: { identifier: "GBF", name: "Green bonds", currencyCode: "EUR" }) { message } }'));
+});
+after(async () => {
+  await t?.stop();
+});
+
+describe("a project's financing through both faces", () => {
+  test('/v1/call takes the new optional parameters, and its answers keep the spec keys', async () => {
+    const added = await v1('addProject', {
+      project_identifier: 'P-V1', project_name: 'Solar park', project_currency_code: 'EUR', framework_identifier: 'GBF',
+      project_country_code: 'no', project_lifetime_years: '30', project_financing_type: 'FINANCING',
+    });
+    assert.equal(added.status, 200, JSON.stringify(added.body));
+    const year = await v1('addYearSpecificsToProject', { project_identifier: 'P-V1', allocated_amount: 50, reporting_year: 2024, total_project_cost: 200, signed_amount: 50 });
+    assert.deepEqual(year, { status: 200, body: { message: 'Year specifics for 2024 added to project.' } });
+    const read = data(await gql(`{ project(identifier: "P-V1", year: 2024) { ${FINANCING} } }`));
+    assert.deepEqual(read['project'], {
+      countryCode: 'NO', lifetimeYears: 30, financingType: 'FINANCING', totalProjectCost: 200, signedAmount: 50, financingShare: 0.25, allocatedAmount: 50,
+    });
+    const details = await v1('getProjectDetails', { project_identifier: 'P-V1', reporting_year: 2024 });
+    assert.deepEqual(Object.keys((details.body as unknown as Record<string, unknown>[])[0]!), [
+      'project_id', 'project_identifier', 'project_name', 'project_allocated_amount', 'project_currency_code', 'framework_identifier', 'framework_name',
+      'project_visibility', 'project',
+    ]);
+  });
+
+  test('GraphQL takes them as input fields', async () => {
+    const res = data(
+      await gql(`mutation {
+        p: addProject(input: { identifier: "P-GQL", name: "Wind farm", currencyCode: "EUR", frameworkIdentifier: "GBF", countryCode: "dk", lifetimeYears: 20, financingType: REFINANCING }) { message }
+        y: addYearSpecificsToProject(input: { identifier: "P-GQL", year: 2024, allocatedAmount: 10, totalProjectCost: 80, signedAmount: 20 }) { project { ${FINANCING} } }
+      }`),
+    );
+    assert.deepEqual(res['y'].project, {
+      countryCode: 'DK', lifetimeYears: 20, financingType: 'REFINANCING', totalProjectCost: 80, signedAmount: 20, financingShare: 0.25, allocatedAmount: 10,
+    });
+  });
+
+  test("the service's refusals name the field as each face's caller did", async () => {
+    const bad = await v1('addYearSpecificsToProject', { project_identifier: 'P-V1', allocated_amount: 50, reporting_year: 2024, signed_amount: 201 });
+    assert.equal(bad.status, 400);
+    assert.equal(bad.body['message'], 'signed_amount must not exceed total_project_cost (200), got 201.');
+    const v1Country = await v1('addProject', { project_identifier: 'P-V1', project_name: 'X', project_currency_code: 'EUR', framework_identifier: 'GBF', project_country_code: 'XX' });
+    assert.deepEqual([v1Country.status, v1Country.body['message']], [400, 'project_country_code must be an ISO 3166-1 alpha-2 country code, got "XX".']);
+    const gqlCountry = onlyError(await gql('mutation { addProject(input: { identifier: "P-GQL", name: "X", currencyCode: "EUR", frameworkIdentifier: "GBF", countryCode: "XX" }) { message } }'));
+    assert.equal(gqlCountry.message, 'input.countryCode must be an ISO 3166-1 alpha-2 country code, got "XX".');
+    const gqlSigned = onlyError(await gql('mutation { addYearSpecificsToProject(input: { identifier: "P-GQL", year: 2024, allocatedAmount: 1, signedAmount: 81 }) { message } }'));
+    assert.equal(gqlSigned.message, 'input.signedAmount must not exceed input.totalProjectCost (80), got 81.');
+  });
+});

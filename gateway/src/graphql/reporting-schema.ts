@@ -1,0 +1,48 @@
+/**
+ * GraphQL of issue 37 (what issuers report: ICMA's impact table, the EU Green Bond Standard), kept apart from
+ * framework-schema.ts and framework-mutations-schema.ts as extensions of their types so either side can be
+ * rewritten without the other. The input fields mirror the declarations of catalogue/frameworks/.
+ */
+export const reportingTypeDefs = /* GraphQL */ `
+  "Whether the issuer's money is new financing of a project or refinances it (ICMA's impact table)."
+  enum FinancingType {
+    "New financing."
+    FINANCING
+    "Refinancing of an existing project."
+    REFINANCING
+  }
+
+  extend input AddProjectInput {
+    "Where the project is: ISO 3166-1 alpha-2 country code, any case; unchanged on update when omitted."
+    countryCode: String
+    "The project's expected lifetime, whole years from 1 to 200; unchanged on update when omitted."
+    lifetimeYears: Int
+    "New financing or refinancing; unchanged on update when omitted."
+    financingType: FinancingType
+  }
+
+  extend input ProjectYearSpecificsInput {
+    "The project's total cost in the year, in its currency; above 0. Unchanged when omitted."
+    totalProjectCost: Float
+    "The issuer's signed amount, in the project currency; at most the total project cost. Unchanged when omitted."
+    signedAmount: Float
+  }
+
+  extend type Project {
+    "Where it is, ISO 3166-1 alpha-2; null when not given."
+    countryCode: String
+    "Expected lifetime in years; null when not given."
+    lifetimeYears: Int
+    "New financing or refinancing; null when not given."
+    financingType: FinancingType
+    "Total project cost of the year, in its currency; null when not given."
+    totalProjectCost: Float
+    "The issuer's signed amount of the year, in its currency; null when not given."
+    signedAmount: Float
+    """
+    The issuer's share of the project's financing in the year (signedAmount ÷ totalProjectCost, 0 to 1); null when
+    either is unknown. buildFrameworkFromProjects counts this share of the project's indicator values.
+    """
+    financingShare: Float
+  }
+`;
