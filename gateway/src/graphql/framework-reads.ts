@@ -80,6 +80,13 @@ export interface GqlRow {
   language: string;
   languageCode: string;
   scope: Scope;
+  /** Issue 37 (reporting-schema.ts); null when not given, and on an asset's attributed rows. */
+  valueType: 'EXPECTED' | 'MEASURED' | null;
+  valueBasis: 'GROSS' | 'NET' | null;
+  baseline: number | null;
+  emissionFactor: number | null;
+  methodologySource: string | null;
+  methodologyVersion: string | null;
 }
 
 export const toGqlVisibility = (v: Visibility): GqlVisibility => (v === Visibility.VISIBILITY_PUBLIC ? 'PUBLIC' : 'PRIVATE');
@@ -135,6 +142,7 @@ export function toRow(row: FrameworkRow | ProjectRow | AssetFrameworkRow, curren
     language: row.language,
     languageCode: row.languageCode,
     scope: { year: row.year, languageCode },
+    ...valueMetadataOf(row),
   };
 }
 
@@ -256,4 +264,18 @@ export function frameworkReads(ctx: GraphqlContext): FrameworkReads {
 /** Drops the request's memoised reads: a change made since makes them stale (payloads.ts). */
 export function forgetFrameworkReads(ctx: GraphqlContext): void {
   perRequest.delete(ctx);
+}
+
+/** A row's value metadata (issue 37) as GraphQL shows it; an asset's attributed rows carry none. */
+function valueMetadataOf(row: FrameworkRow | ProjectRow | AssetFrameworkRow) {
+  const r = 'indicatorValueType' in row || 'methodologySource' in row ? (row as FrameworkRow) : ({} as Partial<FrameworkRow>);
+  const upper = <T extends string>(v: string | undefined) => (v ? (v.toUpperCase() as T) : null);
+  return {
+    valueType: upper<'EXPECTED' | 'MEASURED'>(r.indicatorValueType),
+    valueBasis: upper<'GROSS' | 'NET'>(r.indicatorValueBasis),
+    baseline: r.baselineValue ?? null,
+    emissionFactor: r.emissionFactor ?? null,
+    methodologySource: r.methodologySource ?? null,
+    methodologyVersion: r.methodologyVersion ?? null,
+  };
 }

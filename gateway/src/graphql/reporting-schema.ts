@@ -12,6 +12,52 @@ export const reportingTypeDefs = /* GraphQL */ `
     REFINANCING
   }
 
+  "Whether an indicator value is an ex ante estimate or an ex post measurement."
+  enum ValueType {
+    "An ex ante estimate."
+    EXPECTED
+    "An ex post measurement."
+    MEASURED
+  }
+
+  "Whether an indicator value is gross, or net of its baseline."
+  enum ValueBasis {
+    "Gross: the value as produced or avoided, before any baseline."
+    GROSS
+    "Net of the baseline."
+    NET
+  }
+
+  extend input CategoryIndicatorInput {
+    "Expected (ex ante) or measured (ex post); kept on update when omitted."
+    valueType: ValueType
+    "Gross, or net of the baseline; kept on update when omitted."
+    valueBasis: ValueBasis
+    "The baseline the value is measured against, in the indicator's unit; kept on update when omitted."
+    baseline: Float
+    "The emission factor the value was computed with; kept on update when omitted."
+    emissionFactor: Float
+    "The methodology's source, at most 255 characters; kept on update when omitted."
+    methodologySource: String
+    "The methodology's version, at most 255 characters; kept on update when omitted."
+    methodologyVersion: String
+  }
+
+  extend type FrameworkRow {
+    "Expected or measured; null when not given (and on an asset's attributed rows)."
+    valueType: ValueType
+    "Gross or net; null when not given."
+    valueBasis: ValueBasis
+    "The baseline, in the indicator's unit; null when not given."
+    baseline: Float
+    "The emission factor used; null when not given."
+    emissionFactor: Float
+    "The methodology's source; null when not given."
+    methodologySource: String
+    "The methodology's version; null when not given."
+    methodologyVersion: String
+  }
+
   extend input AddProjectInput {
     "Where the project is: ISO 3166-1 alpha-2 country code, any case; unchanged on update when omitted."
     countryCode: String

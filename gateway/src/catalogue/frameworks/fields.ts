@@ -45,6 +45,26 @@ export const valueOutstandingFrameworkFlag: Field<boolean, true> = {
   schema: z.boolean({ error: 'type' }),
 } as unknown as Field<boolean, true>;
 
+/** How a row's indicator value was obtained (issue 37); all optional, each kept on update when absent. */
+export const valueMetadataFields = {
+  valueType: oneOf('indicator_value_type', ['expected', 'measured'], { doc: 'expected (ex ante) or measured (ex post).' }).optional(),
+  valueBasis: oneOf('indicator_value_basis', ['gross', 'net'], { doc: 'gross, or net of the baseline.' }).optional(),
+  baseline: amount('baseline_value', "The baseline the value is measured against, in the indicator's unit.").optional(),
+  emissionFactor: amount('emission_factor', 'The emission factor the value was computed with.').optional(),
+  methodologySource: text('methodology_source', { doc: "The methodology's source, at most 255 characters." }).optional(),
+  methodologyVersion: text('methodology_version', { doc: "The methodology's version, at most 255 characters." }).optional(),
+};
+/** The request fields of valueMetadataFields (both row changes send them alike). */
+export function valueMetadataRequest(i: { valueType?: string; valueBasis?: string; baseline?: number; emissionFactor?: number; methodologySource?: string; methodologyVersion?: string }) {
+  return {
+    indicatorValueType: i.valueType,
+    indicatorValueBasis: i.valueBasis,
+    baselineValue: i.baseline,
+    emissionFactor: i.emissionFactor,
+    methodologySource: i.methodologySource,
+    methodologyVersion: i.methodologyVersion,
+  };
+}
 /** A (sub category, indicator) row's fields after the owner's identifier (GraphQL's CategoryIndicatorInput). */
 export const rowFields = {
   year: reportingYear,
@@ -52,6 +72,7 @@ export const rowFields = {
   volume: amount('sub_category_volume', "Funding / use of proceeds of the sub category, in the owner's currency."),
   indicatorId: id('indicator_id', 'The indicator.'),
   value: amount('indicator_value', "The indicator's value, in its unit."),
+  ...valueMetadataFields,
 };
 export const removeRowFields = { year: reportingYear, subCategoryId: rowFields.subCategoryId, indicatorId: rowFields.indicatorId };
 export const removeSubCategoryFields = { year: reportingYear, subCategoryId: rowFields.subCategoryId };

@@ -22,6 +22,7 @@ import {
   removeSubCategoryFields,
   reportingYear,
   rowFields,
+  valueMetadataRequest,
   visibility,
 } from './fields.js';
 import { frameworkOf, frameworkOperations } from './frameworks.js';
@@ -156,6 +157,7 @@ export const addCategoryIndicatorToProject = declare({
     indicatorId: i.indicatorId,
     indicatorValue: i.value,
     reportingYear: i.year,
+    ...valueMetadataRequest(i),
   }),
   v1: messageOnly,
   graphql: changed('addCategoryIndicatorToProject', 'project', projectOf),

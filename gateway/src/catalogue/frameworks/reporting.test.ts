@@ -71,3 +71,36 @@ describe("a project's financing through both faces", () => {
     assert.equal(gqlSigned.message, 'input.signedAmount must not exceed input.totalProjectCost (80), got 81.');
   });
 });
+
+describe("an indicator value's metadata through both faces", () => {
+  const ROW = 'rows { value valueType valueBasis baseline emissionFactor methodologySource methodologyVersion }';
+  test('/v1/call and GraphQL take it on project and framework rows, and GraphQL shows it', async () => {
+    const { rows } = await t.taxonomy!.client.getTaxonomy({ reportingYear: 2024 }, { caller: t.user });
+    const [sub, ind] = [rows[0]!.subCategoryId, rows[0]!.indicatorId];
+    const added = await v1('addCategoryIndicatorToProject', {
+      project_identifier: 'P-V1', sub_category_id: sub, sub_category_volume: 5, indicator_id: ind, indicator_value: 12, reporting_year: 2024,
+      indicator_value_type: 'Measured', indicator_value_basis: 'net', baseline_value: '20', emission_factor: 0.4, methodology_source: 'IFI grid factors', methodology_version: '2024',
+    });
+    assert.equal(added.status, 200, JSON.stringify(added.body));
+    const res = data(
+      await gql(`mutation {
+        f: addCategoryIndicatorToFramework(input: { identifier: "GBF", year: 2024, subCategoryId: ${sub}, volume: 5, indicatorId: ${ind}, value: 3, valueType: EXPECTED, valueBasis: GROSS }) {
+          framework { ${ROW} }
+        }
+      }`),
+    );
+    assert.deepEqual(res['f'].framework.rows, [
+      { value: 3, valueType: 'EXPECTED', valueBasis: 'GROSS', baseline: null, emissionFactor: null, methodologySource: null, methodologyVersion: null },
+    ]);
+    const project = data(await gql(`{ project(identifier: "P-V1", year: 2024) { ${ROW} } }`));
+    assert.deepEqual(project['project'].rows, [
+      { value: 12, valueType: 'MEASURED', valueBasis: 'NET', baseline: 20, emissionFactor: 0.4, methodologySource: 'IFI grid factors', methodologyVersion: '2024' },
+    ]);
+    // The spec's answer keeps its keys.
+    const details = await v1('getProjectDetails', { project_identifier: 'P-V1', reporting_year: 2024 });
+    const detailRow = (details.body as unknown as { project: Record<string, unknown>[] }[])[0]!.project[0]!;
+    assert.equal('indicator_value_type' in detailRow || 'methodology_source' in detailRow, false);
+    const bad = onlyError(await gql(`mutation { addCategoryIndicatorToProject(input: { identifier: "P-V1", year: 2024, subCategoryId: ${sub}, volume: 5, indicatorId: ${ind}, value: 1, baseline: -1 }) { message } }`));
+    assert.equal(bad.message, "input.baseline must be at least 0: the indicator's unit takes no negative values.");
+  });
+});

@@ -102,7 +102,7 @@ for (const db of testDatabases) {
       assert.equal((await row('P-WIND', t.wind, 50e6 * SEK_PER_EUR, t.generation, 20_000)).id, wind.id);
 
       const built = await h.client.buildFrameworkFromProjects({ frameworkIdentifier: 'GBF-2024', reportingYear: Y }, a());
-      assert.deepEqual(built, { message: 'Framework built from 2 projects: 4 rows.', id: frameworkId, projectCount: 2, rowCount: 4 });
+      assert.deepEqual(built, { message: 'Framework built from 2 projects: 4 rows.', id: frameworkId, projectCount: 2, rowCount: 4, proRataProjectCount: 0 });
 
       const [detail] = (await h.client.getFrameworkDetails({ frameworkIdentifier: 'GBF-2024', reportingYear: Y }, a())).frameworks;
       const figures = detail!.framework.map((r) => [r.subCategoryId, r.indicatorId, r.indicatorValue]);

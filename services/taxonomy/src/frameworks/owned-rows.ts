@@ -7,8 +7,9 @@ import * as input from './inputs.js';
 import { OWNED_MSG } from './messages.js';
 import { accountOf, requireOwned, type OwnedKind } from './owned.js';
 import { removeRow, removeSubCategoryRows, removeYearSpecifics, upsertRow } from './rows.js';
+import { unitValue, valueMetadata, type ValueMetadataInput } from './value-metadata.js';
 
-export interface AddRowInput {
+export interface AddRowInput extends ValueMetadataInput {
   identifier: string;
   subCategoryId: number;
   subCategoryVolume: number;
@@ -40,9 +41,11 @@ export class OwnedRowStore {
     const volume = input.amount('sub_category_volume', req.subCategoryVolume);
     const value = input.amount('indicator_value', req.indicatorValue);
     const year = v.reportingYear(req.reportingYear);
+    const metadata = valueMetadata(req);
+    if (metadata.baselineValue !== undefined) unitValue('baseline_value', metadata.baselineValue, false);
     return this.ds.transaction(async (m) => {
       const owner = await requireOwned(m, this.kind, account, identifier);
-      const added = await upsertRow(m, this.kind, owner.id, { subCategoryId, indicatorId, volume, value, reportingYear: year });
+      const added = await upsertRow(m, this.kind, owner.id, { subCategoryId, indicatorId, volume, value, reportingYear: year, metadata });
       const message = added
         ? OWNED_MSG.rowAdded(this.kind.label, subCategoryId, indicatorId)
         : OWNED_MSG.rowUpdated(this.kind.label, subCategoryId, indicatorId);
