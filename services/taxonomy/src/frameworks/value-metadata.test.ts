@@ -1,18 +1,10 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { InvalidArgumentError } from '@green-impact/shared/errors';
+import { refusedNaming as refused } from '@green-impact/testing/shared/assertions';
 import { skipReason, testDatabases } from '@green-impact/testing/shared/databases';
 import { loadIcma, Y, type IcmaIds } from '@green-impact/testing/taxonomy/icma-fixture';
 import { startTaxonomyHarness, type TaxonomyHarness } from '@green-impact/testing/taxonomy/harness';
 import { unitValue, valueMetadata } from './value-metadata.js';
-
-async function refused(p: Promise<unknown>, field: string, message: string): Promise<void> {
-  await assert.rejects(p, (err: unknown) => {
-    assert.ok(err instanceof InvalidArgumentError, String(err));
-    assert.deepEqual([err.message, err.field], [message, field]);
-    return true;
-  });
-}
 
 describe('indicator value metadata rules', () => {
   it('normalizes the choices and leaves out what is not given', () => {
