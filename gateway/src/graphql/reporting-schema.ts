@@ -58,6 +58,40 @@ export const reportingTypeDefs = /* GraphQL */ `
     methodologyVersion: String
   }
 
+  "Lines of ICMA's summary impact table."
+  enum IcmaLevel {
+    "One line per project and indicator (project by project)."
+    PROJECT
+    "One line per eligible sub category and indicator, in the framework currency (portfolio level)."
+    PORTFOLIO
+  }
+
+  "ICMA's summary impact table as CSV: deterministic bytes, hashed so it can be anchored."
+  type IcmaImpactTable {
+    "RFC 4180 CSV, CRLF line ends (docs/reporting-standards.md lists its columns)."
+    content: String!
+    "text/csv; charset=utf-8"
+    contentType: String!
+    "Lower-case hex SHA-256 of the content's UTF-8 bytes."
+    sha256: String!
+  }
+
+  extend type Query {
+    "ICMA's summary impact table of a framework's year, from the caller's projects built into it (the framework's owner only)."
+    icmaImpactTable(
+      "The framework's identifier (the caller's own)."
+      identifier: String!
+      "Reporting year, 4 digits."
+      year: Int!
+      "Project by project (the default) or portfolio level."
+      level: IcmaLevel
+      "Decimals of amounts and values, 0 to 10; default 2."
+      decimals: Int
+      "Language of the taxonomy names, one of languages; default: each name in its original language."
+      languageCode: String
+    ): IcmaImpactTable!
+  }
+
   extend input AddProjectInput {
     "Where the project is: ISO 3166-1 alpha-2 country code, any case; unchanged on update when omitted."
     countryCode: String

@@ -1,3 +1,4 @@
+import { IcmaReporter } from './reports/icma-report.js';
 import type { DataSource } from 'typeorm';
 import { DEFAULT_LISTING_LIMITS, type ListingLimits } from '@green-impact/shared/config';
 import { CurrencyStore } from './currencies/currencies.js';
@@ -43,6 +44,7 @@ export interface TaxonomyStores {
   projectRows: OwnedRowStore;
   projectReader: ProjectReader;
   frameworkBuilder: FrameworkBuilder;
+  icmaReporter: IcmaReporter;
 }
 
 export async function createStores(ds: DataSource, limits: ListingLimits = DEFAULT_LISTING_LIMITS): Promise<TaxonomyStores> {
@@ -69,5 +71,6 @@ export async function createStores(ds: DataSource, limits: ListingLimits = DEFAU
     projectRows: new OwnedRowStore(ds, PROJECT),
     projectReader: new ProjectReader(ds, languages, limits.maxListItems),
     frameworkBuilder: new FrameworkBuilder(ds),
+    icmaReporter: new IcmaReporter(ds, languages),
   };
 }

@@ -26,6 +26,7 @@ import {
   visibility,
 } from './fields.js';
 import { frameworkOf, frameworkOperations } from './frameworks.js';
+import { reportOperations } from './reports.js';
 import { projectDetail, projectSummaryRow, toVisibility } from './rows.js';
 
 /**
@@ -238,5 +239,5 @@ export const projectOperations = [
   removeProject,
 ];
 
-/** Frameworks and projects, for catalogue/index.ts. */
-export const frameworkDomainOperations = [...frameworkOperations, ...projectOperations];
+/** Frameworks, projects and the reports rendered from them, for catalogue/index.ts. */
+export const frameworkDomainOperations = [...frameworkOperations, ...projectOperations, ...reportOperations];

@@ -1,5 +1,6 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
+import { createHash } from 'node:crypto';
 import { jsonHeaders, startTestGateway, type TestGateway } from '../../testing/real-gateway.js';
 import { data, gqlAt, onlyError, type GqlResponse } from '@green-impact/testing/gateway/graphql-calls';
 
@@ -102,5 +103,23 @@ describe("an indicator value's metadata through both faces", () => {
     assert.equal('indicator_value_type' in detailRow || 'methodology_source' in detailRow, false);
     const bad = onlyError(await gql(`mutation { addCategoryIndicatorToProject(input: { identifier: "P-V1", year: 2024, subCategoryId: ${sub}, volume: 5, indicatorId: ${ind}, value: 1, baseline: -1 }) { message } }`));
     assert.equal(bad.message, "input.baseline must be at least 0: the indicator's unit takes no negative values.");
+  });
+});
+
+describe("ICMA's impact table through both faces", () => {
+  test('/v1/call and GraphQL answer the same CSV with its hash; the service refuses a bad level', async () => {
+    const viaV1 = await v1('getIcmaImpactTable', { framework_identifier: 'GBF', reporting_year: 2024, level: 'portfolio' });
+    assert.equal(viaV1.status, 200, JSON.stringify(viaV1.body));
+    const content = viaV1.body['content'] as string;
+    assert.equal(viaV1.body['content_type'], 'text/csv; charset=utf-8');
+    assert.equal(viaV1.body['sha256'], createHash('sha256').update(content, 'utf8').digest('hex'));
+    // P-V1 (share 50 / 200 = 25 %) has the one row of 12 in this file's earlier test: 12 in full, 3 the issuer's.
+    assert.match(content, /^Reporting year,Eligible category,.*\r\n2024,[^\r\n]*,EUR,5\.00,1,1,[^\r\n]*,12\.00,3\.00\r\n$/);
+    const viaGql = data(await gql('{ icmaImpactTable(identifier: "GBF", year: 2024, level: PORTFOLIO) { content contentType sha256 } }'));
+    assert.deepEqual(viaGql['icmaImpactTable'], { content, contentType: 'text/csv; charset=utf-8', sha256: viaV1.body['sha256'] });
+    const projects = data(await gql('{ icmaImpactTable(identifier: "GBF", year: 2024, decimals: 0) { content } }'));
+    assert.match(projects['icmaImpactTable'].content, /\r\n2024,P-GQL,Wind farm,DK,,,refinancing,20,EUR,80,20,25,10,/);
+    const bad = await v1('getIcmaImpactTable', { framework_identifier: 'GBF', reporting_year: 2024, decimals: 11 });
+    assert.deepEqual([bad.status, bad.body['message']], [400, 'decimals must be an integer from 0 to 10, got 11.']);
   });
 });

@@ -20,7 +20,7 @@ export interface BuildOutcome {
   proRataProjectCount: number;
 }
 
-interface ProjectRef {
+export interface ProjectRef {
   id: number;
   identifier: string;
   currency_code: string;
@@ -113,8 +113,17 @@ export class FrameworkBuilder {
   }
 }
 
-/** Per project: the factor turning its volumes into the framework currency (1 for the same currency). */
-async function fxFactors(m: EntityManager, framework: OwnedRecord, projects: ProjectRef[], year: number): Promise<Map<number, number>> {
+/**
+ * Per project: the factor turning its amounts into the framework currency (1 for the same currency); a
+ * missing rate is refused with `missing`'s text (the build's by default).
+ */
+export async function fxFactors(
+  m: EntityManager,
+  framework: OwnedRecord,
+  projects: Pick<ProjectRef, 'id' | 'identifier' | 'currency_code'>[],
+  year: number,
+  missing: (from: string, to: string, year: number, project: string) => string = OWNED_MSG.buildNoFxRate,
+): Promise<Map<number, number>> {
   const factors = new Map<number, number>();
   const foreign = projects.filter((p) => p.currency_code !== framework.currencyCode);
   const rates = foreign.length ? await m.getRepository(FxRateEntity).find({ where: { reportingYear: year } }) : [];
@@ -125,7 +134,7 @@ async function fxFactors(m: EntityManager, framework: OwnedRecord, projects: Pro
     }
     // fx_rate = numerator / denominator: framework currency units per project currency unit.
     const rate = lookupRate(year, rates, framework.currencyCode, p.currency_code);
-    if (!rate) throw new FailedPreconditionError(OWNED_MSG.buildNoFxRate(p.currency_code, framework.currencyCode, year, p.identifier));
+    if (!rate) throw new FailedPreconditionError(missing(p.currency_code, framework.currencyCode, year, p.identifier));
     factors.set(p.id, rate.fxRate);
   }
   return factors;

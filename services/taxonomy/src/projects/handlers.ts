@@ -47,6 +47,9 @@ export function projectHandlers(s: TaxonomyStores): Partial<UnaryHandlers<typeof
     async addCategoryIndicatorToProject(req, ctx) {
       return s.projectRows.addRow(requireCaller(ctx.caller), { identifier: req.projectIdentifier, ...req });
     },
+    async renderIcmaImpactTable(req, ctx) {
+      return s.icmaReporter.render(requireCaller(ctx.caller), req);
+    },
     async buildFrameworkFromProjects(req, ctx) {
       return s.frameworkBuilder.build(requireCaller(ctx.caller), req.frameworkIdentifier, req.reportingYear);
     },
