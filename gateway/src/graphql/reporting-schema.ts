@@ -92,6 +92,29 @@ export const reportingTypeDefs = /* GraphQL */ `
     ): IcmaImpactTable!
   }
 
+  "Whether a unit's values may be negative (negative impacts)."
+  enum UnitSign {
+    "Values may be negative."
+    SIGNED
+    "Values are 0 or more (every unit's default)."
+    UNSIGNED
+  }
+
+  "Input of setUnitSigned."
+  input SetUnitSignedInput {
+    "Unit id."
+    id: ID!
+    "Reporting year, 4 digits."
+    year: Int!
+    "Signed or unsigned."
+    sign: UnitSign!
+  }
+
+  extend type Mutation {
+    "Marks a unit signed (its values may be negative, for negative impacts) or unsigned. Operators only; un-signing is refused while negative values use it."
+    setUnitSigned("The fields of the change, each described on SetUnitSignedInput." input: SetUnitSignedInput!): UnitPayload!
+  }
+
   extend input AddProjectInput {
     "Where the project is: ISO 3166-1 alpha-2 country code, any case; unchanged on update when omitted."
     countryCode: String

@@ -1,3 +1,4 @@
+import { UnitSignStore } from './taxonomy/unit-signs.js';
 import { IcmaReporter } from './reports/icma-report.js';
 import type { DataSource } from 'typeorm';
 import { DEFAULT_LISTING_LIMITS, type ListingLimits } from '@green-impact/shared/config';
@@ -30,6 +31,7 @@ export interface TaxonomyStores {
   categories: CategoryStore;
   subCategories: SubCategoryStore;
   units: UnitStore;
+  unitSigns: UnitSignStore;
   superIndicators: SuperIndicatorStore;
   indicators: IndicatorStore;
   goalLinks: GoalLinkStore;
@@ -57,6 +59,7 @@ export async function createStores(ds: DataSource, limits: ListingLimits = DEFAU
     categories: new CategoryStore(ds, languages),
     subCategories: new SubCategoryStore(ds, languages),
     units: new UnitStore(ds, languages),
+    unitSigns: new UnitSignStore(ds),
     superIndicators: new SuperIndicatorStore(ds, languages),
     indicators: new IndicatorStore(ds, languages),
     goalLinks: new GoalLinkStore(ds),

@@ -87,6 +87,7 @@ export const frameworkAnswers = {
   removeYearSpecificsFromProject: changed('Year specifics for 2024 removed from project.'),
   removeProject: changed('Project removed.'),
 
+  setUnitSigned: changed('Unit 2 is signed: its values may be negative.'),
   getIcmaImpactTable: answer(icmaImpactTable, {
     content: icmaExample,
     content_type: 'text/csv; charset=utf-8',

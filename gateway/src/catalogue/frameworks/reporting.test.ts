@@ -102,7 +102,7 @@ describe("an indicator value's metadata through both faces", () => {
     const detailRow = (details.body as unknown as { project: Record<string, unknown>[] }[])[0]!.project[0]!;
     assert.equal('indicator_value_type' in detailRow || 'methodology_source' in detailRow, false);
     const bad = onlyError(await gql(`mutation { addCategoryIndicatorToProject(input: { identifier: "P-V1", year: 2024, subCategoryId: ${sub}, volume: 5, indicatorId: ${ind}, value: 1, baseline: -1 }) { message } }`));
-    assert.equal(bad.message, "input.baseline must be at least 0: the indicator's unit takes no negative values.");
+    assert.equal(bad.message, 'input.baseline must be a finite number of at least 0.');
   });
 });
 
@@ -121,5 +121,24 @@ describe("ICMA's impact table through both faces", () => {
     assert.match(projects['icmaImpactTable'].content, /\r\n2024,P-GQL,Wind farm,DK,,,refinancing,20,EUR,80,20,25,10,/);
     const bad = await v1('getIcmaImpactTable', { framework_identifier: 'GBF', reporting_year: 2024, decimals: 11 });
     assert.deepEqual([bad.status, bad.body['message']], [400, 'decimals must be an integer from 0 to 10, got 11.']);
+  });
+});
+
+describe('signed units through both faces', () => {
+  test('an operator marks a unit signed on /v1/call and unsigned on GraphQL; a user may not', async () => {
+    const { rows } = await t.taxonomy!.client.getTaxonomy({ reportingYear: 2024 }, { caller: t.user });
+    const unit = rows[0]!.unitId;
+    const asOperator = await fetch(`${t.baseUrl}/v1/call`, {
+      method: 'POST',
+      headers: jsonHeaders(t.operatorKey),
+      body: JSON.stringify({ solution: 'SVC.ESG.Credits', operation: 'setUnitSigned', parameters: { unit_id: unit, reporting_year: 2024, unit_sign: 'SIGNED' } }),
+    });
+    assert.deepEqual([asOperator.status, await asOperator.json()], [200, { message: `Unit ${unit} is signed: its values may be negative.` }]);
+    const asUser = await v1('setUnitSigned', { unit_id: unit, reporting_year: 2024, unit_sign: 'unsigned' });
+    assert.equal(asUser.status, 403);
+    const viaGql = data(
+      await gqlAt(t.baseUrl, `mutation { setUnitSigned(input: { id: ${unit}, year: 2024, sign: UNSIGNED }) { message unit { id } } }`, {}, t.operatorKey),
+    );
+    assert.deepEqual(viaGql['setUnitSigned'], { message: `Unit ${unit} is unsigned: its values are 0 or more.`, unit: { id: String(unit) } });
   });
 });

@@ -1,7 +1,8 @@
 import type { RenderIcmaImpactTableResponse } from '@green-impact/proto/greenimpact/taxonomy/v1/taxonomy';
 import { int, oneOf } from '../fields.js';
+import { changed as taxonomyChanged } from '../taxonomy/taxonomy.js';
 import { declare } from '../operation.js';
-import { ESG } from '../renders.js';
+import { ESG, messageOnly } from '../renders.js';
 import { frameworkIdentifier, languageCode, reportingYear } from './fields.js';
 
 /**
@@ -43,4 +44,21 @@ export const getIcmaImpactTable = declare({
   },
 });
 
-export const reportOperations = [getIcmaImpactTable];
+/** Negative impacts: which units take values below 0. The service owns the rule and refuses an un-signing while negative values use the unit. */
+export const setUnitSigned = declare({
+  solution: ESG,
+  operation: 'setUnitSigned',
+  summary: 'Marks a unit signed (its values may be negative, for negative impacts) or unsigned. Operators only.',
+  input: {
+    id: int('unit_id', { doc: 'The unit.' }),
+    year: reportingYear,
+    sign: oneOf('unit_sign', ['signed', 'unsigned'], { doc: 'signed: values may be negative; unsigned: 0 or more (the default of every unit).' }),
+  },
+  service: 'taxonomy',
+  method: 'setUnitSigned',
+  request: (i) => ({ unitId: i.id, reportingYear: i.year, unitSigned: i.sign === 'signed' }),
+  v1: messageOnly,
+  graphql: taxonomyChanged('setUnitSigned', 'unit'),
+});
+
+export const reportOperations = [getIcmaImpactTable, setUnitSigned];

@@ -16,7 +16,7 @@ describe('indicator value metadata rules', () => {
   });
   it('takes a negative value only where the unit is signed', () => {
     assert.equal(unitValue('v', -5, true), -5);
-    assert.throws(() => unitValue('v', -5, false), /v must be at least 0: the indicator's unit takes no negative values\./);
+    assert.throws(() => unitValue('v', -5, false), /v must be a finite number of at least 0\./);
   });
 });
 
@@ -70,7 +70,7 @@ for (const db of testDatabases) {
     it('refuses bad metadata naming its field, and writes nothing', async () => {
       await refused(h.client.addCategoryIndicatorToProject({ ...base(), indicatorValueBasis: 'partly' }, a()), 'indicator_value_basis', 'indicator_value_basis must be gross or net.');
       await refused(h.client.addCategoryIndicatorToProject({ ...base(), baselineValue: -1 }, a()), 'baseline_value',
-        "baseline_value must be at least 0: the indicator's unit takes no negative values.");
+        'baseline_value must be a finite number of at least 0.');
       await refused(h.client.addCategoryIndicatorToProject({ ...base(), methodologySource: 'x'.repeat(256) }, a()), 'methodology_source',
         'methodology_source must be at most 255 characters on one line.');
       assert.equal((await projectRow()).indicatorValue, 950);

@@ -43,13 +43,15 @@ function reference(field: string, value: string | undefined): string | undefined
   return trimmed;
 }
 
-/** A value in the indicator's unit: finite, |x| ≤ MAX_AMOUNT, and at least 0 unless the unit is signed. */
+/** A value in the indicator's unit: finite, within ±MAX_AMOUNT, and at least 0 unless the unit is signed (units.signed). */
 export function unitValue(field: string, value: number, signed: boolean): number {
   if (typeof value !== 'number' || !Number.isFinite(value)) throw new InvalidArgumentError(`${field} must be a finite number.`, { field });
   if (!signed && value < 0) {
-    throw new InvalidArgumentError(`${field} must be at least 0: the indicator's unit takes no negative values.`, { field });
+    // The text the spec's operations answered before units could be signed.
+    throw new InvalidArgumentError(`${field} must be a finite number of at least 0.`, { field });
   }
-  if (Math.abs(value) > MAX_AMOUNT) throw new InvalidArgumentError(`${field} must be at most ${MAX_AMOUNT} in size.`, { field });
+  if (value > MAX_AMOUNT) throw new InvalidArgumentError(`${field} must be at most ${MAX_AMOUNT}.`, { field });
+  if (value < -MAX_AMOUNT) throw new InvalidArgumentError(`${field} must be at least -${MAX_AMOUNT}.`, { field });
   return value === 0 ? 0 : value;
 }
 

@@ -47,6 +47,9 @@ export function projectHandlers(s: TaxonomyStores): Partial<UnaryHandlers<typeof
     async addCategoryIndicatorToProject(req, ctx) {
       return s.projectRows.addRow(requireCaller(ctx.caller), { identifier: req.projectIdentifier, ...req });
     },
+    async setUnitSigned(req, ctx) {
+      return s.unitSigns.set(requireCaller(ctx.caller), req.unitId, req.reportingYear, req.unitSigned);
+    },
     async renderIcmaImpactTable(req, ctx) {
       return s.icmaReporter.render(requireCaller(ctx.caller), req);
     },
