@@ -45,6 +45,13 @@ export interface GqlFramework {
   year: number;
   /** Null when the framework has no year specifics for `year`. */
   yearSpecifics: GqlFrameworkYearSpecifics | null;
+  /** The EU GBS report fields (issue 37, reporting-schema.ts); null when not given. */
+  issuerLei: string | null;
+  externalReviewer: string | null;
+  approvingAuthority: string | null;
+  reportingPeriodStart: string | null;
+  reportingPeriodEnd: string | null;
+  unallocatedProceedsPlacement: string | null;
 }
 
 export interface GqlProject {
@@ -108,6 +115,12 @@ export function toFramework(s: FrameworkSummary, year: number): GqlFramework {
       v === undefined || l === undefined || pct === undefined || flag === undefined
         ? null
         : { valueOutstanding: v, allocatedAmount: l, activePercentage: pct, valueOutstandingFramework: flag },
+    issuerLei: s.issuerLei ?? null,
+    externalReviewer: s.externalReviewer ?? null,
+    approvingAuthority: s.approvingAuthority ?? null,
+    reportingPeriodStart: s.reportingPeriodStart ?? null,
+    reportingPeriodEnd: s.reportingPeriodEnd ?? null,
+    unallocatedProceedsPlacement: s.unallocatedProceedsPlacement ?? null,
   };
 }
 

@@ -115,6 +115,39 @@ export const reportingTypeDefs = /* GraphQL */ `
     setUnitSigned("The fields of the change, each described on SetUnitSignedInput." input: SetUnitSignedInput!): UnitPayload!
   }
 
+  extend input AddFrameworkInput {
+    "The issuer's legal entity identifier, ISO 17442 (20 characters, check digits verified); unchanged on update when omitted."
+    issuerLei: String
+    "The external reviewer's identity and contact, at most 255 characters; unchanged on update when omitted."
+    externalReviewer: String
+    "The competent authority that approved the bond prospectus, at most 255 characters; unchanged on update when omitted."
+    approvingAuthority: String
+  }
+
+  extend input FrameworkYearSpecificsInput {
+    "The reporting period's first date, YYYY-MM-DD, with reportingPeriodEnd; unchanged when omitted."
+    reportingPeriodStart: String
+    "The reporting period's last date, YYYY-MM-DD, not before reportingPeriodStart; unchanged when omitted."
+    reportingPeriodEnd: String
+    "Where unallocated proceeds are placed, at most 1 000 characters; unchanged when omitted."
+    unallocatedProceedsPlacement: String
+  }
+
+  extend type Framework {
+    "The issuer's LEI (ISO 17442); null when not given."
+    issuerLei: String
+    "The external reviewer; null when not given."
+    externalReviewer: String
+    "The competent authority that approved the prospectus; null when not given."
+    approvingAuthority: String
+    "The year's reporting period, first date (YYYY-MM-DD); null when not given."
+    reportingPeriodStart: String
+    "The year's reporting period, last date (YYYY-MM-DD); null when not given."
+    reportingPeriodEnd: String
+    "Where the year's unallocated proceeds are placed; null when not given."
+    unallocatedProceedsPlacement: String
+  }
+
   extend input AddProjectInput {
     "Where the project is: ISO 3166-1 alpha-2 country code, any case; unchanged on update when omitted."
     countryCode: String

@@ -23,6 +23,19 @@ export const visibility = (v1: string) => oneOf(v1, ['public', 'private'], { doc
 /** An amount, volume or indicator value: finite, from 0 to 10^15 (the service checks the bounds). */
 export const amount = (v1: string, doc: string) => number(v1, { doc });
 
+/** The EU Green Bond Standard's report fields of a framework (issue 37); optional, each unchanged on update when absent. */
+export const bondReportFields = {
+  issuerLei: identifier('issuer_lei', { doc: "The issuer's legal entity identifier, ISO 17442 (20 characters, check digits verified)." }).optional(),
+  externalReviewer: text('external_reviewer', { doc: "The external reviewer's identity and contact, at most 255 characters." }).optional(),
+  approvingAuthority: text('approving_authority', { doc: 'The competent authority that approved the bond prospectus, at most 255 characters.' }).optional(),
+};
+/** ... and of a framework's year. */
+export const bondReportYearFields = {
+  reportingPeriodStart: identifier('reporting_period_start', { doc: "The reporting period's first date, YYYY-MM-DD (with reportingPeriodEnd)." }).optional(),
+  reportingPeriodEnd: identifier('reporting_period_end', { doc: "The reporting period's last date, YYYY-MM-DD (with reportingPeriodStart)." }).optional(),
+  unallocatedProceedsPlacement: text('unallocated_proceeds_placement', { doc: 'Where unallocated proceeds are placed, at most 1 000 characters.' }).optional(),
+};
+
 /** A project's financing (issue 37, ICMA's impact table); all optional, each unchanged on update when absent. */
 export const projectFinancingFields = {
   countryCode: identifier('project_country_code', { doc: 'Where the project is: ISO 3166-1 alpha-2 country code.' }).optional(),

@@ -9,6 +9,8 @@ import { graphqlLabels, inputFromGraphql } from '../parse.js';
 import { ESG, messageOnly } from '../renders.js';
 import {
   amount,
+  bondReportFields,
+  bondReportYearFields,
   changed,
   currencyCode,
   frameworkIdentifier,
@@ -103,6 +105,7 @@ export const addFramework = declare({
     name: name('framework_name'),
     currencyCode: currencyCode('framework_currency_code'),
     visibility: visibility('framework_visibility'),
+    ...bondReportFields,
   },
   service: 'taxonomy',
   method: 'addFramework',
@@ -111,6 +114,9 @@ export const addFramework = declare({
     frameworkName: i.name,
     frameworkCurrencyCode: i.currencyCode,
     frameworkVisibility: toVisibility(i.visibility),
+    issuerLei: i.issuerLei,
+    externalReviewer: i.externalReviewer,
+    approvingAuthority: i.approvingAuthority,
   }),
   v1: messageOnly,
   graphql: changed('addFramework', 'framework', frameworkOf),
@@ -121,13 +127,20 @@ const yearSpecifics = {
   valueOutstanding: amount('value_outstanding', 'V: funding raised for the framework in the year.'),
   allocatedAmount: amount('allocated_amount', 'L: funding allocated to projects in the year.'),
   year: reportingYear,
+  ...bondReportYearFields,
 };
-const yearSpecificsRequest = (i: { identifier: string; valueOutstanding: number; allocatedAmount: number; year: number }, flag: boolean) => ({
+type YearSpecificsInput = { identifier: string; valueOutstanding: number; allocatedAmount: number; year: number } & {
+  reportingPeriodStart?: string; reportingPeriodEnd?: string; unallocatedProceedsPlacement?: string;
+};
+const yearSpecificsRequest = (i: YearSpecificsInput, flag: boolean) => ({
   frameworkIdentifier: i.identifier,
   valueOutstanding: i.valueOutstanding,
   allocatedAmount: i.allocatedAmount,
   valueOutstandingFramework: flag,
   reportingYear: i.year,
+  reportingPeriodStart: i.reportingPeriodStart,
+  reportingPeriodEnd: i.reportingPeriodEnd,
+  unallocatedProceedsPlacement: i.unallocatedProceedsPlacement,
 });
 
 /** /v1/call's addYearSpecificsToFramework: the flag is the spec's yes / no. */

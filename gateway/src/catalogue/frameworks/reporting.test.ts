@@ -142,3 +142,32 @@ describe('signed units through both faces', () => {
     assert.deepEqual(viaGql['setUnitSigned'], { message: `Unit ${unit} is unsigned: its values are 0 or more.`, unit: { id: String(unit) } });
   });
 });
+
+describe("the EU Green Bond Standard's report fields through both faces", () => {
+  const FIELDS = 'issuerLei externalReviewer approvingAuthority reportingPeriodStart reportingPeriodEnd unallocatedProceedsPlacement';
+  test('/v1/call and GraphQL take them; GraphQL shows them; the service names a bad LEI as each caller did', async () => {
+    const added = await v1('addFramework', {
+      framework_identifier: 'EUGB', framework_name: 'European green bond', framework_currency_code: 'EUR',
+      issuer_lei: 'hwupkr0mpou8fgxbt394', external_reviewer: 'Reviewer GmbH', approving_authority: 'BaFin',
+    });
+    assert.equal(added.status, 200, JSON.stringify(added.body));
+    const res = data(
+      await gql(`mutation {
+        y: addYearSpecificsToFramework(input: { identifier: "EUGB", year: 2024, valueOutstanding: 100, allocatedAmount: 80, valueOutstandingFramework: false,
+          reportingPeriodStart: "2024-01-01", reportingPeriodEnd: "2024-12-31", unallocatedProceedsPlacement: "Money-market funds" }) {
+          framework { ${FIELDS} }
+        }
+      }`),
+    );
+    assert.deepEqual(res['y'].framework, {
+      issuerLei: 'HWUPKR0MPOU8FGXBT394', externalReviewer: 'Reviewer GmbH', approvingAuthority: 'BaFin',
+      reportingPeriodStart: '2024-01-01', reportingPeriodEnd: '2024-12-31', unallocatedProceedsPlacement: 'Money-market funds',
+    });
+    const summary = await v1('getFrameworkDetails', { framework_identifier: 'EUGB', reporting_year: 2024 });
+    assert.equal('issuer_lei' in (summary.body as unknown as Record<string, unknown>[])[0]!, false, "the spec's answer keeps its keys");
+    const bad = await v1('addFramework', { framework_identifier: 'EUGB', framework_name: 'X', framework_currency_code: 'EUR', issuer_lei: 'HWUPKR0MPOU8FGXBT393' });
+    assert.deepEqual([bad.status, bad.body['message']], [400, 'issuer_lei has wrong check digits (ISO 17442), got "HWUPKR0MPOU8FGXBT393".']);
+    const gqlBad = onlyError(await gql('mutation { addFramework(input: { identifier: "EUGB", name: "X", currencyCode: "EUR", issuerLei: "HWUPKR0MPOU8FGXBT393" }) { message } }'));
+    assert.equal(gqlBad.message, 'input.issuerLei has wrong check digits (ISO 17442), got "HWUPKR0MPOU8FGXBT393".');
+  });
+});

@@ -72,6 +72,13 @@ for (const db of testDatabases) {
         frameworkVisibility: PUBLIC,
         reportingYear: Y,
         owned: true,
+        // The EU GBS report fields (issue 37) were not given.
+        issuerLei: undefined,
+        externalReviewer: undefined,
+        approvingAuthority: undefined,
+        reportingPeriodStart: undefined,
+        reportingPeriodEnd: undefined,
+        unallocatedProceedsPlacement: undefined,
       });
       // Without specifics for the year, a framework is listed without its year fields.
       assert.equal(frameworks[1]!.frameworkValueOutstanding, undefined);
