@@ -44,6 +44,13 @@ export interface GqlFramework {
   year: number;
   /** Null when the framework has no year specifics for `year`. */
   yearSpecifics: GqlFrameworkYearSpecifics | null;
+  /** The EU GBS report fields (issue 37, reporting-schema.ts); null when not given. */
+  issuerLei: string | null;
+  externalReviewer: string | null;
+  approvingAuthority: string | null;
+  reportingPeriodStart: string | null;
+  reportingPeriodEnd: string | null;
+  unallocatedProceedsPlacement: string | null;
 }
 
 export interface GqlProject {
@@ -57,6 +64,13 @@ export interface GqlProject {
   allocatedAmount: number | null;
   frameworkIdentifier: string;
   frameworkName: string;
+  /** Issue 37 (reporting-schema.ts); null when not given. */
+  countryCode: string | null;
+  lifetimeYears: number | null;
+  financingType: 'FINANCING' | 'REFINANCING' | null;
+  totalProjectCost: number | null;
+  signedAmount: number | null;
+  financingShare: number | null;
 }
 
 /**
@@ -72,6 +86,13 @@ export interface GqlRow {
   language: string;
   languageCode: string;
   scope: Scope;
+  /** Issue 37 (reporting-schema.ts); null when not given, and on an asset's attributed rows. */
+  valueType: 'EXPECTED' | 'MEASURED' | null;
+  valueBasis: 'GROSS' | 'NET' | null;
+  baseline: number | null;
+  emissionFactor: number | null;
+  methodologySource: string | null;
+  methodologyVersion: string | null;
 }
 
 export const toGqlVisibility = (v: Visibility): GqlVisibility => (v === Visibility.VISIBILITY_PUBLIC ? 'PUBLIC' : 'PRIVATE');
@@ -93,6 +114,12 @@ export function toFramework(s: FrameworkSummary, year: number): GqlFramework {
       v === undefined || l === undefined || pct === undefined || flag === undefined
         ? null
         : { valueOutstanding: v, allocatedAmount: l, activePercentage: pct, valueOutstandingFramework: flag },
+    issuerLei: s.issuerLei ?? null,
+    externalReviewer: s.externalReviewer ?? null,
+    approvingAuthority: s.approvingAuthority ?? null,
+    reportingPeriodStart: s.reportingPeriodStart ?? null,
+    reportingPeriodEnd: s.reportingPeriodEnd ?? null,
+    unallocatedProceedsPlacement: s.unallocatedProceedsPlacement ?? null,
   };
 }
 
@@ -108,6 +135,12 @@ export function toProject(s: ProjectSummary, year: number): GqlProject {
     allocatedAmount: s.projectAllocatedAmount ?? null,
     frameworkIdentifier: s.frameworkIdentifier,
     frameworkName: s.frameworkName,
+    countryCode: s.projectCountryCode ?? null,
+    lifetimeYears: s.projectLifetimeYears ?? null,
+    financingType: s.projectFinancingType === 'refinancing' ? 'REFINANCING' : s.projectFinancingType === 'financing' ? 'FINANCING' : null,
+    totalProjectCost: s.totalProjectCost ?? null,
+    signedAmount: s.signedAmount ?? null,
+    financingShare: s.financingShare ?? null,
   };
 }
 
@@ -121,6 +154,7 @@ export function toRow(row: FrameworkRow | ProjectRow | AssetFrameworkRow, curren
     language: row.language,
     languageCode: row.languageCode,
     scope: { year: row.year, languageCode },
+    ...valueMetadataOf(row),
   };
 }
 
@@ -228,4 +262,18 @@ export function frameworkReads(ctx: GraphqlContext): FrameworkReads {
 /** Drops the request's memoised reads: a change made since makes them stale (payloads.ts). */
 export function forgetFrameworkReads(ctx: GraphqlContext): void {
   perRequest.delete(ctx);
+}
+
+/** A row's value metadata (issue 37) as GraphQL shows it; an asset's attributed rows carry none. */
+function valueMetadataOf(row: FrameworkRow | ProjectRow | AssetFrameworkRow) {
+  const r = 'indicatorValueType' in row || 'methodologySource' in row ? (row as FrameworkRow) : ({} as Partial<FrameworkRow>);
+  const upper = <T extends string>(v: string | undefined) => (v ? (v.toUpperCase() as T) : null);
+  return {
+    valueType: upper<'EXPECTED' | 'MEASURED'>(r.indicatorValueType),
+    valueBasis: upper<'GROSS' | 'NET'>(r.indicatorValueBasis),
+    baseline: r.baselineValue ?? null,
+    emissionFactor: r.emissionFactor ?? null,
+    methodologySource: r.methodologySource ?? null,
+    methodologyVersion: r.methodologyVersion ?? null,
+  };
 }

@@ -11,6 +11,7 @@ import { nftTypeDefs } from './nft-schema.js';
 import { portfolioMutationTypeDefs } from './portfolio-mutations-schema.js';
 import { portfolioTypeDefs } from './portfolio-schema.js';
 import { recomputeTypeDefs } from './recompute-schema.js';
+import { reportingTypeDefs } from './reporting-schema.js';
 import { subscriptionTypeDefs } from './subscription-schema.js';
 import { taxonomyMutationTypeDefs } from './taxonomy-mutations-schema.js';
 import { taxonomyTypeDefs } from './taxonomy-schema.js';
@@ -190,6 +191,7 @@ export const typeDefs =
   taxonomyMutationTypeDefs +
   frameworkTypeDefs +
   frameworkMutationTypeDefs +
+  reportingTypeDefs +
   portfolioTypeDefs +
   portfolioMutationTypeDefs +
   chainTypeDefs +

@@ -1,3 +1,5 @@
+import { UnitSignStore } from './taxonomy/unit-signs.js';
+import { IcmaReporter } from './reports/icma-report.js';
 import type { DataSource } from 'typeorm';
 import { DEFAULT_LISTING_LIMITS, type ListingLimits } from '@green-impact/shared/config';
 import { CurrencyStore } from './currencies/currencies.js';
@@ -29,6 +31,7 @@ export interface TaxonomyStores {
   categories: CategoryStore;
   subCategories: SubCategoryStore;
   units: UnitStore;
+  unitSigns: UnitSignStore;
   superIndicators: SuperIndicatorStore;
   indicators: IndicatorStore;
   goalLinks: GoalLinkStore;
@@ -43,6 +46,7 @@ export interface TaxonomyStores {
   projectRows: OwnedRowStore;
   projectReader: ProjectReader;
   frameworkBuilder: FrameworkBuilder;
+  icmaReporter: IcmaReporter;
 }
 
 export async function createStores(ds: DataSource, limits: ListingLimits = DEFAULT_LISTING_LIMITS): Promise<TaxonomyStores> {
@@ -55,6 +59,7 @@ export async function createStores(ds: DataSource, limits: ListingLimits = DEFAU
     categories: new CategoryStore(ds, languages),
     subCategories: new SubCategoryStore(ds, languages),
     units: new UnitStore(ds, languages),
+    unitSigns: new UnitSignStore(ds),
     superIndicators: new SuperIndicatorStore(ds, languages),
     indicators: new IndicatorStore(ds, languages),
     goalLinks: new GoalLinkStore(ds),
@@ -69,5 +74,6 @@ export async function createStores(ds: DataSource, limits: ListingLimits = DEFAU
     projectRows: new OwnedRowStore(ds, PROJECT),
     projectReader: new ProjectReader(ds, languages, limits.maxListItems),
     frameworkBuilder: new FrameworkBuilder(ds),
+    icmaReporter: new IcmaReporter(ds, languages),
   };
 }

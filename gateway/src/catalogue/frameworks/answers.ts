@@ -50,6 +50,17 @@ const project = {
   framework_name: 'Green bond framework 2024',
   project_visibility: 'private' as const,
 };
+const icmaImpactTable = shared(
+  'IcmaImpactTable',
+  z.strictObject({
+    content: z.string().meta({ description: 'RFC 4180 CSV (CRLF line ends) of ICMA\'s summary impact table.' }),
+    content_type: z.literal('text/csv; charset=utf-8'),
+    sha256: z.string().regex(/^[0-9a-f]{64}$/).meta({ description: 'Lower-case hex SHA-256 of the content\'s UTF-8 bytes.' }),
+  }),
+);
+const icmaExample =
+  'Reporting year,Eligible category,Sub category,Currency,Allocated amount,Projects,Projects counted pro rata,Indicator,Unit,Value (100 % of projects),Value (issuer\'s share)\r\n' +
+  '2024,Renewable energy,Solar power,EUR,50.00,2,1,Annual GHG emissions reduced/avoided,tCO2e/year,1200.00,450.00\r\n';
 const changed = (message: string) => answer(messageAnswer, { message });
 
 export const frameworkAnswers = {
@@ -75,4 +86,11 @@ export const frameworkAnswers = {
   removeCategoryFromProject: changed('Sub category 12 removed from project.'),
   removeYearSpecificsFromProject: changed('Year specifics for 2024 removed from project.'),
   removeProject: changed('Project removed.'),
+
+  setUnitSigned: changed('Unit 2 is signed: its values may be negative.'),
+  getIcmaImpactTable: answer(icmaImpactTable, {
+    content: icmaExample,
+    content_type: 'text/csv; charset=utf-8',
+    sha256: 'f888dafe39a4afba27296c4de3f788a059edd10a8ab5a854159bba62ccc4c449',
+  }),
 } satisfies Answers;

@@ -25,6 +25,31 @@ export const visibility = (v1: string) => oneOf(v1, ['public', 'private'], { doc
 export const WHO_SEES = 'Who sees it: public or private; private on add and unchanged on update when omitted.';
 /** An amount, volume or indicator value: finite, from 0 to 10^15 (the service checks the bounds). */
 export const amount = (v1: string, doc: string) => number(v1, { doc });
+
+/** The EU Green Bond Standard's report fields of a framework (issue 37); optional, each unchanged on update when absent. */
+export const bondReportFields = {
+  issuerLei: identifier('issuer_lei', { doc: "The issuer's legal entity identifier, ISO 17442 (20 characters, check digits verified)." }).optional(),
+  externalReviewer: text('external_reviewer', { doc: "The external reviewer's identity and contact, at most 255 characters." }).optional(),
+  approvingAuthority: text('approving_authority', { doc: 'The competent authority that approved the bond prospectus, at most 255 characters.' }).optional(),
+};
+/** ... and of a framework's year. */
+export const bondReportYearFields = {
+  reportingPeriodStart: identifier('reporting_period_start', { doc: "The reporting period's first date, YYYY-MM-DD (with reportingPeriodEnd)." }).optional(),
+  reportingPeriodEnd: identifier('reporting_period_end', { doc: "The reporting period's last date, YYYY-MM-DD (with reportingPeriodStart)." }).optional(),
+  unallocatedProceedsPlacement: text('unallocated_proceeds_placement', { doc: 'Where unallocated proceeds are placed, at most 1 000 characters.' }).optional(),
+};
+
+/** A project's financing (issue 37, ICMA's impact table); all optional, each unchanged on update when absent. */
+export const projectFinancingFields = {
+  countryCode: identifier('project_country_code', { doc: 'Where the project is: ISO 3166-1 alpha-2 country code.' }).optional(),
+  lifetimeYears: int('project_lifetime_years', { doc: "The project's expected lifetime, whole years from 1 to 200." }).optional(),
+  financingType: oneOf('project_financing_type', ['financing', 'refinancing'], { doc: 'financing (new) or refinancing.', graphql: 'FinancingType' }).optional(),
+};
+/** A project's cost and the issuer's signed amount of a year; their ratio is the issuer's financing share. */
+export const projectYearFinancingFields = {
+  totalProjectCost: amount('total_project_cost', "The project's total cost, in its currency; above 0.").optional(),
+  signedAmount: amount('signed_amount', "The issuer's signed amount, in the project currency; at most the total project cost.").optional(),
+};
 export const id = (v1: string, doc: string) => int(v1, { doc, graphql: 'ID' });
 /** The spec's yes / no (/v1/call): use of proceeds relates to the value outstanding (yes) or the allocated amount (no). */
 export const valueOutstandingFrameworkYesNo = oneOf('value_outstanding_framework', ['yes', 'no'], {
@@ -36,6 +61,26 @@ export const valueOutstandingFrameworkFlag: Field<boolean, true> = {
   schema: z.boolean({ error: 'type' }),
 } as unknown as Field<boolean, true>;
 
+/** How a row's indicator value was obtained (issue 37); all optional, each kept on update when absent. */
+export const valueMetadataFields = {
+  valueType: oneOf('indicator_value_type', ['expected', 'measured'], { doc: 'expected (ex ante) or measured (ex post); kept on update when omitted.', graphql: 'ValueType' }).optional(),
+  valueBasis: oneOf('indicator_value_basis', ['gross', 'net'], { doc: 'gross, or net of the baseline; kept on update when omitted.', graphql: 'ValueBasis' }).optional(),
+  baseline: amount('baseline_value', "The baseline the value is measured against, in the indicator's unit.").optional(),
+  emissionFactor: amount('emission_factor', 'The emission factor the value was computed with.').optional(),
+  methodologySource: text('methodology_source', { doc: "The methodology's source, at most 255 characters." }).optional(),
+  methodologyVersion: text('methodology_version', { doc: "The methodology's version, at most 255 characters." }).optional(),
+};
+/** The request fields of valueMetadataFields (both row changes send them alike). */
+export function valueMetadataRequest(i: { valueType?: string; valueBasis?: string; baseline?: number; emissionFactor?: number; methodologySource?: string; methodologyVersion?: string }) {
+  return {
+    indicatorValueType: i.valueType,
+    indicatorValueBasis: i.valueBasis,
+    baselineValue: i.baseline,
+    emissionFactor: i.emissionFactor,
+    methodologySource: i.methodologySource,
+    methodologyVersion: i.methodologyVersion,
+  };
+}
 /** A (sub category, indicator) row's fields after the owner's identifier (GraphQL's CategoryIndicatorInput). */
 export const rowFields = {
   year: reportingYear,
@@ -43,6 +88,7 @@ export const rowFields = {
   volume: amount('sub_category_volume', "Funding / use of proceeds of the sub category, in the owner's currency. One per sub category: it replaces the volume in the sub category's other rows."),
   indicatorId: id('indicator_id', 'The indicator.'),
   value: amount('indicator_value', "The indicator's value, in its unit."),
+  ...valueMetadataFields,
 };
 export const removeRowFields = { year: reportingYear, subCategoryId: rowFields.subCategoryId, indicatorId: rowFields.indicatorId };
 export const removeSubCategoryFields = { year: reportingYear, subCategoryId: rowFields.subCategoryId };

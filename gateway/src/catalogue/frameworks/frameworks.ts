@@ -8,6 +8,8 @@ import { declare } from '../operation.js';
 import { ESG, messageOnly } from '../renders.js';
 import {
   amount,
+  bondReportFields,
+  bondReportYearFields,
   changed,
   currencyCode,
   frameworkIdentifier,
@@ -21,6 +23,7 @@ import {
   reportingYear,
   rowFields,
   rowInput,
+  valueMetadataRequest,
   valueOutstandingFrameworkFlag,
   valueOutstandingFrameworkYesNo,
   visibility,
@@ -109,6 +112,7 @@ export const addFramework = declare({
     name: name('framework_name'),
     currencyCode: currencyCode('framework_currency_code'),
     visibility: visibility('framework_visibility').with({ doc: WHO_SEES }),
+    ...bondReportFields,
   },
   service: 'taxonomy',
   method: 'addFramework',
@@ -117,6 +121,9 @@ export const addFramework = declare({
     frameworkName: i.name,
     frameworkCurrencyCode: i.currencyCode,
     frameworkVisibility: toVisibility(i.visibility),
+    issuerLei: i.issuerLei,
+    externalReviewer: i.externalReviewer,
+    approvingAuthority: i.approvingAuthority,
   }),
   v1: messageOnly,
   graphql: changed('addFramework', 'framework', frameworkOf),
@@ -126,12 +133,18 @@ const figures = {
   valueOutstanding: amount('value_outstanding', 'V: funding raised for the framework in the year.'),
   allocatedAmount: amount('allocated_amount', 'L: funding allocated to projects in the year.'),
 };
-const yearSpecificsRequest = (i: { identifier: string; valueOutstanding: number; allocatedAmount: number; year: number }, flag: boolean) => ({
+type YearSpecificsInput = { identifier: string; valueOutstanding: number; allocatedAmount: number; year: number } & {
+  reportingPeriodStart?: string; reportingPeriodEnd?: string; unallocatedProceedsPlacement?: string;
+};
+const yearSpecificsRequest = (i: YearSpecificsInput, flag: boolean) => ({
   frameworkIdentifier: i.identifier,
   valueOutstanding: i.valueOutstanding,
   allocatedAmount: i.allocatedAmount,
   valueOutstandingFramework: flag,
   reportingYear: i.year,
+  reportingPeriodStart: i.reportingPeriodStart,
+  reportingPeriodEnd: i.reportingPeriodEnd,
+  unallocatedProceedsPlacement: i.unallocatedProceedsPlacement,
 });
 
 /** /v1/call's addYearSpecificsToFramework: the flag is the spec's yes / no. */
@@ -139,7 +152,7 @@ export const addYearSpecificsToFramework = declare({
   solution: ESG,
   operation: 'addYearSpecificsToFramework',
   summary: "Adds or replaces a framework's funding figures of a year.",
-  input: { identifier: frameworkIdentifier, ...figures, year: reportingYear, valueOutstandingFramework: valueOutstandingFrameworkYesNo },
+  input: { identifier: frameworkIdentifier, ...figures, year: reportingYear, valueOutstandingFramework: valueOutstandingFrameworkYesNo, ...bondReportYearFields },
   service: 'taxonomy',
   method: 'addYearSpecificsToFramework',
   request: (i) => yearSpecificsRequest(i, i.valueOutstandingFramework === 'yes'),
@@ -151,7 +164,7 @@ export const addYearSpecificsToFrameworkGraphql = declare({
   solution: ESG,
   summary: "Adds or replaces a framework's funding figures of a year.",
   // GraphQL's input lists the year second; the order a face checks its fields in only matters on /v1/call.
-  input: { identifier: frameworkIdentifier, year: reportingYear, ...figures, valueOutstandingFramework: valueOutstandingFrameworkFlag },
+  input: { identifier: frameworkIdentifier, year: reportingYear, ...figures, valueOutstandingFramework: valueOutstandingFrameworkFlag, ...bondReportYearFields },
   service: 'taxonomy',
   method: 'addYearSpecificsToFramework',
   request: (i) => yearSpecificsRequest(i, i.valueOutstandingFramework),
@@ -172,6 +185,7 @@ export const addCategoryIndicatorToFramework = declare({
     indicatorId: i.indicatorId,
     indicatorValue: i.value,
     reportingYear: i.year,
+    ...valueMetadataRequest(i),
   }),
   v1: messageOnly,
   graphql: changed('addCategoryIndicatorToFramework', 'framework', frameworkOf, true, { input: rowInput }),

@@ -13,7 +13,9 @@ import {
   frameworkIdentifier,
   languageCode,
   name,
+  projectFinancingFields,
   projectIdentifier,
+  projectYearFinancingFields,
   removed,
   removeRowFields,
   removeRowInput,
@@ -22,10 +24,12 @@ import {
   reportingYear,
   rowFields,
   rowInput,
+  valueMetadataRequest,
   visibility,
   WHO_SEES,
 } from './fields.js';
 import { frameworkOf, frameworkOperations } from './frameworks.js';
+import { reportOperations } from './reports.js';
 import { projectDetail, projectSummaryRow, toVisibility } from './rows.js';
 
 /**
@@ -104,6 +108,7 @@ export const addProject = declare({
     currencyCode: currencyCode('project_currency_code'),
     frameworkIdentifier: frameworkIdentifier.with({ doc: "The framework it is built into: the caller's own with this identifier, else a public one." }),
     visibility: visibility('project_visibility').with({ doc: WHO_SEES }),
+    ...projectFinancingFields,
   },
   service: 'taxonomy',
   method: 'addProject',
@@ -113,6 +118,9 @@ export const addProject = declare({
     projectCurrencyCode: i.currencyCode,
     frameworkIdentifier: i.frameworkIdentifier,
     projectVisibility: toVisibility(i.visibility),
+    projectCountryCode: i.countryCode,
+    projectLifetimeYears: i.lifetimeYears,
+    projectFinancingType: i.financingType,
   }),
   v1: messageOnly,
   graphql: changed('addProject', 'project', projectOf),
@@ -123,12 +131,23 @@ export const addYearSpecificsToProject = declare({
   solution: ESG,
   operation: 'addYearSpecificsToProject',
   summary: 'Adds or replaces the amount allocated to a project in a year.',
-  input: { identifier: projectIdentifier, allocatedAmount: amount('allocated_amount', 'Amount allocated to the project in the year, in its currency.'), year: reportingYear },
+  input: {
+    identifier: projectIdentifier,
+    allocatedAmount: amount('allocated_amount', 'Amount allocated to the project in the year, in its currency.'),
+    year: reportingYear,
+    ...projectYearFinancingFields,
+  },
   service: 'taxonomy',
   method: 'addYearSpecificsToProject',
-  request: (i) => ({ projectIdentifier: i.identifier, allocatedAmount: i.allocatedAmount, reportingYear: i.year }),
+  request: (i) => ({
+    projectIdentifier: i.identifier,
+    allocatedAmount: i.allocatedAmount,
+    reportingYear: i.year,
+    totalProjectCost: i.totalProjectCost,
+    signedAmount: i.signedAmount,
+  }),
   v1: messageOnly,
-  graphql: changed('addYearSpecificsToProject', 'project', projectOf, true, { input: { name: 'ProjectYearSpecificsInput' }, order: ['identifier', 'year', 'allocatedAmount'] }),
+  graphql: changed('addYearSpecificsToProject', 'project', projectOf, true, { input: { name: 'ProjectYearSpecificsInput' }, order: ['identifier', 'year', 'allocatedAmount', 'totalProjectCost', 'signedAmount'] }),
 });
 
 export const addCategoryIndicatorToProject = declare({
@@ -145,6 +164,7 @@ export const addCategoryIndicatorToProject = declare({
     indicatorId: i.indicatorId,
     indicatorValue: i.value,
     reportingYear: i.year,
+    ...valueMetadataRequest(i),
   }),
   v1: messageOnly,
   graphql: changed('addCategoryIndicatorToProject', 'project', projectOf, true, { input: rowInput }),
@@ -225,5 +245,5 @@ export const projectOperations = [
   removeProject,
 ];
 
-/** Frameworks and projects, for catalogue/index.ts. */
-export const frameworkDomainOperations = [...frameworkOperations, ...projectOperations];
+/** Frameworks, projects and the reports rendered from them, for catalogue/index.ts. */
+export const frameworkDomainOperations = [...frameworkOperations, ...projectOperations, ...reportOperations];

@@ -150,7 +150,7 @@ export function readItem(ctx: GraphqlContext, item: Item, itemId: string | numbe
 }
 
 /** A change's GraphQL face: the service's answer and the item it names (by the answer's id, or `idOf` the input). */
-function changed<I extends { year: number }>(field: string, item: Item, idOf?: (i: I) => number, input?: { name: string; doc: string }) {
+export function changed<I extends { year: number }>(field: string, item: Item, idOf?: (i: I) => number, input?: { name: string; doc: string }) {
   return {
     root: 'Mutation' as const,
     field,

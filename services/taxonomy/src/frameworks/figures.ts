@@ -7,6 +7,13 @@ export interface YearFigures {
   valueOutstanding: number | null;
   allocatedAmount: number | null;
   valueOutstandingFramework: boolean | null;
+  /** The EU GBS report fields (issue 37); null when not given. */
+  issuerLei?: string | null;
+  externalReviewer?: string | null;
+  approvingAuthority?: string | null;
+  reportingPeriodStart?: string | null;
+  reportingPeriodEnd?: string | null;
+  unallocatedProceedsPlacement?: string | null;
 }
 
 /**
@@ -33,6 +40,17 @@ export function frameworkSummary(f: OwnedRecord & YearFigures, account: string, 
     summary.frameworkAllocatedAmount = f.allocatedAmount;
     summary.frameworkActivePercentage = activePercentage(f.valueOutstanding, f.allocatedAmount);
     summary.valueOutstandingFramework = f.valueOutstandingFramework;
+  }
+  const report = {
+    issuerLei: f.issuerLei,
+    externalReviewer: f.externalReviewer,
+    approvingAuthority: f.approvingAuthority,
+    reportingPeriodStart: f.reportingPeriodStart,
+    reportingPeriodEnd: f.reportingPeriodEnd,
+    unallocatedProceedsPlacement: f.unallocatedProceedsPlacement,
+  };
+  for (const [key, value] of Object.entries(report) as [keyof typeof report, string | null | undefined][]) {
+    if (value !== null && value !== undefined) summary[key] = value;
   }
   return summary;
 }

@@ -77,11 +77,16 @@ for (const db of testDatabases) {
       await h.client.addProject({ projectIdentifier: 'P-B', projectName: 'B project', projectCurrencyCode: 'EUR', frameworkIdentifier: 'A-PUB', projectVisibility: PUBLIC }, b);
       await h.client.addYearSpecificsToProject({ projectIdentifier: 'P-A', allocatedAmount: 1234.5, reportingYear: Y }, a());
       const { projects } = await h.client.getProjects({ reportingYear: Y }, a());
+      // A project's financing (issue 37) was not given: each of its fields is absent.
+      const noFinancing = {
+        projectCountryCode: undefined, projectLifetimeYears: undefined, projectFinancingType: undefined,
+        totalProjectCost: undefined, signedAmount: undefined, financingShare: undefined,
+      };
       assert.deepEqual(projects, [
         { projectId: projects[0]!.projectId, projectIdentifier: 'P-A', projectName: 'A project', projectAllocatedAmount: 1234.5, projectCurrencyCode: 'SEK',
-          frameworkIdentifier: 'A-PUB', frameworkName: 'A-PUB name', projectVisibility: PRIVATE, reportingYear: Y, owned: true },
+          frameworkIdentifier: 'A-PUB', frameworkName: 'A-PUB name', projectVisibility: PRIVATE, reportingYear: Y, owned: true, ...noFinancing },
         { projectId: projects[1]!.projectId, projectIdentifier: 'P-B', projectName: 'B project', projectAllocatedAmount: undefined, projectCurrencyCode: 'EUR',
-          frameworkIdentifier: 'A-PUB', frameworkName: 'A-PUB name', projectVisibility: PUBLIC, reportingYear: Y, owned: false },
+          frameworkIdentifier: 'A-PUB', frameworkName: 'A-PUB name', projectVisibility: PUBLIC, reportingYear: Y, owned: false, ...noFinancing },
       ]);
       assert.deepEqual((await h.client.getProjects({ reportingYear: Y, projectVisibility: PUBLIC }, a())).projects.map((p) => p.projectIdentifier), ['P-B']);
       assert.deepEqual((await h.client.getProjects({ reportingYear: Y }, b)).projects.map((p) => p.projectIdentifier), ['P-B']);

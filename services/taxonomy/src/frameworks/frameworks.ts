@@ -6,6 +6,7 @@ import { requireCurrency } from '../currencies/currencies.js';
 import { pgErrorCode } from '../taxonomy/items.js';
 import type { Outcome } from '../taxonomy/year-named.js';
 import * as v from '../validation.js';
+import * as bond from './bond-report.js';
 import * as input from './inputs.js';
 import { OWNED_MSG } from './messages.js';
 import { accountOf, checkPublishing, FRAMEWORK, requireOwned } from './owned.js';
@@ -15,6 +16,10 @@ export interface AddFrameworkInput {
   name: string;
   currencyCode: string;
   visibility?: Visibility | undefined;
+  /** Issue 37; each unchanged on update when absent. */
+  issuerLei?: string | undefined;
+  externalReviewer?: string | undefined;
+  approvingAuthority?: string | undefined;
 }
 
 export interface FrameworkYearSpecificsInput {
@@ -23,6 +28,10 @@ export interface FrameworkYearSpecificsInput {
   allocatedAmount: number;
   valueOutstandingFramework: boolean;
   reportingYear: number;
+  /** Issue 37; each unchanged when absent. */
+  reportingPeriodStart?: string | undefined;
+  reportingPeriodEnd?: string | undefined;
+  unallocatedProceedsPlacement?: string | undefined;
 }
 
 /**
@@ -46,17 +55,23 @@ export class FrameworkStore {
     const name = v.name('framework_name', req.name);
     const currency = v.currencyCode('framework_currency_code', req.currencyCode);
     const visibility = input.visibility('framework_visibility', req.visibility);
+    const issuerLei = bond.lei('issuer_lei', req.issuerLei);
+    const reviewer = bond.optionalLine('external_reviewer', req.externalReviewer);
+    const authority = bond.optionalLine('approving_authority', req.approvingAuthority);
     return this.ds.transaction(async (m) => {
       await requireCurrency(m, currency);
       await checkPublishing(m, FRAMEWORK, account, identifier, visibility, this.maxPublic);
       const rows: { id: number; inserted: boolean }[] = await m.query(
-        `INSERT INTO taxonomy.frameworks (account_id, identifier, name, currency_code, visibility)
-         VALUES ($1, $2, $3, $4, COALESCE($5::varchar, 'private'))
+        `INSERT INTO taxonomy.frameworks (account_id, identifier, name, currency_code, visibility, issuer_lei, external_reviewer, approving_authority)
+         VALUES ($1, $2, $3, $4, COALESCE($5::varchar, 'private'), $6, $7, $8)
          ON CONFLICT (account_id, identifier) DO UPDATE
            SET name = EXCLUDED.name, currency_code = EXCLUDED.currency_code,
-               visibility = COALESCE($5::varchar, taxonomy.frameworks.visibility), updated_at = now()
+               visibility = COALESCE($5::varchar, taxonomy.frameworks.visibility),
+               issuer_lei = COALESCE($6::varchar, taxonomy.frameworks.issuer_lei),
+               external_reviewer = COALESCE($7::varchar, taxonomy.frameworks.external_reviewer),
+               approving_authority = COALESCE($8::varchar, taxonomy.frameworks.approving_authority), updated_at = now()
          RETURNING id, (xmax = 0) AS inserted`,
-        [account, identifier, name, currency, visibility ?? null],
+        [account, identifier, name, currency, visibility ?? null, issuerLei ?? null, reviewer ?? null, authority ?? null],
       );
       const { id, inserted } = rows[0]!;
       return { id, message: inserted ? OWNED_MSG.added('framework', id) : OWNED_MSG.updated('framework') };
@@ -70,17 +85,24 @@ export class FrameworkStore {
     const valueOutstanding = input.amount('value_outstanding', req.valueOutstanding);
     const allocatedAmount = input.amount('allocated_amount', req.allocatedAmount);
     const year = v.reportingYear(req.reportingYear);
+    const period = bond.reportingPeriod(req.reportingPeriodStart, req.reportingPeriodEnd);
+    const placement = bond.optionalText('unallocated_proceeds_placement', req.unallocatedProceedsPlacement);
     return this.ds.transaction(async (m) => {
       const framework = await requireOwned(m, FRAMEWORK, account, identifier);
       const rows: { inserted: boolean }[] = await m.query(
         `INSERT INTO taxonomy.framework_year_specifics
-           (framework_id, reporting_year, value_outstanding, allocated_amount, value_outstanding_framework)
-         VALUES ($1, $2, $3, $4, $5)
+           (framework_id, reporting_year, value_outstanding, allocated_amount, value_outstanding_framework,
+            reporting_period_start, reporting_period_end, unallocated_proceeds_placement)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8)
          ON CONFLICT (framework_id, reporting_year) DO UPDATE
            SET value_outstanding = EXCLUDED.value_outstanding, allocated_amount = EXCLUDED.allocated_amount,
-               value_outstanding_framework = EXCLUDED.value_outstanding_framework, updated_at = now()
+               value_outstanding_framework = EXCLUDED.value_outstanding_framework,
+               reporting_period_start = COALESCE($6::date, taxonomy.framework_year_specifics.reporting_period_start),
+               reporting_period_end = COALESCE($7::date, taxonomy.framework_year_specifics.reporting_period_end),
+               unallocated_proceeds_placement = COALESCE($8::varchar, taxonomy.framework_year_specifics.unallocated_proceeds_placement),
+               updated_at = now()
          RETURNING (xmax = 0) AS inserted`,
-        [framework.id, year, valueOutstanding, allocatedAmount, req.valueOutstandingFramework === true],
+        [framework.id, year, valueOutstanding, allocatedAmount, req.valueOutstandingFramework === true, period?.start ?? null, period?.end ?? null, placement ?? null],
       );
       const message = rows[0]!.inserted ? OWNED_MSG.yearSpecificsAdded('framework', year) : OWNED_MSG.yearSpecificsUpdated('framework', year);
       return { id: framework.id, message };

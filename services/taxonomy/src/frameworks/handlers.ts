@@ -41,6 +41,9 @@ export function frameworkHandlers(s: TaxonomyStores): Partial<UnaryHandlers<type
         name: req.frameworkName,
         currencyCode: req.frameworkCurrencyCode,
         visibility: req.frameworkVisibility,
+        issuerLei: req.issuerLei,
+        externalReviewer: req.externalReviewer,
+        approvingAuthority: req.approvingAuthority,
       });
     },
     async addYearSpecificsToFramework(req, ctx) {
@@ -50,6 +53,9 @@ export function frameworkHandlers(s: TaxonomyStores): Partial<UnaryHandlers<type
         allocatedAmount: req.allocatedAmount,
         valueOutstandingFramework: req.valueOutstandingFramework,
         reportingYear: req.reportingYear,
+        reportingPeriodStart: req.reportingPeriodStart,
+        reportingPeriodEnd: req.reportingPeriodEnd,
+        unallocatedProceedsPlacement: req.unallocatedProceedsPlacement,
       });
     },
     async addCategoryIndicatorToFramework(req, ctx) {

@@ -57,4 +57,9 @@ export const OWNED_MSG = {
   buildNoFxRate: (from: string, to: string, year: number, project: string) =>
     `No FX rate between ${from} and ${to} for ${year}: project ${q(project)} is in ${from}, the framework in ${to}; add the rate with addFXrate before building.`,
   formatRequired: 'format must be JSON or HTML.',
+  reportNeedsProjects: (identifier: string) =>
+    `No project of yours refers to framework ${q(identifier)}; an impact table reports the projects of the framework's owner.`,
+  reportNoFxRate: (from: string, to: string, year: number, project: string) =>
+    `No FX rate between ${from} and ${to} for ${year}: project ${q(project)} is in ${from}, the framework in ${to}; add the rate with addFXrate to report it.`,
+  reportLevel: 'level must be project or portfolio.',
 } as const;

@@ -7,8 +7,11 @@ import * as input from './inputs.js';
 import { OWNED_MSG } from './messages.js';
 import { accountOf, requireOwned, type OwnedKind } from './owned.js';
 import { removeRow, removeSubCategoryRows, removeYearSpecifics, upsertRow } from './rows.js';
+import { INDICATOR, requireItem } from '../taxonomy/items.js';
+import { indicatorUnitSigned } from '../taxonomy/unit-signs.js';
+import { unitValue, valueMetadata, type ValueMetadataInput } from './value-metadata.js';
 
-export interface AddRowInput {
+export interface AddRowInput extends ValueMetadataInput {
   identifier: string;
   subCategoryId: number;
   subCategoryVolume: number;
@@ -38,11 +41,22 @@ export class OwnedRowStore {
     const subCategoryId = v.id('sub_category_id', req.subCategoryId);
     const indicatorId = v.id('indicator_id', req.indicatorId);
     const volume = input.amount('sub_category_volume', req.subCategoryVolume);
-    const value = input.amount('indicator_value', req.indicatorValue);
+    const value = unitValue('indicator_value', req.indicatorValue, true);
     const year = v.reportingYear(req.reportingYear);
+    const metadata = valueMetadata(req);
+    if (metadata.baselineValue !== undefined) unitValue('baseline_value', metadata.baselineValue, true);
     return this.ds.transaction(async (m) => {
       const owner = await requireOwned(m, this.kind, account, identifier);
-      const added = await upsertRow(m, this.kind, owner.id, { subCategoryId, indicatorId, volume, value, reportingYear: year });
+      if (value < 0 || (metadata.baselineValue ?? 0) < 0) {
+        // Negative impacts only in a signed unit (taxonomy/unit-signs.ts).
+        const signed = await indicatorUnitSigned(m, indicatorId, year);
+        if (signed === undefined) await requireItem(m, INDICATOR, indicatorId, year);
+        if (!signed) {
+          unitValue('indicator_value', value, false);
+          unitValue('baseline_value', metadata.baselineValue ?? 0, false);
+        }
+      }
+      const added = await upsertRow(m, this.kind, owner.id, { subCategoryId, indicatorId, volume, value, reportingYear: year, metadata });
       const message = added
         ? OWNED_MSG.rowAdded(this.kind.label, subCategoryId, indicatorId)
         : OWNED_MSG.rowUpdated(this.kind.label, subCategoryId, indicatorId);

@@ -27,7 +27,10 @@ export const MAX_BATCH = 1_000;
 
 const SUMMARY_COLUMNS = `${ownedColumns('f')},
   y.value_outstanding AS "valueOutstanding", y.allocated_amount AS "allocatedAmount",
-  y.value_outstanding_framework AS "valueOutstandingFramework"`;
+  y.value_outstanding_framework AS "valueOutstandingFramework",
+  f.issuer_lei AS "issuerLei", f.external_reviewer AS "externalReviewer", f.approving_authority AS "approvingAuthority",
+  to_char(y.reporting_period_start, 'YYYY-MM-DD') AS "reportingPeriodStart", to_char(y.reporting_period_end, 'YYYY-MM-DD') AS "reportingPeriodEnd",
+  y.unallocated_proceeds_placement AS "unallocatedProceedsPlacement"`;
 
 type SummaryRecord = OwnedRecord & YearFigures;
 

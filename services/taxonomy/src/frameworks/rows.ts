@@ -4,6 +4,7 @@ import { goalMapsOfYear } from '../taxonomy/goal-names.js';
 import { CATEGORY, INDICATOR, requireItem, SUB_CATEGORY, SUPER_INDICATOR, UNIT } from '../taxonomy/items.js';
 import { localized } from '../taxonomy/reads.js';
 import { affected, type OwnedKind } from './owned.js';
+import type { ValueMetadata } from './value-metadata.js';
 
 /**
  * The (sub category, indicator) rows of frameworks and projects for a year. A sub category's volume is
@@ -16,6 +17,8 @@ export interface RowInput {
   volume: number;
   value: number;
   reportingYear: number;
+  /** Each part kept as stored when absent (issue 37). */
+  metadata?: ValueMetadata | undefined;
 }
 
 /** Adds or updates one row; true when it was added. The sub category and indicator must exist in the year. */
@@ -23,13 +26,23 @@ export async function upsertRow(m: EntityManager, kind: OwnedKind, ownerId: numb
   await requireItem(m, SUB_CATEGORY, row.subCategoryId, row.reportingYear);
   await requireItem(m, INDICATOR, row.indicatorId, row.reportingYear);
   const t = `taxonomy.${kind.rowTable}`;
+  const md = row.metadata ?? {};
+  const kept = (column: string, param: number, type: string) => `${column} = COALESCE($${param}::${type}, ${t}.${column})`;
   const rows: { inserted: boolean }[] = await m.query(
-    `INSERT INTO ${t} (${kind.fk}, reporting_year, sub_category_id, indicator_id, sub_category_volume, indicator_value)
-     VALUES ($1, $2, $3, $4, $5, $6)
+    `INSERT INTO ${t} (${kind.fk}, reporting_year, sub_category_id, indicator_id, sub_category_volume, indicator_value,
+                       value_type, value_basis, baseline_value, emission_factor, methodology_source, methodology_version)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)
      ON CONFLICT (${kind.fk}, sub_category_id, indicator_id) DO UPDATE
-       SET sub_category_volume = EXCLUDED.sub_category_volume, indicator_value = EXCLUDED.indicator_value, updated_at = now()
+       SET sub_category_volume = EXCLUDED.sub_category_volume, indicator_value = EXCLUDED.indicator_value,
+           ${kept('value_type', 7, 'varchar')}, ${kept('value_basis', 8, 'varchar')}, ${kept('baseline_value', 9, 'float8')},
+           ${kept('emission_factor', 10, 'float8')}, ${kept('methodology_source', 11, 'varchar')},
+           ${kept('methodology_version', 12, 'varchar')}, updated_at = now()
      RETURNING (xmax = 0) AS inserted`,
-    [ownerId, row.reportingYear, row.subCategoryId, row.indicatorId, row.volume, row.value],
+    [
+      ownerId, row.reportingYear, row.subCategoryId, row.indicatorId, row.volume, row.value,
+      md.valueType ?? null, md.valueBasis ?? null, md.baselineValue ?? null, md.emissionFactor ?? null,
+      md.methodologySource ?? null, md.methodologyVersion ?? null,
+    ],
   );
   await m.query(
     `UPDATE ${t} SET sub_category_volume = $3, updated_at = now()
@@ -94,6 +107,13 @@ export interface DetailRow {
   /** Language of the indicator name, the row's most specific text (as in full taxonomy rows). */
   language: string;
   languageCode: string;
+  /** Issue 37; absent when not given. */
+  indicatorValueType?: string;
+  indicatorValueBasis?: string;
+  baselineValue?: number;
+  emissionFactor?: number;
+  methodologySource?: string;
+  methodologyVersion?: string;
 }
 
 interface RawRow {
@@ -110,6 +130,12 @@ interface RawRow {
   value: number;
   u_id: number;
   u_name: string;
+  value_type: string | null;
+  value_basis: string | null;
+  baseline_value: number | null;
+  emission_factor: number | null;
+  methodology_source: string | null;
+  methodology_version: string | null;
 }
 
 /**
@@ -132,7 +158,8 @@ export async function readRows(
   const rows: RawRow[] = await db.query(
     `SELECT c.id AS c_id, ${c.name} AS c_name, s.id AS s_id, ${s.name} AS s_name, r.sub_category_volume AS volume,
             si.id AS si_id, ${si.name} AS si_name, i.id AS i_id, ${i.name} AS i_name, ${i.lang} AS lang,
-            r.indicator_value AS value, u.id AS u_id, ${u.name} AS u_name
+            r.indicator_value AS value, u.id AS u_id, ${u.name} AS u_name, r.value_type, r.value_basis, r.baseline_value,
+            r.emission_factor, r.methodology_source, r.methodology_version
      FROM taxonomy.${kind.rowTable} r
      JOIN taxonomy.sub_categories s ON s.id = r.sub_category_id
      JOIN taxonomy.categories c ON c.id = s.category_id
@@ -164,5 +191,18 @@ export async function readRows(
     euObjective: goals.euObjective.get(r.s_id) ?? {},
     language: languages.nameOf(r.lang),
     languageCode: r.lang,
+    ...present({
+      indicatorValueType: r.value_type,
+      indicatorValueBasis: r.value_basis,
+      baselineValue: r.baseline_value,
+      emissionFactor: r.emission_factor,
+      methodologySource: r.methodology_source,
+      methodologyVersion: r.methodology_version,
+    }),
   }));
+}
+
+/** The entries whose value is not null (proto optionals are absent, never null). */
+function present<T extends Record<string, unknown>>(o: T): { [K in keyof T]?: Exclude<T[K], null> } {
+  return Object.fromEntries(Object.entries(o).filter(([, v]) => v !== null)) as { [K in keyof T]?: Exclude<T[K], null> };
 }

@@ -95,7 +95,7 @@ for (const db of testDatabases) {
 
       await h.client.addFxRate({ currencyCodeNumerator: 'NOK', currencyCodeDenominator: 'EUR', currencyCodeQuota: 11.5, reportingYear: Y }, op());
       const built = await build();
-      assert.deepEqual(built, { message: 'Framework built from 2 projects: 2 rows.', id: built.id, projectCount: 2, rowCount: 2 });
+      assert.deepEqual(built, { message: 'Framework built from 2 projects: 2 rows.', id: built.id, projectCount: 2, rowCount: 2, proRataProjectCount: 0 });
       const rows = await frameworkRows();
       assert.deepEqual(rows.map((r) => [r[0], r[1], r[3]]), [[t.solar, t.ghg, 15], [t.wind, t.generation, 7]]);
       near(rows[0]![2], 200, 'solar volume (100 EUR + 1150 NOK)');

@@ -30,6 +30,9 @@ export function projectHandlers(s: TaxonomyStores): Partial<UnaryHandlers<typeof
         currencyCode: req.projectCurrencyCode,
         frameworkIdentifier: req.frameworkIdentifier,
         visibility: req.projectVisibility,
+        countryCode: req.projectCountryCode,
+        lifetimeYears: req.projectLifetimeYears,
+        financingType: req.projectFinancingType,
       });
     },
     async addYearSpecificsToProject(req, ctx) {
@@ -37,10 +40,18 @@ export function projectHandlers(s: TaxonomyStores): Partial<UnaryHandlers<typeof
         identifier: req.projectIdentifier,
         allocatedAmount: req.allocatedAmount,
         reportingYear: req.reportingYear,
+        totalProjectCost: req.totalProjectCost,
+        signedAmount: req.signedAmount,
       });
     },
     async addCategoryIndicatorToProject(req, ctx) {
       return s.projectRows.addRow(requireCaller(ctx.caller), { identifier: req.projectIdentifier, ...req });
+    },
+    async setUnitSigned(req, ctx) {
+      return s.unitSigns.set(requireCaller(ctx.caller), req.unitId, req.reportingYear, req.unitSigned);
+    },
+    async renderIcmaImpactTable(req, ctx) {
+      return s.icmaReporter.render(requireCaller(ctx.caller), req);
     },
     async buildFrameworkFromProjects(req, ctx) {
       return s.frameworkBuilder.build(requireCaller(ctx.caller), req.frameworkIdentifier, req.reportingYear);

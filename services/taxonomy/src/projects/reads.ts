@@ -9,16 +9,23 @@ import { accountOf, ownedColumns, PROJECT, requireVisible, visibleTo } from '../
 import { readRows } from '../frameworks/rows.js';
 import type { LanguageCatalog } from '../reference/language-catalog.js';
 import * as v from '../validation.js';
+import { financingShare } from './financing.js';
 
 interface SummaryRecord extends OwnedRecord {
   frameworkIdentifier: string;
   frameworkName: string;
   allocatedAmount: number | null;
+  countryCode: string | null;
+  lifetimeYears: number | null;
+  financingType: string | null;
+  totalProjectCost: number | null;
+  signedAmount: number | null;
 }
 
 const SUMMARY_SQL = `
   SELECT ${ownedColumns('p')}, f.identifier AS "frameworkIdentifier", f.name AS "frameworkName",
-         y.allocated_amount AS "allocatedAmount"
+         y.allocated_amount AS "allocatedAmount", p.country_code AS "countryCode", p.lifetime_years AS "lifetimeYears",
+         p.financing_type AS "financingType", y.total_project_cost AS "totalProjectCost", y.signed_amount AS "signedAmount"
   FROM taxonomy.projects p
   JOIN taxonomy.frameworks f ON f.id = p.framework_id
   LEFT JOIN taxonomy.project_year_specifics y ON y.project_id = p.id AND y.reporting_year = $2`;
@@ -88,6 +95,7 @@ export class ProjectReader {
 }
 
 function projectSummary(p: SummaryRecord, account: string, year: number): ProjectSummary {
+  const share = financingShare(p.signedAmount, p.totalProjectCost);
   return {
     projectId: p.id,
     projectIdentifier: p.identifier,
@@ -99,5 +107,11 @@ function projectSummary(p: SummaryRecord, account: string, year: number): Projec
     projectVisibility: input.toVisibility(p.visibility),
     reportingYear: year,
     owned: p.accountId === account,
+    ...(p.countryCode !== null ? { projectCountryCode: p.countryCode } : {}),
+    ...(p.lifetimeYears !== null ? { projectLifetimeYears: p.lifetimeYears } : {}),
+    ...(p.financingType !== null ? { projectFinancingType: p.financingType } : {}),
+    ...(p.totalProjectCost !== null ? { totalProjectCost: p.totalProjectCost } : {}),
+    ...(p.signedAmount !== null ? { signedAmount: p.signedAmount } : {}),
+    ...(share !== undefined ? { financingShare: share } : {}),
   };
 }

@@ -1,3 +1,4 @@
+import { assertUnitTakesValuesOf } from './unit-signs.js';
 import type { DataSource } from 'typeorm';
 import type { Caller } from '@green-impact/shared/caller';
 import { FailedPreconditionError, InvalidArgumentError } from '@green-impact/shared/errors';
@@ -75,7 +76,10 @@ export class IndicatorStore {
       const current = await requireItem(m, INDICATOR, id, year);
       const targetSuper = newSuperIndicatorId ?? superIndicatorId;
       if (targetSuper !== superIndicatorId) await requireItem(m, SUPER_INDICATOR, targetSuper, year);
-      if (newUnitId !== undefined) await requireItem(m, UNIT, newUnitId, year);
+      if (newUnitId !== undefined) {
+        await requireItem(m, UNIT, newUnitId, year);
+        await assertUnitTakesValuesOf(m, id, newUnitId);
+      }
       await assertNameFree(
         m,
         INDICATOR,

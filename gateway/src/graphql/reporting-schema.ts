@@ -1,0 +1,112 @@
+/**
+ * GraphQL of issue 37 (what issuers report: ICMA's impact table, the EU Green Bond Standard), kept apart from
+ * framework-schema.ts and framework-mutations-schema.ts as extensions of their types so either side can be
+ * rewritten without the other. Root fields and input types are written from catalogue/frameworks/'s declarations.
+ */
+export const reportingTypeDefs = /* GraphQL */ `
+  "Whether the issuer's money is new financing of a project or refinances it (ICMA's impact table)."
+  enum FinancingType {
+    "New financing."
+    FINANCING
+    "Refinancing of an existing project."
+    REFINANCING
+  }
+
+  "Whether an indicator value is an ex ante estimate or an ex post measurement."
+  enum ValueType {
+    "An ex ante estimate."
+    EXPECTED
+    "An ex post measurement."
+    MEASURED
+  }
+
+  "Whether an indicator value is gross, or net of its baseline."
+  enum ValueBasis {
+    "Gross: the value as produced or avoided, before any baseline."
+    GROSS
+    "Net of the baseline."
+    NET
+  }
+
+
+  extend type FrameworkRow {
+    "Expected or measured; null when not given (and on an asset's attributed rows)."
+    valueType: ValueType
+    "Gross or net; null when not given."
+    valueBasis: ValueBasis
+    "The baseline, in the indicator's unit; null when not given."
+    baseline: Float
+    "The emission factor used; null when not given."
+    emissionFactor: Float
+    "The methodology's source; null when not given."
+    methodologySource: String
+    "The methodology's version; null when not given."
+    methodologyVersion: String
+  }
+
+  "Lines of ICMA's summary impact table."
+  enum IcmaLevel {
+    "One line per project and indicator (project by project)."
+    PROJECT
+    "One line per eligible sub category and indicator, in the framework currency (portfolio level)."
+    PORTFOLIO
+  }
+
+  "ICMA's summary impact table as CSV: deterministic bytes, hashed so it can be anchored."
+  type IcmaImpactTable {
+    "RFC 4180 CSV, CRLF line ends (docs/reporting-standards.md lists its columns)."
+    content: String!
+    "text/csv; charset=utf-8"
+    contentType: String!
+    "Lower-case hex SHA-256 of the content's UTF-8 bytes."
+    sha256: String!
+  }
+
+
+  "Whether a unit's values may be negative (negative impacts)."
+  enum UnitSign {
+    "Values may be negative."
+    SIGNED
+    "Values are 0 or more (every unit's default)."
+    UNSIGNED
+  }
+
+
+
+
+
+  extend type Framework {
+    "The issuer's LEI (ISO 17442); null when not given."
+    issuerLei: String
+    "The external reviewer; null when not given."
+    externalReviewer: String
+    "The competent authority that approved the prospectus; null when not given."
+    approvingAuthority: String
+    "The year's reporting period, first date (YYYY-MM-DD); null when not given."
+    reportingPeriodStart: String
+    "The year's reporting period, last date (YYYY-MM-DD); null when not given."
+    reportingPeriodEnd: String
+    "Where the year's unallocated proceeds are placed; null when not given."
+    unallocatedProceedsPlacement: String
+  }
+
+
+
+  extend type Project {
+    "Where it is, ISO 3166-1 alpha-2; null when not given."
+    countryCode: String
+    "Expected lifetime in years; null when not given."
+    lifetimeYears: Int
+    "New financing or refinancing; null when not given."
+    financingType: FinancingType
+    "Total project cost of the year, in its currency; null when not given."
+    totalProjectCost: Float
+    "The issuer's signed amount of the year, in its currency; null when not given."
+    signedAmount: Float
+    """
+    The issuer's share of the project's financing in the year (signedAmount ÷ totalProjectCost, 0 to 1); null when
+    either is unknown. buildFrameworkFromProjects counts this share of the project's indicator values.
+    """
+    financingShare: Float
+  }
+`;

@@ -1,0 +1,121 @@
+import { after, before, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { createHash } from 'node:crypto';
+import { refusedNaming, rejectsWith } from '@green-impact/testing/shared/assertions';
+import { skipReason, testDatabases } from '@green-impact/testing/shared/databases';
+import { ISSUER_B, loadIcma, Y, type IcmaIds } from '@green-impact/testing/taxonomy/icma-fixture';
+import { startTaxonomyHarness, type TaxonomyHarness } from '@green-impact/testing/taxonomy/harness';
+import { csv, num, text } from './csv.js';
+import { PORTFOLIO_HEADER, PROJECT_HEADER } from './icma-table.js';
+
+describe('CSV', () => {
+  it('quotes only what needs it, defuses formulas in text, and ends every line with CRLF', () => {
+    assert.equal(
+      csv(['a', 'b,c'], [[text('x "y"'), num('-1.50')], [text('=SUM(A1)'), null], [text('line\nbreak'), text('-x')]]),
+      'a,"b,c"\r\n"x ""y""",-1.50\r\n\'=SUM(A1),\r\n"line\nbreak",\'-x\r\n',
+    );
+  });
+});
+
+/**
+ * A worked example, every figure computed by hand. Framework GBF in EUR, year 2024, NOK/EUR 11.5:
+ * - P-A "Solar A" (EUR, SE, 25 years, financing): total cost 200, signed 50, so share 50/200 = 25 %;
+ *   allocated 30; solar, volume 30, GHG avoided 1 000 (measured, net, baseline 1 200, factor 0.42).
+ *   Issuer's share: 0.25 × 1 000 = 250.
+ * - P-B `Wind, "Nordsjø"` (NOK, no financing known): allocated 1 150 NOK; wind, volume 1 150 NOK, GHG 300.
+ *   Issuer's share: the full 300. In EUR its volume is 1 150 / 11.5 = 100.
+ * - P-C "Solar C" (EUR, no financing known): allocated 20; solar, volume 20, GHG 200 (full 200).
+ * - P-D "=1+1" (EUR): allocated 5, no rows (a line of its own; its name defused as text).
+ * Portfolio: solar allocated 30 + 20 = 50, 2 projects (1 pro rata), GHG 1 000 + 200 = 1 200 in full,
+ * 250 + 200 = 450 the issuer's; wind allocated 100, 1 project (0 pro rata), GHG 300 and 300.
+ */
+for (const db of testDatabases) {
+  describe(`RenderIcmaImpactTable over gRPC on ${db.name}`, { skip: await skipReason(db) }, () => {
+    let h: TaxonomyHarness;
+    let t: IcmaIds;
+    const a = () => ({ caller: h.user });
+    const render = (level?: string, caller = h.user) => h.client.renderIcmaImpactTable({ frameworkIdentifier: 'GBF', reportingYear: Y, ...(level ? { level } : {}) }, { caller });
+    const names = { category: '', solar: '', wind: '', ghg: '', unit: '' };
+
+    before(async () => {
+      h = await startTaxonomyHarness(db);
+      t = await loadIcma(h);
+      const { rows } = await h.client.getTaxonomy({ reportingYear: Y }, { caller: h.operator });
+      const solar = rows.find((r) => r.subCategoryId === t.solar && r.indicatorId === t.ghg)!;
+      Object.assign(names, {
+        category: solar.categoryName,
+        solar: solar.subCategoryName,
+        wind: rows.find((r) => r.subCategoryId === t.wind)!.subCategoryName,
+        ghg: solar.indicatorName,
+        unit: solar.unitName,
+      });
+      assert.ok(rows.find((r) => r.subCategoryId === t.wind)!.categoryName === names.category, 'solar and wind share their category');
+      assert.ok(!Object.values(names).some((n) => /[",\r\n]/.test(n)), 'the names need no quoting');
+      await h.client.addFxRate({ currencyCodeNumerator: 'NOK', currencyCodeDenominator: 'EUR', currencyCodeQuota: 11.5, reportingYear: Y }, { caller: h.operator });
+      await h.client.addFramework({ frameworkIdentifier: 'GBF', frameworkName: 'Green bonds', frameworkCurrencyCode: 'EUR' }, a());
+      const project = async (id: string, name: string, currency: string, allocatedAmount: number, more = {}, year = {}) => {
+        await h.client.addProject({ projectIdentifier: id, projectName: name, projectCurrencyCode: currency, frameworkIdentifier: 'GBF', ...more }, a());
+        await h.client.addYearSpecificsToProject({ projectIdentifier: id, allocatedAmount, reportingYear: Y, ...year }, a());
+      };
+      const row = (id: string, subCategoryId: number, subCategoryVolume: number, indicatorValue: number, more = {}) =>
+        h.client.addCategoryIndicatorToProject({ projectIdentifier: id, subCategoryId, subCategoryVolume, indicatorId: t.ghg, indicatorValue, reportingYear: Y, ...more }, a());
+      await project('P-D', '=1+1', 'EUR', 5);
+      await project('P-C', 'Solar C', 'EUR', 20);
+      await project('P-B', 'Wind, "Nordsjø"', 'NOK', 1150);
+      await project('P-A', 'Solar A', 'EUR', 30, { projectCountryCode: 'SE', projectLifetimeYears: 25, projectFinancingType: 'financing' }, { totalProjectCost: 200, signedAmount: 50 });
+      await row('P-A', t.solar, 30, 1000, {
+        indicatorValueType: 'measured', indicatorValueBasis: 'net', baselineValue: 1200, emissionFactor: 0.42, methodologySource: 'IFI grid factors', methodologyVersion: '3.2',
+      });
+      await row('P-B', t.wind, 1150, 300);
+      await row('P-C', t.solar, 20, 200);
+    });
+    after(async () => {
+      await h?.stop();
+    });
+
+    it('renders the project-by-project table of the worked example', async () => {
+      const r = await render();
+      const { category: c, ghg, unit } = names;
+      assert.equal(r.contentType, 'text/csv; charset=utf-8');
+      assert.equal(
+        Buffer.from(r.content).toString('utf8'),
+        [
+          PROJECT_HEADER.map((h) => (h.includes(',') ? `"${h}"` : h)).join(','),
+          `2024,P-A,Solar A,SE,${c},${names.solar},financing,25,EUR,200.00,50.00,25.00,30.00,${ghg},${unit},1000.00,250.00,measured,net,1200.00,0.42,IFI grid factors,3.2`,
+          `2024,P-B,"Wind, ""Nordsjø""",,${c},${names.wind},,,NOK,,,,1150.00,${ghg},${unit},300.00,300.00,,,,,,`,
+          `2024,P-C,Solar C,,${c},${names.solar},,,EUR,,,,20.00,${ghg},${unit},200.00,200.00,,,,,,`,
+          `2024,P-D,'=1+1,,,,,,EUR,,,,5.00,,,,,,,,,,`,
+          '',
+        ].join('\r\n'),
+      );
+      assert.equal(r.sha256, createHash('sha256').update(r.content).digest('hex'));
+      assert.deepEqual(await render(), r, 'the same bytes again');
+    });
+
+    it('renders the portfolio-level table in the framework currency, and the build agrees with its issuer share', async () => {
+      const r = await render('Portfolio');
+      const { category: c, ghg, unit } = names;
+      const lines = [
+        [t.solar, `2024,${c},${names.solar},EUR,50.00,2,1,${ghg},${unit},1200.00,450.00`],
+        [t.wind, `2024,${c},${names.wind},EUR,100.00,1,0,${ghg},${unit},300.00,300.00`],
+      ].sort((x, y) => (x[0] as number) - (y[0] as number)).map((l) => l[1]);
+      assert.equal(Buffer.from(r.content).toString('utf8'), [PORTFOLIO_HEADER.join(','), ...lines, ''].join('\r\n'));
+
+      await h.client.addYearSpecificsToFramework({ frameworkIdentifier: 'GBF', valueOutstanding: 200, allocatedAmount: 150, valueOutstandingFramework: false, reportingYear: Y }, a());
+      await h.client.buildFrameworkFromProjects({ frameworkIdentifier: 'GBF', reportingYear: Y }, a());
+      const built = (await h.client.getFrameworkDetails({ frameworkIdentifier: 'GBF', reportingYear: Y }, a())).frameworks[0]!.framework;
+      assert.deepEqual(built.map((b) => [b.subCategoryId, b.indicatorValue]).sort(), [[t.solar, 450], [t.wind, 300]].sort());
+    });
+
+    it('is the owner\'s alone, and refuses a bad level naming it', async () => {
+      await rejectsWith(render(undefined, ISSUER_B), 'NOT_FOUND', 'No such framework "GBF".');
+      await refusedNaming(render('sector'), 'level', 'level must be project or portfolio.');
+      await h.client.addFramework({ frameworkIdentifier: 'EMPTY', frameworkName: 'Nothing yet', frameworkCurrencyCode: 'EUR' }, a());
+      await rejectsWith(
+        h.client.renderIcmaImpactTable({ frameworkIdentifier: 'EMPTY', reportingYear: Y }, a()),
+        'FAILED_PRECONDITION',
+        'No project of yours refers to framework "EMPTY"; an impact table reports the projects of the framework\'s owner.',
+      );
+    });
+  });
+}

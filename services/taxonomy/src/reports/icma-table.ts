@@ -1,0 +1,117 @@
+import { formatNumber } from '../documents/numbers.js';
+import type { DetailRow } from '../frameworks/rows.js';
+import { csv, num, text, type Cell } from './csv.js';
+
+/**
+ * ICMA's summary impact table (Harmonised Framework for Impact Reporting, chapter V; docs/reporting-standards.md)
+ * from a framework's projects of one year, as CSV: project by project (one line per project and indicator),
+ * or portfolio level (one line per eligible sub category and indicator, in the framework currency). The
+ * issuer's share of a value is the value times the project's financing share (signed ÷ total cost) where
+ * known, else the full value, as buildFrameworkFromProjects counts it. Pure: same input, same bytes.
+ */
+export interface IcmaProject {
+  identifier: string;
+  name: string;
+  currencyCode: string;
+  /** Framework-currency units per project-currency unit in the year (1 for the same currency). */
+  fxFactor: number;
+  countryCode: string | null;
+  lifetimeYears: number | null;
+  financingType: string | null;
+  totalProjectCost: number | null;
+  signedAmount: number | null;
+  allocatedAmount: number | null;
+  rows: DetailRow[];
+}
+
+export interface IcmaTableInput {
+  frameworkCurrencyCode: string;
+  year: number;
+  /** In identifier order. */
+  projects: IcmaProject[];
+}
+
+export type IcmaLevel = 'project' | 'portfolio';
+
+export const PROJECT_HEADER = [
+  'Reporting year', 'Project identifier', 'Project name', 'Country', 'Eligible category', 'Sub category', 'Financing or refinancing',
+  'Project lifetime (years)', 'Currency', 'Total project cost', 'Signed amount', 'Share of total project financing (%)', 'Allocated amount',
+  'Indicator', 'Unit', 'Value (100 % of project)', "Value (issuer's share)", 'Value type', 'Value basis', 'Baseline', 'Emission factor',
+  'Methodology source', 'Methodology version',
+] as const;
+
+export const PORTFOLIO_HEADER = [
+  'Reporting year', 'Eligible category', 'Sub category', 'Currency', 'Allocated amount', 'Projects', 'Projects counted pro rata',
+  'Indicator', 'Unit', 'Value (100 % of projects)', "Value (issuer's share)",
+] as const;
+
+/** signed ÷ total cost, when both are known. */
+export function shareOf(p: Pick<IcmaProject, 'signedAmount' | 'totalProjectCost'>): number | undefined {
+  return p.signedAmount !== null && p.totalProjectCost !== null && p.totalProjectCost > 0 ? p.signedAmount / p.totalProjectCost : undefined;
+}
+
+export function icmaTableCsv(input: IcmaTableInput, level: IcmaLevel, decimals: number): string {
+  const n = (value: number | null | undefined) => num(value === null || value === undefined ? null : formatNumber(value, decimals, ''));
+  const year = num(String(input.year));
+  return level === 'project' ? csv(PROJECT_HEADER, projectLines(input, year, n)) : csv(PORTFOLIO_HEADER, portfolioLines(input, year, n));
+}
+
+type Num = (value: number | null | undefined) => Cell;
+
+function projectLines(input: IcmaTableInput, year: Cell, n: Num): Cell[][] {
+  const lines: Cell[][] = [];
+  for (const p of input.projects) {
+    const share = shareOf(p);
+    const head = (r: DetailRow | undefined): Cell[] => [
+      year, text(p.identifier), text(p.name), text(p.countryCode), text(r?.categoryName), text(r?.subCategoryName), text(p.financingType),
+      num(p.lifetimeYears === null ? null : String(p.lifetimeYears)), text(p.currencyCode), n(p.totalProjectCost), n(p.signedAmount),
+      n(share === undefined ? undefined : share * 100), n(p.allocatedAmount),
+    ];
+    // A project without rows of the year still shows its financing and allocation.
+    if (p.rows.length === 0) lines.push([...head(undefined), null, null, null, null, null, null, null, null, null, null]);
+    for (const r of p.rows) {
+      lines.push([
+        ...head(r), text(r.indicatorName), text(r.unitName), n(r.indicatorValue), n(r.indicatorValue * (share ?? 1)),
+        text(r.indicatorValueType), text(r.indicatorValueBasis), n(r.baselineValue), n(r.emissionFactor), text(r.methodologySource), text(r.methodologyVersion),
+      ]);
+    }
+  }
+  return lines;
+}
+
+interface PortfolioLine {
+  row: DetailRow;
+  projects: Set<string>;
+  proRata: Set<string>;
+  full: number;
+  issuerShare: number;
+}
+
+function portfolioLines(input: IcmaTableInput, year: Cell, n: Num): Cell[][] {
+  const lines = new Map<string, PortfolioLine>();
+  /** Per sub category: its allocation, each project's volume counted once, in the framework currency. */
+  const allocated = new Map<number, Map<string, number>>();
+  for (const p of input.projects) {
+    const share = shareOf(p);
+    for (const r of p.rows) {
+      const key = `${r.categoryId}/${r.subCategoryId}/${r.indicatorId}`;
+      const line = lines.get(key) ?? { row: r, projects: new Set(), proRata: new Set(), full: 0, issuerShare: 0 };
+      line.projects.add(p.identifier);
+      if (share !== undefined) line.proRata.add(p.identifier);
+      line.full += r.indicatorValue;
+      line.issuerShare += r.indicatorValue * (share ?? 1);
+      lines.set(key, line);
+      const volumes = allocated.get(r.subCategoryId) ?? new Map<string, number>();
+      volumes.set(p.identifier, r.subCategoryVolume * p.fxFactor);
+      allocated.set(r.subCategoryId, volumes);
+    }
+  }
+  const sorted = [...lines.values()].sort(
+    (a, b) => a.row.categoryId - b.row.categoryId || a.row.subCategoryId - b.row.subCategoryId || a.row.superIndicatorId - b.row.superIndicatorId || a.row.indicatorId - b.row.indicatorId,
+  );
+  return sorted.map((l) => [
+    year, text(l.row.categoryName), text(l.row.subCategoryName), text(input.frameworkCurrencyCode),
+    n([...allocated.get(l.row.subCategoryId)!.values()].reduce((a, b) => a + b, 0)),
+    num(String(l.projects.size)), num(String(l.proRata.size)), text(l.row.indicatorName), text(l.row.unitName), n(l.full), n(l.issuerShare),
+  ]);
+}
