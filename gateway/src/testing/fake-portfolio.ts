@@ -9,6 +9,7 @@ import { fakeHoldingHandlers } from './fake-portfolio-holdings.js';
 import { fakePortfolioHandlers } from './fake-portfolio-portfolios.js';
 import { holding } from './fake-portfolio-records.js';
 import { fakePortfolioStore } from './fake-portfolio-store.js';
+import { fakeImpactStreams } from './fake-portfolio-streams.js';
 
 /**
  * A small in-memory PortfolioService served over real gRPC, for the gateway's own tests. It is not the
@@ -47,6 +48,7 @@ export async function startFakePortfolio(options: { taxonomyAddress: string }): 
     PortfolioServiceService,
     { ...fakeAssetHandlers(store), ...fakeHoldingHandlers(store), ...fakePortfolioHandlers(store) },
     log,
+    fakeImpactStreams(store),
   );
 
   const started = await serveFake({ name: 'greenimpact.portfolio.v1.PortfolioService', definition: PortfolioServiceService, implementation, protoFile: 'portfolio' }, log);
