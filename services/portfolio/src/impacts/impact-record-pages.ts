@@ -7,8 +7,8 @@ import { RECORD_COLUMNS, RECORD_SOURCE } from './impact-store.js';
 /**
  * The stored records of an investor's or a portfolio's positions for a year, a page at a time, in the
  * order of the whole-list read (position, sub category, indicator: unique within a year). Keyset: a page
- * starts after the (position, sub category, indicator) its token names, so each page is one bounded query
- * and nothing is held between pages (no cursor, no transaction: PGlite has one session for everyone).
+ * starts after the (position, sub category, indicator) its token names, so each page is a few bounded
+ * queries and nothing is held between pages (no cursor, no transaction: PGlite has one session for everyone).
  */
 
 export type RecordScope = { investorId: number } | { portfolioId: number };
@@ -55,31 +55,68 @@ export const recordKeyOf = (r: Pick<ImpactRecord, 'positionId' | 'subCategoryId'
 
 export const recordToken = (offset: number, last: ImpactRecord) => encodePageToken({ offset, id: recordKeyOf(last) });
 
+/** The scope's positions from id `fromId` on, at most `limit`, in id order (the investor's index, the portfolio's key). */
+async function positionsFrom(m: EntityManager, scope: RecordScope, fromId: number, limit: number): Promise<number[]> {
+  const rows: { id: number }[] =
+    'investorId' in scope
+      ? await m.query(`SELECT id FROM portfolio.positions WHERE investor_id = $1 AND id >= $2 ORDER BY id LIMIT $3`, [scope.investorId, fromId, limit])
+      : await m.query(
+          `SELECT position_id AS id FROM portfolio.portfolio_positions WHERE portfolio_id = $1 AND position_id >= $2 ORDER BY position_id LIMIT $3`,
+          [scope.portfolioId, fromId, limit],
+        );
+  return rows.map((r) => r.id);
+}
+
+/** How many records a position has, as last seen: how many positions the next read takes. */
+export interface RecordWalk {
+  rowsPerPosition: number;
+}
+
+export const newRecordWalk = (): RecordWalk => ({ rowsPerPosition: 8 });
+
+/**
+ * Up to `limit` records of the scope's positions for the year after `after`. Each read takes the next
+ * positions of the scope by id (about as many as `limit` records need, from what `walk` saw so far) and
+ * their records by the (computation, sub category, indicator) index: every query is bounded by the page,
+ * whatever the planner knows of the tables, and none sorts the scope.
+ */
+export async function recordPage(
+  m: EntityManager,
+  accountId: string,
+  scope: RecordScope,
+  year: number,
+  after: RecordKey | undefined,
+  limit: number,
+  walk: RecordWalk = newRecordWalk(),
+): Promise<ImpactRecord[]> {
+  const out: ImpactRecord[] = [];
+  let from = after ?? { positionId: 0, subCategoryId: -1, indicatorId: -1 };
+  while (out.length < limit) {
+    const want = limit - out.length;
+    const take = Math.min(limit + 1, Math.ceil(want / walk.rowsPerPosition) + 1);
+    const ids = await positionsFrom(m, scope, from.positionId, take);
+    if (ids.length === 0) break;
+    const rows: (Omit<ImpactRecord, 'computedAt'> & { computedAt: Date })[] = await m.query(
+      `SELECT ${RECORD_COLUMNS}
+       FROM ${RECORD_SOURCE}
+       WHERE p.account_id = $1 AND c.reporting_year = $2 AND c.position_id = ANY($3::int[])
+         AND (c.position_id, i.sub_category_id, i.indicator_id) > ($4, $5, $6)
+       ORDER BY c.position_id, i.sub_category_id, i.indicator_id
+       LIMIT $7`,
+      [accountId, year, ids, from.positionId, from.subCategoryId, from.indicatorId, want],
+    );
+    for (const r of rows) out.push({ ...r, computedAt: r.computedAt.toISOString() });
+    if (rows.length > 0) walk.rowsPerPosition = Math.max(1, rows.length / new Set(rows.map((r) => r.positionId)).size);
+    if (ids.length < take) break; // the scope has no positions after these
+    from = { positionId: ids.at(-1)! + 1, subCategoryId: -1, indicatorId: -1 };
+  }
+  return out;
+}
+
 function scopeWhere(scope: RecordScope, param: number): string {
   return 'investorId' in scope
     ? `p.investor_id = $${param}`
     : `EXISTS (SELECT 1 FROM portfolio.portfolio_positions pp WHERE pp.portfolio_id = $${param} AND pp.position_id = p.id)`;
-}
-
-const scopeId = (scope: RecordScope) => ('investorId' in scope ? scope.investorId : scope.portfolioId);
-
-/**
- * Up to `limit` records of the scope's positions for the year after `after`. The computations are walked
- * in position order from the token's position (the (position_id, reporting_year) index), each one's rows
- * by (computation, sub category, indicator) (the row index), so a page reads about its own rows.
- */
-export async function recordPage(m: EntityManager, accountId: string, scope: RecordScope, year: number, after: RecordKey | undefined, limit: number): Promise<ImpactRecord[]> {
-  const from = after ?? { positionId: 0, subCategoryId: 0, indicatorId: 0 };
-  const rows: (Omit<ImpactRecord, 'computedAt'> & { computedAt: Date })[] = await m.query(
-    `SELECT ${RECORD_COLUMNS}
-     FROM ${RECORD_SOURCE}
-     WHERE p.account_id = $1 AND c.reporting_year = $2 AND ${scopeWhere(scope, 3)}
-       AND c.position_id >= $4 AND (c.position_id, i.sub_category_id, i.indicator_id) > ($4, $5, $6)
-     ORDER BY c.position_id, i.sub_category_id, i.indicator_id
-     LIMIT $7`,
-    [accountId, year, scopeId(scope), from.positionId, from.subCategoryId, from.indicatorId, limit],
-  );
-  return rows.map((r) => ({ ...r, computedAt: r.computedAt.toISOString() }));
 }
 
 /** How many records the scope's positions have for the year. */
@@ -90,7 +127,7 @@ export async function countRecords(m: EntityManager, accountId: string, scope: R
      JOIN portfolio.positions p ON p.id = c.position_id
      JOIN portfolio.impacts i ON i.computation_id = c.id
      WHERE p.account_id = $1 AND c.reporting_year = $2 AND ${scopeWhere(scope, 3)}`,
-    [accountId, year, scopeId(scope)],
+    [accountId, year, 'investorId' in scope ? scope.investorId : scope.portfolioId],
   )) as { n: number }[];
   return row?.n ?? 0;
 }

@@ -9,7 +9,7 @@ import type { PositionStore } from '../positions/position-store.js';
 import * as v from '../validation.js';
 import type { ImpactCalculator } from './impact-calculator.js';
 import type { ImpactStore, PositionImpacts } from './impact-store.js';
-import { countRecords, decodeRecordToken, recordLimit, recordPage, recordPageSize, recordToken, type RecordScope } from './impact-record-pages.js';
+import { countRecords, decodeRecordToken, newRecordWalk, recordLimit, recordPage, recordPageSize, recordToken, type RecordScope } from './impact-record-pages.js';
 import { ImpactTotalsReader, type ImpactScope } from './impact-totals.js';
 import type { IndicatorTotal, SubCategoryVolumeTotal } from './totals.js';
 
@@ -111,10 +111,11 @@ export class ImpactService {
     let totalCount = limit > 0 ? await countRecords(m, caller.accountId, scope, year) : undefined;
     let sent = 0;
     let offset = after?.offset ?? 0;
+    const walk = newRecordWalk();
     for (;;) {
       const want = limit > 0 ? Math.min(size, limit - sent) : size;
       // One row more than the page: whether another page follows, without a count.
-      const rows = await recordPage(m, caller.accountId, scope, year, after?.id, want + 1);
+      const rows = await recordPage(m, caller.accountId, scope, year, after?.id, want + 1, walk);
       const impacts = rows.slice(0, want);
       const last = impacts.at(-1);
       offset += impacts.length;
