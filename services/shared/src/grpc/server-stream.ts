@@ -7,7 +7,7 @@ import { verifyCall } from '../callers/call-metadata.js';
 import { asPoolCaller } from '../db/pool-share.js';
 import { grpcMetrics } from '../metrics.js';
 import { domainErrorToGrpc } from './status-map.js';
-import type { CallContext } from './server.js';
+import type { CallContext } from './call-context.js';
 import { toDomainError } from './unexpected-error.js';
 
 /** A server-streaming handler: the messages to send, produced one at a time as the client reads them. */

@@ -2,7 +2,6 @@ import { randomUUID } from 'node:crypto';
 import {
   Server,
   ServerCredentials,
-  type Metadata,
   type ServerUnaryCall,
   type sendUnaryData,
   type ServiceDefinition,
@@ -12,7 +11,7 @@ import { HealthImplementation } from 'grpc-health-check';
 import { ReflectionService } from '@grpc/reflection';
 import { loadSync } from '@grpc/proto-loader';
 import type { Logger } from '../logger.js';
-import { type Caller, METADATA_REQUEST_ID } from '../caller.js';
+import { METADATA_REQUEST_ID } from '../caller.js';
 import { verifyCall } from '../callers/call-metadata.js';
 import { domainErrorToGrpc } from './status-map.js';
 import { DomainError } from '../errors.js';
@@ -22,15 +21,8 @@ import { annotateActiveSpan } from '../tracing/tracer.js';
 import { asPoolCaller } from '../db/pool-share.js';
 import { serveStream, type StreamHandler } from './server-stream.js';
 
-/** What a handler knows about its call besides the request. */
-export interface CallContext {
-  caller: Caller | undefined;
-  requestId: string;
-  metadata: Metadata;
-  log: Logger;
-  /** Aborted when the client cancels or its deadline passes. */
-  signal: AbortSignal;
-}
+import type { CallContext } from './call-context.js';
+export type { CallContext } from './call-context.js';
 
 type ReqOf<M> = M extends { requestDeserialize: (b: Buffer) => infer R } ? R : never;
 type ResOf<M> = M extends { responseSerialize: (v: infer R) => Buffer } ? R : never;
