@@ -9,7 +9,9 @@
 //  (b) impact computation: the pure engine (services/portfolio/dist/impacts/impact-math.js) over 10 000
 //      positions, the end-to-end recompute through PortfolioService one position per call for a smaller
 //      N, and on PostgreSQL a portfolio at scale (lib/impact-scale.mjs): 10 000 positions × 24 framework
-//      rows computed and stored set-based, then the investor's and the portfolio's impacts read.
+//      rows computed and stored set-based, then the investor's and the portfolio's impacts read, and every
+//      record through /v1/call streamed (lib/streamed-read.mjs: recordsReadMs, recordsReadRows, firstByteMs,
+//      gatewayRssGrowthMb of the system's process). BENCH_ONLY=scale runs this part alone.
 //  (c) chain jobs: N key-value inserts through ChainService until completed (jobs/s), against the raw
 //      rate of the same N transactions sent with ethers straight to an embedded Hardhat network. On
 //      PGlite and on PostgreSQL.
@@ -55,6 +57,8 @@ const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 16);
 const CHAIN_N = Number(process.env.BENCH_CHAIN_N ?? 100);
 const RECOMPUTE_N = Number(process.env.BENCH_RECOMPUTE_N ?? 80);
 const SCALE_N = Number(process.env.BENCH_SCALE_N ?? 10_000);
+// BENCH_ONLY=scale: only the portfolio at scale ((b) on PostgreSQL), for working on it.
+const ONLY_SCALE = process.env.BENCH_ONLY === 'scale';
 const ENGINE_N = 10_000;
 // Random per run: the distributed system reads it as BOOTSTRAP_API_KEY, which refuses a weak key.
 const OPERATOR_KEY = `gi_${randomBytes(32).toString('base64url')}`;
@@ -109,41 +113,12 @@ async function onDatabase(db) {
     const data = await seedDataset(client, OPERATOR_KEY, { sizes: SIZES, year: YEAR });
     const caller = { accountId: data.accountId, role: 'user' };
 
-    // (a) the same read through each face.
-    const reads = overheadReads({ client, grpc, data, year: YEAR });
-    report.overhead[db] = await measureOverhead(reads, { concurrency: CONCURRENCY, seconds: SECONDS, metricsUrls: [`${system.gatewayUrl}/metrics`], cpu, progress: (m) => progress(`[${db}] ${m}`) });
-
-    // (b) end to end: recompute through PortfolioService.
-    progress(`[${db}] (b) recomputing the impacts of ${RECOMPUTE_N} positions through PortfolioService…`);
-    const ids = data.positions.slice(0, RECOMPUTE_N).map((p) => p.id);
-    const latencies = [];
-    const started = performance.now();
-    await pool(ids, 4, async (positionId) => {
-      const s = performance.now();
-      await grpc.portfolio.computePositionImpacts({ positionId, reportingYear: YEAR }, { caller });
-      latencies.push(performance.now() - s);
-    });
-    const seconds = (performance.now() - started) / 1000;
-    latencies.sort((x, y) => x - y);
-    report.impacts[`endToEnd_${db}`] = {
-      positions: ids.length,
-      rowsPerFramework: 12,
-      concurrency: 4,
-      totalMs: round(seconds * 1000),
-      positionsPerSecond: round(ids.length / seconds),
-      p50Ms: round(percentile(latencies, 50)),
-      p99Ms: round(percentile(latencies, 99)),
-    };
+    if (!ONLY_SCALE) await everyFace(db, { client, grpc, data, caller, system, cpu });
 
     // (b) at scale, on PostgreSQL (the production database; PGlite is the single-process default).
     if (db === 'postgresql' && SCALE_N > 0) {
-      report.impacts.scale = await impactsAtScale({ client, grpc, data, year: YEAR, positions: SCALE_N, progress: (msg) => progress(`[${db}] (b) ${msg}`) });
+      report.impacts.scale = await impactsAtScale({ client, grpc, data, year: YEAR, positions: SCALE_N, gatewayUrl: system.gatewayUrl, systemPid: system.pid, progress: (msg) => progress(`[${db}] (b) ${msg}`) });
     }
-
-    // (c) key-value inserts through ChainService, followed to completed.
-    progress(`[${db}] (c) ${CHAIN_N} key-value inserts through ChainService…`);
-    report.chain[db] = await chainThroughService(grpc.chain, caller);
-    progress(`[${db}] (c) ${report.chain[db].jobsPerSecond} completed jobs/s`);
   } finally {
     await postgres?.close();
     client.close();
@@ -151,6 +126,39 @@ async function onDatabase(db) {
     await system.stop();
     await scratch?.stop?.();
   }
+}
+
+/** (a) the same read through each face, (b) the recompute through PortfolioService, (c) chain jobs. */
+async function everyFace(db, { client, grpc, data, caller, system, cpu }) {
+  const reads = overheadReads({ client, grpc, data, year: YEAR });
+  report.overhead[db] = await measureOverhead(reads, { concurrency: CONCURRENCY, seconds: SECONDS, metricsUrls: [`${system.gatewayUrl}/metrics`], cpu, progress: (m) => progress(`[${db}] ${m}`) });
+
+  // (b) end to end: recompute through PortfolioService.
+  progress(`[${db}] (b) recomputing the impacts of ${RECOMPUTE_N} positions through PortfolioService…`);
+  const ids = data.positions.slice(0, RECOMPUTE_N).map((p) => p.id);
+  const latencies = [];
+  const started = performance.now();
+  await pool(ids, 4, async (positionId) => {
+    const s = performance.now();
+    await grpc.portfolio.computePositionImpacts({ positionId, reportingYear: YEAR }, { caller });
+    latencies.push(performance.now() - s);
+  });
+  const seconds = (performance.now() - started) / 1000;
+  latencies.sort((x, y) => x - y);
+  report.impacts[`endToEnd_${db}`] = {
+    positions: ids.length,
+    rowsPerFramework: 12,
+    concurrency: 4,
+    totalMs: round(seconds * 1000),
+    positionsPerSecond: round(ids.length / seconds),
+    p50Ms: round(percentile(latencies, 50)),
+    p99Ms: round(percentile(latencies, 99)),
+  };
+
+  // (c) key-value inserts through ChainService, followed to completed.
+  progress(`[${db}] (c) ${CHAIN_N} key-value inserts through ChainService…`);
+  report.chain[db] = await chainThroughService(grpc.chain, caller);
+  progress(`[${db}] (c) ${report.chain[db].jobsPerSecond} completed jobs/s`);
 }
 
 async function chainThroughService(chain, caller) {
@@ -210,10 +218,10 @@ async function engine() {
 const markdown = () => reportMarkdown(report, { concurrency: CONCURRENCY, seconds: SECONDS });
 
 try {
-  await engine();
-  report.chain.raw = await rawChain({ transactions: CHAIN_N, progress });
-  for (const db of ['pglite', 'postgresql']) await onDatabase(db);
-  if (process.env.BENCH_DISTRIBUTED !== '0') {
+  if (!ONLY_SCALE) await engine();
+  if (!ONLY_SCALE) report.chain.raw = await rawChain({ transactions: CHAIN_N, progress });
+  for (const db of ONLY_SCALE ? ['postgresql'] : ['pglite', 'postgresql']) await onDatabase(db);
+  if (process.env.BENCH_DISTRIBUTED !== '0' && !ONLY_SCALE) {
     const distributed = await overheadDistributed({ operatorKey: OPERATOR_KEY, sizes: SIZES, year: YEAR, concurrency: CONCURRENCY, seconds: SECONDS, progress: (m) => progress(`[distributed] ${m}`) });
     if (distributed.skipped) report.notes.push(`Distributed (a) and (e) skipped: ${distributed.skipped}`);
     else {
@@ -223,9 +231,9 @@ try {
     }
   }
   const replicaJobs = Number(process.env.BENCH_CHAIN_REPLICA_N ?? 200);
-  if (replicaJobs > 0) report.chainReplicas = await chainReplicas({ jobs: replicaJobs, progress });
+  if (replicaJobs > 0 && !ONLY_SCALE) report.chainReplicas = await chainReplicas({ jobs: replicaJobs, progress });
   const batchedJobs = Number(process.env.BENCH_CHAIN_BATCHED_N ?? 2000);
-  if (batchedJobs > 0) report.chain.batched = await chainBatched({ jobs: batchedJobs, progress });
+  if (batchedJobs > 0 && !ONLY_SCALE) report.chain.batched = await chainBatched({ jobs: batchedJobs, progress });
 } finally {
   report.durationSeconds = round((performance.now() - t0) / 1000, 1);
   const out = process.env.BENCH_REPORT_DIR ?? fileURLToPath(new URL('.', import.meta.url));

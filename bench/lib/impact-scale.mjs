@@ -4,6 +4,7 @@
 // portfolio's impacts (totals, without the 240 000 records) through gRPC, /v1/call and GraphQL.
 import { performance } from 'node:perf_hooks';
 import { ESG, pool } from './http.mjs';
+import { streamedRead } from './streamed-read.mjs';
 
 const round = (x, d = 2) => Math.round(x * 10 ** d) / 10 ** d;
 
@@ -22,7 +23,7 @@ async function medianMs(fn, runs = 5) {
   return round(times[Math.floor(times.length / 2)]);
 }
 
-export async function impactsAtScale({ client, grpc, data, year, positions: n, progress }) {
+export async function impactsAtScale({ client, grpc, data, year, positions: n, progress, gatewayUrl, systemPid }) {
   const caller = { accountId: data.accountId, role: 'user' };
   const me = (operation, parameters) => client.v1(data.key, ESG, operation, parameters);
   const framework = 'GBF-SCALE';
@@ -86,6 +87,14 @@ export async function impactsAtScale({ client, grpc, data, year, positions: n, p
       .getInvestorImpacts({ investorIdentifier: investor, reportingYear: year, computeMissing: false, omitRecords: false }, { caller })
       .catch((err) => ({ failed: String(err.message ?? err).slice(0, 200) })),
   );
+  // Every record through /v1/call, streamed (StreamImpactRecords pages, written as they come): twice, the
+  // faster read's times, the larger RSS growth of the system's process (gateway and services share it here).
+  const records = [];
+  for (let run = 0; run < 2; run++) {
+    records.push(await streamedRead({ baseUrl: gatewayUrl, key: data.key, body: { solution: ESG, operation: 'getInvestorImpacts', parameters: { investor_identifier: investor, reporting_year: year } }, rowKey: '"impact_id":', pid: systemPid }));
+    progress(`all records through /v1/call: ${JSON.stringify(records.at(-1))}`);
+  }
+  const fastest = records.reduce((a, b) => (b.ms < a.ms ? b : a));
   return {
     positions: n,
     frameworkRows: rows,
@@ -94,5 +103,11 @@ export async function impactsAtScale({ client, grpc, data, year, positions: n, p
     firstComputeMs: round(first.ms),
     readMs,
     investorImpactsWithRecords: { ms: round(withRecords.ms), records: withRecords.result.impacts?.length ?? 0, failed: withRecords.result.failed },
+    recordsReadMs: fastest.ms,
+    recordsReadRows: fastest.rows,
+    recordsReadMegabytes: fastest.megabytes,
+    firstByteMs: fastest.firstByteMs,
+    gatewayRssGrowthMb: Math.max(...records.map((r) => r.rssGrowthMb ?? 0)),
+    recordsReads: records,
   };
 }

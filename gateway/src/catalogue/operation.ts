@@ -1,5 +1,7 @@
+import type { ClientReadableStream, ServiceError } from '@grpc/grpc-js';
 import type { GraphQLResolveInfo } from 'graphql';
 import type { CallOptions } from '@green-impact/shared/grpc/client';
+import { grpcErrorToDomain } from '@green-impact/shared/grpc/status-map';
 import { chainClient, portfolioClient, taxonomyClient, type GatewayClients } from '../clients.js';
 import type { GraphqlContext } from '../graphql/context.js';
 import type { PageRequest } from '../graphql/pagination.js';
@@ -65,8 +67,47 @@ export function callService<S extends ServiceName, M extends MethodOf<S>>(ctx: C
   return client[method]!(request, callOptions(ctx)) as Promise<ResponseOf<S, M>>;
 }
 
+/** The server-streaming methods of a service's client. */
+export type StreamMethodOf<S extends ServiceName> = {
+  [K in keyof ClientOf<S>]: ClientOf<S>[K] extends (request: never, options?: never) => ClientReadableStream<unknown> ? K : never;
+}[keyof ClientOf<S>] &
+  string;
+type StreamMethod<S extends ServiceName, M extends StreamMethodOf<S>> = ClientOf<S>[M] extends (request: infer Q, options?: never) => ClientReadableStream<infer R>
+  ? { request: Q; message: R }
+  : never;
+
+/**
+ * Opens server-streaming `method` of `service` for the context's caller: its messages, each asked for when
+ * the one before was taken (grpc-js pauses the call meanwhile, and HTTP/2 flow control the service). Cancelled
+ * when the request's budget is spent or its client went away (client.ts), or when the reader stops early.
+ */
+export async function* streamService<S extends ServiceName, M extends StreamMethodOf<S>>(
+  ctx: CallContext,
+  service: S,
+  method: M,
+  request: StreamMethod<S, M>['request'],
+): AsyncGenerator<StreamMethod<S, M>['message']> {
+  const client = SERVICES[service](ctx.clients) as unknown as Record<string, (request: unknown, options: CallOptions) => ClientReadableStream<unknown>>;
+  const stream = client[method]!(request, callOptions(ctx));
+  try {
+    for await (const message of stream) yield message as StreamMethod<S, M>['message'];
+  } catch (err) {
+    throw isServiceError(err) ? grpcErrorToDomain(err) : err;
+  } finally {
+    stream.cancel();
+  }
+}
+
+const isServiceError = (err: unknown): err is ServiceError => err instanceof Error && typeof (err as Partial<ServiceError>).code === 'number' && 'metadata' in err;
+
 /** How the answer renders on /v1/call: the 200 body. */
 export type V1Render<I, R> = (response: R, input: I, ctx: OperationContext | KeylessOperationContext) => unknown;
+
+/** Which key of the /v1/call answer streams, and its items in rendered batches (undefined: none this time). */
+export interface V1Streamed<I, R> {
+  key: string;
+  items(response: R, input: I, ctx: CallContext): AsyncIterable<readonly unknown[]> | undefined;
+}
 
 /** How the operation answers as a GraphQL root field. */
 export interface GraphqlFace<I, R> {
@@ -115,6 +156,12 @@ export interface Declaration<F extends Fields, S extends ServiceName, M extends 
   /** The gRPC request built from the checked input. */
   request(input: InputOf<F>, ctx: CallContext): RequestOf<S, M> | Promise<RequestOf<S, M>>;
   v1?: V1Render<InputOf<F>, ResponseOf<S, M>>;
+  /**
+   * An array of the /v1/call answer too long to hold (v1/streamed-json.ts): the render's answer holds `key`
+   * in its place, and when `items` answers batches (a service's stream, streamService) the adapter writes
+   * them there as they come, each already rendered. Absent, or `items` undefined: the answer is sent whole.
+   */
+  v1Streamed?: V1Streamed<InputOf<F>, ResponseOf<S, M>>;
   graphql?: GraphqlFace<InputOf<F>, ResponseOf<S, M>>;
   /** Envelope fields the operation needs (Hash and NFT solutions). */
   envelope?: { version?: 'required'; network?: 'required' };
@@ -135,6 +182,7 @@ export interface Operation {
   /** Builds the request and makes the call. */
   invoke(input: Record<string, unknown>, ctx: CallContext): Promise<unknown>;
   v1?: V1Render<Record<string, unknown>, unknown> | undefined;
+  v1Streamed?: V1Streamed<Record<string, unknown>, unknown> | undefined;
   graphql?: GraphqlFace<Record<string, unknown>, unknown> | undefined;
 }
 

@@ -3,6 +3,7 @@ import type { ParamSpec, ParamSpecs } from '../v1/parameters.js';
 import type { Field, Fields } from './fields.js';
 import type { CallContext, Operation } from './operation.js';
 import { inputFromV1 } from './parse.js';
+import { streamedJson } from '../v1/streamed-json.js';
 
 /**
  * /v1/call as an adapter over the catalogue: each declaration with a `v1` render becomes a row of the
@@ -20,17 +21,16 @@ export function v1Entries(operations: readonly Operation[]): OperationEntry[] {
       envelope: op.envelope,
       parse: (raw: Readonly<Record<string, unknown>>) => inputFromV1(op.input, raw),
     };
-    if (op.withoutApiKey) {
-      return [
-        {
-          ...row,
-          withoutApiKey: true,
-          authority: op.withoutApiKey.authority,
-          handler: async (input: Record<string, unknown>, ctx) => render(await op.invoke(input, callContext(ctx)), input, ctx),
-        },
-      ];
-    }
-    return [{ ...row, handler: async (input: Record<string, unknown>, ctx) => render(await op.invoke(input, callContext(ctx)), input, ctx) }];
+    const streamed = op.v1Streamed;
+    const answer = async (input: Record<string, unknown>, ctx: OperationContext | KeylessOperationContext) => {
+      const call = callContext(ctx);
+      const response = await op.invoke(input, call);
+      const body = render(response, input, ctx);
+      const items = streamed?.items(response, input, call);
+      return items ? streamedJson(body as Record<string, unknown>, streamed!.key, items) : body;
+    };
+    if (op.withoutApiKey) return [{ ...row, withoutApiKey: true, authority: op.withoutApiKey.authority, handler: answer }];
+    return [{ ...row, handler: answer }];
   });
 }
 

@@ -110,7 +110,16 @@ export interface GqlImpactSummary {
   records: GqlImpact[];
   positionIdsWithoutImpacts: number[];
   stalePositions: number;
+  /** Whose records they are (not a schema field): recordConnection streams them from the service. */
+  scope?: ImpactScope | undefined;
 }
+
+/** An investor's or a portfolio's positions, as StreamImpactRecords names them. */
+export type ImpactScope = { investorIdentifier: string } | { portfolioIdentifier: string };
+
+/** A record's key in its scope and year (position, sub category, indicator): a recordConnection cursor's id. */
+export const impactKeyOf = (r: GqlImpact) => `${r.positionId}.${r.subCategory.id}.${r.indicator.id}`;
+export const IMPACT_KEY = /^[1-9][0-9]{0,14}\.[0-9]{1,15}\.[0-9]{1,15}$/;
 
 export interface GqlAssetFrameworkDetails {
   year: number;

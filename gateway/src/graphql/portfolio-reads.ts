@@ -5,8 +5,10 @@ import { NO_INVESTOR_FILTER as NO_FILTER, type InvestorFilter } from '../catalog
 import { BatchLoader } from './batch-loader.js';
 import { callAs, type GraphqlContext } from './context.js';
 import type { GqlFramework } from './framework-reads.js';
+import { callerOf, streamService } from '../catalogue/operation.js';
 import {
   toAsset,
+  toImpact,
   toImpactSummary,
   toInvestor,
   toPortfolio,
@@ -17,6 +19,7 @@ import {
   type GqlInvestor,
   type GqlPortfolio,
   type GqlPosition,
+  type ImpactScope,
 } from './portfolio-objects.js';
 import { pageFields, type PageRequest, type ServicePage } from './pagination.js';
 import { RequestMemo } from './request-memo.js';
@@ -220,8 +223,24 @@ export class PortfolioReads {
   investorImpacts(identifier: string, year: number, computeMissing: boolean, withRecords = true): Promise<GqlImpactSummary> {
     return this.memo.once(['investorImpacts', identifier, year, computeMissing, withRecords], async () => {
       const req = { investorIdentifier: identifier, reportingYear: year, computeMissing, omitRecords: !withRecords };
-      return toImpactSummary(await this.client().getInvestorImpacts(req, await callAs(this.ctx)));
+      const res = await this.client().getInvestorImpacts(req, await callAs(this.ctx));
+      return { ...toImpactSummary(res), scope: { investorIdentifier: res.investorIdentifier } };
     });
+  }
+
+  /**
+   * One page of a scope's records of the year (ImpactSummary.recordConnection): StreamImpactRecords asked
+   * for `page.pageSize` records after the page token, which it answers as one message with the count.
+   */
+  async impactRecordPage(scope: ImpactScope, year: number, page: PageRequest): Promise<ServicePage<GqlImpact>> {
+    const request = { investorIdentifier: '', portfolioIdentifier: '', ...scope, reportingYear: year, pageSize: page.pageSize, limit: page.pageSize, pageToken: page.pageToken ?? '' };
+    const answer: ServicePage<GqlImpact> = { items: [], nextPageToken: '', totalCount: 0 };
+    for await (const part of streamService(await callerOf(this.ctx), 'portfolio', 'streamImpactRecords', request)) {
+      answer.items.push(...part.impacts.map(toImpact));
+      answer.nextPageToken = part.nextPageToken;
+      answer.totalCount = part.totalCount ?? answer.totalCount;
+    }
+    return answer;
   }
 
   /** A position's stored records of the year, from its investor's records: one call per investor and year. */
@@ -235,7 +254,8 @@ export class PortfolioReads {
   portfolioImpacts(identifier: string, year: number, computeMissing: boolean, withRecords = true): Promise<GqlImpactSummary> {
     return this.memo.once(['portfolioImpacts', identifier, year, computeMissing, withRecords], async () => {
       const req = { portfolioIdentifier: identifier, reportingYear: year, computeMissing, omitRecords: !withRecords };
-      return toImpactSummary(await this.client().getPortfolioImpacts(req, await callAs(this.ctx)));
+      const res = await this.client().getPortfolioImpacts(req, await callAs(this.ctx));
+      return { ...toImpactSummary(res), scope: { portfolioIdentifier: res.portfolioIdentifier } };
     });
   }
 

@@ -3,7 +3,7 @@ import { investorOperations } from '../catalogue/portfolio/investors.js';
 import { portfolioOperations } from '../catalogue/portfolio/portfolios.js';
 import { positionOperations } from '../catalogue/portfolio/positions.js';
 import { rootFieldsSdl } from '../catalogue/sdl.js';
-import { connectionType } from './pagination.js';
+import { connectionType, PAGE_ARGS } from './pagination.js';
 
 /**
  * SDL of assets, investors, positions, portfolios and their impacts (spec §4.8–§4.10): the camelCase
@@ -254,8 +254,11 @@ export const portfolioTypeDefs = /* GraphQL */ `
     totals: [ImpactTotal!]!
     "Attributed volumes per (sub category, framework currency), each position's sub category counted once."
     volumeTotals: [VolumeTotal!]!
-    "The records the totals are made of."
+    "The records the totals are made of, all at once (for many positions, read recordConnection)."
     records: [PositionImpact!]!
+    "The records the totals are made of, a page at a time in (position, sub category, indicator) order: for portfolios of any size."
+    recordConnection(${PAGE_ARGS}
+    ): PositionImpactConnection!
     "Positions without stored impacts for the year (empty with computeMissing)."
     positionIdsWithoutImpacts: [ID!]!
     "Positions whose impacts of the year are stale (the totals hold them as stored until recomputed)."
@@ -285,4 +288,4 @@ export const portfolioTypeDefs = /* GraphQL */ `
     "Sum of the attributed volumes."
     attributedVolume: Float!
   }
-${connectionType('Asset', 'assets')}${connectionType('Investor', 'investors')}${connectionType('Position', 'positions')}${connectionType('Portfolio', 'portfolios')}`;
+${connectionType('Asset', 'assets')}${connectionType('Investor', 'investors')}${connectionType('Position', 'positions')}${connectionType('Portfolio', 'portfolios')}${connectionType('PositionImpact', 'impact records')}`;

@@ -11,6 +11,7 @@ import { openApiDocument } from './openapi.js';
 import { SOLUTIONS, type Solution } from './operation.js';
 import type { OperationTable } from './operation-table.js';
 import { answerHeaders } from './truncation.js';
+import { sendStreamedJson, StreamedJson } from './streamed-json.js';
 import { baseUrlOf, IDEMPOTENCY_KEY_HEADER, parseIdempotencyKey } from './request-facts.js';
 
 export interface CallRouteOptions {
@@ -59,7 +60,8 @@ export function callRoute(options: CallRouteOptions): Router {
     const result = entry.withoutApiKey
       ? await entry.handler(parameters as never, ctx)
       : await entry.handler(parameters as never, { ...ctx, caller: caller! });
-    sendJson(res, 200, result);
+    if (result instanceof StreamedJson) await sendStreamedJson(res, result);
+    else sendJson(res, 200, result);
   });
   // The machine-readable description of /v1/call, written from this gateway's table (v1/openapi.ts).
   const openApi = JSON.stringify(openApiDocument(options.table));

@@ -1,8 +1,8 @@
 import type { PortfolioServiceService } from '@green-impact/proto/greenimpact/portfolio/v1/portfolio';
-import type { UnaryHandlers } from '@green-impact/shared/grpc/server';
+import type { StreamHandlers, UnaryHandlers } from '@green-impact/shared/grpc/server';
 import { assetHandlers } from './assets/handlers.js';
 import { documentHandlers } from './documents/handlers.js';
-import { impactHandlers } from './impacts/handlers.js';
+import { impactHandlers, impactStreamHandlers } from './impacts/handlers.js';
 import { investorHandlers } from './investors/handlers.js';
 import { recomputeJobHandlers } from './jobs/handlers.js';
 import { portfolioHandlers } from './portfolios/handlers.js';
@@ -20,4 +20,9 @@ export function portfolioServiceHandlers(stores: PortfolioStores): UnaryHandlers
     ...documentHandlers(stores),
     ...recomputeJobHandlers(stores),
   };
+}
+
+/** Every server-streaming PortfolioService method. */
+export function portfolioStreamHandlers(stores: PortfolioStores): StreamHandlers<typeof PortfolioServiceService> {
+  return { ...impactStreamHandlers(stores) };
 }

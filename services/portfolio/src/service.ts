@@ -9,7 +9,7 @@ import type { Logger } from '@green-impact/shared/logger';
 import { createTaxonomyClient } from '@green-impact/shared/clients/taxonomy-client';
 import { portfolioEntities } from './entities.js';
 import { TaxonomyFrameworkSource } from './framework-source.js';
-import { portfolioServiceHandlers } from './handlers.js';
+import { portfolioServiceHandlers, portfolioStreamHandlers } from './handlers.js';
 import type { RecomputeRunnerOptions } from './jobs/recompute-runner.js';
 import { StaleImpactFollower } from './jobs/stale-impacts.js';
 import { InitPortfolio1763942400000 } from './migrations/1763942400000-init-portfolio.js';
@@ -83,7 +83,7 @@ export async function createPortfolioService(opts: PortfolioServiceOptions): Pro
     registration: {
       name: PORTFOLIO_SERVICE_NAME,
       definition: PortfolioServiceService,
-      implementation: implement(PORTFOLIO_SERVICE_NAME, PortfolioServiceService, portfolioServiceHandlers(stores), opts.log),
+      implementation: implement(PORTFOLIO_SERVICE_NAME, PortfolioServiceService, portfolioServiceHandlers(stores), opts.log, portfolioStreamHandlers(stores)),
     },
     stores,
     dataSource: ds,

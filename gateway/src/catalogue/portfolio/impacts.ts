@@ -1,7 +1,7 @@
 import { NotFoundError } from '@green-impact/shared/errors';
 import { messageResult } from '../../graphql/mappers.js';
 import { toImpact } from '../../graphql/portfolio-objects.js';
-import { callService, declare, type CallContext } from '../operation.js';
+import { callService, declare, streamService, type CallContext } from '../operation.js';
 import { ESG } from '../renders.js';
 import { investorIdentifier, portfolioIdentifier, positionId, reportingYear, yesNo } from './fields.js';
 import { impactRecordRow, impactSummary } from './rows.js';
@@ -18,11 +18,29 @@ const computeMissing = yesNo('compute_missing', "yes: compute and store the year
 /** no: the totals without the records they are made of (the quick answer for large portfolios). Default yes. */
 const includeRecords = yesNo('include_records', 'no: the totals without the records they are made of. Default yes.');
 
-/** compute_missing (default no) and include_records (default yes) as the proto's flags. */
-const summaryOptions = (i: { computeMissing?: 'yes' | 'no' | undefined; includeRecords?: 'yes' | 'no' | undefined }) => ({
-  computeMissing: i.computeMissing === 'yes',
-  omitRecords: i.includeRecords === 'no',
-});
+/**
+ * compute_missing (default no) as the proto's flag. The summary is always read without its records: they
+ * are streamed after it (StreamImpactRecords, `recordsOf`), so an answer of any size is written a page at a
+ * time, where the records in one message stop at gRPC's 64 MiB limit (10 000 positions × 24 rows are 75 MB).
+ */
+const summaryOptions = (i: { computeMissing?: 'yes' | 'no' | undefined }) => ({ computeMissing: i.computeMissing === 'yes', omitRecords: true });
+
+/** Records per StreamImpactRecords page: about 1 MB of /v1/call JSON per write. */
+export const RECORD_PAGE = 1_000;
+
+/**
+ * The records of a summary's scope, streamed after the summary was read (so after compute_missing
+ * computed them), rendered a page at a time; none with include_records=no.
+ */
+function streamedRecords(scope: { investorIdentifier: string } | { portfolioIdentifier: string }, i: { year: number; includeRecords?: 'yes' | 'no' | undefined }, ctx: CallContext) {
+  return i.includeRecords === 'no' ? undefined : renderedPages(ctx, { investorIdentifier: '', portfolioIdentifier: '', ...scope, reportingYear: i.year });
+}
+
+async function* renderedPages(ctx: CallContext, request: { investorIdentifier: string; portfolioIdentifier: string; reportingYear: number }) {
+  for await (const page of streamService(ctx, 'portfolio', 'streamImpactRecords', { ...request, pageSize: RECORD_PAGE, pageToken: '', limit: 0 })) {
+    yield page.impacts.map(impactRecordRow);
+  }
+}
 
 /**
  * The /v1/call position operations that name a position take its investor too (as removePosition does):
@@ -110,6 +128,7 @@ export const getPortfolioImpacts = declare({
     investor_identifier: res.investorIdentifier,
     ...impactSummary(res, i.includeRecords === 'no'),
   }),
+  v1Streamed: { key: 'impacts', items: (res, i, ctx) => streamedRecords({ portfolioIdentifier: res.portfolioIdentifier }, i, ctx) },
 });
 
 export const getInvestorImpacts = declare({
@@ -125,6 +144,7 @@ export const getInvestorImpacts = declare({
     ...summaryOptions(i),
   }),
   v1: (res, i) => ({ investor_identifier: res.investorIdentifier, ...impactSummary(res, i.includeRecords === 'no') }),
+  v1Streamed: { key: 'impacts', items: (res, i, ctx) => streamedRecords({ investorIdentifier: res.investorIdentifier }, i, ctx) },
 });
 
 export const impactOperations = [computePositionImpactsOfInvestor, computePositionImpacts, getPositionImpacts, getPortfolioImpacts, getInvestorImpacts];

@@ -130,8 +130,13 @@ test('addInvestor: key and e-mail passed on; its investor is required', async ()
 test('compute_missing and include_records are yes / no: absent is no and yes', async () => {
   refused(() => inputFromV1(getInvestorImpacts.input, { investor_identifier: 'inv_1', reporting_year: 2024, compute_missing: 'sometimes' }), 'compute_missing must be yes or no.');
   const read = (raw: Record<string, unknown>) => requestOf(getInvestorImpacts, inputFromV1(getInvestorImpacts.input, { investor_identifier: 'inv_1', reporting_year: 2024, ...raw }));
-  assert.deepEqual(await read({}), { investorIdentifier: 'inv_1', reportingYear: 2024, computeMissing: false, omitRecords: false });
+  // The summary is always read without its records: include_records decides whether they stream after it.
+  assert.deepEqual(await read({}), { investorIdentifier: 'inv_1', reportingYear: 2024, computeMissing: false, omitRecords: true });
   assert.deepEqual(await read({ compute_missing: 'YES', include_records: 'no' }), { investorIdentifier: 'inv_1', reportingYear: 2024, computeMissing: true, omitRecords: true });
+  const streams = (raw: Record<string, unknown>) =>
+    getInvestorImpacts.v1Streamed!.items({ investorIdentifier: 'inv_1' }, inputFromV1(getInvestorImpacts.input, { investor_identifier: 'inv_1', reporting_year: 2024, ...raw }), { requestId: 'r', clients: {} as never });
+  assert.equal(streams({ include_records: 'no' }), undefined);
+  assert.equal(typeof streams({})?.[Symbol.asyncIterator], 'function', 'the records stream unless include_records is no');
   // A position id the service refuses is not looked up first: the service's refusal is answered.
   assert.deepEqual(await requestOf(getPositionImpacts, inputFromV1(getPositionImpacts.input, { investor_identifier: 'inv_1', position_id: 0 })), {
     positionId: 0,

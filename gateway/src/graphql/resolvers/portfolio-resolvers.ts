@@ -3,7 +3,8 @@ import { NotFoundError } from '@green-impact/shared/errors';
 import { withLabels } from '../../catalogue/graphql.js';
 import type { GraphqlContext } from '../context.js';
 import { frameworkReads, type GqlFramework } from '../framework-reads.js';
-import { toAssetFrameworkDetails, type GqlAsset, type GqlInvestor, type GqlPortfolio, type GqlPosition } from '../portfolio-objects.js';
+import { IMPACT_KEY, impactKeyOf, toAssetFrameworkDetails, type GqlAsset, type GqlImpactSummary, type GqlInvestor, type GqlPortfolio, type GqlPosition } from '../portfolio-objects.js';
+import { servicePaged, type PageRequest } from '../pagination.js';
 import { portfolioReads } from '../portfolio-reads.js';
 import { selectsField } from '../selects-field.js';
 
@@ -53,6 +54,17 @@ export const portfolioTypes = {
     investor: (p: GqlPosition, _: unknown, ctx: GraphqlContext) => investorOf(p, ctx),
     asset: async (p: GqlPosition, _: unknown, ctx: GraphqlContext) => (await portfolioReads(ctx).asset(p.assetIdentifier)) ?? null,
     impacts: (p: GqlPosition, args: { year: number }, ctx: GraphqlContext) => withLabels(portfolioReads(ctx).positionImpacts(p, args.year), YEAR),
+  },
+  ImpactSummary: {
+    // A summary's records a page at a time, streamed by the service whatever their number (records holds them all).
+    recordConnection: servicePaged(
+      (summary: GqlImpactSummary, _args: unknown, ctx: GraphqlContext, page: PageRequest) => {
+        if (!summary.scope) throw new Error('An ImpactSummary without its scope.');
+        return withLabels(portfolioReads(ctx).impactRecordPage(summary.scope, summary.year, page), YEAR);
+      },
+      impactKeyOf,
+      IMPACT_KEY,
+    ),
   },
   Portfolio: {
     investor: (p: GqlPortfolio, _: unknown, ctx: GraphqlContext) => investorOf(p, ctx),

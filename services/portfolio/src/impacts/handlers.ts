@@ -1,6 +1,6 @@
 import type { ImpactTotal, PortfolioServiceService, VolumeTotal } from '@green-impact/proto/greenimpact/portfolio/v1/portfolio';
 import { requireAccount } from '../caller.js';
-import type { UnaryHandlers } from '@green-impact/shared/grpc/server';
+import type { StreamHandlers, UnaryHandlers } from '@green-impact/shared/grpc/server';
 import { MSG } from '../messages.js';
 import type { PortfolioStores } from '../stores.js';
 import type { ImpactSummary } from './impact-service.js';
@@ -38,6 +38,13 @@ export function impactHandlers(
       });
       return { investorIdentifier: investor.investorIdentifier, reportingYear: req.reportingYear, ...summaryMsg(summary) };
     },
+  };
+}
+
+/** The records of an investor's or a portfolio's positions, streamed a page per message. */
+export function impactStreamHandlers(s: PortfolioStores): Pick<StreamHandlers<typeof PortfolioServiceService>, 'streamImpactRecords'> {
+  return {
+    streamImpactRecords: (req, ctx) => s.impacts.recordPages(requireAccount(ctx.caller), req),
   };
 }
 

@@ -9,6 +9,7 @@ import type { PositionStore } from '../positions/position-store.js';
 import * as v from '../validation.js';
 import type { ImpactCalculator } from './impact-calculator.js';
 import type { ImpactStore, PositionImpacts } from './impact-store.js';
+import { countRecords, decodeRecordToken, newRecordWalk, recordLimit, recordPage, recordPageSize, recordToken, type RecordScope } from './impact-record-pages.js';
 import { ImpactTotalsReader, type ImpactScope } from './impact-totals.js';
 import type { IndicatorTotal, SubCategoryVolumeTotal } from './totals.js';
 
@@ -21,6 +22,22 @@ export interface ImpactSummary {
   positionIdsWithoutImpacts: number[];
   /** Positions whose records of the year are stale (a recompute job is on its way). */
   stalePositions: number;
+}
+
+/** What StreamImpactRecords asks for (the proto's request, checked by {@link ImpactService.recordPages}). */
+export interface RecordPagesRequest {
+  investorIdentifier: string;
+  portfolioIdentifier: string;
+  reportingYear: number;
+  pageSize: number;
+  pageToken: string;
+  limit: number;
+}
+
+export interface RecordPagesPage {
+  impacts: ImpactRecord[];
+  nextPageToken: string;
+  totalCount?: number | undefined;
 }
 
 export interface SummaryOptions {
@@ -74,6 +91,41 @@ export class ImpactService {
     const year = v.reportingYear(reportingYear);
     const investor = await this.investors.requireInvestor(this.ds.manager, caller, investorIdentifier);
     return { investor, summary: await this.summarize(caller, { investorId: investor.id }, year, options) };
+  }
+
+  /**
+   * The stored records of an investor's or a portfolio's positions for a year, page by page (one keyset
+   * query each, impact-record-pages.ts), asked for one at a time: the stream's consumer reads the next page
+   * only once the last was sent on. Every argument is checked before the first page; with `limit` the
+   * first page also says how many records there are (a connection's totalCount).
+   */
+  async *recordPages(caller: Caller, req: RecordPagesRequest): AsyncGenerator<RecordPagesPage> {
+    const year = v.reportingYear(req.reportingYear);
+    const size = recordPageSize(req.pageSize);
+    const limit = recordLimit(req.limit);
+    let after = decodeRecordToken(req.pageToken);
+    const m = this.ds.manager;
+    const scope: RecordScope = req.portfolioIdentifier
+      ? { portfolioId: (await this.portfolios.requireRef(m, caller, req.portfolioIdentifier)).id }
+      : { investorId: (await this.investors.requireInvestor(m, caller, req.investorIdentifier)).id };
+    let totalCount = limit > 0 ? await countRecords(m, caller.accountId, scope, year) : undefined;
+    let sent = 0;
+    let offset = after?.offset ?? 0;
+    const walk = newRecordWalk();
+    for (;;) {
+      const want = limit > 0 ? Math.min(size, limit - sent) : size;
+      // One row more than the page: whether another page follows, without a count.
+      const rows = await recordPage(m, caller.accountId, scope, year, after?.id, want + 1, walk);
+      const impacts = rows.slice(0, want);
+      const last = impacts.at(-1);
+      offset += impacts.length;
+      sent += impacts.length;
+      const more = rows.length > want && last !== undefined;
+      yield { impacts, nextPageToken: more ? recordToken(offset, last) : '', ...(totalCount === undefined ? {} : { totalCount }) };
+      totalCount = undefined;
+      if (!more || (limit > 0 && sent >= limit)) return;
+      after = { offset, id: { positionId: last.positionId, subCategoryId: last.subCategoryId, indicatorId: last.indicatorId } };
+    }
   }
 
   /** Stored records of a position and year, computed first when there are none. */

@@ -3,7 +3,7 @@ import type { ImpactRecord } from '@green-impact/proto/greenimpact/portfolio/v1/
 import type { ImpactComputationRow } from '../entities.js';
 import type { ImpactRowFigures, PreparedImpacts } from './impact-calculator.js';
 
-const RECORD_COLUMNS = `
+export const RECORD_COLUMNS = `
   i.id, c.position_id AS "positionId", c.reporting_year AS "reportingYear",
   inv.investor_identifier AS "investorIdentifier", a.asset_identifier AS "assetIdentifier",
   c.framework_identifier AS "frameworkIdentifier",
@@ -19,6 +19,13 @@ const RECORD_COLUMNS = `
   c.value_outstanding_framework AS "valueOutstandingFramework",
   c.holding_days_in_year AS "holdingDaysInYear", c.days_in_year AS "daysInYear", c.computed_at AS "computedAt",
   c.stale_at IS NOT NULL AS stale`;
+
+/** The tables RECORD_COLUMNS reads, as i, c, p, inv and a. */
+export const RECORD_SOURCE = `portfolio.impacts i
+  JOIN portfolio.impact_computations c ON c.id = i.computation_id
+  JOIN portfolio.positions p ON p.id = c.position_id
+  JOIN portfolio.investors inv ON inv.id = p.investor_id
+  JOIN portfolio.assets a ON a.id = p.asset_id`;
 
 const COMPUTATION_COLUMNS = `
   c.id, c.position_id AS "positionId", c.reporting_year AS "reportingYear", c.framework_id AS "frameworkId",
@@ -171,11 +178,7 @@ export class ImpactStore {
     }
     const rows: (Omit<ImpactRecord, 'computedAt'> & { computedAt: Date })[] = await m.query(
       `SELECT ${RECORD_COLUMNS}
-       FROM portfolio.impacts i
-       JOIN portfolio.impact_computations c ON c.id = i.computation_id
-       JOIN portfolio.positions p ON p.id = c.position_id
-       JOIN portfolio.investors inv ON inv.id = p.investor_id
-       JOIN portfolio.assets a ON a.id = p.asset_id
+       FROM ${RECORD_SOURCE}
        WHERE p.account_id = $1 AND p.id = ANY($2)${year}
        ORDER BY c.position_id, c.reporting_year, i.sub_category_id, i.indicator_id`,
       params,

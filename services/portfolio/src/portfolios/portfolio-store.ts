@@ -191,14 +191,20 @@ export class PortfolioStore {
 
   /** The account's portfolio of that identifier with its position ids, or NOT_FOUND. */
   async require(m: EntityManager, caller: Caller, portfolioIdentifier: string): Promise<PortfolioRef & { positionIds: number[] }> {
-    const identifier = v.text('portfolio_identifier', portfolioIdentifier);
-    const portfolio = await this.find(m, caller, identifier);
-    if (!portfolio) throw new NotFoundError(MSG.noSuchPortfolio(identifier));
+    const portfolio = await this.requireRef(m, caller, portfolioIdentifier);
     const members: { position_id: number }[] = await m.query(
       `SELECT position_id FROM portfolio.portfolio_positions WHERE portfolio_id = $1 ORDER BY position_id`,
       [portfolio.id],
     );
     return { ...portfolio, positionIds: members.map((x) => x.position_id) };
+  }
+
+  /** The caller's portfolio without its members (NOT_FOUND in the service's words when there is none). */
+  async requireRef(m: EntityManager, caller: Caller, portfolioIdentifier: string): Promise<PortfolioRef> {
+    const identifier = v.text('portfolio_identifier', portfolioIdentifier);
+    const portfolio = await this.find(m, caller, identifier);
+    if (!portfolio) throw new NotFoundError(MSG.noSuchPortfolio(identifier));
+    return portfolio;
   }
 
   private async membershipArgs(caller: Caller, investorIdentifier: string, portfolioIdentifier: string, positionId: number) {

@@ -18,7 +18,8 @@ export interface CallOptions {
 
 /**
  * A promise-returning client with one method per unary RPC of the definition, and one per server-streaming
- * RPC answering the stream (no deadline: it lasts until cancelled; errors arrive as DomainErrors).
+ * RPC answering the stream (no deadline: it lasts until cancelled, or until the request's call budget is
+ * spent when one is current; errors arrive as gRPC ServiceErrors: grpcErrorToDomain maps them).
  */
 export type TypedClient<D> = {
   [K in keyof D as D[K] extends { responseStream: false } ? K : never]: (
@@ -82,8 +83,20 @@ export function createGrpcClient<D extends Record<string, MethodDef>>(
   for (const [name, def] of Object.entries(definition)) {
     if (def.requestStream) continue;
     if (def.responseStream) {
-      typed[name] = (request: unknown, options: CallOptions = {}) =>
-        client.makeServerStreamRequest(def.path, def.requestSerialize as (v: unknown) => Buffer, def.responseDeserialize, request, metadataOf(def.path, options));
+      typed[name] = (request: unknown, options: CallOptions = {}) => {
+        const stream = client.makeServerStreamRequest(def.path, def.requestSerialize as (v: unknown) => Buffer, def.responseDeserialize, request, metadataOf(def.path, options));
+        // Under a request's budget (a streamed /v1/call answer) the stream ends with the request.
+        const budget = currentCallBudget();
+        if (budget) {
+          const cancel = () => stream.cancel();
+          if (budget.signal.aborted) cancel();
+          else {
+            budget.signal.addEventListener('abort', cancel, { once: true });
+            stream.once('close', () => budget.signal.removeEventListener('abort', cancel));
+          }
+        }
+        return stream;
+      };
       continue;
     }
     typed[name] = (request: unknown, options: CallOptions = {}) =>

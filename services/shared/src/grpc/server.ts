@@ -2,7 +2,6 @@ import { randomUUID } from 'node:crypto';
 import {
   Server,
   ServerCredentials,
-  type Metadata,
   type ServerUnaryCall,
   type sendUnaryData,
   type ServiceDefinition,
@@ -12,7 +11,7 @@ import { HealthImplementation } from 'grpc-health-check';
 import { ReflectionService } from '@grpc/reflection';
 import { loadSync } from '@grpc/proto-loader';
 import type { Logger } from '../logger.js';
-import { type Caller, METADATA_REQUEST_ID } from '../caller.js';
+import { METADATA_REQUEST_ID } from '../caller.js';
 import { verifyCall } from '../callers/call-metadata.js';
 import { domainErrorToGrpc } from './status-map.js';
 import { DomainError } from '../errors.js';
@@ -20,23 +19,22 @@ import { toDomainError } from './unexpected-error.js';
 import { grpcMetrics } from '../metrics.js';
 import { annotateActiveSpan } from '../tracing/tracer.js';
 import { asPoolCaller } from '../db/pool-share.js';
+import { serveStream, type StreamHandler } from './server-stream.js';
 
-/** What a handler knows about its call besides the request. */
-export interface CallContext {
-  caller: Caller | undefined;
-  requestId: string;
-  metadata: Metadata;
-  log: Logger;
-  /** Aborted when the client cancels or its deadline passes. */
-  signal: AbortSignal;
-}
+import type { CallContext } from './call-context.js';
+export type { CallContext } from './call-context.js';
 
 type ReqOf<M> = M extends { requestDeserialize: (b: Buffer) => infer R } ? R : never;
 type ResOf<M> = M extends { responseSerialize: (v: infer R) => Buffer } ? R : never;
 
-/** Async handlers for every unary method of a ts-proto service definition. */
+/** Async handlers for every unary method of a ts-proto service definition (streaming ones: server-stream.ts). */
 export type UnaryHandlers<D> = {
-  [K in keyof D]: (request: ReqOf<D[K]>, ctx: CallContext) => Promise<ResOf<D[K]>>;
+  [K in keyof D as D[K] extends { responseStream: true } ? never : K]: (request: ReqOf<D[K]>, ctx: CallContext) => Promise<ResOf<D[K]>>;
+};
+
+/** Handlers for every server-streaming method of a ts-proto service definition (server-stream.ts). */
+export type StreamHandlers<D> = {
+  [K in keyof D as D[K] extends { responseStream: true; requestStream: false } ? K : never]: (request: ReqOf<D[K]>, ctx: CallContext) => AsyncIterable<ResOf<D[K]>>;
 };
 
 /**
@@ -45,19 +43,25 @@ export type UnaryHandlers<D> = {
  * the single domain→gRPC table, logs unexpected errors (without request bodies, which may hold PII) and
  * records metrics.
  */
-export function implement<D extends Record<string, { path: string }>>(
+export function implement<D extends Record<string, { path: string; responseStream?: boolean }>>(
   serviceName: string,
   definition: D,
   handlers: Partial<UnaryHandlers<D>>,
   log: Logger,
+  streams: Partial<StreamHandlers<D>> = {},
 ): UntypedServiceImplementation {
   const impl: UntypedServiceImplementation = {};
   for (const key of Object.keys(definition) as (keyof D & string)[]) {
     const path = definition[key]!.path;
     const method = path.split('/').pop() ?? key;
+    const stream = (streams as Record<string, StreamHandler<unknown, unknown> | undefined>)[key];
+    if (definition[key]!.responseStream && stream) {
+      impl[key] = serveStream(serviceName, path, stream, log);
+      continue;
+    }
     // A method of the contract this server version does not serve yet answers UNIMPLEMENTED, as gRPC does.
     const handler =
-      handlers[key] ??
+      (handlers as Record<string, ((request: never, ctx: CallContext) => Promise<unknown>) | undefined>)[key] ??
       (async () => {
         throw new DomainError('UNIMPLEMENTED', `${method} is not available in this version of the service.`);
       });
