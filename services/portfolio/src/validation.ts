@@ -1,4 +1,4 @@
-import { InvalidArgumentError } from '@green-impact/shared/errors';
+import { InvalidArgumentError, truncate } from '@green-impact/shared/errors';
 
 /**
  * The rules of the service's inputs and their texts, which both gateway faces answer as they are: the gateway
@@ -156,7 +156,4 @@ export function batch<T>(field: string, values: readonly T[]): T[] {
   return [...new Set(values)];
 }
 
-/** Echoed input is cut short: a message must stay readable whatever a client sends. */
-export function truncate(value: string, max = 40): string {
-  return value.length > max ? `${value.slice(0, max)}…` : value;
-}
+export { truncate };

@@ -1,4 +1,4 @@
-import { InvalidArgumentError } from '@green-impact/shared/errors';
+import { InvalidArgumentError, truncate } from '@green-impact/shared/errors';
 
 /**
  * The rules of the service's inputs and their texts, which both gateway faces answer as they are: the gateway
@@ -66,7 +66,4 @@ export function finiteAmount(field: string, value: number): number {
   return value;
 }
 
-/** Echoed input is cut short: a message must stay readable whatever a client sends. */
-export function truncate(value: string, max = 40): string {
-  return value.length > max ? `${value.slice(0, max)}…` : value;
-}
+export { truncate };

@@ -1,5 +1,5 @@
 import { DocumentKind } from '@green-impact/proto/greenimpact/chain/v1/chain';
-import { DomainError, InvalidArgumentError } from '@green-impact/shared/errors';
+import { DomainError, InvalidArgumentError, truncate } from '@green-impact/shared/errors';
 import { nameOf, DOCUMENT_KINDS, type DocumentKindName } from '../jobs/job-types.js';
 
 /** Rendered reports are small; anything larger is a mistake (and would not fit a gRPC message later). */
@@ -45,14 +45,14 @@ export function validContent(kind: DocumentKindName, content: Buffer, contentTyp
   const type = contentType.trim() || (isJsonKind(kind) ? 'application/json' : 'text/html; charset=utf-8');
   const base = type.split(';')[0]!.trim().toLowerCase();
   if (isJsonKind(kind)) {
-    if (base !== 'application/json') throw new InvalidArgumentError(`content_type must be application/json for ${kind} documents, got "${type}".`, { field: 'content_type' });
+    if (base !== 'application/json') throw new InvalidArgumentError(`content_type must be application/json for ${kind} documents, got "${truncate(type)}".`, { field: 'content_type' });
     try {
       JSON.parse(content.toString('utf8'));
     } catch {
       throw new InvalidArgumentError('content must be valid JSON for JSON documents.', { field: 'content' });
     }
   } else if (base !== 'text/html') {
-    throw new InvalidArgumentError(`content_type must be text/html for ${kind} documents, got "${type}".`, { field: 'content_type' });
+    throw new InvalidArgumentError(`content_type must be text/html for ${kind} documents, got "${truncate(type)}".`, { field: 'content_type' });
   }
   return type;
 }

@@ -1,7 +1,7 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { In, type DataSource, type EntityManager } from 'typeorm';
 import type { Caller } from '@green-impact/shared/caller';
-import { FailedPreconditionError, InvalidArgumentError, NotFoundError } from '@green-impact/shared/errors';
+import { FailedPreconditionError, InvalidArgumentError, NotFoundError, truncate } from '@green-impact/shared/errors';
 import { TOPIC_JOB_EVENTS, TOPIC_JOBS } from '../schema.js';
 import { JobEntity, type JobRow } from './entities.js';
 import { BATCH_KINDS, type DocumentKindName, type JobEvent, type JobKindName, type JobMessage, type JobStatusName } from './job-types.js';
@@ -136,9 +136,9 @@ export class JobStore {
     } else if (!text) {
       throw new InvalidArgumentError('job_id is required.', { field: 'job_id' });
     } else {
-      throw new InvalidArgumentError(`job_id must be a job id (UUID) or an entry id (number), got "${ref}".`, { field: 'job_id' });
+      throw new InvalidArgumentError(`job_id must be a job id (UUID) or an entry id (number), got "${truncate(ref)}".`, { field: 'job_id' });
     }
-    if (!job) throw new NotFoundError(`No such job ${text}.`);
+    if (!job) throw new NotFoundError(`No such job ${truncate(text)}.`);
     return job;
   }
 

@@ -1,6 +1,6 @@
 import { getAddress, isAddress, ZeroAddress } from 'ethers';
 import type { NftAttribute } from '@green-impact/proto/greenimpact/chain/v1/chain';
-import { InvalidArgumentError } from '@green-impact/shared/errors';
+import { InvalidArgumentError, truncate } from '@green-impact/shared/errors';
 
 export const MAX_NAME_CHARS = 200;
 export const MAX_DESCRIPTION_CHARS = 5_000;
@@ -117,7 +117,7 @@ export function metadataBytes(m: NftMetadataJson): Buffer {
 export function validWalletAddress(address: string, field = 'address'): string {
   const v = address.trim();
   if (!v) throw new InvalidArgumentError(`${field} is required (a wallet address, 0x + 40 hex digits).`, { field });
-  if (!isAddress(v)) throw new InvalidArgumentError(`${field} must be a wallet address (0x + 40 hex digits, EIP-55 checksum when mixed case), got "${v}".`, { field });
+  if (!isAddress(v)) throw new InvalidArgumentError(`${field} must be a wallet address (0x + 40 hex digits, EIP-55 checksum when mixed case), got "${truncate(v)}".`, { field });
   const checksummed = getAddress(v);
   if (checksummed === ZeroAddress) throw new InvalidArgumentError(`${field} must not be the zero address.`, { field });
   return checksummed;
@@ -135,7 +135,7 @@ export function validEmail(email: string): string {
 export function validTokenId(nftId: string): string {
   const v = nftId.trim();
   if (!v) throw new InvalidArgumentError('nftId is required.', { field: 'nftId' });
-  if (!/^\d{1,78}$/.test(v)) throw new InvalidArgumentError(`nftId must be a token id (a whole number), got "${v}".`, { field: 'nftId' });
+  if (!/^\d{1,78}$/.test(v)) throw new InvalidArgumentError(`nftId must be a token id (a whole number), got "${truncate(v)}".`, { field: 'nftId' });
   return BigInt(v).toString();
 }
 

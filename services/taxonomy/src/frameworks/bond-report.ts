@@ -27,7 +27,7 @@ export function lei(field: string, value: string | undefined): string | undefine
     const digits = /[0-9]/.test(ch) ? ch : String(ch.charCodeAt(0) - 55);
     for (const d of digits) remainder = (remainder * 10 + Number(d)) % 97;
   }
-  if (remainder !== 1) throw new InvalidArgumentError(`${field} has wrong check digits (ISO 17442), got "${code}".`, { field });
+  if (remainder !== 1) throw new InvalidArgumentError(`${field} has wrong check digits (ISO 17442), got "${truncate(code)}".`, { field });
   return code;
 }
 
