@@ -19,7 +19,7 @@ th,td{border:1px solid #d5ded8;padding:6px 8px;text-align:left;vertical-align:to
 th{background:#e8f0eb;font-weight:600}
 table.kv th{width:38%}
 td.n{text-align:right;font-variant-numeric:tabular-nums;white-space:nowrap}
-footer{margin-top:28px;color:#6b7c72;font-size:.85rem}
+footer{margin-top:28px;color:#4f5f56;font-size:.85rem}
 `.trim();
 
 type Cell = string | { n: string };
@@ -49,7 +49,8 @@ export function renderPositionHtml(doc: PositionDocument): string {
   const title = `Position impacts ${doc.reporting_year} — position ${p.position_id}`;
   return [
     '<!DOCTYPE html>',
-    `<html${doc.language_code ? ` lang="${escapeHtml(doc.language_code)}"` : ''}>`,
+    // The page's own labels are English: without a language of the names, the page is English.
+    `<html lang="${escapeHtml(doc.language_code ?? 'en')}">`,
     '<head>',
     '<meta charset="utf-8">',
     '<meta name="viewport" content="width=device-width, initial-scale=1">',
