@@ -289,8 +289,8 @@ for (const db of testDatabases) {
       assert.equal(doc.errors, undefined, JSON.stringify(doc.errors));
       assert.equal(doc.data.document.verified, true);
       assert.equal(doc.data.document.cid, done.document.cid);
-      const page = await fetch(done.document.pageUrl, { headers: { 'x-api-key': issuerKey } });
-      assert.equal(await page.text(), doc.data.document.content);
+      const page = await fetch(`${done.document.pageUrl}?raw=1`, { headers: { 'x-api-key': issuerKey } });
+      assert.equal(await page.text(), doc.data.document.content, 'the document alone (raw=1) is the content GraphQL answers');
 
       const listed = await gql('{ jobs(kind: DOCUMENT, status: COMPLETED, first: 10) { nodes { id } } networks { name embedded rpcUrl aliasOf } }');
       assert.ok(listed.data.jobs.nodes.some((n: any) => n.id === job.id));

@@ -5,7 +5,7 @@ import type { Browser, Page } from 'playwright-core';
 import { launchChromium, skipWithoutChromium } from '@green-impact/testing/gateway/chromium';
 import { accessibilityViolations, screenshot } from '@green-impact/testing/gateway/page-checks';
 import { testDatabases } from '@green-impact/testing/shared/databases';
-import { ESG, seedAccount, seedReferenceData, YEAR, type AccountData } from './support/dataset.js';
+import { ESG, idOf, seedAccount, seedReferenceData, YEAR, type AccountData } from './support/dataset.js';
 import { until } from './support/poll.js';
 import { createUserAccount, ok, startTestSystem } from './support/system.js';
 import { conformingV1Client } from './support/answer-conformance.js';
@@ -31,7 +31,20 @@ describe('document pages in Chromium', { skip: skipWithoutChromium }, () => {
     system = await startTestSystem(testDatabases[0]!, OPERATOR);
     const owner = await createUserAccount(system.gatewayUrl, OPERATOR, 'Page Owner');
     const esg = conformingV1Client(system.gatewayUrl, owner);
-    a = await seedAccount(esg, 'P', await seedReferenceData(conformingV1Client(system.gatewayUrl, OPERATOR)));
+    const op = conformingV1Client(system.gatewayUrl, OPERATOR);
+    const tax = await seedReferenceData(op);
+    a = await seedAccount(esg, 'P', tax);
+    // A second category and a second unit, with SDGs and an EU objective, so each chart has more than one bar.
+    const id = async (operation: string, params: Record<string, unknown>) => idOf((await ok(op(ESG, operation, { reporting_year: YEAR, language_code: 'en', ...params }), operation)).message);
+    const transport = await id('addCategory', { category_name: 'Clean transportation' });
+    const rail = await id('addSubCategory', { sub_category_name: 'Electric rail', category_id: transport });
+    const tonnes = await id('addUnit', { unit_name: 'tCO2e' });
+    const ghg = await id('addIndicator', { indicator_name: 'GHG emissions avoided', super_indicator_id: await id('addSuperIndicator', { super_indicator_name: 'Climate', category_id: transport }), unit_id: tonnes });
+    await ok(op(ESG, 'addGoalObjectiveToSubCategory', { sub_category_id: tax.subCategory, reporting_year: YEAR, sdg_id: 7, eu_objective_id: 1 }), 'goals');
+    await ok(op(ESG, 'addGoalObjectiveToSubCategory', { sub_category_id: rail, reporting_year: YEAR, sdg_id: 11, eu_objective_id: 1 }), 'goals');
+    for (const [sub, volume, indicator, value] of [[rail, 200_000, ghg, 50], [tax.subCategory, 500_000, ghg, 30]] as const) {
+      await ok(esg(ESG, 'addCategoryIndicatorToFramework', { framework_identifier: a.framework, sub_category_id: sub, sub_category_volume: volume, indicator_id: indicator, indicator_value: value, reporting_year: YEAR }), 'row');
+    }
     const write = async (operation: string, parameters: Record<string, unknown>) => (await ok(esg(ESG, operation, { reporting_year: YEAR, ...SAVE, ...parameters }), operation)).job_id as string;
     const jobs = {
       framework: await write('writeHtmlFrameworkToBlockchain', { framework_identifier: a.framework, sdg_goals_included: 'yes', eu_objectives_included: 'yes' }),
@@ -98,6 +111,14 @@ describe('document pages in Chromium', { skip: skipWithoutChromium }, () => {
         const { createHash } = await import('node:crypto');
         assert.equal(createHash('sha256').update(Buffer.from(await raw.arrayBuffer())).digest('hex'), sha256);
 
+        const shown = await charts(page);
+        assert.ok(shown.length >= 2, `charts on the page: ${shown.length}`);
+        for (const chart of shown) {
+          assert.equal(await page.getByRole('img', { name: chart.title }).count(), 1, `the chart "${chart.title}" is an image named by its title`);
+          assertBarsMatchTable(chart);
+        }
+        if (kind === 'framework') assertFrameworkCharts(shown, await frameworkRows(page));
+        else assertImpactCharts(shown, await page.evaluate(IMPACT_ROWS) as ImpactRow[]);
         assert.deepEqual(await accessibilityViolations(page), [], 'axe-core finds nothing');
         assert.ok((await screenshot(page, `document-${kind}`)).length > 10_000, 'a screenshot of the page');
       } finally {
@@ -106,3 +127,78 @@ describe('document pages in Chromium', { skip: skipWithoutChromium }, () => {
     });
   }
 });
+
+/** A chart as the browser has it: its bars (label, value, length, the figure written beside) and its table's rows. */
+interface Chart {
+  title: string;
+  bars: { label: string; value: number; width: number; text: string }[];
+  table: { label: string; value: number; text: string }[];
+}
+
+/** Read in the page (a string: this package compiles without the DOM's types). */
+const CHARTS = `[...document.querySelectorAll('figure.chart')].map((f) => ({
+  title: f.querySelector('figcaption').textContent,
+  bars: [...f.querySelectorAll('svg g.bar')].map((g) => ({ label: g.dataset.label, value: Number(g.querySelector('rect').dataset.value), width: Number(g.querySelector('rect').getAttribute('width')), text: g.querySelectorAll('text')[1].textContent })),
+  table: [...f.querySelectorAll('table.chart-data tbody tr')].map((tr) => ({ label: tr.querySelector('th').textContent, value: Number(tr.querySelector('td').dataset.value), text: tr.querySelector('td').textContent })),
+}))`;
+
+async function charts(page: Page): Promise<Chart[]> {
+  return (await page.evaluate(CHARTS)) as Chart[];
+}
+
+/** The bars show the table's figures: same labels in the same order, lengths proportional to the values, the same text. */
+function assertBarsMatchTable(chart: Chart): void {
+  assert.deepEqual(chart.bars.map((b) => [b.label, b.value, b.text]), chart.table.map((r) => [r.label, r.value, r.text]), chart.title);
+  const max = Math.max(...chart.table.map((r) => r.value));
+  for (const b of chart.bars) assert.ok(Math.abs(b.width - (b.value / max) * 330) <= 0.01, `${chart.title}: ${b.label} is ${b.width} long for ${b.value} of ${max}`);
+}
+
+/** A figure as the documents write it (digits grouped by a narrow no-break space or a comma). */
+const figure = (text: string) => Number(text.replace(/[\u202f,\s]/g, ''));
+
+function bars(shown: Chart[], title: string): Record<string, number> {
+  const chart = shown.find((c) => c.title === title);
+  assert.ok(chart, `a chart "${title}" among ${shown.map((c) => c.title).join(', ')}`);
+  return Object.fromEntries(chart.table.map((r) => [r.label, figure(r.text)]));
+}
+
+interface FrameworkRow { category: string; sub: string; volume: number; indicator: string; value: number; unit: string; sdgs: string; eu: string }
+
+/** The framework document's own table of rows, as figures. */
+async function frameworkRows(page: Page): Promise<FrameworkRow[]> {
+  const cells = (await page.evaluate(`[...document.querySelectorAll('table.rows tbody tr')].map((tr) => [...tr.cells].map((c) => c.innerText))`)) as string[][];
+  return cells.map(([category, sub, volume, , indicator, value, unit, sdgs, eu]) => ({ category: category!, sub: sub!, volume: figure(volume!), indicator: indicator!, value: figure(value!), unit: unit!, sdgs: sdgs!, eu: eu! }));
+}
+
+/** The charts say what the document's table says: sums per category (each sub category once), per indicator, per goal. */
+function assertFrameworkCharts(shown: Chart[], rows: FrameworkRow[]): void {
+  const subs = new Map(rows.map((r) => [r.sub, r]));
+  const sum = (entries: [string, number][]) => entries.reduce<Record<string, number>>((acc, [k, v]) => ({ ...acc, [k]: (acc[k] ?? 0) + v }), {});
+  assert.deepEqual(bars(shown, 'Volume by category (EUR)'), sum([...subs.values()].map((r) => [r.category, r.volume])));
+  assert.deepEqual(bars(shown, 'Volume by category (EUR)'), { 'Renewable energy': 500_000, 'Clean transportation': 200_000 });
+  assert.deepEqual(bars(shown, 'Indicator value per indicator (tCO2e)'), { 'GHG emissions avoided': 80 });
+  assert.deepEqual(bars(shown, 'Indicator value per indicator (MWh)'), sum(rows.filter((r) => r.unit === 'MWh').map((r) => [r.indicator, r.value])));
+  const goal = (text: string) => text.split('\n').filter(Boolean);
+  const bySdg = sum([...subs.values()].flatMap((r) => goal(r.sdgs).map((g) => [`SDG ${g}`, r.volume] as [string, number])));
+  assert.deepEqual(bars(shown, 'Volume by SDG (EUR)'), bySdg);
+  assert.deepEqual(Object.values(bySdg).sort(), [200_000, 500_000]);
+  assert.deepEqual(Object.values(bars(shown, 'Volume by EU environmental objective (EUR)')), [700_000]);
+}
+
+interface ImpactRow { category: string; sub: string; indicator: string; unit: string; impact: number; attributed: number }
+
+const IMPACT_ROWS = `[...[...document.querySelectorAll('section')].find((s) => s.querySelector('h2').textContent === 'Impacts').querySelectorAll('tbody tr')].map((tr) => {
+  const c = [...tr.cells].map((td) => td.innerText);
+  return { category: c[0], sub: c[1], indicator: c[3], unit: c[4], impact: Number(c[7].replace(/,/g, '')), attributed: Number(c[8].replace(/,/g, '')) };
+})`;
+
+/** The position's charts say what its impacts table says. */
+function assertImpactCharts(shown: Chart[], rows: ImpactRow[]): void {
+  assert.ok(rows.length > 0);
+  const subs = new Map(rows.map((r) => [r.sub, r]));
+  const sum = (entries: [string, number][]) => entries.reduce<Record<string, number>>((acc, [k, v]) => ({ ...acc, [k]: Math.round(((acc[k] ?? 0) + v) * 100) / 100 }), {});
+  assert.deepEqual(bars(shown, 'Attributed volume by category (EUR)'), sum([...subs.values()].map((r) => [r.category, r.attributed])));
+  for (const unit of new Set(rows.map((r) => r.unit))) {
+    assert.deepEqual(bars(shown, `Impact per indicator (${unit})`), sum(rows.filter((r) => r.unit === unit).map((r) => [r.indicator, r.impact])));
+  }
+}

@@ -1,3 +1,5 @@
+import { CHART_STYLE } from '@green-impact/shared/charts/bar-chart';
+import { renderImpactCharts } from '@green-impact/shared/charts/impact-charts';
 import { formatFixed } from './number-format.js';
 import type { PositionDocument } from './position-document.js';
 
@@ -20,7 +22,7 @@ th{background:#e8f0eb;font-weight:600}
 table.kv th{width:38%}
 td.n{text-align:right;font-variant-numeric:tabular-nums;white-space:nowrap}
 footer{margin-top:28px;color:#4f5f56;font-size:.85rem}
-`.trim();
+`.trim() + CHART_STYLE;
 
 type Cell = string | { n: string };
 
@@ -94,6 +96,17 @@ export function renderPositionHtml(doc: PositionDocument): string {
       ['τ: days held in the year ÷ days in the year', { n: `${at.holding_days_in_year} / ${at.days_in_year} = ${at.tau}` }],
       ['Computed at', at.computed_at],
     ])),
+    ...(doc.impacts.length ? [section('Charts', renderImpactCharts(doc.impacts.map((r) => ({
+      category: r.category_name,
+      subCategoryKey: String(r.sub_category_id),
+      volume: r.attributed_volume,
+      indicatorKey: String(r.indicator_id),
+      indicator: r.indicator_name,
+      unit: r.unit_name,
+      value: r.impact,
+      sdg: r.sdg,
+      euObjective: r.eu_objective,
+    })), { currency: f.framework_currency_code, volumeName: 'Attributed volume', valueName: 'Impact', sdg, euObjectives: eu, format: (x) => escapeHtml(formatFixed(x, d)) }))] : []),
     section('Impacts', grid(impactHead, doc.impacts.map((r) => {
       const cells: Cell[] = [r.category_name, r.sub_category_name, r.super_indicator_name, r.indicator_name, r.unit_name,
         amount(r.indicator_value), amount(r.sub_category_volume), amount(r.impact), amount(r.attributed_volume)];
