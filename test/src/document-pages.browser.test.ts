@@ -7,7 +7,7 @@ import { accessibilityViolations, screenshot } from '@green-impact/testing/gatew
 import { testDatabases } from '@green-impact/testing/shared/databases';
 import { ESG, idOf, seedAccount, seedReferenceData, YEAR, type AccountData } from './support/dataset.js';
 import { until } from './support/poll.js';
-import { createUserAccount, ok, startTestSystem } from './support/system.js';
+import { createUserAccount, graphqlClient, ok, startTestSystem } from './support/system.js';
 import { conformingV1Client } from './support/answer-conformance.js';
 
 const OPERATOR = 'document-pages-operator-key';
@@ -24,7 +24,8 @@ describe('document pages in Chromium', { skip: skipWithoutChromium }, () => {
   let system: RunningSystem;
   let browser: Browser;
   let a: AccountData;
-  const links = { framework: '', impacts: '' };
+  const links = { framework: '', impacts: '', portfolioReport: '', investorReport: '' };
+  let totals: { indicator_name: string; unit_name: string; value: number }[] = [];
   const txHashes = { framework: '', impacts: '' };
 
   before(async () => {
@@ -57,6 +58,13 @@ describe('document pages in Chromium', { skip: skipWithoutChromium }, () => {
       const reader = name === 'framework' ? 'getHtmlFrameworkFromBlockchain' : 'getHtmlPositionImpactsFromBlockchain';
       links[name] = Object.values(await ok(esg(ESG, reader, { job_id: jobId }), reader))[0] as string;
     }
+    // The report links, one from each face.
+    links.portfolioReport = (await ok(esg(ESG, 'getHtmlPortfolioImpactReport', { portfolio_identifier: a.portfolio, reporting_year: YEAR }), 'report link'))['Portfolio impact report'];
+    const gql = await graphqlClient(system.gatewayUrl, owner)('query($i: String!) { investorImpactReportUrl(investorIdentifier: $i, year: 2024) }', { i: a.investor });
+    assert.equal(gql.errors, undefined, JSON.stringify(gql.errors));
+    links.investorReport = gql.data.investorImpactReportUrl;
+    totals = (await ok(esg(ESG, 'getPortfolioImpacts', { portfolio_identifier: a.portfolio, reporting_year: YEAR, include_records: 'no' }), 'totals')).totals;
+    assert.ok(totals.length > 0, 'the portfolio has impacts');
     browser = await launchChromium();
   });
   after(async () => {
@@ -87,6 +95,38 @@ describe('document pages in Chromium', { skip: skipWithoutChromium }, () => {
     }
     assert.match(await aside.locator('.anchoring-status').innerText(), /^Verified: the content's SHA-256 equals the hash anchored on sepolia/);
     return facts;
+  }
+
+  for (const kind of ['portfolioReport', 'investorReport'] as const) {
+    it(`the ${kind === 'portfolioReport' ? 'portfolio' : 'investor'} impact report opens from its link: totals, charts of them, each position's inputs`, { timeout: 60_000 }, async () => {
+      const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+      try {
+        const page = await context.newPage();
+        const answer = await page.goto(links[kind]);
+        assert.equal(answer?.status(), 200);
+        // Gateway pages keep their own CSP (no inline script); axe runs through the DevTools protocol.
+        assert.match((await answer!.allHeaders())['content-security-policy'] ?? '', /^default-src 'none'/);
+        const subject = kind === 'portfolioReport' ? `portfolio ${a.portfolio}` : `investor ${a.investor}`;
+        assert.equal(await page.title(), `Impact report ${YEAR}: ${subject}`);
+        // The totals table says what getPortfolioImpacts says (the investor holds the portfolio's one position).
+        const shownTotals = (await page.evaluate(TOTALS)) as [string, string, string][];
+        assert.deepEqual(shownTotals.map(([name, unit, value]) => [name, unit, figure(value)]), totals.map((t) => [t.indicator_name, t.unit_name, Math.round(t.value * 100) / 100]));
+        const shown = await charts(page);
+        for (const chart of shown) assertBarsMatchTable(chart);
+        for (const t of totals) assert.equal(bars(shown, `Impact per indicator (${t.unit_name})`)[t.indicator_name], Math.round(t.value * 100) / 100);
+        // Every position's inputs: P_f, D, the share, τ and the FX rate.
+        const head = (await page.locator('table', { hasText: 'Attribution of each position' }).locator('thead th').allInnerTexts()).map((h) => h.trim());
+        for (const input of ['P_f', 'D', 'Share P_f ÷ D', 'τ', 'FX rate']) assert.ok(head.includes(input), `${input} among ${head.join(', ')}`);
+        assert.deepEqual(await accessibilityViolations(page), [], 'axe-core finds nothing');
+        assert.ok((await screenshot(page, `report-${kind}`)).length > 10_000);
+        // Printed: A4 landscape, the same page.
+        await page.emulateMedia({ media: 'print' });
+        const pdf = await page.pdf({ preferCSSPageSize: true });
+        assert.equal(pdf.subarray(0, 5).toString(), '%PDF-');
+      } finally {
+        await context.close();
+      }
+    });
   }
 
   for (const kind of ['framework', 'impacts'] as const) {
@@ -202,3 +242,6 @@ function assertImpactCharts(shown: Chart[], rows: ImpactRow[]): void {
     assert.deepEqual(bars(shown, `Impact per indicator (${unit})`), sum(rows.filter((r) => r.unit === unit).map((r) => [r.indicator, r.impact])));
   }
 }
+
+/** The report's totals per indicator: name, unit, impact as written. */
+const TOTALS = `[...[...document.querySelectorAll('h2')].find((h) => h.textContent === 'Totals per indicator').nextElementSibling.querySelectorAll('tbody tr')].map((tr) => [...tr.cells].slice(0, 3).map((c) => c.innerText))`;

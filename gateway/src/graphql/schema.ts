@@ -7,6 +7,7 @@ import { nftTypeDefs } from './nft-schema.js';
 import { portfolioMutationTypeDefs } from './portfolio-mutations-schema.js';
 import { portfolioTypeDefs } from './portfolio-schema.js';
 import { recomputeTypeDefs } from './recompute-schema.js';
+import { reportTypeDefs } from './report-schema.js';
 import { subscriptionTypeDefs } from './subscription-schema.js';
 import { taxonomyMutationTypeDefs } from './taxonomy-mutations-schema.js';
 import { taxonomyTypeDefs } from './taxonomy-schema.js';
@@ -269,5 +270,6 @@ export const typeDefs =
   nftTypeDefs +
   subscriptionTypeDefs +
   recomputeTypeDefs +
+  reportTypeDefs +
   nodeTypeDefs +
   userErrorTypeDefs;

@@ -31,6 +31,12 @@ export interface ImpactChartOptions {
   euObjectives: boolean;
   /** A figure as the document writes it, HTML. */
   format: (value: number) => string;
+  /**
+   * Which charts: all (default), or only the allocation charts (in `currency`) or only the indicator charts,
+   * for a report over several framework currencies. `idPrefix` keeps the charts' ids apart on such a page.
+   */
+  only?: 'allocation' | 'indicators';
+  idPrefix?: string;
 }
 
 /** Sums `value` per key, keeping the first label seen; bars in the order `order` gives. */
@@ -70,9 +76,10 @@ export function renderImpactCharts(rows: ImpactChartRow[], o: ImpactChartOptions
   const subs = subCategories(rows);
   const volumeHeading = `${o.volumeName} (${o.currency})`;
   const charts: string[] = [];
-  charts.push(
+  const id = (name: string) => `${o.idPrefix ?? ''}chart-${name}`;
+  if (o.only !== 'indicators') charts.push(
     renderBarChart({
-      id: 'chart-allocation-category',
+      id: id('allocation-category'),
       title: `${o.volumeName} by category (${o.currency})`,
       description: `${o.volumeName} of each category in ${o.currency}: the sum of its sub categories' volumes.`,
       labelHeading: 'Category',
@@ -82,11 +89,11 @@ export function renderImpactCharts(rows: ImpactChartRow[], o: ImpactChartOptions
     }),
   );
   const units = [...new Set(rows.map((r) => r.unit))];
-  units.forEach((unit, i) => {
+  if (o.only !== 'allocation') units.forEach((unit, i) => {
     const bars = sums(rows.filter((r) => r.unit === unit).map((r) => ({ key: r.indicatorKey, label: r.indicator, value: r.value })));
     charts.push(
       renderBarChart({
-        id: `chart-indicators-${i + 1}`,
+        id: id(`indicators-${i + 1}`),
         title: `${o.valueName} per indicator (${unit})`,
         description: `${o.valueName} of each indicator measured in ${unit}, summed over the sub categories.`,
         labelHeading: 'Indicator',
@@ -96,11 +103,11 @@ export function renderImpactCharts(rows: ImpactChartRow[], o: ImpactChartOptions
       }),
     );
   });
-  const goalChart = (id: string, what: string, bars: Bar[]) =>
-    bars.length === 0
+  const goalChart = (name: string, what: string, bars: Bar[]) =>
+    bars.length === 0 || o.only === 'indicators'
       ? ''
       : renderBarChart({
-          id,
+          id: id(name),
           title: `${o.volumeName} by ${what} (${o.currency})`,
           description: `${o.volumeName} in ${o.currency} of the sub categories contributing to each ${what}; a sub category contributing to several counts for each.`,
           labelHeading: what[0]!.toUpperCase() + what.slice(1),
@@ -108,7 +115,7 @@ export function renderImpactCharts(rows: ImpactChartRow[], o: ImpactChartOptions
           bars,
           format: o.format,
         });
-  if (o.sdg) charts.push(goalChart('chart-allocation-sdg', 'SDG', goalBars(subs, (s) => s.sdg, 'SDG ')));
-  if (o.euObjectives) charts.push(goalChart('chart-allocation-eu', 'EU environmental objective', goalBars(subs, (s) => s.eu, '')));
+  if (o.sdg) charts.push(goalChart('allocation-sdg', 'SDG', goalBars(subs, (s) => s.sdg, 'SDG ')));
+  if (o.euObjectives) charts.push(goalChart('allocation-eu', 'EU environmental objective', goalBars(subs, (s) => s.eu, '')));
   return charts.filter(Boolean).join('\n');
 }
