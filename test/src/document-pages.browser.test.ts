@@ -121,8 +121,7 @@ describe('document pages in Chromium', { skip: skipWithoutChromium }, () => {
         assert.ok((await screenshot(page, `report-${kind}`)).length > 10_000);
         // Printed: A4 landscape, the same page.
         await page.emulateMedia({ media: 'print' });
-        const pdf = await page.pdf({ preferCSSPageSize: true });
-        assert.equal(pdf.subarray(0, 5).toString(), '%PDF-');
+        assert.deepEqual(pageBox(await page.pdf({ preferCSSPageSize: true })), [842, 595], 'A4 landscape in points');
       } finally {
         await context.close();
       }
@@ -161,6 +160,12 @@ describe('document pages in Chromium', { skip: skipWithoutChromium }, () => {
         else assertImpactCharts(shown, await page.evaluate(IMPACT_ROWS) as ImpactRow[]);
         assert.deepEqual(await accessibilityViolations(page), [], 'axe-core finds nothing');
         assert.ok((await screenshot(page, `document-${kind}`)).length > 10_000, 'a screenshot of the page');
+        // Printed: the anchoring facts head the first page, A4 (the served style's @page), nothing hidden.
+        await page.emulateMedia({ media: 'print' });
+        const printed = await page.evaluate(`(() => { const a = document.querySelector('aside.anchoring'); const r = a.getBoundingClientRect(); return { top: r.top, shown: getComputedStyle(a).display !== 'none', first: document.body.firstElementChild === a }; })()`);
+        assert.deepEqual(printed, { top: 0, shown: true, first: true });
+        assert.deepEqual(pageBox(await page.pdf({ preferCSSPageSize: true })), [595, 842], 'A4 portrait in points');
+        await screenshot(page, `document-${kind}-print`);
       } finally {
         await close();
       }
@@ -245,3 +250,10 @@ function assertImpactCharts(shown: Chart[], rows: ImpactRow[]): void {
 
 /** The report's totals per indicator: name, unit, impact as written. */
 const TOTALS = `[...[...document.querySelectorAll('h2')].find((h) => h.textContent === 'Totals per indicator').nextElementSibling.querySelectorAll('tbody tr')].map((tr) => [...tr.cells].slice(0, 3).map((c) => c.innerText))`;
+
+/** The first page's size of a PDF Chromium printed, in points. */
+function pageBox(pdf: Buffer): [number, number] | undefined {
+  assert.equal(pdf.subarray(0, 5).toString(), '%PDF-');
+  const box = /\/MediaBox \[0 0 ([\d.]+) ([\d.]+)\]/.exec(pdf.toString('latin1'));
+  return box ? [Math.round(Number(box[1])), Math.round(Number(box[2]))] : undefined;
+}
