@@ -1,5 +1,6 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
+import { createHash } from 'node:crypto';
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { JobStatus } from '@green-impact/proto/greenimpact/chain/v1/chain';
@@ -58,10 +59,33 @@ describe('GET /jobs/<job_id>.html', () => {
     assert.match(res.headers.get('content-security-policy') ?? '', /default-src 'none'.*sandbox/);
     const cid = res.headers.get('x-document-cid');
     assert.match(cid ?? '', /^bafkrei/);
-    assert.equal(res.headers.get('etag'), `"${cid}"`);
-    assert.match(res.headers.get('x-document-sha256') ?? '', /^[0-9a-f]{64}$/);
-    // The framework's page as the taxonomy service renders it, its name escaped.
-    assert.match(await res.text(), /^<!DOCTYPE html>\n[\s\S]*<title>Green &lt;Bond&gt; Framework \(GBF\), reporting year 2024<\/title>/);
+    const sha256 = res.headers.get('x-document-sha256') ?? '';
+    assert.match(sha256, /^[0-9a-f]{64}$/);
+    assert.equal(res.headers.get('etag'), null, 'the page carries the time of its verification');
+    const text = await res.text();
+    assert.match(text, /^<!DOCTYPE html>\n[\s\S]*<title>Green &lt;Bond&gt; Framework \(GBF\), reporting year 2024<\/title>/);
+    // The anchoring facts around the document (pages/anchoring.ts): network, transaction, block, hash, status.
+    const panel = /<aside class="anchoring"[\s\S]*?<\/aside>/.exec(text)?.[0] ?? '';
+    assert.match(panel, /<strong>Verified<\/strong>: the content's SHA-256 equals the hash anchored on sepolia, read from the chain at <time datetime="\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ">/);
+    assert.match(panel, /<dt>Network<\/dt><dd>sepolia<\/dd>/);
+    assert.match(panel, /<dt>Transaction<\/dt><dd><a class="mono" href="[^"]+\/tx\/0x[0-9a-f]{64}">0x[0-9a-f]{64}<\/a><\/dd>/);
+    assert.match(panel, /<dt>Block<\/dt><dd><a href="[^"]+">\d+<\/a><\/dd>/);
+    assert.ok(panel.includes(`<span class="mono">${sha256}</span>`), 'the content hash');
+    assert.ok(panel.includes(`<span class="mono">${cid}</span>`), 'the CID');
+
+    // raw=1: exactly the anchored bytes, which the panel names and the headers hash.
+    const raw = await get(`/jobs/${htmlJob}.html?raw=1`, { 'x-api-key': t.userKey });
+    assert.equal(raw.status, 200);
+    assert.equal(raw.headers.get('etag'), `"${cid}"`);
+    assert.match(raw.headers.get('content-security-policy') ?? '', /default-src 'none'.*sandbox/);
+    const bytes = Buffer.from(await raw.arrayBuffer());
+    assert.equal(createHash('sha256').update(bytes).digest('hex'), sha256);
+    assert.ok(!bytes.toString('utf8').includes('class="anchoring"'));
+    assert.ok(panel.includes(`href="/jobs/${htmlJob}.html?raw=1"`), 'the panel links the bytes alone');
+    // The document's bytes stand unchanged in the page, the panel and its style around them.
+    const [head, rest] = [bytes.toString('utf8').split('</head>')[0]!, bytes.toString('utf8').split('<body>')[1]!];
+    assert.ok(text.startsWith(head) && text.endsWith(rest), 'the document is unchanged inside the page');
+    assert.equal((await get(`/jobs/${htmlJob}.html?raw=yes`, { 'x-api-key': t.userKey })).status, 400);
   });
 
   test('needs the account key: jobs are private', async () => {
@@ -111,7 +135,7 @@ describe('GET /jobs/<job_id>.html', () => {
 
 describe('GET /ipfs/<cid>', () => {
   test("a private framework's document: only with the account's key, never shared; 304 for a known ETag", async () => {
-    const page = await get(`/jobs/${htmlJob}.html`, { 'x-api-key': t.userKey });
+    const page = await get(`/jobs/${htmlJob}.html?raw=1`, { 'x-api-key': t.userKey });
     const cid = page.headers.get('x-document-cid')!;
     const res = await get(`/ipfs/${cid}`, { 'x-api-key': t.userKey });
     assert.equal(res.status, 200);

@@ -5,6 +5,7 @@ import { API_KEY_HEADER, type Authenticate } from './auth.js';
 import { chainClient, type GatewayClients } from './clients.js';
 import { DocumentLinks } from './document-links.js';
 import { describeError } from './http-errors.js';
+import { anchoringFacts, anchoringPanel, withAnchoring } from './pages/anchoring.js';
 import { errorPage, pageHeaders } from './pages/html.js';
 import { locals, routeLabel } from './request-context.js';
 import { documentKindParts, requireVerifiedDocument } from './catalogue/chain/job-shapes.js';
@@ -46,25 +47,26 @@ export function chainRoutes(options: ChainRoutesOptions): Router {
     const page = /^(.+)\.html$/.exec(param(req, 'page'));
     if (!page) return next();
     const jobId = page[1]!;
-    if (DocumentLinks.isLinkQuery(req.query)) return linkedPage(jobId, req.query, res);
+    const view = pageView(req);
+    if (DocumentLinks.isLinkQuery(req.query)) return linkedPage(jobId, req.query, view, res);
     const { requestId } = locals(res);
     const { caller } = await options.authenticate(req.header(API_KEY_HEADER), requestId, locals(res).clientAddress);
     const doc = await chainClient(options.clients).getDocument({ jobId }, { caller, requestId });
-    sendPage(res, doc, jobId, PRIVATE);
+    sendPage(res, doc, jobId, PRIVATE, view);
   });
 
   /**
    * A signed link: judged by its signature alone (any X-Api-Key is ignored), answered as pages since a
    * browser follows it. Altered, revoked, unknown: the 404 of an unknown job. Expired: 403, said so.
    */
-  async function linkedPage(jobId: string, query: Request['query'], res: Response): Promise<void> {
+  async function linkedPage(jobId: string, query: Request['query'], view: PageView, res: Response): Promise<void> {
     try {
       const link = options.documentLinks.check(jobId, query);
       if (!link.ok && link.reason === 'expired') throw new NotAuthorizedError('This link has expired. Ask whoever sent it for a new one.');
       if (!link.ok) throw new NotFoundError(`No such job ${jobId.slice(0, 64)}.`);
       const doc = await chainClient(options.clients).getDocument({ jobId, linkEpoch: link.linkEpoch }, { requestId: locals(res).requestId });
       // Never stored: a revoked link must stop opening, also from the browser's cache.
-      sendPage(res, doc, jobId, 'private, no-store');
+      sendPage(res, doc, jobId, 'private, no-store', view);
     } catch (err) {
       const { status, body, internal } = describeError(err);
       if (internal) throw err; // the error handler logs it and answers without details
@@ -107,8 +109,28 @@ export function chainRoutes(options: ChainRoutesOptions): Router {
   return router;
 }
 
-/** A verified HTML document page, as written; anything else about the job stays out of the answer. */
-function sendPage(res: Response, doc: GetDocumentResponse, jobId: string, cache: string): void {
+/**
+ * How a document page is asked for: `raw=1` answers the anchored bytes alone; otherwise the page carries
+ * the anchoring facts around them (pages/anchoring.ts), and `rawUrl` is where the bytes alone are.
+ */
+interface PageView {
+  raw: boolean;
+  rawUrl: string;
+}
+
+function pageView(req: Request): PageView {
+  const raw = req.query['raw'];
+  if (raw !== undefined && raw !== '1') throw new InvalidArgumentError('raw is 1 (the anchored document alone) or absent.');
+  const url = new URL(req.originalUrl, 'http://page');
+  url.searchParams.set('raw', '1');
+  return { raw: raw === '1', rawUrl: `${url.pathname}${url.search}` };
+}
+
+/**
+ * A verified HTML document page: the document as written, with the anchoring facts around it unless the
+ * bytes alone were asked for; anything else about the job stays out of the answer.
+ */
+function sendPage(res: Response, doc: GetDocumentResponse, jobId: string, cache: string, view: PageView): void {
   const parts = documentKindParts(doc.kind);
   if (parts?.format !== 'html') {
     throw new NotFoundError(`Job ${doc.job?.id ?? jobId} has no HTML document${parts ? ': it holds a JSON document' : ''}.`);
@@ -119,7 +141,6 @@ function sendPage(res: Response, doc: GetDocumentResponse, jobId: string, cache:
   res.set({
     // Verified per request and private to the account or the link's holder.
     'Cache-Control': cache,
-    ETag: `"${verified.cid}"`,
     'X-Content-Type-Options': 'nosniff',
     'Content-Security-Policy': DOCUMENT_CSP,
     // A link's signature must not travel on to wherever the page's own links lead.
@@ -128,7 +149,14 @@ function sendPage(res: Response, doc: GetDocumentResponse, jobId: string, cache:
     'X-Document-Cid': verified.cid,
     'X-Document-Sha256': verified.sha256,
   });
-  res.status(200).send(Buffer.from(verified.content));
+  if (view.raw) {
+    res.status(200).set('ETag', `"${verified.cid}"`).send(Buffer.from(verified.content));
+    return;
+  }
+  // The answer carries the time of this verification: its ETag is not the bytes' CID.
+  const document = Buffer.from(verified.content).toString('utf8');
+  const panel = anchoringPanel(anchoringFacts(verified, new Date(), view.rawUrl));
+  res.status(200).send(Buffer.from(withAnchoring(document, panel)));
 }
 
 /** A named path parameter as one string ('' when absent; only wildcards give arrays). */

@@ -122,7 +122,9 @@ describe('signed links to pages', () => {
     assert.match(pageUrl, new RegExp(`^${t.baseUrl}/jobs/${privateJob}\\.html\\?v=0&exp=\\d+&sig=[A-Za-z0-9_-]{43}$`));
     const page = await open(pageUrl);
     assert.equal(page.status, 200);
-    assert.equal(await page.text(), content);
+    assert.match(await page.text(), /<aside class="anchoring"/, 'the page: the document with its anchoring facts');
+    const raw = await open(`${pageUrl}&raw=1`);
+    assert.equal(await raw.text(), content, 'the document alone: the content GraphQL answers');
   });
 });
 

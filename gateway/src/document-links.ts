@@ -69,12 +69,44 @@ export class DocumentLinks {
     return { ok: true, linkEpoch: epoch };
   }
 
+  /**
+   * A link to an impact report page (report-routes.ts): `?acct=<account>&exp=<unix seconds>&sig=…`, the MAC
+   * over what the page shows (`subject`: kind, identifier, year), the account it is read as and the expiry,
+   * under its own purpose, so it is never a document link nor a link to another report.
+   */
+  signReport(pageUrl: string, subject: readonly (string | number)[], accountId: string): string {
+    const exp = Math.floor(this.now() / 1000) + this.settings.ttlSeconds;
+    return `${pageUrl}?acct=${encodeURIComponent(accountId)}&exp=${exp}&sig=${reportMac(this.settings.secret, subject, accountId, exp)}`;
+  }
+
+  /** Whether the query (acct, exp, sig) is a report link we signed for this subject, and still open; the account it reads as. */
+  checkReport(subject: readonly (string | number)[], query: Record<string, unknown>): { ok: true; accountId: string } | { ok: false; reason: 'expired' | 'invalid' } {
+    const [acct, exp, sig] = [query['acct'], query['exp'], query['sig']];
+    if (typeof acct !== 'string' || typeof exp !== 'string' || typeof sig !== 'string') return { ok: false, reason: 'invalid' };
+    if (!/^[A-Za-z0-9_-]{1,64}$/.test(acct) || !/^\d{1,12}$/.test(exp) || !/^[A-Za-z0-9_-]{43}$/.test(sig)) return { ok: false, reason: 'invalid' };
+    const given = Buffer.from(sig, 'base64url');
+    if (given.length !== 32 || given.toString('base64url') !== sig) return { ok: false, reason: 'invalid' };
+    const secrets = [this.settings.secret, this.settings.previousSecret].filter((s): s is Buffer => s !== undefined);
+    let genuine = false;
+    for (const secret of secrets) genuine = timingSafeEqual(Buffer.from(reportMac(secret, subject, acct, Number(exp)), 'base64url'), given) || genuine;
+    if (!genuine) return { ok: false, reason: 'invalid' };
+    if (Number(exp) * 1000 <= this.now()) return { ok: false, reason: 'expired' };
+    return { ok: true, accountId: acct };
+  }
+
   /** Whether the query carries any of a link's parameters (then it is judged as a link, never as a key). */
   static isLinkQuery(query: Record<string, unknown>): boolean {
-    return query['sig'] !== undefined || query['exp'] !== undefined || query['v'] !== undefined;
+    return query['sig'] !== undefined || query['exp'] !== undefined || query['v'] !== undefined || query['acct'] !== undefined;
   }
 }
 
 function mac(secret: Buffer, jobId: string, linkEpoch: number, exp: number): string {
   return createHmac('sha256', secret).update(`${PURPOSE}\n${jobId.toLowerCase()}\n${linkEpoch}\n${exp}`).digest('base64url');
+}
+
+const REPORT_PURPOSE = 'green-impact report link v1';
+
+/** JSON keeps the parts apart whatever they hold (identifiers are case-sensitive and never lower-cased here). */
+function reportMac(secret: Buffer, subject: readonly (string | number)[], accountId: string, exp: number): string {
+  return createHmac('sha256', secret).update(JSON.stringify([REPORT_PURPOSE, ...subject, accountId, exp])).digest('base64url');
 }

@@ -7,6 +7,7 @@ import { createAuthenticator } from './auth.js';
 import { AuthCache, forgettingRevokedKeys } from './auth-cache.js';
 import { followIdentityEvents, followTaxonomyEvents } from './cache-invalidation.js';
 import { cachingSharedReads, ReferenceCache } from './reference-cache.js';
+import { reportRoutes } from './report-routes.js';
 import { chainRoutes } from './chain-routes.js';
 import { createClients, type GatewayClients } from './clients.js';
 import { guardedClients } from './backend-calls.js';
@@ -129,6 +130,7 @@ export function createGateway(options: GatewayOptions): Gateway {
     }),
   );
   app.use(chainRoutes({ authenticate, clients, bodyLimitBytes: config.bodyLimitBytes, rateLimit: limit, documentLinks }));
+  app.use(reportRoutes({ authenticate, clients, rateLimit: limit, documentLinks }));
   app.use(nftRoutes({ clients, log, publicBaseUrl: config.publicBaseUrl, rateLimit: limit, nodeReads: config.limits.nodeReads }));
   // Counted once for every /graphql request: the explorer's page and assets as well as the API.
   app.use('/graphql', routeLabel('/graphql'), limit);

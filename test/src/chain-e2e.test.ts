@@ -158,7 +158,11 @@ for (const db of testDatabases) {
         const page = await fetch(url);
         assert.equal(page.status, 200);
         assert.equal(page.headers.get('content-type'), 'text/html; charset=utf-8');
-        assert.equal(await page.text(), Buffer.from(htmlRendered.content).toString('utf8'));
+        assert.match(await page.text(), /<aside class="anchoring"[^>]*>[\s\S]*<strong>Verified<\/strong>/, 'the anchoring facts around the document');
+        // raw=1 on the same link: the anchored bytes alone, as taxonomy rendered them.
+        const raw = await fetch(`${url}&raw=1`);
+        assert.equal(raw.status, 200);
+        assert.equal(await raw.text(), Buffer.from(htmlRendered.content).toString('utf8'));
         const plain = `${system.gatewayUrl}/jobs/${html.job_id}.html`;
         assert.equal((await fetch(plain, { headers: { 'x-api-key': issuerKey } })).status, 200);
         assert.equal((await fetch(plain)).status, 401);
@@ -283,8 +287,8 @@ for (const db of testDatabases) {
       assert.equal(doc.errors, undefined, JSON.stringify(doc.errors));
       assert.equal(doc.data.document.verified, true);
       assert.equal(doc.data.document.cid, done.document.cid);
-      const page = await fetch(done.document.pageUrl, { headers: { 'x-api-key': issuerKey } });
-      assert.equal(await page.text(), doc.data.document.content);
+      const page = await fetch(`${done.document.pageUrl}?raw=1`, { headers: { 'x-api-key': issuerKey } });
+      assert.equal(await page.text(), doc.data.document.content, 'the document alone (raw=1) is the content GraphQL answers');
 
       const listed = await gql('{ jobs(kind: DOCUMENT, status: COMPLETED, first: 10) { nodes { id } } networks { name embedded rpcUrl aliasOf } }');
       assert.ok(listed.data.jobs.nodes.some((n: any) => n.id === job.id));

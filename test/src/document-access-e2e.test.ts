@@ -115,9 +115,9 @@ for (const db of testDatabases) {
       const gql = graphqlClient(system.gatewayUrl, owner);
       const doc = await gql('query($id: ID!) { document(jobId: $id) { pageUrl content } }', { id: jobs.privateHtml });
       assert.equal(doc.errors, undefined, JSON.stringify(doc.errors));
-      const page = await get(doc.data.document.pageUrl);
+      const page = await get(`${doc.data.document.pageUrl}&raw=1`);
       assert.equal(page.status, 200);
-      assert.equal(await page.text(), doc.data.document.content);
+      assert.equal(await page.text(), doc.data.document.content, 'the document alone (raw=1) is the content GraphQL answers');
     });
 
     it('revoking closes every link handed out so far; new links open; only the owner revokes', async () => {

@@ -12,6 +12,7 @@ import { portfolioMutationTypeDefs } from './portfolio-mutations-schema.js';
 import { portfolioTypeDefs } from './portfolio-schema.js';
 import { recomputeTypeDefs } from './recompute-schema.js';
 import { reportingTypeDefs } from './reporting-schema.js';
+import { reportTypeDefs } from './report-schema.js';
 import { subscriptionTypeDefs } from './subscription-schema.js';
 import { taxonomyMutationTypeDefs } from './taxonomy-mutations-schema.js';
 import { taxonomyTypeDefs } from './taxonomy-schema.js';
@@ -200,5 +201,6 @@ export const typeDefs =
   nftTypeDefs +
   subscriptionTypeDefs +
   recomputeTypeDefs +
+  reportTypeDefs +
   nodeTypeDefs +
   userErrorTypeDefs;

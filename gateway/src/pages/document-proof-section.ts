@@ -4,13 +4,12 @@ import { html, row, type Html } from './html.js';
 /**
  * The proof section of a document's page (docs/chain.md "Proofs"): how the document is anchored, its
  * hash, the Merkle path and root, the network, contract and transaction, the verification the service
- * made now, and how anyone re-checks it without the service. Pure; the page around it decides where it
- * goes (an HTML document is served byte for byte as anchored, so this belongs to a page about it, not in
- * it).
+ * made now, and how anyone re-checks it without the service. Pure: the anchoring panel that a served
+ * document's page carries around the anchored bytes (anchoring.ts) shows it.
  */
 export function documentProofSection(proof: DocumentProof, verified: boolean, txUrl?: string): Html {
   const merkle = proof.method === 'merkle';
-  return html`<h2>Proof</h2>
+  return html`<h3>Inclusion proof</h3>
 <p class="${verified ? 'ok' : 'bad'}">${verified ? 'Verified now: the content matches its proof and the chain.' : 'NOT verified: the content does not match its proof or the chain.'}</p>
 <table>
 ${row('Anchored', merkle ? `in a batch, under a Merkle root (${proof.path.length} step${proof.path.length === 1 ? '' : 's'})` : 'alone, one transaction')}

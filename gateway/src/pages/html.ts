@@ -71,8 +71,8 @@ label{display:block;font-weight:600;margin:.75rem 0 .25rem}input[type=text]{widt
 button{margin-top:1rem;padding:.6rem 1.2rem;font-size:1rem;background:#17643a;color:#fff;border:0;border-radius:4px;cursor:pointer}
 `;
 
-/** A whole page: title, optional subtitle, body. */
-export function page(title: string, body: Html, subtitle?: string): string {
+/** A whole page: title, optional subtitle, body; `style` adds to the shared one (a wide report, its print layout). */
+export function page(title: string, body: Html, subtitle?: string, style = ''): string {
   return `<!doctype html>
 <html lang="en">
 <head>
@@ -80,7 +80,7 @@ export function page(title: string, body: Html, subtitle?: string): string {
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="referrer" content="no-referrer">
 <title>${escapeHtml(title)}</title>
-<style>${STYLE}</style>
+<style>${STYLE}${style}</style>
 </head>
 <body>
 <main>

@@ -21,6 +21,11 @@ import {
   type Answers,
 } from '../answer-shapes.js';
 
+/** A report page's link (catalogue/portfolio/reports.ts), under the one key that names it. */
+const reportLink = (text: string) =>
+  z.strictObject({ [text]: z.url().meta({ description: '{base}/reports/…/<year>.html?acct=…&exp=…&sig=…: opens without a key until it expires.' }) });
+const EXAMPLE_SIG = 'Qm9yZGVyLXNpZ25lZC1saW5rLWV4YW1wbGUtc2lnbmF0dXJl';
+
 /**
  * 200 answers of the portfolio operations: assets (§4.8), investors (§4.9), positions and portfolios
  * (§4.10) in the spec's shapes (§2.5–§2.7), optional values null; impacts and recompute jobs (not spec
@@ -312,6 +317,12 @@ export const portfolioAnswers = {
   getInvestorImpacts: answer(z.strictObject({ investor_identifier: z.string(), ...impactSummaryFields }), {
     investor_identifier: INVESTOR,
     ...totals,
+  }),
+  getHtmlPortfolioImpactReport: answer(reportLink('Portfolio impact report'), {
+    'Portfolio impact report': `https://impact.example.org/reports/portfolios/CORE-GREEN/2024.html?acct=acc-1&exp=1767225600&sig=${EXAMPLE_SIG}`,
+  }),
+  getHtmlInvestorImpactReport: answer(reportLink('Investor impact report'), {
+    'Investor impact report': `https://impact.example.org/reports/investors/${INVESTOR}/2024.html?acct=acc-1&exp=1767225600&sig=${EXAMPLE_SIG}`,
   }),
 
   startImpactRecompute: answer(

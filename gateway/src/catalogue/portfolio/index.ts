@@ -4,6 +4,7 @@ import { investorOperations } from './investors.js';
 import { portfolioOperations } from './portfolios.js';
 import { positionOperations } from './positions.js';
 import { recomputeJobOperations } from './recompute-jobs.js';
+import { reportOperations } from './reports.js';
 
 /**
  * The portfolio domain (spec §4.8–§4.10, and the impact and recompute-job operations the gateway adds),
@@ -16,4 +17,5 @@ export const portfolioDomainOperations = [
   ...portfolioOperations,
   ...impactOperations,
   ...recomputeJobOperations,
+  ...reportOperations,
 ];

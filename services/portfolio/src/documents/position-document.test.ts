@@ -106,7 +106,7 @@ describe('position impacts document', () => {
     assert.ok(!json.includes('"sdg"') && !json.includes('"eu_objective"') && !json.includes('language_code'));
     assert.deepEqual(JSON.parse(json).investor, { investor_identifier: 'inv_abcdefghij234567klmn' });
     const html = renderPositionHtml(doc);
-    assert.ok(!html.includes('Investor name') && !html.includes('SDGs') && !html.includes('lang='));
+    assert.ok(!html.includes('Investor name') && !html.includes('SDGs') && html.includes('<html lang="en">'), 'English labels, no language of names asked for');
   });
 
   it('carries no investor-identifying field when the investor is not to be written', () => {

@@ -1,3 +1,5 @@
+import { CHART_STYLE } from '@green-impact/shared/charts/bar-chart';
+import { renderImpactCharts } from '@green-impact/shared/charts/impact-charts';
 import { formatFixed } from './number-format.js';
 import type { PositionDocument } from './position-document.js';
 
@@ -19,8 +21,8 @@ th,td{border:1px solid #d5ded8;padding:6px 8px;text-align:left;vertical-align:to
 th{background:#e8f0eb;font-weight:600}
 table.kv th{width:38%}
 td.n{text-align:right;font-variant-numeric:tabular-nums;white-space:nowrap}
-footer{margin-top:28px;color:#6b7c72;font-size:.85rem}
-`.trim();
+footer{margin-top:28px;color:#4f5f56;font-size:.85rem}
+`.trim() + CHART_STYLE;
 
 type Cell = string | { n: string };
 
@@ -49,7 +51,8 @@ export function renderPositionHtml(doc: PositionDocument): string {
   const title = `Position impacts ${doc.reporting_year} — position ${p.position_id}`;
   return [
     '<!DOCTYPE html>',
-    `<html${doc.language_code ? ` lang="${escapeHtml(doc.language_code)}"` : ''}>`,
+    // The page's own labels are English: without a language of the names, the page is English.
+    `<html lang="${escapeHtml(doc.language_code ?? 'en')}">`,
     '<head>',
     '<meta charset="utf-8">',
     '<meta name="viewport" content="width=device-width, initial-scale=1">',
@@ -93,6 +96,17 @@ export function renderPositionHtml(doc: PositionDocument): string {
       ['τ: days held in the year ÷ days in the year', { n: `${at.holding_days_in_year} / ${at.days_in_year} = ${at.tau}` }],
       ['Computed at', at.computed_at],
     ])),
+    ...(doc.impacts.length ? [section('Charts', renderImpactCharts(doc.impacts.map((r) => ({
+      category: r.category_name,
+      subCategoryKey: String(r.sub_category_id),
+      volume: r.attributed_volume,
+      indicatorKey: String(r.indicator_id),
+      indicator: r.indicator_name,
+      unit: r.unit_name,
+      value: r.impact,
+      sdg: r.sdg,
+      euObjective: r.eu_objective,
+    })), { currency: f.framework_currency_code, volumeName: 'Attributed volume', valueName: 'Impact', sdg, euObjectives: eu, format: (x) => escapeHtml(formatFixed(x, d)) }))] : []),
     section('Impacts', grid(impactHead, doc.impacts.map((r) => {
       const cells: Cell[] = [r.category_name, r.sub_category_name, r.super_indicator_name, r.indicator_name, r.unit_name,
         amount(r.indicator_value), amount(r.sub_category_volume), amount(r.impact), amount(r.attributed_volume)];

@@ -1,5 +1,7 @@
 import type { FrameworkDetail, FrameworkRow, FrameworkSummary } from '@green-impact/proto/greenimpact/taxonomy/v1/taxonomy';
 import { Visibility } from '@green-impact/proto/greenimpact/common/v1/common';
+import { CHART_STYLE } from '@green-impact/shared/charts/bar-chart';
+import { renderImpactCharts } from '@green-impact/shared/charts/impact-charts';
 import { DEFAULT_LANGUAGE } from '../reference/languages.js';
 import type { FrameworkRenderOptions } from './framework-options.js';
 import { escapeHtml as e, htmlLang } from './html.js';
@@ -28,6 +30,7 @@ export function renderFrameworkHtml(detail: FrameworkDetail, o: FrameworkRenderO
     `<h1>${e(s.frameworkName)}</h1>`,
     `<p class="subtitle">Green framework ${e(s.frameworkIdentifier)} · reporting year ${o.reportingYear}</p>`,
     summaryTable(s, o),
+    ...(detail.framework.length ? ['<h2>Charts</h2>', charts(detail.framework, s.frameworkCurrencyCode, o)] : []),
     `<h2>Sub categories and indicators</h2>`,
     detail.framework.length ? rowsTable(detail.framework, s.frameworkCurrencyCode, o) : `<p class="empty">No rows for ${o.reportingYear}.</p>`,
     `<footer>Figures rounded to ${o.decimals} ${o.decimals === 1 ? 'decimal' : 'decimals'}; volumes in ${e(s.frameworkCurrencyCode)}, indicator values in their units.</footer>`,
@@ -52,6 +55,7 @@ const STYLE = [
   'table.rows{width:100%}',
   '.num{text-align:right;white-space:nowrap;font-variant-numeric:tabular-nums}',
   'ul{margin:0;padding:0;list-style:none}',
+  CHART_STYLE,
 ].join('');
 
 const G = '&#8239;'; // narrow no-break space grouping digits (see formatNumber)
@@ -80,6 +84,24 @@ function summaryTable(s: FrameworkSummary, o: FrameworkRenderOptions): string {
     '</tbody>',
     '</table>',
   ].join('\n');
+}
+
+/** Allocation by category, values per indicator, allocation by SDG and EU objective when the columns are shown. */
+function charts(rows: FrameworkRow[], currency: string, o: FrameworkRenderOptions): string {
+  return renderImpactCharts(
+    rows.map((r) => ({
+      category: r.categoryName,
+      subCategoryKey: String(r.subCategoryId),
+      volume: r.subCategoryVolume,
+      indicatorKey: String(r.indicatorId),
+      indicator: r.indicatorName,
+      unit: r.unitName,
+      value: r.indicatorValue,
+      sdg: r.sdg,
+      euObjective: r.euObjective,
+    })),
+    { currency, volumeName: 'Volume', valueName: 'Indicator value', sdg: o.sdgGoalsIncluded, euObjectives: o.euObjectivesIncluded, format: (x) => formatNumber(x, o.decimals, G) },
+  );
 }
 
 function rowsTable(rows: FrameworkRow[], currency: string, o: FrameworkRenderOptions): string {

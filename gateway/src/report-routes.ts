@@ -1,0 +1,92 @@
+import { Router, type Request, type RequestHandler, type Response } from 'express';
+import type { Caller } from '@green-impact/shared/caller';
+import { InvalidArgumentError, NotAuthorizedError, NotFoundError } from '@green-impact/shared/errors';
+import { API_KEY_HEADER, type Authenticate } from './auth.js';
+import { portfolioClient, type GatewayClients } from './clients.js';
+import { DocumentLinks } from './document-links.js';
+import { describeError } from './http-errors.js';
+import { errorPage, pageHeaders } from './pages/html.js';
+import { impactReportPage, type ImpactReport } from './pages/impact-report.js';
+import { locals, routeLabel } from './request-context.js';
+
+export interface ReportRoutesOptions {
+  authenticate: Authenticate;
+  clients: GatewayClients;
+  rateLimit: RequestHandler;
+  documentLinks: DocumentLinks;
+}
+
+type ReportKind = 'portfolio' | 'investor';
+const PATHS: Record<ReportKind, string> = { portfolio: 'portfolios', investor: 'investors' };
+const YEAR_FILE = /^(\d{4})\.html$/;
+
+/** The page's address; the catalogue's getHtml*ImpactReport sign it (report-links in document-links.ts). */
+export function reportPageUrl(baseUrl: string, kind: ReportKind, identifier: string, year: number): string {
+  return `${baseUrl}/reports/${PATHS[kind]}/${encodeURIComponent(identifier)}/${year}.html`;
+}
+
+/** What a report link's MAC covers besides the account and the expiry. */
+export const reportSubject = (kind: ReportKind, identifier: string, year: number) => [kind, identifier, year] as const;
+
+/**
+ * Impact reports as pages (pages/impact-report.ts):
+ * - `GET /reports/portfolios/<portfolio_identifier>/<year>.html`
+ * - `GET /reports/investors/<investor_identifier>/<year>.html`
+ * with the account's X-Api-Key, or with no header through a signed link (`?acct=…&exp=…&sig=…`) that
+ * getHtmlPortfolioImpactReport / getHtmlInvestorImpactReport (and GraphQL) hand out: read as that account,
+ * for that report only, until it expires. The figures are read from the portfolio service on each view.
+ */
+export function reportRoutes(options: ReportRoutesOptions): Router {
+  const router = Router();
+  for (const kind of ['portfolio', 'investor'] as const) {
+    router.get(`/reports/${PATHS[kind]}/:identifier/:file`, routeLabel(`/reports/${PATHS[kind]}/:identifier/:year.html`), options.rateLimit, async (req, res, next) => {
+      const year = YEAR_FILE.exec(String(req.params['file'] ?? ''))?.[1];
+      if (!year) return next();
+      const identifier = String(req.params['identifier'] ?? '');
+      if (DocumentLinks.isLinkQuery(req.query)) return linkedReport(kind, identifier, Number(year), req.query, res);
+      const { requestId, clientAddress } = locals(res);
+      const { caller } = await options.authenticate(req.header(API_KEY_HEADER), requestId, clientAddress);
+      await sendReport(res, kind, identifier, Number(year), caller, 'private, no-cache');
+    });
+  }
+
+  /** As document links: altered or foreign is the 404 of an unknown report, expired 403; answered as pages. */
+  async function linkedReport(kind: ReportKind, identifier: string, year: number, query: Request['query'], res: Response): Promise<void> {
+    try {
+      const link = options.documentLinks.checkReport(reportSubject(kind, identifier, year), query);
+      if (!link.ok && link.reason === 'expired') throw new NotAuthorizedError('This link has expired. Ask whoever sent it for a new one.');
+      if (!link.ok) throw new NotFoundError(`No such ${kind} report.`);
+      // The link stands for the account that asked for it, for this one read; the least role reads it.
+      await sendReport(res, kind, identifier, year, { accountId: link.accountId, role: 'user' }, 'private, no-store');
+    } catch (err) {
+      const { status, body, internal } = describeError(err);
+      if (internal) throw err;
+      res.status(status).set(pageHeaders('no-store')).send(errorPage(status, body.message));
+    }
+  }
+
+  async function sendReport(res: Response, kind: ReportKind, identifier: string, year: number, caller: Caller, cache: string): Promise<void> {
+    if (year < 1900 || year > 2200) throw new InvalidArgumentError('The year of a report is between 1900 and 2200.');
+    const client = portfolioClient(options.clients);
+    const call = { caller, requestId: locals(res).requestId };
+    const read =
+      kind === 'portfolio'
+        ? client.getPortfolioImpacts({ portfolioIdentifier: identifier, reportingYear: year, computeMissing: false }, call)
+        : client.getInvestorImpacts({ investorIdentifier: identifier, reportingYear: year, computeMissing: false }, call);
+    const r = await read;
+    const report: ImpactReport = {
+      kind,
+      identifier,
+      investorIdentifier: r.investorIdentifier,
+      year,
+      totals: r.totals,
+      volumeTotals: r.volumeTotals,
+      records: r.impacts,
+      positionsWithoutImpacts: r.positionIdsWithoutImpacts,
+      stalePositions: r.stalePositions,
+    };
+    res.status(200).set({ ...pageHeaders(cache), 'X-Robots-Tag': 'noindex' }).send(impactReportPage(report));
+  }
+
+  return router;
+}
