@@ -3,7 +3,7 @@
 // one JSON-RPC node (Hardhat's EVM over HTTP, automine, its own process), with the raw rate of plain
 // insertString transactions on the same node in the same run. N jobs of each kind (BENCH_CHAIN_BATCHED_N,
 // default 2000), 16 writers at a time round-robin over the replicas' gRPC ports. Key-value inserts with
-// CHAIN_KV_BATCH=BENCH_CHAIN_KV_BATCH (default 256; the service's default is 1, batching off).
+// CHAIN_KV_BATCH=BENCH_CHAIN_KV_BATCH (default 256, the service's default).
 //   documentJobsPerSecond / keyValueJobsPerSecond: N / (first submit → last completion)
 //   acceptedPerSecond: N / (first submit → last answer): how fast jobs are taken in
 //   statementsPerJob: db_statements_total of both replicas (every SQL statement, COMMIT included) over the run / N
