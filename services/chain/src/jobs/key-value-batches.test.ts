@@ -9,7 +9,7 @@ import { contractArtifact } from '../contracts/artifacts.js';
 import { KV_BATCH_GAS_BUDGET } from '../worker/job-batches.js';
 
 /**
- * Key-value inserts many per transaction, as by default (CHAIN_KV_BATCH 256, window 50 ms; embedded EVM,
+ * Key-value inserts many per transaction, as by default (CHAIN_KV_BATCH 64, window 50 ms; embedded EVM,
  * real gRPC, both databases): one account's inserts go in one KeyValueStore.insertMany, each job with its
  * own outcome; accounts never share a transaction; a select after the inserts reads what they wrote; an
  * entry the store skips fails alone; a lone insert goes on its own.
