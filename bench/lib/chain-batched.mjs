@@ -3,7 +3,7 @@
 // one JSON-RPC node (Hardhat's EVM over HTTP, automine, its own process), with the raw rate of plain
 // insertString transactions on the same node in the same run. N jobs of each kind (BENCH_CHAIN_BATCHED_N,
 // default 2000), 16 writers at a time round-robin over the replicas' gRPC ports. Key-value inserts with
-// CHAIN_KV_BATCH=BENCH_CHAIN_KV_BATCH (default 256; the service's default is 1, batching off).
+// CHAIN_KV_BATCH=BENCH_CHAIN_KV_BATCH (default 64, the service's default).
 //   documentJobsPerSecond / keyValueJobsPerSecond: N / (first submit → last completion)
 //   acceptedPerSecond: N / (first submit → last answer): how fast jobs are taken in
 //   statementsPerJob: db_statements_total of both replicas (every SQL statement, COMMIT included) over the run / N
@@ -93,7 +93,7 @@ export async function chainBatched({ jobs = 2000, writers = 16, progress = () =>
       replicas.push(
         await startChainReplica({
           DATABASE_URL: db.url, DATABASE_POOL_SIZE: '8', CONTENT_DIR: contentDir, CHAIN_NETWORKS: JSON.stringify([network]),
-          CHAIN_SIGNER_KEY_SEPOLIA: NODE_SIGNER_KEY, METRICS_PORT: String(port), CHAIN_KV_BATCH: process.env.BENCH_CHAIN_KV_BATCH ?? '256', LOG_LEVEL: process.env.BENCH_CHAIN_LOG_LEVEL ?? 'info',
+          CHAIN_SIGNER_KEY_SEPOLIA: NODE_SIGNER_KEY, METRICS_PORT: String(port), CHAIN_KV_BATCH: process.env.BENCH_CHAIN_KV_BATCH ?? '64', LOG_LEVEL: process.env.BENCH_CHAIN_LOG_LEVEL ?? 'info',
           ...(kafka ? { KAFKA_BROKERS: kafka.brokers.join(','), KAFKA_SESSION_TIMEOUT_MS: '6000', KAFKA_HEARTBEAT_INTERVAL_MS: '500' } : {}),
         }),
       );
@@ -143,7 +143,7 @@ export async function chainBatched({ jobs = 2000, writers = 16, progress = () =>
       jobs,
       writers,
       replicas: 2,
-      keyValueBatch: Number(process.env.BENCH_CHAIN_KV_BATCH ?? 256),
+      keyValueBatch: Number(process.env.BENCH_CHAIN_KV_BATCH ?? 64),
       rawTransactionsPerSecond: rawRate.perSecond,
       documentJobsPerSecond: documents.perSecond,
       keyValueJobsPerSecond: keyValues.perSecond,

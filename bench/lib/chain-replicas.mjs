@@ -66,6 +66,9 @@ async function throughService(node, kafka, replicas, n, progress) {
     CONTENT_DIR: contentDir,
     CHAIN_NETWORKS: JSON.stringify([network]),
     CHAIN_SIGNER_KEY_SEPOLIA: NODE_SIGNER_KEY,
+    // One transaction per insert (batching is on by default): this measures the per-transaction pipeline
+    // against the raw sends; bench:chain-batched measures the batched default.
+    CHAIN_KV_BATCH: '1',
     LOG_LEVEL: process.env.BENCH_CHAIN_LOG_LEVEL ?? 'info',
     ...(kafka ? { KAFKA_BROKERS: kafka.brokers.join(','), KAFKA_SESSION_TIMEOUT_MS: '6000', KAFKA_HEARTBEAT_INTERVAL_MS: '500' } : {}),
   };

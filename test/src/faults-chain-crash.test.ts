@@ -20,7 +20,10 @@ import { NODE_SIGNER_KEY, startRpcNodeProcess, type RpcNodeProcess } from './sup
 const postgres = testDatabases.find((d) => d.name === 'postgresql')!;
 const CHAIN_ID = 31338;
 const SIGNER = new Wallet(NODE_SIGNER_KEY).address;
-const kv = new Interface(['function insertString(bytes32 namespace, string key, string value)']);
+const kv = new Interface([
+  'function insertString(bytes32 namespace, string key, string value)',
+  'function insertMany(bytes32 namespace, (string key, bool isWord, string value, bytes32 word)[] entries)',
+]);
 const roots = new Interface(['function anchorRoot(bytes32 root, uint32 count)']);
 
 /**
@@ -62,6 +65,9 @@ describe('chain replicas on PostgreSQL and Kafka: killed mid-batch, refused tran
       CHAIN_SEND_BATCH: '16',
       CHAIN_SIGNER_LEASE_MS: '2000',
       CHAIN_JOB_LEASE_MS: '3000',
+      // One transaction per insert job (batching is on by default): these tests count a nonce per job on
+      // the node; the batched default has a crash test of its own below.
+      CHAIN_KV_BATCH: '1',
     };
   });
 
@@ -175,6 +181,30 @@ describe('chain replicas on PostgreSQL and Kafka: killed mid-batch, refused tran
       60_000,
       5,
     );
+
+  /**
+   * Kills `first` once some of the `n` jobs `rows` reads completed and many are still to be accepted, lets
+   * `submitting` settle, starts another replica on `replicaEnv` and waits until every accepted job completed.
+   */
+  const killMidwayAndRestart = async <R extends { id: string; status: string }>(
+    first: ChainReplica,
+    replicaEnv: Record<string, string>,
+    submitting: Promise<unknown>,
+    rows: () => Promise<R[]>,
+    n: number,
+    what: string,
+    t: { diagnostic(message: string): void },
+  ): Promise<{ second: ChainReplica; done: R[] }> => {
+    await until(rows, (r) => r.filter((j) => j.status === 'completed').length >= 16 && r.length < n - 16, `some ${what} completed, many to come`, 60_000, 5);
+    await first.kill();
+    await submitting;
+    const accepted = await rows();
+    t.diagnostic(`killed with ${JSON.stringify(await statuses(accepted.map((r) => r.id)))} of ${accepted.length} accepted ${what}`);
+    const second = await startChainReplica(replicaEnv);
+    replicas.push(second);
+    await until(rows, (r) => r.every((j) => j.status === 'completed'), `every accepted one of the ${what} completed`, 120_000, 250);
+    return { second, done: await rows() };
+  };
 
   it('transactions the node refuses fail their jobs with the reason; the rest wait, the gap is filled, nothing doubled', async () => {
     const replica = await start();
@@ -290,15 +320,7 @@ describe('chain replicas on PostgreSQL and Kafka: killed mid-batch, refused tran
       (await sql.query<{ id: string; status: string; framework_identifier: string; proof: { root: string } | null; batch_job_id: string | null }>(
         `SELECT id, status, framework_identifier, proof, batch_job_id FROM chain.jobs WHERE kind = 'document' AND framework_identifier LIKE 'CRASH-%'`,
       )).rows;
-    await until(crashDocs, (rows) => rows.filter((r) => r.status === 'completed').length >= 16 && rows.length < N - 16, 'some documents anchored, many to come', 60_000, 5);
-    await first.kill();
-    await submitting;
-    const accepted = await crashDocs();
-    t.diagnostic(`killed with ${JSON.stringify(await statuses(accepted.map((r) => r.id)))} of ${accepted.length} accepted documents`);
-    const second = await startChainReplica(batchEnv);
-    replicas.push(second);
-    await until(crashDocs, (rows) => rows.every((r) => r.status === 'completed'), 'every accepted document completed', 120_000, 250);
-    const done = await crashDocs();
+    const { second, done } = await killMidwayAndRestart(first, batchEnv, submitting, crashDocs, N, 'documents', t);
 
     // On the node: every transaction of the signer since is one anchorRoot that succeeded, no root twice.
     const mined = new Map<string, number>();
@@ -325,6 +347,42 @@ describe('chain replicas on PostgreSQL and Kafka: killed mid-batch, refused tran
       const check = await verifyDocumentProof(proof, rpc, content(Number(r.framework_identifier.slice('CRASH-'.length))));
       assert.equal(check.verified, true, `${r.id}: ${JSON.stringify(check.checks.filter((c) => !c.ok))}`);
     }
+    assert.equal(await second.stop(), 0);
+  });
+
+  it('SIGKILL of the replica forming and sending key-value batches (the default), then a restart: every insert in exactly one mined insertMany', async (t) => {
+    const { CHAIN_KV_BATCH: _unbatched, ...batchedEnv } = env;
+    const first = await startChainReplica(batchedEnv);
+    replicas.push(first);
+    const fromBlock = (await chain.getBlockNumber()) + 1;
+    const N = 240;
+    const submitting = submit([clientOf(first)], 'many', N).catch(() => undefined);
+    const inserts = async () =>
+      (await sql.query<{ id: string; status: string; kv_key: string; tx_hash: string | null; batch_job_id: string | null }>(
+        `SELECT id, status, kv_key, tx_hash, batch_job_id FROM chain.jobs WHERE kv_key LIKE 'many-%'`,
+      )).rows;
+    const { second, done } = await killMidwayAndRestart(first, batchedEnv, submitting, inserts, N, 'inserts', t);
+
+    // On the node: every transaction of the signer since is a key-value write that succeeded, each key in exactly one.
+    const writtenBy = new Map<string, string[]>();
+    let batches = 0;
+    for (let b = fromBlock, latest = await chain.getBlockNumber(); b <= latest; b++) {
+      for (const tx of (await chain.getBlock(b, true))!.prefetchedTransactions) {
+        if (tx.from !== SIGNER) continue;
+        assert.equal(tx.to, node.contracts.keyValueStore, `${tx.hash} is a key-value write`);
+        assert.equal((await chain.getTransactionReceipt(tx.hash))!.status, 1, `${tx.hash} succeeded`);
+        const call = kv.parseTransaction({ data: tx.data })!;
+        const keys = call.name === 'insertMany' ? (call.args[1] as { key: string }[]).map((e) => e.key) : [call.args[1] as string];
+        if (call.name === 'insertMany') batches++;
+        for (const key of keys) writtenBy.set(key, [...(writtenBy.get(key) ?? []), tx.hash]);
+      }
+    }
+    assert.deepEqual([...writtenBy].filter(([, txs]) => txs.length > 1), [], 'no key written twice');
+    assert.deepEqual(done.filter((r) => writtenBy.get(r.kv_key)?.[0] !== r.tx_hash), [], "each insert completed with the transaction that wrote its key");
+    assert.equal(writtenBy.size, done.length, 'nothing written that was not accepted');
+    assert.ok(batches < done.length / 2, `${done.length} inserts in ${batches} insertMany transactions`);
+    assert.equal(await chain.getTransactionCount(SIGNER, 'pending'), await chain.getTransactionCount(SIGNER, 'latest'), "nothing left in the node's pool");
+    t.diagnostic(`${done.length} inserts in ${batches} transactions`);
     assert.equal(await second.stop(), 0);
   });
 });

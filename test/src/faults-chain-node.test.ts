@@ -54,6 +54,9 @@ describe('the chain node unreachable behind a running chain service', { skip: aw
       BOOTSTRAP_API_KEY: OPERATOR,
       CHAIN_NETWORKS: JSON.stringify([network]),
       CHAIN_SIGNER_KEY_SEPOLIA: NODE_SIGNER_KEY,
+      // One transaction per insert job (batching is on by default): the test counts a nonce per job, and
+      // a job stays queued until its own transaction is sent (a batch's members are submitted with it).
+      CHAIN_KV_BATCH: '1',
       LOG_LEVEL: 'warn',
       NODE_ENV: 'test',
     });

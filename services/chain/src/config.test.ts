@@ -120,7 +120,7 @@ describe('the chain process (loadChainConfig)', () => {
     assert.equal(c.poolSize, 10);
     assert.equal(c.contentStore, 'database');
     assert.match(c.contentDir, /\/data\/content$/);
-    assert.deepEqual(c.worker, { sender: { batchSize: 64, signerLeaseMs: 15_000, jobLeaseMs: 30_000, documentBatchSize: 512, documentBatchWindowMs: 50, keyValueBatchSize: 1, keyValueBatchWindowMs: 50 } });
+    assert.deepEqual(c.worker, { sender: { batchSize: 64, signerLeaseMs: 15_000, jobLeaseMs: 30_000, documentBatchSize: 512, documentBatchWindowMs: 50, keyValueBatchSize: 64, keyValueBatchWindowMs: 50 } });
     assert.deepEqual(c.networks.map((n) => n.name), ['sepolia', 'amoy', 'mumbai']);
     const remote = config({
       DATABASE_URL,

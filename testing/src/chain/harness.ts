@@ -17,6 +17,13 @@ import { createChainClient, type ChainClient } from './chain-client.js';
 import { embeddedNetworkSpecs, type NetworkTuning } from '@green-impact/chain/networks/network-spec';
 import { createChainService, type ChainService, type ChainServiceOptions } from '@green-impact/chain/service';
 
+/**
+ * Worker options with key-value inserts one per transaction (CHAIN_KV_BATCH=1; batching is on by
+ * default): for the tests that count one transaction, one nonce and one attempt per insert job — the
+ * sender, tracker and crash paths they prove are the same for a batch job, which is a job of its own.
+ */
+export const ONE_INSERT_PER_TRANSACTION = { sender: { keyValueBatchSize: 1 } } as const;
+
 /** A chain service on a fresh database and fresh embedded networks, over real gRPC, and a client. */
 export interface ChainHarness {
   service: ChainService;

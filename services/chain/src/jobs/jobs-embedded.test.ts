@@ -8,7 +8,7 @@ import { testDatabases } from '@green-impact/testing/shared/databases';
 import { contractArtifact } from '../contracts/artifacts.js';
 import type { ChainNetwork } from '../networks/chain-network.js';
 import { TOPIC_JOBS } from '../schema.js';
-import { fenceJob, rejectsWith, startChainHarness, waitForJob, waitUntil, watchJobs, type ChainHarness } from '@green-impact/testing/chain/harness';
+import { fenceJob, ONE_INSERT_PER_TRANSACTION, rejectsWith, startChainHarness, waitForJob, waitUntil, watchJobs, type ChainHarness } from '@green-impact/testing/chain/harness';
 
 const pglite = testDatabases.find((d) => d.name === 'pglite')!;
 const { COMPLETED, FAILED, QUEUED, SUBMITTED } = {
@@ -38,7 +38,9 @@ describe('chain jobs on the embedded network (PGlite, in-process bus)', { timeou
   const sepolia = () => h.service.networks.resolve('sepolia').network;
 
   before(async () => {
-    h = await startChainHarness({ db: pglite });
+    // Key-value inserts one per transaction: the nonce, resend and restart tests count a transaction per
+    // insert job (key-value-batches.test.ts proves the batched default on both databases).
+    h = await startChainHarness({ db: pglite, service: { worker: ONE_INSERT_PER_TRANSACTION } });
   });
   after(async () => {
     await h?.stop();
@@ -332,7 +334,7 @@ describe('chain jobs on the embedded network (PGlite, in-process bus)', { timeou
     await h.service.relay.flush();
     for (const id of ids) assert.equal((await h.client.getJob({ jobId: id }, alice())).job!.status, QUEUED);
     assert.equal(await network.provider.getTransactionCount(network.signerAddress, 'pending'), before, 'nothing sent without a worker');
-    await h.service.startWorker();
+    await h.service.startWorker(ONE_INSERT_PER_TRANSACTION);
     const done = await Promise.all(ids.map((id) => waitForJob(h.client, h.alice, id)));
     assert.ok(done.every((j) => j.status === COMPLETED && j.attempts === 1));
     // A redelivered message (as after a crash mid-handler) sends nothing again: counted on the node once a

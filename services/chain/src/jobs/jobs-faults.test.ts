@@ -9,7 +9,7 @@ import { startKafkaMock, type KafkaMock } from '@green-impact/testing/shared/kaf
 import type { ChainNetwork } from '../networks/chain-network.js';
 import { TOPIC_JOBS } from '../schema.js';
 import { LEASE_MS } from '../worker/job-sender.js';
-import { fenceJob, startChainHarness, waitForJob, waitUntil, watchJobs, type ChainHarness } from '@green-impact/testing/chain/harness';
+import { fenceJob, ONE_INSERT_PER_TRANSACTION, startChainHarness, waitForJob, waitUntil, watchJobs, type ChainHarness } from '@green-impact/testing/chain/harness';
 import type { JobRow } from './entities.js';
 
 const pglite = testDatabases.find((d) => d.name === 'pglite')!;
@@ -63,7 +63,8 @@ describe('chain job faults on the embedded network (PGlite, in-process bus)', { 
   const sepolia = () => h.service.networks.resolve('sepolia').network;
 
   before(async () => {
-    h = await startChainHarness({ db: pglite, tuning: { stuckAfterMs: 60_000 } });
+    // One transaction per insert job: the node-side counts below are per job.
+    h = await startChainHarness({ db: pglite, tuning: { stuckAfterMs: 60_000 }, service: { worker: ONE_INSERT_PER_TRANSACTION } });
   });
   after(async () => {
     await h?.stop();
@@ -117,7 +118,7 @@ describe('chain job faults on the embedded network (PGlite, in-process bus)', { 
 
     // A new worker (a new process: another worker id) starts; the group hands it the chain.jobs messages
     // again, as a crash leaves offsets uncommitted.
-    const worker = await h.service.startWorker();
+    const worker = await h.service.startWorker(ONE_INSERT_PER_TRANSACTION);
     assert.notEqual(worker.workerId, oldWorker);
     await h.bus.publish(
       TOPIC_JOBS,
@@ -152,7 +153,7 @@ describe('chain job faults on the embedded network (PGlite, in-process bus)', { 
       for (const row of await rows(h, ids)) assert.equal(await rpc('hardhat_dropTransaction', [row.txHash]), true);
       assert.equal(await network.provider.getTransactionCount(network.signerAddress, 'pending'), nonceBefore);
       await h.service.dataSource.query(`UPDATE chain.jobs SET lease_until = now() - interval '1 second' WHERE id = ANY($1::uuid[])`, [ids]);
-      await h.service.startWorker();
+      await h.service.startWorker(ONE_INSERT_PER_TRANSACTION);
       await waitUntil(
         async () => (await network.provider.getTransactionCount(network.signerAddress, 'pending')) === nonceBefore + N,
         'the stored transactions broadcast again',
@@ -270,7 +271,7 @@ describe('chain job faults through Kafka (PostgreSQL, librdkafka mock cluster)',
       retry: { initialDelayMs: 20, maxDelayMs: 500 },
       consumer: { sessionTimeoutMs: 3_000, heartbeatIntervalMs: 300, maxWaitTimeMs: 100, joinTimeoutMs: 30_000 },
     });
-    h = await startChainHarness({ db: postgresql, bus });
+    h = await startChainHarness({ db: postgresql, bus, service: { worker: ONE_INSERT_PER_TRANSACTION } });
   });
   after(async () => {
     await mock?.brokerUp().catch(() => undefined);

@@ -4,7 +4,7 @@ import { DocumentKind, JobStatus } from '@green-impact/proto/greenimpact/chain/v
 import { KafkaBus } from '@green-impact/shared/bus/kafka-bus';
 import { skipReason, testDatabases } from '@green-impact/testing/shared/databases';
 import { startKafkaMock, type KafkaMock } from '@green-impact/testing/shared/kafka-mock';
-import { fenceJob, startChainHarness, waitForJob, waitUntil, watchJobs, type ChainHarness } from '@green-impact/testing/chain/harness';
+import { fenceJob, ONE_INSERT_PER_TRANSACTION, startChainHarness, waitForJob, waitUntil, watchJobs, type ChainHarness } from '@green-impact/testing/chain/harness';
 
 const postgresql = testDatabases.find((d) => d.name === 'postgresql')!;
 const { COMPLETED, QUEUED, SUBMITTED } = {
@@ -31,7 +31,8 @@ describe('chain jobs through Kafka (PostgreSQL, librdkafka mock cluster)', { tim
       retry: { initialDelayMs: 20, maxDelayMs: 500 },
       consumer: { sessionTimeoutMs: 3_000, heartbeatIntervalMs: 300, maxWaitTimeMs: 100, joinTimeoutMs: 30_000 },
     });
-    h = await startChainHarness({ db: postgresql, bus });
+    // One transaction per insert job: the restart test counts the signer's nonces per job.
+    h = await startChainHarness({ db: postgresql, bus, service: { worker: ONE_INSERT_PER_TRANSACTION } });
   });
   after(async () => {
     await h?.stop();
@@ -78,7 +79,7 @@ describe('chain jobs through Kafka (PostgreSQL, librdkafka mock cluster)', { tim
     assert.equal(n, 0, 'everything was published to Kafka');
     for (const id of ids) assert.equal((await h.client.getJob({ jobId: id }, alice())).job!.status, QUEUED);
     assert.equal(await network.provider.getTransactionCount(network.signerAddress, 'pending'), before, 'nothing sent without a worker');
-    await h.service.startWorker();
+    await h.service.startWorker(ONE_INSERT_PER_TRANSACTION);
     const done = await Promise.all(ids.map((id) => waitForJob(h.client, h.alice, id, undefined, 30_000)));
     assert.ok(done.every((j) => j.status === COMPLETED && j.attempts === 1));
     // Counted on the node once a job accepted after them (its message behind theirs) completed.

@@ -34,7 +34,7 @@ export interface BatchTuning {
   keyValueBatchWindowMs: number;
 }
 
-export const DEFAULT_BATCH_TUNING: BatchTuning = { documentBatchSize: 512, documentBatchWindowMs: 50, keyValueBatchSize: 1, keyValueBatchWindowMs: 50 };
+export const DEFAULT_BATCH_TUNING: BatchTuning = { documentBatchSize: 512, documentBatchWindowMs: 50, keyValueBatchSize: 64, keyValueBatchWindowMs: 50 };
 
 const KV_INSERTS = ['kv_insert_string', 'kv_insert_bytes32'];
 
