@@ -19,6 +19,7 @@ import {
 import { MAX_KEY_CHARS } from '../key-value/key-value-rules.js';
 import { documentLeaf, merkleTree } from '../proofs/merkle.js';
 import { documentCompletion, insertManySelector, keyValueCompletion } from './executors.js';
+import { jobTraces } from './job-traces.js';
 
 /** The account of the service's own jobs (batches): no client account is all zeros, so no listing shows them. */
 export const SERVICE_ACCOUNT = '00000000-0000-0000-0000-000000000000';
@@ -225,7 +226,10 @@ export class JobBatcher {
     const patches = new Map<string, Partial<JobRow>>(
       members.map((r, i) => [r.id, { status: 'submitted', batchJobId: batchId, proof: proofOf(i) as unknown as Record<string, unknown>, submittedAt }]),
     );
-    return (await this.store.transitionManyIn(m, ['queued'], patches)).length;
+    const moved = await this.store.transitionManyIn(m, ['queued'], patches);
+    // The batch's broadcast continues the requests that made its members (a rolled-back forming only loses that).
+    jobTraces.adopt(batchId, members.map((r) => r.id));
+    return moved.length;
   }
 }
 

@@ -40,6 +40,21 @@ export class JobTraces {
     }
   }
 
+  /**
+   * A batch job (a Merkle root of documents, one account's inserts) takes over its members' traces: the
+   * members are never broadcast, the batch is. One traced member: the batch continues its context; several:
+   * a span of the first member's trace that links every member's trace stands for the batch's forming.
+   */
+  adopt(batchId: string, memberIds: readonly string[]): void {
+    const ctxs = memberIds.map((id) => this.take(id)).filter((c): c is Context => c !== undefined);
+    if (ctxs.length === 0) return;
+    if (ctxs.length === 1) return this.remember(batchId, ctxs[0]);
+    const links: Link[] = ctxs.map((c) => ({ context: trace.getSpanContext(c)! }));
+    const span = trace.getTracer('@green-impact/chain').startSpan('form batch', { links, attributes: { 'app.jobs': memberIds.length, 'app.job_id': batchId } }, ctxs[0]);
+    span.end();
+    this.remember(batchId, trace.setSpan(ctxs[0]!, span));
+  }
+
   private take(jobId: string): Context | undefined {
     const ctx = this.byJob.get(jobId);
     this.byJob.delete(jobId);
