@@ -2,7 +2,7 @@ import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import type { ServiceError } from '@grpc/grpc-js';
 import { Visibility } from '@green-impact/proto/greenimpact/common/v1/common';
-import type { ImpactRecordsPage, StreamImpactRecordsRequest } from '@green-impact/proto/greenimpact/portfolio/v1/portfolio';
+import type { StreamImpactRecordsResponse, StreamImpactRecordsRequest } from '@green-impact/proto/greenimpact/portfolio/v1/portfolio';
 import type { Caller } from '@green-impact/shared/caller';
 import { grpcErrorToDomain } from '@green-impact/shared/grpc/status-map';
 import { skipReason, testDatabases } from '@green-impact/testing/shared/databases';
@@ -20,11 +20,11 @@ for (const db of testDatabases) {
     const YEAR = 2024;
 
     /** Every message of a stream, or its refusal as a DomainError. */
-    const pages = async (req: Partial<StreamImpactRecordsRequest>, caller: Caller = h.investor): Promise<ImpactRecordsPage[]> => {
-      const out: ImpactRecordsPage[] = [];
+    const pages = async (req: Partial<StreamImpactRecordsRequest>, caller: Caller = h.investor): Promise<StreamImpactRecordsResponse[]> => {
+      const out: StreamImpactRecordsResponse[] = [];
       const request = { investorIdentifier: 'inv-s', portfolioIdentifier: '', reportingYear: YEAR, pageSize: 0, pageToken: '', limit: 0, ...req };
       try {
-        for await (const page of h.portfolio.streamImpactRecords(request, { caller })) out.push(page as ImpactRecordsPage);
+        for await (const page of h.portfolio.streamImpactRecords(request, { caller })) out.push(page as StreamImpactRecordsResponse);
       } catch (err) {
         throw grpcErrorToDomain(err as ServiceError);
       }
