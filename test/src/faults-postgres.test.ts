@@ -50,6 +50,9 @@ describe('PostgreSQL lost and restored under running services', { skip: await sk
       DATABASE_POOL_SIZE: String(POOL_SIZE),
       CONTENT_DIR: contentDir,
       BOOTSTRAP_API_KEY: OPERATOR,
+      // One transaction per insert job (batching is on by default): what the outage must not lose or double
+      // is counted as one job, one transaction on the node (batched inserts' crash safety: faults-chain-crash).
+      CHAIN_KV_BATCH: '1',
       LOG_LEVEL: 'warn',
       NODE_ENV: 'test',
     });
