@@ -27,12 +27,13 @@ describe('anchoring facts around a document', () => {
   });
 
   it('shows the inclusion proof when the chain service has one, and none when it has not', () => {
-    const facts = { job: job(), cid: 'bafk', sha256: 'ab'.repeat(32), anchoredSha256: 'ab'.repeat(32), checkedAt: new Date(0), rawUrl: '/jobs/j1.html?raw=1' };
+    const facts = { job: job({ document: { registryAddress: `0x${'aa'.repeat(20)}` } as Job['document'] }), cid: 'bafk', sha256: 'ab'.repeat(32), anchoredSha256: 'ab'.repeat(32), checkedAt: new Date(0), rawUrl: '/jobs/j1.html?raw=1' };
     const root = `0x${'ef'.repeat(32)}`;
     const proof = { format: 'greenimpact-document-proof/1', method: 'merkle', documentSha256: 'ab'.repeat(32), cid: 'bafk', anchorId: `0x${'12'.repeat(32)}`, leaf: `0x${'cd'.repeat(32)}`, path: [`0x${'01'.repeat(32)}`], root, network: 'sepolia', chainId: 11155111, contract: `0x${'5f'.repeat(20)}`, transaction: HASH, blockNumber: 12 };
     const withProof = anchoringPanel({ ...facts, proof }).text;
     assert.match(withProof, /<h3>Inclusion proof<\/h3>/);
     assert.ok(withProof.includes(root), 'the Merkle root');
+    assert.ok(withProof.includes(`<dt>Registry contract</dt><dd><span class="mono">${proof.contract}</span>`), 'the contract holding the root, not the single-anchor registry');
     assert.ok(withProof.includes(`href="/explorer/sepolia/tx/${HASH}"`), 'the transaction linked as in the facts');
     assert.ok(withProof.indexOf('Inclusion proof') < withProof.indexOf('</aside>'), 'inside the panel');
     assert.doesNotMatch(anchoringPanel(facts).text, /Inclusion proof/);

@@ -42,7 +42,8 @@ export function explorerLinks(job: Pick<Job, 'network' | 'txHash' | 'txUrl' | 'b
 export function anchoringPanel(f: AnchoringFacts): Html {
   const { job } = f;
   const links = explorerLinks(job);
-  const registry = job.document?.registryAddress;
+  // The contract that holds the anchor: a batched document's root is on DocumentRoots (its proof names it).
+  const registry = f.proof?.contract ?? job.document?.registryAddress;
   const checked = f.checkedAt.toISOString().replace(/\.\d{3}Z$/, 'Z');
   const fact = (label: string, value: Html | string) => html`<div><dt>${label}</dt><dd>${value}</dd></div>`;
   return html`<aside class="anchoring" aria-labelledby="anchoring-title" data-verified="true">
