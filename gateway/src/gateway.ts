@@ -4,6 +4,7 @@ import express from 'express';
 import type { Logger } from '@green-impact/shared/logger';
 import type { EventBus, Subscription } from '@green-impact/shared/bus/event-bus';
 import { createAuthenticator } from './auth.js';
+import { BearerVerifier } from './oidc/bearer-tokens.js';
 import { AuthCache, forgettingRevokedKeys } from './auth-cache.js';
 import { followIdentityEvents, followTaxonomyEvents } from './cache-invalidation.js';
 import { cachingSharedReads, ReferenceCache } from './reference-cache.js';
@@ -79,7 +80,8 @@ export function createGateway(options: GatewayOptions): Gateway {
     identity: forgettingRevokedKeys(guarded.identity, identityFollowers),
     ...(taxonomy ? { taxonomy: cachingSharedReads(taxonomy, referenceCache) } : {}),
   };
-  const authenticate = learnKeyVerdicts(createAuthenticator(clients.identity, authCache), limiter);
+  const bearer = new BearerVerifier(config.oidc?.issuers ?? [], { jwksCooldownMs: config.oidc?.jwksCooldownMs });
+  const authenticate = learnKeyVerdicts(createAuthenticator(clients.identity, authCache, bearer), limiter);
   const announcements: Subscription[] = [];
   const documentLinks = new DocumentLinks(config.documentLinks);
   if (config.documentLinks.generated) {

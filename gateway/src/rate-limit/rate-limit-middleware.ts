@@ -58,10 +58,10 @@ export function rateLimit(limiter: RateLimiter) {
  * before the next key is tried). Authorization is unchanged: every request is still authenticated.
  */
 export function learnKeyVerdicts(authenticate: Authenticate, limiter: RateLimiter): Authenticate {
-  return async (apiKey, requestId, address) => {
+  return async (apiKey, requestId, address, authorization) => {
     const epoch = limiter.knownKeysEpoch;
     try {
-      const authenticated = await authenticate(apiKey, requestId, address);
+      const authenticated = await authenticate(apiKey, requestId, address, authorization);
       if (apiKey) limiter.keyAccepted(apiKey, { keyId: authenticated.keyId, accountId: authenticated.account.id }, epoch);
       return authenticated;
     } catch (err) {
