@@ -17,7 +17,7 @@ import type { GatewayConfig } from './config.js';
 import { corsAllowList } from './cors.js';
 import { errorHandler, notFound } from './error-handler.js';
 import { createGraphql } from './graphql/apollo.js';
-import { explorerRoutes } from './graphql/explorer.js';
+import { explorerIssuer, explorerRoutes } from './graphql/explorer.js';
 import { DEFAULT_QUERY_LIMITS } from './graphql/limits.js';
 import { OpenSockets } from './graphql/subscriptions/open-sockets.js';
 import { attachSubscriptions } from './graphql/subscriptions/ws-server.js';
@@ -136,7 +136,7 @@ export function createGateway(options: GatewayOptions): Gateway {
   app.use(nftRoutes({ clients, log, publicBaseUrl: config.publicBaseUrl, rateLimit: limit, nodeReads: config.limits.nodeReads }));
   // Counted once for every /graphql request: the explorer's page and assets as well as the API.
   app.use('/graphql', routeLabel('/graphql'), limit);
-  app.use(explorerRoutes(config.graphql.explorer));
+  app.use(explorerRoutes(config.graphql.explorer, explorerIssuer(config.oidc?.issuers ?? [])));
   app.use('/graphql', jsonBody(config.bodyLimitBytes, { requireJsonType: false }), deadline, graphql.handler);
   app.use(notFound);
   app.use(handleError);

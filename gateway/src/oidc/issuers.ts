@@ -32,6 +32,13 @@ export interface OidcIssuer {
   writeScope: string;
   /** The public OAuth client the explorer page signs in with (Authorization Code + PKCE); absent: no sign-in button. */
   explorerClientId?: string | undefined;
+  /** The scopes the explorer asks for; default `openid <writeScope>`. */
+  explorerScope?: string | undefined;
+  /**
+   * Extra parameters of the explorer's authorization request, where the issuer needs one to issue a token
+   * for this API: `{"resource": "<audience>"}` (RFC 8707), Auth0's `{"audience": "<audience>"}`.
+   */
+  explorerAuthorizationParams?: Record<string, string> | undefined;
 }
 
 const issuerSchema = z
@@ -54,6 +61,8 @@ const issuerSchema = z
     operatorRole: z.string().min(1).default('operator'),
     writeScope: z.string().min(1).default('impact:write'),
     explorerClientId: z.string().min(1).optional(),
+    explorerScope: z.string().min(1).optional(),
+    explorerAuthorizationParams: z.record(z.string().regex(/^[a-z_]+$/), z.string()).optional(),
   })
   .strict();
 

@@ -33,8 +33,12 @@ export interface TestIssuer {
   publicJwks(): Promise<{ keys: JWK[] }>;
   /** Replaces the provider's signing key with a fresh one (new kid): a key rotation. */
   rotateKeys(): Promise<void>;
-  /** The explorer's public client (Authorization Code + PKCE) is registered with these redirect URIs. */
+  /** The explorer's public client (Authorization Code + PKCE, no secret). */
   readonly explorerClientId: string;
+  /** Registers `uri` (the gateway's /graphql) as the explorer client's redirect URI. */
+  allowExplorerRedirect(uri: string): Promise<void>;
+  /** The account and role the provider's claim mapper writes for a person who signs in as `login`. */
+  setUser(login: string, claims: Pick<TokenClaims, 'account' | 'role'>): void;
   close(): Promise<void>;
 }
 
@@ -46,13 +50,16 @@ const EXPLORER_CLIENT_ID = 'impact-explorer';
  * The certified `oidc-provider` (panva) on a loopback port-0 HTTP server: a real OpenID provider with
  * discovery, a JWKS and a token endpoint. Tokens are JWT access tokens for a resource (RFC 8707), minted
  * through the client_credentials grant; the provider's JWT customizer writes the person, account, role and
- * nbf asked for (as an IdP's claim mappers do). `explorerRedirectUris`: the explorer page's callback(s).
+ * nbf asked for, and for a person who signs in (devInteractions: any login) the account setUser gave, as an
+ * IdP's claim mappers do. The explorer's public client signs in with the Authorization Code flow and PKCE.
  */
-export async function startTestIssuer(options: { explorerRedirectUris?: string[] } = {}): Promise<TestIssuer> {
+export async function startTestIssuer(): Promise<TestIssuer> {
   const server = http.createServer();
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const issuer = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   let pending: TokenClaims | undefined;
+  const users = new Map<string, Pick<TokenClaims, 'account' | 'role'>>();
+  let explorerRedirectUris = ['http://127.0.0.1/graphql'];
   let signingKey = await newKey();
   let provider = build();
   server.on('request', (req, res) => provider.callback()(req, res));
@@ -71,7 +78,7 @@ export async function startTestIssuer(options: { explorerRedirectUris?: string[]
           token_endpoint_auth_method: 'none',
           grant_types: ['authorization_code'],
           response_types: ['code'],
-          redirect_uris: options.explorerRedirectUris ?? ['http://127.0.0.1/graphql'],
+          redirect_uris: explorerRedirectUris,
         },
       ],
       jwks: { keys: [signingKey] },
@@ -93,12 +100,15 @@ export async function startTestIssuer(options: { explorerRedirectUris?: string[]
       },
       formats: {
         customizers: {
-          jwt: async (_ctx, _token, jwt) => {
-            if (!pending) return;
-            jwt.payload['sub'] = pending.subject;
-            if (pending.account !== undefined) jwt.payload['green_impact_account'] = pending.account;
-            if (pending.role !== undefined) jwt.payload['green_impact_role'] = pending.role;
-            if (pending.notBefore !== undefined) jwt.payload['nbf'] = pending.notBefore;
+          jwt: async (_ctx, token, jwt) => {
+            // A minted token's claims, or those of the person who signed in (the token's account is its login).
+            const login = 'accountId' in token ? token.accountId : undefined;
+            const claims = pending ?? (login ? users.get(login) : undefined);
+            if (!claims) return;
+            if (pending) jwt.payload['sub'] = pending.subject;
+            if (claims.account !== undefined) jwt.payload['green_impact_account'] = claims.account;
+            if (claims.role !== undefined) jwt.payload['green_impact_role'] = claims.role;
+            if (pending?.notBefore !== undefined) jwt.payload['nbf'] = pending.notBefore;
           },
         },
       },
@@ -138,6 +148,13 @@ export async function startTestIssuer(options: { explorerRedirectUris?: string[]
     },
     async publicJwks() {
       return (await (await fetch(`${issuer}/jwks`)).json()) as { keys: JWK[] };
+    },
+    async allowExplorerRedirect(uri) {
+      explorerRedirectUris = [uri];
+      provider = build();
+    },
+    setUser(login, claims) {
+      users.set(login, claims);
     },
     async rotateKeys() {
       signingKey = await newKey();
