@@ -24,6 +24,14 @@ export type { Authenticated };
 export type Authenticate = (apiKey: string | undefined, requestId: string, clientAddress?: string, authorization?: string) => Promise<Authenticated>;
 
 /**
+ * The credential a request's rate limit counts: its API key, else its bearer token. A token identity's
+ * account accepted draws from a bucket of its own, as a key does; a refused one counts against its address.
+ */
+export function credentialOf(apiKey: string | undefined, authorization: string | undefined): string | undefined {
+  return apiKey || bearerTokenOf(authorization) || undefined;
+}
+
+/**
  * Resolves an `X-Api-Key` value, or an OpenID Connect bearer token (oidc/), to the calling account.
  * Shared by /v1/call and /graphql so both answer a missing or bad credential the same way.
  */

@@ -228,6 +228,22 @@ test('a WebSocket opened with a token closes when the token expires; a refused t
   assert.equal(refused.reason, 'The bearer token has expired.');
 });
 
+test('rate limits: an accepted token draws from a bucket of its own, not from its address\'s anonymous one', async () => {
+  const strict = await t.another({ RATE_LIMIT_PER_ADDRESS: '1', RATE_LIMIT_ADDRESS_BURST: '3', RATE_LIMIT_PER_KEY: '100', RATE_LIMIT_KEY_BURST: '100' });
+  try {
+    const token = await userToken();
+    const statuses: number[] = [];
+    for (let i = 0; i < 8; i++) statuses.push((await call('getUsers', token, strict.baseUrl)).status);
+    assert.deepEqual(statuses, [200, 200, 200, 200, 200, 200, 200, 200]);
+    // Anonymous requests from the same address still meet its small bucket (the token's first request took one).
+    const anonymous: number[] = [];
+    for (let i = 0; i < 4; i++) anonymous.push((await postCall(strict.baseUrl, { solution: ESG, operation: 'getUsers', parameters: {} }, { 'content-type': 'application/json' })).status);
+    assert.ok(anonymous.includes(429), JSON.stringify(anonymous));
+  } finally {
+    await strict.stop();
+  }
+});
+
 test('without a configured issuer a bearer token gets a clear 401 on every face', async () => {
   const plain = await t.another({ OIDC_ISSUERS: undefined });
   try {

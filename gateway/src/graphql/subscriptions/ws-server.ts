@@ -9,7 +9,7 @@ import { WebSocket, WebSocketServer } from 'ws';
 import { DomainError } from '@green-impact/shared/errors';
 import type { Logger } from '@green-impact/shared/logger';
 import { metricsRegistry } from '@green-impact/shared/metrics';
-import type { Authenticate, Authenticated } from '../../auth.js';
+import { credentialOf, type Authenticate, type Authenticated } from '../../auth.js';
 import type { GatewayClients } from '../../clients.js';
 import { baseUrlOf } from '../../base-url.js';
 import { lazyAuth, type GraphqlContext } from '../context.js';
@@ -175,7 +175,7 @@ export function attachSubscriptions(server: http.Server, options: SubscriptionSe
         const bearerHeader = ctx.extra.request.headers.authorization;
         const authorization = typeof bearerParam === 'string' ? bearerParam : typeof bearerHeader === 'string' ? bearerHeader : undefined;
         const address = options.addressOf(ctx.extra.request);
-        const refusal = await options.admit({ apiKey, address });
+        const refusal = await options.admit({ apiKey: credentialOf(apiKey, authorization), address });
         if (refusal) {
           refusedConnections.inc({ reason: 'rate_limited' });
           await ctx.extra.socket.close(CLOSE_TOO_MANY_REQUESTS, `Too many requests; retry in ${retrySeconds(refusal)} s.`);
@@ -206,7 +206,7 @@ export function attachSubscriptions(server: http.Server, options: SubscriptionSe
         }
       },
       async onSubscribe(ctx, id) {
-        const refusal = await options.admit({ apiKey: ctx.extra.apiKey, address: ctx.extra.address ?? 'unknown' });
+        const refusal = await options.admit({ apiKey: credentialOf(ctx.extra.apiKey, ctx.extra.authorization), address: ctx.extra.address ?? 'unknown' });
         if (refusal) {
           return [
             new GraphQLError(`Too many requests for this API key; retry in ${retrySeconds(refusal)} s.`, {
