@@ -8,6 +8,7 @@ import { onlyError, type GqlResponse } from '@green-impact/testing/gateway/graph
 import { startTestIssuer, TEST_AUDIENCE, type TestIssuer, type TokenClaims } from '@green-impact/testing/gateway/oidc-issuer';
 import { startTestGateway, type TestGateway } from '@green-impact/testing/gateway/real-gateway';
 import { postCall } from '@green-impact/testing/gateway/v1-calls';
+import { deadPort } from '@green-impact/testing/gateway/dead-port';
 import { BEARER_NOT_ENABLED } from './bearer-tokens.js';
 
 /**
@@ -241,6 +242,24 @@ test('rate limits: an accepted token draws from a bucket of its own, not from it
     assert.ok(anonymous.includes(429), JSON.stringify(anonymous));
   } finally {
     await strict.stop();
+  }
+});
+
+test('an issuer that cannot be reached: 503 UNAVAILABLE (retry), not 401 nor 500', async () => {
+  const dead = await deadPort();
+  const down = `http://127.0.0.1:${dead.port}`;
+  const unreachable = await t.another({ OIDC_ISSUERS: JSON.stringify([{ issuer: down, audience: TEST_AUDIENCE }]) });
+  try {
+    const [header, payload, signature] = (await userToken()).split('.');
+    const claimed = { ...JSON.parse(Buffer.from(payload!, 'base64url').toString()), iss: down };
+    const token = `${header}.${b64(claimed)}.${signature}`;
+    const v1 = await call('getUsers', token, unreachable.baseUrl);
+    assert.equal(v1.status, 503, v1.text);
+    assert.deepEqual({ code: v1.json['code'], message: v1.json['message'] }, { code: 'UNAVAILABLE', message: 'The token issuer cannot be reached to check the bearer token; please retry.' });
+    assert.equal(onlyError(await gql('{ apiKeys { id } }', token, unreachable.baseUrl)).code, 'UNAVAILABLE');
+  } finally {
+    await unreachable.stop();
+    await dead.close();
   }
 });
 
