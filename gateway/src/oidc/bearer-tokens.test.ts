@@ -195,6 +195,7 @@ describe('refused tokens: 401, never 500', () => {
 
   test('a token for an account identity does not have (deleted), and one that names no account', async () => {
     await refusedEverywhere(await issuer.mint({ subject: 'ghost', account: randomUUID() }), 'The bearer token\'s account does not exist.');
+    await refusedEverywhere(await issuer.mint({ subject: 'ghost', account: 'acme-corp' }), 'The bearer token\'s account does not exist.');
     await refusedEverywhere(await issuer.mint({ subject: 'nobody' }), 'The bearer token names no account (claim green_impact_account).');
   });
 
