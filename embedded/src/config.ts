@@ -5,7 +5,7 @@ import { strongSecret } from '@green-impact/shared/secret-strength';
 import { parseAllowedOrigins } from '@green-impact/gateway/cors';
 import type { AuthCacheSettings } from '@green-impact/gateway/auth-cache';
 import type { ReferenceCacheSettings } from '@green-impact/gateway/reference-cache';
-import { loadAuthCacheSettings, loadDocumentLinkSettings, loadGatewayLimits, loadGraphqlConfig, loadReferenceCacheSettings, type GatewayLimits, type GraphqlConfig } from '@green-impact/gateway/config';
+import { loadAuthCacheSettings, loadDocumentLinkSettings, loadGatewayLimits, loadGraphqlConfig, loadOidcSettings, loadReferenceCacheSettings, type GatewayLimits, type GraphqlConfig, type OidcSettings } from '@green-impact/gateway/config';
 import { loadNetworkSpecs, loadNftSettings, loadRelayQuota } from '@green-impact/chain/config';
 
 import type { NftOptions } from '@green-impact/chain/nfts/nft-options';
@@ -41,6 +41,8 @@ export interface EmbeddedConfig {
   /** The gateway's GraphQL settings (GRAPHQL_EXPLORER, GRAPHQL_MAX_DEPTH, …). */
   gatewayGraphql: GraphqlConfig;
   gatewayAuthCache: AuthCacheSettings;
+  /** OIDC_ISSUERS, OIDC_JWKS_COOLDOWN_MS: bearer tokens beside API keys (docs/sign-in.md). */
+  gatewayOidc: OidcSettings;
   gatewayReferenceCache: ReferenceCacheSettings;
   /** CORS_ALLOWED_ORIGINS: browser origins allowed to call /graphql and /v1/call. */
   gatewayCorsOrigins: string[];
@@ -70,6 +72,7 @@ export function loadEmbeddedConfig(env: Env): EmbeddedConfig {
     gatewayLimits: loadGatewayLimits(env),
     gatewayGraphql: loadGraphqlConfig(env),
     gatewayAuthCache: loadAuthCacheSettings(env),
+    gatewayOidc: loadOidcSettings(env),
     gatewayReferenceCache: loadReferenceCacheSettings(env),
     gatewayCorsOrigins: parseAllowedOrigins(read.optionalString('CORS_ALLOWED_ORIGINS')),
     documentLinks: documentLinkSettings(env),

@@ -40,6 +40,7 @@ const system = await startSystem({
   gatewayLimits: config.gatewayLimits,
   gatewayGraphql: config.gatewayGraphql,
   gatewayAuthCache: config.gatewayAuthCache,
+  gatewayOidc: config.gatewayOidc,
   gatewayReferenceCache: config.gatewayReferenceCache,
   gatewayCorsOrigins: config.gatewayCorsOrigins,
   listingLimits: config.listingLimits,

@@ -20,7 +20,7 @@ import type { EventBus } from '@green-impact/shared/bus/event-bus';
 import { createGateway } from '@green-impact/gateway/gateway';
 import type { AuthCacheSettings } from '@green-impact/gateway/auth-cache';
 import type { ReferenceCacheSettings } from '@green-impact/gateway/reference-cache';
-import { loadGatewayConfig, type GatewayLimits, type GraphqlConfig } from '@green-impact/gateway/config';
+import { loadGatewayConfig, type GatewayLimits, type GraphqlConfig, type OidcSettings } from '@green-impact/gateway/config';
 
 export interface SystemOptions {
   /** Gateway port; 0 picks a free one. */
@@ -55,6 +55,8 @@ export interface SystemOptions {
   gatewayGraphql?: GraphqlConfig | undefined;
   /** The gateway's API-key cache; its defaults (AUTH_CACHE_*) when undefined. */
   gatewayAuthCache?: AuthCacheSettings | undefined;
+  /** OpenID Connect issuers whose bearer tokens the gateway accepts; none (API keys only) when undefined. */
+  gatewayOidc?: OidcSettings | undefined;
   /** The gateway's reference-data cache; its defaults (REFERENCE_CACHE_*) when undefined. */
   gatewayReferenceCache?: ReferenceCacheSettings | undefined;
   /** Browser origins allowed across origins (CORS_ALLOWED_ORIGINS); none when unset. */
@@ -184,7 +186,7 @@ export async function startSystem(opts: SystemOptions): Promise<RunningSystem> {
     const graphql = opts.gatewayGraphql ?? gatewayConfig.graphql;
     const authCache = opts.gatewayAuthCache ?? gatewayConfig.authCache;
     const referenceCache = opts.gatewayReferenceCache ?? gatewayConfig.referenceCache;
-    const gateway = createGateway({ config: { ...gatewayConfig, limits, graphql, authCache, referenceCache, corsAllowedOrigins: opts.gatewayCorsOrigins ?? [] }, bus, log: opts.log.child({ component: 'gateway' }) });
+    const gateway = createGateway({ config: { ...gatewayConfig, limits, graphql, authCache, referenceCache, corsAllowedOrigins: opts.gatewayCorsOrigins ?? [], oidc: opts.gatewayOidc }, bus, log: opts.log.child({ component: 'gateway' }) });
     await gateway.listen(reserved.server);
     stack.push(() => gateway.close());
 

@@ -11,7 +11,18 @@ export type AuthCacheSettings = CacheSettings;
 export interface Authenticated {
   caller: Caller;
   account: Account;
+  /** The API key's id; empty when a bearer token authenticated the request. */
   keyId: string;
+  /** Present when a bearer token (OpenID Connect) authenticated the request (auth.ts). */
+  token?: TokenFacts | undefined;
+}
+
+/** What the gateway keeps of a verified bearer token. */
+export interface TokenFacts {
+  /** When the token stops being valid (epoch milliseconds): cached entries and sockets end with it. */
+  expiresAt: number;
+  /** Without the issuer's write scope a token may read but change nothing. */
+  readOnly: boolean;
 }
 
 /**

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { isIP } from 'node:net';
 import { ConfigError, envReader, type Env, type EnvReader } from '@green-impact/shared/config';
 import type { AuthCacheSettings } from './auth-cache.js';
+import { loadOidcIssuers, type OidcIssuer } from './oidc/issuers.js';
 import type { CacheSettings } from './lru-cache.js';
 import type { NodeReadSettings } from './pages/node-read-cache.js';
 import { DEFAULT_LINK_TTL_SECONDS, MAX_LINK_TTL_SECONDS, MIN_SECRET_LENGTH, type DocumentLinkSettings } from './document-links.js';
@@ -41,6 +42,22 @@ export interface GatewayConfig {
   /** Signed links to written documents (document-links.ts, DOCUMENT_LINK_*). */
   documentLinks: DocumentLinkSettings;
   backends: BackendAddresses;
+  /** OpenID Connect issuers whose bearer tokens authenticate like API keys (OIDC_ISSUERS, docs/sign-in.md); none: keys only. */
+  oidc?: OidcSettings | undefined;
+}
+
+export interface OidcSettings {
+  issuers: OidcIssuer[];
+  /** Least time between two JWKS fetches for a token naming an unknown key (OIDC_JWKS_COOLDOWN_MS). */
+  jwksCooldownMs: number;
+}
+
+/** OIDC_*: also read by `npm start`. */
+export function loadOidcSettings(env: Env): OidcSettings {
+  return {
+    issuers: loadOidcIssuers(env),
+    jwksCooldownMs: envReader(env).int('OIDC_JWKS_COOLDOWN_MS', 30_000, { min: 0, max: 3_600_000 }),
+  };
 }
 
 /** GraphQL limits and the explorer page. */
@@ -115,6 +132,7 @@ export function loadGatewayConfig(env: Env): GatewayConfig {
     shutdownGraceMs: read.int('SHUTDOWN_GRACE_MS', 10_000, { min: 0 }),
     graphql: loadGraphqlConfig(env),
     authCache: loadAuthCacheSettings(env),
+    oidc: loadOidcSettings(env),
     referenceCache: loadReferenceCacheSettings(env),
     documentLinks: loadDocumentLinkSettings(env),
     trustProxy: trustProxy(read),

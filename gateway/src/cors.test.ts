@@ -24,7 +24,7 @@ describe('CORS_ALLOWED_ORIGINS on /graphql and /v1/call', () => {
       assert.equal(res.status, 204, path);
       assert.equal(res.headers.get('access-control-allow-origin'), LOCAL);
       assert.equal(res.headers.get('access-control-allow-methods'), 'GET, POST, OPTIONS');
-      assert.match(res.headers.get('access-control-allow-headers') ?? '', /Content-Type, x-api-key, x-request-id/);
+      assert.match(res.headers.get('access-control-allow-headers') ?? '', /Content-Type, x-api-key, authorization, x-request-id/);
       assert.equal(res.headers.get('access-control-allow-credentials'), null, 'never cookies');
       assert.match(res.headers.get('vary') ?? '', /Origin/);
     }

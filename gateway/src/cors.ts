@@ -1,11 +1,11 @@
 import type { RequestHandler } from 'express';
 import { ConfigError } from '@green-impact/shared/config';
-import { API_KEY_HEADER } from './auth.js';
+import { API_KEY_HEADER, AUTHORIZATION_HEADER } from './auth.js';
 import { REQUEST_ID_HEADER } from './request-context.js';
 import { RESULT_TRUNCATED_HEADER, TOTAL_COUNT_HEADER } from './v1/truncation.js';
 
 /** What a browser page may send: the key, JSON bodies, the request id, trace context, Apollo's CSRF marker. */
-const ALLOWED_HEADERS = ['Content-Type', API_KEY_HEADER, REQUEST_ID_HEADER, 'traceparent', 'tracestate', 'apollo-require-preflight'].join(', ');
+const ALLOWED_HEADERS = ['Content-Type', API_KEY_HEADER, AUTHORIZATION_HEADER, REQUEST_ID_HEADER, 'traceparent', 'tracestate', 'apollo-require-preflight'].join(', ');
 /**
  * What its script may read of an answer: the request id to quote, when to come back after a 429/503, and
  * whether a /v1/call list was cut at its cap.

@@ -4,6 +4,7 @@ import express from 'express';
 import type { Logger } from '@green-impact/shared/logger';
 import type { EventBus, Subscription } from '@green-impact/shared/bus/event-bus';
 import { createAuthenticator } from './auth.js';
+import { BearerVerifier } from './oidc/bearer-tokens.js';
 import { AuthCache, forgettingRevokedKeys } from './auth-cache.js';
 import { followIdentityEvents, followTaxonomyEvents } from './cache-invalidation.js';
 import { cachingSharedReads, ReferenceCache } from './reference-cache.js';
@@ -16,7 +17,7 @@ import type { GatewayConfig } from './config.js';
 import { corsAllowList } from './cors.js';
 import { errorHandler, notFound } from './error-handler.js';
 import { createGraphql } from './graphql/apollo.js';
-import { explorerRoutes } from './graphql/explorer.js';
+import { explorerIssuer, explorerRoutes } from './graphql/explorer.js';
 import { DEFAULT_QUERY_LIMITS } from './graphql/limits.js';
 import { OpenSockets } from './graphql/subscriptions/open-sockets.js';
 import { attachSubscriptions } from './graphql/subscriptions/ws-server.js';
@@ -79,7 +80,8 @@ export function createGateway(options: GatewayOptions): Gateway {
     identity: forgettingRevokedKeys(guarded.identity, identityFollowers),
     ...(taxonomy ? { taxonomy: cachingSharedReads(taxonomy, referenceCache) } : {}),
   };
-  const authenticate = learnKeyVerdicts(createAuthenticator(clients.identity, authCache), limiter);
+  const bearer = new BearerVerifier(config.oidc?.issuers ?? [], { jwksCooldownMs: config.oidc?.jwksCooldownMs });
+  const authenticate = learnKeyVerdicts(createAuthenticator(clients.identity, authCache, bearer), limiter);
   const announcements: Subscription[] = [];
   const documentLinks = new DocumentLinks(config.documentLinks);
   if (config.documentLinks.generated) {
@@ -134,7 +136,7 @@ export function createGateway(options: GatewayOptions): Gateway {
   app.use(nftRoutes({ clients, log, publicBaseUrl: config.publicBaseUrl, rateLimit: limit, nodeReads: config.limits.nodeReads }));
   // Counted once for every /graphql request: the explorer's page and assets as well as the API.
   app.use('/graphql', routeLabel('/graphql'), limit);
-  app.use(explorerRoutes(config.graphql.explorer));
+  app.use(explorerRoutes(config.graphql.explorer, explorerIssuer(config.oidc?.issuers ?? [])));
   app.use('/graphql', jsonBody(config.bodyLimitBytes, { requireJsonType: false }), deadline, graphql.handler);
   app.use(notFound);
   app.use(handleError);

@@ -11,6 +11,7 @@ import { streamedJson } from '../v1/streamed-json.js';
  * call and renders the answer; its `params` describe the fields for OpenAPI (v1/openapi.ts).
  */
 export function v1Entries(operations: readonly Operation[]): OperationEntry[] {
+  const writes = writingMethods(operations);
   return operations.flatMap((op): OperationEntry[] => {
     const render = op.v1;
     if (op.operation === undefined || render === undefined) return [];
@@ -20,6 +21,7 @@ export function v1Entries(operations: readonly Operation[]): OperationEntry[] {
       params: describe(op.input),
       envelope: op.envelope,
       parse: (raw: Readonly<Record<string, unknown>>) => inputFromV1(op.input, raw),
+      writes: writes(op),
     };
     const streamed = op.v1Streamed;
     const answer = async (input: Record<string, unknown>, ctx: OperationContext | KeylessOperationContext) => {
@@ -32,6 +34,21 @@ export function v1Entries(operations: readonly Operation[]): OperationEntry[] {
     if (op.withoutApiKey) return [{ ...row, withoutApiKey: true, authority: op.withoutApiKey.authority, handler: answer }];
     return [{ ...row, handler: answer }];
   });
+}
+
+/**
+ * Whether an operation changes anything (a read-only bearer token is refused it), from the declarations:
+ * its gRPC method writes when a declaration of that method is a GraphQL Mutation, reads when one is a
+ * Query. A method no GraphQL face declares reads only by the gRPC naming convention (Get…, List…).
+ */
+export function writingMethods(operations: readonly Operation[]): (op: Operation) => boolean {
+  const byMethod = new Map<string, boolean>();
+  for (const o of operations) {
+    if (!o.graphql) continue;
+    const key = `${o.service}.${o.method}`;
+    byMethod.set(key, (byMethod.get(key) ?? false) || o.graphql.root === 'Mutation');
+  }
+  return (op) => byMethod.get(`${op.service}.${op.method}`) ?? !/^(get|list)[A-Z]/.test(op.method);
 }
 
 /** What a declaration's call gets of a /v1/call: the caller, the checked envelope, the Idempotency-Key header (read when used). */

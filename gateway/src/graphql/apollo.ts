@@ -7,7 +7,7 @@ import { UnavailableError } from '@green-impact/shared/errors';
 import type { Authenticate } from '../auth.js';
 import type { GatewayClients } from '../clients.js';
 import { locals } from '../request-context.js';
-import { createContextFactory, type GraphqlContext } from './context.js';
+import { createContextFactory, readOnlyTokensPlugin, type GraphqlContext } from './context.js';
 import { schema } from './executable-schema.js';
 import { createFormatError } from './format-error.js';
 import { requestErrorStatus, requestErrorStatusPlugin, retryAfterStatusPlugin, singleResultMediaType } from './response-status.js';
@@ -64,7 +64,7 @@ export function createGraphql(deps: {
     hideSchemaDetailsFromClientErrors: deps.production,
     includeStacktraceInErrorResponses: false,
     persistedQueries: { ttl: 24 * 60 * 60 },
-    plugins: [ApolloServerPluginLandingPageDisabled(), requestErrorStatusPlugin, retryAfterStatusPlugin, graphqlMetricsPlugin],
+    plugins: [ApolloServerPluginLandingPageDisabled(), requestErrorStatusPlugin, retryAfterStatusPlugin, graphqlMetricsPlugin, readOnlyTokensPlugin],
     // The gateway owns shutdown (close()); Apollo must not re-raise SIGTERM and kill in-flight requests.
     stopOnTerminationSignals: false,
     logger: log,

@@ -6,9 +6,11 @@
 export const subscriptionTypeDefs = /* GraphQL */ `
   """
   Live updates over WebSocket (graphql-ws protocol) at /graphql. Authenticate in connection_init with the
-  payload {"apiKey": "<X-Api-Key value>"}; a missing or bad key closes the socket with 4401 or 4403.
-  The socket closes with 4401 when its key is revoked, 4403 when its account changes (reconnect), and
-  4000 after GRAPHQL_WS_MAX_LIFETIME_MS (reconnect; subscribe again with ids to catch up).
+  payload {"apiKey": "<X-Api-Key value>"} or {"authorization": "Bearer <OpenID Connect access token>"};
+  a missing or bad credential closes the socket with 4401 or 4403. The socket closes with 4401 when its
+  key is revoked, 4403 when its account changes (reconnect), 4001 when its bearer token expires (reconnect
+  with a fresh one), and 4000 after GRAPHQL_WS_MAX_LIFETIME_MS (reconnect; subscribe again with ids to
+  catch up).
   """
   type Subscription {
     """

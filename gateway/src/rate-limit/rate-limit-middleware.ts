@@ -2,7 +2,7 @@ import type { NextFunction, Request, Response } from 'express';
 import { Counter } from 'prom-client';
 import { DomainError, ResourceExhaustedError } from '@green-impact/shared/errors';
 import { metricsRegistry } from '@green-impact/shared/metrics';
-import { API_KEY_HEADER, type Authenticate } from '../auth.js';
+import { API_KEY_HEADER, AUTHORIZATION_HEADER, credentialOf, type Authenticate } from '../auth.js';
 import { locals } from '../request-context.js';
 import { clientAddress } from './client-address.js';
 import type { LimitName, RateLimiter, Refusal } from './rate-limiter.js';
@@ -41,7 +41,7 @@ export function rateLimit(limiter: RateLimiter) {
   return async (req: Request, res: Response, next: NextFunction): Promise<void> => {
     const address = clientAddress(req.ip);
     locals(res).clientAddress = address;
-    const refusal = await limiter.admit({ apiKey: req.header(API_KEY_HEADER) || undefined, address });
+    const refusal = await limiter.admit({ apiKey: credentialOf(req.header(API_KEY_HEADER), req.header(AUTHORIZATION_HEADER)), address });
     if (refusal) {
       limited.inc({ route: locals(res).route, limit: refusal.limit });
       const seconds = Math.max(1, Math.ceil(refusal.retryAfterMs / 1000));
@@ -55,17 +55,20 @@ export function rateLimit(limiter: RateLimiter) {
  * An authenticator that tells the limiter identity's verdict on each key: an accepted key becomes known
  * good (its own bucket from the next request on); a refused one is known good no more and counts against
  * the client's address, so guessing keys soon meets the address's refused-keys limit (checked by rateLimit
- * before the next key is tried). Authorization is unchanged: every request is still authenticated.
+ * before the next key is tried). A bearer token is learnt the same way (auth.ts credentialOf), so people
+ * signed in behind one address do not share its anonymous bucket, and forged tokens meet the refused-keys
+ * limit. Authorization is unchanged: every request is still authenticated.
  */
 export function learnKeyVerdicts(authenticate: Authenticate, limiter: RateLimiter): Authenticate {
-  return async (apiKey, requestId, address) => {
+  return async (apiKey, requestId, address, authorization) => {
     const epoch = limiter.knownKeysEpoch;
+    const credential = credentialOf(apiKey, authorization);
     try {
-      const authenticated = await authenticate(apiKey, requestId, address);
-      if (apiKey) limiter.keyAccepted(apiKey, { keyId: authenticated.keyId, accountId: authenticated.account.id }, epoch);
+      const authenticated = await authenticate(apiKey, requestId, address, authorization);
+      if (credential) limiter.keyAccepted(credential, { keyId: authenticated.keyId, accountId: authenticated.account.id }, epoch);
       return authenticated;
     } catch (err) {
-      if (apiKey && err instanceof DomainError && err.code === 'UNAUTHENTICATED') await limiter.keyRefused(apiKey, address);
+      if (credential && err instanceof DomainError && err.code === 'UNAUTHENTICATED') await limiter.keyRefused(credential, address);
       throw err;
     }
   };

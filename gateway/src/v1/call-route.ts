@@ -1,7 +1,7 @@
 import { Router, type RequestHandler } from 'express';
 import type { Logger } from '@green-impact/shared/logger';
 import { NotFoundError } from '@green-impact/shared/errors';
-import { API_KEY_HEADER, type Authenticate } from '../auth.js';
+import { API_KEY_HEADER, AUTHORIZATION_HEADER, refuseReadOnlyWrite, type Authenticate } from '../auth.js';
 import type { GatewayClients } from '../clients.js';
 import type { DocumentLinks } from '../document-links.js';
 import { jsonBody, sendJson } from '../json-body.js';
@@ -43,8 +43,12 @@ export function callRoute(options: CallRouteOptions): Router {
     // Operations authorized by their parameters (withoutApiKey) skip the key; all others authenticate
     // before anything of the body is checked.
     const keyless = isKeylessCall(req.body, options.table);
-    const caller = keyless ? undefined : (await options.authenticate(req.header(API_KEY_HEADER), requestId, locals(res).clientAddress)).caller;
+    const authenticated = keyless
+      ? undefined
+      : await options.authenticate(req.header(API_KEY_HEADER), requestId, locals(res).clientAddress, req.header(AUTHORIZATION_HEADER));
+    const caller = authenticated?.caller;
     const { entry, parameters, envelope } = parseCall(req.body, options.table);
+    if (authenticated && entry.writes) refuseReadOnlyWrite(authenticated);
     locals(res).operation = `${entry.solution}/${entry.operation}`;
     const log = options.log.child({ requestId, operation: entry.operation });
     const idempotencyHeader = req.header(IDEMPOTENCY_KEY_HEADER);

@@ -48,6 +48,8 @@ interface OperationRow<S extends ParamSpecs> {
    * (catalogue/v1.ts); rows without one are checked against `params`.
    */
   parse?: ((raw: Readonly<Record<string, unknown>>) => Record<string, unknown>) | undefined;
+  /** Whether the operation changes anything: a read-only bearer token is refused (catalogue/v1.ts derives it). */
+  writes?: boolean | undefined;
 }
 
 /** A row called with the account's X-Api-Key (every operation but the few below). */

@@ -8,6 +8,10 @@ export interface Caller {
   accountId: string;
   role: 'operator' | 'user';
   requestId?: string;
+  /** The person who acted, when a bearer token authenticated the request (its `sub`); absent for API keys. */
+  subject?: string;
+  /** The OpenID Connect issuer that vouched for `subject` (the token's `iss`). */
+  issuer?: string;
 }
 
 export const METADATA_REQUEST_ID = 'x-request-id';

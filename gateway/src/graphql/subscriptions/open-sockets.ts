@@ -6,6 +6,8 @@ export const CLOSE_KEY_REVOKED = CloseCode.Unauthorized;
 export const CLOSE_ACCOUNT_CHANGED = CloseCode.Forbidden;
 /** Close code of a socket that reached GRAPHQL_WS_MAX_LIFETIME_MS: not one graphql-ws treats as fatal, so clients reconnect. */
 export const CLOSE_MAX_LIFETIME = 4000;
+/** Close code of a socket whose bearer token expired: not fatal for graphql-ws, so a client reconnects with a fresh token. */
+export const CLOSE_TOKEN_EXPIRED = 4001;
 
 /** One authenticated socket: who it rests on, and how to end it. */
 export interface OpenSocket {

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type http from 'node:http';
 import type { Duplex } from 'node:stream';
-import { GraphQLError, parse, type GraphQLSchema, type ValidationRule } from 'graphql';
+import { getOperationAST, GraphQLError, parse, type GraphQLSchema, type ValidationRule } from 'graphql';
 import { CloseCode } from 'graphql-ws';
 import { useServer } from 'graphql-ws/use/ws';
 import { Counter, Gauge } from 'prom-client';
@@ -9,16 +9,16 @@ import { WebSocket, WebSocketServer } from 'ws';
 import { DomainError } from '@green-impact/shared/errors';
 import type { Logger } from '@green-impact/shared/logger';
 import { metricsRegistry } from '@green-impact/shared/metrics';
-import type { Authenticate, Authenticated } from '../../auth.js';
+import { credentialOf, type Authenticate, type Authenticated } from '../../auth.js';
 import type { GatewayClients } from '../../clients.js';
 import { baseUrlOf } from '../../base-url.js';
-import type { GraphqlContext } from '../context.js';
+import { lazyAuth, type GraphqlContext } from '../context.js';
 import type { createFormatError } from '../format-error.js';
 import { MAX_QUERY_TOKENS, nestingError } from '../limits.js';
 import type { DocumentLinks } from '../../document-links.js';
 import { wsValidate } from './ws-validation.js';
 import { countUnparsed, WsOperationMetrics } from './ws-metrics.js';
-import { CLOSE_MAX_LIFETIME, type OpenSocket, type OpenSockets } from './open-sockets.js';
+import { CLOSE_MAX_LIFETIME, CLOSE_TOKEN_EXPIRED, type OpenSocket, type OpenSockets } from './open-sockets.js';
 
 export interface SubscriptionServerOptions {
   schema: GraphQLSchema;
@@ -65,6 +65,8 @@ export interface SubscriptionServer {
 // A type alias, not an interface: graphql-ws wants a Record.
 type Extra = {
   apiKey?: string | undefined;
+  /** `Bearer <token>` from connection_init's `authorization` or the upgrade request's Authorization header. */
+  authorization?: string | undefined;
   address?: string;
   subscriptions?: Set<string>;
   metrics?: WsOperationMetrics;
@@ -129,8 +131,18 @@ export function attachSubscriptions(server: http.Server, options: SubscriptionSe
       options.sockets.remove(entry);
       entry.close(CLOSE_MAX_LIFETIME, `The connection reached its maximum lifetime (${Math.round(options.maxConnectionLifetimeMs / 1000)} s); reconnect.`);
     }, options.maxConnectionLifetimeMs).unref();
+    // A socket opened with a bearer token ends when the token does (the lifetime bounds the wait).
+    const expiresIn = authenticated.token ? authenticated.token.expiresAt - Date.now() : Infinity;
+    const expiry =
+      expiresIn < options.maxConnectionLifetimeMs
+        ? setTimeout(() => {
+            options.sockets.remove(entry);
+            entry.close(CLOSE_TOKEN_EXPIRED, 'The bearer token expired; reconnect with a fresh one.');
+          }, Math.max(0, expiresIn)).unref()
+        : undefined;
     const forget = () => {
       clearTimeout(lifetime);
+      clearTimeout(expiry);
       options.sockets.remove(entry);
     };
     // Gone while it was being authenticated: nothing to end.
@@ -139,7 +151,7 @@ export function attachSubscriptions(server: http.Server, options: SubscriptionSe
     socket.once('close', forget);
   };
 
-  const disposable = useServer<{ apiKey?: unknown } | undefined, Extra>(
+  const disposable = useServer<{ apiKey?: unknown; authorization?: unknown } | undefined, Extra>(
     {
       schema: options.schema,
       isProd: options.production,
@@ -159,8 +171,11 @@ export function attachSubscriptions(server: http.Server, options: SubscriptionSe
         const fromParams = ctx.connectionParams?.apiKey;
         const header = ctx.extra.request.headers['x-api-key'];
         const apiKey = typeof fromParams === 'string' ? fromParams : typeof header === 'string' ? header : undefined;
+        const bearerParam = ctx.connectionParams?.authorization;
+        const bearerHeader = ctx.extra.request.headers.authorization;
+        const authorization = typeof bearerParam === 'string' ? bearerParam : typeof bearerHeader === 'string' ? bearerHeader : undefined;
         const address = options.addressOf(ctx.extra.request);
-        const refusal = await options.admit({ apiKey, address });
+        const refusal = await options.admit({ apiKey: credentialOf(apiKey, authorization), address });
         if (refusal) {
           refusedConnections.inc({ reason: 'rate_limited' });
           await ctx.extra.socket.close(CLOSE_TOO_MANY_REQUESTS, `Too many requests; retry in ${retrySeconds(refusal)} s.`);
@@ -169,11 +184,12 @@ export function attachSubscriptions(server: http.Server, options: SubscriptionSe
         try {
           // An identity event that arrives while the key is being checked may concern it: check again.
           const epoch = options.sockets.epoch;
-          let authenticated = await options.authenticate(apiKey, randomUUID(), address);
-          if (options.sockets.epoch !== epoch) authenticated = await options.authenticate(apiKey, randomUUID(), address);
+          let authenticated = await options.authenticate(apiKey, randomUUID(), address, authorization);
+          if (options.sockets.epoch !== epoch) authenticated = await options.authenticate(apiKey, randomUUID(), address, authorization);
           watch(ctx.extra.socket, authenticated);
           ctx.extra.address = address;
           ctx.extra.apiKey = apiKey;
+          ctx.extra.authorization = authorization;
           ctx.extra.subscriptions = new Set();
           ctx.extra.metrics = new WsOperationMetrics();
           return true;
@@ -190,7 +206,7 @@ export function attachSubscriptions(server: http.Server, options: SubscriptionSe
         }
       },
       async onSubscribe(ctx, id) {
-        const refusal = await options.admit({ apiKey: ctx.extra.apiKey, address: ctx.extra.address ?? 'unknown' });
+        const refusal = await options.admit({ apiKey: credentialOf(ctx.extra.apiKey, ctx.extra.authorization), address: ctx.extra.address ?? 'unknown' });
         if (refusal) {
           return [
             new GraphQLError(`Too many requests for this API key; retry in ${retrySeconds(refusal)} s.`, {
@@ -214,19 +230,20 @@ export function attachSubscriptions(server: http.Server, options: SubscriptionSe
         if (ctx.extra.subscriptions?.delete(id)) subscriptionsGauge.dec();
         ctx.extra.metrics?.completed(id);
       },
-      context(ctx): GraphqlContext {
+      context(ctx, _id, _payload, args): GraphqlContext {
         const requestId = randomUUID();
         const req = ctx.extra.request;
-        let pending: Promise<Authenticated> | undefined;
+        const operation = { writes: getOperationAST(args.document, args.operationName)?.operation === 'mutation' };
         return {
           requestId,
           clients: options.clients,
           log: log.child({ requestId }),
           baseUrl: baseUrlOf(options.publicBaseUrl, { protocol: 'http', host: req.headers.host }),
           documentLinks: options.documentLinks,
-          // Checked again for each subscription, as for each HTTP request: a key revoked while the socket
-          // is open can start nothing new, and its running streams end with the socket (open-sockets.ts).
-          auth: () => (pending ??= options.authenticate(ctx.extra.apiKey, requestId, ctx.extra.address)),
+          operation,
+          // Checked again for each subscription, as for each HTTP request: a key revoked (or a token expired)
+          // while the socket is open can start nothing new, and its running streams end with the socket (open-sockets.ts).
+          auth: lazyAuth(operation, () => options.authenticate(ctx.extra.apiKey, requestId, ctx.extra.address, ctx.extra.authorization)),
         };
       },
       onOperation(ctx, id, _payload, args) {

@@ -24,9 +24,10 @@ export const GATEWAY_LIMITS = [
 ];
 /**
  * Settings that must be set, whatever their value: left to the default, they change with NODE_ENV or the
- * code, or (CORS_ALLOWED_ORIGINS: which browser origins are trusted) they are the operator's decision.
+ * code, or (CORS_ALLOWED_ORIGINS: which browser origins are trusted; OIDC_ISSUERS: which identity providers
+ * sign people in) they are the operator's decision.
  */
-const EXPLICIT = ['TRUST_PROXY', 'GRAPHQL_EXPLORER', 'RATE_LIMIT_REDIS_PREFIX', 'CORS_ALLOWED_ORIGINS'];
+const EXPLICIT = ['TRUST_PROXY', 'GRAPHQL_EXPLORER', 'RATE_LIMIT_REDIS_PREFIX', 'CORS_ALLOWED_ORIGINS', 'OIDC_ISSUERS'];
 
 /**
  * What the loader is given in place of a value a Secret holds: the manifests show only that it comes from

@@ -1,0 +1,94 @@
+import { z } from 'zod';
+import { ConfigError, envReader, type Env } from '@green-impact/shared/config';
+
+/**
+ * The signature algorithms a bearer token may use: asymmetric ones only. `none` is never accepted, nor is
+ * an HMAC (HS*) one: an issuer publishes public keys, and an HMAC "signed" with a public key proves nothing.
+ */
+export const ASYMMETRIC_ALGORITHMS = ['RS256', 'RS384', 'RS512', 'PS256', 'PS384', 'PS512', 'ES256', 'ES384', 'ES512', 'EdDSA', 'Ed25519'] as const;
+export type AsymmetricAlgorithm = (typeof ASYMMETRIC_ALGORITHMS)[number];
+
+/** One OpenID Connect issuer whose access tokens the gateway accepts (OIDC_ISSUERS, docs/sign-in.md). */
+export interface OidcIssuer {
+  /** The issuer identifier, exactly as the tokens' `iss` and the discovery document say it. */
+  issuer: string;
+  /** The `aud` a token must carry to be meant for this gateway. */
+  audience: string;
+  /** Allow-list of signature algorithms (asymmetric only). */
+  algorithms: AsymmetricAlgorithm[];
+  /** Clock skew tolerated on `exp` and `nbf`, in seconds. */
+  clockSkewSeconds: number;
+  claims: {
+    /** Claim holding the id of the account (identity's account id) the token acts for. */
+    account: string;
+    /** Claim holding the role(s): a string or a list of strings. */
+    role: string;
+    /** Claim holding the scopes: a space-separated string (`scope`) or a list (`scp`). */
+    scope: string;
+  };
+  /** The role claim value that asks for the operator role (granted only to an operator account). */
+  operatorRole: string;
+  /** The scope without which a token is read-only: it may read but change nothing. */
+  writeScope: string;
+  /** The public OAuth client the explorer page signs in with (Authorization Code + PKCE); absent: no sign-in button. */
+  explorerClientId?: string | undefined;
+  /** The scopes the explorer asks for; default `openid <writeScope>`. */
+  explorerScope?: string | undefined;
+  /**
+   * Extra parameters of the explorer's authorization request, where the issuer needs one to issue a token
+   * for this API: `{"resource": "<audience>"}` (RFC 8707), Auth0's `{"audience": "<audience>"}`.
+   */
+  explorerAuthorizationParams?: Record<string, string> | undefined;
+}
+
+const issuerSchema = z
+  .object({
+    issuer: z.url({ protocol: /^https?$/ }),
+    audience: z.string().min(1),
+    algorithms: z
+      .array(z.enum(ASYMMETRIC_ALGORITHMS, { error: (i) => `algorithm ${JSON.stringify(i.input)} is not allowed (only ${ASYMMETRIC_ALGORITHMS.join(', ')}; never none or HMAC)` }))
+      .min(1)
+      .default(['RS256', 'PS256', 'ES256', 'EdDSA']),
+    clockSkewSeconds: z.int().min(0).max(300).default(30),
+    claims: z
+      .object({
+        account: z.string().min(1).default('green_impact_account'),
+        role: z.string().min(1).default('green_impact_role'),
+        scope: z.string().min(1).default('scope'),
+      })
+      .strict()
+      .default({ account: 'green_impact_account', role: 'green_impact_role', scope: 'scope' }),
+    operatorRole: z.string().min(1).default('operator'),
+    writeScope: z.string().min(1).default('impact:write'),
+    explorerClientId: z.string().min(1).optional(),
+    explorerScope: z.string().min(1).optional(),
+    explorerAuthorizationParams: z.record(z.string().regex(/^[a-z_]+$/), z.string()).optional(),
+  })
+  .strict();
+
+/**
+ * OIDC_ISSUERS: a JSON list of issuers (docs/sign-in.md), checked at start so a typo stops the gateway
+ * rather than refusing every token. Unset or empty: bearer tokens are not enabled.
+ */
+export function loadOidcIssuers(env: Env): OidcIssuer[] {
+  const raw = envReader(env).optionalString('OIDC_ISSUERS');
+  if (raw === undefined) return [];
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(raw);
+  } catch {
+    throw new ConfigError('OIDC_ISSUERS must be a JSON list of issuers (docs/sign-in.md).');
+  }
+  const result = z.array(issuerSchema).safeParse(parsed);
+  if (!result.success) {
+    const first = result.error.issues[0]!;
+    throw new ConfigError(`OIDC_ISSUERS[${first.path.join('.')}]: ${first.message}.`);
+  }
+  const issuers: OidcIssuer[] = result.data;
+  const seen = new Set<string>();
+  for (const i of issuers) {
+    if (seen.has(i.issuer)) throw new ConfigError(`OIDC_ISSUERS names ${i.issuer} twice.`);
+    seen.add(i.issuer);
+  }
+  return issuers;
+}
