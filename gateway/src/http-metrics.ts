@@ -2,7 +2,7 @@ import { Counter, Histogram } from 'prom-client';
 import { metricsRegistry } from '@green-impact/shared/metrics';
 import type { NextFunction, Request, Response } from 'express';
 import type { Logger } from '@green-impact/shared/logger';
-import { locals } from './request-context.js';
+import { auditFields, locals } from './request-context.js';
 
 // Registered once per process in the shared registry, however many gateways a process creates.
 const requests = new Counter({
@@ -38,12 +38,12 @@ export function observeRequests(log: Logger) {
     const started = process.hrtime.bigint();
     res.on('finish', () => {
       const seconds = Number(process.hrtime.bigint() - started) / 1e9;
-      const { route, requestId, operation } = locals(res);
+      const { route, requestId, operation, caller } = locals(res);
       const labels = { route, method: req.method, status: String(res.statusCode) };
       requests.inc(labels);
       duration.observe(labels, seconds);
       if (operation) operations.inc({ operation, status: labels.status });
-      const line = { requestId, ...labels, operation, ms: Math.round(seconds * 1000) };
+      const line = { requestId, ...labels, operation, ...auditFields(caller), ms: Math.round(seconds * 1000) };
       if (QUIET_ROUTES.has(route)) log.debug(line, 'request');
       else log.info(line, 'request');
     });

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { NextFunction, Request, Response } from 'express';
+import type { Caller } from '@green-impact/shared/caller';
 
 export const REQUEST_ID_HEADER = 'x-request-id';
 
@@ -15,6 +16,14 @@ export interface RequestLocals {
   operation?: string;
   /** The address the rate limits count the client by (rate-limit/client-address.ts), once known. */
   clientAddress?: string;
+  /** Who the request was authenticated as, once known: the access log's audit fields. */
+  caller?: Caller;
+}
+
+/** The access log's audit fields: the account, and the person who acted when a bearer token named one. */
+export function auditFields(caller: Caller | undefined): { accountId?: string; actor?: { subject: string; issuer: string } } {
+  if (!caller) return {};
+  return { accountId: caller.accountId, ...(caller.subject && caller.issuer ? { actor: { subject: caller.subject, issuer: caller.issuer } } : {}) };
 }
 
 export function locals(res: Response): RequestLocals {

@@ -95,6 +95,7 @@ export function toGqlJob(j: Job, baseUrl: string) {
     nftGuid: j.nftGuid ?? null,
     nftId: j.nftId ?? null,
     nft: j.nft ? toGqlNft(j.nft) : null,
+    actedBy: j.actedBy ?? null,
   };
 }
 

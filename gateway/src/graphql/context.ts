@@ -5,6 +5,7 @@ import { API_KEY_HEADER, AUTHORIZATION_HEADER, refuseReadOnlyWrite, type Authent
 import type { GatewayClients } from '../clients.js';
 import type { DocumentLinks } from '../document-links.js';
 import { baseUrlOf } from '../base-url.js';
+import { locals } from '../request-context.js';
 
 /** Per-request GraphQL context. */
 export interface GraphqlContext {
@@ -67,7 +68,12 @@ export function createContextFactory(deps: {
       baseUrl: baseUrlOf(deps.publicBaseUrl, { protocol: req.protocol, host: req.get('host') }),
       documentLinks: deps.documentLinks,
       operation,
-      auth: lazyAuth(operation, () => deps.authenticate(apiKey, requestId, clientAddress, authorization)),
+      auth: lazyAuth(operation, async () => {
+        const authenticated = await deps.authenticate(apiKey, requestId, clientAddress, authorization);
+        // The access log line (http-metrics.ts) names who the request was served for.
+        if (req.res) locals(req.res).caller = authenticated.caller;
+        return authenticated;
+      }),
     };
   };
 }

@@ -67,6 +67,16 @@ export const jobTypeDefs = /* GraphQL */ `
     keyValue: KeyValueResult
     "Outcome of a completed document job."
     document: DocumentResult
+    "Who asked for the job: set when an OpenID Connect bearer token authenticated the request, null for an API key."
+    actedBy: ActingPerson
+  }
+
+  "The person who acted for an account: the subject and issuer of the bearer token that authenticated the request."
+  type ActingPerson {
+    "The token's sub: the identity provider's stable id of the person."
+    subject: String!
+    "The token's iss: the issuer URL that vouched for the subject."
+    issuer: String!
   }
 
   "A page of jobs."

@@ -63,6 +63,8 @@ export const recomputeTypeDefs = /* GraphQL */ `
     startedAt: String
     "When it completed or failed, RFC 3339."
     finishedAt: String
+    "Who asked for the recompute: set when a bearer token authenticated the request; null for an API key or the service itself."
+    actedBy: ActingPerson
   }
 
   "Answer of startImpactRecompute."

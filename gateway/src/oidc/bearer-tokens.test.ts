@@ -9,6 +9,7 @@ import { startTestIssuer, TEST_AUDIENCE, type TestIssuer, type TokenClaims } fro
 import { startTestGateway, type TestGateway } from '@green-impact/testing/gateway/real-gateway';
 import { postCall } from '@green-impact/testing/gateway/v1-calls';
 import { deadPort } from '@green-impact/testing/gateway/dead-port';
+import { createLogger } from '@green-impact/shared/logger';
 import { BEARER_NOT_ENABLED } from './bearer-tokens.js';
 
 /**
@@ -21,6 +22,7 @@ const ESG = 'SVC.ESG.Credits';
 let t: TestGateway;
 let issuer: TestIssuer;
 let stranger: TestIssuer;
+const logLines: string[] = [];
 
 const issuersEnv = (skew: number) =>
   JSON.stringify([{ issuer: issuer.issuer, audience: TEST_AUDIENCE, clockSkewSeconds: skew, algorithms: ['RS256', 'ES256'] }]);
@@ -29,7 +31,8 @@ before(async () => {
   issuer = await startTestIssuer();
   stranger = await startTestIssuer();
   // No skew, so an expired token is seen as such at once; no JWKS cooldown, so a rotation is seen at once.
-  t = await startTestGateway({ OIDC_ISSUERS: issuersEnv(0), OIDC_JWKS_COOLDOWN_MS: '0' });
+  // The chain backend: a token's subject is stored with the jobs it creates; the log: its audit fields.
+  t = await startTestGateway({ OIDC_ISSUERS: issuersEnv(0), OIDC_JWKS_COOLDOWN_MS: '0' }, { chain: true, log: createLogger('gateway', { level: 'info' }, { write: (line: string) => void logLines.push(line) }) });
 });
 after(async () => {
   await t?.stop();
@@ -127,6 +130,24 @@ describe('a valid token', () => {
     } finally {
       await ws.dispose();
     }
+  });
+
+  test('the token\'s subject is the acting person: stored with the job it creates and answered on it', async () => {
+    const written = await gql('mutation { insertString(input: { network: "sepolia", key: "acted-by-alice", value: "v" }) { id actedBy { subject issuer } } }', await userToken());
+    assert.equal(written.body.errors, undefined, JSON.stringify(written.body));
+    const job = (written.body.data as { insertString: { id: string; actedBy: unknown } }).insertString;
+    assert.deepEqual(job.actedBy, { subject: 'alice', issuer: issuer.issuer });
+    // Read back with the account's API key: the job still names who asked for it.
+    const read = await fetch(`${t.baseUrl}/graphql`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-api-key': t.userKey },
+      body: JSON.stringify({ query: `{ job(id: "${job.id}") { actedBy { subject issuer } } }` }),
+    });
+    assert.deepEqual(((await read.json()) as { data: { job: unknown } }).data.job, { actedBy: { subject: 'alice', issuer: issuer.issuer } });
+    // The access log line of the write names the account and the person (audit fields); the read by key, the account alone.
+    const lines = logLines.map((l) => JSON.parse(l) as Record<string, unknown>).filter((l) => l['msg'] === 'request' && l['route'] === '/graphql');
+    assert.ok(lines.some((l) => l['accountId'] === t.user.accountId && JSON.stringify(l['actor']) === JSON.stringify({ subject: 'alice', issuer: issuer.issuer })), JSON.stringify(lines));
+    assert.ok(lines.some((l) => l['accountId'] === t.user.accountId && l['actor'] === undefined));
   });
 
   test('the role is the token\'s, never above the account\'s own', async () => {

@@ -43,7 +43,7 @@ export interface OidcIssuer {
 
 const issuerSchema = z
   .object({
-    issuer: z.url({ protocol: /^https?$/ }),
+    issuer: z.url({ protocol: /^https?$/ }).max(1024),
     audience: z.string().min(1),
     algorithms: z
       .array(z.enum(ASYMMETRIC_ALGORITHMS, { error: (i) => `algorithm ${JSON.stringify(i.input)} is not allowed (only ${ASYMMETRIC_ALGORITHMS.join(', ')}; never none or HMAC)` }))

@@ -47,6 +47,7 @@ export function callRoute(options: CallRouteOptions): Router {
       ? undefined
       : await options.authenticate(req.header(API_KEY_HEADER), requestId, locals(res).clientAddress, req.header(AUTHORIZATION_HEADER));
     const caller = authenticated?.caller;
+    if (caller) locals(res).caller = caller;
     const { entry, parameters, envelope } = parseCall(req.body, options.table);
     if (authenticated && entry.writes) refuseReadOnlyWrite(authenticated);
     locals(res).operation = `${entry.solution}/${entry.operation}`;

@@ -25,6 +25,7 @@ import { SignerLeases1765843200000 } from './migrations/1765843200000-signer-lea
 import { DocumentAccess1766534400000 } from './migrations/1766534400000-document-access.js';
 import { ContentTable1766620800000 } from './migrations/1766620800000-content-table.js';
 import { JobBatches1766707200000 } from './migrations/1766707200000-job-batches.js';
+import { ActingPerson1767312000000 } from './migrations/1767312000000-acting-person.js';
 import type { NetworkSpec } from './networks/network-spec.js';
 import { replayEmbeddedHistory } from './networks/embedded-replay.js';
 import { batchSettlement } from './worker/job-batches.js';
@@ -43,7 +44,7 @@ export const CHAIN_SERVICE_NAME = 'greenimpact.chain.v1.ChainService';
 export const chainSchema: ServiceSchema = {
   schema: SCHEMA,
   entities: [...chainEntities, ...nftEntities],
-  migrations: [InitChain1764028800000, Nfts1764633600000, OutboxTraceContext1765238400000, SignerLeases1765843200000, DocumentAccess1766534400000, ContentTable1766620800000, JobBatches1766707200000],
+  migrations: [InitChain1764028800000, Nfts1764633600000, OutboxTraceContext1765238400000, SignerLeases1765843200000, DocumentAccess1766534400000, ContentTable1766620800000, JobBatches1766707200000, ActingPerson1767312000000],
 };
 
 export interface ChainServiceOptions {

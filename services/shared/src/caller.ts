@@ -16,6 +16,24 @@ export interface Caller {
 
 export const METADATA_REQUEST_ID = 'x-request-id';
 
+/**
+ * The acting person's two columns (`acted_by_subject`, `acted_by_issuer`) for a row a caller creates: both
+ * null for an API-key caller. Services store them with what a request creates (issue 30).
+ */
+export function actedByColumns(caller: Caller | undefined): [subject: string | null, issuer: string | null] {
+  return caller?.subject && caller.issuer ? [caller.subject, caller.issuer] : [null, null];
+}
+
+/** The acting person as read back: undefined when the row was made with an API key. */
+export interface ActedBy {
+  subject: string;
+  issuer: string;
+}
+
+export function actedByOf(row: { actedBySubject: string | null; actedByIssuer: string | null }): ActedBy | undefined {
+  return row.actedBySubject !== null && row.actedByIssuer !== null ? { subject: row.actedBySubject, issuer: row.actedByIssuer } : undefined;
+}
+
 export function requireCaller(caller: Caller | undefined): Caller {
   if (!caller) throw new UnauthenticatedError();
   return caller;

@@ -28,6 +28,7 @@ export interface GqlRecomputeJob {
   createdAt: string;
   startedAt: string | null;
   finishedAt: string | null;
+  actedBy: { subject: string; issuer: string } | null;
 }
 
 export function toGqlRecomputeJob(j: ImpactRecomputeJob): GqlRecomputeJob {
@@ -45,6 +46,7 @@ export function toGqlRecomputeJob(j: ImpactRecomputeJob): GqlRecomputeJob {
     createdAt: j.createdAt,
     startedAt: j.startedAt ?? null,
     finishedAt: j.finishedAt ?? null,
+    actedBy: j.actedBy ?? null,
   };
 }
 

@@ -1,6 +1,6 @@
 import type { DataSource } from 'typeorm';
 import type { DocumentJobEntry, GetDocumentResponse, ListDocumentJobsRequest, SubmitDocumentRequest } from '@green-impact/proto/greenimpact/chain/v1/chain';
-import type { Caller } from '@green-impact/shared/caller';
+import { actedByColumns, type Caller } from '@green-impact/shared/caller';
 import { FailedPreconditionError, InvalidArgumentError, NotFoundError, UnavailableError } from '@green-impact/shared/errors';
 import { DEFAULT_LISTING_LIMITS } from '@green-impact/shared/config';
 import { cappedListing, decodePageToken, pageOf, pageSize } from '@green-impact/shared/paging';
@@ -70,11 +70,12 @@ export class Documents {
       async (m, jobId) => {
         const [row] = (await m.query(
           `INSERT INTO chain.documents (job_id, account_id, kind, cid, sha256, content_type, size, framework_identifier,
-             investor_identifier, position_id, reporting_year, language_code, public)
-           VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13) RETURNING id`,
+             investor_identifier, position_id, reporting_year, language_code, public, acted_by_subject, acted_by_issuer)
+           VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15) RETURNING id`,
           [
             jobId, caller.accountId, kind, stored.cid, stored.sha256, contentType, stored.size, subject.frameworkIdentifier ?? null,
             subject.investorIdentifier ?? null, subject.positionId ?? null, reportingYear ?? null, languageCode ?? null, isPublic,
+            ...actedByColumns(caller),
           ],
         )) as [{ id: string }];
         documentId = Number(row.id);

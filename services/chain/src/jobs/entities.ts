@@ -8,6 +8,12 @@ const bigintNumber: ValueTransformer = {
   from: (v: string | null) => (v === null || v === undefined ? v : Number(v)),
 };
 
+/** Who acted for the account (migration 1767312000000): on jobs, documents and NFT sends. */
+export const ACTED_BY_COLUMNS = {
+  actedBySubject: { name: 'acted_by_subject', type: 'varchar', nullable: true },
+  actedByIssuer: { name: 'acted_by_issuer', type: 'varchar', nullable: true },
+} as const;
+
 export interface JobRow {
   id: string;
   seq: number;
@@ -54,6 +60,9 @@ export interface JobRow {
   proof: Record<string, unknown> | null;
   leaseOwner: string | null;
   leaseUntil: Date | null;
+  /** The person who asked for it (an OpenID Connect subject and its issuer); null for an API-key request. */
+  actedBySubject: string | null;
+  actedByIssuer: string | null;
   createdAt: Date;
   updatedAt: Date;
   submittedAt: Date | null;
@@ -104,6 +113,7 @@ export const JobEntity = new EntitySchema<JobRow>({
     proof: { type: 'jsonb', nullable: true },
     leaseOwner: { name: 'lease_owner', type: 'varchar', nullable: true },
     leaseUntil: { name: 'lease_until', type: 'timestamptz', nullable: true },
+    ...ACTED_BY_COLUMNS,
     createdAt: { name: 'created_at', type: 'timestamptz' },
     updatedAt: { name: 'updated_at', type: 'timestamptz' },
     submittedAt: { name: 'submitted_at', type: 'timestamptz', nullable: true },
@@ -130,6 +140,8 @@ export interface DocumentRow {
   public: boolean;
   /** Links signed for another epoch are refused (RevokeDocumentLinks moves it on). */
   linkEpoch: number;
+  actedBySubject: string | null;
+  actedByIssuer: string | null;
   createdAt: Date;
 }
 
@@ -153,6 +165,7 @@ export const DocumentEntity = new EntitySchema<DocumentRow>({
     languageCode: { name: 'language_code', type: 'varchar', nullable: true },
     public: { type: 'boolean', default: false },
     linkEpoch: { name: 'link_epoch', type: 'int', default: 0 },
+    ...ACTED_BY_COLUMNS,
     createdAt: { name: 'created_at', type: 'timestamptz', createDate: true },
   },
 });

@@ -1,6 +1,6 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { In, type DataSource, type EntityManager } from 'typeorm';
-import type { Caller } from '@green-impact/shared/caller';
+import { actedByColumns, type Caller } from '@green-impact/shared/caller';
 import { FailedPreconditionError, InvalidArgumentError, NotFoundError, truncate } from '@green-impact/shared/errors';
 import { TOPIC_JOB_EVENTS, TOPIC_JOBS } from '../schema.js';
 import { JobEntity, type JobRow } from './entities.js';
@@ -75,15 +75,15 @@ export class JobStore {
       const inserted: { id: string }[] = await m.query(
         `INSERT INTO chain.jobs (id, account_id, kind, document_kind, network, chain_network, status, request, payload,
            request_hash, idempotency_key, signer, framework_identifier, position_id, investor_identifier,
-           reporting_year, language_code, kv_key)
-         VALUES ($1, $2, $3, $4, $5, $6, 'queued', $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17)
+           reporting_year, language_code, kv_key, acted_by_subject, acted_by_issuer)
+         VALUES ($1, $2, $3, $4, $5, $6, 'queued', $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19)
          ON CONFLICT (account_id, idempotency_key) WHERE idempotency_key IS NOT NULL DO NOTHING
          RETURNING id`,
         [
           id, input.caller.accountId, input.kind, input.documentKind ?? null, input.network, input.chainNetwork,
           JSON.stringify(input.request), JSON.stringify(input.payload), requestHash, key ?? null, input.signer,
           s.frameworkIdentifier ?? null, s.positionId ?? null, s.investorIdentifier ?? null, s.reportingYear ?? null,
-          s.languageCode ?? null, s.kvKey ?? null,
+          s.languageCode ?? null, s.kvKey ?? null, ...actedByColumns(input.caller),
         ],
       );
       if (inserted.length === 0) return undefined;

@@ -1,4 +1,5 @@
 import { JobKind, type DocumentResult, type Job, type KeyValueResult, type Nft, type TransactionReceipt } from '@green-impact/proto/greenimpact/chain/v1/chain';
+import { actedByOf } from '@green-impact/shared/caller';
 import type { JobRow } from './entities.js';
 import { BATCH_KIND, KV_BATCH_KIND, DOCUMENT_KINDS, JOB_KINDS, JOB_STATUSES } from './job-types.js';
 
@@ -43,10 +44,17 @@ export function toJob(row: JobRow, txUrl: (hash: string) => string | undefined):
     ...(row.languageCode !== null ? { languageCode: row.languageCode } : {}),
     ...(row.kvKey !== null ? { key: row.kvKey } : {}),
     ...nftSubject(row, outcome),
+    ...actedByField(row),
     ...(outcome.keyValue ? { keyValue: outcome.keyValue } : {}),
     ...(outcome.document ? { document: outcome.document } : {}),
     ...(outcome.nft ? { nft: outcome.nft } : {}),
   };
+}
+
+/** The person who asked for it, when a bearer token authenticated the request. */
+export function actedByField(row: { actedBySubject: string | null; actedByIssuer: string | null }): Pick<Job, 'actedBy'> {
+  const actedBy = actedByOf(row);
+  return actedBy ? { actedBy } : {};
 }
 
 /** NFT jobs name their NFT: guid always, token id once known (transfers know it from the start). */

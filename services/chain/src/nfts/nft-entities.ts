@@ -1,5 +1,6 @@
 import { EntitySchema } from 'typeorm';
 import { SCHEMA } from '../schema.js';
+import { ACTED_BY_COLUMNS } from '../jobs/entities.js';
 import type { NftMetadataJson } from './nft-rules.js';
 
 /** NFT states as stored; `failed` is a mint that did not happen (not an NFT: hidden from reads). */
@@ -84,6 +85,8 @@ export interface NftSendRow {
   claimAddress: string | null;
   claimJobId: string | null;
   revokedAt: Date | null;
+  actedBySubject: string | null;
+  actedByIssuer: string | null;
 }
 
 export const NftSendEntity = new EntitySchema<NftSendRow>({
@@ -102,6 +105,7 @@ export const NftSendEntity = new EntitySchema<NftSendRow>({
     claimAddress: { name: 'claim_address', type: 'varchar', nullable: true },
     claimJobId: { name: 'claim_job_id', type: 'uuid', nullable: true },
     revokedAt: { name: 'revoked_at', type: 'timestamptz', nullable: true },
+    ...ACTED_BY_COLUMNS,
   },
 });
 

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { ClaimNftRequest, Nft, RevokeNftSendRequest, SendNftRequest, TransferNftRequest } from '@green-impact/proto/greenimpact/chain/v1/chain';
-import type { Caller } from '@green-impact/shared/caller';
+import { actedByColumns, type Caller } from '@green-impact/shared/caller';
 import { FailedPreconditionError, InvalidArgumentError, UnavailableError } from '@green-impact/shared/errors';
 import type { EntityManager } from 'typeorm';
 import type { JobRow } from '../jobs/entities.js';
@@ -87,8 +87,9 @@ export class NftTransfers {
       requireAvailable(await this.d.store.lock(m, row.guid), now);
       await closeExpiredSend(m, row.guid, now);
       await m.query(
-        `INSERT INTO chain.nft_sends (id, nft_guid, email, owner_code_hash, receiver_code_hash, expires_at) VALUES ($1, $2, $3, $4, $5, $6)`,
-        [sendId, row.guid, email, codeHash(codes.owner), codeHash(codes.receiver), expiresAt],
+        `INSERT INTO chain.nft_sends (id, nft_guid, email, owner_code_hash, receiver_code_hash, expires_at, acted_by_subject, acted_by_issuer)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`,
+        [sendId, row.guid, email, codeHash(codes.owner), codeHash(codes.receiver), expiresAt, ...actedByColumns(caller)],
       );
       await m.getRepository(NftEntity).update({ guid: row.guid }, { status: 'emailed', transferredTo: email, sendExpiresAt: expiresAt, statusChangedAt: new Date() });
     });

@@ -24,16 +24,20 @@ export interface RecomputeJobRow {
   error: string;
   attempts: number;
   owner: string | null;
+  /** The person who asked for it (an OpenID Connect subject and issuer); null for an API key or the service itself. */
+  actedBySubject: string | null;
+  actedByIssuer: string | null;
   createdAt: Date;
   startedAt: Date | null;
   finishedAt: Date | null;
 }
 
-export type NewRecomputeJob = Pick<RecomputeJobRow, 'accountId' | 'accountRole' | 'scope' | 'scopeIdentifier' | 'scopeId' | 'reportingYear' | 'reason'>;
+export type NewRecomputeJob = Pick<RecomputeJobRow, 'accountId' | 'accountRole' | 'scope' | 'scopeIdentifier' | 'scopeId' | 'reportingYear' | 'reason'>
+  & Partial<Pick<RecomputeJobRow, 'actedBySubject' | 'actedByIssuer'>>;
 
 const COLUMNS = `id, account_id AS "accountId", account_role AS "accountRole", scope, scope_identifier AS "scopeIdentifier",
   scope_id AS "scopeId", reporting_year AS "reportingYear", reason, status, total, done, cursor, error, attempts, owner,
-  created_at AS "createdAt", started_at AS "startedAt", finished_at AS "finishedAt"`;
+  acted_by_subject AS "actedBySubject", acted_by_issuer AS "actedByIssuer", created_at AS "createdAt", started_at AS "startedAt", finished_at AS "finishedAt"`;
 
 /** UPDATE … RETURNING answers [rows, count] through TypeORM on PostgreSQL. */
 const returned = <T>(result: unknown): T[] => (Array.isArray(result) && Array.isArray(result[0]) ? (result[0] as T[]) : []);
@@ -52,9 +56,11 @@ export class RecomputeJobStore {
   async enqueue(job: NewRecomputeJob): Promise<{ job: RecomputeJobRow; created: boolean }> {
     for (let attempt = 0; ; attempt++) {
       const inserted: RecomputeJobRow[] = await this.ds.query(
-        `INSERT INTO portfolio.recompute_jobs (id, account_id, account_role, scope, scope_identifier, scope_id, reporting_year, reason, status)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, 'queued') ON CONFLICT DO NOTHING RETURNING ${COLUMNS}`,
-        [randomUUID(), job.accountId, job.accountRole, job.scope, job.scopeIdentifier, job.scopeId, job.reportingYear, job.reason],
+        `INSERT INTO portfolio.recompute_jobs (id, account_id, account_role, scope, scope_identifier, scope_id, reporting_year, reason, status,
+           acted_by_subject, acted_by_issuer)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, 'queued', $9, $10) ON CONFLICT DO NOTHING RETURNING ${COLUMNS}`,
+        [randomUUID(), job.accountId, job.accountRole, job.scope, job.scopeIdentifier, job.scopeId, job.reportingYear, job.reason,
+          job.actedBySubject ?? null, job.actedByIssuer ?? null],
       );
       if (inserted[0]) return { job: inserted[0], created: true };
       const open: RecomputeJobRow[] = await this.ds.query(

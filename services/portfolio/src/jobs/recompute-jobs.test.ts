@@ -129,6 +129,17 @@ for (const db of testDatabases) {
       assert.deepEqual((await h.portfolio.listImpactRecomputeJobs({ limit: 0, statuses: [] }, { caller: h.stranger })).jobs, []);
     });
 
+    it('keeps the person who started it (a bearer token\'s subject and issuer); an API-key start names nobody', async () => {
+      const person = { caller: { ...h.investor, subject: 'kim@idp', issuer: 'https://login.example.com/' } };
+      const { job } = await h.portfolio.startImpactRecompute({ scope: RecomputeScope.RECOMPUTE_SCOPE_ACCOUNT, investorIdentifier: '', portfolioIdentifier: '', reportingYear: 2021 }, person);
+      assert.deepEqual(job!.actedBy, { subject: 'kim@idp', issuer: 'https://login.example.com/' });
+      assert.deepEqual((await finished(job!.jobId)).actedBy, { subject: 'kim@idp', issuer: 'https://login.example.com/' }, 'read back with an API key');
+      const [row] = await h.service.dataSource.query(`SELECT acted_by_subject AS s, acted_by_issuer AS i FROM portfolio.recompute_jobs WHERE id = $1`, [job!.jobId]);
+      assert.deepEqual(row, { s: 'kim@idp', i: 'https://login.example.com/' });
+      const byKey = await h.portfolio.startImpactRecompute({ scope: RecomputeScope.RECOMPUTE_SCOPE_ACCOUNT, investorIdentifier: '', portfolioIdentifier: '', reportingYear: 2020 }, me());
+      assert.equal((await finished(byKey.job!.jobId)).actedBy, undefined);
+    });
+
     it('refuses a start without what its scope needs', async () => {
       await rejectsWith(h.portfolio.startImpactRecompute({ scope: RecomputeScope.RECOMPUTE_SCOPE_INVESTOR, investorIdentifier: 'nobody', portfolioIdentifier: '', reportingYear: 2024 }, me()), 'NOT_FOUND', 'No such investor.');
       await rejectsWith(h.portfolio.startImpactRecompute({ scope: RecomputeScope.RECOMPUTE_SCOPE_PORTFOLIO, investorIdentifier: '', portfolioIdentifier: 'core', reportingYear: undefined }, me()), 'INVALID_ARGUMENT', 'reporting_year is required.');

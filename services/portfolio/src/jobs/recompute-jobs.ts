@@ -1,5 +1,5 @@
 import type { DataSource } from 'typeorm';
-import type { Caller } from '@green-impact/shared/caller';
+import { actedByColumns, type Caller } from '@green-impact/shared/caller';
 import { InvalidArgumentError, NotFoundError } from '@green-impact/shared/errors';
 import { decodeTextPageToken, pageOf, pageSize, type PageRequest } from '@green-impact/shared/paging';
 import type { InvestorStore } from '../investors/investor-store.js';
@@ -31,7 +31,8 @@ export class RecomputeJobs {
   ) {}
 
   async start(caller: Caller, req: StartRecompute): Promise<{ job: RecomputeJobRow; created: boolean }> {
-    const base = { accountId: caller.accountId, accountRole: caller.role, reason: 'requested' as const };
+    const [actedBySubject, actedByIssuer] = actedByColumns(caller);
+    const base = { accountId: caller.accountId, accountRole: caller.role, reason: 'requested' as const, actedBySubject, actedByIssuer };
     let job: NewRecomputeJob;
     if (req.scope === 'stale') {
       job = { ...base, scope: 'stale', scopeIdentifier: '', scopeId: null, reportingYear: null };

@@ -6,14 +6,38 @@ export const TOKEN_TTL_SECONDS = 60;
 export const TOKEN_REUSE_SECONDS = 20;
 const MAX_CACHED = 10_000;
 
-/** The claims of a caller token: who asks (`sub`, `role`; neither for an anonymous call), through whom, of whom. */
+/**
+ * The claims of a caller token: who asks (`sub`, `role`; neither for an anonymous call), through whom, of whom.
+ * `act` (RFC 8693's actor claim) names the person who acted for the account, when an OpenID Connect token
+ * authenticated the request: its subject and issuer. API-key calls have none.
+ */
 export interface CallerClaims {
   iss: string;
   aud: string;
   sub?: string;
   role?: Caller['role'];
+  act?: ActingPerson;
   iat: number;
   exp: number;
+}
+
+/** The person behind a call: an identity provider's subject, and that provider's issuer URL. */
+export interface ActingPerson {
+  sub: string;
+  iss: string;
+}
+
+/** Bounds of the acting person's fields (OpenID Connect: `sub` at most 255 ASCII characters). */
+export const MAX_ACTOR_SUBJECT_LENGTH = 255;
+export const MAX_ACTOR_ISSUER_LENGTH = 1024;
+
+/** The caller's acting person, when it has both halves within bounds; a half alone names nobody. */
+export function actingPersonOf(caller: Caller | undefined): ActingPerson | undefined {
+  if (!caller?.subject || !caller.issuer) return undefined;
+  if (caller.subject.length > MAX_ACTOR_SUBJECT_LENGTH || caller.issuer.length > MAX_ACTOR_ISSUER_LENGTH) {
+    throw new RangeError('The acting person\'s subject or issuer is too long to carry in a caller token.');
+  }
+  return { sub: caller.subject, iss: caller.issuer };
 }
 
 
@@ -21,7 +45,7 @@ export interface CallerClaims {
  * Signs caller tokens as one issuer (the gateway, or a service calling another for its caller): a compact
  * EdDSA JWT whose audience is the called service. Signing is synchronous (node:crypto) because a
  * server-streaming call is opened synchronously; verification, the part that must be strict, is jose's
- * (caller-verifier.ts). A token is reused for TOKEN_REUSE_SECONDS per (audience, account, role), so a
+ * (caller-verifier.ts). A token is reused for TOKEN_REUSE_SECONDS per (audience, account, role, acting person), so a
  * busy gateway signs a few times a minute per active caller rather than on every call, and every token
  * it sends has at least TTL − reuse seconds left, more than a call's deadline.
  */
@@ -40,7 +64,8 @@ export class CallerSigner {
 
   /** A token for `caller` (undefined: an anonymous call, still vouched for by the issuer) to `audience`. */
   token(caller: Caller | undefined, audience: string): string {
-    const key = `${audience}\n${caller?.accountId ?? ''}\n${caller?.role ?? ''}`;
+    const act = actingPersonOf(caller);
+    const key = `${audience}\n${caller?.accountId ?? ''}\n${caller?.role ?? ''}\n${act ? `${act.iss}\n${act.sub}` : ''}`;
     const nowMs = this.now();
     const cached = this.cache.get(key);
     if (cached && cached.renewAt > nowMs) return cached.token;
@@ -49,6 +74,7 @@ export class CallerSigner {
       iss: this.issuer,
       aud: audience,
       ...(caller ? { sub: caller.accountId, role: caller.role } : {}),
+      ...(act ? { act } : {}),
       iat,
       exp: iat + TOKEN_TTL_SECONDS,
     };

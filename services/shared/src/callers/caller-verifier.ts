@@ -2,7 +2,7 @@ import { verify, type KeyObject } from 'node:crypto';
 import { decodeProtectedHeader, errors, jwtVerify, type FlattenedJWSInput } from 'jose';
 import type { Caller } from '../caller.js';
 import { UnauthenticatedError } from '../errors.js';
-import { TOKEN_TTL_SECONDS, type CallerClaims } from './caller-signer.js';
+import { MAX_ACTOR_ISSUER_LENGTH, MAX_ACTOR_SUBJECT_LENGTH, TOKEN_TTL_SECONDS, type ActingPerson, type CallerClaims } from './caller-signer.js';
 
 /** The issuer every service trusts for any of its methods. */
 export const GATEWAY_ISSUER = 'gateway';
@@ -59,7 +59,9 @@ export class CallerVerifier {
     if (claims.iss !== GATEWAY_ISSUER && !RELAY_GRANTS[claims.iss]?.[service]?.includes(method)) {
       throw new UnauthenticatedError(`Callers signed by ${claims.iss} may not call ${method}.`);
     }
-    return { caller: claims.sub === undefined ? undefined : { accountId: claims.sub, role: claims.role! }, issuer: claims.iss };
+    if (claims.sub === undefined) return { caller: undefined, issuer: claims.iss };
+    const act = claims.act ? { subject: claims.act.sub, issuer: claims.act.iss } : {};
+    return { caller: { accountId: claims.sub, role: claims.role!, ...act }, issuer: claims.iss };
   }
 
   private async check(token: string, service: string): Promise<CallerClaims> {
@@ -105,11 +107,20 @@ async function pickKey(keys: readonly KeyObject[], jws: FlattenedJWSInput): Prom
 }
 
 function toClaims(p: Record<string, unknown>): CallerClaims {
-  const { iss, aud, sub, role, iat, exp } = p;
-  const anonymous = sub === undefined && role === undefined;
+  const { iss, aud, sub, role, act, iat, exp } = p;
+  const anonymous = sub === undefined && role === undefined && act === undefined;
   const account = typeof sub === 'string' && sub !== '' && (role === 'operator' || role === 'user');
-  if (typeof iss !== 'string' || typeof aud !== 'string' || typeof iat !== 'number' || typeof exp !== 'number' || !(anonymous || account)) {
+  const actor = act === undefined ? undefined : actingPerson(act);
+  if (typeof iss !== 'string' || typeof aud !== 'string' || typeof iat !== 'number' || typeof exp !== 'number' || !(anonymous || account) || actor === null) {
     throw new UnauthenticatedError('The caller token is not valid.');
   }
-  return { iss, aud, iat, exp, ...(account ? { sub: sub as string, role: role as Caller['role'] } : {}) };
+  return { iss, aud, iat, exp, ...(account ? { sub: sub as string, role: role as Caller['role'] } : {}), ...(actor ? { act: actor } : {}) };
+}
+
+/** The `act` claim as the signer writes it (both halves, non-empty, within bounds), else null: not ours. */
+function actingPerson(act: unknown): ActingPerson | null {
+  if (typeof act !== 'object' || act === null) return null;
+  const { sub, iss } = act as Record<string, unknown>;
+  const ok = (v: unknown, max: number) => typeof v === 'string' && v.length > 0 && v.length <= max;
+  return ok(sub, MAX_ACTOR_SUBJECT_LENGTH) && ok(iss, MAX_ACTOR_ISSUER_LENGTH) ? { sub: sub as string, iss: iss as string } : null;
 }

@@ -1,5 +1,6 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
+import { sign } from 'node:crypto';
 import { Metadata, status } from '@grpc/grpc-js';
 import { IdentityServiceService } from '@green-impact/proto/greenimpact/identity/v1/identity';
 import { TaxonomyServiceService } from '@green-impact/proto/greenimpact/taxonomy/v1/taxonomy';
@@ -148,6 +149,34 @@ describe('signed callers', () => {
     asGateway.close();
   });
 
+  it('carries the person who acted (RFC 8693 act claim) to the handler, and refuses a token whose act is not well formed', async () => {
+    const person: Caller = { accountId: 'acc-user', role: 'user', subject: 'auth0|5f1c', issuer: 'https://login.example.com/' };
+    const client = createGrpcClient(IdentityServiceService, server.address);
+    await client.getGroups({}, { caller: person });
+    const got = seen.at(-1)!;
+    assert.deepEqual(got, { ...person, requestId: got.requestId });
+    // Half a person (no issuer) names nobody: the token carries no act, the caller no subject.
+    await client.getGroups({}, { caller: { accountId: 'acc-user', role: 'user', subject: 'orphan' } });
+    assert.equal(seen.at(-1)!.subject, undefined);
+    client.close();
+
+    // Signed with the gateway's own key, so only the claim's shape can refuse them.
+    const signed = (act: unknown) => {
+      const iat = Math.floor(Date.now() / 1000);
+      const header = Buffer.from(JSON.stringify({ alg: 'EdDSA', typ: 'JWT', kid: 'gateway' })).toString('base64url');
+      const body = Buffer.from(JSON.stringify({ iss: 'gateway', aud: IDENTITY, sub: 'acc-user', role: 'user', act, iat, exp: iat + 60 })).toString('base64url');
+      return `${header}.${body}.${sign(null, Buffer.from(`${header}.${body}`), gateway.privateKey).toString('base64url')}`;
+    };
+    assert.equal(await rawCall(server.address, IdentityServiceService.getGroups.path, withToken(signed({ sub: 's', iss: 'https://i/' }))), undefined);
+    for (const act of ['s', { sub: '', iss: 'https://i/' }, { sub: 's' }, { sub: 's'.repeat(256), iss: 'https://i/' }, { sub: 7, iss: 'https://i/' }]) {
+      const err = await rawCall(server.address, IdentityServiceService.getGroups.path, withToken(signed(act)));
+      assert.equal(err?.code, status.UNAUTHENTICATED, JSON.stringify(act));
+      assert.match(err!.details, /not valid/);
+    }
+    // The signer refuses to carry what the verifier would refuse.
+    assert.throws(() => new CallerSigner('gateway', gateway.privateKey).token({ ...person, subject: 's'.repeat(256) }, IDENTITY), RangeError);
+  });
+
   it('signs once per caller and service for a while, not once per call', () => {
     let now = Date.parse('2026-01-01T00:00:00Z');
     const signer = new CallerSigner('gateway', generateCallerKeyPair().privateKey, () => now);
@@ -155,6 +184,7 @@ describe('signed callers', () => {
     assert.equal(signer.token(operator, IDENTITY), first);
     assert.notEqual(signer.token(operator, TAXONOMY), first);
     assert.notEqual(signer.token({ accountId: 'acc-operator', role: 'user' }, IDENTITY), first);
+    assert.notEqual(signer.token({ ...operator, subject: 'p', issuer: 'https://i/' }, IDENTITY), first, 'another person acting: another token');
     now += TOKEN_REUSE_SECONDS * 1000;
     const renewed = signer.token(operator, IDENTITY);
     assert.notEqual(renewed, first);

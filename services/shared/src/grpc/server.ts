@@ -88,6 +88,8 @@ export function implement<D extends Record<string, { path: string; responseStrea
           throw err;
         });
         ctx.caller = caller && { ...caller, requestId };
+        // Audit fields: what the handler logs names the account and, for a bearer token, the person.
+        if (caller) ctx.log = ctx.log.child({ accountId: caller.accountId, ...(caller.subject ? { actor: { subject: caller.subject, issuer: caller.issuer } } : {}) });
         return asPoolCaller(ctx.caller?.accountId, () => handler(call.request as never, ctx));
       };
       const done = (code: string) => {
