@@ -1,6 +1,7 @@
 import type { DocumentProof, GetDocumentResponse, Job } from '@green-impact/proto/greenimpact/chain/v1/chain';
 import { documentProofSection } from './document-proof-section.js';
 import { html, link, type Html } from './html.js';
+import { pdfLink, PDF_LINK_STYLE } from './pdf.js';
 
 /**
  * The anchoring facts of a served document (GET /jobs/<job_id>.html): on which network, in which
@@ -24,6 +25,8 @@ export interface AnchoringFacts {
   rawUrl: string;
   /** The document's proof (docs/chain.md "Proofs"), when the chain service has one: shown with the facts. */
   proof?: DocumentProof | undefined;
+  /** The page's PDF (pages/pdf.ts), when a renderer is configured: the panel links it. */
+  pdfUrl?: string | undefined;
 }
 
 /** The explorer pages of a transaction and its block: the network's explorer, else this gateway's (embedded networks have none). */
@@ -60,6 +63,7 @@ ${job.completedAt ? fact('Anchored', job.completedAt) : ''}
 </dl>
 ${f.proof ? documentProofSection(f.proof, true, links.tx) : ''}
 <p class="anchoring-note">This box is added when the page is served; the anchored document is everything below it. ${link(f.rawUrl, 'The document alone')} has exactly the bytes of that hash.</p>
+${f.pdfUrl ? pdfLink(f.pdfUrl) : ''}
 </aside>`;
 }
 
@@ -93,6 +97,7 @@ thead{display:table-header-group}
 tr,figure,svg{break-inside:avoid}
 h1,h2,h3{break-after:avoid}
 }
+${PDF_LINK_STYLE}
 `;
 
 /**
