@@ -1,4 +1,7 @@
+import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
+import { loadPdfRenderLimits } from '@green-impact/shared/pdf/server';
+import type { PdfRendererSettings } from '@green-impact/shared/pdf/renderer';
 import { envReader, listingLimits, loadLogLevel, type Env, type ListingLimits, type LogLevel } from '@green-impact/shared/config';
 import { grpcReflection } from '@green-impact/shared/grpc/server-settings';
 import { strongSecret } from '@green-impact/shared/secret-strength';
@@ -50,6 +53,8 @@ export interface EmbeddedConfig {
   documentLinks: { secret: string | undefined; previousSecret: string | undefined; ttlSeconds: number };
   /** MAX_LIST_ITEMS and MAX_PUBLIC_ITEMS_PER_ACCOUNT of the taxonomy and portfolio services. */
   listingLimits: ListingLimits;
+  /** The in-process PDF renderer (CHROMIUM_PATH, PDF_RENDER_*): when that Chromium is there and PDF_RENDERER is not off. */
+  pdfRenderer: PdfRendererSettings | undefined;
 }
 
 export function loadEmbeddedConfig(env: Env): EmbeddedConfig {
@@ -77,7 +82,16 @@ export function loadEmbeddedConfig(env: Env): EmbeddedConfig {
     gatewayCorsOrigins: parseAllowedOrigins(read.optionalString('CORS_ALLOWED_ORIGINS')),
     documentLinks: documentLinkSettings(env),
     listingLimits: listingLimits(read),
+    pdfRenderer: pdfRenderer(env),
   };
+}
+
+/** Chromium where CHROMIUM_PATH (default /usr/bin/chromium) says: pages get PDFs; otherwise none (503, no link). */
+function pdfRenderer(env: Env): PdfRendererSettings | undefined {
+  const read = envReader(env);
+  if (!read.bool('PDF_RENDERER', true)) return undefined;
+  const chromiumPath = read.string('CHROMIUM_PATH', '/usr/bin/chromium');
+  return existsSync(chromiumPath) ? { chromiumPath, ...loadPdfRenderLimits(env) } : undefined;
 }
 
 /** Checked by the gateway's own loader; a missing secret is fine here (kept under DATA_DIR), also in production. */

@@ -44,6 +44,7 @@ const system = await startSystem({
   gatewayReferenceCache: config.gatewayReferenceCache,
   gatewayCorsOrigins: config.gatewayCorsOrigins,
   listingLimits: config.listingLimits,
+  pdfRenderer: config.pdfRenderer,
   gatewayDocumentLinks: {
     DOCUMENT_LINK_SECRET: links.secret,
     DOCUMENT_LINK_TTL_SECONDS: String(config.documentLinks.ttlSeconds),

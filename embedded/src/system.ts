@@ -18,6 +18,7 @@ import type { NftOptions } from '@green-impact/chain/nfts/nft-options';
 import { createEventBus } from '@green-impact/shared/bus/create-bus';
 import type { EventBus } from '@green-impact/shared/bus/event-bus';
 import { createGateway } from '@green-impact/gateway/gateway';
+import { PdfRenderer, type PdfRendererSettings } from '@green-impact/shared/pdf/renderer';
 import type { AuthCacheSettings } from '@green-impact/gateway/auth-cache';
 import type { ReferenceCacheSettings } from '@green-impact/gateway/reference-cache';
 import { loadGatewayConfig, type GatewayLimits, type GraphqlConfig, type OidcSettings } from '@green-impact/gateway/config';
@@ -65,6 +66,10 @@ export interface SystemOptions {
   gatewayDocumentLinks?: Partial<Record<'DOCUMENT_LINK_SECRET' | 'DOCUMENT_LINK_PREVIOUS_SECRET' | 'DOCUMENT_LINK_TTL_SECONDS', string>> | undefined;
   /** MAX_LIST_ITEMS and MAX_PUBLIC_ITEMS_PER_ACCOUNT of taxonomy and portfolio; their defaults when undefined. */
   listingLimits?: ListingLimits | undefined;
+  /** Prints pages to PDF in this process (Chromium); no PDFs when undefined. */
+  pdfRenderer?: PdfRendererSettings | undefined;
+  /** A renderer service instead (the gateway's PDF_RENDERER_URL); pdfRenderer wins when both are given. */
+  pdfRendererUrl?: string | undefined;
   log: Logger;
 }
 
@@ -180,13 +185,21 @@ export async function startSystem(opts: SystemOptions): Promise<RunningSystem> {
       CHAIN_GRPC_ADDR: chainServer.address,
       NODE_ENV: opts.nodeEnv ?? 'development',
       PUBLIC_BASE_URL: publicBaseUrl,
+      PDF_RENDERER_URL: opts.pdfRendererUrl,
       ...opts.gatewayDocumentLinks,
     });
     const limits = opts.gatewayLimits ?? gatewayConfig.limits;
     const graphql = opts.gatewayGraphql ?? gatewayConfig.graphql;
     const authCache = opts.gatewayAuthCache ?? gatewayConfig.authCache;
     const referenceCache = opts.gatewayReferenceCache ?? gatewayConfig.referenceCache;
-    const gateway = createGateway({ config: { ...gatewayConfig, limits, graphql, authCache, referenceCache, corsAllowedOrigins: opts.gatewayCorsOrigins ?? [], oidc: opts.gatewayOidc }, bus, log: opts.log.child({ component: 'gateway' }) });
+    const renderer = opts.pdfRenderer ? new PdfRenderer(opts.pdfRenderer, opts.log.child({ component: 'pdf-renderer' })) : undefined;
+    if (renderer) stack.push(() => renderer.close());
+    const gateway = createGateway({
+      config: { ...gatewayConfig, limits, graphql, authCache, referenceCache, corsAllowedOrigins: opts.gatewayCorsOrigins ?? [], oidc: opts.gatewayOidc },
+      bus,
+      log: opts.log.child({ component: 'gateway' }),
+      printPdf: renderer ? (page) => renderer.render(page) : undefined,
+    });
     await gateway.listen(reserved.server);
     stack.push(() => gateway.close());
 

@@ -117,6 +117,34 @@ describe('GET /jobs/<job_id>.html', () => {
     assert.equal((await get(`/jobs/${htmlJob}`, { 'x-api-key': t.userKey })).status, 404);
   });
 
+  test('the chain facts are read from the node on the first view only; the content is hashed on every view, so a tampered file fails at once', async () => {
+    // Its own bytes (another precision): tampering with them touches no other test's document.
+    const res = await postCall(t.baseUrl, { solution: 'SVC.ESG.Credits', operation: 'writeHtmlFrameworkToBlockchain', parameters: { ...WRITE, decimals: 1 } }, ACME);
+    const jobId = (res.json as any).job_id as string;
+    await completed(jobId);
+    const node = t.chainLevers!.watchNodeRequests('sepolia');
+    const first = await get(`/jobs/${jobId}.html`, { 'x-api-key': t.userKey });
+    assert.equal(first.status, 200);
+    const readAt = /read from the chain at <time datetime="([^"]+)">/.exec(await first.text())?.[1];
+    const firstReads = node.splice(0);
+    assert.ok(firstReads.includes('eth_call') && firstReads.includes('eth_getTransactionReceipt'), `the first view reads the anchor and the receipt: ${firstReads.join(', ')}`);
+    const second = await get(`/jobs/${jobId}.html`, { 'x-api-key': t.userKey });
+    assert.equal(second.status, 200);
+    const page = await second.text();
+    assert.deepEqual(node.splice(0), [], 'the second view asks the node nothing');
+    // The page says when the chain facts were read (the first view), and that the content was hashed now.
+    assert.ok(page.includes(`read from the chain at <time datetime="${readAt}">`), 'the same chain read time');
+    assert.match(page, /the stored content was hashed again when this page was served, at <time datetime="[^"]+">|read from the chain at <time datetime="[^"]+">[^<]+<\/time> when this page was served/);
+    // Tampered with after that: the very next view refuses it, still without asking the node.
+    const { cid } = await t.chain!.client.getDocument({ jobId }, { caller: t.user });
+    assert.deepEqual(node.splice(0), []);
+    await writeFile(join(t.chainLevers!.contentDir, 'blocks', cid), '<!doctype html><p>changed</p>');
+    const tampered = await get(`/jobs/${jobId}.html`, { 'x-api-key': t.userKey });
+    assert.equal(tampered.status, 400);
+    assert.match(((await tampered.json()) as { message: string }).message, new RegExp(`^The document of job ${jobId} does not match its anchor`));
+    assert.deepEqual(node.splice(0), [], 'the kept facts caught it');
+  });
+
   test('a page that no longer matches its anchor is refused, never served', async () => {
     const res = await postCall(t.baseUrl, { solution: 'SVC.ESG.Credits', operation: 'writeHtmlFrameworkToBlockchain', parameters: { ...WRITE, decimals: 3 } }, ACME);
     const jobId = (res.json as any).job_id as string;

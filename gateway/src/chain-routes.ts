@@ -7,6 +7,7 @@ import { DocumentLinks } from './document-links.js';
 import { describeError } from './http-errors.js';
 import { anchoringFacts, anchoringPanel, withAnchoring } from './pages/anchoring.js';
 import { errorPage, pageHeaders } from './pages/html.js';
+import { noRenderer, pageFormat, pdfHref, sendPdf, type PrintPdf } from './pages/pdf.js';
 import { locals, routeLabel } from './request-context.js';
 import { documentKindParts, requireVerifiedDocument } from './catalogue/chain/job-shapes.js';
 
@@ -18,6 +19,8 @@ export interface ChainRoutesOptions {
   rateLimit: RequestHandler;
   /** Checks the signed links to pages (document-links.ts). */
   documentLinks: DocumentLinks;
+  /** Prints pages to PDF (pages/pdf.ts); without it `.pdf` answers 503 and pages offer no PDF. */
+  printPdf?: PrintPdf | undefined;
 }
 
 /** CIDs are base-encoded multihashes: letters and digits only (CIDv1 base32 `bafk…`, CIDv0 `Qm…`). */
@@ -35,6 +38,7 @@ const PRIVATE = 'private, no-cache';
  * - `GET /jobs/<job_id>.html` — a written HTML document, served only after ChainService.GetDocument
  *   verified it against its anchor on the chain now: to the account's X-Api-Key, or without any header
  *   through a signed link (`?v=…&exp=…&sig=…`, document-links.ts) as getHtml*FromBlockchain hands out.
+ *   `GET /jobs/<job_id>.pdf` (or `.html?format=pdf`) is the same page printed, authorized the same way.
  * - `GET /ipfs/<cid>` — content of the content-addressed store: public content to anyone; documents of
  *   private frameworks and position impacts only with a key of the account that wrote them; 404 otherwise.
  * - `POST /rpc/<network>` — public, read-only JSON-RPC relay, so any wallet or script can check what was
@@ -44,15 +48,15 @@ export function chainRoutes(options: ChainRoutesOptions): Router {
   const router = Router();
 
   router.get('/jobs/:page', routeLabel('/jobs/:jobId.html'), options.rateLimit, async (req, res, next) => {
-    const page = /^(.+)\.html$/.exec(param(req, 'page'));
-    if (!page) return next();
-    const jobId = page[1]!;
-    const view = pageView(req);
+    const asked = pageFormat(req, param(req, 'page'));
+    if (!asked) return next();
+    const jobId = asked.name;
+    const view = pageView(req, asked.pdf, options.printPdf);
     if (DocumentLinks.isLinkQuery(req.query)) return linkedPage(jobId, req.query, view, res);
     const { requestId } = locals(res);
     const { caller } = await options.authenticate(req.header(API_KEY_HEADER), requestId, locals(res).clientAddress);
     const doc = await chainClient(options.clients).getDocument({ jobId }, { caller, requestId });
-    sendPage(res, doc, jobId, PRIVATE, view);
+    await sendPage(res, doc, jobId, PRIVATE, view);
   });
 
   /**
@@ -66,7 +70,7 @@ export function chainRoutes(options: ChainRoutesOptions): Router {
       if (!link.ok) throw new NotFoundError(`No such job ${jobId.slice(0, 64)}.`);
       const doc = await chainClient(options.clients).getDocument({ jobId, linkEpoch: link.linkEpoch }, { requestId: locals(res).requestId });
       // Never stored: a revoked link must stop opening, also from the browser's cache.
-      sendPage(res, doc, jobId, 'private, no-store', view);
+      await sendPage(res, doc, jobId, 'private, no-store', view);
     } catch (err) {
       const { status, body, internal } = describeError(err);
       if (internal) throw err; // the error handler logs it and answers without details
@@ -116,26 +120,40 @@ export function chainRoutes(options: ChainRoutesOptions): Router {
 interface PageView {
   raw: boolean;
   rawUrl: string;
+  /** Asked as PDF: the printer. */
+  print?: PrintPdf | undefined;
+  /** Where the page's PDF is, when PDFs can be printed. */
+  pdfUrl?: string | undefined;
 }
 
-function pageView(req: Request): PageView {
+function pageView(req: Request, pdf: boolean, printPdf: PrintPdf | undefined): PageView {
   const raw = req.query['raw'];
   if (raw !== undefined && raw !== '1') throw new InvalidArgumentError('raw is 1 (the anchored document alone) or absent.');
+  if (pdf && raw === '1') throw new InvalidArgumentError('raw=1 is the anchored HTML alone; its PDF is the whole page, without raw.');
+  if (pdf && !printPdf) throw noRenderer();
   const url = new URL(req.originalUrl, 'http://page');
+  url.pathname = url.pathname.replace(/\.pdf$/, '.html');
+  url.searchParams.delete('format');
   url.searchParams.set('raw', '1');
-  return { raw: raw === '1', rawUrl: `${url.pathname}${url.search}` };
+  return { raw: raw === '1', rawUrl: `${url.pathname}${url.search}`, print: pdf ? printPdf : undefined, pdfUrl: printPdf && !pdf ? pdfHref(req.originalUrl) : undefined };
 }
 
 /**
  * A verified HTML document page: the document as written, with the anchoring facts around it unless the
  * bytes alone were asked for; anything else about the job stays out of the answer.
  */
-function sendPage(res: Response, doc: GetDocumentResponse, jobId: string, cache: string, view: PageView): void {
+async function sendPage(res: Response, doc: GetDocumentResponse, jobId: string, cache: string, view: PageView): Promise<void> {
   const parts = documentKindParts(doc.kind);
   if (parts?.format !== 'html') {
     throw new NotFoundError(`Job ${doc.job?.id ?? jobId} has no HTML document${parts ? ': it holds a JSON document' : ''}.`);
   }
   const verified = requireVerifiedDocument(doc, { family: parts.family, format: 'html' });
+  const document = Buffer.from(verified.content).toString('utf8');
+  if (view.print) {
+    const panel = anchoringPanel(anchoringFacts(verified, new Date(), view.rawUrl));
+    await sendPdf(res, view.print, withAnchoring(document, panel), `${verified.job.id || jobId}.pdf`, cache);
+    return;
+  }
   // setHeader, not res.set: express would append a charset to the stored content type.
   res.setHeader('Content-Type', verified.contentType || 'text/html; charset=utf-8');
   res.set({
@@ -154,8 +172,7 @@ function sendPage(res: Response, doc: GetDocumentResponse, jobId: string, cache:
     return;
   }
   // The answer carries the time of this verification: its ETag is not the bytes' CID.
-  const document = Buffer.from(verified.content).toString('utf8');
-  const panel = anchoringPanel(anchoringFacts(verified, new Date(), view.rawUrl));
+  const panel = anchoringPanel({ ...anchoringFacts(verified, new Date(), view.rawUrl), pdfUrl: view.pdfUrl });
   res.status(200).send(Buffer.from(withAnchoring(document, panel)));
 }
 

@@ -41,6 +41,8 @@ export interface GatewayConfig {
   referenceCache: ReferenceCacheSettings;
   /** Signed links to written documents (document-links.ts, DOCUMENT_LINK_*). */
   documentLinks: DocumentLinkSettings;
+  /** The PDF renderer (PDF_RENDERER_URL, PDF_RENDERER_TIMEOUT_MS); no URL: no PDFs (503, no link). */
+  pdfRenderer: { url: string | undefined; timeoutMs: number };
   backends: BackendAddresses;
   /** OpenID Connect issuers whose bearer tokens authenticate like API keys (OIDC_ISSUERS, docs/sign-in.md); none: keys only. */
   oidc?: OidcSettings | undefined;
@@ -135,6 +137,7 @@ export function loadGatewayConfig(env: Env): GatewayConfig {
     oidc: loadOidcSettings(env),
     referenceCache: loadReferenceCacheSettings(env),
     documentLinks: loadDocumentLinkSettings(env),
+    pdfRenderer: { url: read.url('PDF_RENDERER_URL', ['http', 'https'])?.replace(/\/+$/, ''), timeoutMs: read.int('PDF_RENDERER_TIMEOUT_MS', 30_000, { min: 100, max: 300_000 }) },
     trustProxy: trustProxy(read),
     corsAllowedOrigins: parseAllowedOrigins(read.optionalString('CORS_ALLOWED_ORIGINS')),
     limits: loadGatewayLimits(env),

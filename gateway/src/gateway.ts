@@ -10,6 +10,7 @@ import { followIdentityEvents, followTaxonomyEvents } from './cache-invalidation
 import { cachingSharedReads, ReferenceCache } from './reference-cache.js';
 import { reportRoutes } from './report-routes.js';
 import { chainRoutes } from './chain-routes.js';
+import { rendererClient, type PrintPdf } from './pages/pdf.js';
 import { createClients, type GatewayClients } from './clients.js';
 import { guardedClients } from './backend-calls.js';
 import { DocumentLinks } from './document-links.js';
@@ -45,6 +46,8 @@ export interface GatewayOptions {
    * only by their TTL (AUTH_CACHE_TTL_MS).
    */
   bus?: EventBus | undefined;
+  /** Prints pages to PDF in this process (the embedded system); otherwise the renderer at config.pdfRenderer.url, if any. */
+  printPdf?: PrintPdf | undefined;
 }
 
 export interface Gateway {
@@ -131,8 +134,9 @@ export function createGateway(options: GatewayOptions): Gateway {
       documentLinks,
     }),
   );
-  app.use(chainRoutes({ authenticate, clients, bodyLimitBytes: config.bodyLimitBytes, rateLimit: limit, documentLinks }));
-  app.use(reportRoutes({ authenticate, clients, rateLimit: limit, documentLinks }));
+  const printPdf = options.printPdf ?? (config.pdfRenderer.url ? rendererClient(config.pdfRenderer.url, config.pdfRenderer.timeoutMs) : undefined);
+  app.use(chainRoutes({ authenticate, clients, bodyLimitBytes: config.bodyLimitBytes, rateLimit: limit, documentLinks, printPdf }));
+  app.use(reportRoutes({ authenticate, clients, rateLimit: limit, documentLinks, printPdf }));
   app.use(nftRoutes({ clients, log, publicBaseUrl: config.publicBaseUrl, rateLimit: limit, nodeReads: config.limits.nodeReads }));
   // Counted once for every /graphql request: the explorer's page and assets as well as the API.
   app.use('/graphql', routeLabel('/graphql'), limit);

@@ -7,6 +7,7 @@ import { DocumentLinks } from './document-links.js';
 import { describeError } from './http-errors.js';
 import { errorPage, pageHeaders } from './pages/html.js';
 import { impactReportPage, type ImpactReport } from './pages/impact-report.js';
+import { noRenderer, pageFormat, pdfHref, sendPdf, type PrintPdf } from './pages/pdf.js';
 import { locals, routeLabel } from './request-context.js';
 
 export interface ReportRoutesOptions {
@@ -14,11 +15,19 @@ export interface ReportRoutesOptions {
   clients: GatewayClients;
   rateLimit: RequestHandler;
   documentLinks: DocumentLinks;
+  /** Prints pages to PDF (pages/pdf.ts); without it `.pdf` answers 503 and pages offer no PDF. */
+  printPdf?: PrintPdf | undefined;
+}
+
+/** Asked as PDF (`print`), or as HTML with a link to its PDF (`pdfUrl`) when one can be printed. */
+interface ReportView {
+  print?: PrintPdf | undefined;
+  pdfUrl?: string | undefined;
 }
 
 type ReportKind = 'portfolio' | 'investor';
 const PATHS: Record<ReportKind, string> = { portfolio: 'portfolios', investor: 'investors' };
-const YEAR_FILE = /^(\d{4})\.html$/;
+const YEAR = /^\d{4}$/;
 
 /** The page's address; the catalogue's getHtml*ImpactReport sign it (report-links in document-links.ts). */
 export function reportPageUrl(baseUrl: string, kind: ReportKind, identifier: string, year: number): string {
@@ -35,29 +44,33 @@ export const reportSubject = (kind: ReportKind, identifier: string, year: number
  * with the account's X-Api-Key, or with no header through a signed link (`?acct=…&exp=…&sig=…`) that
  * getHtmlPortfolioImpactReport / getHtmlInvestorImpactReport (and GraphQL) hand out: read as that account,
  * for that report only, until it expires. The figures are read from the portfolio service on each view.
+ * `<year>.pdf` (or `.html?format=pdf`) is the same page printed, authorized the same way.
  */
 export function reportRoutes(options: ReportRoutesOptions): Router {
   const router = Router();
   for (const kind of ['portfolio', 'investor'] as const) {
     router.get(`/reports/${PATHS[kind]}/:identifier/:file`, routeLabel(`/reports/${PATHS[kind]}/:identifier/:year.html`), options.rateLimit, async (req, res, next) => {
-      const year = YEAR_FILE.exec(String(req.params['file'] ?? ''))?.[1];
-      if (!year) return next();
+      const asked = pageFormat(req, String(req.params['file'] ?? ''));
+      if (!asked || !YEAR.test(asked.name)) return next();
+      if (asked.pdf && !options.printPdf) throw noRenderer();
+      const year = Number(asked.name);
+      const view: ReportView = asked.pdf ? { print: options.printPdf } : { pdfUrl: options.printPdf ? pdfHref(req.originalUrl) : undefined };
       const identifier = String(req.params['identifier'] ?? '');
-      if (DocumentLinks.isLinkQuery(req.query)) return linkedReport(kind, identifier, Number(year), req.query, res);
+      if (DocumentLinks.isLinkQuery(req.query)) return linkedReport(kind, identifier, year, req.query, res, view);
       const { requestId, clientAddress } = locals(res);
       const { caller } = await options.authenticate(req.header(API_KEY_HEADER), requestId, clientAddress);
-      await sendReport(res, kind, identifier, Number(year), caller, 'private, no-cache');
+      await sendReport(res, kind, identifier, year, caller, 'private, no-cache', view);
     });
   }
 
   /** As document links: altered or foreign is the 404 of an unknown report, expired 403; answered as pages. */
-  async function linkedReport(kind: ReportKind, identifier: string, year: number, query: Request['query'], res: Response): Promise<void> {
+  async function linkedReport(kind: ReportKind, identifier: string, year: number, query: Request['query'], res: Response, view: ReportView): Promise<void> {
     try {
       const link = options.documentLinks.checkReport(reportSubject(kind, identifier, year), query);
       if (!link.ok && link.reason === 'expired') throw new NotAuthorizedError('This link has expired. Ask whoever sent it for a new one.');
       if (!link.ok) throw new NotFoundError(`No such ${kind} report.`);
       // The link stands for the account that asked for it, for this one read; the least role reads it.
-      await sendReport(res, kind, identifier, year, { accountId: link.accountId, role: 'user' }, 'private, no-store');
+      await sendReport(res, kind, identifier, year, { accountId: link.accountId, role: 'user' }, 'private, no-store', view);
     } catch (err) {
       const { status, body, internal } = describeError(err);
       if (internal) throw err;
@@ -65,7 +78,7 @@ export function reportRoutes(options: ReportRoutesOptions): Router {
     }
   }
 
-  async function sendReport(res: Response, kind: ReportKind, identifier: string, year: number, caller: Caller, cache: string): Promise<void> {
+  async function sendReport(res: Response, kind: ReportKind, identifier: string, year: number, caller: Caller, cache: string, view: ReportView): Promise<void> {
     if (year < 1900 || year > 2200) throw new InvalidArgumentError('The year of a report is between 1900 and 2200.');
     const client = portfolioClient(options.clients);
     const call = { caller, requestId: locals(res).requestId };
@@ -85,7 +98,8 @@ export function reportRoutes(options: ReportRoutesOptions): Router {
       positionsWithoutImpacts: r.positionIdsWithoutImpacts,
       stalePositions: r.stalePositions,
     };
-    res.status(200).set({ ...pageHeaders(cache), 'X-Robots-Tag': 'noindex' }).send(impactReportPage(report));
+    if (view.print) return sendPdf(res, view.print, impactReportPage(report), `${kind}-${identifier}-${year}.pdf`, cache);
+    res.status(200).set({ ...pageHeaders(cache), 'X-Robots-Tag': 'noindex' }).send(impactReportPage(report, view.pdfUrl));
   }
 
   return router;

@@ -20,7 +20,8 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
-const SERVICES = ['identity', 'taxonomy', 'portfolio', 'chain', 'gateway'];
+/** `shared` is the PDF renderer's image (services/shared/dist/pdf/main.js). */
+const SERVICES = ['identity', 'taxonomy', 'portfolio', 'chain', 'gateway', 'shared'];
 /** Files a workspace reads at run time besides its compiled code. */
 const RUNTIME_ASSETS = {
   '@green-impact/proto': [{ dir: 'greenimpact', keep: (f) => f.endsWith('.proto') }],

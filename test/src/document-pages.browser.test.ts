@@ -6,12 +6,11 @@ import { launchChromium, skipWithoutChromium } from '@green-impact/testing/gatew
 import { accessibilityViolations, screenshot } from '@green-impact/testing/gateway/page-checks';
 import { testDatabases } from '@green-impact/testing/shared/databases';
 import { ESG, idOf, seedAccount, seedReferenceData, YEAR, type AccountData } from './support/dataset.js';
-import { until } from './support/poll.js';
+import { writeHtmlDocuments } from './support/document-links.js';
 import { createUserAccount, graphqlClient, ok, startTestSystem } from './support/system.js';
 import { conformingV1Client } from './support/answer-conformance.js';
 
 const OPERATOR = 'document-pages-operator-key';
-const SAVE = { solution: 'SVC.Blockchain.Save', operation: 'save', version: 1, network: 'sepolia' };
 
 /**
  * The written documents as people see them, in Debian's Chromium (playwright-core) on the whole embedded
@@ -46,18 +45,9 @@ describe('document pages in Chromium', { skip: skipWithoutChromium }, () => {
     for (const [sub, volume, indicator, value] of [[rail, 200_000, ghg, 50], [tax.subCategory, 500_000, ghg, 30]] as const) {
       await ok(esg(ESG, 'addCategoryIndicatorToFramework', { framework_identifier: a.framework, sub_category_id: sub, sub_category_volume: volume, indicator_id: indicator, indicator_value: value, reporting_year: YEAR }), 'row');
     }
-    const write = async (operation: string, parameters: Record<string, unknown>) => (await ok(esg(ESG, operation, { reporting_year: YEAR, ...SAVE, ...parameters }), operation)).job_id as string;
-    const jobs = {
-      framework: await write('writeHtmlFrameworkToBlockchain', { framework_identifier: a.framework, sdg_goals_included: 'yes', eu_objectives_included: 'yes' }),
-      impacts: await write('writeHtmlPositionImpactsToBlockchain', { position_id: a.positionId }),
-    };
-    for (const [name, jobId] of Object.entries(jobs) as [keyof typeof jobs, string][]) {
-      const done = await until(() => ok(esg(ESG, 'getJobStatusFromBlockchain', { job_id: jobId }), 'status'), (s) => ['completed', 'failed'].includes(s.info.status.Value), `job ${jobId}`);
-      assert.equal(done.info.status.Value, 'completed', JSON.stringify(done));
-      txHashes[name] = done.info.hash;
-      const reader = name === 'framework' ? 'getHtmlFrameworkFromBlockchain' : 'getHtmlPositionImpactsFromBlockchain';
-      links[name] = Object.values(await ok(esg(ESG, reader, { job_id: jobId }), reader))[0] as string;
-    }
+    const written = await writeHtmlDocuments(esg, a);
+    Object.assign(links, written.links);
+    Object.assign(txHashes, written.txHashes);
     // The report links, one from each face.
     links.portfolioReport = (await ok(esg(ESG, 'getHtmlPortfolioImpactReport', { portfolio_identifier: a.portfolio, reporting_year: YEAR }), 'report link'))['Portfolio impact report'];
     const gql = await graphqlClient(system.gatewayUrl, owner)('query($i: String!) { investorImpactReportUrl(investorIdentifier: $i, year: 2024) }', { i: a.investor });
@@ -96,6 +86,17 @@ describe('document pages in Chromium', { skip: skipWithoutChromium }, () => {
     assert.match(await aside.locator('.anchoring-status').innerText(), /^Verified: the content's SHA-256 equals the hash anchored on sepolia/);
     return facts;
   }
+
+  it('without a PDF renderer the pages offer no PDF, and a PDF asked for answers a clear 503', async () => {
+    for (const link of Object.values(links)) {
+      assert.doesNotMatch(await (await fetch(link)).text(), /Download PDF/);
+      const url = new URL(link);
+      url.pathname = url.pathname.replace(/\.html$/, '.pdf');
+      const answer = await fetch(url);
+      assert.equal(answer.status, 503, url.toString());
+      assert.match(await answer.text(), /no PDF renderer is configured/);
+    }
+  });
 
   for (const kind of ['portfolioReport', 'investorReport'] as const) {
     it(`the ${kind === 'portfolioReport' ? 'portfolio' : 'investor'} impact report opens from its link: totals, charts of them, each position's inputs`, { timeout: 60_000 }, async () => {

@@ -192,6 +192,21 @@ describe('container image (infra/docker/Dockerfile, read statically: no Docker e
       assert.deepEqual(missingAtRuntime(files, [healthcheck]), [], name);
     }
   });
+
+  it('target pdf-renderer: Debian with chromium (a browser needs a distribution), non-root, the renderer entry and its files', { skip: built ? false : 'needs npm run build' }, () => {
+    const s = stage('pdf-renderer');
+    assert.ok(s, 'no stage named pdf-renderer');
+    assert.match(s.base, /^node:22-bookworm-slim(@sha256:|$)/, 'the build stages\' Debian Node image');
+    const of = (kw: string) => s.instructions.filter((i) => i.keyword === kw);
+    assert.match(of('RUN').map((r) => r.args).join('\n'), /apt-get install -y --no-install-recommends chromium\b/);
+    assert.match(of('USER').at(-1)?.args ?? '', /^[1-9]\d*(:\d+)?$/);
+    assert.deepEqual(execForm(of('CMD').at(-1)?.args ?? ''), ['--import', '@green-impact/shared/tracing/register', 'services/shared/dist/pdf/main.js']);
+    assert.equal(of('EXPOSE').at(-1)?.args, '4010');
+    assert.ok(of('ENV').some((e) => /CHROMIUM_PATH=\/usr\/bin\/chromium/.test(e.args)));
+    const files = imageFileList('shared');
+    assert.ok(files.includes('services/shared/dist/pdf/main.js') && files.includes('services/shared/dist/tracing/register.js'));
+    assert.deepEqual(missingAtRuntime(files, [{ file: 'healthcheck.mjs', text: readFileSync(infra('docker/healthcheck.mjs'), 'utf8') }]), []);
+  });
 });
 
 describe('Kubernetes manifests (infra/k8s)', () => {
@@ -352,6 +367,28 @@ describe('Kubernetes manifests (infra/k8s)', () => {
       assert.deepEqual(objects.filter((o) => o.kind === 'Ingress').map((o) => o.metadata.name).sort(), ['gateway', 'gateway-websocket']);
       // assertSystem checks the Ingresses (ingressProblems) and TRUST_PROXY=1 wherever an Ingress renders.
       assertSystem(objects, { externalSecrets: EXTERNAL_SECRETS, secretObjectsAllowed: false }, { edges: CALLS, chainEgress: ['465/TCP', '587/TCP'], postgresPod: false, tracing: true, redis: true });
+    });
+
+    it('prod with components/pdf-renderer: the renderer validates, takes the gateway and Prometheus only, reaches nothing; the gateway gets PDF_RENDERER_URL', async () => {
+      const objects = renderOverlay(['overlays/prod'], ['components/pdf-renderer']);
+      await assertSchemaValid(objects);
+      const deployment = objects.find((o) => o.kind === 'Deployment' && o.metadata.name === 'pdf-renderer');
+      assert.ok(deployment, 'the renderer Deployment');
+      const pod = deployment['spec'].template.spec;
+      assert.equal(pod.securityContext.runAsNonRoot, true);
+      assert.equal(pod.containers[0].securityContext.readOnlyRootFilesystem, true);
+      assert.match(pod.containers[0].image, /\/pdf-renderer:\d+\.\d+\.\d+$/, 'its image, at a release tag');
+      assert.deepEqual([pod.containers[0].readinessProbe.httpGet.path, pod.containers[0].livenessProbe.httpGet.path], ['/readyz', '/healthz']);
+      const policy = objects.find((o) => o.kind === 'NetworkPolicy' && o.metadata.name === 'pdf-renderer')!;
+      assert.deepEqual(policy['spec'].policyTypes, ['Ingress', 'Egress']);
+      assert.deepEqual(policy['spec'].egress, [], 'no egress of its own');
+      // Only the base's DNS policy selects it besides its own: no other egress reaches it.
+      const selecting = objects.filter((o) => o.kind === 'NetworkPolicy' && o['spec'].policyTypes.includes('Egress') && (o['spec'].egress ?? []).length > 0)
+        .filter((o) => Object.keys(o['spec'].podSelector).length === 0 || o['spec'].podSelector.matchLabels?.app === 'pdf-renderer' || (o['spec'].podSelector.matchExpressions ?? []).some((e: { values: string[] }) => e.values.includes('renderer')));
+      assert.deepEqual(selecting.map((o) => o.metadata.name), ['allow-dns']);
+      assert.equal(gatewayEnvOf(objects)?.values['PDF_RENDERER_URL'], 'http://pdf-renderer:4010');
+      const toRenderer = objects.find((o) => o.kind === 'NetworkPolicy' && o.metadata.name === 'gateway-pdf-renderer-egress')!;
+      assert.deepEqual(toRenderer['spec'].egress, [{ to: [{ podSelector: { matchLabels: { app: 'pdf-renderer' } } }], ports: [{ port: 4010, protocol: 'TCP' }] }]);
     });
 
     it('prod with components/managed-kafka: SASL from a Secret, TLS with the mounted CA, egress on the brokers\' port only', async () => {

@@ -1,6 +1,7 @@
 import type { DocumentProof, GetDocumentResponse, Job } from '@green-impact/proto/greenimpact/chain/v1/chain';
 import { documentProofSection } from './document-proof-section.js';
 import { html, link, type Html } from './html.js';
+import { pdfLink, PDF_LINK_STYLE } from './pdf.js';
 
 /**
  * The anchoring facts of a served document (GET /jobs/<job_id>.html): on which network, in which
@@ -24,6 +25,10 @@ export interface AnchoringFacts {
   rawUrl: string;
   /** The document's proof (docs/chain.md "Proofs"), when the chain service has one: shown with the facts. */
   proof?: DocumentProof | undefined;
+  /** When the chain facts were read from the node (GetDocument's chain_read_at); this request when absent. */
+  chainReadAt?: string | undefined;
+  /** The page's PDF (pages/pdf.ts), when a renderer is configured: the panel links it. */
+  pdfUrl?: string | undefined;
 }
 
 /** The explorer pages of a transaction and its block: the network's explorer, else this gateway's (embedded networks have none). */
@@ -44,11 +49,16 @@ export function anchoringPanel(f: AnchoringFacts): Html {
   const links = explorerLinks(job);
   // The contract that holds the anchor: a batched document's root is on DocumentRoots (its proof names it).
   const registry = f.proof?.contract ?? job.document?.registryAddress;
-  const checked = f.checkedAt.toISOString().replace(/\.\d{3}Z$/, 'Z');
+  const second = (d: Date) => d.toISOString().replace(/\.\d{3}Z$/, 'Z');
+  const checked = second(f.checkedAt);
+  // When the chain facts were read from the node: this request, or the first view after they were confirmed.
+  const chainRead = f.chainReadAt ? second(new Date(f.chainReadAt)) : checked;
   const fact = (label: string, value: Html | string) => html`<div><dt>${label}</dt><dd>${value}</dd></div>`;
   return html`<aside class="anchoring" aria-labelledby="anchoring-title" data-verified="true">
 <h2 id="anchoring-title">Anchored on the blockchain</h2>
-<p class="anchoring-status"><strong>Verified</strong>: the content's SHA-256 equals the hash anchored on ${job.network}, read from the chain at <time datetime="${checked}">${checked}</time> when this page was served.</p>
+<p class="anchoring-status"><strong>Verified</strong>: the content's SHA-256 equals the hash anchored on ${job.network}, read from the chain at <time datetime="${chainRead}">${chainRead}</time>${
+    chainRead === checked ? ' when this page was served' : html`; the stored content was hashed again when this page was served, at <time datetime="${checked}">${checked}</time> (confirmed chain facts cannot change, so they are kept)`
+  }.</p>
 <dl>
 ${fact('Network', job.network)}
 ${job.txHash ? fact('Transaction', links.tx ? link(links.tx, job.txHash, true) : html`<span class="mono">${job.txHash}</span>`) : ''}
@@ -60,6 +70,7 @@ ${job.completedAt ? fact('Anchored', job.completedAt) : ''}
 </dl>
 ${f.proof ? documentProofSection(f.proof, true, links.tx) : ''}
 <p class="anchoring-note">This box is added when the page is served; the anchored document is everything below it. ${link(f.rawUrl, 'The document alone')} has exactly the bytes of that hash.</p>
+${f.pdfUrl ? pdfLink(f.pdfUrl) : ''}
 </aside>`;
 }
 
@@ -93,6 +104,7 @@ thead{display:table-header-group}
 tr,figure,svg{break-inside:avoid}
 h1,h2,h3{break-after:avoid}
 }
+${PDF_LINK_STYLE}
 `;
 
 /**
@@ -111,5 +123,5 @@ export function withAnchoring(document: string, panel: Html): string {
 
 /** GetDocument's answer as facts of the panel. */
 export function anchoringFacts(doc: GetDocumentResponse & { job: Job }, checkedAt: Date, rawUrl: string): AnchoringFacts {
-  return { job: doc.job, cid: doc.cid, sha256: doc.sha256, anchoredSha256: doc.anchoredSha256, checkedAt, rawUrl, proof: doc.proof };
+  return { job: doc.job, cid: doc.cid, sha256: doc.sha256, anchoredSha256: doc.anchoredSha256, checkedAt, rawUrl, proof: doc.proof, chainReadAt: doc.chainReadAt || undefined };
 }

@@ -2,6 +2,7 @@ import type { ImpactRecord, ImpactTotal, VolumeTotal } from '@green-impact/proto
 import { CHART_STYLE, escapeHtml } from '@green-impact/shared/charts/bar-chart';
 import { renderImpactCharts, type ImpactChartRow } from '@green-impact/shared/charts/impact-charts';
 import { html, Html, page } from './html.js';
+import { pdfLink, PDF_LINK_STYLE } from './pdf.js';
 
 /**
  * The impact report of a portfolio or of an investor (GET /reports/…, report-routes.ts), as ICMA's
@@ -39,6 +40,7 @@ table.grid{font-size:.9rem;margin-bottom:1rem}
 ${CHART_STYLE}
 @page{size:A4 landscape;margin:12mm}
 @media print{body{background:#fff}main{max-width:none;margin:0;border:0;padding:0}table{page-break-inside:auto}thead{display:table-header-group}tr,figure{break-inside:avoid}h2{break-after:avoid}}
+${PDF_LINK_STYLE}
 `;
 
 const n = (value: number | string) => html`<td class="n">${value}</td>`;
@@ -97,10 +99,11 @@ function charts(all: ImpactRecord[]): Html {
   return new Html(parts.join('\n'));
 }
 
-export function impactReportPage(r: ImpactReport): string {
+/** The page; `pdfUrl`: where its PDF is (pages/pdf.ts), linked when given. */
+export function impactReportPage(r: ImpactReport, pdfUrl?: string): string {
   const what = r.kind === 'portfolio' ? `portfolio ${r.identifier}` : `investor ${r.identifier}`;
   const positionCount = new Set(r.records.map((x) => x.positionId)).size;
-  const body = html`
+  const body = html`${pdfUrl ? pdfLink(pdfUrl) : ''}
 <p>${positionCount} ${positionCount === 1 ? 'position' : 'positions'} with impacts in ${r.year}${r.kind === 'portfolio' ? html`, held by investor ${r.investorIdentifier}` : ''}. Each position is credited with its share of what its asset's framework financed: <span class="formula">impact = τ · (P_f ÷ D) · x</span>, P_f the amount held in the framework's currency at the year's FX rate, D the framework's value outstanding (or the larger of it and the allocated amount), τ the part of the year it was held.</p>
 ${r.positionsWithoutImpacts.length ? html`<p class="note">Not computed for ${r.year} yet, so not counted: positions ${r.positionsWithoutImpacts.join(', ')}.</p>` : ''}
 ${r.stalePositions ? html`<p class="note">${r.stalePositions} ${r.stalePositions === 1 ? 'position has' : 'positions have'} figures computed before a change of their framework or an FX rate; a recompute is on its way.</p>` : ''}

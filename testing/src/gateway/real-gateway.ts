@@ -50,6 +50,11 @@ export interface ChainLevers {
    * node then refuses its transactions, as a signer that cannot pay. Answers the function that refills it.
    */
   drainSigner(network: string): Promise<() => Promise<void>>;
+  /**
+   * Counts from now on the JSON-RPC requests the service sends to the node of embedded `network` (on its
+   * provider's way to the node, `_send`): the methods asked, in order.
+   */
+  watchNodeRequests(network: string): string[];
 }
 
 /** An account made through identity's CreateAccount: its first API key and the caller it authenticates as. */
@@ -214,6 +219,16 @@ export async function startTestGateway(env: Record<string, string> = {}, options
           const balance = await provider.getBalance(signerAddress);
           await provider.send('hardhat_setBalance', [signerAddress, '0x0']);
           return async () => void (await provider.send('hardhat_setBalance', [signerAddress, `0x${balance.toString(16)}`]));
+        },
+        watchNodeRequests(name) {
+          const provider = service.networks.resolve(name).network.provider as unknown as { _send(payload: { method: string } | { method: string }[]): Promise<unknown> };
+          const methods: string[] = [];
+          const send = provider._send.bind(provider);
+          provider._send = (payload) => {
+            for (const p of Array.isArray(payload) ? payload : [payload]) methods.push(p.method);
+            return send(payload);
+          };
+          return methods;
         },
       };
     }

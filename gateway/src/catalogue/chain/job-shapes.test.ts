@@ -147,6 +147,7 @@ const doc = (over: Partial<GetDocumentResponse> = {}): GetDocumentResponse => ({
   verified: true,
   documentId: 7,
   linkEpoch: 0,
+  chainReadAt: '2024-01-01T00:00:00.000Z',
   ...over,
 });
 

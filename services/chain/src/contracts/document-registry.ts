@@ -12,12 +12,16 @@ export interface Anchor {
 
 let iface: Interface | undefined;
 
-/** The anchor of a document as the registry holds it now; undefined when there is none. */
-export async function readAnchor(network: ChainNetwork, anchorId: string): Promise<Anchor | undefined> {
+/**
+ * The anchor of a document as the registry holds it now; undefined when there is none. `rpc`: how to ask
+ * the node (documents/chain-facts.ts keeps the answers); the network's provider by default.
+ */
+export async function readAnchor(network: ChainNetwork, anchorId: string, rpc?: (method: string, params: unknown[]) => Promise<unknown>): Promise<Anchor | undefined> {
   const address = network.contracts.documentRegistry;
   if (!address) return undefined;
   iface ??= new Interface(contractArtifact('DocumentRegistry').abi);
-  const raw = await network.provider.call({ to: address, data: iface.encodeFunctionData('getAnchor', [anchorId]) });
+  const call = { to: address, data: iface.encodeFunctionData('getAnchor', [anchorId]) };
+  const raw = rpc ? ((await rpc('eth_call', [call, 'latest'])) as string) : await network.provider.call(call);
   const [found, sha256, cid, writer, anchoredAt, blockNumber] = iface.decodeFunctionResult('getAnchor', raw) as unknown as [
     boolean, string, string, string, bigint, bigint,
   ];

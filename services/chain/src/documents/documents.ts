@@ -11,7 +11,8 @@ import type { JobStore } from '../jobs/job-store.js';
 import { DOCUMENT_KINDS, JOB_STATUSES, type DocumentKindName, type DocumentPayload } from '../jobs/job-types.js';
 import type { NetworkRegistry } from '../networks/network-registry.js';
 import type { ChainNetwork } from '../networks/chain-network.js';
-import { verifyDocumentProof } from '../proofs/document-proof.js';
+import { verifyDocumentProof, type ProofVerification } from '../proofs/document-proof.js';
+import { ChainFactsCache } from './chain-facts.js';
 import { documentProofOf } from './document-proofs.js';
 import { documentKindName, isFrameworkKind, validContent, validReportingYear, validSubject } from './document-rules.js';
 
@@ -27,6 +28,9 @@ export interface ReadDocument extends Omit<GetDocumentResponse, 'job'> {
  * stored content against it.
  */
 export class Documents {
+  /** The chain facts of documents past their network's confirmations (chain-facts.ts). */
+  private readonly facts = new ChainFactsCache();
+
   constructor(
     private readonly ds: DataSource,
     private readonly store: JobStore,
@@ -138,8 +142,10 @@ export class Documents {
     const stored = (job.outcome as { document?: { registryAddress?: string } } | null)?.document?.registryAddress;
     if (job.proof) return this.verifiedInBatch(job, doc, network, stored ?? network.contracts.documentRoots ?? '');
     let anchor: Anchor | undefined;
+    let chainReadAt: Date;
     try {
-      anchor = await readAnchor(network, payload.anchorId);
+      // The anchor's answer is kept once its block is confirmed; the content is hashed below every time.
+      ({ result: anchor, readAt: chainReadAt } = await this.facts.read(`${network.instanceId}\0${job.id}`, network, (rpc) => readAnchor(network, payload.anchorId, rpc), (a) => a?.blockNumber));
     } catch (err) {
       throw new UnavailableError(`Network ${job.network} did not answer; please retry.`, { cause: err });
     }
@@ -166,6 +172,7 @@ export class Documents {
       documentId: doc.id,
       linkEpoch: doc.linkEpoch,
       ...(proof ? { proof } : {}),
+      chainReadAt: chainReadAt.toISOString(),
     };
   }
 
@@ -177,7 +184,9 @@ export class Documents {
     const proof = documentProofOf(job, network, contract)!;
     const found = await this.content.get(doc.cid);
     if (!found) throw new FailedPreconditionError(`The content of document ${doc.id} (CID ${doc.cid}) is missing from the content store.`);
-    const check = await verifyDocumentProof(proof, (method, params) => network.provider.send(method, params), found.content);
+    // The node's answers (root, receipt) are kept once the batch's block is confirmed; the proof's content
+    // checks (sha256, CID, leaf, path) run on the stored bytes every time.
+    const { result: check, readAt } = await this.facts.read(`${network.instanceId}\0${job.id}`, network, (rpc) => verifyDocumentProof(proof, rpc, found.content), (c) => confirmedBlockOf(c));
     const unanswered = check.checks.find((c) => c.check === 'node' && !c.ok);
     if (unanswered) throw new UnavailableError(`Network ${job.network} did not answer; please retry.`);
     const onChain = check.checks.find((c) => c.check === 'root on chain');
@@ -200,6 +209,7 @@ export class Documents {
       documentId: doc.id,
       linkEpoch: doc.linkEpoch,
       proof,
+      chainReadAt: readAt.toISOString(),
     };
   }
 
@@ -230,6 +240,14 @@ export class Documents {
     const { items, nextPageToken } = pageOf(rows, size, after, (r) => Number(r.id));
     return { jobs: items.map(toEntry), nextPageToken, totalCount: Number(counted?.count ?? 0) };
   }
+}
+
+/** The block of a verification whose every chain check held ("mined in block N"); undefined otherwise: nothing is kept. */
+function confirmedBlockOf(check: ProofVerification): number | undefined {
+  const chainChecks = check.checks.filter((c) => ['network', 'root on chain', 'anchor on chain', 'transaction'].includes(c.check));
+  if (chainChecks.length === 0 || !chainChecks.every((c) => c.ok)) return undefined;
+  const mined = /^mined in block (\d+)/.exec(check.checks.find((c) => c.check === 'transaction')?.detail ?? '');
+  return mined ? Number(mined[1]) : undefined;
 }
 
 interface EntryRow {
