@@ -214,6 +214,31 @@ describe('/claim', () => {
   });
 });
 
+describe('GET /explorer/<network>/block/<number>', () => {
+  test('a mined block: its transactions, each linked to its receipt page; the receipt page links the block', async () => {
+    const res = await get(`/explorer/amoy/block/${mintBlock}`);
+    assert.equal(res.status, 200);
+    assertPageHeaders(res, 'public, max-age=60');
+    const body = await res.text();
+    assert.match(body, new RegExp(`<th>Block</th><td>${mintBlock}</td>`));
+    assert.match(body, new RegExp(`<a class="mono" href="/explorer/amoy/tx/${mintHash}">${mintHash}</a>`, 'i'));
+    assert.match(body, /<th>Mined at<\/th><td><time datetime="\d{4}-\d\d-\d\dT/);
+    const receipt = await (await get(`/explorer/amoy/tx/${mintHash}`)).text();
+    assert.match(receipt, new RegExp(`<th>Block</th><td><a href="/explorer/amoy/block/${mintBlock}">${mintBlock}</a></td>`));
+  });
+
+  test('a block not mined yet is a 404 page; a malformed number a 400 page', async () => {
+    const future = await get('/explorer/amoy/block/999999999999999');
+    assert.equal(future.status, 404);
+    assert.match(await future.text(), /has no block 999999999999999 yet/);
+    for (const bad of ['-1', '012', '1e3', '0x10', '1'.repeat(16)]) {
+      const res = await get(`/explorer/amoy/block/${bad}`);
+      assert.equal(res.status, 400, bad);
+      assert.match(await res.text(), /whole number of at most 15 digits/);
+    }
+  });
+});
+
 describe('GET /explorer/<network>/tx/<hash>', () => {
   test('the receipt of a mined transaction, read through the relay', async () => {
     const res = await get(`/explorer/amoy/tx/${mintHash}`);
@@ -221,7 +246,7 @@ describe('GET /explorer/<network>/tx/<hash>', () => {
     assertPageHeaders(res, 'public, max-age=60');
     const body = await res.text();
     assert.match(body, /<span class="ok">success<\/span>/);
-    assert.match(body, new RegExp(`<th>Block</th><td>${mintBlock}</td>`));
+    assert.match(body, new RegExp(`<th>Block</th><td><a href="/explorer/amoy/block/${mintBlock}">${mintBlock}</a></td>`));
     assert.match(body, new RegExp(`<strong>Transfer</strong> of token ${nftId} minted to <span class="mono">${signer}`, 'i'));
   });
 

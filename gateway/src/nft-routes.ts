@@ -6,9 +6,9 @@ import { matchesEtag, param } from './chain-routes.js';
 import { chainClient, type GatewayClients } from './clients.js';
 import { describeError } from './http-errors.js';
 import { errorPage, pageHeaders } from './pages/html.js';
-import { ownerOf, relayCall, transactionKnown, transactionReceipt, type NodeRead } from './pages/evm-reads.js';
+import { blockByNumber, ownerOf, relayCall, transactionKnown, transactionReceipt, type NodeRead } from './pages/evm-reads.js';
 import { NodeReadCache, type NodeReadSettings } from './pages/node-read-cache.js';
-import { pendingTransactionPage, receiptPage } from './pages/explorer-page.js';
+import { blockPage, pendingTransactionPage, receiptPage } from './pages/explorer-page.js';
 import { CLAIM_SCRIPT, CLAIM_SCRIPT_PATH } from './pages/claim-script.js';
 import { certificatePage, claimAcceptedPage, claimPage, type ChainOwner, type ClaimForm } from './pages/nft-pages.js';
 import { locals, routeLabel } from './request-context.js';
@@ -33,6 +33,8 @@ const GUID = /^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a
 const CODE = /^[A-Za-z0-9_-]{1,128}$/;
 const NETWORK_NAME = /^[A-Za-z0-9._-]{1,64}$/;
 const TX_HASH = /^0x[0-9a-fA-F]{64}$/;
+/** Decimal, no sign or leading zeros, below 10^15: a block height any chain has, and exact as a number. */
+const BLOCK_NUMBER = /^(0|[1-9][0-9]{0,14})$/;
 const FILES = { pdf: 'application/pdf', jpg: 'image/jpeg' } as const;
 /**
  * A certificate's bytes are stable (rendered from facts fixed at mint, dated by the block), but not
@@ -50,6 +52,7 @@ const LANDING_CACHE = 'public, max-age=60';
  *   code is the credential, never logged or echoed; it comes in the link's fragment, which the page's
  *   script, `GET /claim/fill-code.js`, moves into the form; an older link's `&code=` is still read);
  * - `GET /explorer/<network>/tx/<hash>` — a receipt page for networks without an explorer.
+ * - `GET /explorer/<network>/block/<number>` — a block page for them, its transactions linked.
  * Pages answer failures as HTML pages with the status of the one error table; the files answer the JSON
  * error body like /ipfs.
  */
@@ -217,6 +220,20 @@ export function nftRoutes(options: NftRoutesOptions): Router {
       }
       if (!(await transactionKnown(read, network, hash))) throw new NotFoundError(`Network ${network} knows no transaction ${hash}.`);
       res.status(200).set(pageHeaders('no-cache')).send(pendingTransactionPage(network, hash));
+    }),
+  );
+
+  router.get(
+    '/explorer/:network/block/:number',
+    routeLabel('/explorer/:network/block/:number'),
+    limitPage,
+    pageRoute(async (req, res) => {
+      const [network, number] = [param(req, 'network'), param(req, 'number')];
+      if (!NETWORK_NAME.test(network)) throw new InvalidArgumentError('The path must name a network, such as /explorer/sepolia/block/12.');
+      if (!BLOCK_NUMBER.test(number)) throw new InvalidArgumentError('A block number is a whole number of at most 15 digits.');
+      const block = await blockByNumber(nodeRead(res), network, BigInt(number));
+      if (!block) throw new NotFoundError(`Network ${network} has no block ${number} yet.`);
+      res.status(200).set(pageHeaders(LANDING_CACHE)).send(blockPage(network, block));
     }),
   );
 

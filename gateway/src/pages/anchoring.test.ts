@@ -10,7 +10,7 @@ const job = (over: Partial<Job> = {}): Job =>
 describe('anchoring facts around a document', () => {
   it("links the network's explorer for the transaction and its block, else the gateway's receipt page", () => {
     assert.deepEqual(explorerLinks(job({ txUrl: `https://sepolia.etherscan.io/tx/${HASH}` })), { tx: `https://sepolia.etherscan.io/tx/${HASH}`, block: 'https://sepolia.etherscan.io/block/12' });
-    assert.deepEqual(explorerLinks(job()), { tx: `/explorer/sepolia/tx/${HASH}`, block: `/explorer/sepolia/tx/${HASH}` });
+    assert.deepEqual(explorerLinks(job()), { tx: `/explorer/sepolia/tx/${HASH}`, block: '/explorer/sepolia/block/12' });
     assert.deepEqual(explorerLinks(job({ txHash: undefined })), {});
   });
 
@@ -21,7 +21,7 @@ describe('anchoring facts around a document', () => {
     assert.ok(page.startsWith('<!DOCTYPE html>\n<html lang="en">\n<head>\n<title>T</title>\n<style>'));
     assert.ok(page.endsWith(`<body class="x">\n${panel.text}\n<main>m</main>\n</body>\n</html>\n`));
     assert.match(panel.text, /anchored on amoy&lt;x&gt;, read from the chain at <time datetime="2026-01-02T03:04:05Z">/);
-    assert.match(panel.text, /<dt>Block<\/dt><dd><a href="\/explorer\/amoy%3Cx%3E\/tx\/0x(ab){32}">12<\/a><\/dd>/);
+    assert.match(panel.text, /<dt>Block<\/dt><dd><a href="\/explorer\/amoy%3Cx%3E\/block\/12">12<\/a><\/dd>/);
     // Without head or body: the style and panel in front of the document.
     assert.equal(withAnchoring('<p>x</p>', panel), `<style>${page.split('<style>')[1]!.split('</style>')[0]}</style>\n${panel.text}\n<p>x</p>`);
   });

@@ -1,5 +1,6 @@
 import type { DocumentProof, GetDocumentResponse, Job } from '@green-impact/proto/greenimpact/chain/v1/chain';
 import { documentProofSection } from './document-proof-section.js';
+import { blockPath } from './explorer-page.js';
 import { html, link, type Html } from './html.js';
 import { pdfLink, PDF_LINK_STYLE } from './pdf.js';
 
@@ -38,9 +39,8 @@ export function explorerLinks(job: Pick<Job, 'network' | 'txHash' | 'txUrl' | 'b
     const base = /^(.*)\/tx\/[^/]+$/.exec(job.txUrl)?.[1];
     return { tx: job.txUrl, ...(base && job.blockNumber !== undefined ? { block: `${base}/block/${job.blockNumber}` } : {}) };
   }
-  // The gateway's receipt page names the block the transaction is in.
-  const local = `/explorer/${encodeURIComponent(job.network)}/tx/${job.txHash}`;
-  return { tx: local, ...(job.blockNumber !== undefined ? { block: local } : {}) };
+  // The gateway's own receipt and block pages.
+  return { tx: `/explorer/${encodeURIComponent(job.network)}/tx/${job.txHash}`, ...(job.blockNumber !== undefined ? { block: blockPath(job.network, job.blockNumber) } : {}) };
 }
 
 /** The panel itself: a landmark with a heading, the facts as a definition list, the verification status. */

@@ -82,3 +82,21 @@ export async function transactionReceipt(read: NodeRead, network: string, hash: 
 export async function transactionKnown(read: NodeRead, network: string, hash: string): Promise<boolean> {
   return (await read(network, 'eth_getTransactionByHash', [hash])) !== null;
 }
+
+/** A block as eth_getBlockByNumber answers it without full transactions (the fields the explorer page shows). */
+export interface RpcBlock {
+  number?: string;
+  hash?: string;
+  parentHash?: string;
+  timestamp?: string;
+  miner?: string;
+  gasUsed?: string;
+  gasLimit?: string;
+  baseFeePerGas?: string;
+  transactions?: string[];
+}
+
+/** A mined block by number; null when the network has none (yet). */
+export async function blockByNumber(read: NodeRead, network: string, blockNumber: bigint): Promise<RpcBlock | null> {
+  return (await read(network, 'eth_getBlockByNumber', [`0x${blockNumber.toString(16)}`, false])) as RpcBlock | null;
+}

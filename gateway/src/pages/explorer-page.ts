@@ -1,9 +1,10 @@
-import { addressOfWord, quantity, TRANSFER_TOPIC, type RpcReceipt } from './evm-reads.js';
+import { addressOfWord, quantity, TRANSFER_TOPIC, type RpcBlock, type RpcReceipt } from './evm-reads.js';
 import { html, page, row, type Html } from './html.js';
 
 /**
- * GET /explorer/<network>/tx/<hash>: a transaction's receipt for networks without a block explorer (the
- * embedded ones), read through the JSON-RPC relay. Pure renderer.
+ * GET /explorer/<network>/tx/<hash> and /explorer/<network>/block/<number>: a transaction's receipt and a
+ * block for networks without a block explorer (the embedded ones), read through the JSON-RPC relay. Pure
+ * renderers.
  */
 
 const mono = (v: unknown): Html | '' => (v === undefined || v === null || v === '' ? '' : html`<span class="mono">${v}</span>`);
@@ -47,7 +48,7 @@ export function receiptPage(network: string, receipt: RpcReceipt): string {
 ${row('Status', ok ? html`<span class="ok">success</span>` : html`<span class="bad">reverted</span>`)}
 ${row('Network', network)}
 ${row('Transaction', mono(receipt.transactionHash))}
-${row('Block', quantity(receipt.blockNumber))}
+${row('Block', blockLink(network, quantity(receipt.blockNumber)))}
 ${row('Block hash', mono(receipt.blockHash))}
 ${row('From', mono(receipt.from))}
 ${row('To', mono(receipt.to))}
@@ -65,4 +66,35 @@ ${logsTable(receipt.logs ?? [])}
 /** A transaction the network knows but has not mined yet. */
 export function pendingTransactionPage(network: string, hash: string): string {
   return page('Transaction', html`<p class="note">Transaction <span class="mono">${hash}</span> is waiting to be mined on ${network}. Reload in a moment.</p>`, network);
+}
+
+/** This gateway's page of a block, for a network without an explorer. */
+export function blockPath(network: string, blockNumber: string | number): string {
+  return `/explorer/${encodeURIComponent(network)}/block/${blockNumber}`;
+}
+
+const blockLink = (network: string, n: string | undefined): Html | '' => (n === undefined ? '' : html`<a href="${blockPath(network, n)}">${n}</a>`);
+
+/** A mined block: its number, hash, time and gas, and its transactions, each linked to its receipt page. */
+export function blockPage(network: string, block: RpcBlock): string {
+  const n = quantity(block.number);
+  const seconds = quantity(block.timestamp);
+  const time = seconds !== undefined ? new Date(Number(seconds) * 1000).toISOString() : undefined;
+  const parent = n !== undefined && n !== '0' ? (BigInt(n) - 1n).toString() : undefined;
+  const txs = block.transactions ?? [];
+  const body = html`<table>
+${row('Network', network)}
+${row('Block', n)}
+${row('Block hash', mono(block.hash))}
+${row('Parent', parent !== undefined ? html`${blockLink(network, parent)} ${mono(block.parentHash)}` : mono(block.parentHash))}
+${row('Mined at', time !== undefined ? html`<time datetime="${time}">${time}</time>` : '')}
+${row('Miner', mono(block.miner))}
+${row('Gas used', quantity(block.gasUsed))}
+${row('Gas limit', quantity(block.gasLimit))}
+${row('Base fee', block.baseFeePerGas !== undefined && quantity(block.baseFeePerGas) !== undefined ? `${formatUnits(quantity(block.baseFeePerGas)!, 9)} gwei` : '')}
+</table>
+<h2>Transactions (${txs.length})</h2>
+${txs.length === 0 ? html`<p>No transactions.</p>` : html`<ol>${txs.map((h) => html`<li><a class="mono" href="/explorer/${encodeURIComponent(network)}/tx/${h}">${h}</a></li>`)}</ol>`}
+<p class="sub">Read now from network ${network} through this gateway's JSON-RPC relay (POST /rpc/${network}).</p>`;
+  return page('Block', body, `${network} · block ${n ?? ''}`);
 }
