@@ -10,7 +10,7 @@ import { compileStrictly } from './support/strict-compile.js';
 
 /**
  * The typed client a frontend team generates: GraphQL Code Generator over the committed contract
- * (docs/schema.graphql) and docs/client/operations.graphql (scripts/codegen.mjs, `npm run codegen`).
+ * (docs/schema.graphql) and clients/typescript/operations.graphql (scripts/codegen.mjs, `npm run codegen`).
  * The generated TypedDocumentNodes are compiled strictly with a client that uses them through
  * graphql-request, where misuses (a wrong variable type, a missing variable, a field not selected) must
  * be type errors, and that client then runs against the whole system.
