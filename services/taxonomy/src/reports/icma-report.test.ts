@@ -26,8 +26,10 @@ describe('CSV', () => {
  *   Issuer's share: the full 300. In EUR its volume is 1 150 / 11.5 = 100.
  * - P-C "Solar C" (EUR, no financing known): allocated 20; solar, volume 20, GHG 200 (full 200).
  * - P-D "=1+1" (EUR): allocated 5, no rows (a line of its own; its name defused as text).
- * Portfolio: solar allocated 30 + 20 = 50, 2 projects (1 pro rata), GHG 1 000 + 200 = 1 200 in full,
- * 250 + 200 = 450 the issuer's; wind allocated 100, 1 project (0 pro rata), GHG 300 and 300.
+ * Portfolio: solar signed 50 (only P-A's known), share 50 / 200 = 25 % (projects knowing both), allocated
+ * 30 + 20 = 50, lifetime 25 (only P-A's known: 25 × 30 / 30), 2 projects (1 pro rata), GHG 1 000 + 200 = 1 200
+ * in full, 250 + 200 = 450 the issuer's; wind: signed, share and lifetime unknown (empty), allocated 100,
+ * 1 project (0 pro rata), GHG 300 and 300.
  */
 for (const db of testDatabases) {
   describe(`RenderIcmaImpactTable over gRPC on ${db.name}`, { skip: await skipReason(db) }, () => {
@@ -96,8 +98,8 @@ for (const db of testDatabases) {
       const r = await render('Portfolio');
       const { category: c, ghg, unit } = names;
       const lines = [
-        [t.solar, `2024,${c},${names.solar},EUR,50.00,2,1,${ghg},${unit},1200.00,450.00`],
-        [t.wind, `2024,${c},${names.wind},EUR,100.00,1,0,${ghg},${unit},300.00,300.00`],
+        [t.solar, `2024,${c},${names.solar},EUR,50.00,25.00,50.00,25.00,2,1,${ghg},${unit},1200.00,450.00`],
+        [t.wind, `2024,${c},${names.wind},EUR,,,100.00,,1,0,${ghg},${unit},300.00,300.00`],
       ].sort((x, y) => (x[0] as number) - (y[0] as number)).map((l) => l[1]);
       assert.equal(Buffer.from(r.content).toString('utf8'), [PORTFOLIO_HEADER.join(','), ...lines, ''].join('\r\n'));
 
