@@ -114,7 +114,7 @@ describe("ICMA's impact table through both faces", () => {
     assert.equal(viaV1.body['content_type'], 'text/csv; charset=utf-8');
     assert.equal(viaV1.body['sha256'], createHash('sha256').update(content, 'utf8').digest('hex'));
     // P-V1 (share 50 / 200 = 25 %) has the one row of 12 in this file's earlier test: 12 in full, 3 the issuer's.
-    assert.match(content, /^Reporting year,Eligible category,.*\r\n2024,[^\r\n]*,EUR,5\.00,1,1,[^\r\n]*,12\.00,3\.00\r\n$/);
+    assert.match(content, /^Reporting year,Eligible category,.*\r\n2024,[^\r\n]*,EUR,50\.00,25\.00,5\.00,[^,]*,1,1,[^\r\n]*,12\.00,3\.00\r\n$/);
     const viaGql = data(await gql('{ icmaImpactTable(identifier: "GBF", year: 2024, level: PORTFOLIO) { content contentType sha256 } }'));
     assert.deepEqual(viaGql['icmaImpactTable'], { content, contentType: 'text/csv; charset=utf-8', sha256: viaV1.body['sha256'] });
     const projects = data(await gql('{ icmaImpactTable(identifier: "GBF", year: 2024, decimals: 0) { content } }'));

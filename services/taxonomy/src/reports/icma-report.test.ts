@@ -6,13 +6,39 @@ import { skipReason, testDatabases } from '@green-impact/testing/shared/database
 import { ISSUER_B, loadIcma, Y, type IcmaIds } from '@green-impact/testing/taxonomy/icma-fixture';
 import { startTaxonomyHarness, type TaxonomyHarness } from '@green-impact/testing/taxonomy/harness';
 import { csv, num, text } from './csv.js';
-import { PORTFOLIO_HEADER, PROJECT_HEADER } from './icma-table.js';
+import { icmaTableCsv, PORTFOLIO_HEADER, PROJECT_HEADER, type IcmaProject } from './icma-table.js';
 
 describe('CSV', () => {
   it('quotes only what needs it, defuses formulas in text, and ends every line with CRLF', () => {
     assert.equal(
       csv(['a', 'b,c'], [[text('x "y"'), num('-1.50')], [text('=SUM(A1)'), null], [text('line\nbreak'), text('-x')]]),
       'a,"b,c"\r\n"x ""y""",-1.50\r\n\'=SUM(A1),\r\n"line\nbreak",\'-x\r\n',
+    );
+  });
+});
+
+describe('ICMA portfolio financing in the framework currency', () => {
+  /**
+   * By hand, framework EUR, NOK/EUR 11.5: P-N (NOK) signed 115, total cost 460, lifetime 10, volume 230 NOK;
+   * P-E (EUR) no financing known, lifetime 30, volume 20. Signed 115 / 11.5 = 10; share 115 / 460 = 25 %
+   * (P-N alone knows both); allocated 230 / 11.5 + 20 = 40; lifetime (10 × 20 + 30 × 20) / 40 = 20.
+   */
+  it('converts the signed amounts, takes the share over projects knowing both, and weights the lifetime by volume', () => {
+    const row = (subCategoryVolume: number) => ({
+      categoryId: 1, categoryName: 'Energy', subCategoryId: 2, subCategoryName: 'Solar', subCategoryVolume, superIndicatorId: 3, superIndicatorName: 'GHG',
+      indicatorId: 4, indicatorName: 'GHG avoided', indicatorValue: 8, unitId: 5, unitName: 't', year: 2024, sdg: {}, euObjective: {}, language: 'English', languageCode: 'en',
+    });
+    const project = (identifier: string, currencyCode: string, fxFactor: number, more: Partial<IcmaProject>, volume: number): IcmaProject => ({
+      identifier, name: identifier, currencyCode, fxFactor, countryCode: null, lifetimeYears: null, financingType: null, totalProjectCost: null,
+      signedAmount: null, allocatedAmount: null, rows: [row(volume)], ...more,
+    });
+    const projects = [
+      project('P-E', 'EUR', 1, { lifetimeYears: 30 }, 20),
+      project('P-N', 'NOK', 1 / 11.5, { lifetimeYears: 10, signedAmount: 115, totalProjectCost: 460 }, 230),
+    ];
+    assert.equal(
+      icmaTableCsv({ frameworkCurrencyCode: 'EUR', year: 2024, projects }, 'portfolio', 2),
+      [PORTFOLIO_HEADER.join(','), '2024,Energy,Solar,EUR,10.00,25.00,40.00,20.00,2,1,GHG avoided,t,16.00,10.00', ''].join('\r\n'),
     );
   });
 });
@@ -26,8 +52,10 @@ describe('CSV', () => {
  *   Issuer's share: the full 300. In EUR its volume is 1 150 / 11.5 = 100.
  * - P-C "Solar C" (EUR, no financing known): allocated 20; solar, volume 20, GHG 200 (full 200).
  * - P-D "=1+1" (EUR): allocated 5, no rows (a line of its own; its name defused as text).
- * Portfolio: solar allocated 30 + 20 = 50, 2 projects (1 pro rata), GHG 1 000 + 200 = 1 200 in full,
- * 250 + 200 = 450 the issuer's; wind allocated 100, 1 project (0 pro rata), GHG 300 and 300.
+ * Portfolio: solar signed 50 (only P-A's known), share 50 / 200 = 25 % (projects knowing both), allocated
+ * 30 + 20 = 50, lifetime 25 (only P-A's known: 25 × 30 / 30), 2 projects (1 pro rata), GHG 1 000 + 200 = 1 200
+ * in full, 250 + 200 = 450 the issuer's; wind: signed, share and lifetime unknown (empty), allocated 100,
+ * 1 project (0 pro rata), GHG 300 and 300.
  */
 for (const db of testDatabases) {
   describe(`RenderIcmaImpactTable over gRPC on ${db.name}`, { skip: await skipReason(db) }, () => {
@@ -96,8 +124,8 @@ for (const db of testDatabases) {
       const r = await render('Portfolio');
       const { category: c, ghg, unit } = names;
       const lines = [
-        [t.solar, `2024,${c},${names.solar},EUR,50.00,2,1,${ghg},${unit},1200.00,450.00`],
-        [t.wind, `2024,${c},${names.wind},EUR,100.00,1,0,${ghg},${unit},300.00,300.00`],
+        [t.solar, `2024,${c},${names.solar},EUR,50.00,25.00,50.00,25.00,2,1,${ghg},${unit},1200.00,450.00`],
+        [t.wind, `2024,${c},${names.wind},EUR,,,100.00,,1,0,${ghg},${unit},300.00,300.00`],
       ].sort((x, y) => (x[0] as number) - (y[0] as number)).map((l) => l[1]);
       assert.equal(Buffer.from(r.content).toString('utf8'), [PORTFOLIO_HEADER.join(','), ...lines, ''].join('\r\n'));
 

@@ -41,7 +41,8 @@ export const PROJECT_HEADER = [
 ] as const;
 
 export const PORTFOLIO_HEADER = [
-  'Reporting year', 'Eligible category', 'Sub category', 'Currency', 'Allocated amount', 'Projects', 'Projects counted pro rata',
+  'Reporting year', 'Eligible category', 'Sub category', 'Currency', 'Signed amount', 'Share of total project financing (%)', 'Allocated amount',
+  'Average project lifetime (years; allocation-weighted)', 'Projects', 'Projects counted pro rata',
   'Indicator', 'Unit', 'Value (100 % of projects)', "Value (issuer's share)",
 ] as const;
 
@@ -91,6 +92,7 @@ function portfolioLines(input: IcmaTableInput, year: Cell, n: Num): Cell[][] {
   const lines = new Map<string, PortfolioLine>();
   /** Per sub category: its allocation, each project's volume counted once, in the framework currency. */
   const allocated = new Map<number, Map<string, number>>();
+  const byIdentifier = new Map(input.projects.map((p) => [p.identifier, p]));
   for (const p of input.projects) {
     const share = shareOf(p);
     for (const r of p.rows) {
@@ -109,9 +111,33 @@ function portfolioLines(input: IcmaTableInput, year: Cell, n: Num): Cell[][] {
   const sorted = [...lines.values()].sort(
     (a, b) => a.row.categoryId - b.row.categoryId || a.row.subCategoryId - b.row.subCategoryId || a.row.superIndicatorId - b.row.superIndicatorId || a.row.indicatorId - b.row.indicatorId,
   );
-  return sorted.map((l) => [
-    year, text(l.row.categoryName), text(l.row.subCategoryName), text(input.frameworkCurrencyCode),
-    n([...allocated.get(l.row.subCategoryId)!.values()].reduce((a, b) => a + b, 0)),
-    num(String(l.projects.size)), num(String(l.proRata.size)), text(l.row.indicatorName), text(l.row.unitName), n(l.full), n(l.issuerShare),
-  ]);
+  return sorted.map((l) => {
+    const volumes = allocated.get(l.row.subCategoryId)!;
+    const f = financing([...volumes].map(([id, volume]) => ({ project: byIdentifier.get(id)!, volume })));
+    return [
+      year, text(l.row.categoryName), text(l.row.subCategoryName), text(input.frameworkCurrencyCode), n(f.signed), n(f.sharePercent),
+      n([...volumes.values()].reduce((a, b) => a + b, 0)), n(f.lifetime),
+      num(String(l.projects.size)), num(String(l.proRata.size)), text(l.row.indicatorName), text(l.row.unitName), n(l.full), n(l.issuerShare),
+    ];
+  });
+}
+
+/**
+ * A sub category's financing, in the framework currency, over its projects: the signed amounts where known;
+ * their share of the same projects' total cost (only projects with both known); the lifetime weighted by each
+ * project's volume in the sub category (only projects with a lifetime). Undefined where no project knows it.
+ */
+function financing(items: { project: IcmaProject; volume: number }[]): { signed?: number; sharePercent?: number; lifetime?: number } {
+  const signed = items.filter((i) => i.project.signedAmount !== null);
+  const both = items.filter((i) => shareOf(i.project) !== undefined);
+  const lived = items.filter((i) => i.project.lifetimeYears !== null);
+  const sum = (xs: number[]) => xs.reduce((a, b) => a + b, 0);
+  const weight = sum(lived.map((i) => i.volume));
+  return {
+    ...(signed.length ? { signed: sum(signed.map((i) => i.project.signedAmount! * i.project.fxFactor)) } : {}),
+    ...(both.length
+      ? { sharePercent: (100 * sum(both.map((i) => i.project.signedAmount! * i.project.fxFactor))) / sum(both.map((i) => i.project.totalProjectCost! * i.project.fxFactor)) }
+      : {}),
+    ...(lived.length && weight > 0 ? { lifetime: sum(lived.map((i) => i.project.lifetimeYears! * i.volume)) / weight } : {}),
+  };
 }
