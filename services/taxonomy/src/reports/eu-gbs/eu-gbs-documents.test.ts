@@ -3,6 +3,9 @@ import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import { renderEuGbsAllocationReport, type EuGbsAllocationReportInput } from './allocation-report.js';
 import { taxonomyLayer } from './taxonomy-layer.js';
+import { renderEuGbsFactsheet, renderEuGbsImpactReport } from './factsheet.js';
+
+import type { EuGbsImpact } from './page.js';
 
 const layer = (code: string, name: string, extra: object = {}) => taxonomyLayer({
   activityCode: code, activityName: name, objective: 'climate_change_mitigation', assetType: 'capex',
@@ -64,5 +67,41 @@ describe('EU GBS allocation report (Annex II)', () => {
     const html = renderEuGbsAllocationReport({ ...input, allocations: input.allocations.filter((a) => a.projectIdentifier !== 'P-3') });
     assert.doesNotMatch(html, /flexibility of Article 5/);
     assert.equal(row(html, 'Article 5 share of allocated proceeds'), '0.00 %');
+  });
+});
+
+/**
+ * Impacts, by hand: GHG avoided (tCO2e) P-1 250 + P-2 120 + P-3 −30 (a negative impact) = 340;
+ * renewable energy (MWh) P-1 500 + P-2 800 = 1 300.
+ */
+const impacts: EuGbsImpact[] = [
+  { projectIdentifier: 'P-2', indicator: 'GHG avoided', unit: 'tCO2e', value: 120, methodology: 'GHG Protocol' },
+  { projectIdentifier: 'P-1', indicator: 'Renewable energy', unit: 'MWh', value: 500, methodology: null },
+  { projectIdentifier: 'P-3', indicator: 'GHG avoided', unit: 'tCO2e', value: -30, methodology: null },
+  { projectIdentifier: 'P-1', indicator: 'GHG avoided', unit: 'tCO2e', value: 250, methodology: null },
+  { projectIdentifier: 'P-2', indicator: 'Renewable energy', unit: 'MWh', value: 800, methodology: null },
+];
+const total = (html: string, indicator: string) => new RegExp(`<tr class="total"><td>${indicator}</td><td>[^<]*</td><td class="n">([^<]*)</td></tr>`).exec(html)?.[1];
+const headings = (html: string) => [...html.matchAll(/<h2>([^<]*)<\/h2>/g)].map((m) => m[1]);
+
+describe('EU GBS factsheet (Annex I) and impact report (Annex III)', () => {
+  it('writes every section of Annex I, the intended allocation and the estimated impact totals', () => {
+    const html = renderEuGbsFactsheet({ ...input, impacts, environmentalStrategy: 'Net zero by 2040.', reporting: null, otherInformation: null });
+    assert.deepEqual(headings(html), ['1. General information', '2. Important information', '3. Environmental strategy and rationale', '4. Intended allocation of proceeds', '5. Environmental impact of proceeds (estimated)', '6. Reporting', '7. Other relevant information']);
+    assert.equal(row(html, 'Taxonomy-aligned share of allocated proceeds'), '47.06 %');
+    assert.equal(total(html, 'GHG avoided'), '340.00');
+    assert.equal(total(html, 'Renewable energy'), '1\u202f300.00');
+    assert.match(html, /Net zero by 2040\./);
+  });
+
+  it('writes every section of Annex III with negative impacts signed, the same bytes for the same input', () => {
+    const doc = (i: EuGbsImpact[]) => renderEuGbsImpactReport({ ...input, impacts: i, environmentalStrategy: null, otherInformation: null });
+    const html = doc(impacts);
+    assert.deepEqual(headings(html), ['1. General information', '2. Important information', '3. Environmental strategy and rationale', '4. Allocation of proceeds', '5. Environmental impact of bond proceeds', '6. Other relevant information']);
+    assert.equal(row(html, 'Unallocated'), '150.00');
+    assert.match(html, /<td>P-3<\/td><td>GHG avoided<\/td><td>tCO2e<\/td><td class="n">-30\.00<\/td>/);
+    assert.equal(total(html, 'GHG avoided'), '340.00');
+    assert.equal(doc(impacts), doc([...impacts].reverse()));
+    assert.match(doc([]), /No impact recorded\./);
   });
 });
