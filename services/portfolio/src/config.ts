@@ -1,10 +1,11 @@
 import { listingLimits, serviceDatabase, type EnvReader, type ListingLimits, type ServiceDatabaseSettings } from '@green-impact/shared/config';
+import { RECOMPUTE_BATCH } from './impacts/impact-service.js';
 
 export interface PortfolioConfig extends ServiceDatabaseSettings {
   /** host:port of the taxonomy service it reads frameworks and FX rates from (TAXONOMY_GRPC_ADDR). */
   taxonomyAddress: string;
-  /** The impact recomputation jobs' lease and poll interval (RECOMPUTE_JOB_*). */
-  recompute: { leaseMs: number; pollMs: number };
+  /** The impact recomputation jobs' lease, poll interval (RECOMPUTE_JOB_*) and positions per batch (RECOMPUTE_BATCH). */
+  recompute: { leaseMs: number; pollMs: number; batchSize: number };
   /** MAX_LIST_ITEMS and MAX_PUBLIC_ITEMS_PER_ACCOUNT. */
   limits: ListingLimits;
 }
@@ -17,6 +18,7 @@ export function loadPortfolioConfig(env: EnvReader): PortfolioConfig {
     recompute: {
       leaseMs: env.int('RECOMPUTE_JOB_LEASE_MS', 30_000, { min: 1_000, max: 3_600_000 }),
       pollMs: env.int('RECOMPUTE_JOB_POLL_MS', 5_000, { min: 100, max: 600_000 }),
+      batchSize: env.int('RECOMPUTE_BATCH', RECOMPUTE_BATCH, { min: 1, max: 10_000 }),
     },
     limits: listingLimits(env),
   };
