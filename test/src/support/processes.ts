@@ -1,4 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { pathToFileURL, fileURLToPath } from 'node:url';
 import { everyBackendServing } from './http-probe.js';
@@ -132,9 +133,9 @@ export async function startProcesses(env: NodeJS.ProcessEnv, names: ProcessName[
     const needs = spec.needs.filter((n) => names.includes(n));
     started.set(
       spec.name,
-      Promise.all(needs.map((n) => started.get(n))).then(() => {
+      Promise.all(needs.map((n) => started.get(n))).then(async () => {
         if (stopping) throw new Error(`${spec.name} not started: stopping`);
-        const own = spec.env(listening);
+        const own = await outsideEphemeralRange(spec.env(listening));
         envs.set(spec.name, own);
         return launch(spec, own);
       }),
@@ -165,4 +166,32 @@ export async function startProcesses(env: NodeJS.ProcessEnv, names: ProcessName[
     }
     await new Promise((r) => setTimeout(r, 200));
   }
+}
+
+/**
+ * Ports below the kernel's ephemeral range (32768–60999 here) for the ports a process would pick itself (0):
+ * a process restarted on its old ports (restart()) must find them free, and a port of the ephemeral range,
+ * once released, is soon the local port of some outgoing connection (to PostgreSQL, between services), after
+ * which binding it fails with EADDRINUSE. No connect() takes a port below that range. A gRPC port leaves
+ * room for its default metrics port, 1000 above it, in the same band.
+ */
+async function outsideEphemeralRange(own: Record<string, string>): Promise<Record<string, string>> {
+  const out = { ...own };
+  for (const key of ['GRPC_PORT', 'PORT']) if (out[key] === '0') out[key] = String(await freePort(20_000, 30_000));
+  // Unset, a service on port 0 picks its metrics port itself (METRICS_PORT=0 would turn metrics off).
+  if (own['GRPC_PORT'] === '0' && own['METRICS_PORT'] === undefined) out['METRICS_PORT'] = String(await freePort(21_000, 31_000));
+  return out;
+}
+
+/** A port in [from, to) that nothing listens on now: a random one, probed by binding it. */
+async function freePort(from: number, to: number): Promise<number> {
+  for (let attempt = 0; attempt < 50; attempt++) {
+    const port = from + Math.floor(Math.random() * (to - from));
+    const free = await new Promise<boolean>((resolve) => {
+      const probe = createServer().once('error', () => resolve(false));
+      probe.listen(port, '127.0.0.1', () => probe.close(() => resolve(true)));
+    });
+    if (free) return port;
+  }
+  throw new Error(`no free port in ${from}–${to}`);
 }
