@@ -1,7 +1,7 @@
 import { createRemoteJWKSet, decodeJwt, errors, jwtVerify, type JWTPayload } from 'jose';
 import { UnauthenticatedError, UnavailableError } from '@green-impact/shared/errors';
 import type { OidcIssuer } from './issuers.js';
-import { MAX_ACTOR_SUBJECT_LENGTH } from '@green-impact/shared/callers/caller-signer';
+import { actorFieldOk, MAX_ACTOR_SUBJECT_LENGTH } from '@green-impact/shared/callers/caller-signer';
 
 /** Prefix of the Authorization header value that carries a bearer token (RFC 6750; the scheme is case-insensitive). */
 const BEARER = /^bearer\s+(.+)$/i;
@@ -144,8 +144,8 @@ function mapClaims(issuer: OidcIssuer, payload: JWTPayload): VerifiedToken {
     throw new UnauthenticatedError(`The bearer token names no account (claim ${issuer.claims.account}).`);
   }
   // The subject travels to the services as the acting person and is stored with what it creates.
-  if (typeof payload.sub !== 'string' || payload.sub === '' || payload.sub.length > MAX_ACTOR_SUBJECT_LENGTH) {
-    throw new UnauthenticatedError(`The bearer token's sub claim must name the person in 1 to ${MAX_ACTOR_SUBJECT_LENGTH} characters.`);
+  if (!actorFieldOk(payload.sub, MAX_ACTOR_SUBJECT_LENGTH)) {
+    throw new UnauthenticatedError(`The bearer token's sub claim must name the person in 1 to ${MAX_ACTOR_SUBJECT_LENGTH} characters, none a control character.`);
   }
   return {
     issuer,

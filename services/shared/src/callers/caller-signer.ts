@@ -31,11 +31,16 @@ export interface ActingPerson {
 export const MAX_ACTOR_SUBJECT_LENGTH = 255;
 export const MAX_ACTOR_ISSUER_LENGTH = 1024;
 
+/** An acting person's field: 1 to `max` characters, none a control character (no line breaks into logs). */
+export function actorFieldOk(value: unknown, max: number): value is string {
+  return typeof value === 'string' && value.length > 0 && value.length <= max && !/[\u0000-\u001f\u007f]/.test(value);
+}
+
 /** The caller's acting person, when it has both halves within bounds; a half alone names nobody. */
 export function actingPersonOf(caller: Caller | undefined): ActingPerson | undefined {
   if (!caller?.subject || !caller.issuer) return undefined;
-  if (caller.subject.length > MAX_ACTOR_SUBJECT_LENGTH || caller.issuer.length > MAX_ACTOR_ISSUER_LENGTH) {
-    throw new RangeError('The acting person\'s subject or issuer is too long to carry in a caller token.');
+  if (!actorFieldOk(caller.subject, MAX_ACTOR_SUBJECT_LENGTH) || !actorFieldOk(caller.issuer, MAX_ACTOR_ISSUER_LENGTH)) {
+    throw new RangeError('The acting person\'s subject or issuer cannot be carried in a caller token (too long, or a control character).');
   }
   return { sub: caller.subject, iss: caller.issuer };
 }

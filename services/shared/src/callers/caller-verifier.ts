@@ -2,7 +2,7 @@ import { verify, type KeyObject } from 'node:crypto';
 import { decodeProtectedHeader, errors, jwtVerify, type FlattenedJWSInput } from 'jose';
 import type { Caller } from '../caller.js';
 import { UnauthenticatedError } from '../errors.js';
-import { MAX_ACTOR_ISSUER_LENGTH, MAX_ACTOR_SUBJECT_LENGTH, TOKEN_TTL_SECONDS, type ActingPerson, type CallerClaims } from './caller-signer.js';
+import { actorFieldOk, MAX_ACTOR_ISSUER_LENGTH, MAX_ACTOR_SUBJECT_LENGTH, TOKEN_TTL_SECONDS, type ActingPerson, type CallerClaims } from './caller-signer.js';
 
 /** The issuer every service trusts for any of its methods. */
 export const GATEWAY_ISSUER = 'gateway';
@@ -121,6 +121,5 @@ function toClaims(p: Record<string, unknown>): CallerClaims {
 function actingPerson(act: unknown): ActingPerson | null {
   if (typeof act !== 'object' || act === null) return null;
   const { sub, iss } = act as Record<string, unknown>;
-  const ok = (v: unknown, max: number) => typeof v === 'string' && v.length > 0 && v.length <= max;
-  return ok(sub, MAX_ACTOR_SUBJECT_LENGTH) && ok(iss, MAX_ACTOR_ISSUER_LENGTH) ? { sub: sub as string, iss: iss as string } : null;
+  return actorFieldOk(sub, MAX_ACTOR_SUBJECT_LENGTH) && actorFieldOk(iss, MAX_ACTOR_ISSUER_LENGTH) ? { sub, iss } : null;
 }

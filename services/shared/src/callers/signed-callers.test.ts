@@ -168,7 +168,7 @@ describe('signed callers', () => {
       return `${header}.${body}.${sign(null, Buffer.from(`${header}.${body}`), gateway.privateKey).toString('base64url')}`;
     };
     assert.equal(await rawCall(server.address, IdentityServiceService.getGroups.path, withToken(signed({ sub: 's', iss: 'https://i/' }))), undefined);
-    for (const act of ['s', { sub: '', iss: 'https://i/' }, { sub: 's' }, { sub: 's'.repeat(256), iss: 'https://i/' }, { sub: 7, iss: 'https://i/' }]) {
+    for (const act of ['s', { sub: '', iss: 'https://i/' }, { sub: 's' }, { sub: 's'.repeat(256), iss: 'https://i/' }, { sub: 7, iss: 'https://i/' }, { sub: 'kim\nforged log line', iss: 'https://i/' }]) {
       const err = await rawCall(server.address, IdentityServiceService.getGroups.path, withToken(signed(act)));
       assert.equal(err?.code, status.UNAUTHENTICATED, JSON.stringify(act));
       assert.match(err!.details, /not valid/);
