@@ -51,8 +51,9 @@ export function chainRoutes(options: ChainRoutesOptions): Router {
     const asked = pageFormat(req, param(req, 'page'));
     if (!asked) return next();
     const jobId = asked.name;
+    // A browser follows a signed link: even its refusals (no renderer for the PDF) are pages.
+    if (DocumentLinks.isLinkQuery(req.query)) return linkedPage(jobId, req.query, () => pageView(req, asked.pdf, options.printPdf), res);
     const view = pageView(req, asked.pdf, options.printPdf);
-    if (DocumentLinks.isLinkQuery(req.query)) return linkedPage(jobId, req.query, view, res);
     const { requestId } = locals(res);
     const { caller } = await options.authenticate(req.header(API_KEY_HEADER), requestId, locals(res).clientAddress);
     const doc = await chainClient(options.clients).getDocument({ jobId }, { caller, requestId });
@@ -63,8 +64,9 @@ export function chainRoutes(options: ChainRoutesOptions): Router {
    * A signed link: judged by its signature alone (any X-Api-Key is ignored), answered as pages since a
    * browser follows it. Altered, revoked, unknown: the 404 of an unknown job. Expired: 403, said so.
    */
-  async function linkedPage(jobId: string, query: Request['query'], view: PageView, res: Response): Promise<void> {
+  async function linkedPage(jobId: string, query: Request['query'], viewOf: () => PageView, res: Response): Promise<void> {
     try {
+      const view = viewOf();
       const link = options.documentLinks.check(jobId, query);
       if (!link.ok && link.reason === 'expired') throw new NotAuthorizedError('This link has expired. Ask whoever sent it for a new one.');
       if (!link.ok) throw new NotFoundError(`No such job ${jobId.slice(0, 64)}.`);

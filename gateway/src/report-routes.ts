@@ -52,11 +52,13 @@ export function reportRoutes(options: ReportRoutesOptions): Router {
     router.get(`/reports/${PATHS[kind]}/:identifier/:file`, routeLabel(`/reports/${PATHS[kind]}/:identifier/:year.html`), options.rateLimit, async (req, res, next) => {
       const asked = pageFormat(req, String(req.params['file'] ?? ''));
       if (!asked || !YEAR.test(asked.name)) return next();
-      if (asked.pdf && !options.printPdf) throw noRenderer();
+      const noPdf = asked.pdf && !options.printPdf;
       const year = Number(asked.name);
       const view: ReportView = asked.pdf ? { print: options.printPdf } : { pdfUrl: options.printPdf ? pdfHref(req.originalUrl) : undefined };
       const identifier = String(req.params['identifier'] ?? '');
-      if (DocumentLinks.isLinkQuery(req.query)) return linkedReport(kind, identifier, year, req.query, res, view);
+      // A browser follows a signed link: even its refusals (no renderer for the PDF) are pages.
+      if (DocumentLinks.isLinkQuery(req.query)) return linkedReport(kind, identifier, year, req.query, res, view, noPdf);
+      if (noPdf) throw noRenderer();
       const { requestId, clientAddress } = locals(res);
       const { caller } = await options.authenticate(req.header(API_KEY_HEADER), requestId, clientAddress);
       await sendReport(res, kind, identifier, year, caller, 'private, no-cache', view);
@@ -64,8 +66,9 @@ export function reportRoutes(options: ReportRoutesOptions): Router {
   }
 
   /** As document links: altered or foreign is the 404 of an unknown report, expired 403; answered as pages. */
-  async function linkedReport(kind: ReportKind, identifier: string, year: number, query: Request['query'], res: Response, view: ReportView): Promise<void> {
+  async function linkedReport(kind: ReportKind, identifier: string, year: number, query: Request['query'], res: Response, view: ReportView, noPdf: boolean): Promise<void> {
     try {
+      if (noPdf) throw noRenderer();
       const link = options.documentLinks.checkReport(reportSubject(kind, identifier, year), query);
       if (!link.ok && link.reason === 'expired') throw new NotAuthorizedError('This link has expired. Ask whoever sent it for a new one.');
       if (!link.ok) throw new NotFoundError(`No such ${kind} report.`);

@@ -94,6 +94,7 @@ describe('document pages in Chromium', { skip: skipWithoutChromium }, () => {
       url.pathname = url.pathname.replace(/\.html$/, '.pdf');
       const answer = await fetch(url);
       assert.equal(answer.status, 503, url.toString());
+      assert.match(answer.headers.get('content-type') ?? '', /^text\/html/, 'a signed link is followed by a browser: its refusal is a page');
       assert.match(await answer.text(), /no PDF renderer is configured/);
     }
   });
