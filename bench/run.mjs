@@ -11,7 +11,9 @@
 //      N, and on PostgreSQL a portfolio at scale (lib/impact-scale.mjs): 10 000 positions × 24 framework
 //      rows computed and stored set-based, then the investor's and the portfolio's impacts read, and every
 //      record through /v1/call streamed (lib/streamed-read.mjs: recordsReadMs, recordsReadRows, firstByteMs,
-//      gatewayRssGrowthMb of the system's process). BENCH_ONLY=scale runs this part alone.
+//      gatewayRssGrowthMb of the system's process). BENCH_ONLY=scale runs this part alone. Then
+//      impacts.scale100k (lib/impact-scale100k.mjs): 100 000 positions (2.4 million rows) recomputed and
+//      stored through the tracked recompute job, firstComputeMs (goal 20 s); BENCH_SCALE100K_N=0 skips it.
 //  (c) chain jobs: N key-value inserts through ChainService until completed (jobs/s), against the raw
 //      rate of the same N transactions sent with ethers straight to an embedded Hardhat network. On
 //      PGlite and on PostgreSQL.
@@ -45,6 +47,7 @@ import { clockTicks, cpuProbe, pidsGroup, postgresBackendsGroup } from './lib/cp
 import { httpClient, pool, retryingUnavailable } from './lib/http.mjs';
 import { machine } from './lib/machine.mjs';
 import { impactsAtScale } from './lib/impact-scale.mjs';
+import { impactsAt100k } from './lib/impact-scale100k.mjs';
 import { chainReplicas } from './lib/chain-replicas.mjs';
 import { chainBatched } from './lib/chain-batched.mjs';
 import { rawChain } from './lib/raw-chain.mjs';
@@ -57,6 +60,8 @@ const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 16);
 const CHAIN_N = Number(process.env.BENCH_CHAIN_N ?? 100);
 const RECOMPUTE_N = Number(process.env.BENCH_RECOMPUTE_N ?? 80);
 const SCALE_N = Number(process.env.BENCH_SCALE_N ?? 10_000);
+// impacts.scale100k: positions recomputed through the tracked job (default 100 000; 0 skips it).
+const SCALE100K_N = Number(process.env.BENCH_SCALE100K_N ?? 100_000);
 // BENCH_ONLY=scale: only the portfolio at scale ((b) on PostgreSQL), for working on it.
 const ONLY_SCALE = process.env.BENCH_ONLY === 'scale';
 const ENGINE_N = 10_000;
@@ -77,7 +82,7 @@ const chainProto = await importDist('proto/dist/gen/greenimpact/chain/v1/chain.j
 const report = {
   generatedAt: new Date().toISOString(),
   machine: machine(),
-  settings: { secondsPerMeasurement: SECONDS, concurrency: CONCURRENCY, chainJobs: CHAIN_N, recomputePositions: RECOMPUTE_N, scalePositions: SCALE_N, enginePositions: ENGINE_N, dataset: SIZES, clockTicksPerSecond: clockTicks },
+  settings: { secondsPerMeasurement: SECONDS, concurrency: CONCURRENCY, chainJobs: CHAIN_N, recomputePositions: RECOMPUTE_N, scalePositions: SCALE_N, scale100kPositions: SCALE100K_N, enginePositions: ENGINE_N, dataset: SIZES, clockTicksPerSecond: clockTicks },
   overhead: {},
   impacts: {},
   chain: {},
@@ -118,6 +123,9 @@ async function onDatabase(db) {
     // (b) at scale, on PostgreSQL (the production database; PGlite is the single-process default).
     if (db === 'postgresql' && SCALE_N > 0) {
       report.impacts.scale = await impactsAtScale({ client, grpc, data, year: YEAR, positions: SCALE_N, gatewayUrl: system.gatewayUrl, systemPid: system.pid, progress: (msg) => progress(`[${db}] (b) ${msg}`) });
+    }
+    if (db === 'postgresql' && SCALE100K_N > 0) {
+      report.impacts.scale100k = await impactsAt100k({ client, data, year: YEAR, positions: SCALE100K_N, databaseUrl: scratch.url, progress: (msg) => progress(`[${db}] (b) 100k: ${msg}`) });
     }
   } finally {
     await postgres?.close();

@@ -23,13 +23,12 @@ async function medianMs(fn, runs = 5) {
   return round(times[Math.floor(times.length / 2)]);
 }
 
-export async function impactsAtScale({ client, grpc, data, year, positions: n, progress, gatewayUrl, systemPid }) {
-  const caller = { accountId: data.accountId, role: 'user' };
-  const me = (operation, parameters) => client.v1(data.key, ESG, operation, parameters);
-  const framework = 'GBF-SCALE';
-  const investor = 'INV-SCALE';
-  const portfolio = 'PF-SCALE';
-  progress(`framework ${framework} with 24 rows, ${n} positions of ${investor} in portfolio ${portfolio}…`);
+/**
+ * A private framework (suffix names it) with 4 rows per sub-category of the seeded taxonomy (24) and two
+ * assets of it, in EUR and SEK; answers the framework's row count and the asset identifiers.
+ */
+export async function scaleFramework(me, data, year, suffix) {
+  const framework = `GBF-${suffix}`;
   await me('addFramework', { framework_identifier: framework, framework_name: 'Framework at scale', framework_currency_code: 'EUR', framework_visibility: 'private' });
   await me('addYearSpecificsToFramework', { framework_identifier: framework, value_outstanding: 20_000_000_000, allocated_amount: 18_000_000_000, value_outstanding_framework: 'no', reporting_year: year });
   const indicators = [...new Set(data.tax.subCategories.flatMap((s) => s.indicators))];
@@ -41,10 +40,20 @@ export async function impactsAtScale({ client, grpc, data, year, positions: n, p
       rows++;
     }
   }
-  const assets = ['XS-SCALE-EUR', 'XS-SCALE-SEK'];
+  const assets = [`XS-${suffix}-EUR`, `XS-${suffix}-SEK`];
   for (const [i, asset] of assets.entries()) {
-    await me('addAsset', { asset_identifier: asset, asset_name: `Scale bond ${i}`, issuer_identifier: 'ISSUER-SCALE', framework_identifier: framework, asset_currency_code: i ? 'SEK' : 'EUR', asset_value_outstanding: 1_000_000_000 });
+    await me('addAsset', { asset_identifier: asset, asset_name: `Scale bond ${i}`, issuer_identifier: `ISSUER-${suffix}`, framework_identifier: framework, asset_currency_code: i ? 'SEK' : 'EUR', asset_value_outstanding: 1_000_000_000 });
   }
+  return { framework, rows, assets };
+}
+
+export async function impactsAtScale({ client, grpc, data, year, positions: n, progress, gatewayUrl, systemPid }) {
+  const caller = { accountId: data.accountId, role: 'user' };
+  const me = (operation, parameters) => client.v1(data.key, ESG, operation, parameters);
+  const investor = 'INV-SCALE';
+  const portfolio = 'PF-SCALE';
+  progress(`framework GBF-SCALE with 24 rows, ${n} positions of ${investor} in portfolio ${portfolio}…`);
+  const { rows, assets } = await scaleFramework(me, data, year, 'SCALE');
   await me('addInvestor', { investor_identifier: investor, investor_name: 'Investor at scale', investor_currency_code: 'EUR' });
   await me('addPortfolio', { investor_identifier: investor, portfolio_identifier: portfolio });
   const currencies = ['EUR', 'SEK', 'USD'];
