@@ -94,6 +94,10 @@ export function reportMarkdown(report, { concurrency: CONCURRENCY, seconds: SECO
   for (const [k, v] of Object.entries(report.impacts)) {
     if (k.startsWith('endToEnd_')) out.push(`| ${k.slice(9)} | ${v.positions} | ${v.totalMs} | ${v.positionsPerSecond} | ${v.p50Ms} | ${v.p99Ms} |`);
   }
+  const big = report.impacts.scale100k;
+  if (big) {
+    out.push('', `At ${big.positions} positions on PostgreSQL (${big.impactRows} impact records, framework of ${big.frameworkRows} rows), recomputed and stored through the tracked recompute job (investor scope, RECOMPUTE_BATCH positions per transaction): ${big.status}, ${big.storedRows} rows stored, ${big.firstComputeMs} ms from start to completed (goal < ${big.goalMs}).`);
+  }
   const sc = report.impacts.scale;
   if (sc) {
     out.push('', `At scale on PostgreSQL: one investor with ${sc.positions} positions (also all in one portfolio) in assets of a framework with ${sc.frameworkRows} rows, ${sc.impactRows} impact records.`, '');

@@ -40,7 +40,7 @@ describe('benchmarks run end to end', { timeout: 600_000, skip: (await postgresA
     try {
       const { code, output } = await run(
         'bench/run.mjs',
-        { BENCH_REPORT_DIR: dir, BENCH_SECONDS: '0.3', BENCH_CHAIN_N: '5', BENCH_RECOMPUTE_N: '5', BENCH_SCALE_N: '200', BENCH_CHAIN_REPLICA_N: '0', BENCH_CONCURRENCY: '4' },
+        { BENCH_REPORT_DIR: dir, BENCH_SECONDS: '0.3', BENCH_CHAIN_N: '5', BENCH_RECOMPUTE_N: '5', BENCH_SCALE_N: '200', BENCH_SCALE100K_N: '300', BENCH_CHAIN_REPLICA_N: '0', BENCH_CONCURRENCY: '4' },
         420_000,
       );
       assert.equal(code, 0, output.slice(-3000));
@@ -49,7 +49,7 @@ describe('benchmarks run end to end', { timeout: 600_000, skip: (await postgresA
       const report = JSON.parse(readFileSync(path.join(dir, 'report.json'), 'utf8')) as {
         overhead: Record<string, { read: string; v1: Face; graphql: Face; grpc: Face }[]>;
         readMix?: { saturated: { errors: number; rps: number; cpuMsPerRequest: Cpu }; openLoop?: { offeredRps: number; scheduled: number; sent: number; completed: number; errors: number; dropped: number; late: number; p50: number; p99: number; cpuMsPerRequest: Cpu } };
-        impacts: { scale?: { positions: number } };
+        impacts: { scale?: { positions: number }; scale100k?: { positions: number; frameworkRows: number; status: string; storedRows: number; firstComputeMs: number } };
         chain: Record<string, { completed?: number; succeeded?: number }>;
       };
       const distributed = 'postgresql, gateway and services in processes of their own';
@@ -86,6 +86,10 @@ describe('benchmarks run end to end', { timeout: 600_000, skip: (await postgresA
       assert.ok(mix.openLoop.p99 >= mix.openLoop.p50 && mix.openLoop.p50 > 0);
       assertCpu(mix.openLoop.cpuMsPerRequest, processes[distributed]!, 'open loop');
       assert.equal(report.impacts.scale?.positions, 200);
+      const big = report.impacts.scale100k;
+      assert.equal(big?.status, 'completed');
+      assert.equal(big.storedRows, 300 * big.frameworkRows);
+      assert.ok(big.firstComputeMs > 0);
       assert.deepEqual([report.chain['pglite']?.completed, report.chain['postgresql']?.completed, report.chain['raw']?.succeeded], [5, 5, 5]);
       const markdown = readFileSync(path.join(dir, 'report.md'), 'utf8');
       for (const section of ['## Goals (issue 28)', '## (a) Gateway overhead', 'CPU time per request (ms', '## (e) The read mix']) assert.ok(markdown.includes(section), section);
