@@ -1,11 +1,11 @@
-import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { printSchema } from 'graphql';
 import { schema } from '../graphql/executable-schema.js';
 import { openApiDocument } from '../v1/openapi.js';
 import { operationTable } from '../v1/operation-table.js';
-import { graphqlBreakingChanges, openApiBreakingChanges, unrecorded } from './contract-changes.js';
+import { graphqlBreakingChanges, openApiBreakingChanges, releases, releasesDir, SEMVER, unrecorded } from './contract-changes.js';
 
 /**
  * The contract's evolution check, run by the root build (so by `npm test` and CI):
@@ -21,23 +21,7 @@ import { graphqlBreakingChanges, openApiBreakingChanges, unrecorded } from './co
  * Releases live in docs/contract/releases/<version>/ (schema.graphql, openapi.json).
  */
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
-const releasesDir = path.join(root, 'docs/contract/releases');
 const changelogPath = path.join(root, 'docs/api-changelog.md');
-const SEMVER = /^(\d+)\.(\d+)\.(\d+)$/;
-
-export function releases(): string[] {
-  let names: string[] = [];
-  try {
-    names = readdirSync(releasesDir).filter((n) => SEMVER.test(n));
-  } catch {
-    return [];
-  }
-  const key = (v: string) => SEMVER.exec(v)!.slice(1).map(Number);
-  return names.sort((a, b) => {
-    const [x, y] = [key(a), key(b)];
-    return x[0]! - y[0]! || x[1]! - y[1]! || x[2]! - y[2]!;
-  });
-}
 
 function release(version: string): void {
   if (!SEMVER.test(version)) throw new Error(`A release is named MAJOR.MINOR.PATCH, not ${version}.`);

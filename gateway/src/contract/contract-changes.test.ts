@@ -6,8 +6,7 @@ import { fileURLToPath } from 'node:url';
 import { schema } from '../graphql/executable-schema.js';
 import { openApiDocument } from '../v1/openapi.js';
 import { operationTable } from '../v1/operation-table.js';
-import { graphqlBreakingChanges, openApiBreakingChanges, unrecorded } from './contract-changes.js';
-import { releases } from './check-contract.js';
+import { graphqlBreakingChanges, openApiBreakingChanges, releases, unrecorded } from './contract-changes.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
 

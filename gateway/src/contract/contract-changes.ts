@@ -1,3 +1,6 @@
+import { readdirSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { BreakingChangeType, buildSchema, findBreakingChanges, type GraphQLSchema } from 'graphql';
 
 /**
@@ -96,4 +99,23 @@ function compareSchema(path: string, old: Json, now: Json, request: boolean, add
 export function unrecorded(changes: readonly ContractChange[], changelog: string): ContractChange[] {
   const unreleased = /^## Unreleased\s*$([\s\S]*?)(?=^## |(?![\s\S]))/m.exec(changelog)?.[1] ?? '';
   return changes.filter((c) => !unreleased.includes(`\`${c.text}\``));
+}
+
+/** Where released contracts are kept: docs/contract/releases/<MAJOR.MINOR.PATCH>/. */
+export const releasesDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../docs/contract/releases');
+export const SEMVER = /^(\d+)\.(\d+)\.(\d+)$/;
+
+/** The released versions, oldest first. */
+export function releases(): string[] {
+  let names: string[] = [];
+  try {
+    names = readdirSync(releasesDir).filter((n) => SEMVER.test(n));
+  } catch {
+    return [];
+  }
+  const key = (v: string) => SEMVER.exec(v)!.slice(1).map(Number);
+  return names.sort((a, b) => {
+    const [x, y] = [key(a), key(b)];
+    return x[0]! - y[0]! || x[1]! - y[1]! || x[2]! - y[2]!;
+  });
 }
