@@ -1,9 +1,10 @@
 #!/usr/bin/env node
 // The client package (clients/typescript, @green-impact/client): the contract a frontend builds on, generated
-// from the gateway itself and committed, so a team installs it from a clone without running the service.
+// from the built gateway by the root build (`npm run build` ends with this script), so it cannot drift from
+// the gateway and no copy of the contract is committed twice:
 //
-//   npm run codegen            writes clients/typescript/{schema.graphql, openapi.json, src/graphql.ts, src/v1.ts}
-//   npm run codegen -- --check fails (exit 1) when any of them drifts from the gateway (run by the root build)
+//   node scripts/codegen.mjs   writes clients/typescript/{schema.graphql, openapi.json, src/graphql.ts, src/v1.ts}
+//                              (git-ignored) and compiles the package to clients/typescript/dist
 //
 // src/graphql.ts: GraphQL Code Generator (typescript-operations, which since v6 also writes the enums and
 // inputs the operations use, and typed-document-node) over clients/typescript/operations.graphql: one
@@ -11,7 +12,9 @@
 // urql or any client that takes a TypedDocumentNode. A frontend team runs the same plugins over its own
 // operations with schema.graphql.
 // src/v1.ts: openapi-typescript over the OpenAPI document of /v1/call (`paths`, `components`), for openapi-fetch.
+import { spawnSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { codegen } from '@graphql-codegen/core';
@@ -59,20 +62,9 @@ export async function packageFiles() {
 
 if (process.argv[1] && fileURLToPath(import.meta.url) === path.resolve(process.argv[1])) {
   const files = await packageFiles();
-  if (process.argv.includes('--check')) {
-    const stale = Object.entries(files).filter(([file, text]) => {
-      try {
-        return readFileSync(path.join(pkg, file), 'utf8') !== text;
-      } catch {
-        return true;
-      }
-    });
-    if (stale.length > 0) {
-      process.stderr.write(`clients/typescript is out of date with the gateway (${stale.map(([f]) => f).join(', ')}). Run \`npm run codegen\` and commit the diff.\n`);
-      process.exit(1);
-    }
-  } else {
-    for (const [file, text] of Object.entries(files)) writeFileSync(path.join(pkg, file), text);
-    console.log(`codegen: wrote clients/typescript (${Object.keys(files).join(', ')})`);
-  }
+  for (const [file, text] of Object.entries(files)) writeFileSync(path.join(pkg, file), text);
+  const tsc = createRequire(import.meta.url).resolve('typescript/bin/tsc');
+  const built = spawnSync(process.execPath, [tsc, '--build', pkg], { stdio: 'inherit' });
+  if (built.status !== 0) process.exit(built.status ?? 1);
+  console.log(`codegen: wrote and built clients/typescript (${Object.keys(files).join(', ')})`);
 }

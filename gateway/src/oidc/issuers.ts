@@ -1,5 +1,7 @@
 import { z } from 'zod';
 import { ConfigError, envReader, type Env } from '@green-impact/shared/config';
+// An issuer's URL travels as the acting person's issuer (callers/caller-signer.ts): no longer than that allows.
+import { MAX_ACTOR_ISSUER_LENGTH } from '@green-impact/shared/callers/caller-signer';
 
 /**
  * The signature algorithms a bearer token may use: asymmetric ones only. `none` is never accepted, nor is
@@ -43,7 +45,7 @@ export interface OidcIssuer {
 
 const issuerSchema = z
   .object({
-    issuer: z.url({ protocol: /^https?$/ }).max(1024),
+    issuer: z.url({ protocol: /^https?$/ }).max(MAX_ACTOR_ISSUER_LENGTH),
     audience: z.string().min(1),
     algorithms: z
       .array(z.enum(ASYMMETRIC_ALGORITHMS, { error: (i) => `algorithm ${JSON.stringify(i.input)} is not allowed (only ${ASYMMETRIC_ALGORITHMS.join(', ')}; never none or HMAC)` }))

@@ -30,8 +30,9 @@ export interface ActedBy {
   issuer: string;
 }
 
-export function actedByOf(row: { actedBySubject: string | null; actedByIssuer: string | null }): ActedBy | undefined {
-  return row.actedBySubject !== null && row.actedByIssuer !== null ? { subject: row.actedBySubject, issuer: row.actedByIssuer } : undefined;
+/** The `actedBy` field of an answer (a proto message's optional ActingPerson): absent for an API-key row. */
+export function actedByField(row: { actedBySubject: string | null; actedByIssuer: string | null }): { actedBy?: ActedBy } {
+  return row.actedBySubject !== null && row.actedByIssuer !== null ? { actedBy: { subject: row.actedBySubject, issuer: row.actedByIssuer } } : {};
 }
 
 export function requireCaller(caller: Caller | undefined): Caller {

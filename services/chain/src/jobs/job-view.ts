@@ -1,5 +1,5 @@
 import { JobKind, type DocumentResult, type Job, type KeyValueResult, type Nft, type TransactionReceipt } from '@green-impact/proto/greenimpact/chain/v1/chain';
-import { actedByOf } from '@green-impact/shared/caller';
+import { actedByField } from '@green-impact/shared/caller';
 import type { JobRow } from './entities.js';
 import { BATCH_KIND, KV_BATCH_KIND, DOCUMENT_KINDS, JOB_KINDS, JOB_STATUSES } from './job-types.js';
 
@@ -49,12 +49,6 @@ export function toJob(row: JobRow, txUrl: (hash: string) => string | undefined):
     ...(outcome.document ? { document: outcome.document } : {}),
     ...(outcome.nft ? { nft: outcome.nft } : {}),
   };
-}
-
-/** The person who asked for it, when a bearer token authenticated the request. */
-export function actedByField(row: { actedBySubject: string | null; actedByIssuer: string | null }): Pick<Job, 'actedBy'> {
-  const actedBy = actedByOf(row);
-  return actedBy ? { actedBy } : {};
 }
 
 /** NFT jobs name their NFT: guid always, token id once known (transfers know it from the start). */

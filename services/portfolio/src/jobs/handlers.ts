@@ -4,7 +4,7 @@ import {
   type ImpactRecomputeJob,
   type PortfolioServiceService,
 } from '@green-impact/proto/greenimpact/portfolio/v1/portfolio';
-import { actedByOf } from '@green-impact/shared/caller';
+import { actedByField } from '@green-impact/shared/caller';
 import { InvalidArgumentError } from '@green-impact/shared/errors';
 import type { UnaryHandlers } from '@green-impact/shared/grpc/server';
 import { requireAccount } from '../caller.js';
@@ -45,7 +45,7 @@ export function toRecomputeJobMsg(j: RecomputeJobRow): ImpactRecomputeJob {
     createdAt: j.createdAt.toISOString(),
     ...(j.startedAt ? { startedAt: j.startedAt.toISOString() } : {}),
     ...(j.finishedAt ? { finishedAt: j.finishedAt.toISOString() } : {}),
-    ...(actedByOf(j) ? { actedBy: actedByOf(j) } : {}),
+    ...actedByField(j),
   };
 }
 
