@@ -6,6 +6,6 @@ import { chainBatched, chainBatchedMarkdown } from './lib/chain-batched.mjs';
 
 const t0 = performance.now();
 const progress = (msg) => console.log(`[bench:chain-batched +${((performance.now() - t0) / 1000).toFixed(0).padStart(3)} s] ${msg}`);
-const result = await chainBatched({ jobs: Number(process.env.BENCH_CHAIN_BATCHED_N ?? 2000), progress });
+const result = await chainBatched({ jobs: Number(process.env.BENCH_CHAIN_BATCHED_N ?? 2000), nfts: Number(process.env.BENCH_CHAIN_NFT_N ?? 160), progress });
 console.log(JSON.stringify(result, null, 2));
 console.log(chainBatchedMarkdown(result));

@@ -241,7 +241,7 @@ try {
   const replicaJobs = Number(process.env.BENCH_CHAIN_REPLICA_N ?? 200);
   if (replicaJobs > 0 && !ONLY_SCALE) report.chainReplicas = await chainReplicas({ jobs: replicaJobs, progress });
   const batchedJobs = Number(process.env.BENCH_CHAIN_BATCHED_N ?? 2000);
-  if (batchedJobs > 0 && !ONLY_SCALE) report.chain.batched = await chainBatched({ jobs: batchedJobs, progress });
+  if (batchedJobs > 0 && !ONLY_SCALE) report.chain.batched = await chainBatched({ jobs: batchedJobs, nfts: Number(process.env.BENCH_CHAIN_NFT_N ?? 160), progress });
 } finally {
   report.durationSeconds = round((performance.now() - t0) / 1000, 1);
   const out = process.env.BENCH_REPORT_DIR ?? fileURLToPath(new URL('.', import.meta.url));

@@ -9,6 +9,9 @@
 //   statementsPerJob: db_statements_total of both replicas (every SQL statement, COMMIT included) over the run / N
 //   gasPerDocument: gas of the run's batch transactions / N; gasPerDocumentUnbatched: one DocumentRegistry.anchor, averaged over raw sends
 //   p99AcceptedToCompletedMs: from each job's row (created_at → completed_at)
+//   nftJobsPerSecond: BENCH_CHAIN_NFT_N NFT mints (default 160; each draws its certificates of trust, about
+//   half a second of CPU, so far fewer than the other kinds) in mintMany batches (CHAIN_NFT_BATCH, default
+//   16); gasPerNft against one GreenImpactNft.mint sent alone (gasPerNftUnbatched)
 import { randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
@@ -21,6 +24,23 @@ import { percentile } from './harness.mjs';
 import { pool } from './http.mjs';
 import { importDist, scratchPostgres } from './system.mjs';
 import { raw } from './chain-replicas.mjs';
+
+const nftAbi = new Interface(['function mint(address to, string uri)']);
+
+/** Gas of one NFT minted alone (GreenImpactNft.mint with an ipfs:// URI as long as the service's), averaged over `n` raw sends. */
+async function unbatchedMintGas(node, n = 10) {
+  const { NODE_SIGNER_KEY } = await importDist('test/dist/support/rpc-node.js');
+  const provider = new JsonRpcProvider(node.url, CHAIN_ID, { staticNetwork: true, cacheTimeout: -1 });
+  const wallet = new Wallet(NODE_SIGNER_KEY, provider);
+  let gas = 0n;
+  for (let i = 0; i < n; i++) {
+    const uri = `ipfs://bafkrei${String(i).padStart(52, 'a')}`;
+    const receipt = await (await wallet.sendTransaction({ to: node.contracts.nft, data: nftAbi.encodeFunctionData('mint', [wallet.address, uri]) })).wait();
+    gas += receipt.gasUsed;
+  }
+  provider.destroy();
+  return Number(gas) / n;
+}
 
 const CHAIN_ID = 31_777;
 const round = (x, d = 2) => Math.round(x * 10 ** d) / 10 ** d;
@@ -62,7 +82,8 @@ async function unbatchedAnchorGas(node, n = 20) {
   return Number(gas) / n;
 }
 
-export async function chainBatched({ jobs = 2000, writers = 16, progress = () => undefined } = {}) {
+export async function chainBatched({ jobs = 2000, nfts = 160, writers = 16, progress = () => undefined } = {}) {
+  const { startImageServer, testJpeg } = await importDist('testing/dist/chain/nft-fixtures.js');
   const { startRpcNodeProcess, NODE_SIGNER_KEY } = await importDist('test/dist/support/rpc-node.js');
   const { startKafkaMock } = await importDist('testing/dist/shared/kafka-mock.js');
   const { startChainReplica } = await importDist('test/dist/support/chain-replica.js');
@@ -82,10 +103,12 @@ export async function chainBatched({ jobs = 2000, writers = 16, progress = () =>
   const network = { name: 'sepolia', chainId: CHAIN_ID, rpcUrl: node.url, confirmations: 1, pollIntervalMs: 200, contracts: node.contracts };
   const replicas = [];
   const sql = new pg.Client({ connectionString: db.url });
+  const images = await startImageServer({ '/art.jpg': { type: 'image/jpeg', body: testJpeg() } });
   try {
     progress(`chain.batched: ${jobs} raw transactions to the JSON-RPC node…`);
     const rawRate = await raw(node, jobs);
     const gasPerDocumentUnbatched = await unbatchedAnchorGas(node);
+    const gasPerNftUnbatched = await unbatchedMintGas(node);
     const metricsPorts = [];
     for (let i = 0; i < 2; i++) {
       const port = await freePort();
@@ -94,6 +117,7 @@ export async function chainBatched({ jobs = 2000, writers = 16, progress = () =>
         await startChainReplica({
           DATABASE_URL: db.url, DATABASE_POOL_SIZE: '8', CONTENT_DIR: contentDir, CHAIN_NETWORKS: JSON.stringify([network]),
           CHAIN_SIGNER_KEY_SEPOLIA: NODE_SIGNER_KEY, METRICS_PORT: String(port), CHAIN_KV_BATCH: process.env.BENCH_CHAIN_KV_BATCH ?? '64', LOG_LEVEL: process.env.BENCH_CHAIN_LOG_LEVEL ?? 'info',
+          NFT_IMAGE_ALLOW_PRIVATE_HOSTS: 'true', ...(process.env.BENCH_CHAIN_NFT_BATCH ? { CHAIN_NFT_BATCH: process.env.BENCH_CHAIN_NFT_BATCH } : {}),
           ...(kafka ? { KAFKA_BROKERS: kafka.brokers.join(','), KAFKA_SESSION_TIMEOUT_MS: '6000', KAFKA_HEARTBEAT_INTERVAL_MS: '500' } : {}),
         }),
       );
@@ -101,25 +125,26 @@ export async function chainBatched({ jobs = 2000, writers = 16, progress = () =>
     await sql.connect();
     const clients = replicas.map((r) => createGrpcClient(chainProto.ChainServiceService, r.address));
     const caller = { accountId: randomUUID(), role: 'user' };
+    const minter = { accountId: randomUUID(), role: 'user' };
     const settled = async (where) => (await sql.query(`SELECT count(*)::int AS n FROM chain.jobs WHERE status IN ('completed', 'failed') AND ${where}`)).rows[0].n;
     // Warm-up (connections, code paths), not measured.
     await Promise.all(clients.map((c, i) => c.insertString({ network: 'sepolia', key: `warm-${i}`, value: 'warm' }, { caller })));
     while ((await settled(`kv_key LIKE 'warm-%'`)) < clients.length) await new Promise((r) => setTimeout(r, 50));
 
-    const run = async (label, where, submit) => {
-      progress(`chain.batched: ${jobs} ${label}, ${writers} writers over 2 replicas…`);
+    const run = async (label, where, submit, n = jobs) => {
+      progress(`chain.batched: ${n} ${label}, ${writers} writers over 2 replicas…`);
       const before = await statementsSoFar(metricsPorts);
       const t0 = performance.now();
-      await pool(Array.from({ length: jobs }, (_, i) => i), writers, (i) => submit(clients[i % clients.length], i));
+      await pool(Array.from({ length: n }, (_, i) => i), writers, (i) => submit(clients[i % clients.length], i));
       const acceptMs = performance.now() - t0;
-      while ((await settled(where)) < jobs) await new Promise((r) => setTimeout(r, 20));
+      while ((await settled(where)) < n) await new Promise((r) => setTimeout(r, 20));
       const ms = performance.now() - t0;
       const statements = (await statementsSoFar(metricsPorts)) - before;
       const { rows } = await sql.query(`SELECT status, extract(epoch FROM completed_at - created_at) * 1000 AS ms FROM chain.jobs WHERE ${where}`);
       const latencies = rows.filter((r) => r.status === 'completed').map((r) => Number(r.ms)).sort((a, b) => a - b);
       return {
-        jobs, completed: latencies.length, failed: rows.length - latencies.length, acceptMs: round(acceptMs), totalMs: round(ms),
-        perSecond: round(jobs / (ms / 1000)), acceptedPerSecond: round(jobs / (acceptMs / 1000)), statementsPerJob: round(statements / jobs),
+        jobs: n, completed: latencies.length, failed: rows.length - latencies.length, acceptMs: round(acceptMs), totalMs: round(ms),
+        perSecond: round(n / (ms / 1000)), acceptedPerSecond: round(n / (acceptMs / 1000)), statementsPerJob: round(statements / n),
         p50Ms: round(percentile(latencies, 50)), p99Ms: round(percentile(latencies, 99)),
       };
     };
@@ -139,6 +164,16 @@ export async function chainBatched({ jobs = 2000, writers = 16, progress = () =>
       c.insertString({ network: 'sepolia', key: `batched-${i}`, value: `value of ${i} ${'x'.repeat(64)}` }, { caller }),
     );
     const gasPerDocument = gasRows[0].gas / jobs;
+    const nftRun = await run(
+      'NFT mints',
+      `kind = 'nft_mint' AND account_id = '${minter.accountId}'`,
+      (c, i) => c.mintNft({ network: 'sepolia', name: `Bench certificate ${i}`, description: 'bench', image: `${images.url}/art.jpg`, attributes: [] }, { caller: minter }),
+      nfts,
+    );
+    const { rows: nftRows } = await sql.query(
+      `SELECT coalesce(sum(gas_used), 0)::float8 AS gas, count(*)::int AS batches FROM chain.jobs WHERE kind = 'nft_batch' AND status = 'completed'`,
+    );
+    const gasPerNft = nftRows[0].gas / nfts;
     return {
       jobs,
       writers,
@@ -157,11 +192,17 @@ export async function chainBatched({ jobs = 2000, writers = 16, progress = () =>
       gasRatio: round(gasPerDocument / gasPerDocumentUnbatched, 4),
       p99AcceptedToCompletedMs: { documents: documents.p99Ms, keyValues: keyValues.p99Ms },
       p50AcceptedToCompletedMs: { documents: documents.p50Ms, keyValues: keyValues.p50Ms },
-      runs: { raw: rawRate, documents, keyValues },
+      nftJobsPerSecond: nftRun.perSecond,
+      nftBatches: nftRows[0].batches,
+      gasPerNft: round(gasPerNft, 0),
+      gasPerNftUnbatched: round(gasPerNftUnbatched, 0),
+      nftGasRatio: round(gasPerNft / gasPerNftUnbatched, 4),
+      runs: { raw: rawRate, documents, keyValues, nfts: nftRun },
       notes,
     };
   } finally {
     await sql.end().catch(() => undefined);
+    await images.stop();
     await Promise.all(replicas.map((r) => r.stop()));
     await kafka?.stop();
     await node.stop();
@@ -182,8 +223,17 @@ export function chainBatchedMarkdown(r) {
     `| raw transactions | ${r.rawTransactionsPerSecond} | 1.00 | | | | |`,
     `| documents | ${r.documentJobsPerSecond} | ${r.documentsVsRaw} | ${r.acceptedPerSecond.documents} | ${r.statementsPerJob.documents} | ${r.p50AcceptedToCompletedMs.documents} | ${r.p99AcceptedToCompletedMs.documents} |`,
     `| key-value inserts | ${r.keyValueJobsPerSecond} | ${r.keyValuesVsRaw} | ${r.acceptedPerSecond.keyValues} | ${r.statementsPerJob.keyValues} | ${r.p50AcceptedToCompletedMs.keyValues} | ${r.p99AcceptedToCompletedMs.keyValues} |`,
+    ...(r.runs.nfts
+      ? [`| NFT mints | ${r.nftJobsPerSecond} | ${round(r.nftJobsPerSecond / r.rawTransactionsPerSecond)} | ${r.runs.nfts.acceptedPerSecond} | ${r.runs.nfts.statementsPerJob} | ${r.runs.nfts.p50Ms} | ${r.runs.nfts.p99Ms} |`]
+      : []),
     '',
     `Gas per document: ${r.gasPerDocument} in ${r.documentBatches} batch transactions, against ${r.gasPerDocumentUnbatched} for one document anchored alone (${r.gasRatio}x).`,
+    ...(r.runs.nfts
+      ? [
+          '',
+          `NFT mints (${r.runs.nfts.jobs}; each draws its certificates of trust, PDF and JPG, before it completes): ${r.nftBatches} \`mintMany\` transactions, ${r.gasPerNft} gas per NFT against ${r.gasPerNftUnbatched} for one \`mint\` sent alone (${r.nftGasRatio}x).`,
+        ]
+      : []),
   ];
   for (const n of r.notes) out.push('', n);
   return out.join('\n');

@@ -13,6 +13,7 @@ type ChainClient = ReturnType<typeof createGrpcClient<typeof ChainServiceService
 import { createScratchPostgresDatabase, skipReason, testDatabases } from '@green-impact/testing/shared/databases';
 import { startKafkaMock, type KafkaMock } from '@green-impact/testing/shared/kafka-mock';
 import { jsonRpcOver, verifyDocumentProof, type DocumentProof } from '@green-impact/chain/proofs/document-proof';
+import { startImageServer, testJpeg } from '@green-impact/testing/chain/nft-fixtures';
 import { startChainReplica, type ChainReplica } from './support/chain-replica.js';
 import { until } from './support/poll.js';
 import { NODE_SIGNER_KEY, startRpcNodeProcess, type RpcNodeProcess } from './support/rpc-node.js';
@@ -25,6 +26,11 @@ const kv = new Interface([
   'function insertMany(bytes32 namespace, (string key, bool isWord, string value, bytes32 word)[] entries)',
 ]);
 const roots = new Interface(['function anchorRoot(bytes32 root, uint32 count)']);
+const nft = new Interface([
+  'function mintMany(address[] to, string[] uris)',
+  'function tokenURI(uint256 tokenId) view returns (string)',
+  'event Transfer(address indexed from, address indexed to, uint256 indexed tokenId)',
+]);
 
 /**
  * Chain service processes killed with SIGKILL (no shutdown hook, leases left behind) while a pipelined
@@ -383,6 +389,84 @@ describe('chain replicas on PostgreSQL and Kafka: killed mid-batch, refused tran
     assert.ok(batches < done.length / 2, `${done.length} inserts in ${batches} insertMany transactions`);
     assert.equal(await chain.getTransactionCount(SIGNER, 'pending'), await chain.getTransactionCount(SIGNER, 'latest'), "nothing left in the node's pool");
     t.diagnostic(`${done.length} inserts in ${batches} transactions`);
+    assert.equal(await second.stop(), 0);
+  });
+  it('SIGKILL of the replica after a mintMany was mined, before its mints were settled, then a restart: every NFT minted exactly once', async (t) => {
+    const images = await startImageServer({ '/art.jpg': { type: 'image/jpeg', body: testJpeg() } });
+    t.after(() => images.stop());
+    const nftEnv = { ...env, NFT_IMAGE_ALLOW_PRIVATE_HOSTS: 'true', CHAIN_NFT_BATCH: '8' };
+    const first = await startChainReplica(nftEnv);
+    replicas.push(first);
+    const fromBlock = (await chain.getBlockNumber()) + 1;
+    const nonceBefore = await chain.getTransactionCount(SIGNER, 'latest');
+    const N = 40;
+    const client = clientOf(first);
+    const accepted: string[] = [];
+    for (let i = 0; i < N; i += 8) {
+      const answers = await Promise.all(
+        Array.from({ length: Math.min(8, N - i) }, (_, j) =>
+          client.mintNft({ network: 'sepolia', name: `Crash certificate ${i + j}`, description: 'minted while a replica dies', image: `${images.url}/art.jpg`, attributes: [] }, { caller }),
+        ),
+      );
+      accepted.push(...answers.map((a) => a.jobId));
+    }
+    const mints = async () =>
+      (await sql.query<{ id: string; status: string; tx_hash: string | null; guid: string }>(
+        `SELECT id, status, tx_hash, payload->>'guid' AS guid FROM chain.jobs WHERE id = ANY($1)`,
+        [accepted],
+      )).rows;
+    // Killed once a batch is mined on the node while its mints are not all settled (certificates are drawn
+    // between the two, about half a second each): the crash this batching adds.
+    await until(
+      async () => ({ mined: await chain.getTransactionCount(SIGNER, 'latest'), completed: (await mints()).filter((r) => r.status === 'completed').length }),
+      ({ mined, completed }) => mined > nonceBefore && completed < N - 8,
+      'a mintMany mined, mints still to settle',
+      60_000,
+      5,
+    );
+    await first.kill();
+    t.diagnostic(`killed with ${JSON.stringify(await statuses(accepted))} of ${N} mints`);
+    const second = await startChainReplica(nftEnv);
+    replicas.push(second);
+    await until(mints, (r) => r.every((j) => j.status === 'completed'), 'every mint completed', 180_000, 250);
+    const done = await mints();
+
+    // On the node: every transaction of the signer since is a mintMany that succeeded; each token minted once.
+    const mintedBy = new Map<string, string>();
+    let transactions = 0;
+    for (let b = fromBlock, latest = await chain.getBlockNumber(); b <= latest; b++) {
+      for (const tx of (await chain.getBlock(b, true))!.prefetchedTransactions) {
+        if (tx.from !== SIGNER) continue;
+        transactions++;
+        assert.equal(tx.to, node.contracts.nft, `${tx.hash} is an NFT write`);
+        assert.equal(nft.parseTransaction({ data: tx.data })!.name, 'mintMany');
+        const receipt = (await chain.getTransactionReceipt(tx.hash))!;
+        assert.equal(receipt.status, 1, `${tx.hash} succeeded`);
+        for (const log of receipt.logs) {
+          const parsed = nft.parseLog({ topics: [...log.topics], data: log.data });
+          if (parsed?.name !== 'Transfer') continue;
+          const id = (parsed.args[2] as bigint).toString();
+          assert.ok(!mintedBy.has(id), `token ${id} minted once`);
+          mintedBy.set(id, tx.hash);
+        }
+      }
+    }
+    assert.equal(mintedBy.size, N, `${N} tokens minted on the node for ${N} accepted mints`);
+    const stored = (await sql.query<{ guid: string; token_id: string; metadata_cid: string; mint_tx_hash: string; status: string }>(
+      `SELECT guid, token_id::text, metadata_cid, mint_tx_hash, status FROM chain.nfts WHERE guid = ANY($1)`,
+      [done.map((r) => r.guid)],
+    )).rows;
+    assert.equal(stored.length, N);
+    assert.deepEqual(stored.filter((r) => r.status !== 'created'), [], 'every NFT created');
+    assert.equal(new Set(stored.map((r) => r.token_id)).size, N, 'each NFT its own token');
+    for (const r of stored) {
+      assert.equal(mintedBy.get(r.token_id), r.mint_tx_hash, `NFT ${r.guid} names the transaction that minted its token`);
+      const [uri] = nft.decodeFunctionResult('tokenURI', await chain.call({ to: node.contracts.nft, data: nft.encodeFunctionData('tokenURI', [BigInt(r.token_id)]) }));
+      assert.equal(uri, `ipfs://${r.metadata_cid}`, `token ${r.token_id} carries NFT ${r.guid}'s metadata`);
+    }
+    assert.ok(transactions < N / 2, `${N} mints in ${transactions} transactions`);
+    assert.equal(await chain.getTransactionCount(SIGNER, 'pending'), await chain.getTransactionCount(SIGNER, 'latest'), "nothing left in the node's pool");
+    t.diagnostic(`${N} mints in ${transactions} transactions`);
     assert.equal(await second.stop(), 0);
   });
 });

@@ -120,7 +120,7 @@ describe('the chain process (loadChainConfig)', () => {
     assert.equal(c.poolSize, 10);
     assert.equal(c.contentStore, 'database');
     assert.match(c.contentDir, /\/data\/content$/);
-    assert.deepEqual(c.worker, { sender: { batchSize: 64, signerLeaseMs: 15_000, jobLeaseMs: 30_000, documentBatchSize: 512, documentBatchWindowMs: 50, keyValueBatchSize: 64, keyValueBatchWindowMs: 50 } });
+    assert.deepEqual(c.worker, { sender: { batchSize: 64, signerLeaseMs: 15_000, jobLeaseMs: 30_000, documentBatchSize: 512, documentBatchWindowMs: 50, keyValueBatchSize: 64, keyValueBatchWindowMs: 50, nftBatchSize: 16, nftBatchWindowMs: 50 } });
     assert.deepEqual(c.networks.map((n) => n.name), ['sepolia', 'amoy', 'mumbai']);
     const remote = config({
       DATABASE_URL,
@@ -136,5 +136,7 @@ describe('the chain process (loadChainConfig)', () => {
     fails(() => config({}), /^DATABASE_URL is required/);
     fails(() => config({ DATABASE_URL, CONTENT_STORE: 'ipfs' }), /^CONTENT_STORE must be one of database, folder/);
     fails(() => config({ DATABASE_URL, DATABASE_POOL_SIZE: '0' }), /^DATABASE_POOL_SIZE must be at least 1/);
+    // More mints than a third of a block holds.
+    fails(() => config({ DATABASE_URL, CHAIN_NFT_BATCH: '65' }), /^CHAIN_NFT_BATCH must be at most 64/);
   });
 });

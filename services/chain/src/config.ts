@@ -43,6 +43,9 @@ export function loadChainConfig(env: EnvReader, environment: Env): ChainConfig {
             documentBatchWindowMs: env.int('CHAIN_DOCUMENT_BATCH_WINDOW_MS', DEFAULT_BATCH_TUNING.documentBatchWindowMs, { min: 0, max: 10_000 }),
             keyValueBatchSize: env.int('CHAIN_KV_BATCH', DEFAULT_BATCH_TUNING.keyValueBatchSize, { min: 1, max: 1024 }),
             keyValueBatchWindowMs: env.int('CHAIN_KV_BATCH_WINDOW_MS', DEFAULT_BATCH_TUNING.keyValueBatchWindowMs, { min: 0, max: 10_000 }),
+            // 64 mints (about 150k gas each with their URI) stay within a third of a 30M-gas block.
+            nftBatchSize: env.int('CHAIN_NFT_BATCH', DEFAULT_BATCH_TUNING.nftBatchSize, { min: 1, max: 64 }),
+            nftBatchWindowMs: env.int('CHAIN_NFT_BATCH_WINDOW_MS', DEFAULT_BATCH_TUNING.nftBatchWindowMs, { min: 0, max: 10_000 }),
           },
         }
       : false,

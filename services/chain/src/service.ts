@@ -88,7 +88,7 @@ export interface ChainService {
   dataSource: DataSource;
   /** The worker of this process, when it runs one. */
   worker: JobWorker | undefined;
-  /** Starts a worker (again, after stopWorker: tests restart it). */
+  /** Starts a worker (again, after stopWorker: tests restart it), by default with the options the service was made with. */
   startWorker(options?: JobWorkerOptions): Promise<JobWorker>;
   stopWorker(): Promise<void>;
   close(): Promise<void>;
@@ -136,7 +136,8 @@ export async function createChainService(opts: ChainServiceOptions): Promise<Cha
     cleanup.push(() => hub.stop());
 
     let worker: JobWorker | undefined;
-    const startWorker = async (options: JobWorkerOptions = {}) => {
+    // Restarted without options, a worker keeps the ones the service was made with (CHAIN_NFT_BATCH and the like).
+    const startWorker = async (options: JobWorkerOptions = typeof opts.worker === 'object' ? opts.worker : {}) => {
       if (worker) return worker;
       const w = new JobWorker(ds, jobs, networks, opts.bus, log, options, { nfts: nftModule.jobs });
       await w.start();
@@ -148,7 +149,7 @@ export async function createChainService(opts: ChainServiceOptions): Promise<Cha
       worker = undefined;
       await w?.stop();
     };
-    if (opts.worker !== false) await startWorker(typeof opts.worker === 'object' ? opts.worker : {});
+    if (opts.worker !== false) await startWorker();
     cleanup.push(stopWorker);
 
     const documents = new Documents(ds, jobs, networks, content, opts.limits?.maxListItems);

@@ -10,6 +10,16 @@ export function encodeMint(to: string, tokenUri: string): string {
   return nft().encodeFunctionData('mint', [to, tokenUri]);
 }
 
+/** Calldata of GreenImpactNft.mintMany(to[], uris[]): one token per entry, ids in entry order. */
+export function encodeMintMany(mints: readonly { to: string; tokenUri: string }[]): string {
+  return nft().encodeFunctionData('mintMany', [mints.map((m) => m.to), mints.map((m) => m.tokenUri)]);
+}
+
+/** The selector of GreenImpactNft.mintMany: a contract deployed before it mints one token per transaction. */
+export function mintManySelector(): string {
+  return nft().getFunction('mintMany')!.selector;
+}
+
 /**
  * Calldata of safeTransferFrom(from, to, tokenId): a contract recipient that cannot hold ERC-721 tokens
  * makes the transfer revert (at gas estimation, so nothing is sent) instead of locking the token.
@@ -18,14 +28,22 @@ export function encodeTransfer(from: string, to: string, tokenId: string): strin
   return nft().encodeFunctionData('safeTransferFrom(address,address,uint256)', [from, to, BigInt(tokenId)]);
 }
 
+type LogLike = Pick<Log, 'address' | 'topics' | 'data'>;
+
 /** The token id a mint created: its Transfer event from the zero address. */
-export function mintedTokenId(logs: readonly Pick<Log, 'address' | 'topics' | 'data'>[], contract: string): string | undefined {
+export function mintedTokenId(logs: readonly LogLike[], contract: string): string | undefined {
+  return mintedTokenIds(logs, contract)[0];
+}
+
+/** The token ids a transaction minted, in the order of its Transfer events from the zero address (mintMany's entry order). */
+export function mintedTokenIds(logs: readonly LogLike[], contract: string): string[] {
+  const ids: string[] = [];
   for (const log of logs) {
     if (log.address.toLowerCase() !== contract.toLowerCase()) continue;
     const parsed = nft().parseLog({ topics: [...log.topics], data: log.data });
-    if (parsed?.name === 'Transfer' && parsed.args[0] === ZeroAddress) return (parsed.args[2] as bigint).toString();
+    if (parsed?.name === 'Transfer' && parsed.args[0] === ZeroAddress) ids.push((parsed.args[2] as bigint).toString());
   }
-  return undefined;
+  return ids;
 }
 
 /** ownerOf(tokenId) now; undefined when the token does not exist. */

@@ -17,9 +17,11 @@ export type ClientJobKindName = keyof typeof JOB_KINDS;
 export const BATCH_KIND = 'document_batch';
 /** The service's own kind: one account's key-value inserts in one transaction (KeyValueStore.insertMany). */
 export const KV_BATCH_KIND = 'kv_batch';
-export type BatchKindName = typeof BATCH_KIND | typeof KV_BATCH_KIND;
+/** The service's own kind: NFT mints in one transaction (GreenImpactNft.mintMany). */
+export const NFT_BATCH_KIND = 'nft_batch';
+export type BatchKindName = typeof BATCH_KIND | typeof KV_BATCH_KIND | typeof NFT_BATCH_KIND;
 export type JobKindName = ClientJobKindName | BatchKindName;
-export const BATCH_KINDS: readonly string[] = [BATCH_KIND, KV_BATCH_KIND];
+export const BATCH_KINDS: readonly string[] = [BATCH_KIND, KV_BATCH_KIND, NFT_BATCH_KIND];
 
 export const DOCUMENT_KINDS = {
   framework_json: DocumentKind.DOCUMENT_KIND_FRAMEWORK_JSON,
@@ -104,6 +106,17 @@ export interface NftMintPayload {
   tokenUri: string;
   metadataCid: string;
   imageCid: string;
+}
+
+/** Worker input of an NFT batch: its members' mints in entry order (member `index` = entry). */
+export interface NftBatchPayload {
+  mints: (NftMintPayload & { jobId: string })[];
+}
+
+/** What an NFT batch's completion keeps for each member (settled from it when the batch is final), by entry. */
+export interface NftBatchResult {
+  count: number;
+  members: { jobId: string; outcome: Record<string, unknown>; result: Record<string, unknown> }[];
 }
 
 /** Worker input of an NFT transfer or claim: from the custody wallet to the recipient. */

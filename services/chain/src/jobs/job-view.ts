@@ -1,7 +1,7 @@
 import { JobKind, type DocumentResult, type Job, type KeyValueResult, type Nft, type TransactionReceipt } from '@green-impact/proto/greenimpact/chain/v1/chain';
 import { actedByField } from '@green-impact/shared/caller';
 import type { JobRow } from './entities.js';
-import { BATCH_KIND, KV_BATCH_KIND, DOCUMENT_KINDS, JOB_KINDS, JOB_STATUSES } from './job-types.js';
+import { BATCH_KINDS, DOCUMENT_KINDS, JOB_KINDS, JOB_STATUSES, type ClientJobKindName } from './job-types.js';
 
 /** The typed outcome kept in jobs.outcome: exactly one member, as the proto's oneof. */
 export interface StoredOutcome {
@@ -16,7 +16,7 @@ export function toJob(row: JobRow, txUrl: (hash: string) => string | undefined):
   const url = row.txHash ? txUrl(row.txHash) : undefined;
   return {
     id: row.id,
-    kind: row.kind === BATCH_KIND || row.kind === KV_BATCH_KIND ? JobKind.JOB_KIND_UNSPECIFIED : JOB_KINDS[row.kind],
+    kind: BATCH_KINDS.includes(row.kind) ? JobKind.JOB_KIND_UNSPECIFIED : JOB_KINDS[row.kind as ClientJobKindName],
     ...(row.documentKind ? { documentKind: DOCUMENT_KINDS[row.documentKind] } : {}),
     network: row.network,
     status: JOB_STATUSES[row.status],

@@ -4,9 +4,9 @@ import type { Logger } from '@green-impact/shared/logger';
 import { CertificateRenderError, certificateUrls, type CertificateRenderer, type StoredCertificates } from '../certificates/certificates.js';
 import type { ContentStore } from '../content/content-store.js';
 import type { IpfsPinner } from '../content/ipfs-pinner.js';
-import { encodeMint, encodeTransfer, mintedTokenId } from '../contracts/nft-contract.js';
+import { encodeMint, encodeMintMany, encodeTransfer, mintedTokenId, mintedTokenIds } from '../contracts/nft-contract.js';
 import type { JobRow } from '../jobs/entities.js';
-import type { NftMintPayload, NftTransferPayload } from '../jobs/job-types.js';
+import type { NftBatchPayload, NftBatchResult, NftMintPayload, NftTransferPayload } from '../jobs/job-types.js';
 import type { StoredOutcome } from '../jobs/job-view.js';
 import type { ChainNetwork } from '../networks/chain-network.js';
 import { requireAddress, type Completion, type WritePlan } from '../worker/executors.js';
@@ -32,7 +32,7 @@ export class NftJobs {
     const contract = requireAddress(network.contracts.nft, 'NFT', network);
     if (job.kind === 'nft_mint') {
       const p = job.payload as unknown as NftMintPayload;
-      return { type: 'write', to: contract, data: encodeMint(p.to, p.tokenUri), complete: (r) => this.minted(p, network, contract, r) };
+      return { type: 'write', to: contract, data: encodeMint(p.to, p.tokenUri), slow: true, complete: (r) => this.minted(p, network, contract, r) };
     }
     const p = job.payload as unknown as NftTransferPayload;
     return {
@@ -43,13 +43,48 @@ export class NftJobs {
     };
   }
 
+  /**
+   * An NFT batch (kind nft_batch): its members' mints in one mintMany. When it is mined, every member's
+   * NFT is made here (token ids in the receipt's Transfer order, certificates rendered and stored, which is
+   * idempotent: content-addressed), and kept in the batch's result; the members are settled from it when
+   * the batch is final (job-batches.ts batchSettlement).
+   */
+  planBatch(job: JobRow, network: ChainNetwork): WritePlan {
+    const contract = requireAddress(network.contracts.nft, 'NFT', network);
+    const { mints } = job.payload as unknown as NftBatchPayload;
+    return {
+      type: 'write',
+      to: contract,
+      data: encodeMintMany(mints),
+      slow: true,
+      complete: async (receipt) => {
+        const ids = mintedTokenIds(receipt.logs, contract);
+        if (ids.length !== mints.length) throw new Error(`mintMany ${receipt.hash} minted ${ids.length} tokens for ${mints.length} entries`);
+        const block = await network.provider.getBlock(receipt.blockNumber);
+        const members: NftBatchResult['members'] = [];
+        // One at a time: the renderer is one thread, so nothing is gained by queueing them all at once.
+        for (const [i, p] of mints.entries()) {
+          const done = await this.mintedAs(p, ids[i]!, network, contract, receipt, block?.timestamp);
+          members.push({ jobId: p.jobId, outcome: done.outcome as Record<string, unknown>, result: done.result });
+        }
+        const result: NftBatchResult = { count: mints.length, members };
+        return { outcome: {}, result: result as unknown as Record<string, unknown> };
+      },
+    };
+  }
+
   /** The minted NFT: token id from the Transfer event, certificates rendered and stored. */
   private async minted(p: NftMintPayload, network: ChainNetwork, contract: string, receipt: TransactionReceipt): Promise<Completion> {
     const tokenId = mintedTokenId(receipt.logs, contract);
     if (tokenId === undefined) throw new Error(`mint ${receipt.hash} has no Transfer event of ${contract}`);
-    const row = await this.loadNft(p.guid);
     const block = await network.provider.getBlock(receipt.blockNumber);
-    const mintedAt = new Date(Number(block?.timestamp ?? Math.floor(Date.now() / 1000)) * 1000);
+    return this.mintedAs(p, tokenId, network, contract, receipt, block?.timestamp);
+  }
+
+  /** The NFT `p` became as token `tokenId` of `receipt` (mined at `blockTime`, seconds), with its certificates. */
+  private async mintedAs(p: NftMintPayload, tokenId: string, network: ChainNetwork, contract: string, receipt: TransactionReceipt, blockTime: number | undefined): Promise<Completion> {
+    const row = await this.loadNft(p.guid);
+    const mintedAt = new Date(Number(blockTime ?? Math.floor(Date.now() / 1000)) * 1000);
     const image = await this.content.get(row.imageCid);
     const certificates = await this.storeCertificates(
       {

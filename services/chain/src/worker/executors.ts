@@ -3,7 +3,7 @@ import type { DocumentKind } from '@green-impact/proto/greenimpact/chain/v1/chai
 import { contractArtifact } from '../contracts/artifacts.js';
 import type { ChainNetwork } from '../networks/chain-network.js';
 import type { JobRow } from '../jobs/entities.js';
-import { BATCH_KIND, DOCUMENT_KINDS, KV_BATCH_KIND, type KeyValueBatchPayload, type DocumentBatchPayload, type DocumentPayload, type KeyValuePayload } from '../jobs/job-types.js';
+import { BATCH_KIND, DOCUMENT_KINDS, KV_BATCH_KIND, NFT_BATCH_KIND, type KeyValueBatchPayload, type DocumentBatchPayload, type DocumentPayload, type KeyValuePayload } from '../jobs/job-types.js';
 import { documentProofOf } from '../documents/document-proofs.js';
 import type { StoredOutcome } from '../jobs/job-view.js';
 
@@ -24,6 +24,11 @@ export interface WritePlan {
    * certificates): it runs before the job's transaction and may run again if that fails.
    */
   complete(receipt: TransactionReceipt): Completion | Promise<Completion>;
+  /**
+   * complete() takes seconds (it draws NFT certificates): the tracker runs it beside its passes and
+   * commits it alone, so it never holds back the completion of other jobs.
+   */
+  slow?: boolean;
 }
 
 /** A job that only reads (selects): an eth_call, no transaction. */
@@ -36,7 +41,7 @@ export type JobPlan = WritePlan | ReadPlan;
 
 /** Job families planned outside this file (NFTs need the content store and the certificates). */
 export interface JobPlanners {
-  nfts?: { plan(job: JobRow, network: ChainNetwork): WritePlan };
+  nfts?: { plan(job: JobRow, network: ChainNetwork): WritePlan; planBatch(job: JobRow, network: ChainNetwork): WritePlan };
 }
 
 export class JobPlanError extends Error {
@@ -142,6 +147,10 @@ export function planJob(job: JobRow, network: ChainNetwork, planners: JobPlanner
     case 'nft_transfer':
     case 'nft_claim':
       if (planners.nfts) return planners.nfts.plan(job, network);
+      throw new JobPlanError(`Jobs of kind ${job.kind} are not run by this worker.`);
+    case NFT_BATCH_KIND:
+      // Its members get their own outcomes when it is final (job-batches.ts batchSettlement).
+      if (planners.nfts) return planners.nfts.planBatch(job, network);
       throw new JobPlanError(`Jobs of kind ${job.kind} are not run by this worker.`);
     default:
       throw new JobPlanError(`Jobs of kind ${job.kind} are not run by this version of the service.`);

@@ -1,5 +1,5 @@
-import { randomUUID } from 'node:crypto';
-import { Interface, type Log } from 'ethers';
+import { createHash, randomUUID } from 'node:crypto';
+import { Interface, isAddress, type Log } from 'ethers';
 import type { DataSource, EntityManager } from 'typeorm';
 import { contractArtifact } from '../contracts/artifacts.js';
 import type { ChainNetwork } from '../networks/chain-network.js';
@@ -9,13 +9,18 @@ import type { JobStore, JobTransitionHook } from '../jobs/job-store.js';
 import {
   BATCH_KIND,
   KV_BATCH_KIND,
+  NFT_BATCH_KIND,
   type BatchKindName,
   type DocumentBatchPayload,
   type DocumentPayload,
   type KeyValueBatchPayload,
   type KeyValuePayload,
   type MemberProof,
+  type NftBatchPayload,
+  type NftBatchResult,
+  type NftMintPayload,
 } from '../jobs/job-types.js';
+import { mintManySelector } from '../contracts/nft-contract.js';
 import { MAX_KEY_CHARS } from '../key-value/key-value-rules.js';
 import { documentLeaf, merkleTree } from '../proofs/merkle.js';
 import { documentCompletion, insertManySelector, keyValueCompletion } from './executors.js';
@@ -33,9 +38,20 @@ export interface BatchTuning {
   keyValueBatchSize: number;
   /** How long an account's oldest queued insert may wait for others before a smaller batch goes. */
   keyValueBatchWindowMs: number;
+  /** Most NFT mints in one mintMany transaction. 1 turns NFT batching off. */
+  nftBatchSize: number;
+  /** How long the oldest queued mint may wait for others before a smaller batch goes. */
+  nftBatchWindowMs: number;
 }
 
-export const DEFAULT_BATCH_TUNING: BatchTuning = { documentBatchSize: 512, documentBatchWindowMs: 50, keyValueBatchSize: 64, keyValueBatchWindowMs: 50 };
+export const DEFAULT_BATCH_TUNING: BatchTuning = {
+  documentBatchSize: 512,
+  documentBatchWindowMs: 50,
+  keyValueBatchSize: 64,
+  keyValueBatchWindowMs: 50,
+  nftBatchSize: 16,
+  nftBatchWindowMs: 50,
+};
 
 const KV_INSERTS = ['kv_insert_string', 'kv_insert_bytes32'];
 
@@ -70,8 +86,11 @@ interface Queued {
  * fails alone.
  */
 export class JobBatcher {
-  /** Per network: whether its KeyValueStore has insertMany (a store deployed before it takes inserts one by one). */
-  private readonly insertMany = new Map<string, Promise<boolean>>();
+  /**
+   * Per contract address: whether its code has a method (KeyValueStore.insertMany, GreenImpactNft.mintMany);
+   * a contract deployed before the method takes its writes one by one.
+   */
+  private readonly hasMethod = new Map<string, Promise<boolean>>();
 
   constructor(
     private readonly ds: DataSource,
@@ -87,19 +106,33 @@ export class JobBatcher {
   /** Whether this network's key-value inserts go in batches (its store has insertMany). */
   async batchesKeyValues(network: ChainNetwork): Promise<boolean> {
     const address = network.contracts.keyValueStore;
-    if (!address || this.tuning.keyValueBatchSize < 2) return false;
-    let known = this.insertMany.get(address);
+    return !!address && this.tuning.keyValueBatchSize > 1 && this.contractHas(network, address, insertManySelector());
+  }
+
+  /** Whether this network's NFT mints go in batches (its NFT contract has mintMany). */
+  async batchesNfts(network: ChainNetwork): Promise<boolean> {
+    const address = network.contracts.nft;
+    return !!address && this.tuning.nftBatchSize > 1 && this.contractHas(network, address, mintManySelector());
+  }
+
+  private contractHas(network: ChainNetwork, address: string, selector: string): Promise<boolean> {
+    const key = `${address}:${selector}`;
+    let known = this.hasMethod.get(key);
     if (!known) {
-      known = network.provider.getCode(address).then((code) => code.includes(insertManySelector().slice(2)));
-      known.catch(() => this.insertMany.delete(address)); // asked again next round
-      this.insertMany.set(address, known);
+      known = network.provider.getCode(address).then((code) => code.includes(selector.slice(2)));
+      known.catch(() => this.hasMethod.delete(key)); // asked again next round
+      this.hasMethod.set(key, known);
     }
     return known;
   }
 
   /** Kinds the sender leaves to the batcher on this network. */
   async batchedKinds(network: ChainNetwork): Promise<string[]> {
-    return [...(this.batchesDocuments(network) ? ['document'] : []), ...((await this.batchesKeyValues(network)) ? KV_INSERTS : [])];
+    return [
+      ...(this.batchesDocuments(network) ? ['document'] : []),
+      ...((await this.batchesKeyValues(network)) ? KV_INSERTS : []),
+      ...((await this.batchesNfts(network)) ? ['nft_mint'] : []),
+    ];
   }
 
   /**
@@ -116,6 +149,11 @@ export class JobBatcher {
     }
     if (await this.batchesKeyValues(network)) {
       const r = await this.formKeyValues(network);
+      batched += r.batched;
+      if (r.waitMs > 0) waits.push(r.waitMs);
+    }
+    if (await this.batchesNfts(network)) {
+      const r = await this.formNfts(network);
       batched += r.batched;
       if (r.waitMs > 0) waits.push(r.waitMs);
     }
@@ -206,12 +244,34 @@ export class JobBatcher {
     return bad.length + (await this.insertBatch(m, network, KV_BATCH_KIND, payload, namespace.slice(2), good, (index) => ({ index })));
   }
 
+  /**
+   * The oldest queued mints of the network in one mintMany, once the batch is full or its window closed.
+   * A mint the contract would refuse (no URI, a recipient that is not an address) fails alone first.
+   */
+  private async formNfts(network: ChainNetwork): Promise<{ batched: number; waitMs: number }> {
+    const { nftBatchSize: size, nftBatchWindowMs: windowMs } = this.tuning;
+    return this.ds.transaction(async (m) => {
+      const rows = await this.queued(m, network, ['nft_mint'], size);
+      const wait = windowWait(rows, size, windowMs);
+      if (wait > 0 || rows.length === 0) return { batched: 0, waitMs: wait };
+      const bad = rows.filter((r) => !validMint(r.payload as unknown as NftMintPayload));
+      for (const r of bad) {
+        await this.store.transitionIn(m, r.id, ['queued'], { status: 'failed', error: 'The mint has no token URI or no valid recipient; nothing was sent.', completedAt: new Date() });
+      }
+      const good = rows.filter((r) => !bad.includes(r));
+      if (good.length === 0) return { batched: bad.length, waitMs: 0 };
+      const payload: NftBatchPayload = { mints: good.map((r) => ({ ...(r.payload as unknown as NftMintPayload), jobId: r.id })) };
+      const memberIds = good.map((r) => r.id.replaceAll('-', '')).join('');
+      return { batched: bad.length + (await this.insertBatch(m, network, NFT_BATCH_KIND, payload, sha256Hex(memberIds), good, (index) => ({ index }))), waitMs: 0 };
+    });
+  }
+
   /** The batch job (queued) and its members moved to SUBMITTED under it, in the caller's transaction. */
   private async insertBatch(
     m: EntityManager,
     network: ChainNetwork,
     kind: BatchKindName,
-    payload: DocumentBatchPayload | KeyValueBatchPayload,
+    payload: DocumentBatchPayload | KeyValueBatchPayload | NftBatchPayload,
     requestHash: string,
     members: Queued[],
     proofOf: (index: number) => MemberProof | { index: number },
@@ -238,6 +298,14 @@ function windowWait(rows: Queued[], size: number, windowMs: number): number {
   if (rows.length === 0 || rows.length >= size) return 0;
   const oldest = Math.max(...rows.map((r) => Number(r.age_ms)));
   return oldest >= windowMs ? 0 : Math.ceil(windowMs - oldest);
+}
+
+function validMint(p: NftMintPayload): boolean {
+  return typeof p.tokenUri === 'string' && p.tokenUri.length > 0 && isAddress(p.to);
+}
+
+function sha256Hex(text: string): string {
+  return createHash('sha256').update(text).digest('hex');
 }
 
 function validEntry(p: KeyValuePayload): boolean {
@@ -304,7 +372,7 @@ async function settleMembers(
 export function batchSettlement(store: JobStore, networks: NetworkRegistry): JobTransitionHook {
   return async (m, before, after) => {
     if (before.status === after.status || (after.status !== 'completed' && after.status !== 'failed')) return;
-    if (after.kind !== BATCH_KIND && after.kind !== KV_BATCH_KIND) return;
+    if (after.kind !== BATCH_KIND && after.kind !== KV_BATCH_KIND && after.kind !== NFT_BATCH_KIND) return;
     const network = networks.byCanonicalName(after.chainNetwork);
     if (!network) throw new Error(`network ${after.chainNetwork} of batch ${after.id} is not configured`);
     if (after.kind === BATCH_KIND) {
@@ -313,6 +381,14 @@ export function batchSettlement(store: JobStore, networks: NetworkRegistry): Job
       return settleMembers(m, store, after, (member) => {
         const done = documentCompletion({ ...member, txHash: after.txHash, blockNumber: after.blockNumber }, network, to);
         return { outcome: done.outcome as Record<string, unknown>, result: done.result };
+      });
+    }
+    if (after.kind === NFT_BATCH_KIND) {
+      // Each member's NFT was made (and its certificates stored) when the batch's receipt came in (nft-jobs.ts planBatch).
+      const members = (after.result as unknown as NftBatchResult | null)?.members ?? [];
+      return settleMembers(m, store, after, (member) => {
+        const own = members[(member.proof as { index?: number } | null)?.index ?? -1];
+        return own?.jobId === member.id ? { outcome: own.outcome, result: own.result } : { error: 'The NFT batch carrying this mint has no outcome for it.' };
       });
     }
     const to = network.contracts.keyValueStore!;
