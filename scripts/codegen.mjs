@@ -26,8 +26,16 @@ import { parse } from 'graphql';
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const pkg = path.join(root, 'clients/typescript');
 
-/** The scalars the schema declares, as TypeScript types. */
-export const SCALARS = { JSON: 'unknown' };
+/**
+ * The scalars the schema declares, as TypeScript types: exact ones are text on the wire (a Decimal also
+ * takes a number as input; docs/graphql.md "Exact scalars").
+ */
+export const SCALARS = {
+  JSON: 'unknown',
+  Decimal: { input: 'string | number', output: 'string' },
+  Date: 'string',
+  DateTime: 'string',
+};
 
 /** TypeScript source of the typed client for `operations` (GraphQL text) against `schema` (SDL text). */
 export async function generateClient({

@@ -294,22 +294,22 @@ for (const db of testDatabases) {
         visibility: 'PUBLIC',
         owned: true,
         year,
-        yearSpecifics: { valueOutstanding: 500_000_000, allocatedAmount: 450_000_000, activePercentage: 90, valueOutstandingFramework: true },
+        yearSpecifics: { valueOutstanding: '500000000', allocatedAmount: '450000000', activePercentage: '90', valueOutstandingFramework: true },
         en: [{
           subCategory: { id: s.id, name: 'Rail', category: { name: 'Clean transport' } },
           indicator: { id: i.id, name: 'GHG avoided' },
           unit: { name: 'tCO2e/year' },
-          volume: 400_000_000,
+          volume: '400000000',
           currencyCode: 'EUR',
-          value: 2000.25,
+          value: '2000.25',
           year,
           sdgs: [{ goalNo: '7', name: 'Affordable and Clean Energy' }],
           language: 'English',
         }],
         sv: [{ subCategory: { name: 'Järnväg' }, indicator: { name: 'Undvikta utsläpp' }, sdgs: [{ name: 'Hållbar energi för alla' }], language: 'Swedish', languageCode: 'sv' }],
         projects: [
-          { identifier: 'P-NORTH', allocatedAmount: 200_000_000, visibility: 'PUBLIC', framework: { identifier: 'GBF-2025' }, rows: [{ volume: 250_000_000, value: 1200 }] },
-          { identifier: 'P-SOUTH', allocatedAmount: null, visibility: 'PRIVATE', framework: { identifier: 'GBF-2025' }, rows: [{ volume: 150_000_000, value: 800.25 }] },
+          { identifier: 'P-NORTH', allocatedAmount: '200000000', visibility: 'PUBLIC', framework: { identifier: 'GBF-2025' }, rows: [{ volume: '250000000', value: '1200' }] },
+          { identifier: 'P-SOUTH', allocatedAmount: null, visibility: 'PRIVATE', framework: { identifier: 'GBF-2025' }, rows: [{ volume: '150000000', value: '800.25' }] },
         ],
       });
       const listed = await issuer(`{ frameworks(year: ${year}, visibility: PRIVATE) { nodes { identifier yearSpecifics { valueOutstanding } } } project(identifier: "P-SOUTH", year: ${year}) { name framework { name } } }`);
@@ -323,7 +323,7 @@ for (const db of testDatabases) {
       }`);
       assert.equal(seen.errors, undefined, JSON.stringify(seen.errors));
       assert.deepEqual(seen.data, {
-        frameworks: { nodes: [{ identifier: 'GBF-2025', owned: false, projects: [{ identifier: 'P-NORTH', owned: false }], rows: [{ value: 2000.25 }] }] },
+        frameworks: { nodes: [{ identifier: 'GBF-2025', owned: false, projects: [{ identifier: 'P-NORTH', owned: false }], rows: [{ value: '2000.25' }] }] },
         projects: { nodes: [{ identifier: 'P-NORTH' }] },
         draft: null,
       });

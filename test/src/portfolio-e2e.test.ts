@@ -4,6 +4,7 @@ import { skipReason, testDatabases } from '@green-impact/testing/shared/database
 import type { RunningSystem } from '@green-impact/embedded/system';
 import { createUserAccount, graphqlClient, ok, refused, startTestSystem } from './support/system.js';
 import { conformingV1Client } from './support/answer-conformance.js';
+import { decimalText } from '@green-impact/gateway/graphql/scalars';
 
 const ESG = 'SVC.ESG.Credits';
 const OPERATOR = 'portfolio-operator-key';
@@ -279,7 +280,7 @@ for (const db of testDatabases) {
       const bad = await graphqlClient(system.gatewayUrl, issuerKey)(
         'mutation { addAsset(input: {identifier: "X", name: "X", issuerIdentifier: "I", frameworkIdentifier: "RAIL", currencyCode: "EUR", dateIssued: "2025-02-30"}) { message } }',
       );
-      assert.deepEqual([bad.errors?.[0]?.message, bad.errors?.[0]?.extensions?.code], ['input.dateIssued must be a date YYYY-MM-DD, got "2025-02-30".', 'INVALID_ARGUMENT']);
+      assert.deepEqual([bad.errors?.[0]?.message, bad.errors?.[0]?.extensions?.code], ['Date must be a calendar date YYYY-MM-DD such as "2025-06-30": got "2025-02-30".', 'BAD_USER_INPUT']);
 
       // ---- the manager: an encrypted investor, positions with impacts, a portfolio ----
       const { k } = await manager('mutation { k: generateEncryptionKey }');
@@ -295,7 +296,7 @@ for (const db of testDatabases) {
         { inv: g, key: k },
       );
       // By hand: tau = 365/365 (2025), P_f ÷ D = 50 000 ÷ 1 000 000 = 0.05; impact = 0.05 · 2 000 = 100; volume = 0.05 · 800 000.
-      assert.deepEqual(made.p.impacts, [{ indicator: { name: 'GHG avoided' }, value: 100, attributedVolume: 40_000, inputs: { amountInFrameworkCurrency: 50_000, denominator: 1_000_000, tau: 1, fxRate: 1 } }]);
+      assert.deepEqual(made.p.impacts, [{ indicator: { name: 'GHG avoided' }, value: '100', attributedVolume: '40000', inputs: { amountInFrameworkCurrency: '50000', denominator: '1000000', tau: '1', fxRate: '1' } }]);
       await manager(`mutation($inv: String!, $id: ID!) { addPositionToPortfolio(investorIdentifier: $inv, portfolioIdentifier: "rail", positionId: $id) { message } }`, { inv: g, id: made.p.id });
       await manager('mutation { addUser(input: {userIdentifier: "reader"}) { message } }');
 
@@ -321,12 +322,12 @@ for (const db of testDatabases) {
         portfolios: [
           {
             identifier: 'rail',
-            positions: [{ id: made.p.id, amount: 50_000, asset: { identifier: 'XS0002', issuer: { name: 'RAILCO' }, framework: { identifier: 'RAIL', rows: [{ value: 2000, indicator: { name: 'GHG avoided' } }] } } }],
+            positions: [{ id: made.p.id, amount: '50000', asset: { identifier: 'XS0002', issuer: { name: 'RAILCO' }, framework: { identifier: 'RAIL', rows: [{ value: '2000', indicator: { name: 'GHG avoided' } }] } } }],
           },
         ],
-        impacts: { totals: [{ indicator: { name: 'GHG avoided' }, value: 100, positionCount: 1 }] },
+        impacts: { totals: [{ indicator: { name: 'GHG avoided' }, value: '100', positionCount: 1 }] },
       });
-      assert.deepEqual(read.asset.frameworkDetails, { share: 0.1, denominator: 1_000_000, rows: [{ volume: 80_000, value: 200, currencyCode: 'EUR' }] });
+      assert.deepEqual(read.asset.frameworkDetails, { share: '0.1', denominator: '1000000', rows: [{ volume: '80000', value: '200', currencyCode: 'EUR' }] });
       assert.deepEqual(read.frameworks.nodes.find((f: any) => f.identifier === 'RAIL').assets, [{ identifier: 'XS0002', owned: false }]);
       assert.deepEqual(read.limited.nodes, [], 'the reader was given no investor');
       assert.deepEqual(read.investorsOfUser, [{ userIdentifier: 'reader', investors: [] }]);
@@ -375,8 +376,8 @@ for (const db of testDatabases) {
       });
       assert.equal(big.portfolio.positions.length, 60);
       assert.equal(big.portfolio.positions[59].investor.name, 'Cecilia Capital');
-      assert.equal(big.portfolio.positions[59].impacts[0].value, ((1000 + 59) / 1_000_000) * 2000);
-      near(big.portfolio.impacts.totals[0].value, (Array.from({ length: 60 }, (_, j) => 1000 + j).reduce((a, b) => a + b, 0) / 1_000_000) * 2000, 'portfolio total');
+      assert.equal(big.portfolio.positions[59].impacts[0].value, decimalText(((1000 + 59) / 1_000_000) * 2000));
+      near(Number(big.portfolio.impacts.totals[0].value), (Array.from({ length: 60 }, (_, j) => 1000 + j).reduce((a, b) => a + b, 0) / 1_000_000) * 2000, 'portfolio total');
       assert.deepEqual(bigCalls, smallCalls, 'the calls do not grow with the number of positions');
       const total = Object.values(bigCalls).reduce((a, b) => a + b, 0);
       // 11 when written: 6 to the portfolio service, 5 to the taxonomy service (the portfolio service's own call

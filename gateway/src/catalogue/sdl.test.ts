@@ -20,7 +20,7 @@ function op(input: Operation['input'], face: Partial<GraphqlFace<Record<string, 
   };
 }
 
-const SCALARS = 'scalar JSON\nenum Visibility { PUBLIC PRIVATE }\ninput ThingInput { a: Int }\ntype Thing { id: ID }\ntype Query { unused: Int }\n';
+const SCALARS = 'scalar JSON\nscalar Decimal\nenum Visibility { PUBLIC PRIVATE }\ninput ThingInput { a: Int }\ntype Thing { id: ID }\ntype Query { unused: Int }\n';
 
 test('a field is typed from its declaration: its type, its named GraphQL type, its list element, ! when required', () => {
   assert.equal(graphqlTypeOf(text('a')), 'String!');
@@ -28,7 +28,7 @@ test('a field is typed from its declaration: its type, its named GraphQL type, i
   assert.equal(graphqlTypeOf(int('a')), 'Int!');
   assert.equal(graphqlTypeOf(int('a', { graphql: 'ID' })), 'ID!');
   assert.equal(graphqlTypeOf(wideInt('a').optional()), 'Float');
-  assert.equal(graphqlTypeOf(number('a')), 'Float!');
+  assert.equal(graphqlTypeOf(number('a')), 'Decimal!');
   assert.equal(graphqlTypeOf(json('a').optional()), 'JSON');
   assert.equal(graphqlTypeOf(json('a', { graphql: 'Boolean' })), 'Boolean!');
   assert.equal(graphqlTypeOf(listOf('a', int('b')).optional()), '[Int!]');

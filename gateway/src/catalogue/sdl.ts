@@ -14,7 +14,7 @@ const BASE_TYPES: Partial<Record<Field['type'], string>> = {
   identifier: 'String',
   int: 'Int',
   wideInt: 'Float',
-  number: 'Float',
+  number: 'Decimal',
   json: 'JSON',
 };
 

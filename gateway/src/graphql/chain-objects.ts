@@ -68,6 +68,7 @@ export function toGqlJob(j: Job, baseUrl: string) {
     network: j.network,
     status: jobStatusToGql(j.status),
     request: j.request ?? null,
+    requestParameters: Object.entries(j.request ?? {}).map(([name, value]) => ({ name, value: parameterText(value) })),
     txHash: j.txHash ?? null,
     txUrl: j.txUrl ?? null,
     blockNumber: j.blockNumber ?? null,
@@ -164,6 +165,12 @@ function literal(node: ValueNode): unknown {
       // Variables inside a JSON literal are not supported; no field takes JSON as input.
       return undefined;
   }
+}
+
+/** A request parameter's value as text: a string as it is, anything else as JSON; null stays null. */
+function parameterText(value: unknown): string | null {
+  if (value === null || value === undefined) return null;
+  return typeof value === 'string' ? value : JSON.stringify(value);
 }
 
 /** The JSON scalar: any JSON value, passed through as it is. */

@@ -102,7 +102,7 @@ export const chainTypeDefs = /* GraphQL */ `
     "Reporting year written."
     reportingYear: Int
     "RFC 3339."
-    createdAt: String!
+    createdAt: DateTime!
   }
 
   "A written document, verified against its anchor on the chain."
@@ -128,7 +128,7 @@ export const chainTypeDefs = /* GraphQL */ `
     "The content as text (UTF-8)."
     content: String!
     "JSON documents: the content parsed."
-    json: JSON
+    json: JSON @deprecated(reason: "Untyped: parse content, the exact text that was anchored (its SHA-256 is sha256); the framework and position-impacts documents' shapes are in docs/chain.md.")
     "Where the gateway serves the content: <base>/ipfs/<cid>, to anyone for a public framework's document, else with the account's X-Api-Key."
     contentUrl: String!
     "HTML documents: the verified page as a signed, expiring link that opens in a browser without a key (revokeDocumentLinks ends it)."

@@ -111,7 +111,7 @@ describe('reads', () => {
       visibility: 'PUBLIC',
       owned: true,
       year: 2024,
-      yearSpecifics: { valueOutstanding: 500e6, allocatedAmount: 450e6, activePercentage: 90, valueOutstandingFramework: false },
+      yearSpecifics: { valueOutstanding: '500000000', allocatedAmount: '450000000', activePercentage: '90', valueOutstandingFramework: false },
       rows: undefined,
       projects: undefined,
     });
@@ -120,7 +120,7 @@ describe('reads', () => {
       subCategories(year: 2024, languageCode: "sv") { id name category { id name } sdgs { goalNo name } euObjectives { objectiveNo } }
       indicators(year: 2024, languageCode: "sv") { id name language languageCode superIndicator { name } unit { id name } }
     }`));
-    const expectedRow = (sub: number, indicator: number, volume: number, value: number) => {
+    const expectedRow = (sub: number, indicator: number, volume: string, value: string) => {
       const s = sv['subCategories'].find((x: { id: string }) => x.id === String(sub));
       const i = sv['indicators'].find((x: { id: string }) => x.id === String(indicator));
       return {
@@ -139,17 +139,17 @@ describe('reads', () => {
         languageCode: i.languageCode,
       };
     };
-    assert.deepEqual(gbf.rows, [expectedRow(S1, I1, 350, 1500.5), expectedRow(S2, I2, 100, 20)]);
+    assert.deepEqual(gbf.rows, [expectedRow(S1, I1, '350', '1500.5'), expectedRow(S2, I2, '100', '20')]);
     assert.deepEqual(gbf.projects, [
       {
         identifier: 'P-SOLAR',
         name: 'Solar park',
         currencyCode: 'EUR',
         visibility: 'PRIVATE',
-        allocatedAmount: 250e6,
+        allocatedAmount: '250000000',
         frameworkIdentifier: 'GBF-2024',
-        framework: { identifier: 'GBF-2024', yearSpecifics: { activePercentage: 90 } },
-        rows: [{ subCategory: { id: String(S1) }, indicator: { id: String(I1) }, volume: 200, value: 1000, currencyCode: 'EUR' }],
+        framework: { identifier: 'GBF-2024', yearSpecifics: { activePercentage: '90' } },
+        rows: [{ subCategory: { id: String(S1) }, indicator: { id: String(I1) }, volume: '200', value: '1000', currencyCode: 'EUR' }],
       },
       {
         identifier: 'P-WIND',
@@ -158,10 +158,10 @@ describe('reads', () => {
         visibility: 'PUBLIC',
         allocatedAmount: null,
         frameworkIdentifier: 'GBF-2024',
-        framework: { identifier: 'GBF-2024', yearSpecifics: { activePercentage: 90 } },
+        framework: { identifier: 'GBF-2024', yearSpecifics: { activePercentage: '90' } },
         rows: [
-          { subCategory: { id: String(S1) }, indicator: { id: String(I1) }, volume: 150, value: 500.5, currencyCode: 'EUR' },
-          { subCategory: { id: String(S2) }, indicator: { id: String(I2) }, volume: 100, value: 20, currencyCode: 'EUR' },
+          { subCategory: { id: String(S1) }, indicator: { id: String(I1) }, volume: '150', value: '500.5', currencyCode: 'EUR' },
+          { subCategory: { id: String(S2) }, indicator: { id: String(I2) }, volume: '100', value: '20', currencyCode: 'EUR' },
         ],
       },
     ]);
@@ -196,7 +196,7 @@ describe('reads', () => {
       }`);
     });
     assert.deepEqual(data(res), {
-      framework: { id: ids['GBF-2024'], name: 'Green Bond Framework', rows: [{ indicator: { name: names.get(I1) }, value: 1500.5 }, { indicator: { name: names.get(I2) }, value: 20 }] },
+      framework: { id: ids['GBF-2024'], name: 'Green Bond Framework', rows: [{ indicator: { name: names.get(I1) }, value: '1500.5' }, { indicator: { name: names.get(I2) }, value: '20' }] },
       missing: null,
     });
     assert.deepEqual(counts, { getFrameworkDetails: 2, getIndicators: 1 });
@@ -213,7 +213,7 @@ describe('reads', () => {
     }`);
     assert.deepEqual(data(res), {
       projects: { nodes: [{ identifier: 'P-WIND', owned: true, year: 2024 }] },
-      project: { id: ids['P-SOLAR'], identifier: 'P-SOLAR', allocatedAmount: 250e6, framework: { id: ids['GBF-2024'], name: 'Green Bond Framework' }, rows: [{ category: { name: svCategory } }] },
+      project: { id: ids['P-SOLAR'], identifier: 'P-SOLAR', allocatedAmount: '250000000', framework: { id: ids['GBF-2024'], name: 'Green Bond Framework' }, rows: [{ category: { name: svCategory } }] },
       none: null,
       old: { allocatedAmount: null, rows: [], framework: { yearSpecifics: null } },
     });

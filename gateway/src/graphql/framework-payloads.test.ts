@@ -49,7 +49,7 @@ describe('framework and project payloads', () => {
     assert.deepEqual(res['f'].framework, { ...reads['framework'], yearSpecifics: null, rows: [] }, 'before its year specifics and rows');
     assert.deepEqual(res['y'].framework, { ...reads['framework'], rows: [] });
     assert.deepEqual(res['r'].framework, reads['framework']);
-    assert.deepEqual(res['r'].framework.rows, [{ volume: 200, value: 1000, indicator: { id: String(IND) } }]);
+    assert.deepEqual(res['r'].framework.rows, [{ volume: '200', value: '1000', indicator: { id: String(IND) } }]);
     assert.deepEqual(res['p'].project, { ...reads['project'], allocatedAmount: null });
     assert.deepEqual(res['a'].project, reads['project']);
     assert.equal(res['a'].project.framework.identifier, 'GBF');
@@ -64,7 +64,7 @@ describe('framework and project payloads', () => {
         d: removeFramework(identifier: "GONE") { message removedId }
       }`),
     );
-    assert.deepEqual(res['r'].framework.rows, [{ value: 2 }]);
+    assert.deepEqual(res['r'].framework.rows, [{ value: '2' }]);
     assert.deepEqual(res['x'].framework.rows, []);
     assert.equal(res['d'].removedId, res['f'].id);
     assert.deepEqual(data(await gql('{ framework(identifier: "GONE", year: 2024) { id } }')), { framework: null });

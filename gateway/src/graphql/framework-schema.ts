@@ -60,11 +60,11 @@ export const frameworkTypeDefs = /* GraphQL */ `
   "A framework's funding figures of one year (spec addYearSpecificsToFramework)."
   type FrameworkYearSpecifics {
     "Funding raised for the framework in the year, V (spec framework_value_outstanding)."
-    valueOutstanding: Float!
+    valueOutstanding: Decimal!
     "Funding allocated to projects in the year, L (spec framework_allocated_amount)."
-    allocatedAmount: Float!
+    allocatedAmount: Decimal!
     "allocatedAmount ÷ valueOutstanding × 100, 0 when valueOutstanding is 0; may exceed 100 (spec framework_active_percentage)."
-    activePercentage: Float!
+    activePercentage: Decimal!
     "True when use of proceeds relates to the value outstanding, false when to the allocated amount (spec value_outstanding_framework yes / no)."
     valueOutstandingFramework: Boolean!
   }
@@ -88,7 +88,7 @@ export const frameworkTypeDefs = /* GraphQL */ `
     "The reporting year of allocatedAmount and rows."
     year: Int!
     "Amount allocated to the project in the year, in its currency; null when none was added (spec project_allocated_amount)."
-    allocatedAmount: Float
+    allocatedAmount: Decimal
     "Identifier of the framework it is built into (spec framework_identifier)."
     frameworkIdentifier: String!
     "The framework it is built into, with its figures of the year; null when that framework is no longer visible to the caller."
@@ -116,11 +116,11 @@ export const frameworkTypeDefs = /* GraphQL */ `
     "Unit of value."
     unit: Unit!
     "Funding / use of proceeds of the sub category, in currencyCode; the same in every row of the sub category (spec sub_category_volume). An asset's rows: the asset's share of it."
-    volume: Float!
+    volume: Decimal!
     "Currency of volume: the framework's, the project's or, in an asset's rows, the asset's (spec framework_currency_code / project_currency_code / currency_code)."
     currencyCode: String!
     "The indicator's value, in its unit (spec indicator_value). An asset's rows: the asset's share of it."
-    value: Float!
+    value: Decimal!
     "Reporting year."
     year: Int!
     "SDGs linked to the sub category (spec sdg)."

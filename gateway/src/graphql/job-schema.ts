@@ -3,6 +3,14 @@
  * them). Appended to schema.ts's typeDefs.
  */
 export const jobTypeDefs = /* GraphQL */ `
+  "One parameter of the call that created a job."
+  type RequestParameter {
+    "The parameter's name as the call gave it (the spec's snake_case for /v1/call)."
+    name: String!
+    "The value as text: a string as it is, a number or boolean in JSON, a list or object as JSON text; null when null."
+    value: String
+  }
+
   "A blockchain job: asynchronous, followed by its status."
   type Job implements Node {
     "Globally unique, opaque id for node(id:) and nodes(ids:) (Relay's Node); id is unchanged."
@@ -18,7 +26,9 @@ export const jobTypeDefs = /* GraphQL */ `
     "Where the job is: QUEUED, SUBMITTED, COMPLETED or FAILED."
     status: JobStatus!
     "Echo of the call that created the job (the legacy info.request)."
-    request: JSON
+    request: JSON @deprecated(reason: "Untyped: read requestParameters.")
+    "The parameters of the call that created the job (the legacy info.request) by name, in the order given; each value as text (JSON text for a list or an object)."
+    requestParameters: [RequestParameter!]!
     "Hash of the (last) transaction; set from SUBMITTED on. Selects send none."
     txHash: String
     "Explorer URL of the transaction, when the network has an explorer."
@@ -32,23 +42,23 @@ export const jobTypeDefs = /* GraphQL */ `
     "Effective gas price in wei, decimal text."
     gasPrice: String
     "Gas used × gas price, in the network's native coin."
-    networkCost: Float
+    networkCost: Decimal
     "What the service charges on top, in the native coin."
-    networkFee: Float
+    networkFee: Decimal
     "networkCost + networkFee."
-    networkTotal: Float
+    networkTotal: Decimal
     "The result in the legacy info.result shape; keyValue and document are its typed form."
-    result: JSON
+    result: JSON @deprecated(reason: "Untyped: read keyValue, document or nft, its typed forms.")
     "Why the job failed."
     error: String
     "Submissions so far (resubmissions with a gas bump count)."
     attempts: Int!
     "RFC 3339."
-    createdAt: String!
+    createdAt: DateTime!
     "RFC 3339; the last status change."
-    updatedAt: String!
+    updatedAt: DateTime!
     "RFC 3339; set when COMPLETED."
-    completedAt: String
+    completedAt: DateTime
     "The Idempotency-Key the job was created with."
     idempotencyKey: String
     "Document jobs about a framework: its identifier."

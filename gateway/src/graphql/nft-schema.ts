@@ -84,7 +84,13 @@ export const nftTypeDefs = /* GraphQL */ `
     "The metadata's trait_type."
     traitType: String!
     "A string, a number or a boolean."
-    value: JSON
+    value: JSON @deprecated(reason: "Untyped: read stringValue, numberValue or booleanValue, the one that is set.")
+    "The value when it is a string."
+    stringValue: String
+    "The value when it is a number."
+    numberValue: Float
+    "The value when it is a boolean."
+    booleanValue: Boolean
     "OpenSea display_type (number, boost_number, boost_percentage, date)."
     displayType: String
   }
@@ -124,7 +130,13 @@ export const nftTypeDefs = /* GraphQL */ `
     "At most 100 characters."
     traitType: String!
     "A string, a finite number or a boolean."
-    value: JSON!
+    value: JSON @deprecated(reason: "Untyped: give stringValue, numberValue or booleanValue instead (exactly one).")
+    "A string value (exactly one of stringValue, numberValue, booleanValue)."
+    stringValue: String
+    "A finite number value; OpenSea's display types need one."
+    numberValue: Float
+    "A boolean value."
+    booleanValue: Boolean
     "OpenSea display_type; needs a number value."
     displayType: String
   }

@@ -2,6 +2,7 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { startTestGateway, type TestGateway } from '@green-impact/testing/gateway/real-gateway';
 import { taxonomyIds, type TaxonomyIds } from '@green-impact/testing/gateway/taxonomy-ids';
+import { decimalText } from './scalars.js';
 import { callsDuring as callsOf, data, gqlAt, onlyError, type GqlResponse } from '@green-impact/testing/gateway/graphql-calls';
 
 /**
@@ -77,8 +78,8 @@ describe('changes and reads', () => {
     // P_f ÷ D = 250 000 ÷ max(1 000 000, 800 000); tau = 365/366 (2024 is a leap year, the holding misses 31 December).
     const tau = 365 / 366;
     assert.deepEqual(setup['p'].impacts, [
-      { indicator: { id: id(ids.indicator[GHG]), name: GHG }, value: tau * 0.25 * 5000, attributedVolume: tau * 0.25 * 600000, inputs: { amountInFrameworkCurrency: 250000, denominator: 1e6, tau, fxRate: 1 } },
-      { indicator: { id: id(ids.indicator[ENERGY]), name: ENERGY }, value: tau * 0.25 * 800, attributedVolume: tau * 0.25 * 200000, inputs: { amountInFrameworkCurrency: 250000, denominator: 1e6, tau, fxRate: 1 } },
+      { indicator: { id: id(ids.indicator[GHG]), name: GHG }, value: decimalText(tau * 0.25 * 5000), attributedVolume: decimalText(tau * 0.25 * 600000), inputs: { amountInFrameworkCurrency: '250000', denominator: '1000000', tau: decimalText(tau), fxRate: '1' } },
+      { indicator: { id: id(ids.indicator[ENERGY]), name: ENERGY }, value: decimalText(tau * 0.25 * 800), attributedVolume: decimalText(tau * 0.25 * 200000), inputs: { amountInFrameworkCurrency: '250000', denominator: '1000000', tau: decimalText(tau), fxRate: '1' } },
     ]);
     assert.deepEqual(sent('addPosition'), { investorIdentifier: 'inv_1', assetIdentifier: 'SE0001', positionAmount: 250000, positionCurrencyCode: 'EUR', reportingYear: 2024 });
 
@@ -138,7 +139,7 @@ describe('changes and reads', () => {
       id: asset.id,
       identifier: 'SE0001',
       name: 'Green bond 2029',
-      valueOutstanding: 100000,
+      valueOutstanding: '100000',
       currencyCode: 'EUR',
       dateIssued: '2024-03-01',
       dateMaturity: '2029-03-01',
@@ -149,18 +150,18 @@ describe('changes and reads', () => {
       framework: undefined,
       frameworkDetails: undefined,
     });
-    assert.deepEqual(asset.framework, { identifier: 'GBF', yearSpecifics: { valueOutstanding: 800000 }, assets: [{ identifier: 'SE0001' }, { identifier: 'SE0002' }] });
+    assert.deepEqual(asset.framework, { identifier: 'GBF', yearSpecifics: { valueOutstanding: '800000' }, assets: [{ identifier: 'SE0001' }, { identifier: 'SE0002' }] });
     assert.deepEqual(asset.frameworkDetails, {
       year: 2024,
       currencyCode: 'EUR',
       frameworkCurrencyCode: 'EUR',
-      share: 0.1,
-      denominator: 1e6,
-      fxRate: 1,
+      share: '0.1',
+      denominator: '1000000',
+      fxRate: '1',
       rows: [
         // In Swedish (languageCode "sv"), as the example translates them.
-        { indicator: { id: id(ids.indicator[GHG]), name: 'Årliga minskade/undvikta växthusgasutsläpp' }, subCategory: { name: 'Solkraft' }, volume: 60000, currencyCode: 'EUR', value: 500 },
-        { indicator: { id: id(ids.indicator[ENERGY]), name: 'Årlig produktion av förnybar energi' }, subCategory: { name: 'Vindkraft' }, volume: 20000, currencyCode: 'EUR', value: 80 },
+        { indicator: { id: id(ids.indicator[GHG]), name: 'Årliga minskade/undvikta växthusgasutsläpp' }, subCategory: { name: 'Solkraft' }, volume: '60000', currencyCode: 'EUR', value: '500' },
+        { indicator: { id: id(ids.indicator[ENERGY]), name: 'Årlig produktion av förnybar energi' }, subCategory: { name: 'Vindkraft' }, volume: '20000', currencyCode: 'EUR', value: '80' },
       ],
     });
     assert.equal(res['none'], null);
@@ -196,17 +197,17 @@ describe('changes and reads', () => {
       name: 'Ann Investor',
       email: 'ann@example.org',
       masked: false,
-      positions: [{ id: positionId, amount: 250000, investor: { name: 'Ann Investor' } }],
+      positions: [{ id: positionId, amount: '250000', investor: { name: 'Ann Investor' } }],
       portfolios: [{ identifier: 'core', positions: [{ id: positionId }], investor: { name: 'Ann Investor' } }],
       impacts: {
         year: 2024,
         totals: [
-          { indicator: { id: id(ids.indicator[GHG]) }, unit: { name: 'tCO2e/year' }, value: tau * 0.25 * 5000, positionCount: 1 },
-          { indicator: { id: id(ids.indicator[ENERGY]) }, unit: { name: 'MWh/year' }, value: tau * 0.25 * 800, positionCount: 1 },
+          { indicator: { id: id(ids.indicator[GHG]) }, unit: { name: 'tCO2e/year' }, value: decimalText(tau * 0.25 * 5000), positionCount: 1 },
+          { indicator: { id: id(ids.indicator[ENERGY]) }, unit: { name: 'MWh/year' }, value: decimalText(tau * 0.25 * 800), positionCount: 1 },
         ],
         volumeTotals: [
-          { subCategory: { id: id(ids.subCategory['Solar power']) }, attributedVolume: tau * 0.25 * 600000 },
-          { subCategory: { id: id(ids.subCategory['Wind power']) }, attributedVolume: tau * 0.25 * 200000 },
+          { subCategory: { id: id(ids.subCategory['Solar power']) }, attributedVolume: decimalText(tau * 0.25 * 600000) },
+          { subCategory: { id: id(ids.subCategory['Wind power']) }, attributedVolume: decimalText(tau * 0.25 * 200000) },
         ],
         positionIdsWithoutImpacts: [],
       },
@@ -253,15 +254,15 @@ describe('changes and reads', () => {
       currencyCode: 'EUR',
       frameworkIdentifier: 'GBF',
       inputs: {
-        positionAmount: 250000,
+        positionAmount: '250000',
         positionCurrencyCode: 'EUR',
         holdingDaysInYear: 365,
         daysInYear: 366,
-        indicatorValue: 5000,
-        subCategoryVolume: 600000,
+        indicatorValue: '5000',
+        subCategoryVolume: '600000',
         valueOutstandingFramework: false,
-        frameworkValueOutstanding: 800000,
-        frameworkAllocatedAmount: 1000000,
+        frameworkValueOutstanding: '800000',
+        frameworkAllocatedAmount: '1000000',
       },
     });
   });

@@ -83,7 +83,7 @@ describe('portfolio payloads', () => {
     assert.deepEqual(res['a'].portfolio, { ...read, identifier: 'green' });
     assert.deepEqual(res['n'].portfolio, { identifier: 'greener', positions: [{ id: positionId }] });
     assert.deepEqual(read.investor, { ...read.investor, name: MASK, email: MASK, masked: true });
-    assert.deepEqual(read.positions, [{ id: positionId, amount: 5000, investor: { name: MASK, masked: true } }]);
+    assert.deepEqual(read.positions, [{ id: positionId, amount: '5000', investor: { name: MASK, masked: true } }]);
 
     const out = data(await gql(`mutation { removePositionFromPortfolio(investorIdentifier: "inv_p1", portfolioIdentifier: "greener", positionId: "${positionId}") { portfolio { positions { id } } } }`));
     assert.deepEqual(out['removePositionFromPortfolio'].portfolio.positions, []);

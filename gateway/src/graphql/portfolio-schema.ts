@@ -26,13 +26,13 @@ export const portfolioTypeDefs = /* GraphQL */ `
     "Name (spec asset_name)."
     name: String!
     "Value outstanding, in currencyCode; null when not given (spec asset_value_outstanding)."
-    valueOutstanding: Float
+    valueOutstanding: Decimal
     "Currency of valueOutstanding, 3 letters (spec asset_currency_code)."
     currencyCode: String!
     "Date of issue, YYYY-MM-DD; null when not given (spec asset_date_issued)."
-    dateIssued: String
+    dateIssued: Date
     "Date of maturity, YYYY-MM-DD; null when not given (spec asset_date_maturity)."
-    dateMaturity: String
+    dateMaturity: Date
     "Who issued it (spec issuer_identifier, issuer_name)."
     issuer: Issuer!
     "Identifier of the framework it finances, as it was linked (spec framework_identifier)."
@@ -78,11 +78,11 @@ export const portfolioTypeDefs = /* GraphQL */ `
     "Currency of the framework."
     frameworkCurrencyCode: String!
     "Asset value outstanding converted to the framework currency ÷ D; not capped at 1."
-    share: Float!
+    share: Decimal!
     "D: the framework's value outstanding when valueOutstandingFramework, else max(allocated amount, value outstanding)."
-    denominator: Float!
+    denominator: Decimal!
     "Rate used to convert framework-currency volumes to the asset's currency (asset currency per framework unit)."
-    fxRate: Float!
+    fxRate: Decimal!
     "The framework's (sub category, indicator) rows scaled by share: volume in currencyCode, value in the indicator's unit."
     rows: [FrameworkRow!]!
   }
@@ -125,13 +125,13 @@ export const portfolioTypeDefs = /* GraphQL */ `
     "Position id (spec position_id)."
     id: ID!
     "Amount invested, in currencyCode (spec position_amount)."
-    amount: Float!
+    amount: Decimal!
     "Currency of amount, 3 letters (spec position_currency_code)."
     currencyCode: String!
     "Term in days from startDate (spec position_days, default 365)."
     days: Int!
     "Start of the holding, YYYY-MM-DD; null when not given: impacts then assume 1 January of the reporting year."
-    startDate: String
+    startDate: Date
     "Identifier of the investor (spec investor_identifier)."
     investorIdentifier: String!
     "The investor holding it."
@@ -203,13 +203,13 @@ export const portfolioTypeDefs = /* GraphQL */ `
     "The indicator's unit; value is in it."
     unit: ImpactItem!
     "The position's share of the indicator's value, in unit."
-    value: Float!
+    value: Decimal!
     "The position's share of the sub category's volume, in currencyCode."
-    attributedVolume: Float!
+    attributedVolume: Decimal!
     "Currency of attributedVolume: the framework's."
     currencyCode: String!
     "Time of computation, RFC 3339."
-    computedAt: String!
+    computedAt: DateTime!
     "True when a framework or FX change made the figure stale; a recompute job is on its way."
     stale: Boolean!
     "The inputs of the formula, so the figure can be audited."
@@ -219,31 +219,31 @@ export const portfolioTypeDefs = /* GraphQL */ `
   "The inputs of an impact figure."
   type ImpactInputs {
     "Position amount as held."
-    positionAmount: Float!
+    positionAmount: Decimal!
     "Currency of positionAmount."
     positionCurrencyCode: String!
     "Framework currency per unit of the position currency for the year (1 when they match)."
-    fxRate: Float!
+    fxRate: Decimal!
     "P_f: the position amount in the framework currency."
-    amountInFrameworkCurrency: Float!
+    amountInFrameworkCurrency: Decimal!
     "D: valueOutstanding when valueOutstandingFramework, else max(allocatedAmount, valueOutstanding)."
-    denominator: Float!
+    denominator: Decimal!
     "V: the framework's value outstanding in the year."
-    frameworkValueOutstanding: Float!
+    frameworkValueOutstanding: Decimal!
     "L: the framework's allocated amount in the year."
-    frameworkAllocatedAmount: Float!
+    frameworkAllocatedAmount: Decimal!
     "The framework's value_outstanding_framework flag."
     valueOutstandingFramework: Boolean!
     "tau: holdingDaysInYear ÷ daysInYear."
-    tau: Float!
+    tau: Decimal!
     "Days of the holding that fall in the year."
     holdingDaysInYear: Int!
     "Days in the year (365 or 366)."
     daysInYear: Int!
     "x: the framework's indicator value."
-    indicatorValue: Float!
+    indicatorValue: Decimal!
     "s: the framework's sub category volume."
-    subCategoryVolume: Float!
+    subCategoryVolume: Decimal!
   }
 
   "Impacts of several positions for a year, totalled."
@@ -274,7 +274,7 @@ export const portfolioTypeDefs = /* GraphQL */ `
     "The unit of value."
     unit: ImpactItem!
     "Sum of the positions' values, in unit."
-    value: Float!
+    value: Decimal!
     "Number of positions contributing."
     positionCount: Int!
   }
@@ -286,6 +286,6 @@ export const portfolioTypeDefs = /* GraphQL */ `
     "The frameworks' currency."
     currencyCode: String!
     "Sum of the attributed volumes."
-    attributedVolume: Float!
+    attributedVolume: Decimal!
   }
 ${connectionType('Asset', 'assets')}${connectionType('Investor', 'investors')}${connectionType('Position', 'positions')}${connectionType('Portfolio', 'portfolios')}${connectionType('PositionImpact', 'impact records')}`;

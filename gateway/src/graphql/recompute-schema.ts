@@ -58,11 +58,11 @@ export const recomputeTypeDefs = /* GraphQL */ `
     "Times a replica took the job up (more than 1: taken over from one that stopped)."
     attempts: Int!
     "RFC 3339."
-    createdAt: String!
+    createdAt: DateTime!
     "When a replica first took it up, RFC 3339; null while QUEUED."
-    startedAt: String
+    startedAt: DateTime
     "When it completed or failed, RFC 3339."
-    finishedAt: String
+    finishedAt: DateTime
     "Who asked for the recompute: set when a bearer token authenticated the request; null for an API key or the service itself."
     actedBy: ActingPerson
   }

@@ -35,9 +35,9 @@ export const reportingTypeDefs = /* GraphQL */ `
     "Gross or net; null when not given."
     valueBasis: ValueBasis
     "The baseline, in the indicator's unit; null when not given."
-    baseline: Float
+    baseline: Decimal
     "The emission factor used; null when not given."
-    emissionFactor: Float
+    emissionFactor: Decimal
     "The methodology's source; null when not given."
     methodologySource: String
     "The methodology's version; null when not given."
@@ -83,9 +83,9 @@ export const reportingTypeDefs = /* GraphQL */ `
     "The competent authority that approved the prospectus; null when not given."
     approvingAuthority: String
     "The year's reporting period, first date (YYYY-MM-DD); null when not given."
-    reportingPeriodStart: String
+    reportingPeriodStart: Date
     "The year's reporting period, last date (YYYY-MM-DD); null when not given."
-    reportingPeriodEnd: String
+    reportingPeriodEnd: Date
     "Where the year's unallocated proceeds are placed; null when not given."
     unallocatedProceedsPlacement: String
   }
@@ -100,13 +100,13 @@ export const reportingTypeDefs = /* GraphQL */ `
     "New financing or refinancing; null when not given."
     financingType: FinancingType
     "Total project cost of the year, in its currency; null when not given."
-    totalProjectCost: Float
+    totalProjectCost: Decimal
     "The issuer's signed amount of the year, in its currency; null when not given."
-    signedAmount: Float
+    signedAmount: Decimal
     """
     The issuer's share of the project's financing in the year (signedAmount ÷ totalProjectCost, 0 to 1); null when
     either is unknown. buildFrameworkFromProjects counts this share of the project's indicator values.
     """
-    financingShare: Float
+    financingShare: Decimal
   }
 `;

@@ -20,6 +20,7 @@ import { nodeTypeDefs } from './node-schema.js';
 import { connectionType } from './pagination.js';
 import { payloadType } from './payloads.js';
 import { USER_ERRORS_FIELD, userErrorTypeDefs } from './user-errors.js';
+import { scalarTypeDefs } from './scalars.js';
 
 /**
  * The GraphQL schema (SDL). camelCase counterpart of the /v1/call identity operations plus account
@@ -70,7 +71,7 @@ const identityTypeDefs = /* GraphQL */ `
     "What the account may do."
     role: AccountRole!
     "Creation time, RFC 3339."
-    createdAt: String!
+    createdAt: DateTime!
   }
 
   "An API key's record. The key itself is shown only once, when issued."
@@ -82,11 +83,11 @@ const identityTypeDefs = /* GraphQL */ `
     "Last four characters of the key, to tell keys apart."
     hint: String!
     "Creation time, RFC 3339."
-    createdAt: String!
+    createdAt: DateTime!
     "Revocation time, RFC 3339; null while the key is active."
-    revokedAt: String
+    revokedAt: DateTime
     "Time of last use, RFC 3339; null if never used."
-    lastUsedAt: String
+    lastUsedAt: DateTime
   }
 
   "A newly issued API key with its record."
@@ -203,4 +204,5 @@ export const typeDefs =
   recomputeTypeDefs +
   reportTypeDefs +
   nodeTypeDefs +
-  userErrorTypeDefs;
+  userErrorTypeDefs +
+  scalarTypeDefs;

@@ -262,9 +262,9 @@ describe('reference data', () => {
     assert.deepEqual(Object.keys(d['currencies']![0]!), ['id', 'code']);
     const fx = d['fxRates']!;
     const pair = (n: string, m: string) => fx.find((r) => r['numeratorCurrencyCode'] === n && r['denominatorCurrencyCode'] === m);
-    assert.deepEqual(pair('EUR', 'EUR'), { id: null, year: 2024, numeratorCurrencyCode: 'EUR', denominatorCurrencyCode: 'EUR', rate: 1, derived: true });
+    assert.deepEqual(pair('EUR', 'EUR'), { id: null, year: 2024, numeratorCurrencyCode: 'EUR', denominatorCurrencyCode: 'EUR', rate: '1', derived: true });
     const sekEur = pair('SEK', 'EUR')!;
-    assert.deepEqual(sekEur, { id: sekEur['id'], year: 2024, numeratorCurrencyCode: 'SEK', denominatorCurrencyCode: 'EUR', rate: 11.4325, derived: false });
+    assert.deepEqual(sekEur, { id: sekEur['id'], year: 2024, numeratorCurrencyCode: 'SEK', denominatorCurrencyCode: 'EUR', rate: '11.4325', derived: false });
     assert.match(String(sekEur['id']), /^\d+$/);
   });
 });
@@ -283,7 +283,7 @@ describe('errors carry extensions.code', () => {
   test('input fields are named in messages', async () => {
     const op = t.operatorKey;
     const fx = await gql('mutation ($i: AddFxRateInput!) { addFxRate(input: $i) { message } }', {
-      i: { numeratorCurrencyCode: 'SE', denominatorCurrencyCode: 'EUR', rate: 11.5, year: 2024 },
+      i: { numeratorCurrencyCode: 'SE', denominatorCurrencyCode: 'EUR', rate: '11.5', year: 2024 },
     }, op);
     assert.deepEqual(onlyError(fx), { message: 'input.numeratorCurrencyCode must be a 3-letter currency code, got "SE".', code: 'INVALID_ARGUMENT' });
     const year = await gql('mutation { addCategory(input: { name: "X", year: 24, languageCode: "en" }) { message } }', {}, op);

@@ -129,7 +129,7 @@ describe('taxonomy payloads', () => {
       (r) => r.id !== null && r.numeratorCurrencyCode === 'XYZ' && r.denominatorCurrencyCode === 'EUR',
     )!;
     assert.deepEqual(res, { c: { message: `Currency added with id ${xyz.id}.`, currency: xyz }, f: { fxRate: xyzEur } });
-    assert.equal(xyzEur.id !== null && (xyzEur as { rate?: number }).rate, 2.5);
+    assert.equal(xyzEur.id !== null && (xyzEur as { rate?: string }).rate, '2.5');
 
     const removed = data(
       await gql(`mutation {

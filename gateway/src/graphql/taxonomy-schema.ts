@@ -70,7 +70,7 @@ export const taxonomyTypeDefs = /* GraphQL */ `
     "Denominator currency code."
     denominatorCurrencyCode: String!
     "numerator / denominator (spec fx_rate)."
-    rate: Float!
+    rate: Decimal!
     "True for identity pairs (rate 1) and reciprocals of stored pairs."
     derived: Boolean!
   }

@@ -6,6 +6,7 @@ import { RECORD_PAGE } from '../catalogue/portfolio/impacts.js';
 import { jsonHeaders, startTestGateway, type TestGateway } from '@green-impact/testing/gateway/real-gateway';
 import { postCall } from '@green-impact/testing/gateway/v1-calls';
 import { WHOLE_ANSWER_BYTES } from './streamed-json.js';
+import { decimalText } from '../graphql/scalars.js';
 
 /**
  * An investor's and a portfolio's impact records through both faces, against the real portfolio and
@@ -99,7 +100,7 @@ const PAGE = `query($i: String!, $y: Int!, $first: Int, $after: String) { invest
 
 test('GraphQL: recordConnection pages the records in the /v1/call order, with totalCount and cursors that resume', async () => {
   const v1 = (await ok('getInvestorImpacts', { investor_identifier: 'inv-large', reporting_year: YEAR })).json['impacts'] as Record<string, unknown>[];
-  const expected = v1.map((r) => [String(r['position_id']), String(r['sub_category_id']), String(r['indicator_id']), r['value']]);
+  const expected = v1.map((r) => [String(r['position_id']), String(r['sub_category_id']), String(r['indicator_id']), decimalText(r['value'] as number)]);
   const seen: unknown[] = [];
   let after: string | null = null;
   let pages = 0;

@@ -84,11 +84,25 @@ export function attributesOf(input: unknown, label = 'attributes'): NftAttribute
 /** GraphQL's NftAttributeInput list (checked by the schema) in the legacy parameter's list form, so one rule reads both faces. */
 interface GqlAttribute {
   traitType: string;
-  value: unknown;
+  /** Deprecated: the untyped form. */
+  value?: unknown;
+  stringValue?: string | null;
+  numberValue?: number | null;
+  booleanValue?: boolean | null;
   displayType?: string | null | undefined;
 }
+
+/** The one value an NftAttributeInput gives: stringValue, numberValue, booleanValue or (deprecated) value. */
+function attributeValue(a: GqlAttribute, i: number): unknown {
+  const given = (['stringValue', 'numberValue', 'booleanValue', 'value'] as const).filter((k) => a[k] !== undefined && a[k] !== null);
+  if (given.length !== 1) {
+    throw new InvalidArgumentError(`attributes[${i}] must give exactly one of stringValue, numberValue and booleanValue.`, { field: `attributes[${i}]` });
+  }
+  return a[given[0]!];
+}
+
 const legacyAttributes = (list: unknown) =>
-  ((list ?? []) as GqlAttribute[]).map((a) => ({ trait_type: a.traitType, value: a.value, ...(a.displayType ? { display_type: a.displayType } : {}) }));
+  ((list ?? []) as GqlAttribute[]).map((a, i) => ({ trait_type: a.traitType, value: attributeValue(a, i), ...(a.displayType ? { display_type: a.displayType } : {}) }));
 
 const mintFields = {
   name: text('name', { doc: 'At most 200 characters, one line.' }),

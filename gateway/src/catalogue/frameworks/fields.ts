@@ -34,8 +34,8 @@ export const bondReportFields = {
 };
 /** ... and of a framework's year. */
 export const bondReportYearFields = {
-  reportingPeriodStart: identifier('reporting_period_start', { doc: "The reporting period's first date, YYYY-MM-DD (with reportingPeriodEnd)." }).optional(),
-  reportingPeriodEnd: identifier('reporting_period_end', { doc: "The reporting period's last date, YYYY-MM-DD (with reportingPeriodStart)." }).optional(),
+  reportingPeriodStart: identifier('reporting_period_start', { doc: "The reporting period's first date, YYYY-MM-DD (with reportingPeriodEnd).", graphql: 'Date' }).optional(),
+  reportingPeriodEnd: identifier('reporting_period_end', { doc: "The reporting period's last date, YYYY-MM-DD (with reportingPeriodStart).", graphql: 'Date' }).optional(),
   unallocatedProceedsPlacement: text('unallocated_proceeds_placement', { doc: 'Where unallocated proceeds are placed, at most 1 000 characters.' }).optional(),
 };
 

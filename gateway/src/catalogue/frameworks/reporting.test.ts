@@ -39,7 +39,7 @@ describe("a project's financing through both faces", () => {
     assert.deepEqual(year, { status: 200, body: { message: 'Year specifics for 2024 added to project.' } });
     const read = data(await gql(`{ project(identifier: "P-V1", year: 2024) { ${FINANCING} } }`));
     assert.deepEqual(read['project'], {
-      countryCode: 'NO', lifetimeYears: 30, financingType: 'FINANCING', totalProjectCost: 200, signedAmount: 50, financingShare: 0.25, allocatedAmount: 50,
+      countryCode: 'NO', lifetimeYears: 30, financingType: 'FINANCING', totalProjectCost: '200', signedAmount: '50', financingShare: '0.25', allocatedAmount: '50',
     });
     const details = await v1('getProjectDetails', { project_identifier: 'P-V1', reporting_year: 2024 });
     assert.deepEqual(Object.keys((details.body as unknown as Record<string, unknown>[])[0]!), [
@@ -56,7 +56,7 @@ describe("a project's financing through both faces", () => {
       }`),
     );
     assert.deepEqual(res['y'].project, {
-      countryCode: 'DK', lifetimeYears: 20, financingType: 'REFINANCING', totalProjectCost: 80, signedAmount: 20, financingShare: 0.25, allocatedAmount: 10,
+      countryCode: 'DK', lifetimeYears: 20, financingType: 'REFINANCING', totalProjectCost: '80', signedAmount: '20', financingShare: '0.25', allocatedAmount: '10',
     });
   });
 
@@ -91,11 +91,11 @@ describe("an indicator value's metadata through both faces", () => {
       }`),
     );
     assert.deepEqual(res['f'].framework.rows, [
-      { value: 3, valueType: 'EXPECTED', valueBasis: 'GROSS', baseline: null, emissionFactor: null, methodologySource: null, methodologyVersion: null },
+      { value: '3', valueType: 'EXPECTED', valueBasis: 'GROSS', baseline: null, emissionFactor: null, methodologySource: null, methodologyVersion: null },
     ]);
     const project = data(await gql(`{ project(identifier: "P-V1", year: 2024) { ${ROW} } }`));
     assert.deepEqual(project['project'].rows, [
-      { value: 12, valueType: 'MEASURED', valueBasis: 'NET', baseline: 20, emissionFactor: 0.4, methodologySource: 'IFI grid factors', methodologyVersion: '2024' },
+      { value: '12', valueType: 'MEASURED', valueBasis: 'NET', baseline: '20', emissionFactor: '0.4', methodologySource: 'IFI grid factors', methodologyVersion: '2024' },
     ]);
     // The spec's answer keeps its keys.
     const details = await v1('getProjectDetails', { project_identifier: 'P-V1', reporting_year: 2024 });

@@ -82,7 +82,7 @@ export const addPosition = declare({
     year: reportingYear.with({ doc: 'When given, the impacts of this reporting year are computed and stored with the position.' }).optional(),
     /** Default 365 (the service's). */
     days: int('position_days', { doc: 'The term in days; default 365.' }).optional(),
-    startDate: text('position_start_date', { doc: 'YYYY-MM-DD.' }).optional(),
+    startDate: text('position_start_date', { doc: 'YYYY-MM-DD.', graphql: 'Date' }).optional(),
   },
   service: 'portfolio',
   method: 'addPosition',

@@ -8,6 +8,7 @@ import { taxonomyTypes } from './taxonomy-resolvers.js';
 import { catalogue } from '../../catalogue/index.js';
 import { graphqlResolvers } from '../../catalogue/graphql.js';
 import { jsonScalar } from '../chain-objects.js';
+import { scalarResolvers } from '../scalars.js';
 
 /** The root fields the catalogue declares (catalogue/graphql.ts); its connections are paged by the adapter (GraphqlFace.paged). */
 const declared = graphqlResolvers(catalogue);
@@ -23,7 +24,7 @@ export const resolvers = {
     ...declared.Mutation,
   },
   Subscription: { ...subscriptionResolvers, ...recomputeSubscriptions },
-  ...withNodeIds({ ...taxonomyTypes, ...frameworkTypes, ...portfolioTypes, JSON: jsonScalar }),
+  ...withNodeIds({ ...taxonomyTypes, ...frameworkTypes, ...portfolioTypes, JSON: jsonScalar, ...scalarResolvers }),
   ...nodeInterface,
 };
 
