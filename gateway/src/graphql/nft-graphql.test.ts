@@ -102,6 +102,29 @@ describe('mint and read', () => {
     assert.deepEqual(data(await gql(`{ nfts(to: 1) { nodes { guid } } }`))['nfts'].nodes, []);
   });
 
+  test('typed attribute values in and out, and the job request as typed parameters (issue 29: no untyped JSON)', async () => {
+    const input = {
+      ...mintInput('Typed traits'),
+      attributes: [{ traitType: 'tCO2e', numberValue: 12.5, displayType: 'number' }, { traitType: 'verified', booleanValue: true }, { traitType: 'site', stringValue: 'Södra' }],
+    };
+    const job = data(await gql(`mutation($input: MintNftInput!) { mintNft(input: $input) { id requestParameters { name value } } }`, { input }))['mintNft'];
+    const parameters = new Map(job.requestParameters.map((p: { name: string; value: string | null }) => [p.name, p.value]));
+    assert.equal(parameters.get('network'), 'sepolia');
+    assert.equal(parameters.get('operation'), 'new');
+    assert.deepEqual(JSON.parse(parameters.get('parameters') as string).attributes, [
+      { trait_type: 'tCO2e', value: 12.5, display_type: 'number' }, { trait_type: 'verified', value: true }, { trait_type: 'site', value: 'Södra' },
+    ]);
+    await completed(job.id);
+    const done = data(await gql(`query($id: ID!) { job(id: $id) { nft { metadata { attributes { traitType stringValue numberValue booleanValue displayType } } } } }`, { id: job.id }))['job'];
+    assert.deepEqual(done.nft.metadata.attributes, [
+      { traitType: 'tCO2e', stringValue: null, numberValue: 12.5, booleanValue: null, displayType: 'number' },
+      { traitType: 'verified', stringValue: null, numberValue: null, booleanValue: true, displayType: null },
+      { traitType: 'site', stringValue: 'Södra', numberValue: null, booleanValue: null, displayType: null },
+    ]);
+    const two = await gql(MINT, { input: { ...mintInput('Two values'), attributes: [{ traitType: 'x', stringValue: 'a', numberValue: 1 }] } });
+    assert.equal(onlyError(two).message, 'attributes[0] must give exactly one of stringValue, numberValue and booleanValue.');
+  });
+
   // Images, attribute values and traits, e-mail addresses and ranges are the chain service's rules
   // (services/chain/src/nfts/nft-rules.test.ts, image-source.test.ts); their refusals name the parameter,
   // which GraphQL names as its caller did (catalogue/graphql.ts).
