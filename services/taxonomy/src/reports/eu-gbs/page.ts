@@ -25,8 +25,8 @@ export interface EuGbsBond {
   externalReviewer: string | null;
   approvingAuthority: string | null;
   currencyCode: string;
-  /** YYYY-MM-DD. */
-  publicationDate: string;
+  /** YYYY-MM-DD; null when the caller gave none (the document then says "Not given"). */
+  publicationDate: string | null;
   reportingPeriodStart: string | null;
   reportingPeriodEnd: string | null;
   /** Total proceeds of the bond, in its currency. */
@@ -94,7 +94,7 @@ export function generalSection(bond: EuGbsBond, w: Writers): string {
   const { e, opt } = w;
   return [
     '<section><h2>1. General information</h2><table><tbody>',
-    `<tr><th>Date of publication</th><td>${e(bond.publicationDate)}</td></tr>`,
+    `<tr><th>Date of publication</th><td>${opt(bond.publicationDate)}</td></tr>`,
     `<tr><th>Period reported</th><td>${opt(bond.reportingPeriodStart)} to ${opt(bond.reportingPeriodEnd)}</td></tr>`,
     `<tr><th>Bond name</th><td>${e(bond.bondName)}</td></tr>`,
     `<tr><th>ISIN(s)</th><td>${bond.isins.length ? bond.isins.map(e).join(', ') : 'Not given'}</td></tr>`,

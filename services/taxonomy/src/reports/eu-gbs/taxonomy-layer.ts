@@ -1,4 +1,5 @@
-import { InvalidArgumentError } from '@green-impact/shared/errors';
+import { FailedPreconditionError, InvalidArgumentError } from '@green-impact/shared/errors';
+import { ASSET_TYPES, ENVIRONMENTAL_OBJECTIVES, type AssetType, type EnvironmentalObjective } from '@green-impact/shared/eu-green-bonds';
 import { MAX_NAME_LENGTH, truncate } from '../../validation.js';
 
 /**
@@ -10,20 +11,6 @@ import { MAX_NAME_LENGTH, truncate } from '../../validation.js';
  * service owns the rules and texts, each naming its field. Pure: no storage, no clock.
  */
 
-/** The six environmental objectives of Regulation (EU) 2020/852, Article 9, in its order. */
-export const ENVIRONMENTAL_OBJECTIVES = [
-  'climate_change_mitigation',
-  'climate_change_adaptation',
-  'water_and_marine_resources',
-  'circular_economy',
-  'pollution_prevention_and_control',
-  'biodiversity_and_ecosystems',
-] as const;
-export type EnvironmentalObjective = (typeof ENVIRONMENTAL_OBJECTIVES)[number];
-
-/** Regulation (EU) 2023/2631, Article 4(1): fixed assets, capital expenditure, operating expenditure, financial assets. */
-export const ASSET_TYPES = ['fixed_asset', 'capex', 'opex', 'financial_asset'] as const;
-export type AssetType = (typeof ASSET_TYPES)[number];
 
 /** Article 5(1): at most 15 % of the bond's proceeds may use the flexibility. */
 export const ARTICLE_5_MAX_SHARE = 0.15;
@@ -126,13 +113,14 @@ export function taxonomyAlignment(allocations: readonly AllocationWithLayer[]): 
 
 /**
  * Refuses an Article 5 pocket above 15 % of the bond's proceeds (Article 5(1)); `proceeds` is the bond's
- * total (allocated and unallocated), in the bond currency.
+ * total (allocated and unallocated), in the bond currency. Checked when a document is rendered, since the
+ * pocket's amounts (in each project's currency) and the proceeds change apart: FAILED_PRECONDITION, as the
+ * stored figures, not the request, are at fault.
  */
 export function checkArticle5(alignment: TaxonomyAlignment, proceeds: number): void {
   if (proceeds > 0 && alignment.article5 > proceeds * ARTICLE_5_MAX_SHARE + 1e-9) {
-    throw new InvalidArgumentError(
+    throw new FailedPreconditionError(
       `article_5 allocations must be at most 15 % of the bond's proceeds (Regulation (EU) 2023/2631, Article 5), got ${((alignment.article5 / proceeds) * 100).toFixed(2)} %.`,
-      { field: 'article_5' },
     );
   }
 }
