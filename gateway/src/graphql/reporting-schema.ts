@@ -104,12 +104,15 @@ ${inputTypesSdl(euGbsOperations)}
 
   "The environmental objectives of Regulation (EU) 2020/852, Article 9."
   enum EnvironmentalObjective {
+    "Climate change mitigation."
     CLIMATE_CHANGE_MITIGATION
+    "Climate change adaptation."
     CLIMATE_CHANGE_ADAPTATION
     "Sustainable use and protection of water and marine resources."
     WATER_AND_MARINE_RESOURCES
     "Transition to a circular economy."
     CIRCULAR_ECONOMY
+    "Pollution prevention and control."
     POLLUTION_PREVENTION_AND_CONTROL
     "Protection and restoration of biodiversity and ecosystems."
     BIODIVERSITY_AND_ECOSYSTEMS
@@ -117,11 +120,13 @@ ${inputTypesSdl(euGbsOperations)}
 
   "What the proceeds are allocated to (Regulation (EU) 2023/2631, Article 4(1))."
   enum AssetType {
+    "A fixed asset (not a financial asset)."
     FIXED_ASSET
     "Capital expenditure."
     CAPEX
     "Operating expenditure."
     OPEX
+    "A financial asset (its proceeds in turn allocated to the other types)."
     FINANCIAL_ASSET
   }
 
@@ -129,11 +134,17 @@ ${inputTypesSdl(euGbsOperations)}
   type TaxonomyLayer {
     "The EU taxonomy activity number, e.g. 4.1."
     activityCode: String!
+    "The activity's name."
     activityName: String!
+    "The environmental objective it contributes to substantially."
     objective: EnvironmentalObjective!
+    "The technical screening criteria are met."
     technicalScreeningMet: Boolean!
+    "The do no significant harm criteria are met."
     doNoSignificantHarmMet: Boolean!
+    "The minimum safeguards are met."
     minimumSafeguardsMet: Boolean!
+    "Fixed asset, CapEx, OpEx or financial asset."
     assetType: AssetType!
     "The allocation uses the flexibility of Article 5 of Regulation (EU) 2023/2631."
     article5: Boolean!

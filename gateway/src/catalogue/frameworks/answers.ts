@@ -104,5 +104,6 @@ export const frameworkAnswers = {
     sha256: 'f888dafe39a4afba27296c4de3f788a059edd10a8ab5a854159bba62ccc4c449',
   }),
   setProjectTaxonomyLayer: changed('Taxonomy layer for 2024 set on project.'),
+  removeProjectTaxonomyLayer: changed('Taxonomy layer for 2024 removed from project.'),
   getEuGbsDocument: answer(euGbsDocument, { content: euGbsExample, content_type: 'text/html; charset=utf-8', sha256: 'dc51a7b7568bc27f9ffc0a123947952f9c62b5273da6a2d3bfedd1e0631f5cba' }),
 } satisfies Answers;

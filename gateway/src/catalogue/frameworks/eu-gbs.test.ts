@@ -128,4 +128,16 @@ describe("the EU Green Bond Standard's documents through both faces", () => {
     const gqlCap = onlyError(await gql('{ euGbsDocument(identifier: "EUGB", year: 2024, document: FACTSHEET) { content } }'));
     assert.equal(gqlCap.code, 'FAILED_PRECONDITION');
   });
+
+  test("removing the pocket's layer on either face lets the documents render again", async () => {
+    assert.deepEqual(await ok('removeProjectTaxonomyLayer', { project_identifer: 'P-3', reporting_year: 2024 }), { message: 'Taxonomy layer for 2024 removed from project.' });
+    const again = onlyError(await gql('mutation { removeProjectTaxonomyLayer(identifier: "P-3", year: 2024) { message } }'));
+    assert.deepEqual([again.message, again.code], ['Project "P-3" has no taxonomy layer for 2024.', 'NOT_FOUND']);
+    const p3 = data(await gql(`{ project(identifier: "P-3", year: 2024) { allocatedAmount ${LAYER} } }`));
+    assert.deepEqual(p3['project'], { allocatedAmount: 100, taxonomyLayer: null });
+    // Proceeds 500, allocated 800: aligned 400 / 800 = 50.00 %, no pocket; P-3's 100 not assessed.
+    const page = data(await gql('{ euGbsDocument(identifier: "EUGB", year: 2024, document: IMPACT_REPORT) { content } }'))['euGbsDocument'].content as string;
+    assert.equal(total(page, 'Article 5 share of allocated proceeds'), '0.00 %');
+    assert.equal(total(page, 'Not assessed'), '100.00');
+  });
 });

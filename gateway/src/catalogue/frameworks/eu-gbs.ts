@@ -50,6 +50,18 @@ export const setProjectTaxonomyLayer = declare({
   }),
 });
 
+export const removeProjectTaxonomyLayer = declare({
+  solution: ESG,
+  operation: 'removeProjectTaxonomyLayer',
+  summary: "Removes the EU taxonomy layer of a project's allocation in a year; the allocated amount stays.",
+  input: { identifier: projectIdentifier, year: reportingYear },
+  service: 'taxonomy',
+  method: 'removeProjectTaxonomyLayer',
+  request: (i) => ({ projectIdentifier: i.identifier, reportingYear: i.year }),
+  v1: messageOnly,
+  graphql: changed('removeProjectTaxonomyLayer', 'project', projectOf, false),
+});
+
 /** The page as text with its type and SHA-256 (of its UTF-8 bytes), on both faces. */
 function page(res: RenderEuGbsDocumentResponse) {
   return { content: Buffer.from(res.content).toString('utf8'), content_type: res.contentType, sha256: res.sha256 };
@@ -83,4 +95,4 @@ export const getEuGbsDocument = declare({
   },
 });
 
-export const euGbsOperations = [setProjectTaxonomyLayer, getEuGbsDocument];
+export const euGbsOperations = [setProjectTaxonomyLayer, removeProjectTaxonomyLayer, getEuGbsDocument];

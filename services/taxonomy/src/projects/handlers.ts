@@ -67,6 +67,9 @@ export function projectHandlers(s: TaxonomyStores): Partial<UnaryHandlers<typeof
         article5: req.article5,
       });
     },
+    async removeProjectTaxonomyLayer(req, ctx) {
+      return s.taxonomyLayers.remove(requireCaller(ctx.caller), req.projectIdentifier, req.reportingYear);
+    },
     async renderEuGbsDocument(req, ctx) {
       return s.euGbsReporter.render(requireCaller(ctx.caller), req);
     },

@@ -1,6 +1,6 @@
 import type { DataSource } from 'typeorm';
 import type { Caller } from '@green-impact/shared/caller';
-import { FailedPreconditionError } from '@green-impact/shared/errors';
+import { FailedPreconditionError, NotFoundError } from '@green-impact/shared/errors';
 import * as input from '../frameworks/inputs.js';
 import { OWNED_MSG } from '../frameworks/messages.js';
 import { accountOf, affected, PROJECT, requireOwned } from '../frameworks/owned.js';
@@ -68,6 +68,25 @@ export class TaxonomyLayerStore {
       );
       if (affected(result) === 0) throw new FailedPreconditionError(OWNED_MSG.layerNeedsYearSpecifics(identifier, year));
       return { id: project.id, message: OWNED_MSG.taxonomyLayerSet(year) };
+    });
+  }
+
+  /** Removes the layer of the project's year (every column at once); the allocated amount stays. */
+  async remove(caller: Caller, projectIdentifier: string, reportingYear: number): Promise<Outcome> {
+    const account = accountOf(caller);
+    const identifier = input.identifier('project_identifier', projectIdentifier);
+    const year = v.reportingYear(reportingYear);
+    return this.ds.transaction(async (m) => {
+      const project = await requireOwned(m, PROJECT, account, identifier);
+      const result: unknown = await m.query(
+        `UPDATE taxonomy.project_year_specifics
+         SET taxonomy_activity_code = NULL, taxonomy_activity_name = NULL, environmental_objective = NULL, technical_screening_met = NULL,
+             do_no_significant_harm_met = NULL, minimum_safeguards_met = NULL, asset_type = NULL, article_5 = NULL, updated_at = now()
+         WHERE project_id = $1 AND reporting_year = $2 AND taxonomy_activity_code IS NOT NULL`,
+        [project.id, year],
+      );
+      if (affected(result) === 0) throw new NotFoundError(OWNED_MSG.noTaxonomyLayer(identifier, year));
+      return { id: project.id, message: OWNED_MSG.taxonomyLayerRemoved(year) };
     });
   }
 }

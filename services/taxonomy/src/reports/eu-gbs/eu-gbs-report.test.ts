@@ -144,5 +144,19 @@ for (const db of testDatabases) {
       await rejectsWith(render('allocation_report'), 'FAILED_PRECONDITION',
         "article_5 allocations must be at most 15 % of the bond's proceeds (Regulation (EU) 2023/2631, Article 5), got 16.67 %.");
     });
+
+    it('removes a layer whole, the allocation staying: the pocket is then not assessed', async () => {
+      const remove = (caller = h.user) => h.client.removeProjectTaxonomyLayer({ projectIdentifier: 'P-3', reportingYear: Y }, { caller });
+      await rejectsWith(remove(ISSUER_B), 'NOT_FOUND', 'No such project "P-3".');
+      assert.equal((await remove()).message, 'Taxonomy layer for 2024 removed from project.');
+      await rejectsWith(remove(), 'NOT_FOUND', 'Project "P-3" has no taxonomy layer for 2024.');
+      const [p3] = (await h.client.getProjectDetails({ projectIdentifier: 'P-3', reportingYear: Y }, a())).projects;
+      assert.deepEqual([p3!.projectSummary!.taxonomyLayer, p3!.projectSummary!.projectAllocatedAmount], [undefined, 100]);
+      // Proceeds still 600, but no pocket now: P-3's 100 and P-4's 50 are not assessed.
+      const page = await html('allocation_report');
+      assert.equal(total(page, 'Not assessed'), '150.00');
+      assert.equal(total(page, 'Article 5 share of allocated proceeds'), '0.00 %');
+      assert.equal(total(page, 'Taxonomy-aligned share of allocated proceeds'), '47.06 %');
+    });
   });
 }
