@@ -62,6 +62,17 @@ test('the page is the operation\'s HTML byte for byte, the PDF an A4 print of it
   assert.equal(bytes.subarray(0, 5).toString(), '%PDF-');
   assert.match(bytes.toString('latin1'), /\/MediaBox \[0 0 59[45]\.\d+ 84[12]\.\d+\]/, 'A4');
 
+  // The signed link getEuGbsDocument answers opens the same page, and its PDF, without a key; altered, a 404 page.
+  const link = String(viaV1['url']);
+  assert.match(link, /\/reports\/frameworks\/EUGB\/2024\/allocation_report\.html\?acct=[^&]+&exp=\d+&sig=[A-Za-z0-9_-]{43}&publication_date=2025-03-31$/);
+  const linked = await fetch(link);
+  assert.deepEqual([linked.status, linked.headers.get('cache-control'), await linked.text()], [200, 'private, no-store', html]);
+  const linkedPdf = await fetch(link.replace('.html?', '.pdf?'));
+  assert.deepEqual([linkedPdf.status, linkedPdf.headers.get('content-type')], [200, 'application/pdf']);
+  const altered = await fetch(link.replace('publication_date=2025-03-31', 'publication_date=2025-04-01'));
+  assert.equal(altered.status, 404);
+  assert.match(await altered.text(), /No such EU Green Bond document\./);
+
   assert.equal((await fetch(url('factsheet.html'))).status, 401, 'no key, no page');
   const asked = await fetch(url('factsheet.html?publication_date=2025-13-01'), { headers: { 'x-api-key': t.userKey } });
   assert.deepEqual([asked.status, ((await asked.json()) as { message: string }).message], [400, 'publication_date must be a date YYYY-MM-DD, got "2025-13-01".']);

@@ -138,7 +138,7 @@ export function createGateway(options: GatewayOptions): Gateway {
   const printPdf = options.printPdf ?? (config.pdfRenderer.url ? rendererClient(config.pdfRenderer.url, config.pdfRenderer.timeoutMs) : undefined);
   app.use(chainRoutes({ authenticate, clients, bodyLimitBytes: config.bodyLimitBytes, rateLimit: limit, documentLinks, printPdf }));
   app.use(reportRoutes({ authenticate, clients, rateLimit: limit, documentLinks, printPdf }));
-  app.use(euGbsRoutes({ authenticate, clients, rateLimit: limit, printPdf }));
+  app.use(euGbsRoutes({ authenticate, clients, rateLimit: limit, documentLinks, printPdf }));
   app.use(nftRoutes({ clients, log, publicBaseUrl: config.publicBaseUrl, rateLimit: limit, nodeReads: config.limits.nodeReads }));
   // Counted once for every /graphql request: the explorer's page and assets as well as the API.
   app.use('/graphql', routeLabel('/graphql'), limit);

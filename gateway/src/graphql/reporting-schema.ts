@@ -170,6 +170,8 @@ ${inputTypesSdl(euGbsOperations)}
     contentType: String!
     "Lower-case hex SHA-256 of the content's UTF-8 bytes."
     sha256: String!
+    "A signed link to the same document as a page (its PDF: .pdf for .html), read as the caller's account without a key until it expires."
+    url: String!
   }
 
   extend type Project {

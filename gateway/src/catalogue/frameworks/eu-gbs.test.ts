@@ -107,6 +107,10 @@ describe("the EU Green Bond Standard's documents through both faces", () => {
     assert.equal(total(content, 'Article 5 share of allocated proceeds'), '12.50 %');
     const viaGql = data(await gql('{ euGbsDocument(identifier: "EUGB", year: 2024, document: ALLOCATION_REPORT, publicationDate: "2025-03-31") { content contentType sha256 } }'));
     assert.deepEqual(viaGql['euGbsDocument'], { content, contentType: 'text/html; charset=utf-8', sha256: viaV1['sha256'] });
+    // Each face hands out a signed link to the same page (eu-gbs-routes.browser.test.ts opens one).
+    const links = data(await gql('{ euGbsDocument(identifier: "EUGB", year: 2024, document: ALLOCATION_REPORT) { url } }'));
+    assert.match(links['euGbsDocument'].url, /^http:\/\/[^/]+\/reports\/frameworks\/EUGB\/2024\/allocation_report\.html\?acct=[^&]+&exp=\d+&sig=[A-Za-z0-9_-]{43}$/);
+    assert.match(String(viaV1['url']), /allocation_report\.html\?acct=[^&]+&exp=\d+&sig=[A-Za-z0-9_-]{43}&publication_date=2025-03-31$/);
     for (const [document, heading] of [['FACTSHEET', 'European Green Bond factsheet'], ['IMPACT_REPORT', 'European Green Bond impact report']]) {
       const page = data(await gql(`{ euGbsDocument(identifier: "EUGB", year: 2024, document: ${document}) { content } }`));
       assert.match(page['euGbsDocument'].content, new RegExp(`<h1>${heading}</h1>`));

@@ -1,6 +1,7 @@
 import type { RenderEuGbsDocumentResponse } from '@green-impact/proto/greenimpact/taxonomy/v1/taxonomy';
 import { ASSET_TYPES, ENVIRONMENTAL_OBJECTIVES, EU_GBS_DOCUMENTS } from '@green-impact/shared/eu-green-bonds';
 import { flag, identifier, int, oneOf, text } from '../fields.js';
+import { euGbsPageLink } from '../../eu-gbs-routes.js';
 import { declare } from '../operation.js';
 import { ESG, messageOnly } from '../renders.js';
 import { changed, frameworkIdentifier, languageCode, projectIdentifier, reportingYear } from './fields.js';
@@ -62,15 +63,15 @@ export const removeProjectTaxonomyLayer = declare({
   graphql: changed('removeProjectTaxonomyLayer', 'project', projectOf, false),
 });
 
-/** The page as text with its type and SHA-256 (of its UTF-8 bytes), on both faces. */
-function page(res: RenderEuGbsDocumentResponse) {
-  return { content: Buffer.from(res.content).toString('utf8'), content_type: res.contentType, sha256: res.sha256 };
+/** The page as text with its type and SHA-256 (of its UTF-8 bytes), and a signed link to it as a page, on both faces. */
+function page(res: RenderEuGbsDocumentResponse, url: string) {
+  return { content: Buffer.from(res.content).toString('utf8'), content_type: res.contentType, sha256: res.sha256, url };
 }
 
 export const getEuGbsDocument = declare({
   solution: ESG,
   operation: 'getEuGbsDocument',
-  summary: "One of the EU Green Bond Standard's documents of a framework's year (factsheet, allocation report, impact report), from the caller's projects built into it, as an A4 HTML page (the framework's owner only).",
+  summary: "One of the EU Green Bond Standard's documents of a framework's year (factsheet, allocation report, impact report), from the caller's projects built into it, as an A4 HTML page with a signed link to it (the framework's owner only).",
   input: {
     identifier: frameworkIdentifier,
     year: reportingYear,
@@ -82,15 +83,17 @@ export const getEuGbsDocument = declare({
   service: 'taxonomy',
   method: 'renderEuGbsDocument',
   request: (i) => ({ frameworkIdentifier: i.identifier, reportingYear: i.year, document: i.document, publicationDate: i.publicationDate, decimals: i.decimals, languageCode: i.languageCode }),
-  v1: page,
+  // The link shows the page as the service renders it by default (2 decimals, original names), with this publication date.
+  v1: (res, i, ctx) => page(res, euGbsPageLink(ctx.documentLinks, ctx.http.baseUrl, ctx.caller!, i.identifier, i.year, i.document, i.publicationDate)),
   graphql: {
     root: 'Query',
     field: 'euGbsDocument',
     nested: false,
     returns: 'EuGbsDocument!',
-    render: async (call) => {
-      const p = page(await call());
-      return { content: p.content, contentType: p.content_type, sha256: p.sha256 };
+    render: async (call, i, ctx) => {
+      const res = await call();
+      const p = page(res, euGbsPageLink(ctx.documentLinks, ctx.baseUrl, (await ctx.auth()).caller, i.identifier, i.year, i.document, i.publicationDate));
+      return { content: p.content, contentType: p.content_type, sha256: p.sha256, url: p.url };
     },
   },
 });
