@@ -9,6 +9,7 @@ import { AuthCache, forgettingRevokedKeys } from './auth-cache.js';
 import { followIdentityEvents, followTaxonomyEvents } from './cache-invalidation.js';
 import { cachingSharedReads, ReferenceCache } from './reference-cache.js';
 import { reportRoutes } from './report-routes.js';
+import { euGbsRoutes } from './eu-gbs-routes.js';
 import { chainRoutes } from './chain-routes.js';
 import { rendererClient, type PrintPdf } from './pages/pdf.js';
 import { createClients, type GatewayClients } from './clients.js';
@@ -137,6 +138,7 @@ export function createGateway(options: GatewayOptions): Gateway {
   const printPdf = options.printPdf ?? (config.pdfRenderer.url ? rendererClient(config.pdfRenderer.url, config.pdfRenderer.timeoutMs) : undefined);
   app.use(chainRoutes({ authenticate, clients, bodyLimitBytes: config.bodyLimitBytes, rateLimit: limit, documentLinks, printPdf }));
   app.use(reportRoutes({ authenticate, clients, rateLimit: limit, documentLinks, printPdf }));
+  app.use(euGbsRoutes({ authenticate, clients, rateLimit: limit, documentLinks, printPdf }));
   app.use(nftRoutes({ clients, log, publicBaseUrl: config.publicBaseUrl, rateLimit: limit, nodeReads: config.limits.nodeReads }));
   // Counted once for every /graphql request: the explorer's page and assets as well as the API.
   app.use('/graphql', routeLabel('/graphql'), limit);

@@ -135,6 +135,16 @@ export function oneOf<const V extends string>(v1: string, values: readonly V[], 
   return make<V, true>({ type: 'enum', v1, required: true, values, schema, ...o });
 }
 
+/**
+ * A yes / no flag: GraphQL's Boolean; /v1/call takes a JSON boolean or the spec's yes / no (and true / false)
+ * as text, in any case, and describes it as yes / no.
+ */
+export function flag(v1: string, o: Options = {}): Field<boolean, true> {
+  const words: Record<string, boolean> = { yes: true, no: false, true: true, false: false };
+  const schema = z.preprocess((v) => (typeof v === 'string' ? (words[v.toLowerCase()] ?? v) : v), z.boolean({ error: 'type' })) as unknown as z.ZodType<boolean>;
+  return make<boolean, true>({ type: 'enum', v1, required: true, values: ['yes', 'no'], schema, graphql: 'Boolean', ...o });
+}
+
 /** A list of `element`s (absent and empty are the same). */
 export function listOf<T>(v1: string, element: Field<T>, o: Options = {}): Field<T[], true> {
   const schema = z.array(element.schema, { error: 'type' }) as unknown as z.ZodType<T[]>;

@@ -2,6 +2,7 @@ import type { Operation } from './operation.js';
 import { chainOperations } from './chain/index.js';
 import { identityOperations } from './identity/index.js';
 import { portfolioDomainOperations } from './portfolio/index.js';
+import { euGbsOperations } from './frameworks/eu-gbs.js';
 import { frameworkDomainOperations } from './frameworks/projects.js';
 import { currencyOperations } from './taxonomy/currencies.js';
 import { taxonomyOperations } from './taxonomy/taxonomy.js';
@@ -21,4 +22,5 @@ export const catalogue: readonly Operation[] = [
   ...identityOperations,
   ...portfolioDomainOperations,
   ...frameworkDomainOperations,
+  ...euGbsOperations,
 ];

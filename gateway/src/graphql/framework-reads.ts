@@ -71,6 +71,20 @@ export interface GqlProject {
   totalProjectCost: number | null;
   signedAmount: number | null;
   financingShare: number | null;
+  taxonomyLayer: GqlTaxonomyLayer | null;
+}
+
+/** A project's EU taxonomy layer of a year (reporting-schema.ts), enum values upper case. */
+export interface GqlTaxonomyLayer {
+  activityCode: string;
+  activityName: string;
+  objective: string;
+  technicalScreeningMet: boolean;
+  doNoSignificantHarmMet: boolean;
+  minimumSafeguardsMet: boolean;
+  assetType: string;
+  article5: boolean;
+  aligned: boolean;
 }
 
 /**
@@ -141,6 +155,19 @@ export function toProject(s: ProjectSummary, year: number): GqlProject {
     totalProjectCost: s.totalProjectCost ?? null,
     signedAmount: s.signedAmount ?? null,
     financingShare: s.financingShare ?? null,
+    taxonomyLayer: s.taxonomyLayer
+      ? {
+          activityCode: s.taxonomyLayer.taxonomyActivityCode,
+          activityName: s.taxonomyLayer.taxonomyActivityName,
+          objective: s.taxonomyLayer.environmentalObjective.toUpperCase(),
+          technicalScreeningMet: s.taxonomyLayer.technicalScreeningMet,
+          doNoSignificantHarmMet: s.taxonomyLayer.doNoSignificantHarmMet,
+          minimumSafeguardsMet: s.taxonomyLayer.minimumSafeguardsMet,
+          assetType: s.taxonomyLayer.assetType.toUpperCase(),
+          article5: s.taxonomyLayer.article5,
+          aligned: s.taxonomyLayer.aligned,
+        }
+      : null,
   };
 }
 

@@ -1,9 +1,19 @@
+import { euGbsOperations } from '../catalogue/frameworks/eu-gbs.js';
+import { inputTypesSdl, rootFieldsSdl } from '../catalogue/sdl.js';
+
 /**
  * GraphQL of issue 37 (what issuers report: ICMA's impact table, the EU Green Bond Standard), kept apart from
  * framework-schema.ts and framework-mutations-schema.ts as extensions of their types so either side can be
  * rewritten without the other. Root fields and input types are written from catalogue/frameworks/'s declarations.
  */
 export const reportingTypeDefs = /* GraphQL */ `
+  extend type Query {${rootFieldsSdl('Query', euGbsOperations)}
+  }
+
+  extend type Mutation {${rootFieldsSdl('Mutation', euGbsOperations)}
+  }
+
+${inputTypesSdl(euGbsOperations)}
   "Whether the issuer's money is new financing of a project or refinances it (ICMA's impact table)."
   enum FinancingType {
     "New financing."
@@ -92,7 +102,81 @@ export const reportingTypeDefs = /* GraphQL */ `
 
 
 
+  "The environmental objectives of Regulation (EU) 2020/852, Article 9."
+  enum EnvironmentalObjective {
+    "Climate change mitigation."
+    CLIMATE_CHANGE_MITIGATION
+    "Climate change adaptation."
+    CLIMATE_CHANGE_ADAPTATION
+    "Sustainable use and protection of water and marine resources."
+    WATER_AND_MARINE_RESOURCES
+    "Transition to a circular economy."
+    CIRCULAR_ECONOMY
+    "Pollution prevention and control."
+    POLLUTION_PREVENTION_AND_CONTROL
+    "Protection and restoration of biodiversity and ecosystems."
+    BIODIVERSITY_AND_ECOSYSTEMS
+  }
+
+  "What the proceeds are allocated to (Regulation (EU) 2023/2631, Article 4(1))."
+  enum AssetType {
+    "A fixed asset (not a financial asset)."
+    FIXED_ASSET
+    "Capital expenditure."
+    CAPEX
+    "Operating expenditure."
+    OPEX
+    "A financial asset (its proceeds in turn allocated to the other types)."
+    FINANCIAL_ASSET
+  }
+
+  "The EU taxonomy layer of a project's allocation in a year (setProjectTaxonomyLayer)."
+  type TaxonomyLayer {
+    "The EU taxonomy activity number, e.g. 4.1."
+    activityCode: String!
+    "The activity's name."
+    activityName: String!
+    "The environmental objective it contributes to substantially."
+    objective: EnvironmentalObjective!
+    "The technical screening criteria are met."
+    technicalScreeningMet: Boolean!
+    "The do no significant harm criteria are met."
+    doNoSignificantHarmMet: Boolean!
+    "The minimum safeguards are met."
+    minimumSafeguardsMet: Boolean!
+    "Fixed asset, CapEx, OpEx or financial asset."
+    assetType: AssetType!
+    "The allocation uses the flexibility of Article 5 of Regulation (EU) 2023/2631."
+    article5: Boolean!
+    "All three conditions met and not in the Article 5 pocket (Regulation (EU) 2020/852, Article 3)."
+    aligned: Boolean!
+  }
+
+  "The EU Green Bond Standard's documents (Regulation (EU) 2023/2631)."
+  enum EuGbsDocumentKind {
+    "Annex I: the European Green Bond factsheet."
+    FACTSHEET
+    "Annex II: the allocation report."
+    ALLOCATION_REPORT
+    "Annex III: the impact report."
+    IMPACT_REPORT
+  }
+
+  "One EU Green Bond Standard document as an A4 HTML page: deterministic bytes, hashed so it can be anchored."
+  type EuGbsDocument {
+    "A self-contained HTML page (docs/reporting-standards.md lists its sections)."
+    content: String!
+    "text/html; charset=utf-8"
+    contentType: String!
+    "Lower-case hex SHA-256 of the content's UTF-8 bytes."
+    sha256: String!
+    "A signed link to the same document as a page (its PDF: .pdf for .html), read as the caller's account without a key until it expires."
+    url: String!
+  }
+
   extend type Project {
+    "The EU taxonomy layer of the year's allocation; null when none is set."
+    taxonomyLayer: TaxonomyLayer
     "Where it is, ISO 3166-1 alpha-2; null when not given."
     countryCode: String
     "Expected lifetime in years; null when not given."

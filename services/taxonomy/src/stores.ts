@@ -1,5 +1,7 @@
 import { UnitSignStore } from './taxonomy/unit-signs.js';
 import { IcmaReporter } from './reports/icma-report.js';
+import { EuGbsReporter } from './reports/eu-gbs/eu-gbs-report.js';
+import { TaxonomyLayerStore } from './projects/taxonomy-layers.js';
 import type { DataSource } from 'typeorm';
 import { DEFAULT_LISTING_LIMITS, type ListingLimits } from '@green-impact/shared/config';
 import { CurrencyStore } from './currencies/currencies.js';
@@ -47,6 +49,8 @@ export interface TaxonomyStores {
   projectReader: ProjectReader;
   frameworkBuilder: FrameworkBuilder;
   icmaReporter: IcmaReporter;
+  taxonomyLayers: TaxonomyLayerStore;
+  euGbsReporter: EuGbsReporter;
 }
 
 export async function createStores(ds: DataSource, limits: ListingLimits = DEFAULT_LISTING_LIMITS): Promise<TaxonomyStores> {
@@ -75,5 +79,7 @@ export async function createStores(ds: DataSource, limits: ListingLimits = DEFAU
     projectReader: new ProjectReader(ds, languages, limits.maxListItems),
     frameworkBuilder: new FrameworkBuilder(ds),
     icmaReporter: new IcmaReporter(ds, languages),
+    taxonomyLayers: new TaxonomyLayerStore(ds),
+    euGbsReporter: new EuGbsReporter(ds, languages),
   };
 }

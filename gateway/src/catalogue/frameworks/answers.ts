@@ -61,6 +61,17 @@ const icmaImpactTable = shared(
 const icmaExample =
   'Reporting year,Eligible category,Sub category,Currency,Allocated amount,Projects,Projects counted pro rata,Indicator,Unit,Value (100 % of projects),Value (issuer\'s share)\r\n' +
   '2024,Renewable energy,Solar power,EUR,50.00,2,1,Annual GHG emissions reduced/avoided,tCO2e/year,1200.00,450.00\r\n';
+const euGbsDocument = shared(
+  'EuGbsDocument',
+  z.strictObject({
+    content: z.string().meta({ description: 'A self-contained A4 HTML page: one of the EU Green Bond Standard\'s documents.' }),
+    content_type: z.literal('text/html; charset=utf-8'),
+    sha256: z.string().regex(/^[0-9a-f]{64}$/).meta({ description: 'Lower-case hex SHA-256 of the content\'s UTF-8 bytes.' }),
+    url: z.string().meta({ description: 'A signed link to the same document as a page (its PDF: .pdf for .html), read as the caller\'s account without a key until it expires.' }),
+  }),
+);
+/** The page's first bytes (the example is cut short; its hash is of what is shown). */
+const euGbsExample = '<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8"><title>European Green Bond allocation report: Green bond framework 2024</title>';
 const changed = (message: string) => answer(messageAnswer, { message });
 
 export const frameworkAnswers = {
@@ -92,5 +103,13 @@ export const frameworkAnswers = {
     content: icmaExample,
     content_type: 'text/csv; charset=utf-8',
     sha256: 'f888dafe39a4afba27296c4de3f788a059edd10a8ab5a854159bba62ccc4c449',
+  }),
+  setProjectTaxonomyLayer: changed('Taxonomy layer for 2024 set on project.'),
+  removeProjectTaxonomyLayer: changed('Taxonomy layer for 2024 removed from project.'),
+  getEuGbsDocument: answer(euGbsDocument, {
+    content: euGbsExample,
+    content_type: 'text/html; charset=utf-8',
+    sha256: 'dc51a7b7568bc27f9ffc0a123947952f9c62b5273da6a2d3bfedd1e0631f5cba',
+    url: 'https://impact.example.com/reports/frameworks/GBF-2024/2024/allocation_report.html?acct=3f1c2b7e-9a41-4d2c-8e5b-2a6f0c9d1e47&exp=1767225600&sig=Q1x0v2b3n4m5k6j7h8g9f0d1s2a3p4o5i6u7y8t9r0e',
   }),
 } satisfies Answers;

@@ -51,7 +51,8 @@ export function optionalText(field: string, value: string | undefined): string |
   return trimmed;
 }
 
-function date(field: string, value: string): string {
+/** A date YYYY-MM-DD that exists in the calendar. */
+export function date(field: string, value: string): string {
   const m = /^(\d{4})-(\d{2})-(\d{2})$/.exec(value.trim());
   const d = m ? new Date(Date.UTC(Number(m[1]), Number(m[2]) - 1, Number(m[3]))) : undefined;
   if (!m || !d || d.toISOString().slice(0, 10) !== value.trim()) {

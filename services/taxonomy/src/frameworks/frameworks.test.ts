@@ -77,10 +77,10 @@ for (const db of testDatabases) {
       await h.client.addProject({ projectIdentifier: 'P-B', projectName: 'B project', projectCurrencyCode: 'EUR', frameworkIdentifier: 'A-PUB', projectVisibility: PUBLIC }, b);
       await h.client.addYearSpecificsToProject({ projectIdentifier: 'P-A', allocatedAmount: 1234.5, reportingYear: Y }, a());
       const { projects } = await h.client.getProjects({ reportingYear: Y }, a());
-      // A project's financing (issue 37) was not given: each of its fields is absent.
+      // A project's financing and taxonomy layer (issue 37) were not given: each of their fields is absent.
       const noFinancing = {
         projectCountryCode: undefined, projectLifetimeYears: undefined, projectFinancingType: undefined,
-        totalProjectCost: undefined, signedAmount: undefined, financingShare: undefined,
+        totalProjectCost: undefined, signedAmount: undefined, financingShare: undefined, taxonomyLayer: undefined,
       };
       assert.deepEqual(projects, [
         { projectId: projects[0]!.projectId, projectIdentifier: 'P-A', projectName: 'A project', projectAllocatedAmount: 1234.5, projectCurrencyCode: 'SEK',

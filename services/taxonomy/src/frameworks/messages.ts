@@ -62,4 +62,12 @@ export const OWNED_MSG = {
   reportNoFxRate: (from: string, to: string, year: number, project: string) =>
     `No FX rate between ${from} and ${to} for ${year}: project ${q(project)} is in ${from}, the framework in ${to}; add the rate with addFXrate to report it.`,
   reportLevel: 'level must be project or portfolio.',
+  taxonomyLayerSet: (year: number) => `Taxonomy layer for ${year} set on project.`,
+  taxonomyLayerRemoved: (year: number) => `Taxonomy layer for ${year} removed from project.`,
+  noTaxonomyLayer: (identifier: string, year: number) => `Project ${q(identifier)} has no taxonomy layer for ${year}.`,
+  layerNeedsYearSpecifics: (identifier: string, year: number) =>
+    `Project ${q(identifier)} has no year specifics for ${year}; add its allocated amount with addYearSpecificsToProject before its taxonomy layer.`,
+  euGbsNeedsYearSpecifics: (identifier: string, year: number) =>
+    `Framework ${q(identifier)} has no year specifics for ${year}; its value outstanding is the bond's proceeds, add them with addYearSpecificsToFramework to report.`,
+  euGbsDocument: 'document must be factsheet, allocation_report or impact_report.',
 } as const;

@@ -19,6 +19,15 @@ export interface ProjectYearSpecificsRecord {
   allocatedAmount: number;
   totalProjectCost: number | null;
   signedAmount: number | null;
+  /** The EU taxonomy layer (issue 37, reports/eu-gbs/taxonomy-layer.ts): all null, or all set. */
+  taxonomyActivityCode: string | null;
+  taxonomyActivityName: string | null;
+  environmentalObjective: string | null;
+  technicalScreeningMet: boolean | null;
+  doNoSignificantHarmMet: boolean | null;
+  minimumSafeguardsMet: boolean | null;
+  assetType: string | null;
+  article5: boolean | null;
   createdAt: Date;
   updatedAt: Date;
 }
@@ -50,6 +59,14 @@ export const ProjectYearSpecificsEntity = new EntitySchema<ProjectYearSpecificsR
     allocatedAmount: { name: 'allocated_amount', type: 'double precision' },
     totalProjectCost: { name: 'total_project_cost', type: 'double precision', nullable: true },
     signedAmount: { name: 'signed_amount', type: 'double precision', nullable: true },
+    taxonomyActivityCode: { name: 'taxonomy_activity_code', type: 'varchar', length: 8, nullable: true },
+    taxonomyActivityName: { name: 'taxonomy_activity_name', type: 'varchar', length: 255, nullable: true },
+    environmentalObjective: { name: 'environmental_objective', type: 'varchar', length: 40, nullable: true },
+    technicalScreeningMet: { name: 'technical_screening_met', type: 'boolean', nullable: true },
+    doNoSignificantHarmMet: { name: 'do_no_significant_harm_met', type: 'boolean', nullable: true },
+    minimumSafeguardsMet: { name: 'minimum_safeguards_met', type: 'boolean', nullable: true },
+    assetType: { name: 'asset_type', type: 'varchar', length: 15, nullable: true },
+    article5: { name: 'article_5', type: 'boolean', nullable: true },
     createdAt: { name: 'created_at', type: 'timestamptz', createDate: true },
     updatedAt: { name: 'updated_at', type: 'timestamptz', updateDate: true },
   },

@@ -53,6 +53,26 @@ export function projectHandlers(s: TaxonomyStores): Partial<UnaryHandlers<typeof
     async renderIcmaImpactTable(req, ctx) {
       return s.icmaReporter.render(requireCaller(ctx.caller), req);
     },
+    async setProjectTaxonomyLayer(req, ctx) {
+      return s.taxonomyLayers.set(requireCaller(ctx.caller), {
+        identifier: req.projectIdentifier,
+        reportingYear: req.reportingYear,
+        activityCode: req.taxonomyActivityCode,
+        activityName: req.taxonomyActivityName,
+        objective: req.environmentalObjective,
+        technicalScreeningMet: req.technicalScreeningMet,
+        doNoSignificantHarmMet: req.doNoSignificantHarmMet,
+        minimumSafeguardsMet: req.minimumSafeguardsMet,
+        assetType: req.assetType,
+        article5: req.article5,
+      });
+    },
+    async removeProjectTaxonomyLayer(req, ctx) {
+      return s.taxonomyLayers.remove(requireCaller(ctx.caller), req.projectIdentifier, req.reportingYear);
+    },
+    async renderEuGbsDocument(req, ctx) {
+      return s.euGbsReporter.render(requireCaller(ctx.caller), req);
+    },
     async buildFrameworkFromProjects(req, ctx) {
       return s.frameworkBuilder.build(requireCaller(ctx.caller), req.frameworkIdentifier, req.reportingYear);
     },

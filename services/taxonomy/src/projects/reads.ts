@@ -9,9 +9,11 @@ import { accountOf, ownedColumns, PROJECT, requireVisible, visibleTo } from '../
 import { readRows } from '../frameworks/rows.js';
 import type { LanguageCatalog } from '../reference/language-catalog.js';
 import * as v from '../validation.js';
+import { isAligned } from '../reports/eu-gbs/taxonomy-layer.js';
 import { financingShare } from './financing.js';
+import { LAYER_COLUMNS, layerOf, type LayerColumns } from './taxonomy-layers.js';
 
-interface SummaryRecord extends OwnedRecord {
+interface SummaryRecord extends OwnedRecord, LayerColumns {
   frameworkIdentifier: string;
   frameworkName: string;
   allocatedAmount: number | null;
@@ -25,7 +27,8 @@ interface SummaryRecord extends OwnedRecord {
 const SUMMARY_SQL = `
   SELECT ${ownedColumns('p')}, f.identifier AS "frameworkIdentifier", f.name AS "frameworkName",
          y.allocated_amount AS "allocatedAmount", p.country_code AS "countryCode", p.lifetime_years AS "lifetimeYears",
-         p.financing_type AS "financingType", y.total_project_cost AS "totalProjectCost", y.signed_amount AS "signedAmount"
+         p.financing_type AS "financingType", y.total_project_cost AS "totalProjectCost", y.signed_amount AS "signedAmount",
+         ${LAYER_COLUMNS}
   FROM taxonomy.projects p
   JOIN taxonomy.frameworks f ON f.id = p.framework_id
   LEFT JOIN taxonomy.project_year_specifics y ON y.project_id = p.id AND y.reporting_year = $2`;
@@ -96,6 +99,7 @@ export class ProjectReader {
 
 function projectSummary(p: SummaryRecord, account: string, year: number): ProjectSummary {
   const share = financingShare(p.signedAmount, p.totalProjectCost);
+  const layer = layerOf(p);
   return {
     projectId: p.id,
     projectIdentifier: p.identifier,
@@ -113,5 +117,20 @@ function projectSummary(p: SummaryRecord, account: string, year: number): Projec
     ...(p.totalProjectCost !== null ? { totalProjectCost: p.totalProjectCost } : {}),
     ...(p.signedAmount !== null ? { signedAmount: p.signedAmount } : {}),
     ...(share !== undefined ? { financingShare: share } : {}),
+    ...(layer
+      ? {
+          taxonomyLayer: {
+            taxonomyActivityCode: layer.activityCode,
+            taxonomyActivityName: layer.activityName,
+            environmentalObjective: layer.objective,
+            technicalScreeningMet: layer.technicalScreeningMet,
+            doNoSignificantHarmMet: layer.doNoSignificantHarmMet,
+            minimumSafeguardsMet: layer.minimumSafeguardsMet,
+            assetType: layer.assetType,
+            article5: layer.article5,
+            aligned: isAligned(layer),
+          },
+        }
+      : {}),
   };
 }

@@ -1,0 +1,101 @@
+import type { RenderEuGbsDocumentResponse } from '@green-impact/proto/greenimpact/taxonomy/v1/taxonomy';
+import { ASSET_TYPES, ENVIRONMENTAL_OBJECTIVES, EU_GBS_DOCUMENTS } from '@green-impact/shared/eu-green-bonds';
+import { flag, identifier, int, oneOf, text } from '../fields.js';
+import { euGbsPageLink } from '../../eu-gbs-routes.js';
+import { declare } from '../operation.js';
+import { ESG, messageOnly } from '../renders.js';
+import { changed, frameworkIdentifier, languageCode, projectIdentifier, reportingYear } from './fields.js';
+import { projectOf } from './projects.js';
+
+/**
+ * The EU Green Bond Standard (issue 37, docs/reporting-standards.md): the taxonomy layer of a project's
+ * allocation in a year, and the three documents of Regulation (EU) 2023/2631's annexes rendered from the
+ * framework's projects. Not spec operations. TaxonomyService owns every rule (activity numbers, the six
+ * objectives, the asset types, the Article 5 cap, who may set and render) and its texts.
+ */
+
+export const setProjectTaxonomyLayer = declare({
+  solution: ESG,
+  operation: 'setProjectTaxonomyLayer',
+  summary: "Sets the EU taxonomy layer of a project's allocation in a year, whole, replacing the one before (the project's owner; its year specifics must exist).",
+  input: {
+    identifier: projectIdentifier,
+    year: reportingYear,
+    activityCode: identifier('taxonomy_activity_code', { doc: 'The EU taxonomy activity number, e.g. "4.1" (Delegated Regulation (EU) 2021/2139, Annex I).' }),
+    activityName: text('taxonomy_activity_name', { doc: "The activity's name, 1 to 255 characters on one line." }),
+    objective: oneOf('environmental_objective', ENVIRONMENTAL_OBJECTIVES, { doc: 'The environmental objective it contributes to (Regulation (EU) 2020/852, Article 9).', graphql: 'EnvironmentalObjective' }),
+    technicalScreeningMet: flag('technical_screening_met', { doc: 'The technical screening criteria are met.' }),
+    doNoSignificantHarmMet: flag('do_no_significant_harm_met', { doc: 'The "do no significant harm" criteria are met.' }),
+    minimumSafeguardsMet: flag('minimum_safeguards_met', { doc: 'The minimum safeguards are met.' }),
+    assetType: oneOf('asset_type', ASSET_TYPES, { doc: 'Fixed asset, CapEx, OpEx or financial asset (Regulation (EU) 2023/2631, Article 4(1)).', graphql: 'AssetType' }),
+    article5: flag('article_5', { doc: 'The allocation uses the flexibility of Article 5 of Regulation (EU) 2023/2631 (never counted as aligned); default no.' }).optional(),
+  },
+  service: 'taxonomy',
+  method: 'setProjectTaxonomyLayer',
+  request: (i) => ({
+    projectIdentifier: i.identifier,
+    reportingYear: i.year,
+    taxonomyActivityCode: i.activityCode,
+    taxonomyActivityName: i.activityName,
+    environmentalObjective: i.objective,
+    technicalScreeningMet: i.technicalScreeningMet,
+    doNoSignificantHarmMet: i.doNoSignificantHarmMet,
+    minimumSafeguardsMet: i.minimumSafeguardsMet,
+    assetType: i.assetType,
+    article5: i.article5 ?? false,
+  }),
+  v1: messageOnly,
+  graphql: changed('setProjectTaxonomyLayer', 'project', projectOf, true, {
+    input: { name: 'ProjectTaxonomyLayerInput' },
+    order: ['identifier', 'year', 'activityCode', 'activityName', 'objective', 'technicalScreeningMet', 'doNoSignificantHarmMet', 'minimumSafeguardsMet', 'assetType', 'article5'],
+  }),
+});
+
+export const removeProjectTaxonomyLayer = declare({
+  solution: ESG,
+  operation: 'removeProjectTaxonomyLayer',
+  summary: "Removes the EU taxonomy layer of a project's allocation in a year; the allocated amount stays.",
+  input: { identifier: projectIdentifier, year: reportingYear },
+  service: 'taxonomy',
+  method: 'removeProjectTaxonomyLayer',
+  request: (i) => ({ projectIdentifier: i.identifier, reportingYear: i.year }),
+  v1: messageOnly,
+  graphql: changed('removeProjectTaxonomyLayer', 'project', projectOf, false),
+});
+
+/** The page as text with its type and SHA-256 (of its UTF-8 bytes), and a signed link to it as a page, on both faces. */
+function page(res: RenderEuGbsDocumentResponse, url: string) {
+  return { content: Buffer.from(res.content).toString('utf8'), content_type: res.contentType, sha256: res.sha256, url };
+}
+
+export const getEuGbsDocument = declare({
+  solution: ESG,
+  operation: 'getEuGbsDocument',
+  summary: "One of the EU Green Bond Standard's documents of a framework's year (factsheet, allocation report, impact report), from the caller's projects built into it, as an A4 HTML page with a signed link to it (the framework's owner only).",
+  input: {
+    identifier: frameworkIdentifier,
+    year: reportingYear,
+    document: oneOf('document', EU_GBS_DOCUMENTS, { doc: 'factsheet (Annex I), allocation_report (Annex II) or impact_report (Annex III) of Regulation (EU) 2023/2631.', graphql: 'EuGbsDocumentKind' }),
+    publicationDate: identifier('publication_date', { doc: 'The date of publication written in the document, YYYY-MM-DD; "Not given" when omitted.' }).optional(),
+    decimals: int('decimals', { doc: 'Decimals of amounts and values, 0 to 10; default 2.' }).optional(),
+    languageCode,
+  },
+  service: 'taxonomy',
+  method: 'renderEuGbsDocument',
+  request: (i) => ({ frameworkIdentifier: i.identifier, reportingYear: i.year, document: i.document, publicationDate: i.publicationDate, decimals: i.decimals, languageCode: i.languageCode }),
+  // The link shows the page as the service renders it by default (2 decimals, original names), with this publication date.
+  v1: (res, i, ctx) => page(res, euGbsPageLink(ctx.documentLinks, ctx.http.baseUrl, ctx.caller!, i.identifier, i.year, i.document, i.publicationDate)),
+  graphql: {
+    root: 'Query',
+    field: 'euGbsDocument',
+    nested: false,
+    returns: 'EuGbsDocument!',
+    render: async (call, i, ctx) => {
+      const res = await call();
+      const p = page(res, euGbsPageLink(ctx.documentLinks, ctx.baseUrl, (await ctx.auth()).caller, i.identifier, i.year, i.document, i.publicationDate));
+      return { content: p.content, contentType: p.content_type, sha256: p.sha256, url: p.url };
+    },
+  },
+});
+
+export const euGbsOperations = [setProjectTaxonomyLayer, removeProjectTaxonomyLayer, getEuGbsDocument];
