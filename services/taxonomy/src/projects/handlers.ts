@@ -53,6 +53,9 @@ export function projectHandlers(s: TaxonomyStores): Partial<UnaryHandlers<typeof
     async renderIcmaImpactTable(req, ctx) {
       return s.icmaReporter.render(requireCaller(ctx.caller), req);
     },
+    async renderIcmaImpactWorkbook(req, ctx) {
+      return s.icmaReporter.renderWorkbook(requireCaller(ctx.caller), req);
+    },
     async buildFrameworkFromProjects(req, ctx) {
       return s.frameworkBuilder.build(requireCaller(ctx.caller), req.frameworkIdentifier, req.reportingYear);
     },
