@@ -61,6 +61,14 @@ const icmaImpactTable = shared(
 const icmaExample =
   'Reporting year,Eligible category,Sub category,Currency,Allocated amount,Projects,Projects counted pro rata,Indicator,Unit,Value (100 % of projects),Value (issuer\'s share)\r\n' +
   '2024,Renewable energy,Solar power,EUR,50.00,2,1,Annual GHG emissions reduced/avoided,tCO2e/year,1200.00,450.00\r\n';
+const icmaImpactWorkbook = shared(
+  'IcmaImpactWorkbook',
+  z.strictObject({
+    content_base64: z.string().meta({ description: "Base64 of the XLSX workbook's bytes (ICMA's summary impact table: a portfolio-level sheet and a project-by-project sheet)." }),
+    content_type: z.literal('application/vnd.openxmlformats-officedocument.spreadsheetml.sheet'),
+    sha256: z.string().regex(/^[0-9a-f]{64}$/).meta({ description: "Lower-case hex SHA-256 of the workbook's bytes (not of the base64)." }),
+  }),
+);
 const changed = (message: string) => answer(messageAnswer, { message });
 
 export const frameworkAnswers = {
@@ -92,5 +100,10 @@ export const frameworkAnswers = {
     content: icmaExample,
     content_type: 'text/csv; charset=utf-8',
     sha256: 'f888dafe39a4afba27296c4de3f788a059edd10a8ab5a854159bba62ccc4c449',
+  }),
+  getIcmaImpactWorkbook: answer(icmaImpactWorkbook, {
+    content_base64: 'UEsDBBQAAAAAAAAAIQA…',
+    content_type: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
+    sha256: '3c1d0e6f5b0d2a8e4f9c7b6a5d4e3f2a1b0c9d8e7f6a5b4c3d2e1f0a9b8c7d6e',
   }),
 } satisfies Answers;
