@@ -72,6 +72,16 @@ ${inputTypesSdl(euGbsOperations)}
     sha256: String!
   }
 
+  "ICMA's summary impact table as an XLSX workbook (a portfolio-level sheet and a project-by-project sheet): deterministic bytes, hashed so it can be anchored."
+  type IcmaImpactWorkbook {
+    "Base64 of the workbook's bytes (docs/reporting-standards.md lists its sheets and columns)."
+    contentBase64: String!
+    "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
+    contentType: String!
+    "Lower-case hex SHA-256 of the workbook's bytes (not of the base64)."
+    sha256: String!
+  }
+
 
   "Whether a unit's values may be negative (negative impacts)."
   enum UnitSign {

@@ -72,6 +72,14 @@ const euGbsDocument = shared(
 );
 /** The page's first bytes (the example is cut short; its hash is of what is shown). */
 const euGbsExample = '<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8"><title>European Green Bond allocation report: Green bond framework 2024</title>';
+const icmaImpactWorkbook = shared(
+  'IcmaImpactWorkbook',
+  z.strictObject({
+    content_base64: z.string().meta({ description: "Base64 of the XLSX workbook's bytes (ICMA's summary impact table: a portfolio-level sheet and a project-by-project sheet)." }),
+    content_type: z.literal('application/vnd.openxmlformats-officedocument.spreadsheetml.sheet'),
+    sha256: z.string().regex(/^[0-9a-f]{64}$/).meta({ description: "Lower-case hex SHA-256 of the workbook's bytes (not of the base64)." }),
+  }),
+);
 const changed = (message: string) => answer(messageAnswer, { message });
 
 export const frameworkAnswers = {
@@ -111,5 +119,10 @@ export const frameworkAnswers = {
     content_type: 'text/html; charset=utf-8',
     sha256: 'dc51a7b7568bc27f9ffc0a123947952f9c62b5273da6a2d3bfedd1e0631f5cba',
     url: 'https://impact.example.com/reports/frameworks/GBF-2024/2024/allocation_report.html?acct=3f1c2b7e-9a41-4d2c-8e5b-2a6f0c9d1e47&exp=1767225600&sig=Q1x0v2b3n4m5k6j7h8g9f0d1s2a3p4o5i6u7y8t9r0e',
+  }),
+  getIcmaImpactWorkbook: answer(icmaImpactWorkbook, {
+    content_base64: 'UEsDBBQAAAAAAAAAIQA…',
+    content_type: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
+    sha256: '3c1d0e6f5b0d2a8e4f9c7b6a5d4e3f2a1b0c9d8e7f6a5b4c3d2e1f0a9b8c7d6e',
   }),
 } satisfies Answers;

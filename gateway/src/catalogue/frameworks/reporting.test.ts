@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import { jsonHeaders, startTestGateway, type TestGateway } from '@green-impact/testing/gateway/real-gateway';
 import { data, gqlAt, onlyError, type GqlResponse } from '@green-impact/testing/gateway/graphql-calls';
+import { readXlsx, rowValues } from '@green-impact/testing/shared/xlsx-reader';
 
 /**
  * Issue 37 through both faces, against the real TaxonomyService: a project's financing (country, lifetime,
@@ -121,6 +122,27 @@ describe("ICMA's impact table through both faces", () => {
     assert.match(projects['icmaImpactTable'].content, /\r\n2024,P-GQL,Wind farm,DK,,,refinancing,20,EUR,80,20,25,10,/);
     const bad = await v1('getIcmaImpactTable', { framework_identifier: 'GBF', reporting_year: 2024, decimals: 11 });
     assert.deepEqual([bad.status, bad.body['message']], [400, 'decimals must be an integer from 0 to 10, got 11.']);
+  });
+});
+
+describe("ICMA's impact workbook through both faces", () => {
+  test('/v1/call and GraphQL answer the same workbook as base64 with the hash of its bytes; its cells are typed', async () => {
+    const viaV1 = await v1('getIcmaImpactWorkbook', { framework_identifier: 'GBF', reporting_year: 2024 });
+    assert.equal(viaV1.status, 200, JSON.stringify(viaV1.body));
+    const bytes = Buffer.from(viaV1.body['content_base64'] as string, 'base64');
+    assert.equal(viaV1.body['content_type'], 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet');
+    assert.equal(viaV1.body['sha256'], createHash('sha256').update(bytes).digest('hex'));
+    const viaGql = data(await gql('{ icmaImpactWorkbook(identifier: "GBF", year: 2024) { contentBase64 contentType sha256 } }'));
+    assert.deepEqual(viaGql['icmaImpactWorkbook'], { contentBase64: viaV1.body['content_base64'], contentType: viaV1.body['content_type'], sha256: viaV1.body['sha256'] });
+    const [portfolio, projects] = readXlsx(bytes).sheets;
+    // As the CSV above: P-V1 (share 50 / 200, lifetime 30, volume 5) has the one row of 12, the issuer's 3.
+    const line = rowValues(portfolio!, 7, 14);
+    assert.deepEqual([line[0], line[3], ...line.slice(4, 10), ...line.slice(12)], [2024, 'EUR', 50, 0.25, 5, 30, 1, 1, 12, 3]);
+    assert.equal(portfolio!.cells.get('F7')!.format, '0.00%');
+    // Projects in identifier order: P-GQL (no rows) first.
+    assert.deepEqual(rowValues(projects!, 7, 13), [2024, 'P-GQL', 'Wind farm', 'DK', null, null, 'refinancing', 20, 'EUR', 80, 20, 0.25, 10]);
+    const bad = onlyError(await gql('{ icmaImpactWorkbook(identifier: "GBF", year: 2024, decimals: 11) { sha256 } }'));
+    assert.equal(bad.message, 'decimals must be an integer from 0 to 10, got 11.');
   });
 });
 

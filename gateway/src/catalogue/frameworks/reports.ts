@@ -1,4 +1,4 @@
-import type { RenderIcmaImpactTableResponse } from '@green-impact/proto/greenimpact/taxonomy/v1/taxonomy';
+import type { RenderIcmaImpactTableResponse, RenderIcmaImpactWorkbookResponse } from '@green-impact/proto/greenimpact/taxonomy/v1/taxonomy';
 import { int, oneOf } from '../fields.js';
 import { changed as taxonomyChanged } from '../taxonomy/taxonomy.js';
 import { declare } from '../operation.js';
@@ -7,7 +7,7 @@ import { frameworkIdentifier, languageCode, reportingYear } from './fields.js';
 
 /**
  * Reports issuers publish (issue 37, docs/reporting-standards.md), rendered by TaxonomyService from the
- * framework's projects: ICMA's summary impact table as CSV. Not spec operations. The service owns who may
+ * framework's projects: ICMA's summary impact table as CSV, and as an XLSX workbook. Not spec operations. The service owns who may
  * render (the framework's owner), the bounds and the texts.
  */
 
@@ -45,6 +45,37 @@ export const getIcmaImpactTable = declare({
   },
 });
 
+/**
+ * The workbook (both levels, a sheet each) as base64 of its bytes with its type and SHA-256 (of the bytes),
+ * on both faces: JSON and GraphQL carry text, and a workbook is binary.
+ */
+function workbook(res: RenderIcmaImpactWorkbookResponse) {
+  return { content_base64: Buffer.from(res.content).toString('base64'), content_type: res.contentType, sha256: res.sha256 };
+}
+
+export const getIcmaImpactWorkbook = declare({
+  solution: ESG,
+  operation: 'getIcmaImpactWorkbook',
+  summary:
+    "ICMA's summary impact table of a framework's year as an XLSX workbook laid out like ICMA's templates (a portfolio-level sheet and a " +
+    'project-by-project sheet), from the caller\'s projects built into it (the framework\'s owner only).',
+  input: { identifier: icmaInput.identifier, year: icmaInput.year, decimals: icmaInput.decimals, languageCode },
+  service: 'taxonomy',
+  method: 'renderIcmaImpactWorkbook',
+  request: (i) => ({ frameworkIdentifier: i.identifier, reportingYear: i.year, decimals: i.decimals, languageCode: i.languageCode }),
+  v1: workbook,
+  graphql: {
+    root: 'Query',
+    field: 'icmaImpactWorkbook',
+    nested: false,
+    returns: 'IcmaImpactWorkbook!',
+    render: async (call) => {
+      const w = workbook(await call());
+      return { contentBase64: w.content_base64, contentType: w.content_type, sha256: w.sha256 };
+    },
+  },
+});
+
 /** Negative impacts: which units take values below 0. The service owns the rule and refuses an un-signing while negative values use the unit. */
 export const setUnitSigned = declare({
   solution: ESG,
@@ -62,4 +93,4 @@ export const setUnitSigned = declare({
   graphql: taxonomyChanged('setUnitSigned', 'unit'),
 });
 
-export const reportOperations = [getIcmaImpactTable, setUnitSigned];
+export const reportOperations = [getIcmaImpactTable, getIcmaImpactWorkbook, setUnitSigned];

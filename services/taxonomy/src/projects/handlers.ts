@@ -73,6 +73,9 @@ export function projectHandlers(s: TaxonomyStores): Partial<UnaryHandlers<typeof
     async renderEuGbsDocument(req, ctx) {
       return s.euGbsReporter.render(requireCaller(ctx.caller), req);
     },
+    async renderIcmaImpactWorkbook(req, ctx) {
+      return s.icmaReporter.renderWorkbook(requireCaller(ctx.caller), req);
+    },
     async buildFrameworkFromProjects(req, ctx) {
       return s.frameworkBuilder.build(requireCaller(ctx.caller), req.frameworkIdentifier, req.reportingYear);
     },

@@ -5,6 +5,7 @@ import { refusedNaming, rejectsWith } from '@green-impact/testing/shared/asserti
 import { skipReason, testDatabases } from '@green-impact/testing/shared/databases';
 import { ISSUER_B, loadIcma, Y, type IcmaIds } from '@green-impact/testing/taxonomy/icma-fixture';
 import { startTaxonomyHarness, type TaxonomyHarness } from '@green-impact/testing/taxonomy/harness';
+import { readXlsx, rowValues } from '@green-impact/testing/shared/xlsx-reader';
 import { csv, num, text } from './csv.js';
 import { icmaTableCsv, PORTFOLIO_HEADER, PROJECT_HEADER, type IcmaProject } from './icma-table.js';
 
@@ -133,6 +134,54 @@ for (const db of testDatabases) {
       await h.client.buildFrameworkFromProjects({ frameworkIdentifier: 'GBF', reportingYear: Y }, a());
       const built = (await h.client.getFrameworkDetails({ frameworkIdentifier: 'GBF', reportingYear: Y }, a())).frameworks[0]!.framework;
       assert.deepEqual(built.map((b) => [b.subCategoryId, b.indicatorValue]).sort(), [[t.solar, 450], [t.wind, 300]].sort());
+    });
+
+    /**
+     * The same worked example as a workbook, read back by a spreadsheet reader: each sheet has the header
+     * block (rows 1 to 4), a blank row, the column headers on row 6 (frozen) and the lines from row 7, with
+     * numbers as numbers. The share is the fraction 50 / 200 = 0.25 shown as a percentage; the name "=1+1"
+     * is plain text (a workbook's text cell is never a formula).
+     */
+    it('renders the workbook of the worked example: a portfolio sheet and a project sheet, typed and formatted', async () => {
+      const workbook = () => h.client.renderIcmaImpactWorkbook({ frameworkIdentifier: 'GBF', reportingYear: Y }, a());
+      const r = await workbook();
+      assert.equal(r.contentType, 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet');
+      assert.equal(r.sha256, createHash('sha256').update(r.content).digest('hex'));
+      assert.deepEqual(Buffer.from((await workbook()).content), Buffer.from(r.content), 'the same bytes again');
+      const { category: c, ghg, unit } = names;
+      const [portfolio, projects] = readXlsx(r.content).sheets;
+      assert.deepEqual([portfolio!.name, projects!.name], ['Portfolio summary', 'Project by project']);
+      for (const sheet of [portfolio!, projects!]) {
+        assert.deepEqual(rowValues(sheet, 2, 2), ['Green bond / framework', 'Green bonds (GBF)']);
+        assert.deepEqual(rowValues(sheet, 3, 2), ['Reporting year', 2024]);
+        assert.equal(sheet.cells.get('B4')!.value.toString().slice(0, 3), 'EUR');
+        assert.equal(sheet.frozenRows, 6);
+        assert.ok(sheet.cells.get('A6')!.bold);
+      }
+      assert.deepEqual(rowValues(portfolio!, 6, 14), [...PORTFOLIO_HEADER]);
+      const lines = [
+        [t.solar, [2024, c, names.solar, 'EUR', 50, 0.25, 50, 25, 2, 1, ghg, unit, 1200, 450]],
+        [t.wind, [2024, c, names.wind, 'EUR', null, null, 100, null, 1, 0, ghg, unit, 300, 300]],
+      ].sort((x, y) => (x[0] as number) - (y[0] as number)).map((l) => l[1]);
+      assert.deepEqual([rowValues(portfolio!, 7, 14), rowValues(portfolio!, 8, 14), rowValues(portfolio!, 9, 14)], [...lines, Array(14).fill(null)]);
+      assert.deepEqual(['A7', 'E7', 'F7', 'H7', 'I7', 'M7'].map((ref) => [portfolio!.cells.get(ref)!.type, portfolio!.cells.get(ref)!.format]), [
+        ['number', '0'], ['number', '#,##0.00'], ['number', '0.00%'], ['number', '#,##0.00'], ['number', '0'], ['number', '#,##0.00'],
+      ]);
+
+      assert.deepEqual(rowValues(projects!, 6, 23), [...PROJECT_HEADER]);
+      const none = (k: number) => Array(k).fill(null);
+      assert.deepEqual([7, 8, 9, 10].map((row) => rowValues(projects!, row, 23)), [
+        [2024, 'P-A', 'Solar A', 'SE', c, names.solar, 'financing', 25, 'EUR', 200, 50, 0.25, 30, ghg, unit, 1000, 250, 'measured', 'net', 1200, 0.42, 'IFI grid factors', '3.2'],
+        [2024, 'P-B', 'Wind, "Nordsjø"', null, c, names.wind, null, null, 'NOK', null, null, null, 1150, ghg, unit, 300, 300, ...none(6)],
+        [2024, 'P-C', 'Solar C', null, c, names.solar, null, null, 'EUR', null, null, null, 20, ghg, unit, 200, 200, ...none(6)],
+        [2024, 'P-D', '=1+1', ...none(5), 'EUR', null, null, null, 5, ...none(10)],
+      ]);
+      assert.deepEqual([projects!.cells.get('C10')!.type, projects!.cells.get('L7')!.format, projects!.cells.get('U7')!.format], ['text', '0.00%', '#,##0.00']);
+      assert.ok(projects!.widths[2]! >= 'Wind, "Nordsjø"'.length, 'the name column fits the longest name');
+
+      const whole = readXlsx((await h.client.renderIcmaImpactWorkbook({ frameworkIdentifier: 'GBF', reportingYear: Y, decimals: 0 }, a())).content);
+      assert.deepEqual([whole.sheets[0]!.cells.get('E7')!.format, whole.sheets[0]!.cells.get('F7')!.format], ['#,##0', '0%']);
+      await rejectsWith(h.client.renderIcmaImpactWorkbook({ frameworkIdentifier: 'GBF', reportingYear: Y }, { caller: ISSUER_B }), 'NOT_FOUND', 'No such framework "GBF".');
     });
 
     it('is the owner\'s alone, and refuses a bad level naming it', async () => {

@@ -10,13 +10,18 @@ import { fxFactors } from '../projects/build.js';
 import type { LanguageCatalog } from '../reference/language-catalog.js';
 import * as v from '../validation.js';
 import { icmaTableCsv, type IcmaLevel, type IcmaProject } from './icma-table.js';
+import { icmaWorkbook, type IcmaWorkbookInput } from './icma-workbook.js';
+import { XLSX_TYPE } from './xlsx.js';
 
-export interface IcmaTableRequest {
+export interface IcmaWorkbookRequest {
   frameworkIdentifier: string;
   reportingYear: number;
-  level?: string | undefined;
   decimals?: number | undefined;
   languageCode?: string | undefined;
+}
+
+export interface IcmaTableRequest extends IcmaWorkbookRequest {
+  level?: string | undefined;
 }
 
 export interface RenderedReport {
@@ -49,9 +54,10 @@ function level(value: string | undefined): IcmaLevel {
 }
 
 /**
- * ICMA's impact table of a framework's year (RenderIcmaImpactTable): read from the owner's projects referring
- * to the framework in one transaction (the framework locked as a build locks it), rendered by icma-table.ts. Only the framework's owner
- * reports (its projects may be private).
+ * ICMA's impact table of a framework's year: read from the owner's projects referring to the framework in one
+ * transaction (the framework locked as a build locks it), rendered as CSV by icma-table.ts
+ * (RenderIcmaImpactTable) or as a workbook by icma-workbook.ts (RenderIcmaImpactWorkbook). Only the
+ * framework's owner reports (its projects may be private).
  */
 export class IcmaReporter {
   constructor(
@@ -60,10 +66,22 @@ export class IcmaReporter {
   ) {}
 
   async render(caller: Caller, req: IcmaTableRequest): Promise<RenderedReport> {
+    const lvl = level(req.level);
+    return this.report(caller, req, (input, decimals) => ({ content: Buffer.from(icmaTableCsv(input, lvl, decimals), 'utf8'), contentType: ICMA_CSV_TYPE }));
+  }
+
+  async renderWorkbook(caller: Caller, req: IcmaWorkbookRequest): Promise<RenderedReport> {
+    return this.report(caller, req, (input, decimals) => ({ content: icmaWorkbook(input, decimals), contentType: XLSX_TYPE }));
+  }
+
+  private async report(
+    caller: Caller,
+    req: IcmaWorkbookRequest,
+    write: (input: IcmaWorkbookInput, decimals: number) => { content: Buffer; contentType: string },
+  ): Promise<RenderedReport> {
     const account = accountOf(caller);
     const identifier = input.identifier('framework_identifier', req.frameworkIdentifier);
     const year = v.reportingYear(req.reportingYear);
-    const lvl = level(req.level);
     const decimals = input.decimals(req.decimals);
     const lang = this.languages.optional(req.languageCode)?.code ?? null;
     return this.ds.transaction(async (m) => {
@@ -94,8 +112,11 @@ export class IcmaReporter {
           rows: await readRows(m, this.languages, PROJECT, p.id, year, lang),
         });
       }
-      const content = Buffer.from(icmaTableCsv({ frameworkCurrencyCode: framework.currencyCode, year, projects }, lvl, decimals), 'utf8');
-      return { content, contentType: ICMA_CSV_TYPE, sha256: createHash('sha256').update(content).digest('hex'), frameworkId: framework.id };
+      const { content, contentType } = write(
+        { frameworkIdentifier: framework.identifier, frameworkName: framework.name, frameworkCurrencyCode: framework.currencyCode, year, projects },
+        decimals,
+      );
+      return { content, contentType, sha256: createHash('sha256').update(content).digest('hex'), frameworkId: framework.id };
     });
   }
 }

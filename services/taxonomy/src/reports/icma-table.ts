@@ -4,10 +4,10 @@ import { csv, num, text, type Cell } from './csv.js';
 
 /**
  * ICMA's summary impact table (Harmonised Framework for Impact Reporting, chapter V; docs/reporting-standards.md)
- * from a framework's projects of one year, as CSV: project by project (one line per project and indicator),
- * or portfolio level (one line per eligible sub category and indicator, in the framework currency). The
- * issuer's share of a value is the value times the project's financing share (signed ÷ total cost) where
- * known, else the full value, as buildFrameworkFromProjects counts it. Pure: same input, same bytes.
+ * from a framework's projects of one year: project by project (one line per project and indicator), or
+ * portfolio level (one line per eligible sub category and indicator, in the framework currency), as CSV here
+ * and as a workbook of both (icma-workbook.ts) from the same lines. The issuer's share of a value is the
+ * value times the project's financing share (signed ÷ total cost) where known, else the full value, as buildFrameworkFromProjects counts it. Pure: same input, same bytes.
  */
 export interface IcmaProject {
   identifier: string;
@@ -51,29 +51,46 @@ export function shareOf(p: Pick<IcmaProject, 'signedAmount' | 'totalProjectCost'
   return p.signedAmount !== null && p.totalProjectCost !== null && p.totalProjectCost > 0 ? p.signedAmount / p.totalProjectCost : undefined;
 }
 
-export function icmaTableCsv(input: IcmaTableInput, level: IcmaLevel, decimals: number): string {
-  const n = (value: number | null | undefined) => num(value === null || value === undefined ? null : formatNumber(value, decimals, ''));
-  const year = num(String(input.year));
-  return level === 'project' ? csv(PROJECT_HEADER, projectLines(input, year, n)) : csv(PORTFOLIO_HEADER, portfolioLines(input, year, n));
+/**
+ * How a renderer writes the table's cells: the CSV formats numbers to text, the workbook keeps them typed.
+ * amount: amounts and indicator values; percent: a percentage (25 for 25 %); integer: years and counts.
+ */
+export interface CellMaker<C> {
+  text(value: string | null | undefined): C;
+  amount(value: number | null | undefined): C;
+  percent(value: number | undefined): C;
+  integer(value: number | null): C;
 }
 
-type Num = (value: number | null | undefined) => Cell;
+/** The table's lines (under PROJECT_HEADER or PORTFOLIO_HEADER), in the cells of one renderer. */
+export function icmaTableCells<C>(input: IcmaTableInput, level: IcmaLevel, c: CellMaker<C>): C[][] {
+  return level === 'project' ? projectLines(input, c) : portfolioLines(input, c);
+}
 
-function projectLines(input: IcmaTableInput, year: Cell, n: Num): Cell[][] {
-  const lines: Cell[][] = [];
+export function icmaTableCsv(input: IcmaTableInput, level: IcmaLevel, decimals: number): string {
+  const n = (value: number | null | undefined) => num(value === null || value === undefined ? null : formatNumber(value, decimals, ''));
+  const cells: CellMaker<Cell> = { text, amount: n, percent: n, integer: (value) => num(value === null ? null : String(value)) };
+  return csv(level === 'project' ? PROJECT_HEADER : PORTFOLIO_HEADER, icmaTableCells(input, level, cells));
+}
+
+function projectLines<C>(input: IcmaTableInput, c: CellMaker<C>): C[][] {
+  const lines: C[][] = [];
+  const year = c.integer(input.year);
+  const none = c.text(null);
   for (const p of input.projects) {
     const share = shareOf(p);
-    const head = (r: DetailRow | undefined): Cell[] => [
-      year, text(p.identifier), text(p.name), text(p.countryCode), text(r?.categoryName), text(r?.subCategoryName), text(p.financingType),
-      num(p.lifetimeYears === null ? null : String(p.lifetimeYears)), text(p.currencyCode), n(p.totalProjectCost), n(p.signedAmount),
-      n(share === undefined ? undefined : share * 100), n(p.allocatedAmount),
+    const head = (r: DetailRow | undefined): C[] => [
+      year, c.text(p.identifier), c.text(p.name), c.text(p.countryCode), c.text(r?.categoryName), c.text(r?.subCategoryName), c.text(p.financingType),
+      c.integer(p.lifetimeYears), c.text(p.currencyCode), c.amount(p.totalProjectCost), c.amount(p.signedAmount),
+      c.percent(share === undefined ? undefined : share * 100), c.amount(p.allocatedAmount),
     ];
     // A project without rows of the year still shows its financing and allocation.
-    if (p.rows.length === 0) lines.push([...head(undefined), null, null, null, null, null, null, null, null, null, null]);
+    if (p.rows.length === 0) lines.push([...head(undefined), ...Array<C>(10).fill(none)]);
     for (const r of p.rows) {
       lines.push([
-        ...head(r), text(r.indicatorName), text(r.unitName), n(r.indicatorValue), n(r.indicatorValue * (share ?? 1)),
-        text(r.indicatorValueType), text(r.indicatorValueBasis), n(r.baselineValue), n(r.emissionFactor), text(r.methodologySource), text(r.methodologyVersion),
+        ...head(r), c.text(r.indicatorName), c.text(r.unitName), c.amount(r.indicatorValue), c.amount(r.indicatorValue * (share ?? 1)),
+        c.text(r.indicatorValueType), c.text(r.indicatorValueBasis), c.amount(r.baselineValue), c.amount(r.emissionFactor), c.text(r.methodologySource),
+        c.text(r.methodologyVersion),
       ]);
     }
   }
@@ -88,7 +105,8 @@ interface PortfolioLine {
   issuerShare: number;
 }
 
-function portfolioLines(input: IcmaTableInput, year: Cell, n: Num): Cell[][] {
+function portfolioLines<C>(input: IcmaTableInput, c: CellMaker<C>): C[][] {
+  const year = c.integer(input.year);
   const lines = new Map<string, PortfolioLine>();
   /** Per sub category: its allocation, each project's volume counted once, in the framework currency. */
   const allocated = new Map<number, Map<string, number>>();
@@ -115,9 +133,9 @@ function portfolioLines(input: IcmaTableInput, year: Cell, n: Num): Cell[][] {
     const volumes = allocated.get(l.row.subCategoryId)!;
     const f = financing([...volumes].map(([id, volume]) => ({ project: byIdentifier.get(id)!, volume })));
     return [
-      year, text(l.row.categoryName), text(l.row.subCategoryName), text(input.frameworkCurrencyCode), n(f.signed), n(f.sharePercent),
-      n([...volumes.values()].reduce((a, b) => a + b, 0)), n(f.lifetime),
-      num(String(l.projects.size)), num(String(l.proRata.size)), text(l.row.indicatorName), text(l.row.unitName), n(l.full), n(l.issuerShare),
+      year, c.text(l.row.categoryName), c.text(l.row.subCategoryName), c.text(input.frameworkCurrencyCode), c.amount(f.signed), c.percent(f.sharePercent),
+      c.amount([...volumes.values()].reduce((a, b) => a + b, 0)), c.amount(f.lifetime),
+      c.integer(l.projects.size), c.integer(l.proRata.size), c.text(l.row.indicatorName), c.text(l.row.unitName), c.amount(l.full), c.amount(l.issuerShare),
     ];
   });
 }
