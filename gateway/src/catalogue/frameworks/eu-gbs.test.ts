@@ -121,7 +121,7 @@ describe("the EU Green Bond Standard's documents through both faces", () => {
     const bad = await v1('getEuGbsDocument', { framework_identifier: 'EUGB', reporting_year: 2024, document: 'annual' });
     assert.deepEqual([bad.status, bad.body['message']], [400, 'document must be one of factsheet, allocation_report, impact_report.']);
     const date = onlyError(await gql('{ euGbsDocument(identifier: "EUGB", year: 2024, document: FACTSHEET, publicationDate: "31.03.2025") { content } }'));
-    assert.deepEqual([date.message, date.code], ['publicationDate must be a date YYYY-MM-DD, got "31.03.2025".', 'INVALID_ARGUMENT']);
+    assert.deepEqual([date.message, date.code], ['Date must be a calendar date YYYY-MM-DD such as "2025-06-30": got "31.03.2025".', 'BAD_USER_INPUT']);
     const none = await v1('getEuGbsDocument', { framework_identifier: 'NONE', reporting_year: 2024, document: 'factsheet' });
     assert.deepEqual([none.status, none.body['message']], [404, 'No such framework "NONE".']);
     await ok('addYearSpecificsToFramework', { framework_identifier: 'EUGB', value_outstanding: 500, allocated_amount: 800, reporting_year: 2024, value_outstanding_framework: 'no' });
@@ -138,7 +138,7 @@ describe("the EU Green Bond Standard's documents through both faces", () => {
     const again = onlyError(await gql('mutation { removeProjectTaxonomyLayer(identifier: "P-3", year: 2024) { message } }'));
     assert.deepEqual([again.message, again.code], ['Project "P-3" has no taxonomy layer for 2024.', 'NOT_FOUND']);
     const p3 = data(await gql(`{ project(identifier: "P-3", year: 2024) { allocatedAmount ${LAYER} } }`));
-    assert.deepEqual(p3['project'], { allocatedAmount: 100, taxonomyLayer: null });
+    assert.deepEqual(p3['project'], { allocatedAmount: '100', taxonomyLayer: null });
     // Proceeds 500, allocated 800: aligned 400 / 800 = 50.00 %, no pocket; P-3's 100 not assessed.
     const page = data(await gql('{ euGbsDocument(identifier: "EUGB", year: 2024, document: IMPACT_REPORT) { content } }'))['euGbsDocument'].content as string;
     assert.equal(total(page, 'Article 5 share of allocated proceeds'), '0.00 %');

@@ -76,7 +76,7 @@ export const getEuGbsDocument = declare({
     identifier: frameworkIdentifier,
     year: reportingYear,
     document: oneOf('document', EU_GBS_DOCUMENTS, { doc: 'factsheet (Annex I), allocation_report (Annex II) or impact_report (Annex III) of Regulation (EU) 2023/2631.', graphql: 'EuGbsDocumentKind' }),
-    publicationDate: identifier('publication_date', { doc: 'The date of publication written in the document, YYYY-MM-DD; "Not given" when omitted.' }).optional(),
+    publicationDate: identifier('publication_date', { doc: 'The date of publication written in the document, YYYY-MM-DD; "Not given" when omitted.', graphql: 'Date' }).optional(),
     decimals: int('decimals', { doc: 'Decimals of amounts and values, 0 to 10; default 2.' }).optional(),
     languageCode,
   },
