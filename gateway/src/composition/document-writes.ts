@@ -1,4 +1,5 @@
 import type { SubmitDocumentRequest } from '@green-impact/proto/greenimpact/chain/v1/chain';
+import type { RenderEuGbsDocumentRequest } from '@green-impact/proto/greenimpact/taxonomy/v1/taxonomy';
 import { Visibility } from '@green-impact/proto/greenimpact/common/v1/common';
 import { InvalidArgumentError } from '@green-impact/shared/errors';
 import { chainClient, portfolioClient, taxonomyClient, type ChainClient } from '../clients.js';
@@ -44,12 +45,20 @@ async function requireKnownNetwork(client: ChainClient, network: string, opts: {
   }
 }
 
+/**
+ * The call options of a write once its network is known to the chain service. The renderer's client is
+ * picked by the caller before this, so a missing backend is 503 whatever the input.
+ */
+async function knownNetworkOptions(ctx: CompositionContext, network: string): Promise<{ caller: CompositionContext['caller']; requestId: string }> {
+  const opts = { caller: ctx.caller, requestId: ctx.requestId };
+  await requireKnownNetwork(chainClient(ctx.clients), network, opts);
+  return opts;
+}
+
 /** The SubmitDocument request of a framework's document: rendered by the taxonomy service. */
 export async function frameworkDocumentSubmission(frameworkIdentifier: string, w: DocumentWrite, ctx: CompositionContext): Promise<SubmitDocumentRequest> {
-  const chain = chainClient(ctx.clients);
   const taxonomy = taxonomyClient(ctx.clients);
-  const opts = { caller: ctx.caller, requestId: ctx.requestId };
-  await requireKnownNetwork(chain, w.network, opts);
+  const opts = await knownNetworkOptions(ctx, w.network);
   const rendered = await taxonomy.renderFrameworkDocument(
     { frameworkIdentifier, reportingYear: w.reportingYear, format: documentFormat(w.format), ...w.render },
     opts,
@@ -76,10 +85,8 @@ export async function positionImpactsDocumentSubmission(
   w: DocumentWrite,
   ctx: CompositionContext,
 ): Promise<SubmitDocumentRequest> {
-  const chain = chainClient(ctx.clients);
   const portfolio = portfolioClient(ctx.clients);
-  const opts = { caller: ctx.caller, requestId: ctx.requestId };
-  await requireKnownNetwork(chain, w.network, opts);
+  const opts = await knownNetworkOptions(ctx, w.network);
   const rendered = await portfolio.renderPositionImpactsDocument(
     {
       positionId: position.positionId,
@@ -103,5 +110,34 @@ export async function positionImpactsDocumentSubmission(
       languageCode: w.render.languageCode,
       idempotencyKey: w.idempotencyKey,
       requestEcho: w.requestEcho,
+  };
+}
+
+/**
+ * The SubmitDocument request of a framework's EU Green Bond Standard document (issue 37): rendered by the
+ * taxonomy service from the very request getEuGbsDocument makes, so the bytes anchored are the bytes it
+ * answers (the service renders for the framework's owner only, and never reads the clock). Such a document
+ * is built from the caller's projects, so it stays the account's: never public by CID.
+ */
+export async function euGbsDocumentSubmission(
+  render: RenderEuGbsDocumentRequest,
+  w: Pick<DocumentWrite, 'network' | 'idempotencyKey' | 'requestEcho'>,
+  ctx: CompositionContext,
+): Promise<SubmitDocumentRequest> {
+  const taxonomy = taxonomyClient(ctx.clients);
+  const opts = await knownNetworkOptions(ctx, w.network);
+  const rendered = await taxonomy.renderEuGbsDocument(render, opts);
+  return {
+    kind: documentKind('eu_gbs', 'html'),
+    network: w.network,
+    content: rendered.content,
+    contentType: rendered.contentType,
+    sha256: rendered.sha256,
+    frameworkIdentifier: render.frameworkIdentifier,
+    public: false,
+    reportingYear: render.reportingYear,
+    languageCode: render.languageCode,
+    idempotencyKey: w.idempotencyKey,
+    requestEcho: w.requestEcho,
   };
 }

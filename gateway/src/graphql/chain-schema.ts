@@ -57,6 +57,8 @@ export const chainTypeDefs = /* GraphQL */ `
     POSITION_IMPACTS_JSON
     "A position's impacts as an HTML page (writeHtmlPositionImpactsToBlockchain)."
     POSITION_IMPACTS_HTML
+    "A framework's EU Green Bond Standard factsheet, allocation or impact report as an HTML page (writeEuGbsDocumentToBlockchain)."
+    EU_GBS_HTML
   }
 
   "A network jobs can be sent to."

@@ -228,6 +228,7 @@ const documentLink = (text: string) =>
   z.strictObject({ [text]: z.url().meta({ description: '{jobs_url}/<job_id>.html?v=…&exp=…&sig=…: opens without a key until it expires or is revoked.' }) });
 const FRAMEWORK_LINK = 'Framework document on the blockchain';
 const IMPACTS_LINK = 'Position impacts document on the blockchain';
+const EU_GBS_LINK = 'EU Green Bond Standard document on the blockchain';
 const signed = (jobId: string) => `https://impact.example.org/jobs/${jobId}.html?v=1&exp=1767225600&sig=Qm9yZGVyLXNpZ25lZC1saW5r`;
 
 const accepted = { statusCode: 200 as const, statusMessage: '' as const, info: { jobId: JOB_ID } };
@@ -283,6 +284,8 @@ export const blockchainAnswers = {
   writeJsonFrameworkToBlockchain: answer(writeAccepted, { ...accepted, job_id: JOB_ID }),
   writeHtmlPositionImpactsToBlockchain: answer(writeAccepted, { ...accepted, job_id: JOB_ID }),
   writeJsonPositionImpactsToBlockchain: answer(writeAccepted, { ...accepted, job_id: JOB_ID }),
+  writeEuGbsDocumentToBlockchain: answer(writeAccepted, { ...accepted, job_id: JOB_ID }),
+  getEuGbsDocumentFromBlockchain: answer(documentLink(EU_GBS_LINK), { [EU_GBS_LINK]: signed(JOB_ID) }),
   getHtmlFrameworkFromBlockchain: answer(documentLink(FRAMEWORK_LINK), { [FRAMEWORK_LINK]: signed(JOB_ID) }),
   getJsonFrameworkFromBlockchain: answer(frameworkDocument, {
     document: 'framework',

@@ -103,7 +103,7 @@ const renderOf = (i: { decimals?: number | undefined; languageCode?: string | un
 });
 
 /** The composition's context: the writes are called with a key, so the caller is there. */
-function composition(ctx: CallContext): CompositionContext {
+export function composition(ctx: CallContext): CompositionContext {
   if (!ctx.caller) throw new Error('a document write made without a caller');
   return { caller: ctx.caller, requestId: ctx.requestId, clients: ctx.clients };
 }
@@ -345,6 +345,7 @@ export const documentOperations = [
   readDocument('getJsonFrameworkFromBlockchain', 'framework', 'json'),
   readDocument('getHtmlPositionImpactsFromBlockchain', 'position_impacts', 'html'),
   readDocument('getJsonPositionImpactsFromBlockchain', 'position_impacts', 'json'),
+  readDocument('getEuGbsDocumentFromBlockchain', 'eu_gbs', 'html'),
   getBlockchainJobsForFrameworks,
   getBlockchainJobsForImpacts,
   documents,

@@ -23,7 +23,8 @@ export function jobOf(res: { job?: Job | undefined }): Job {
   return res.job;
 }
 
-export type DocumentFamily = 'framework' | 'position_impacts';
+/** eu_gbs: a framework's EU Green Bond Standard document (issue 37), HTML only. */
+export type DocumentFamily = 'framework' | 'position_impacts' | 'eu_gbs';
 export type DocumentFormatName = 'json' | 'html';
 
 export function documentFormat(format: DocumentFormatName): DocumentFormat {
@@ -32,6 +33,7 @@ export function documentFormat(format: DocumentFormatName): DocumentFormat {
 
 /** The chain's DocumentKind of a family and format. */
 export function documentKind(family: DocumentFamily, format: DocumentFormatName): DocumentKind {
+  if (family === 'eu_gbs') return DocumentKind.DOCUMENT_KIND_EU_GBS_HTML;
   if (family === 'framework') {
     return format === 'json' ? DocumentKind.DOCUMENT_KIND_FRAMEWORK_JSON : DocumentKind.DOCUMENT_KIND_FRAMEWORK_HTML;
   }
@@ -49,6 +51,8 @@ export function documentKindParts(kind: DocumentKind | undefined): { family: Doc
       return { family: 'position_impacts', format: 'json' };
     case DocumentKind.DOCUMENT_KIND_POSITION_IMPACTS_HTML:
       return { family: 'position_impacts', format: 'html' };
+    case DocumentKind.DOCUMENT_KIND_EU_GBS_HTML:
+      return { family: 'eu_gbs', format: 'html' };
     default:
       return undefined;
   }
@@ -186,11 +190,12 @@ export function jobListEntry(e: DocumentJobEntry) {
   return { id: e.id, job_id: e.jobId };
 }
 
-const FAMILY_TEXT: Record<DocumentFamily, string> = { framework: 'framework', position_impacts: 'position impacts' };
+const FAMILY_TEXT: Record<DocumentFamily, string> = { framework: 'framework', position_impacts: 'position impacts', eu_gbs: 'European Green Bond Standard' };
 const FORMAT_TEXT: Record<DocumentFormatName, string> = { json: 'JSON', html: 'HTML' };
-const READER: Record<DocumentFamily, Record<DocumentFormatName, string>> = {
+const READER: Record<DocumentFamily, Partial<Record<DocumentFormatName, string>>> = {
   framework: { json: 'getJsonFrameworkFromBlockchain', html: 'getHtmlFrameworkFromBlockchain' },
   position_impacts: { json: 'getJsonPositionImpactsFromBlockchain', html: 'getHtmlPositionImpactsFromBlockchain' },
+  eu_gbs: { html: 'getEuGbsDocumentFromBlockchain' },
 };
 
 /**
@@ -239,6 +244,7 @@ export function jsonDocument(doc: GetDocumentResponse): unknown {
 const LINK_TEXT: Record<DocumentFamily, string> = {
   framework: 'Framework document on the blockchain',
   position_impacts: 'Position impacts document on the blockchain',
+  eu_gbs: 'EU Green Bond Standard document on the blockchain',
 };
 
 /** `{jobs_url}`: where the gateway serves written HTML documents (GET /jobs/<job_id>.html). */

@@ -1,6 +1,10 @@
-import type { RenderEuGbsDocumentResponse } from '@green-impact/proto/greenimpact/taxonomy/v1/taxonomy';
+import type { RenderEuGbsDocumentRequest, RenderEuGbsDocumentResponse } from '@green-impact/proto/greenimpact/taxonomy/v1/taxonomy';
 import { ASSET_TYPES, ENVIRONMENTAL_OBJECTIVES, EU_GBS_DOCUMENTS } from '@green-impact/shared/eu-green-bonds';
-import { flag, identifier, int, oneOf, text } from '../fields.js';
+import { euGbsDocumentSubmission } from '../../composition/document-writes.js';
+import { composition } from '../chain/documents.js';
+import { queuedJob } from '../chain/faces.js';
+import { jobOf, requestEcho, writeAccepted } from '../chain/job-shapes.js';
+import { flag, identifier, int, oneOf, text, type Fields, type InputOf } from '../fields.js';
 import { euGbsPageLink } from '../../eu-gbs-routes.js';
 import { declare } from '../operation.js';
 import { ESG, messageOnly } from '../renders.js';
@@ -68,21 +72,34 @@ function page(res: RenderEuGbsDocumentResponse, url: string) {
   return { content: Buffer.from(res.content).toString('utf8'), content_type: res.contentType, sha256: res.sha256, url };
 }
 
+/** A framework's EU GBS document and how it is rendered: what getEuGbsDocument shows and writeEuGbsDocumentToBlockchain anchors. */
+const documentFields = {
+  identifier: frameworkIdentifier,
+  year: reportingYear,
+  document: oneOf('document', EU_GBS_DOCUMENTS, { doc: 'factsheet (Annex I), allocation_report (Annex II) or impact_report (Annex III) of Regulation (EU) 2023/2631.', graphql: 'EuGbsDocumentKind' }),
+  publicationDate: identifier('publication_date', { doc: 'The date of publication written in the document, YYYY-MM-DD; "Not given" when omitted.', graphql: 'Date' }).optional(),
+  decimals: int('decimals', { doc: 'Decimals of amounts and values, 0 to 10; default 2.' }).optional(),
+  languageCode,
+} as const satisfies Fields;
+
+/** The one render request of both operations, so the document written is byte for byte the one shown. */
+const renderRequest = (i: InputOf<typeof documentFields>): RenderEuGbsDocumentRequest => ({
+  frameworkIdentifier: i.identifier,
+  reportingYear: i.year,
+  document: i.document,
+  publicationDate: i.publicationDate,
+  decimals: i.decimals,
+  languageCode: i.languageCode,
+});
+
 export const getEuGbsDocument = declare({
   solution: ESG,
   operation: 'getEuGbsDocument',
   summary: "One of the EU Green Bond Standard's documents of a framework's year (factsheet, allocation report, impact report), from the caller's projects built into it, as an A4 HTML page with a signed link to it (the framework's owner only).",
-  input: {
-    identifier: frameworkIdentifier,
-    year: reportingYear,
-    document: oneOf('document', EU_GBS_DOCUMENTS, { doc: 'factsheet (Annex I), allocation_report (Annex II) or impact_report (Annex III) of Regulation (EU) 2023/2631.', graphql: 'EuGbsDocumentKind' }),
-    publicationDate: identifier('publication_date', { doc: 'The date of publication written in the document, YYYY-MM-DD; "Not given" when omitted.', graphql: 'Date' }).optional(),
-    decimals: int('decimals', { doc: 'Decimals of amounts and values, 0 to 10; default 2.' }).optional(),
-    languageCode,
-  },
+  input: documentFields,
   service: 'taxonomy',
   method: 'renderEuGbsDocument',
-  request: (i) => ({ frameworkIdentifier: i.identifier, reportingYear: i.year, document: i.document, publicationDate: i.publicationDate, decimals: i.decimals, languageCode: i.languageCode }),
+  request: renderRequest,
   // The link shows the page as the service renders it by default (2 decimals, original names), with this publication date.
   v1: (res, i, ctx) => page(res, euGbsPageLink(ctx.documentLinks, ctx.http.baseUrl, ctx.caller!, i.identifier, i.year, i.document, i.publicationDate)),
   graphql: {
@@ -98,4 +115,28 @@ export const getEuGbsDocument = declare({
   },
 });
 
-export const euGbsOperations = [setProjectTaxonomyLayer, removeProjectTaxonomyLayer, getEuGbsDocument];
+const WRITE = 'writeEuGbsDocumentToBlockchain';
+const writeFields = { ...documentFields, network: text('network', { doc: 'Network name, one of the chain service’s.' }) } as const satisfies Fields;
+
+/**
+ * Anchors an EU GBS document as getEuGbsDocument answers it for the same parameters: the taxonomy service
+ * renders it (for the framework's owner only), the chain service stores it by CID and anchors its sha256 in
+ * the next document batch, listed with the framework's documents. Answers the job at once, as the §4.2 writes.
+ */
+export const writeEuGbsDocument = declare({
+  solution: ESG,
+  operation: WRITE,
+  summary: "Writes one of a framework's EU Green Bond Standard documents of a year (as getEuGbsDocument answers it) to a network; answers the job at once (the framework's owner only).",
+  input: writeFields,
+  service: 'chain',
+  method: 'submitDocument',
+  request: (i, ctx) => {
+    // The call as /v1/call spells it, whichever face made it, so a job reads the same.
+    const echoed = Object.fromEntries(Object.entries(writeFields).map(([name, field]) => [field.v1, (i as Record<string, unknown>)[name]]));
+    return euGbsDocumentSubmission(renderRequest(i), { network: i.network, idempotencyKey: ctx.idempotencyKey, requestEcho: requestEcho(ESG, WRITE, echoed) }, composition(ctx));
+  },
+  v1: (res) => writeAccepted(jobOf(res).id),
+  graphql: queuedJob('writeEuGbsDocument', { order: ['identifier', 'year', 'document', 'network', 'publicationDate', 'decimals', 'languageCode', 'idempotencyKey'] }),
+});
+
+export const euGbsOperations = [setProjectTaxonomyLayer, removeProjectTaxonomyLayer, getEuGbsDocument, writeEuGbsDocument];

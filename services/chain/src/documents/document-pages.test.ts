@@ -93,6 +93,24 @@ for (const db of testDatabases) {
       assert.deepEqual(ids, [...before.filter((id) => id !== before[4]), added]);
     });
 
+    it("lists a framework's EU GBS documents with its own, and by their kind alone", async () => {
+      const fw = { frameworkIdentifier: 'FW-EU' };
+      const own = await write(h.alice, fw);
+      const euGbs = await write(h.alice, fw, DocumentKind.DOCUMENT_KIND_EU_GBS_HTML);
+      const all = await h.client.listDocumentJobs({ kinds: [], ...fw }, { caller: h.alice });
+      assert.deepEqual(all.jobs.map((e) => [e.id, e.kind]), [[own, DocumentKind.DOCUMENT_KIND_FRAMEWORK_HTML], [euGbs, DocumentKind.DOCUMENT_KIND_EU_GBS_HTML]]);
+      const only = await h.client.listDocumentJobs({ kinds: [DocumentKind.DOCUMENT_KIND_EU_GBS_HTML], ...fw }, { caller: h.alice });
+      assert.deepEqual(only.jobs.map((e) => e.id), [euGbs]);
+      // A framework document: it needs the framework, and never lists under a position.
+      await rejectsWith(
+        h.client.submitDocument({ kind: DocumentKind.DOCUMENT_KIND_EU_GBS_HTML, network: 'sepolia', content: html('x'), contentType: 'text/html', investorIdentifier: 'INV-1', positionId: 7 }, { caller: h.alice }),
+        'INVALID_ARGUMENT',
+        'framework_identifier is required for framework documents.',
+      );
+      const position = await h.client.listDocumentJobs({ investorIdentifier: 'INV-1', positionId: 7, kinds: [DocumentKind.DOCUMENT_KIND_EU_GBS_HTML] }, { caller: h.alice });
+      assert.deepEqual(position.jobs, []);
+    });
+
     it('refuses a malformed or foreign page_token and a page_size out of 1..1000', async () => {
       const guid = '0b9f6f0c-3f0e-4d7e-9a43-2d0f3b0d5a11';
       for (const pageToken of ['not a token!', token([1, guid]), token([1, 0]), token([1, '0']), token({}), token([-1, '3'])]) {

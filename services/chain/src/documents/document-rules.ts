@@ -5,7 +5,9 @@ import { nameOf, DOCUMENT_KINDS, type DocumentKindName } from '../jobs/job-types
 /** Rendered reports are small; anything larger is a mistake (and would not fit a gRPC message later). */
 export const MAX_DOCUMENT_BYTES = 8 * 1024 * 1024;
 
-export const isFrameworkKind = (k: DocumentKindName) => k === 'framework_json' || k === 'framework_html';
+/** The kinds about a framework: its own documents and its EU Green Bond Standard documents (issue 37). */
+export const FRAMEWORK_KINDS: readonly DocumentKindName[] = ['framework_json', 'framework_html', 'eu_gbs_html'];
+export const isFrameworkKind = (k: DocumentKindName) => FRAMEWORK_KINDS.includes(k);
 export const isJsonKind = (k: DocumentKindName) => k === 'framework_json' || k === 'position_impacts_json';
 
 export function documentKindName(kind: DocumentKind): DocumentKindName {

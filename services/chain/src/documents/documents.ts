@@ -14,7 +14,7 @@ import type { ChainNetwork } from '../networks/chain-network.js';
 import { verifyDocumentProof, type ProofVerification } from '../proofs/document-proof.js';
 import { ChainFactsCache } from './chain-facts.js';
 import { documentProofOf } from './document-proofs.js';
-import { documentKindName, isFrameworkKind, validContent, validReportingYear, validSubject } from './document-rules.js';
+import { documentKindName, FRAMEWORK_KINDS, isFrameworkKind, validContent, validReportingYear, validSubject } from './document-rules.js';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
@@ -275,7 +275,7 @@ function listing(caller: Caller, req: ListDocumentJobsRequest): { where: string;
   if (framework) {
     params.push(framework);
     where = `d.framework_identifier = $2`;
-    if (kinds.length === 0) kinds.push('framework_json', 'framework_html');
+    if (kinds.length === 0) kinds.push(...FRAMEWORK_KINDS);
   } else if (investor && req.positionId !== undefined) {
     params.push(investor, req.positionId);
     where = `d.investor_identifier = $2 AND d.position_id = $3`;

@@ -65,7 +65,8 @@ describe('batched document anchoring (PostgreSQL)', { timeout: 120_000 }, () => 
       Array.from({ length: n }, (_, i) =>
         h.client.submitDocument(
           {
-            kind: i % 2 ? DocumentKind.DOCUMENT_KIND_POSITION_IMPACTS_HTML : DocumentKind.DOCUMENT_KIND_FRAMEWORK_HTML,
+            // EU GBS documents (issue 37) share the batches with the others.
+            kind: i % 2 ? DocumentKind.DOCUMENT_KIND_POSITION_IMPACTS_HTML : i % 4 ? DocumentKind.DOCUMENT_KIND_EU_GBS_HTML : DocumentKind.DOCUMENT_KIND_FRAMEWORK_HTML,
             network: 'sepolia', content: impactsDoc(i + 1), contentType: 'text/html',
             ...(i % 2 ? { investorIdentifier: 'INV-1', positionId: i } : { frameworkIdentifier: 'GB-2024' }),
           },

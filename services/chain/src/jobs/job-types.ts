@@ -28,6 +28,7 @@ export const DOCUMENT_KINDS = {
   framework_html: DocumentKind.DOCUMENT_KIND_FRAMEWORK_HTML,
   position_impacts_json: DocumentKind.DOCUMENT_KIND_POSITION_IMPACTS_JSON,
   position_impacts_html: DocumentKind.DOCUMENT_KIND_POSITION_IMPACTS_HTML,
+  eu_gbs_html: DocumentKind.DOCUMENT_KIND_EU_GBS_HTML,
 } as const;
 export type DocumentKindName = keyof typeof DOCUMENT_KINDS;
 
