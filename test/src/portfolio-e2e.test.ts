@@ -279,7 +279,7 @@ for (const db of testDatabases) {
       const bad = await graphqlClient(system.gatewayUrl, issuerKey)(
         'mutation { addAsset(input: {identifier: "X", name: "X", issuerIdentifier: "I", frameworkIdentifier: "RAIL", currencyCode: "EUR", dateIssued: "2025-02-30"}) { message } }',
       );
-      assert.deepEqual([bad.errors?.[0]?.message, bad.errors?.[0]?.extensions?.code], ['input.dateIssued must be a date YYYY-MM-DD, got "2025-02-30".', 'INVALID_ARGUMENT']);
+      assert.deepEqual([bad.errors?.[0]?.message, bad.errors?.[0]?.extensions?.code], ['input.dateIssued must be a date YYYY-MM-DD, got "2025-02-30".', 'BAD_USER_INPUT']);
 
       // ---- the manager: an encrypted investor, positions with impacts, a portfolio ----
       const { k } = await manager('mutation { k: generateEncryptionKey }');

@@ -110,7 +110,7 @@ describe('frameworks and projects connections paged by the taxonomy service', ()
         [{ after: 'nope!' }, 'after must be a pageInfo.endCursor of this list.'],
         [{ after: nftCursor }, 'after must be a pageInfo.endCursor of this list.'],
       ] as const) {
-        assert.deepEqual(onlyError(await gql(listing(field), variables)), { message, code: 'INVALID_ARGUMENT' });
+        assert.deepEqual(onlyError(await gql(listing(field), variables)), { message, code: 'BAD_USER_INPUT' });
       }
     }
     assert.equal(calls(), callsBefore);

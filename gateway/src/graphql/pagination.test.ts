@@ -84,6 +84,6 @@ describe('a paged root list over real HTTP', () => {
     }
     assert.deepEqual(seen, ['page-0', 'page-1', 'page-2', 'page-3', 'page-4']);
     const bad = await gql('{ users(after: "nope") { nodes { identifier } } }');
-    assert.deepEqual(bad.errors?.map((e) => [e.message, e.extensions.code]), [['after must be a pageInfo.endCursor of this list.', 'INVALID_ARGUMENT']]);
+    assert.deepEqual(bad.errors?.map((e) => [e.message, e.extensions.code]), [['after must be a pageInfo.endCursor of this list.', 'BAD_USER_INPUT']]);
   });
 });

@@ -81,7 +81,7 @@ for (const list of lists) {
         [{ after: 'nope!' }, 'after must be a pageInfo.endCursor of this list.'],
         [{ after: list.foreign }, 'after must be a pageInfo.endCursor of this list.'],
       ] as const) {
-        assert.deepEqual(onlyError(await gql(QUERY, variables)), { message, code: 'INVALID_ARGUMENT' });
+        assert.deepEqual(onlyError(await gql(QUERY, variables)), { message, code: 'BAD_USER_INPUT' });
       }
       assert.equal(callsOf(list.method).length, callsBefore);
     });
