@@ -155,7 +155,7 @@ describe('document writes', () => {
   });
 });
 
-test('without a chain backend: UNAVAILABLE', async () => {
+test('without a chain backend: SERVICE_UNAVAILABLE', async () => {
   const bare = await t.another({ CHAIN_GRPC_ADDR: undefined });
   try {
     const { body } = await gqlAt(bare.baseUrl, '{ networks { name } }', {}, t.userKey);

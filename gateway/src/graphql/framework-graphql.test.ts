@@ -285,7 +285,7 @@ describe('errors carry extensions.code', () => {
     assert.equal(onlyError(res).code, 'GRAPHQL_VALIDATION_FAILED');
   });
 
-  test("another account's changes of public items: PERMISSION_DENIED Not authorized.; private ones: NOT_FOUND", async () => {
+  test("another account's changes of public items: FORBIDDEN Not authorized.; private ones: NOT_FOUND", async () => {
     // One request each: an error in a non-null mutation field ends the (serial) mutation.
     const cases: [string, string, string][] = [
       ['mutation { removeFramework(identifier: "GBF-2024") { message } }', 'Not authorized.', 'FORBIDDEN'],

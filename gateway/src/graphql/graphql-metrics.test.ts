@@ -37,7 +37,7 @@ describe('outcome classes', () => {
     assert.equal(classifyCode(...service('RESOURCE_EXHAUSTED')), 'refused');
   });
 
-  test('an answer counts as its worst error; a bulkhead\'s UNAVAILABLE is a refusal', () => {
+  test('an answer counts as its worst error; a bulkhead\'s SERVICE_UNAVAILABLE is a refusal', () => {
     const service = (grpcStatus: ErrorCode) => ({ code: GRAPHQL_CODE_OF[grpcStatus], grpcStatus });
     assert.equal(outcomeOf(undefined), 'success');
     assert.equal(outcomeOf([{ message: 'a', extensions: service('NOT_FOUND') }, { message: 'b', extensions: service('INTERNAL') }]), 'server_error');

@@ -64,7 +64,7 @@ describe('users and accounts connections paged by the identity service', () => {
     assert.deepEqual(onlyError(await gql(ACCOUNTS, {})), { message: 'Not authorized.', code: 'FORBIDDEN' });
   });
 
-  test("bad first, a malformed cursor or another list's cursor are INVALID_ARGUMENT", async () => {
+  test("bad first, a malformed cursor or another list's cursor are BAD_USER_INPUT", async () => {
     const calls = () => requests('getUsers').length + requests('listAccounts').length;
     const callsBefore = calls();
     const accountCursor = Buffer.from(JSON.stringify([1, t.user.accountId])).toString('base64url');

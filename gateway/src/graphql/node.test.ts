@@ -202,7 +202,7 @@ describe('node(id:)', () => {
     assert.deepEqual(data(await gql('query($id: ID!) { node(id: $id) { nodeId } }', { id: gone })), { node: null });
   });
 
-  test('malformed ids, unknown types and forged keys are INVALID_ARGUMENT', async () => {
+  test('malformed ids, unknown types and forged keys are BAD_USER_INPUT', async () => {
     const refused = { message: 'id must be a nodeId this API gave out.', code: 'BAD_USER_INPUT' };
     const bad = [
       '', 'not base64!', `${read['Position']!['nodeId']}=`, b64('Position'), b64('Widget:1'), b64('Position:abc'), b64('Position:0'),

@@ -42,7 +42,7 @@ describe('paginate', () => {
     assert.deepEqual(ids(paginate(lost, checkPage({ first: 2, after: one.pageInfo.endCursor }), (i) => i.id)), ['d', 'e']);
   });
 
-  test('bad page arguments are INVALID_ARGUMENT', () => {
+  test('bad page arguments are INVALID_ARGUMENT, BAD_USER_INPUT in GraphQL', () => {
     for (const [args, message] of [
       [{ first: 0 }, 'first must be an integer from 1 to 1000, got 0.'],
       [{ first: 1001 }, 'first must be an integer from 1 to 1000, got 1001.'],

@@ -173,7 +173,7 @@ describe('changes and reads', () => {
     assert.equal(noValue.body.errors?.[0]?.extensions?.['code'], 'CONFLICT');
   });
 
-  test('investors: masked without the key, in clear with it, a wrong key is INVALID_ARGUMENT; nested positions, portfolios, impacts', async () => {
+  test('investors: masked without the key, in clear with it, a wrong key is BAD_USER_INPUT; nested positions, portfolios, impacts', async () => {
     const masked = data(await gql('{ investors { nodes { identifier name email currencyCode encrypted masked } } }'));
     assert.deepEqual(masked['investors'].nodes, [
       { identifier: 'inv_1', name: '********', email: '********', currencyCode: 'EUR', encrypted: true, masked: true },
@@ -387,7 +387,7 @@ describe('batching: a portfolio of many positions costs a small constant number 
   });
 });
 
-test('without PORTFOLIO_GRPC_ADDR: UNAVAILABLE on the portfolio fields; a framework answers without its assets', async () => {
+test('without PORTFOLIO_GRPC_ADDR: SERVICE_UNAVAILABLE on the portfolio fields; a framework answers without its assets', async () => {
   // Another gateway over the same services, without the portfolio backend; a fresh account, whose own
   // framework F it lists besides the file's public GBF.
   const bare = await t.another({ PORTFOLIO_GRPC_ADDR: undefined });

@@ -85,7 +85,7 @@ describe('positions connection paged by the service', () => {
     assert.deepEqual([two.totalCount, two.pageInfo.hasNextPage], [2, false]);
   });
 
-  test("bad first, a malformed cursor or another list's cursor are INVALID_ARGUMENT before any call", async () => {
+  test("bad first, a malformed cursor or another list's cursor are BAD_USER_INPUT before any call", async () => {
     const callsBefore = getPositionsCalls().length;
     const nftCursor = Buffer.from(JSON.stringify([1, 'a3f1c2d4-guid'])).toString('base64url');
     for (const [variables, message] of [

@@ -315,7 +315,7 @@ describe('connection and limits', () => {
 });
 
 describe('rate limits on sockets', () => {
-  test('opening a connection and each subscription count against the key; beyond it, 4429 or RESOURCE_EXHAUSTED', async () => {
+  test('opening a connection and each subscription count against the key; beyond it, 4429 or TOO_MANY_REQUESTS', async () => {
     // One request a second per key, two at once: the connection takes one token, the first subscription the other.
     const own = await t.another({ RATE_LIMIT_PER_KEY: '1', RATE_LIMIT_KEY_BURST: '2' });
     const connectTo = (closed?: (e: { code: number; reason: string }) => void) => connect(userKey, closed, own.baseUrl);
@@ -402,7 +402,7 @@ describe('introspection over WebSocket', () => {
 
 // Last: the file's chain service stops serving for good.
 describe('the chain service going away', () => {
-  test('each subscription ends with an UNAVAILABLE error; the socket stays open for the others', async () => {
+  test('each subscription ends with a SERVICE_UNAVAILABLE error; the socket stays open for the others', async () => {
     const own = t;
     let closed: { code: number } | undefined;
     // Not lazy (connect's default): a lazy client closes its socket itself once no subscription is left.

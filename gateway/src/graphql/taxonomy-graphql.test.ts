@@ -270,7 +270,7 @@ describe('reference data', () => {
 });
 
 describe('errors carry extensions.code', () => {
-  test('a 5-digit year: INVALID_ARGUMENT naming the argument, from the service', async () => {
+  test('a 5-digit year: BAD_USER_INPUT naming the argument, from the service', async () => {
     const counts = await callsDuring(async () => {
       assert.deepEqual(onlyError(await gql('{ categories(year: 20245) { id } }')), {
         message: 'year must be a 4-digit year from 1900 to 2200, got 20245.',
@@ -396,7 +396,7 @@ test('every taxonomy type, field and argument is described', async () => {
   assert.deepEqual(missing, []);
 });
 
-test('without a taxonomy backend: UNAVAILABLE', async () => {
+test('without a taxonomy backend: SERVICE_UNAVAILABLE', async () => {
   const bare = await startTestGateway();
   try {
     const res = await gqlAt(bare.baseUrl, '{ categories(year: 2024) { id } }', {}, bare.userKey);
