@@ -135,7 +135,7 @@ describe('bulkheads: per-account share of in-flight backend calls', () => {
       const refused = await gqlAt(t.baseUrl, '{ groups { name } }', {}, slow.apiKey);
       assert.equal(refused.status, 503);
       assert.equal(refused.headers.get('retry-after'), '1');
-      assert.equal(refused.body.errors?.[0]?.extensions?.['code'], 'UNAVAILABLE');
+      assert.equal(refused.body.errors?.[0]?.extensions?.['code'], 'SERVICE_UNAVAILABLE');
       assert.match(refused.body.errors?.[0]?.message ?? '', /at most 2, BACKEND_CALLS_PER_CALLER/);
 
       const v1 = await postCall(t.baseUrl, { solution: 'SVC.ESG.Credits', operation: 'getGroups' }, jsonHeaders(slow.apiKey));

@@ -2,6 +2,7 @@ import type { NextFunction, Request, Response } from 'express';
 import type { Logger } from '@green-impact/shared/logger';
 import { DomainError, NotFoundError } from '@green-impact/shared/errors';
 import { describeError } from './http-errors.js';
+import { errorExtensions } from './graphql/error-codes.js';
 import { locals } from './request-context.js';
 import { VERSIONED_SOLUTIONS, type Solution } from './v1/operation.js';
 
@@ -25,7 +26,7 @@ export function errorHandler(log: Logger) {
     }
     res.status(status);
     if (err instanceof DomainError && err.retryAfterSeconds !== undefined) res.setHeader('Retry-After', String(err.retryAfterSeconds));
-    if (route === '/graphql') res.json({ errors: [{ message: body.message, extensions: { code: body.code } }] });
+    if (route === '/graphql') res.json({ errors: [{ message: body.message, extensions: errorExtensions(body.code) }] });
     else if (route === '/v1/call' && answersInStatusEnvelope(req.body)) res.json({ statusCode: status, statusMessage: body.message, ...body });
     else res.json(body);
   };

@@ -70,7 +70,7 @@ describe('with REQUEST_DEADLINE_MS 1500 and HTTP_HEADERS_TIMEOUT_MS 300', () => 
     const res = await gqlAt(t.baseUrl, '{ groups { id name } }', {}, slow.apiKey);
     assert.equal(res.status, 504, JSON.stringify(res.body));
     assert.deepEqual(res.body, {
-      errors: [{ message: OVER_BUDGET, extensions: { code: 'DEADLINE_EXCEEDED' } }],
+      errors: [{ message: OVER_BUDGET, extensions: { code: 'GATEWAY_TIMEOUT', grpcStatus: 'DEADLINE_EXCEEDED' } }],
     });
     await eventually(() => t.identity.cancelled.slice(cancelledBefore).some((c) => c.method === 'getGroups'));
   });

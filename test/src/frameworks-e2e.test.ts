@@ -274,7 +274,7 @@ for (const db of testDatabases) {
       const invalid = await graphqlClient(system.gatewayUrl, issuerKey)(
         `mutation { addYearSpecificsToProject(input: {identifier: "P-NORTH", year: ${year}, allocatedAmount: -5}) { message } }`,
       );
-      assert.deepEqual([invalid.errors?.[0]?.message, invalid.errors?.[0]?.extensions?.code], ['input.allocatedAmount must be a finite number of at least 0.', 'INVALID_ARGUMENT']);
+      assert.deepEqual([invalid.errors?.[0]?.message, invalid.errors?.[0]?.extensions?.code], ['input.allocatedAmount must be a finite number of at least 0.', 'BAD_USER_INPUT']);
 
       // ---- read back, nested, in English and Swedish ----
       const read = await issuer(`{
@@ -334,7 +334,7 @@ for (const db of testDatabases) {
         'removeProject(identifier: "P-NORTH")',
       ]) {
         const denied = await otherGql(`mutation { ${mutation} { message } }`);
-        assert.deepEqual([denied.errors?.[0]?.message, denied.errors?.[0]?.extensions?.code], ['Not authorized.', 'PERMISSION_DENIED'], mutation);
+        assert.deepEqual([denied.errors?.[0]?.message, denied.errors?.[0]?.extensions?.code], ['Not authorized.', 'FORBIDDEN'], mutation);
       }
       const hidden = await otherGql('mutation { removeFramework(identifier: "DRAFT") { message } }');
       assert.equal(hidden.errors?.[0]?.extensions?.code, 'NOT_FOUND');

@@ -94,7 +94,7 @@ for (const db of testDatabases) {
       await assert.rejects(
         issuer.request('mutation { addFramework(input: {identifier: "WIND", name: "Wind", currencyCode: "EURO"}) { id } }'),
         (err: ClientError) => {
-          assert.equal(err.response.errors?.[0]?.extensions?.['code'], 'INVALID_ARGUMENT');
+          assert.equal(err.response.errors?.[0]?.extensions?.['code'], 'BAD_USER_INPUT');
           assert.match(err.response.errors?.[0]?.message ?? '', /currencyCode/);
           return true;
         },

@@ -52,7 +52,7 @@ for (const db of testDatabases) {
       const me = await graphqlClient(system.gatewayUrl, aliceKey)('{ me { name role } }');
       assert.deepEqual(me.data, { me: { name: 'Alice Issuer', role: 'USER' } });
       const denied = await graphqlClient(system.gatewayUrl, aliceKey)(create, { name: 'Mallory' });
-      assert.equal(denied.errors?.[0]?.extensions?.code, 'PERMISSION_DENIED');
+      assert.equal(denied.errors?.[0]?.extensions?.code, 'FORBIDDEN');
       assert.equal(denied.errors?.[0]?.message, 'Not authorized.');
     });
 
@@ -136,7 +136,7 @@ for (const db of testDatabases) {
       assert.equal(added.errors, undefined, JSON.stringify(added.errors));
       await gql(`mutation { addGroupToUser(userIdentifier: "carol", group: "investors") { message } }`);
       const dup = await gql(`mutation { addGroupToUser(userIdentifier: "carol", group: "investors") { message } }`);
-      assert.equal(dup.errors?.[0]?.extensions?.code, 'ALREADY_EXISTS');
+      assert.equal(dup.errors?.[0]?.extensions?.code, 'CONFLICT');
       assert.equal(dup.errors?.[0]?.message, 'Group is already connected to user.');
       await gql(`mutation { addInvestorToUser(userIdentifier: "carol", investorIdentifier: "inv-7") { message } }`);
       const read = await gql(`{ users(userIdentifier: "carol") { nodes { identifier firstName role groups { id name } } } investorsOfUser { userIdentifier investors { identifier } } groups { name } }`);

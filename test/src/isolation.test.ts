@@ -32,9 +32,9 @@ interface Row {
 }
 
 /** Refusals and empty answers: B learns nothing. */
-const NOTHING = /^(200 (\[\]|null|nodes\[0\]|"No users are registered\.")|200 (NOT_FOUND|PERMISSION_DENIED)|404 NOT_FOUND|403 PERMISSION_DENIED|401 UNAUTHENTICATED)$/;
+const NOTHING = /^(200 (\[\]|null|nodes\[0\]|"No users are registered\.")|200 (NOT_FOUND|FORBIDDEN)|404 NOT_FOUND|403 PERMISSION_DENIED|401 UNAUTHENTICATED)$/;
 /** Refusals only: B changes nothing. */
-const REFUSED = /^(200 (NOT_FOUND|PERMISSION_DENIED)|404 NOT_FOUND|403 PERMISSION_DENIED)$/;
+const REFUSED = /^(200 (NOT_FOUND|FORBIDDEN)|404 NOT_FOUND|403 PERMISSION_DENIED)$/;
 /** B acts on its own namesake or its own namespace, which is allowed. */
 const OWN = /^200/;
 

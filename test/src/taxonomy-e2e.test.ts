@@ -163,7 +163,7 @@ for (const db of testDatabases) {
       }]);
       await must(`mutation($i: ID!) { removeIndicator(input: {id: $i, year: ${year}}) { message } }`, { i: ind.addIndicator.id });
       const denied = await graphqlClient(system.gatewayUrl, userKey)(`mutation { addUnit(input: {name: "t", year: ${year}}) { id } }`);
-      assert.equal(denied.errors?.[0]?.extensions?.code, 'PERMISSION_DENIED');
+      assert.equal(denied.errors?.[0]?.extensions?.code, 'FORBIDDEN');
     });
   });
 }

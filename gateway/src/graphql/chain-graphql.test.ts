@@ -137,7 +137,7 @@ describe('document writes', () => {
     ]);
     await tamper(doc.cid);
     const err = onlyError(await gql(`query($id: ID!) { document(jobId: $id) { cid } }`, { id: written.id }));
-    assert.equal(err.code, 'FAILED_PRECONDITION');
+    assert.equal(err.code, 'CONFLICT');
     assert.match(err.message, /does not match its anchor/);
   });
 
@@ -146,20 +146,20 @@ describe('document writes', () => {
   test('validation names the input fields; unknown networks are refused with the known ones', async () => {
     const write = (input: string) => gql(`mutation { writeFrameworkDocument(input: { ${input} }) { id } }`);
     assert.deepEqual(onlyError(await write('identifier: "GBF", year: 2024, format: JSON, network: "a b"')), {
-      message: 'Unknown network "a b"; expected one of sepolia, amoy, mumbai.', code: 'INVALID_ARGUMENT',
+      message: 'Unknown network "a b"; expected one of sepolia, amoy, mumbai.', code: 'BAD_USER_INPUT',
     });
     assert.deepEqual(onlyError(await write('identifier: "GBF", year: 2024, format: JSON, network: "goerli"')), {
-      message: 'Unknown network "goerli"; expected one of sepolia, amoy, mumbai.', code: 'INVALID_ARGUMENT',
+      message: 'Unknown network "goerli"; expected one of sepolia, amoy, mumbai.', code: 'BAD_USER_INPUT',
     });
     assert.equal(onlyError(await write('identifier: "GBF", year: 2024, format: PDF, network: "sepolia"')).code, 'GRAPHQL_VALIDATION_FAILED');
   });
 });
 
-test('without a chain backend: UNAVAILABLE', async () => {
+test('without a chain backend: SERVICE_UNAVAILABLE', async () => {
   const bare = await t.another({ CHAIN_GRPC_ADDR: undefined });
   try {
     const { body } = await gqlAt(bare.baseUrl, '{ networks { name } }', {}, t.userKey);
-    assert.equal(body.errors?.[0]?.extensions?.['code'], 'UNAVAILABLE');
+    assert.equal(body.errors?.[0]?.extensions?.['code'], 'SERVICE_UNAVAILABLE');
   } finally {
     await bare.stop();
   }

@@ -42,18 +42,18 @@ describe('key-value jobs, listings and networks', () => {
 
   test("the chain service's limits, with messages naming the input fields", async () => {
     assert.deepEqual(onlyError(await gql(`mutation { insertString(input: { network: "sepolia", key: "${'k'.repeat(33)}", value: "v" }) { id } }`)), {
-      message: 'input.key must be at most 32 characters, got 33.', code: 'INVALID_ARGUMENT',
+      message: 'input.key must be at most 32 characters, got 33.', code: 'BAD_USER_INPUT',
     });
     assert.deepEqual(onlyError(await gql(`mutation { insertBytes32(input: { network: "sepolia", key: "k", value: "é${'v'.repeat(31)}" }) { id } }`)), {
-      message: 'input.value must be at most 32 characters and 32 bytes (UTF-8) for insertBytes32, got 32 characters, 33 bytes.', code: 'INVALID_ARGUMENT',
+      message: 'input.value must be at most 32 characters and 32 bytes (UTF-8) for insertBytes32, got 32 characters, 33 bytes.', code: 'BAD_USER_INPUT',
     });
     assert.deepEqual(onlyError(await gql(`mutation { selectString(input: { network: "sepolia", key: "k", idempotencyKey: "${'i'.repeat(256)}" }) { id } }`)), {
-      message: 'input.idempotencyKey must be at most 255 characters.', code: 'INVALID_ARGUMENT',
+      message: 'input.idempotencyKey must be at most 255 characters.', code: 'BAD_USER_INPUT',
     });
     assert.deepEqual(onlyError(await gql(`mutation { selectString(input: { network: "goerli", key: "k" }) { id } }`)), {
-      message: 'Unknown network "goerli"; expected one of sepolia, amoy, mumbai.', code: 'INVALID_ARGUMENT',
+      message: 'Unknown network "goerli"; expected one of sepolia, amoy, mumbai.', code: 'BAD_USER_INPUT',
     });
-    assert.deepEqual(onlyError(await gql(`{ jobs(first: 501) { nodes { id } } }`)), { message: 'first must be at most 500.', code: 'INVALID_ARGUMENT' });
+    assert.deepEqual(onlyError(await gql(`{ jobs(first: 501) { nodes { id } } }`)), { message: 'first must be at most 500.', code: 'BAD_USER_INPUT' });
   });
 
   test('jobs: newest first, filtered by kind, paged; each edge resumes after its job', async () => {
@@ -88,7 +88,7 @@ describe('key-value jobs, listings and networks', () => {
 
   test('documents needs a subject; no key is UNAUTHENTICATED', async () => {
     // The chain service says what a listing needs.
-    const needs = { message: 'framework_identifier, or investor_identifier with position_id, is required.', code: 'INVALID_ARGUMENT' };
+    const needs = { message: 'framework_identifier, or investor_identifier with position_id, is required.', code: 'BAD_USER_INPUT' };
     assert.deepEqual(onlyError(await gql('{ documents { nodes { id } } }')), needs);
     assert.deepEqual(onlyError(await gql('{ documents(investorIdentifier: "inv_1") { nodes { id } } }')), needs);
     assert.equal(onlyError(await gql('{ networks { name } }', {}, '')).code, 'UNAUTHENTICATED');

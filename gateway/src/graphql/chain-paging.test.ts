@@ -81,10 +81,10 @@ describe('connections paged by the chain service', () => {
     const documentCursor = (data(await gql(DOCUMENTS, { first: 1 }))['documents'] as Page).pageInfo.endCursor;
     const nftCursor = (data(await gql(NFTS, { first: 1 }))['nfts'] as Page).pageInfo.endCursor;
     const calls = [sent('listNfts').length, sent('listDocumentJobs').length];
-    const refused = { message: 'after must be a pageInfo.endCursor of this list.', code: 'INVALID_ARGUMENT' };
+    const refused = { message: 'after must be a pageInfo.endCursor of this list.', code: 'BAD_USER_INPUT' };
     assert.deepEqual(onlyError(await gql(NFTS, { first: 1, after: documentCursor })), refused);
     assert.deepEqual(onlyError(await gql(DOCUMENTS, { first: 1, after: nftCursor })), refused);
     assert.deepEqual([sent('listNfts').length, sent('listDocumentJobs').length], calls);
-    assert.equal(onlyError(await gql(NFTS, { first: 0 })).code, 'INVALID_ARGUMENT');
+    assert.equal(onlyError(await gql(NFTS, { first: 0 })).code, 'BAD_USER_INPUT');
   });
 });

@@ -234,7 +234,7 @@ describe('reads', () => {
     const ownId = data(mine)['addFramework'].id;
     const res = await gql('{ frameworks(year: 2024) { nodes { id owned rows { value } } } }', {}, other);
     assert.equal(res.body.errors?.length, 1, JSON.stringify(res.body));
-    assert.deepEqual(res.body.errors![0]!.extensions, { code: 'FAILED_PRECONDITION' });
+    assert.deepEqual(res.body.errors![0]!.extensions, { code: 'CONFLICT', grpcStatus: 'FAILED_PRECONDITION' });
     assert.equal(res.body.errors![0]!.message, `The rows of another account's framework "GBF-2024" cannot be read while you have a framework with the same identifier.`);
     // The connection is in id order (paged by the service): the other account's older framework first.
     assert.deepEqual(res.body.errors![0]!.path, ['frameworks', 'nodes', 0, 'rows']);
@@ -273,7 +273,7 @@ describe('errors carry extensions.code', () => {
     ];
     for (const [query, owner, message] of cases) {
       const counts = await callsDuring(async () => {
-        assert.deepEqual(onlyError(await gql(query)), { message, code: 'INVALID_ARGUMENT' }, query);
+        assert.deepEqual(onlyError(await gql(query)), { message, code: 'BAD_USER_INPUT' }, query);
       });
       if (owner === 'gateway') assert.deepEqual(counts, {}, query);
       else assert.equal(Object.values(counts).reduce((a, b) => a + b, 0), 1, query);
@@ -285,12 +285,12 @@ describe('errors carry extensions.code', () => {
     assert.equal(onlyError(res).code, 'GRAPHQL_VALIDATION_FAILED');
   });
 
-  test("another account's changes of public items: PERMISSION_DENIED Not authorized.; private ones: NOT_FOUND", async () => {
+  test("another account's changes of public items: FORBIDDEN Not authorized.; private ones: NOT_FOUND", async () => {
     // One request each: an error in a non-null mutation field ends the (serial) mutation.
     const cases: [string, string, string][] = [
-      ['mutation { removeFramework(identifier: "GBF-2024") { message } }', 'Not authorized.', 'PERMISSION_DENIED'],
-      ['mutation { addYearSpecificsToProject(input: { identifier: "P-WIND", year: 2024, allocatedAmount: 1 }) { message } }', 'Not authorized.', 'PERMISSION_DENIED'],
-      ['mutation { buildFrameworkFromProjects(identifier: "GBF-2024", year: 2024) { message } }', 'Not authorized.', 'PERMISSION_DENIED'],
+      ['mutation { removeFramework(identifier: "GBF-2024") { message } }', 'Not authorized.', 'FORBIDDEN'],
+      ['mutation { addYearSpecificsToProject(input: { identifier: "P-WIND", year: 2024, allocatedAmount: 1 }) { message } }', 'Not authorized.', 'FORBIDDEN'],
+      ['mutation { buildFrameworkFromProjects(identifier: "GBF-2024", year: 2024) { message } }', 'Not authorized.', 'FORBIDDEN'],
       ['mutation { removeFramework(identifier: "PRIV-1") { message } }', 'No such framework "PRIV-1".', 'NOT_FOUND'],
     ];
     for (const [query, message, code] of cases) assert.deepEqual(onlyError(await gql(query, {}, other)), { message, code }, query);
@@ -300,7 +300,7 @@ describe('errors carry extensions.code', () => {
 describe('removals', () => {
   test('each removal answers the service message; a framework in use is refused first', async () => {
     const refused = await gql('mutation { removeFramework(identifier: "GBF-2024") { message } }');
-    assert.equal(onlyError(refused).code, 'FAILED_PRECONDITION');
+    assert.equal(onlyError(refused).code, 'CONFLICT');
     const res = await gql(`mutation {
       a: removeIndicatorFromProject(input: { identifier: "P-WIND", year: 2024, subCategoryId: ${S2}, indicatorId: ${I2} }) { message }
       b: removeCategoryFromProject(input: { identifier: "P-WIND", year: 2024, subCategoryId: ${S1} }) { message }

@@ -4,7 +4,7 @@ import { USER_ERRORS_FIELD } from './user-errors.js';
 /**
  * SDL of the changes to frameworks and projects (spec §4.6–§4.7), their root fields and input types written from their declarations (catalogue/sdl.ts). Appended to
  * schema.ts's typeDefs. Any account may have frameworks and projects; only the owner changes them
- * (`Not authorized.`, extensions.code PERMISSION_DENIED).
+ * (`Not authorized.`, extensions.code FORBIDDEN).
  */
 export const frameworkMutationTypeDefs = /* GraphQL */ `
   extend type Mutation {${rootFieldsSdl('Mutation', frameworkDomainOperations)}

@@ -92,6 +92,6 @@ describe('framework and project payloads', () => {
     const res = await gql('mutation { addFramework(input: { identifier: "Y", name: "Y", currencyCode: "EUR" }) { message framework(year: 24) { id } } }');
     assert.match(res.body.data?.['addFramework'].message, /^Framework added with id \d+\.$/);
     assert.equal(res.body.data?.['addFramework'].framework, null);
-    assert.equal(res.body.errors?.[0]?.extensions?.['code'], 'INVALID_ARGUMENT');
+    assert.equal(res.body.errors?.[0]?.extensions?.['code'], 'BAD_USER_INPUT');
   });
 });

@@ -52,7 +52,7 @@ export const frameworkTypeDefs = /* GraphQL */ `
     projects: [Project!]!
     """
     Assets visible to the caller that finance this framework (linked to it when added). Null, with an error, only
-    when the portfolio service cannot answer (e.g. UNAVAILABLE): the framework's own fields stand.
+    when the portfolio service cannot answer (e.g. SERVICE_UNAVAILABLE): the framework's own fields stand.
     """
     assets: [Asset!]
   }

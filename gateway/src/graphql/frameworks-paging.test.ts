@@ -99,7 +99,7 @@ describe('frameworks and projects connections paged by the taxonomy service', ()
     assert.equal((await page('frameworks', { first: 3, after: one.pageInfo.endCursor })).totalCount, 5);
   });
 
-  test("bad first, a malformed cursor or another list's cursor are INVALID_ARGUMENT before any call", async () => {
+  test("bad first, a malformed cursor or another list's cursor are BAD_USER_INPUT before any call", async () => {
     const calls = () => callsOf('getFrameworks').length + callsOf('getProjects').length;
     const callsBefore = calls();
     const nftCursor = Buffer.from(JSON.stringify([1, 'a3f1c2d4-guid'])).toString('base64url');
@@ -110,7 +110,7 @@ describe('frameworks and projects connections paged by the taxonomy service', ()
         [{ after: 'nope!' }, 'after must be a pageInfo.endCursor of this list.'],
         [{ after: nftCursor }, 'after must be a pageInfo.endCursor of this list.'],
       ] as const) {
-        assert.deepEqual(onlyError(await gql(listing(field), variables)), { message, code: 'INVALID_ARGUMENT' });
+        assert.deepEqual(onlyError(await gql(listing(field), variables)), { message, code: 'BAD_USER_INPUT' });
       }
     }
     assert.equal(calls(), callsBefore);

@@ -7,6 +7,8 @@ import { deadPort } from '@green-impact/testing/gateway/dead-port';
 import { gqlAt } from '@green-impact/testing/gateway/graphql-calls';
 import { startTestGateway, type TestGateway } from '@green-impact/testing/gateway/real-gateway';
 import { classifyCode, OperationNames, outcomeOf, unresolvedLabel } from './graphql-metrics.js';
+import { GRAPHQL_CODE_OF } from './error-codes.js';
+import type { ErrorCode } from '@green-impact/shared/errors';
 
 /** The current value of gateway_graphql_operations_total for these labels (the registry is per process). */
 async function operations(operation: string, outcome: string, transport = 'http'): Promise<number> {
@@ -25,17 +27,23 @@ async function delta(operation: string, outcome: string, run: () => Promise<unkn
 }
 
 describe('outcome classes', () => {
-  test('codes: 4xx domain codes are client errors, 5xx and unknown codes server errors, request and limit codes refusals', () => {
-    for (const code of ['INVALID_ARGUMENT', 'NOT_FOUND', 'UNAUTHENTICATED', 'PERMISSION_DENIED', 'ALREADY_EXISTS', 'FAILED_PRECONDITION']) assert.equal(classifyCode(code), 'client_error', code);
-    for (const code of ['INTERNAL', 'UNAVAILABLE', 'DEADLINE_EXCEEDED', 'UNIMPLEMENTED', 'INTERNAL_SERVER_ERROR', 'SOMETHING_NEW', undefined]) assert.equal(classifyCode(code), 'server_error', String(code));
-    for (const code of ['GRAPHQL_PARSE_FAILED', 'GRAPHQL_VALIDATION_FAILED', 'QUERY_TOO_COMPLEX', 'RESOURCE_EXHAUSTED', 'BAD_USER_INPUT', 'BAD_REQUEST']) assert.equal(classifyCode(code), 'refused', code);
+  test('codes: 4xx gRPC statuses are client errors, 5xx and unknown codes server errors, request and limit codes refusals', () => {
+    const service = (grpcStatus: ErrorCode) => [GRAPHQL_CODE_OF[grpcStatus], grpcStatus] as const;
+    for (const code of ['INVALID_ARGUMENT', 'NOT_FOUND', 'UNAUTHENTICATED', 'PERMISSION_DENIED', 'ALREADY_EXISTS', 'FAILED_PRECONDITION'] as const) assert.equal(classifyCode(...service(code)), 'client_error', code);
+    for (const code of ['INTERNAL', 'UNAVAILABLE', 'DEADLINE_EXCEEDED', 'UNIMPLEMENTED'] as const) assert.equal(classifyCode(...service(code)), 'server_error', code);
+    for (const code of ['INTERNAL_SERVER_ERROR', 'SOMETHING_NEW', undefined]) assert.equal(classifyCode(code), 'server_error', String(code));
+    // A service's BAD_USER_INPUT is the caller's mistake; Apollo's (a variable that does not fit, no grpcStatus) a refused document.
+    for (const code of ['GRAPHQL_PARSE_FAILED', 'GRAPHQL_VALIDATION_FAILED', 'QUERY_TOO_COMPLEX', 'BAD_USER_INPUT', 'BAD_REQUEST']) assert.equal(classifyCode(code), 'refused', code);
+    assert.equal(classifyCode(...service('RESOURCE_EXHAUSTED')), 'refused');
   });
 
-  test('an answer counts as its worst error; a bulkhead\'s UNAVAILABLE is a refusal', () => {
+  test('an answer counts as its worst error; a bulkhead\'s SERVICE_UNAVAILABLE is a refusal', () => {
+    const service = (grpcStatus: ErrorCode) => ({ code: GRAPHQL_CODE_OF[grpcStatus], grpcStatus });
     assert.equal(outcomeOf(undefined), 'success');
-    assert.equal(outcomeOf([{ message: 'a', extensions: { code: 'NOT_FOUND' } }, { message: 'b', extensions: { code: 'INTERNAL' } }]), 'server_error');
-    assert.equal(outcomeOf([{ message: 'a', extensions: { code: 'NOT_FOUND' } }]), 'client_error');
-    assert.equal(outcomeOf([{ message: 'a', extensions: { code: 'UNAVAILABLE' } }], true), 'refused');
+    assert.equal(outcomeOf([{ message: 'a', extensions: service('NOT_FOUND') }, { message: 'b', extensions: service('INTERNAL') }]), 'server_error');
+    assert.equal(outcomeOf([{ message: 'a', extensions: service('NOT_FOUND') }]), 'client_error');
+    assert.equal(outcomeOf([{ message: 'a', extensions: service('UNAVAILABLE') }], true), 'refused');
+    assert.equal(outcomeOf([{ message: 'a', extensions: service('UNAVAILABLE') }]), 'server_error');
   });
 
   test('operation names are a bounded set: learned only from validated operations, at most max, then "other"', () => {
@@ -70,7 +78,7 @@ describe('gateway_graphql_operations_total over HTTP and WebSocket', () => {
     const failures = await delta('MetricsLanguages', 'server_error', async () => {
       const res = await gqlAt(t.baseUrl, 'query MetricsLanguages { languages { code } }', {}, t.userKey);
       status = res.status;
-      assert.equal(res.body.errors?.[0]?.extensions?.['code'], 'UNAVAILABLE');
+      assert.equal(res.body.errors?.[0]?.extensions?.['code'], 'SERVICE_UNAVAILABLE');
     });
     assert.equal(status, 200, 'GraphQL answers errors with 200: http_requests_total cannot see this failure');
     assert.equal(failures, 1);

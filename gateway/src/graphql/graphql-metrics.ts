@@ -29,6 +29,7 @@ const REFUSED_CODES = new Set([
   'PERSISTED_QUERY_NOT_FOUND',
   'PERSISTED_QUERY_NOT_SUPPORTED',
   'RESOURCE_EXHAUSTED',
+  'TOO_MANY_REQUESTS',
   'PAYLOAD_TOO_LARGE',
 ]);
 
@@ -39,8 +40,12 @@ export function worse(a: Outcome, b: Outcome): Outcome {
   return SEVERITY[b] > SEVERITY[a] ? b : a;
 }
 
-/** The class of one error by its extensions.code, as the client sees it. */
-export function classifyCode(code: unknown): Exclude<Outcome, 'success'> {
+/**
+ * The class of one error by its extensions, as the client sees it: by its gRPC status when it has one (a
+ * service's BAD_USER_INPUT is the caller's mistake, Apollo's is a refused document), else by its code.
+ */
+export function classifyCode(code: unknown, grpcStatus?: unknown): Exclude<Outcome, 'success'> {
+  if (typeof grpcStatus === 'string') code = grpcStatus;
   if (typeof code !== 'string') return 'server_error';
   if (REFUSED_CODES.has(code)) return 'refused';
   const status = (HTTP_STATUS_OF as Partial<Record<string, number>>)[code as ErrorCode];
@@ -51,8 +56,8 @@ export function classifyCode(code: unknown): Exclude<Outcome, 'success'> {
 export function outcomeOf(errors: readonly GraphQLFormattedError[] | undefined, refusedUnavailable = false): Outcome {
   let outcome: Outcome = 'success';
   for (const error of errors ?? []) {
-    const code = error.extensions?.['code'];
-    outcome = worse(outcome, refusedUnavailable && code === 'UNAVAILABLE' ? 'refused' : classifyCode(code));
+    const grpcStatus = error.extensions?.['grpcStatus'];
+    outcome = worse(outcome, refusedUnavailable && grpcStatus === 'UNAVAILABLE' ? 'refused' : classifyCode(error.extensions?.['code'], grpcStatus));
   }
   return outcome;
 }

@@ -48,31 +48,31 @@ describe('authentication', () => {
   });
 });
 
-describe('error codes match /v1/call', () => {
-  test('PERMISSION_DENIED for operator-only fields', async () => {
-    assert.deepEqual(onlyError(await gql('{ accounts { nodes { id } } }')), { message: 'Not authorized.', code: 'PERMISSION_DENIED' });
+describe("error codes: the ecosystem names of /v1/call's codes", () => {
+  test('FORBIDDEN for operator-only fields', async () => {
+    assert.deepEqual(onlyError(await gql('{ accounts { nodes { id } } }')), { message: 'Not authorized.', code: 'FORBIDDEN' });
   });
 
-  test('INVALID_ARGUMENT from the shared parameter rules, named after the GraphQL field', async () => {
+  test('BAD_USER_INPUT from the shared parameter rules, named after the GraphQL field', async () => {
     // The e-mail address's format is the identity service's rule: its refusal, relabelled input.email, is
     // checked against the real service in catalogue/identity/identity.test.ts.
     const empty = await gql('mutation { removeUser(userIdentifier: "") { message } }');
-    assert.deepEqual(onlyError(empty), { message: 'userIdentifier is required.', code: 'INVALID_ARGUMENT' });
+    assert.deepEqual(onlyError(empty), { message: 'userIdentifier is required.', code: 'BAD_USER_INPUT' });
   });
 
-  test('NOT_FOUND and ALREADY_EXISTS carry the spec texts', async () => {
+  test('NOT_FOUND and CONFLICT carry the spec texts', async () => {
     assert.deepEqual(onlyError(await gql('mutation { removeUser(userIdentifier: "ghost") { message } }')), {
       message: 'No such user.',
       code: 'NOT_FOUND',
     });
   });
 
-  test('unexpected failures are INTERNAL and reveal nothing', async () => {
+  test('unexpected failures are INTERNAL_SERVER_ERROR and reveal nothing', async () => {
     const broken = await t.createAccount('Broken');
     const lift = t.identity.fail((c) => c.method === 'getGroups' && c.caller?.accountId === broken.caller.accountId, new Error('relation "groups" does not exist at db.internal:5432'));
     try {
       const res = await gql('{ groups { id name } }', {}, broken.apiKey);
-      assert.deepEqual(onlyError(res), { message: 'Internal error.', code: 'INTERNAL' });
+      assert.deepEqual(onlyError(res), { message: 'Internal error.', code: 'INTERNAL_SERVER_ERROR' });
       assert.doesNotMatch(JSON.stringify(res.body), /relation|db\.internal/);
     } finally {
       lift();
@@ -126,7 +126,7 @@ describe('error codes match /v1/call', () => {
     });
     assert.equal(bad.status, 400);
     assert.deepEqual(await bad.json(), {
-      errors: [{ message: 'The request body is not valid JSON.', extensions: { code: 'INVALID_ARGUMENT' } }],
+      errors: [{ message: 'The request body is not valid JSON.', extensions: { code: 'BAD_USER_INPUT', grpcStatus: 'INVALID_ARGUMENT' } }],
     });
     const big = await fetch(`${t.baseUrl}/graphql`, {
       method: 'POST',

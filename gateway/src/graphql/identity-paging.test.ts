@@ -61,22 +61,22 @@ describe('users and accounts connections paged by the identity service', () => {
       assert.deepEqual(await accounts({ first, after: byGateway.pageInfo.endCursor }), paginate(all, checkPage({ first, after: byGateway.pageInfo.endCursor }), (n) => n.id));
     }
     assert.ok(requests('listAccounts').slice(before).every((c) => c.pageSize !== undefined), 'the whole list is never asked for');
-    assert.deepEqual(onlyError(await gql(ACCOUNTS, {})), { message: 'Not authorized.', code: 'PERMISSION_DENIED' });
+    assert.deepEqual(onlyError(await gql(ACCOUNTS, {})), { message: 'Not authorized.', code: 'FORBIDDEN' });
   });
 
-  test("bad first, a malformed cursor or another list's cursor are INVALID_ARGUMENT", async () => {
+  test("bad first, a malformed cursor or another list's cursor are BAD_USER_INPUT", async () => {
     const calls = () => requests('getUsers').length + requests('listAccounts').length;
     const callsBefore = calls();
     const accountCursor = Buffer.from(JSON.stringify([1, t.user.accountId])).toString('base64url');
     const userCursor = Buffer.from(JSON.stringify([1, '3'])).toString('base64url');
-    const refused = { message: 'after must be a pageInfo.endCursor of this list.', code: 'INVALID_ARGUMENT' };
-    assert.deepEqual(onlyError(await gql(USERS, { first: 1001 })), { message: 'first must be an integer from 1 to 1000, got 1001.', code: 'INVALID_ARGUMENT' });
+    const refused = { message: 'after must be a pageInfo.endCursor of this list.', code: 'BAD_USER_INPUT' };
+    assert.deepEqual(onlyError(await gql(USERS, { first: 1001 })), { message: 'first must be an integer from 1 to 1000, got 1001.', code: 'BAD_USER_INPUT' });
     assert.deepEqual(onlyError(await gql(USERS, { after: accountCursor })), refused);
     assert.deepEqual(onlyError(await gql(ACCOUNTS, { after: userCursor }, t.operatorKey)), refused);
     assert.deepEqual(onlyError(await gql(ACCOUNTS, { after: 'nope!' }, t.operatorKey)), refused);
     assert.equal(calls(), callsBefore, 'refused before any call');
     // An id of the right shape that names no account: the service refuses it.
     const unknown = Buffer.from(JSON.stringify([1, randomUUID()])).toString('base64url');
-    assert.deepEqual(onlyError(await gql(ACCOUNTS, { after: unknown }, t.operatorKey)), { message: 'page_token must be a next_page_token of this listing.', code: 'INVALID_ARGUMENT' });
+    assert.deepEqual(onlyError(await gql(ACCOUNTS, { after: unknown }, t.operatorKey)), { message: 'page_token must be a next_page_token of this listing.', code: 'BAD_USER_INPUT' });
   });
 });

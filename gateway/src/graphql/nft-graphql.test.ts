@@ -133,9 +133,9 @@ describe('mint and read', () => {
       [{ ...mintInput('x'), name: '' }, 'input.name is required.'],
       [{ ...mintInput('x'), network: 'no such' }, 'Unknown network "no such"; expected one of sepolia, amoy, mumbai.'],
     ];
-    for (const [input, message] of cases) assert.deepEqual(onlyError(await gql(MINT, { input })), { message, code: 'INVALID_ARGUMENT' });
+    for (const [input, message] of cases) assert.deepEqual(onlyError(await gql(MINT, { input })), { message, code: 'BAD_USER_INPUT' });
     assert.deepEqual(onlyError(await gql(MINT, { input: mintInput('x') }, null)), { message: 'Please submit client identifier.', code: 'UNAUTHENTICATED' });
-    assert.deepEqual(onlyError(await gql('{ nfts(first: 0) { nodes { guid } } }')), { message: 'first must be an integer from 1 to 1000, got 0.', code: 'INVALID_ARGUMENT' });
+    assert.deepEqual(onlyError(await gql('{ nfts(first: 0) { nodes { guid } } }')), { message: 'first must be an integer from 1 to 1000, got 0.', code: 'BAD_USER_INPUT' });
   });
 });
 
@@ -150,7 +150,7 @@ describe('transfer, send, claim, revoke', () => {
     assert.deepEqual(job.request.parameters, { nftId: nft.nftId, address: WALLET, destination: WALLET });
     assert.equal((t.chain!.calls.filter((c) => c.method === 'transferNft').at(-1)!.request as any).address, WALLET.toLowerCase());
     const bad = await gql(`mutation { transferNft(input: { network: "sepolia", nftId: "1", address: "0x12" }) { id } }`);
-    assert.deepEqual(onlyError(bad), { message: 'input.address must be a wallet address (0x + 40 hex digits, EIP-55 checksum when mixed case), got "0x12".', code: 'INVALID_ARGUMENT' });
+    assert.deepEqual(onlyError(bad), { message: 'input.address must be a wallet address (0x + 40 hex digits, EIP-55 checksum when mixed case), got "0x12".', code: 'BAD_USER_INPUT' });
   });
 
   test('sendNft answers the codes once; claimNft without a key answers the job; revokeNftSend without a key answers the NFT', async () => {
@@ -175,6 +175,6 @@ describe('transfer, send, claim, revoke', () => {
     }, null))['revokeNftSend'];
     assert.deepEqual(revoked, { guid: other.guid, status: 'CREATED', transferredTo: null });
     const again = await gql(`mutation { claimNft(input: { receiverCode: "${codes.receiverCode}", address: "${WALLET}" }) { id } }`, {}, null);
-    assert.deepEqual(onlyError(again), { message: 'The send was revoked by its owner; the receiver code no longer works.', code: 'FAILED_PRECONDITION' });
+    assert.deepEqual(onlyError(again), { message: 'The send was revoked by its owner; the receiver code no longer works.', code: 'CONFLICT' });
   });
 });

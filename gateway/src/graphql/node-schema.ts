@@ -17,12 +17,12 @@ export const nodeTypeDefs = /* GraphQL */ `
     """
     The object a nodeId names, read as the caller as the type's own Query reads it (investor names and
     e-mails masked: node takes no decryption key). Null when the caller may not see it or it no longer
-    exists; INVALID_ARGUMENT for an id this API did not give out.
+    exists; BAD_USER_INPUT for an id this API did not give out.
     """
     node("A nodeId, as a Node type's nodeId field gave it." id: ID!): Node
     """
     The objects some nodeIds name, in the order of ids, null where node(id) would be null. At most 100
-    ids (INVALID_ARGUMENT beyond); the query cost counts the selection once per id.
+    ids (BAD_USER_INPUT beyond); the query cost counts the selection once per id.
     """
     nodes("nodeIds, as Node types' nodeId fields gave them; at most 100." ids: [ID!]!): [Node]!
   }

@@ -202,8 +202,8 @@ describe('node(id:)', () => {
     assert.deepEqual(data(await gql('query($id: ID!) { node(id: $id) { nodeId } }', { id: gone })), { node: null });
   });
 
-  test('malformed ids, unknown types and forged keys are INVALID_ARGUMENT', async () => {
-    const refused = { message: 'id must be a nodeId this API gave out.', code: 'INVALID_ARGUMENT' };
+  test('malformed ids, unknown types and forged keys are BAD_USER_INPUT', async () => {
+    const refused = { message: 'id must be a nodeId this API gave out.', code: 'BAD_USER_INPUT' };
     const bad = [
       '', 'not base64!', `${read['Position']!['nodeId']}=`, b64('Position'), b64('Widget:1'), b64('Position:abc'), b64('Position:0'),
       b64('Job:not-a-uuid'), b64('Framework:1:24:GBF'), b64('Asset:1:'), b64('__Schema:1'), b64('toString:1'),
@@ -235,13 +235,13 @@ describe('nodes(ids:)', () => {
   test('a bad id names its place; more than 100 ids are refused before anything is read', async () => {
     assert.deepEqual(onlyError(await gql('query($ids: [ID!]!) { nodes(ids: $ids) { nodeId } }', { ids: [read['Job']!['nodeId'], 'x!'] })), {
       message: 'ids[1] must be a nodeId this API gave out.',
-      code: 'INVALID_ARGUMENT',
+      code: 'BAD_USER_INPUT',
     });
     const calls = t.portfolio!.calls.length;
     const many = Array.from({ length: 101 }, () => read['Position']!['nodeId']);
     assert.deepEqual(onlyError(await gql('query($ids: [ID!]!) { nodes(ids: $ids) { nodeId } }', { ids: many })), {
       message: 'ids holds 101 ids; at most 100 are allowed.',
-      code: 'INVALID_ARGUMENT',
+      code: 'BAD_USER_INPUT',
     });
     assert.equal(t.portfolio!.calls.length, calls);
     const hundred = data(await gql('query($ids: [ID!]!) { nodes(ids: $ids) { nodeId } }', { ids: many.slice(1) }))['nodes'];

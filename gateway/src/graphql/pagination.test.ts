@@ -42,7 +42,7 @@ describe('paginate', () => {
     assert.deepEqual(ids(paginate(lost, checkPage({ first: 2, after: one.pageInfo.endCursor }), (i) => i.id)), ['d', 'e']);
   });
 
-  test('bad page arguments are INVALID_ARGUMENT', () => {
+  test('bad page arguments are INVALID_ARGUMENT, BAD_USER_INPUT in GraphQL', () => {
     for (const [args, message] of [
       [{ first: 0 }, 'first must be an integer from 1 to 1000, got 0.'],
       [{ first: 1001 }, 'first must be an integer from 1 to 1000, got 1001.'],
@@ -84,6 +84,6 @@ describe('a paged root list over real HTTP', () => {
     }
     assert.deepEqual(seen, ['page-0', 'page-1', 'page-2', 'page-3', 'page-4']);
     const bad = await gql('{ users(after: "nope") { nodes { identifier } } }');
-    assert.deepEqual(bad.errors?.map((e) => [e.message, e.extensions.code]), [['after must be a pageInfo.endCursor of this list.', 'INVALID_ARGUMENT']]);
+    assert.deepEqual(bad.errors?.map((e) => [e.message, e.extensions.code]), [['after must be a pageInfo.endCursor of this list.', 'BAD_USER_INPUT']]);
   });
 });

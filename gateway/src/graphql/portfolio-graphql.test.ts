@@ -109,7 +109,7 @@ describe('changes and reads', () => {
     ];
     for (const [mutation, message] of cases) {
       const before = t.portfolio!.calls.length;
-      assert.deepEqual(onlyError(await gql(`mutation { ${mutation} }`)), { message, code: 'INVALID_ARGUMENT' }, mutation);
+      assert.deepEqual(onlyError(await gql(`mutation { ${mutation} }`)), { message, code: 'BAD_USER_INPUT' }, mutation);
       assert.equal(t.portfolio!.calls.length, before, mutation);
     }
   });
@@ -171,10 +171,10 @@ describe('changes and reads', () => {
     assert.deepEqual(other, { assets: { nodes: [{ identifier: 'SE0001', owned: false }] }, frameworks: { nodes: [{ assets: [{ identifier: 'SE0001' }] }] } });
     const noValue = await gql('{ asset(identifier: "SE0002") { identifier frameworkDetails(year: 2024) { share } } }');
     assert.deepEqual(noValue.body.data, { asset: { identifier: 'SE0002', frameworkDetails: null } });
-    assert.equal(noValue.body.errors?.[0]?.extensions?.['code'], 'FAILED_PRECONDITION');
+    assert.equal(noValue.body.errors?.[0]?.extensions?.['code'], 'CONFLICT');
   });
 
-  test('investors: masked without the key, in clear with it, a wrong key is INVALID_ARGUMENT; nested positions, portfolios, impacts', async () => {
+  test('investors: masked without the key, in clear with it, a wrong key is BAD_USER_INPUT; nested positions, portfolios, impacts', async () => {
     const masked = data(await gql('{ investors { nodes { identifier name email currencyCode encrypted masked } } }'));
     assert.deepEqual(masked['investors'].nodes, [
       { identifier: 'inv_1', name: '********', email: '********', currencyCode: 'EUR', encrypted: true, masked: true },
@@ -216,7 +216,7 @@ describe('changes and reads', () => {
     // A key of the right form that is not the one (the form is the service's rule, tested there).
     assert.deepEqual(onlyError(await gql(`{ investors(decryptionKey: "${'c'.repeat(64)}") { nodes { name } } }`)), {
       message: 'The decryption key does not match the key the data was encrypted with.',
-      code: 'INVALID_ARGUMENT',
+      code: 'BAD_USER_INPUT',
     });
     assert.deepEqual(data(await gql('{ investors { nodes { id } } }', {}, otherKey)), { investors: { nodes: [] } });
 
@@ -292,7 +292,7 @@ describe('changes and reads', () => {
       f: { message: 'Asset removed.' },
     });
     assert.deepEqual(data(await gql('{ positions { nodes { id } } portfolios { nodes { id } } }')), { positions: { nodes: [] }, portfolios: { nodes: [] } });
-    assert.deepEqual(onlyError(await gql('mutation { removeAsset(identifier: "SE0001") { message } }', {}, otherKey)), { message: 'Not authorized.', code: 'PERMISSION_DENIED' });
+    assert.deepEqual(onlyError(await gql('mutation { removeAsset(identifier: "SE0001") { message } }', {}, otherKey)), { message: 'Not authorized.', code: 'FORBIDDEN' });
   });
 });
 
@@ -388,7 +388,7 @@ describe('batching: a portfolio of many positions costs a small constant number 
   });
 });
 
-test('without PORTFOLIO_GRPC_ADDR: UNAVAILABLE on the portfolio fields; a framework answers without its assets', async () => {
+test('without PORTFOLIO_GRPC_ADDR: SERVICE_UNAVAILABLE on the portfolio fields; a framework answers without its assets', async () => {
   // Another gateway over the same services, without the portfolio backend; a fresh account, whose own
   // framework F it lists besides the file's public GBF.
   const bare = await t.another({ PORTFOLIO_GRPC_ADDR: undefined });
@@ -396,14 +396,14 @@ test('without PORTFOLIO_GRPC_ADDR: UNAVAILABLE on the portfolio fields; a framew
   try {
     const post = (query: string) => gqlAt(bare.baseUrl, query, {}, fresh.apiKey);
     const message = 'The portfolio service is not available: this gateway has no portfolio backend configured.';
-    assert.deepEqual(onlyError(await post('{ assets { nodes { id } } }')), { message, code: 'UNAVAILABLE' });
-    assert.deepEqual(onlyError(await post('mutation { generateInvestorIdentifier }')), { message, code: 'UNAVAILABLE' });
+    assert.deepEqual(onlyError(await post('{ assets { nodes { id } } }')), { message, code: 'SERVICE_UNAVAILABLE' });
+    assert.deepEqual(onlyError(await post('mutation { generateInvestorIdentifier }')), { message, code: 'SERVICE_UNAVAILABLE' });
     data(await post('mutation { addFramework(input: { identifier: "F", name: "F", currencyCode: "EUR" }) { id } }'));
     const partial = await post('{ frameworks(year: 2024) { nodes { identifier assets { id } } } }');
     const nodes = partial.body.data!['frameworks'].nodes as { identifier: string; assets: unknown }[];
     assert.deepEqual(nodes.map((n) => n.identifier).sort(), ['F', 'GBF']);
     assert.ok(nodes.every((n) => n.assets === null), JSON.stringify(nodes));
-    assert.deepEqual(partial.body.errors?.map((e) => [e.message, e.extensions?.['code'], e.path]), nodes.map((_, i) => [message, 'UNAVAILABLE', ['frameworks', 'nodes', i, 'assets']]));
+    assert.deepEqual(partial.body.errors?.map((e) => [e.message, e.extensions?.['code'], e.path]), nodes.map((_, i) => [message, 'SERVICE_UNAVAILABLE', ['frameworks', 'nodes', i, 'assets']]));
   } finally {
     await bare.stop();
   }

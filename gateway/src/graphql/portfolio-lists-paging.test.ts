@@ -74,14 +74,14 @@ for (const list of lists) {
       assert.ok(callsOf(list.method).slice(callsBefore).every((c) => c.pageSize !== undefined), 'the whole list is never asked for');
     });
 
-    test("bad first, a malformed cursor or another list's cursor are INVALID_ARGUMENT before any call", async () => {
+    test("bad first, a malformed cursor or another list's cursor are BAD_USER_INPUT before any call", async () => {
       const callsBefore = callsOf(list.method).length;
       for (const [variables, message] of [
         [{ first: 0 }, 'first must be an integer from 1 to 1000, got 0.'],
         [{ after: 'nope!' }, 'after must be a pageInfo.endCursor of this list.'],
         [{ after: list.foreign }, 'after must be a pageInfo.endCursor of this list.'],
       ] as const) {
-        assert.deepEqual(onlyError(await gql(QUERY, variables)), { message, code: 'INVALID_ARGUMENT' });
+        assert.deepEqual(onlyError(await gql(QUERY, variables)), { message, code: 'BAD_USER_INPUT' });
       }
       assert.equal(callsOf(list.method).length, callsBefore);
     });

@@ -71,21 +71,21 @@ test('GraphQL answers the same refusals named as its caller named the field', as
     ['computePositionImpacts(positionId: "1", year: 20245) { message }', 'year must be a 4-digit year from 1900 to 2200, got 20245.'],
   ];
   for (const [mutation, message] of cases) {
-    assert.deepEqual(onlyError(await gql(`mutation { ${mutation} }`)), { message, code: 'INVALID_ARGUMENT' }, mutation);
+    assert.deepEqual(onlyError(await gql(`mutation { ${mutation} }`)), { message, code: 'BAD_USER_INPUT' }, mutation);
   }
   // A date that does not exist is not a Date: the schema's scalar refuses it before any service is asked (issue 29).
   const day = onlyError(await gql('mutation { addPosition(input: { investorIdentifier: "inv_1", assetIdentifier: "SE0001", amount: 5, currencyCode: "EUR", startDate: "2024-02-30" }) { message } }'));
   assert.equal(day.message, 'Date must be a calendar date YYYY-MM-DD such as "2025-06-30": got "2024-02-30".');
   assert.equal(day.code, 'BAD_USER_INPUT');
   // Reads by identifier and key: the service's batch reads refuse what it could not have stored.
-  assert.deepEqual(onlyError(await gql(`{ asset(identifier: "${'x'.repeat(256)}") { id } }`)), { message: 'identifier must be 1 to 255 characters.', code: 'INVALID_ARGUMENT' });
+  assert.deepEqual(onlyError(await gql(`{ asset(identifier: "${'x'.repeat(256)}") { id } }`)), { message: 'identifier must be 1 to 255 characters.', code: 'BAD_USER_INPUT' });
   assert.deepEqual(onlyError(await gql(`{ investor(identifier: "inv_1", decryptionKey: "${'k'.repeat(256)}") { id } }`)), {
     message: 'decryptionKey must be at most 255 characters.',
-    code: 'INVALID_ARGUMENT',
+    code: 'BAD_USER_INPUT',
   });
   // Nested fields, GraphQL's own, name their arguments too.
   assert.deepEqual(onlyError(await gql('{ investor(identifier: "inv_1") { impacts(year: 24) { year } } }')), {
     message: 'year must be a 4-digit year from 1900 to 2200, got 24.',
-    code: 'INVALID_ARGUMENT',
+    code: 'BAD_USER_INPUT',
   });
 });

@@ -85,7 +85,7 @@ describe('positions connection paged by the service', () => {
     assert.deepEqual([two.totalCount, two.pageInfo.hasNextPage], [2, false]);
   });
 
-  test("bad first, a malformed cursor or another list's cursor are INVALID_ARGUMENT before any call", async () => {
+  test("bad first, a malformed cursor or another list's cursor are BAD_USER_INPUT before any call", async () => {
     const callsBefore = getPositionsCalls().length;
     const nftCursor = Buffer.from(JSON.stringify([1, 'a3f1c2d4-guid'])).toString('base64url');
     for (const [variables, message] of [
@@ -94,7 +94,7 @@ describe('positions connection paged by the service', () => {
       [{ after: 'nope!' }, 'after must be a pageInfo.endCursor of this list.'],
       [{ after: nftCursor }, 'after must be a pageInfo.endCursor of this list.'],
     ] as const) {
-      assert.deepEqual(onlyError(await gql(PAGE, variables)), { message, code: 'INVALID_ARGUMENT' });
+      assert.deepEqual(onlyError(await gql(PAGE, variables)), { message, code: 'BAD_USER_INPUT' });
     }
     assert.equal(getPositionsCalls().length, callsBefore);
   });
@@ -121,6 +121,6 @@ describe('investors connection paged by the service', () => {
     }
     assert.ok(calls().slice(callsBefore).every((c) => c.pageSize !== undefined), 'the whole list is never asked for');
     const nftCursor = Buffer.from(JSON.stringify([1, 'a3f1c2d4-guid'])).toString('base64url');
-    assert.deepEqual(onlyError(await gql(INVESTORS, { after: nftCursor })), { message: 'after must be a pageInfo.endCursor of this list.', code: 'INVALID_ARGUMENT' });
+    assert.deepEqual(onlyError(await gql(INVESTORS, { after: nftCursor })), { message: 'after must be a pageInfo.endCursor of this list.', code: 'BAD_USER_INPUT' });
   });
 });

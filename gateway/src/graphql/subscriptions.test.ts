@@ -141,7 +141,7 @@ describe('jobUpdated', () => {
       const updates = client.iterate({ query: 'subscription($ids: [ID!]) { jobUpdated(ids: $ids) { id } }', variables: { ids } });
       const { value } = await updates.next();
       assert.deepEqual(value?.errors?.map((e: GqlError) => [e.message, e.extensions?.['code']]), [
-        ['ids must hold at most 100 job ids, got 101.', 'INVALID_ARGUMENT'],
+        ['ids must hold at most 100 job ids, got 101.', 'BAD_USER_INPUT'],
       ]);
       assert.equal((await updates.next()).done, true);
     } finally {
@@ -302,7 +302,7 @@ describe('connection and limits', () => {
       await until(() => watches() === 3, 'three watches');
       const fourth = client.iterate({ query: 'subscription { jobUpdated { id } }' });
       await assert.rejects(fourth.next(), (errors: { message: string; extensions: { code: string } }[]) => {
-        assert.equal(errors[0]!.extensions.code, 'RESOURCE_EXHAUSTED');
+        assert.equal(errors[0]!.extensions.code, 'TOO_MANY_REQUESTS');
         assert.equal(errors[0]!.message, 'A connection may hold at most 3 subscriptions.');
         return true;
       });
@@ -315,7 +315,7 @@ describe('connection and limits', () => {
 });
 
 describe('rate limits on sockets', () => {
-  test('opening a connection and each subscription count against the key; beyond it, 4429 or RESOURCE_EXHAUSTED', async () => {
+  test('opening a connection and each subscription count against the key; beyond it, 4429 or TOO_MANY_REQUESTS', async () => {
     // One request a second per key, two at once: the connection takes one token, the first subscription the other.
     const own = await t.another({ RATE_LIMIT_PER_KEY: '1', RATE_LIMIT_KEY_BURST: '2' });
     const connectTo = (closed?: (e: { code: number; reason: string }) => void) => connect(userKey, closed, own.baseUrl);
@@ -327,7 +327,7 @@ describe('rate limits on sockets', () => {
       // Refused before it starts: a graphql-ws `error` message, which the client's iterator rejects with.
       const second = client.iterate({ query: 'subscription { jobUpdated { id } }' });
       await assert.rejects(second.next(), (errors: GqlError[]) => {
-        assert.equal(errors[0]!.extensions?.['code'], 'RESOURCE_EXHAUSTED');
+        assert.equal(errors[0]!.extensions?.['code'], 'TOO_MANY_REQUESTS');
         assert.match(errors[0]!.message, /^Too many requests for this API key; retry in \d+ s\.$/);
         return true;
       });
@@ -402,7 +402,7 @@ describe('introspection over WebSocket', () => {
 
 // Last: the file's chain service stops serving for good.
 describe('the chain service going away', () => {
-  test('each subscription ends with an UNAVAILABLE error; the socket stays open for the others', async () => {
+  test('each subscription ends with a SERVICE_UNAVAILABLE error; the socket stays open for the others', async () => {
     const own = t;
     let closed: { code: number } | undefined;
     // Not lazy (connect's default): a lazy client closes its socket itself once no subscription is left.
@@ -417,14 +417,14 @@ describe('the chain service going away', () => {
       for (const [name, next] of [['jobUpdated', nextJob], ['nftUpdated', nextNft]] as const) {
         const { value } = await next;
         assert.equal(value?.data, null, name);
-        assert.equal(value?.errors?.[0]?.extensions?.['code'], 'UNAVAILABLE', `${name}: ${JSON.stringify(value)}`);
+        assert.equal(value?.errors?.[0]?.extensions?.['code'], 'SERVICE_UNAVAILABLE', `${name}: ${JSON.stringify(value)}`);
       }
       assert.equal((await jobs.next()).done, true);
       assert.equal((await nfts.next()).done, true);
       // The connection is still there: a new subscription is answered (UNAVAILABLE: no chain service).
       const again = client.iterate({ query: 'subscription { jobUpdated { id } }' });
       const { value } = await again.next();
-      assert.equal(value?.errors?.[0]?.extensions?.['code'], 'UNAVAILABLE', JSON.stringify(value));
+      assert.equal(value?.errors?.[0]?.extensions?.['code'], 'SERVICE_UNAVAILABLE', JSON.stringify(value));
       assert.equal(closed, undefined, 'the socket was not closed');
     } finally {
       await client.dispose();

@@ -270,11 +270,11 @@ describe('reference data', () => {
 });
 
 describe('errors carry extensions.code', () => {
-  test('a 5-digit year: INVALID_ARGUMENT naming the argument, from the service', async () => {
+  test('a 5-digit year: BAD_USER_INPUT naming the argument, from the service', async () => {
     const counts = await callsDuring(async () => {
       assert.deepEqual(onlyError(await gql('{ categories(year: 20245) { id } }')), {
         message: 'year must be a 4-digit year from 1900 to 2200, got 20245.',
-        code: 'INVALID_ARGUMENT',
+        code: 'BAD_USER_INPUT',
       });
     });
     assert.deepEqual(counts, { getCategories: 1 }, 'the service owns the bounds');
@@ -285,29 +285,29 @@ describe('errors carry extensions.code', () => {
     const fx = await gql('mutation ($i: AddFxRateInput!) { addFxRate(input: $i) { message } }', {
       i: { numeratorCurrencyCode: 'SE', denominatorCurrencyCode: 'EUR', rate: '11.5', year: 2024 },
     }, op);
-    assert.deepEqual(onlyError(fx), { message: 'input.numeratorCurrencyCode must be a 3-letter currency code, got "SE".', code: 'INVALID_ARGUMENT' });
+    assert.deepEqual(onlyError(fx), { message: 'input.numeratorCurrencyCode must be a 3-letter currency code, got "SE".', code: 'BAD_USER_INPUT' });
     const year = await gql('mutation { addCategory(input: { name: "X", year: 24, languageCode: "en" }) { message } }', {}, op);
-    assert.deepEqual(onlyError(year), { message: 'input.year must be a 4-digit year from 1900 to 2200, got 24.', code: 'INVALID_ARGUMENT' });
+    assert.deepEqual(onlyError(year), { message: 'input.year must be a 4-digit year from 1900 to 2200, got 24.', code: 'BAD_USER_INPUT' });
     const counts = await callsDuring(async () => {
       const id = await gql('mutation { removeCategory(input: { id: "abc", year: 2024 }) { message } }', {}, op);
-      assert.deepEqual(onlyError(id), { message: 'input.id must be an integer.', code: 'INVALID_ARGUMENT' });
+      assert.deepEqual(onlyError(id), { message: 'input.id must be an integer.', code: 'BAD_USER_INPUT' });
       const name = await gql('mutation { addCategory(input: { name: "", year: 2024, languageCode: "en" }) { message } }', {}, op);
-      assert.deepEqual(onlyError(name), { message: 'input.name is required.', code: 'INVALID_ARGUMENT' });
+      assert.deepEqual(onlyError(name), { message: 'input.name is required.', code: 'BAD_USER_INPUT' });
     });
     assert.deepEqual(counts, {}, 'types and presence: the gateway refuses them itself');
     const goals = await gql('mutation { addGoalObjectiveToSubCategory(input: { subCategoryId: 10, year: 2024 }) { message } }', {}, op);
-    assert.deepEqual(onlyError(goals), { message: 'Give input.sdgId, input.euObjectiveId or both.', code: 'INVALID_ARGUMENT' });
+    assert.deepEqual(onlyError(goals), { message: 'Give input.sdgId, input.euObjectiveId or both.', code: 'BAD_USER_INPUT' });
   });
 
   test('service errors: unknown language, not found, not authorized', async () => {
-    assert.deepEqual(onlyError(await gql('{ sdgs(languageCode: "xx") { id } }')), { message: 'Unknown language code xx.', code: 'INVALID_ARGUMENT' });
+    assert.deepEqual(onlyError(await gql('{ sdgs(languageCode: "xx") { id } }')), { message: 'Unknown language code xx.', code: 'BAD_USER_INPUT' });
     assert.deepEqual(onlyError(await gql('mutation { removeUnit(input: { id: 99999, year: 2024 }) { message } }', {}, t.operatorKey)), {
       message: 'No such unit 99999 in 2024.',
       code: 'NOT_FOUND',
     });
     assert.deepEqual(onlyError(await gql('mutation { addCurrency(currencyCode: "NOK") { message } }')), {
       message: 'Not authorized.',
-      code: 'PERMISSION_DENIED',
+      code: 'FORBIDDEN',
     });
   });
 
@@ -396,13 +396,13 @@ test('every taxonomy type, field and argument is described', async () => {
   assert.deepEqual(missing, []);
 });
 
-test('without a taxonomy backend: UNAVAILABLE', async () => {
+test('without a taxonomy backend: SERVICE_UNAVAILABLE', async () => {
   const bare = await startTestGateway();
   try {
     const res = await gqlAt(bare.baseUrl, '{ categories(year: 2024) { id } }', {}, bare.userKey);
     assert.deepEqual(onlyError(res), {
       message: 'The taxonomy service is not available: this gateway has no taxonomy backend configured.',
-      code: 'UNAVAILABLE',
+      code: 'SERVICE_UNAVAILABLE',
     });
   } finally {
     await bare.stop();

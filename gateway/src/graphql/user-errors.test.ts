@@ -37,12 +37,14 @@ describe('user errors in the schema', () => {
   test("only the caller's mistakes about the change are user errors, with the field the validation names", () => {
     assert.deepEqual(asUserError(new InvalidArgumentError('input.name must be a string.', { field: 'input.name' })), {
       message: 'input.name must be a string.',
-      code: 'INVALID_ARGUMENT',
+      code: 'BAD_USER_INPUT',
+      path: ['input', 'name'],
       field: 'input.name',
     });
     assert.deepEqual(asUserError(new AlreadyExistsError('Group is already connected to user.')), {
       message: 'Group is already connected to user.',
-      code: 'ALREADY_EXISTS',
+      code: 'CONFLICT',
+      path: null,
       field: null,
     });
     for (const refusal of [new UnauthenticatedError(), new NotAuthorizedError(), new UnavailableError(), new Error('boom')]) {

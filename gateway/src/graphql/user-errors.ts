@@ -9,6 +9,7 @@ import {
 } from 'graphql';
 import { DomainError, InvalidArgumentError, type ErrorCode } from '@green-impact/shared/errors';
 import { selectsField } from './selects-field.js';
+import { GRAPHQL_CODE_OF } from './error-codes.js';
 
 /**
  * User errors as data in the change payloads (issue 21, Relay's mutation convention).
@@ -23,48 +24,69 @@ import { selectsField } from './selects-field.js';
  * The services guarantee a refused change wrote nothing; this only moves where the refusal is reported.
  */
 
-/** The codes that report the caller's mistake about the change itself. */
-export const USER_ERROR_CODES = ['INVALID_ARGUMENT', 'NOT_FOUND', 'ALREADY_EXISTS', 'FAILED_PRECONDITION', 'PAYLOAD_TOO_LARGE'] as const;
+/** The domain codes that report the caller's mistake about the change itself. */
+const USER_ERROR_DOMAIN_CODES: readonly ErrorCode[] = ['INVALID_ARGUMENT', 'NOT_FOUND', 'ALREADY_EXISTS', 'FAILED_PRECONDITION', 'PAYLOAD_TOO_LARGE'];
+
+/** The codes userErrors answer: the same names as the error's extensions.code would carry (error-codes.ts). */
+export const USER_ERROR_CODES = ['BAD_USER_INPUT', 'NOT_FOUND', 'CONFLICT', 'PAYLOAD_TOO_LARGE'] as const;
 export type UserErrorCode = (typeof USER_ERROR_CODES)[number];
 
 export interface UserError {
   message: string;
   code: UserErrorCode;
+  /** The argument at fault as a path into the field's arguments (["input", "positions", "2", "amount"]); null when none is named. */
+  path: string[] | null;
+  /** The same place as one dotted label (input.name): the 1.0.0 shape, deprecated for path. */
   field: string | null;
 }
 
-const isUserErrorCode = (code: ErrorCode): code is UserErrorCode => (USER_ERROR_CODES as readonly string[]).includes(code);
+/**
+ * The path of the argument at fault: the label the error names (`input.name`), carried on into the
+ * message's leading place when the message points inside it (`input.attributes[0].value must be …`).
+ */
+export function pathOf(field: string | undefined, message: string): string[] | null {
+  if (field === undefined) return null;
+  const inner = message.startsWith(field) ? /^(?:\[\d+\]|\.[A-Za-z_][A-Za-z0-9_]*)*/.exec(message.slice(field.length))?.[0] ?? '' : '';
+  return `${field}${inner}`.split(/[.[\]]+/).filter((part) => part !== '');
+}
 
 /** The user error an error thrown by a change stands for; undefined when it is not one. */
 export function asUserError(err: unknown): UserError | undefined {
-  if (!(err instanceof DomainError) || !isUserErrorCode(err.code)) return undefined;
-  return { message: err.message, code: err.code, field: err instanceof InvalidArgumentError ? (err.field ?? null) : null };
+  if (!(err instanceof DomainError) || !USER_ERROR_DOMAIN_CODES.includes(err.code)) return undefined;
+  const field = err instanceof InvalidArgumentError ? err.field : undefined;
+  return { message: err.message, code: GRAPHQL_CODE_OF[err.code] as UserErrorCode, path: pathOf(field, err.message), field: field ?? null };
 }
 
 /** SDL of the error type and its code enum. */
 export const userErrorTypeDefs = `
-  "A caller's mistake that stopped a change, answered as data in the payload's userErrors (when selected)."
+  "A caller's mistake that stopped a change, answered as data in the payload's userErrors (when selected). docs/graphql.md, Errors."
   type UserError {
     "The message: the same text /v1/call answers and the response's errors would carry."
     message: String!
-    "What kind of mistake it is."
+    "What kind of mistake it is: the same name the error's extensions.code carries when it is answered in errors."
     code: UserErrorCode!
-    "The argument at fault as the message names it (e.g. input.name), when the gateway's validation found it; null when the service did."
-    field: String
+    "The argument at fault as a path into the field's arguments, e.g. [\\"input\\", \\"positions\\", \\"2\\", \\"amount\\"]; null when the mistake is not about one argument (an item that does not exist, a conflict)."
+    path: [String!]
+    "The argument at fault as one dotted label (input.name); null when none is named."
+    field: String @deprecated(reason: "Use path, the same place as a list of names and indexes.")
   }
 
-  "The kinds of mistakes reported in userErrors; the same codes as extensions.code."
+  "The kinds of mistakes reported in userErrors; the same names as extensions.code."
   enum UserErrorCode {
-    "A parameter is missing, of the wrong type or out of range."
-    INVALID_ARGUMENT
-    "The item named does not exist for the caller."
+    "A parameter is missing, of the wrong type, too long or out of range (gRPC INVALID_ARGUMENT)."
+    BAD_USER_INPUT
+    "The item named does not exist for the caller (gRPC NOT_FOUND)."
     NOT_FOUND
-    "The item would duplicate one that exists."
-    ALREADY_EXISTS
-    "The change does not fit the item's state (e.g. something still depends on it)."
-    FAILED_PRECONDITION
+    "The item would duplicate one that exists, or the change does not fit the item's state, e.g. something still depends on it (gRPC ALREADY_EXISTS, FAILED_PRECONDITION)."
+    CONFLICT
     "The input is larger than the service accepts."
     PAYLOAD_TOO_LARGE
+    "Answered as BAD_USER_INPUT."
+    INVALID_ARGUMENT @deprecated(reason: "Answered as BAD_USER_INPUT, the name extensions.code carries.")
+    "Answered as CONFLICT."
+    ALREADY_EXISTS @deprecated(reason: "Answered as CONFLICT, the name extensions.code carries.")
+    "Answered as CONFLICT."
+    FAILED_PRECONDITION @deprecated(reason: "Answered as CONFLICT, the name extensions.code carries.")
   }
 `;
 

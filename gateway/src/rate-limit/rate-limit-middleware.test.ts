@@ -59,7 +59,7 @@ describe('rate limits through HTTP: routes and addresses', () => {
       const limited = await gqlAt(t.baseUrl, '{ me { id } }', {}, userKey);
       assert.equal(limited.status, 429);
       assert.equal(limited.headers.get('retry-after'), '1');
-      assert.deepEqual(limited.body, { errors: [{ message: 'Too many requests with this API key; retry in 1 s.', extensions: { code: 'RESOURCE_EXHAUSTED' } }] });
+      assert.deepEqual(limited.body, { errors: [{ message: 'Too many requests with this API key; retry in 1 s.', extensions: { code: 'TOO_MANY_REQUESTS', grpcStatus: 'RESOURCE_EXHAUSTED' } }] });
     } finally {
       await t.stop();
     }
@@ -95,7 +95,7 @@ describe('rate limits through HTTP: routes and addresses', () => {
       for (let n = 4; ; n++) {
         const code = (await gqlAt(t.baseUrl, '{ me { id } }', {}, `guess-${n}`)).body.errors?.[0]?.extensions?.['code'];
         if (code === 'UNAUTHENTICATED') break;
-        assert.equal(code, 'RESOURCE_EXHAUSTED');
+        assert.equal(code, 'TOO_MANY_REQUESTS');
         assert.ok(Date.now() < deadline, 'no token for the address within 3 s');
         await new Promise((resolve) => setTimeout(resolve, 20));
       }

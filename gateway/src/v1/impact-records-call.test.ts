@@ -120,8 +120,8 @@ test('GraphQL: recordConnection pages the records in the /v1/call order, with to
   const first: Record<string, any> = data(await gql(PAGE, { i: 'inv-large', y: YEAR, first: 10, after: null }))['investor']['impacts']['recordConnection'];
   const resumed: Record<string, any> = data(await gql(PAGE, { i: 'inv-large', y: YEAR, first: 2, after: first['edges'][4].cursor }))['investor']['impacts']['recordConnection'];
   assert.deepEqual(resumed['nodes'], first['nodes'].slice(5, 7));
-  assert.deepEqual(onlyError(await gql(PAGE, { i: 'inv-large', y: YEAR, first: 0, after: null })), { message: 'first must be an integer from 1 to 1000, got 0.', code: 'INVALID_ARGUMENT' });
-  assert.deepEqual(onlyError(await gql(PAGE, { i: 'inv-large', y: YEAR, first: 5, after: 'bm9wZQ' })), { message: 'after must be a pageInfo.endCursor of this list.', code: 'INVALID_ARGUMENT' });
+  assert.deepEqual(onlyError(await gql(PAGE, { i: 'inv-large', y: YEAR, first: 0, after: null })), { message: 'first must be an integer from 1 to 1000, got 0.', code: 'BAD_USER_INPUT' });
+  assert.deepEqual(onlyError(await gql(PAGE, { i: 'inv-large', y: YEAR, first: 5, after: 'bm9wZQ' })), { message: 'after must be a pageInfo.endCursor of this list.', code: 'BAD_USER_INPUT' });
   // A portfolio's summary pages its own positions' records.
   const portfolio = data(
     await gql('query($p: String!) { portfolio(identifier: $p) { impacts(year: 2024) { totals { positionCount } recordConnection(first: 1000) { totalCount nodes { positionId } } } } }', { p: 'pf-large' }),

@@ -94,7 +94,8 @@ export function assertGraphqlAnswer(answer: Answer, sent: string, context: strin
     const code = error.extensions?.code;
     assert.equal(typeof code, 'string', `an error without extensions.code: ${where}`);
     assert.ok(code !== 'INTERNAL' && code !== 'INTERNAL_SERVER_ERROR', `a server fault for client input: ${where}`);
-    assert.deepEqual(Object.keys(error.extensions ?? {}), ['code'], `extensions beyond code: ${where}`);
+    // A service's refusal also carries its gRPC status (docs/graphql.md, Errors); nothing else is there.
+    assert.ok(Object.keys(error.extensions ?? {}).every((key) => key === 'code' || key === 'grpcStatus'), `extensions beyond code and grpcStatus: ${where}`);
   }
 }
 

@@ -56,13 +56,13 @@ export function assertUnavailable(o: Outcome, what: string): void {
   assertRetryMessage(o.body.message, what);
 }
 
-/** The same for /graphql: 200 with one error whose extensions.code is UNAVAILABLE, and no data. */
+/** The same for /graphql: 200 with one error whose extensions.code is SERVICE_UNAVAILABLE (gRPC UNAVAILABLE), and no data. */
 export function assertGraphqlUnavailable(o: Outcome, what: string): void {
   assert.ok(answered(o), `${what}: no answer (${JSON.stringify(o)})`);
   assert.equal(o.status, 200, `${what}: ${JSON.stringify(o.body)}`);
   const errors = o.body.errors as { message: string; extensions: { code: string } }[] | undefined;
   assert.equal(errors?.length, 1, `${what}: ${JSON.stringify(o.body)}`);
-  assert.deepEqual(errors[0]!.extensions, { code: 'UNAVAILABLE' }, `${what}: ${JSON.stringify(o.body)}`);
+  assert.deepEqual(errors[0]!.extensions, { code: 'SERVICE_UNAVAILABLE', grpcStatus: 'UNAVAILABLE' }, `${what}: ${JSON.stringify(o.body)}`);
   assertRetryMessage(errors[0]!.message, what);
 }
 

@@ -1,4 +1,6 @@
 import assert from 'node:assert/strict';
+import { GRAPHQL_CODE_OF } from '@green-impact/gateway/graphql/error-codes';
+import type { ErrorCode } from '@green-impact/shared/errors';
 
 /** What a GraphQL POST answered: the HTTP status and the parsed body. */
 export interface GqlResponse {
@@ -34,12 +36,17 @@ export function data(res: GqlResponse): Record<string, any> {
   return res.body.data!;
 }
 
-/** The one error of an answer, as message and extensions.code; extensions must hold nothing else. */
+/**
+ * The one error of an answer, as message and extensions.code; extensions must hold nothing else but, for an
+ * error a service answered, its gRPC status, which must be the one the code stands for (graphql/error-codes.ts).
+ */
 export function onlyError(res: GqlResponse): { message: string; code: unknown } {
   assert.equal(res.body.errors?.length, 1, JSON.stringify(res.body));
   const [err] = res.body.errors!;
-  assert.deepEqual(Object.keys(err!.extensions ?? {}), ['code'], 'no stack trace or other internals in extensions');
-  return { message: err!.message, code: err!.extensions!['code'] };
+  const { code, grpcStatus, ...rest } = err!.extensions ?? {};
+  assert.deepEqual(rest, {}, 'no stack trace or other internals in extensions');
+  if (grpcStatus !== undefined) assert.equal(code, GRAPHQL_CODE_OF[grpcStatus as ErrorCode], `extensions.code of gRPC status ${String(grpcStatus)}`);
+  return { message: err!.message, code };
 }
 
 /** Calls per method the given services receive while `run` runs (those `only` picks, when given). */

@@ -292,7 +292,7 @@ export const documents = declare({
 const document = declare({
   solution: ESG,
   summary:
-    'A written document read back: its anchor is re-read from the chain now and the content checked against it. Null when the account has no such job; an error (FAILED_PRECONDITION) while the job is not completed, or when the content does not match its anchor, which is never served.',
+    'A written document read back: its anchor is re-read from the chain now and the content checked against it. Null when the account has no such job; an error (CONFLICT) while the job is not completed, or when the content does not match its anchor, which is never served.',
   input: { jobId },
   service: 'chain',
   method: 'getDocument',

@@ -72,24 +72,24 @@ describe('/v1/call: the service\'s rules under the spec\'s names', () => {
 });
 
 describe('GraphQL: the same rules, labelled as the caller named the field', () => {
-  const ADD = `mutation($input: AddUserInput!) { addUser(input: $input) { user { identifier email } userErrors { field message } } }`;
+  const ADD = `mutation($input: AddUserInput!) { addUser(input: $input) { user { identifier email } userErrors { path message } } }`;
 
   test('a refusal of the service names the input field', async () => {
     const bad = data(await gqlAt(t.baseUrl, ADD, { input: { userIdentifier: 'bo', email: 'bo@nowhere' } }, t.userKey));
-    assert.deepEqual(bad['addUser'].userErrors, [{ field: 'input.email', message: 'input.email must be an e-mail address.' }]);
+    assert.deepEqual(bad['addUser'].userErrors, [{ path: ['input', 'email'], message: 'input.email must be an e-mail address.' }]);
     const long = data(await gqlAt(t.baseUrl, ADD, { input: { userIdentifier: 'b'.repeat(256) } }, t.userKey));
-    assert.deepEqual(long['addUser'].userErrors, [{ field: 'input.userIdentifier', message: 'input.userIdentifier must be at most 255 characters.' }]);
+    assert.deepEqual(long['addUser'].userErrors, [{ path: ['input', 'userIdentifier'], message: 'input.userIdentifier must be at most 255 characters.' }]);
     // Without userErrors selected, the refusal is the response's error, with the same label and code.
     const unselected = await gqlAt(t.baseUrl, 'mutation ($input: AddUserInput!) { addUser(input: $input) { message } }', { input: { userIdentifier: 'u9', email: 'nope' } }, t.userKey);
-    assert.deepEqual(onlyError(unselected), { message: 'input.email must be an e-mail address.', code: 'INVALID_ARGUMENT' });
+    assert.deepEqual(onlyError(unselected), { message: 'input.email must be an e-mail address.', code: 'BAD_USER_INPUT' });
     const ok = data(await gqlAt(t.baseUrl, ADD, { input: { userIdentifier: 'bo', email: 'bo@example.org' } }, t.userKey));
     assert.deepEqual(ok['addUser'], { user: { identifier: 'bo', email: 'bo@example.org' }, userErrors: [] });
   });
 
   test('createAccount: the service\'s text, the field as the caller named it', async () => {
-    const CREATE = `mutation($input: CreateAccountInput!) { createAccount(input: $input) { account { name role } apiKey userErrors { field message } } }`;
+    const CREATE = `mutation($input: CreateAccountInput!) { createAccount(input: $input) { account { name role } apiKey userErrors { path message } } }`;
     const res = data(await gqlAt(t.baseUrl, CREATE, { input: { name: 'n'.repeat(256), role: 'USER' } }, t.operatorKey));
-    assert.deepEqual(res['createAccount'].userErrors, [{ field: 'input.name', message: 'input.name must be 1 to 255 characters.' }]);
+    assert.deepEqual(res['createAccount'].userErrors, [{ path: ['input', 'name'], message: 'input.name must be 1 to 255 characters.' }]);
     const made = data(await gqlAt(t.baseUrl, CREATE, { input: { name: 'Beta', role: 'USER' } }, t.operatorKey));
     assert.deepEqual(made['createAccount'].account, { name: 'Beta', role: 'USER' });
     assert.match(made['createAccount'].apiKey, /^gi_/);

@@ -19,6 +19,7 @@ import type { DocumentLinks } from '../../document-links.js';
 import { wsValidate } from './ws-validation.js';
 import { countUnparsed, WsOperationMetrics } from './ws-metrics.js';
 import { CLOSE_MAX_LIFETIME, CLOSE_TOKEN_EXPIRED, type OpenSocket, type OpenSockets } from './open-sockets.js';
+import { errorExtensions } from '../error-codes.js';
 
 export interface SubscriptionServerOptions {
   schema: GraphQLSchema;
@@ -210,7 +211,7 @@ export function attachSubscriptions(server: http.Server, options: SubscriptionSe
         if (refusal) {
           return [
             new GraphQLError(`Too many requests for this API key; retry in ${retrySeconds(refusal)} s.`, {
-              extensions: { code: 'RESOURCE_EXHAUSTED' },
+              extensions: errorExtensions('RESOURCE_EXHAUSTED'),
             }),
           ];
         }
@@ -218,7 +219,7 @@ export function attachSubscriptions(server: http.Server, options: SubscriptionSe
         if (open.size >= options.maxSubscriptionsPerConnection) {
           return [
             new GraphQLError(`A connection may hold at most ${options.maxSubscriptionsPerConnection} subscriptions.`, {
-              extensions: { code: 'RESOURCE_EXHAUSTED' },
+              extensions: errorExtensions('RESOURCE_EXHAUSTED'),
             }),
           ];
         }
