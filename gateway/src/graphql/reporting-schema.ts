@@ -1,3 +1,4 @@
+import { USER_ERRORS_FIELD } from './user-errors.js';
 import { euGbsOperations } from '../catalogue/frameworks/eu-gbs.js';
 import { inputTypesSdl, rootFieldsSdl } from '../catalogue/sdl.js';
 
@@ -160,6 +161,16 @@ ${inputTypesSdl(euGbsOperations)}
     article5: Boolean!
     "All three conditions met and not in the Article 5 pocket (Regulation (EU) 2020/852, Article 3)."
     aligned: Boolean!
+  }
+
+  "Answer of writeEuGbsDocument: the queued job that anchors the document."
+  type WriteEuGbsDocumentPayload {
+    "What happened, in words."
+    message: String!
+    "The job's id."
+    id: ID
+    "The queued job (QUEUED at first; poll job(id) or subscribe to jobUpdated for its outcome)."
+    job: Job${USER_ERRORS_FIELD}
   }
 
   "The EU Green Bond Standard's documents (Regulation (EU) 2023/2631)."

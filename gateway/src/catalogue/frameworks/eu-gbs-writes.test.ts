@@ -89,8 +89,8 @@ describe('EU GBS documents anchored on chain', () => {
   test('GraphQL writeEuGbsDocument answers the queued job, echoing the call as /v1/call spells it; the same bytes again', async () => {
     const shown = data(await gql('{ euGbsDocument(identifier: "EUGB", year: 2024, document: FACTSHEET) { sha256 } }'))['euGbsDocument'];
     const job = data(
-      await gql('mutation { writeEuGbsDocument(input: { identifier: "EUGB", year: 2024, document: FACTSHEET, network: "sepolia", idempotencyKey: "eu-1" }) { id status kind documentKind frameworkIdentifier request } }'),
-    )['writeEuGbsDocument'];
+      await gql('mutation { writeEuGbsDocument(input: { identifier: "EUGB", year: 2024, document: FACTSHEET, network: "sepolia", idempotencyKey: "eu-1" }) { job { id status kind documentKind frameworkIdentifier request } userErrors { path code } } }'),
+    )['writeEuGbsDocument'].job;
     assert.deepEqual([job.status, job.kind, job.documentKind, job.frameworkIdentifier], ['QUEUED', 'DOCUMENT', 'EU_GBS_HTML', 'EUGB']);
     assert.deepEqual(job.request, {
       solution: 'SVC.ESG.Credits',
@@ -110,6 +110,11 @@ describe('EU GBS documents anchored on chain', () => {
     const network = await v1('writeEuGbsDocumentToBlockchain', { ...DOC, network: 'moon' });
     assert.equal(network.status, 400);
     assert.match(network.body['message'], /^Unknown network "moon"; expected one of /);
+    // A caller's mistake is data in the payload when userErrors is selected (issue 29's one error model).
+    const moon = data(await gql('mutation { writeEuGbsDocument(input: { identifier: "EUGB", year: 2024, document: FACTSHEET, network: "moon" }) { job { id } userErrors { message code } } }'))['writeEuGbsDocument'];
+    assert.equal(moon.job, null);
+    assert.deepEqual(moon.userErrors.map((e: { code: string }) => e.code), ['BAD_USER_INPUT']);
+    assert.match(moon.userErrors[0].message, /^Unknown network "moon"; expected one of /);
     const kind = onlyError(await gql('mutation { writeEuGbsDocument(input: { identifier: "EUGB", year: 2024, document: ANNUAL, network: "sepolia" }) { id } }'));
     assert.equal(kind.code, 'GRAPHQL_VALIDATION_FAILED');
     const missing = await v1('writeEuGbsDocumentToBlockchain', DOC);

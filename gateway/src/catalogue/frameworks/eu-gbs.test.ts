@@ -84,7 +84,7 @@ describe('the EU taxonomy layer through both faces', () => {
     const code = await v1('setProjectTaxonomyLayer', { ...base, taxonomy_activity_code: '41' });
     assert.deepEqual([code.status, code.body['message'], code.body['code']], [400, 'taxonomy_activity_code must be an EU taxonomy activity number such as "4.1", got "41".', 'INVALID_ARGUMENT']);
     const gqlCode = onlyError(await gql('mutation { setProjectTaxonomyLayer(input: { identifier: "P-1", year: 2024, activityCode: "41", activityName: "Solar", objective: CIRCULAR_ECONOMY, technicalScreeningMet: true, doNoSignificantHarmMet: true, minimumSafeguardsMet: true, assetType: OPEX }) { message } }'));
-    assert.deepEqual([gqlCode.message, gqlCode.code], ['input.activityCode must be an EU taxonomy activity number such as "4.1", got "41".', 'INVALID_ARGUMENT']);
+    assert.deepEqual([gqlCode.message, gqlCode.code], ['input.activityCode must be an EU taxonomy activity number such as "4.1", got "41".', 'BAD_USER_INPUT']);
     const flag = await v1('setProjectTaxonomyLayer', { ...base, technical_screening_met: 'maybe' });
     assert.deepEqual([flag.status, flag.body['message']], [400, 'technical_screening_met must be yes or no.']);
     const missing = await v1('setProjectTaxonomyLayer', { ...base, asset_type: undefined });
@@ -130,7 +130,7 @@ describe("the EU Green Bond Standard's documents through both faces", () => {
       400, 'FAILED_PRECONDITION', "article_5 allocations must be at most 15 % of the bond's proceeds (Regulation (EU) 2023/2631, Article 5), got 20.00 %.",
     ]);
     const gqlCap = onlyError(await gql('{ euGbsDocument(identifier: "EUGB", year: 2024, document: FACTSHEET) { content } }'));
-    assert.equal(gqlCap.code, 'FAILED_PRECONDITION');
+    assert.equal(gqlCap.code, 'CONFLICT');
   });
 
   test("removing the pocket's layer on either face lets the documents render again", async () => {

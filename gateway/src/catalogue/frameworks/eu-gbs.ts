@@ -2,7 +2,7 @@ import type { RenderEuGbsDocumentRequest, RenderEuGbsDocumentResponse } from '@g
 import { ASSET_TYPES, ENVIRONMENTAL_OBJECTIVES, EU_GBS_DOCUMENTS } from '@green-impact/shared/eu-green-bonds';
 import { euGbsDocumentSubmission } from '../../composition/document-writes.js';
 import { composition } from '../chain/documents.js';
-import { queuedJob } from '../chain/faces.js';
+import { toGqlJob } from '../../graphql/chain-objects.js';
 import { jobOf, requestEcho, writeAccepted } from '../chain/job-shapes.js';
 import { flag, identifier, int, oneOf, text, type Fields, type InputOf } from '../fields.js';
 import { euGbsPageLink } from '../../eu-gbs-routes.js';
@@ -136,7 +136,19 @@ export const writeEuGbsDocument = declare({
     return euGbsDocumentSubmission(renderRequest(i), { network: i.network, idempotencyKey: ctx.idempotencyKey, requestEcho: requestEcho(ESG, WRITE, echoed) }, composition(ctx));
   },
   v1: (res) => writeAccepted(jobOf(res).id),
-  graphql: queuedJob('writeEuGbsDocument', { order: ['identifier', 'year', 'document', 'network', 'publicationDate', 'decimals', 'languageCode', 'idempotencyKey'] }),
+  // A payload, not the bare Job the 1.0.0 document writes answer: a caller's mistake can be userErrors (issue 29).
+  graphql: {
+    root: 'Mutation',
+    field: 'writeEuGbsDocument',
+    nested: true,
+    returns: 'WriteEuGbsDocumentPayload!',
+    idempotent: true,
+    order: ['identifier', 'year', 'document', 'network', 'publicationDate', 'decimals', 'languageCode', 'idempotencyKey'],
+    render: async (call, _input, ctx) => {
+      const job = jobOf(await call());
+      return { message: 'Document queued for the network.', id: job.id, job: toGqlJob(job, ctx.baseUrl) };
+    },
+  },
 });
 
 export const euGbsOperations = [setProjectTaxonomyLayer, removeProjectTaxonomyLayer, getEuGbsDocument, writeEuGbsDocument];
