@@ -1,4 +1,4 @@
-import { PAGE_ARGS } from '../graphql/pagination.js';
+import { BACKWARD_PAGE_ARGS, PAGE_ARGS } from '../graphql/pagination.js';
 import type { Field } from './fields.js';
 import type { Operation } from './operation.js';
 
@@ -57,7 +57,7 @@ export function rootFieldsSdl(root: 'Query' | 'Mutation', operations: readonly O
       const args = face.nested
         ? [described(`The fields of the change, each described on ${inputTypeName(op)}.`, `input: ${inputTypeName(op)}!`)]
         : argLines(op);
-      const page = face.paged ? PAGE_ARGS : '';
+      const page = face.paged ? PAGE_ARGS + (face.paged.backward ? BACKWARD_PAGE_ARGS : '') : '';
       const list = args.length || page ? `(\n      ${args.join('\n      ')}${page}\n    )` : '';
       return `\n    ${JSON.stringify(fieldDoc(op))}\n    ${face.field}${list}: ${face.returns}`;
     })

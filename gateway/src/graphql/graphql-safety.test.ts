@@ -80,6 +80,9 @@ describe('query limits', () => {
     assert.equal(variable.body.errors, undefined);
     const variableWide = await post({ query: 'query($n: Int) { users(first: $n) { nodes { id identifier } } }', variables: { n: 2 } });
     assert.equal(variableWide.body.errors?.[0]?.extensions?.['code'], 'QUERY_TOO_COMPLEX');
+    // A backward page (last) is sized as a forward one: assets (1 + nodes (1 + 1000 × 2)) > 1 100.
+    const backward = await post({ query: 'query($n: Int) { assets(last: $n) { nodes { id identifier } } }', variables: { n: 2 } });
+    assert.equal(backward.body.errors?.[0]?.extensions?.['code'], 'QUERY_TOO_COMPLEX');
   });
 
   test('cost: aliases repeat a field and count each time', async () => {

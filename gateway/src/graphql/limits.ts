@@ -182,7 +182,8 @@ class Measure {
     const ids = node.arguments?.find((a) => a.name.value === 'ids');
     if (ids?.value.kind === Kind.LIST) return Math.max(1, ids.value.values.length);
     if (ids?.value.kind === Kind.VARIABLE) return MAX_NODE_IDS;
-    const first = node.arguments?.find((a) => a.name.value === 'first');
+    // A backward page (last) is sized like a forward one; the resolver refuses both together.
+    const first = node.arguments?.find((a) => a.name.value === 'first') ?? node.arguments?.find((a) => a.name.value === 'last');
     if (first?.value.kind === Kind.INT) return Math.max(1, Number(first.value.value));
     if (first?.value.kind === Kind.VARIABLE) return MAX_PAGE;
     const fallback = definition?.args.find((a) => a.name === 'first')?.defaultValue;

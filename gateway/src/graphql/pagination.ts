@@ -1,9 +1,12 @@
+import type { GraphQLResolveInfo } from 'graphql';
 import { InvalidArgumentError } from '@green-impact/shared/errors';
 
 /** The page a connection asks its service for: page_size, and page_token after the first page. */
 export interface PageRequest {
   pageSize: number;
   pageToken: string | undefined;
+  /** Backward paging (last/before): the cursor the page ends right before; pageSize is then last. */
+  pageBefore?: string | undefined;
 }
 
 /** The page fields of a service request: none without a page (/v1/call reads the whole listing), page_token only after the first. */
@@ -11,7 +14,13 @@ export interface PageRequest {
 export const SERVICE_ID = /^[1-9][0-9]{0,14}$/;
 
 export const pageFields = (page: PageRequest | undefined) =>
-  page === undefined ? {} : { pageSize: page.pageSize, ...(page.pageToken === undefined ? {} : { pageToken: page.pageToken }) };
+  page === undefined
+    ? {}
+    : {
+        pageSize: page.pageSize,
+        ...(page.pageToken === undefined ? {} : { pageToken: page.pageToken }),
+        ...(page.pageBefore === undefined ? {} : { pageBefore: page.pageBefore }),
+      };
 
 /**
  * Cursor pagination of the root lists that grow with an account's data (users, accounts, frameworks,
@@ -37,6 +46,13 @@ export const PAGE_ARGS = `
       first: Int = ${DEFAULT_PAGE}
       "pageInfo.endCursor of the previous page; omit for the first page."
       after: String`;
+
+/** The SDL arguments of a connection its service also pages backward (after PAGE_ARGS). */
+export const BACKWARD_PAGE_ARGS = `
+      "Page backward: the last 1 to ${MAX_PAGE} items before \`before\` (or of the whole list), in the list's order; not with first."
+      last: Int
+      "A cursor of this list: the page ends right before its item (with last)."
+      before: String`;
 
 /** The SDL of a connection type over `node`. */
 export function connectionType(node: string, plural: string): string {
@@ -71,6 +87,8 @@ export function edgesOf<T>(nodes: readonly T[], cursorAt: (index: number) => str
 export interface PageArgs {
   first?: number | null | undefined;
   after?: string | null | undefined;
+  last?: number | null | undefined;
+  before?: string | null | undefined;
 }
 
 export interface Edge<T> {
@@ -140,6 +158,32 @@ export interface ServicePage<T> {
   /** Empty when this page is the last. */
   nextPageToken: string;
   totalCount: number;
+  /** Backward pages only: whether items precede the page. */
+  hasPreviousPage?: boolean;
+}
+
+/**
+ * Checks a backward page (last, before) before anything is read: last bounds like first; not with first
+ * given in the query (its SDL default alone does not count), nor with after.
+ */
+function checkBackward(args: PageArgs, info: GraphQLResolveInfo | undefined): { last: number; before: Cursor | undefined } | undefined {
+  const { last, before } = args;
+  if ((last === undefined || last === null) && (before === undefined || before === null)) return undefined;
+  const firstGiven = info ? givenInQuery(info, 'first') : args.first !== undefined && args.first !== null;
+  if (firstGiven) throw new InvalidArgumentError('first and last cannot be given together: a page is read forward or backward.');
+  if (args.after !== undefined && args.after !== null) throw new InvalidArgumentError('after and before cannot be given together.');
+  const size = last ?? DEFAULT_PAGE;
+  if (!Number.isInteger(size) || size < 1 || size > MAX_PAGE) throw new InvalidArgumentError(`last must be an integer from 1 to ${MAX_PAGE}, got ${size}.`);
+  return { last: size, before: before === undefined || before === null ? undefined : decodeCursor(before) };
+}
+
+/** Whether the query gives the argument (a variable counts when it has a value), not its SDL default. */
+function givenInQuery(info: GraphQLResolveInfo, name: string): boolean {
+  const node = info.fieldNodes[0]?.arguments?.find((a) => a.name.value === name);
+  if (!node) return false;
+  if (node.value.kind !== 'Variable') return true;
+  const value = info.variableValues[node.value.name.value];
+  return value !== undefined && value !== null;
 }
 
 /**
@@ -154,8 +198,13 @@ export function servicePaged<P, A, C, T>(
   /** The ids of the list (a cursor of another list is refused here, as by checkPage). */
   idPattern: RegExp,
 ) {
-  return async (parent: P, args: A & PageArgs, ctx: C): Promise<Connection<T>> => {
-    const { first, after, ...rest } = args;
+  return async (parent: P, args: A & PageArgs, ctx: C, info?: GraphQLResolveInfo): Promise<Connection<T>> => {
+    const { first, after, last, before, ...rest } = args;
+    const backward = checkBackward({ first, after, last, before }, info);
+    if (backward) {
+      if (backward.before && !idPattern.test(backward.before.id)) throw new InvalidArgumentError('before must be a cursor of this list.');
+      return backwardPage(await resolve(parent, rest as A, ctx, backwardRequest(backward, before ?? undefined)), backward, idOf);
+    }
     const page = checkPage({ first, after });
     if (page.after && !idPattern.test(page.after.id)) throw new InvalidArgumentError(NOT_A_CURSOR);
     const answer = await resolve(parent, rest as A, ctx, { pageSize: page.first, pageToken: after ?? undefined });
@@ -192,4 +241,35 @@ export function decodeCursor(text: string): Cursor {
     // Falls through to the error below.
   }
   throw invalid();
+}
+
+/**
+ * The service request of a backward page. Without before (the list's last items) the page ends before a
+ * cursor past every id, so the service reads down from the end of the list.
+ */
+function backwardRequest(page: { last: number; before: Cursor | undefined }, before: string | undefined): PageRequest {
+  return { pageSize: page.last, pageToken: undefined, pageBefore: before ?? encodeCursor({ offset: Number.MAX_SAFE_INTEGER, id: END_OF_LIST }) };
+}
+
+/** Beyond every serial id (SERVICE_ID allows 15 digits). */
+const END_OF_LIST = '999999999999999';
+
+/** The connection of a backward page: Relay's hasNextPage is true when it ended before an item. */
+function backwardPage<T>(answer: ServicePage<T>, page: { last: number; before: Cursor | undefined }, idOf: (item: T) => string | number): Connection<T> {
+  const items = answer.items;
+  // Positions count back from the before cursor's; from the end of the list, back from the count.
+  const end = page.before ? page.before.offset - 1 : answer.totalCount;
+  const base = Math.max(end - items.length, 0);
+  const edges = edgesOf(items, (i) => encodeCursor({ offset: base + i + 1, id: String(idOf(items[i]!)) }));
+  return {
+    nodes: items,
+    edges,
+    totalCount: answer.totalCount,
+    pageInfo: {
+      hasNextPage: page.before !== undefined,
+      hasPreviousPage: answer.hasPreviousPage ?? false,
+      startCursor: edges[0]?.cursor ?? null,
+      endCursor: edges.at(-1)?.cursor ?? null,
+    },
+  };
 }

@@ -92,3 +92,48 @@ test('impactRecomputeJobs pages newest first', async () => {
   const all = data(await gql('{ impactRecomputeJobs(first: 1000) { nodes { createdAt } } }'))['impactRecomputeJobs'].nodes.map((n: { createdAt: string }) => n.createdAt);
   assert.deepEqual(all, [...all].sort().reverse());
 });
+
+describe('assets connection paged backward (last/before) by the service', () => {
+  const QUERY = `query($first: Int, $after: String, $last: Int, $before: String) { assets(first: $first, after: $after, last: $last, before: $before) { nodes { id } edges { cursor } pageInfo { hasNextPage hasPreviousPage startCursor endCursor } totalCount } }`;
+  const page = async (variables: Record<string, unknown>): Promise<Page & { edges: { cursor: string }[]; pageInfo: { hasPreviousPage: boolean; startCursor: string | null } }> =>
+    data(await gql(QUERY, variables))['assets'];
+
+  test('paging backward gives the items of paging forward, reversed, with their cursors; Relay pageInfo', async () => {
+    const forward = await page({ first: 1000 });
+    const backward: string[] = [];
+    let before: string | null = null;
+    for (;;) {
+      const p = await page({ last: 2, before });
+      assert.equal(callsOf('getAssets').at(-1).pageBefore !== undefined, true, 'the service pages backward itself');
+      backward.unshift(...p.nodes.map((n) => n.id));
+      assert.equal(p.pageInfo.hasNextPage, before !== null);
+      // Each backward edge carries the cursor the forward paging gives the same item.
+      for (const [i, node] of p.nodes.entries()) {
+        assert.equal(p.edges[i]!.cursor, forward.edges[forward.nodes.findIndex((n) => n.id === node.id)]!.cursor);
+      }
+      if (!p.pageInfo.hasPreviousPage) break;
+      before = p.pageInfo.startCursor;
+    }
+    assert.deepEqual(backward, forward.nodes.map((n) => n.id));
+    // A forward endCursor is a before cursor, and a backward one resumes forward.
+    const first = await page({ first: 3 });
+    const back = await page({ last: 5, before: first.pageInfo.endCursor });
+    assert.deepEqual([back.nodes, back.pageInfo.hasPreviousPage, back.totalCount], [first.nodes.slice(0, 2), false, forward.totalCount]);
+    const resumed = await page({ first: 1000, after: back.pageInfo.endCursor });
+    assert.deepEqual(resumed.nodes, forward.nodes.slice(2));
+  });
+
+  test('first with last, after with before, a bad last or a foreign before are INVALID_ARGUMENT before any call', async () => {
+    const callsBefore = callsOf('getAssets').length;
+    for (const [variables, message] of [
+      [{ first: 2, last: 2 }, 'first and last cannot be given together: a page is read forward or backward.'],
+      [{ last: 2, after: SERIAL_CURSOR, before: SERIAL_CURSOR }, 'after and before cannot be given together.'],
+      [{ last: 0 }, 'last must be an integer from 1 to 1000, got 0.'],
+      [{ last: 1001 }, 'last must be an integer from 1 to 1000, got 1001.'],
+      [{ last: 2, before: GUID_CURSOR }, 'before must be a cursor of this list.'],
+    ] as const) {
+      assert.deepEqual(onlyError(await gql(QUERY, variables)), { message, code: 'INVALID_ARGUMENT' });
+    }
+    assert.equal(callsOf('getAssets').length, callsBefore);
+  });
+});

@@ -123,4 +123,25 @@ describe('investors connection paged by the service', () => {
     const nftCursor = Buffer.from(JSON.stringify([1, 'a3f1c2d4-guid'])).toString('base64url');
     assert.deepEqual(onlyError(await gql(INVESTORS, { after: nftCursor })), { message: 'after must be a pageInfo.endCursor of this list.', code: 'BAD_USER_INPUT' });
   });
+
+  test('last/before page investors backward: the items of paging forward, reversed, with the same cursors', async () => {
+    const BACK = 'query($last: Int, $before: String) { investors(last: $last, before: $before) { nodes { id identifier } edges { cursor } pageInfo { hasNextPage hasPreviousPage startCursor } totalCount } }';
+    const forward = data(await gql('{ investors(first: 1000) { nodes { id } edges { cursor } } }'))['investors'];
+    const seen: string[] = [];
+    const cursors: string[] = [];
+    let before: string | null = null;
+    for (;;) {
+      const p: { nodes: { id: string }[]; edges: { cursor: string }[]; pageInfo: { hasNextPage: boolean; hasPreviousPage: boolean; startCursor: string | null } } = data(
+        await gql(BACK, { last: 2, before }),
+      )['investors'];
+      assert.notEqual(calls().at(-1).pageBefore, undefined, 'the service pages backward itself');
+      assert.equal(p.pageInfo.hasNextPage, before !== null);
+      seen.unshift(...p.nodes.map((n) => n.id));
+      cursors.unshift(...p.edges.map((e) => e.cursor));
+      if (!p.pageInfo.hasPreviousPage) break;
+      before = p.pageInfo.startCursor;
+    }
+    assert.deepEqual(seen, forward.nodes.map((n: { id: string }) => n.id));
+    assert.deepEqual(cursors, forward.edges.map((e: { cursor: string }) => e.cursor));
+  });
 });

@@ -106,3 +106,32 @@ export async function cappedListing<T>(rows: T[], cap: number, count: () => Prom
   const total = await count();
   return { items: rows, totalCount: total > rows.length ? total : undefined };
 }
+
+/**
+ * Backward paging (GraphQL last/before): page_before names the item the page ends right before. Refused
+ * together with page_token (a page is read one way); decoded as page_token is.
+ */
+export function decodeBeforeToken(pageToken: string | undefined, pageBefore: string | undefined): PageToken | undefined {
+  if (pageBefore === undefined || pageBefore === '') return undefined;
+  if (pageToken !== undefined && pageToken !== '') throw new InvalidArgumentError('page_token and page_before cannot be given together: a page is read forward or backward.');
+  return decodePageToken(pageBefore);
+}
+
+/**
+ * The answer for a backward page read newest-first as LIMIT size + 1 rows (ORDER BY id DESC below the
+ * before id): the page in the listing's order, whether items precede it (the extra row), and the token
+ * that resumes after its last item (the before item follows it). Offsets count back from the before
+ * token's, floored at the start of the listing.
+ */
+export function pageBeforeOf<T, Id extends number | string>(
+  rowsDescending: readonly T[],
+  size: number,
+  before: PageToken<unknown>,
+  idOf: (row: T) => Id,
+): { items: T[]; nextPageToken: string; hasPreviousPage: boolean } {
+  const items = rowsDescending.slice(0, size).reverse();
+  const last = items.at(-1);
+  const base = Math.max(before.offset - 1 - items.length, 0);
+  const nextPageToken = last === undefined ? '' : encodePageToken({ offset: base + items.length, id: idOf(last) });
+  return { items, nextPageToken, hasPreviousPage: rowsDescending.length > size };
+}

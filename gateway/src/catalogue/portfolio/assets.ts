@@ -53,10 +53,15 @@ export const getAssets = declare({
     returns: 'AssetConnection!',
     nested: false,
     order: ['issuerIdentifier', 'frameworkIdentifier', 'visibility'],
-    paged: { idOf: (a: GqlAsset) => a.id, idPattern: SERVICE_ID },
+    paged: { idOf: (a: GqlAsset) => a.id, idPattern: SERVICE_ID, backward: true },
     render: async (call) => {
       const res = await call();
-      return { items: res.assets.map(toAsset), nextPageToken: res.nextPageToken, totalCount: res.totalCount ?? res.assets.length };
+      return {
+        items: res.assets.map(toAsset),
+        nextPageToken: res.nextPageToken,
+        totalCount: res.totalCount ?? res.assets.length,
+        hasPreviousPage: res.hasPreviousPage,
+      };
     },
   },
 });

@@ -42,10 +42,15 @@ export const getInvestors = declare({
     field: 'investors',
     returns: 'InvestorConnection!',
     nested: false,
-    paged: { idOf: (i: GqlInvestor) => i.id, idPattern: SERVICE_ID },
+    paged: { idOf: (i: GqlInvestor) => i.id, idPattern: SERVICE_ID, backward: true },
     render: async (call, i) => {
       const res = await call();
-      return { items: res.investors.map((r) => toInvestor(r, i.decryptionKey)), nextPageToken: res.nextPageToken, totalCount: res.totalCount ?? res.investors.length };
+      return {
+        items: res.investors.map((r) => toInvestor(r, i.decryptionKey)),
+        nextPageToken: res.nextPageToken,
+        totalCount: res.totalCount ?? res.investors.length,
+        hasPreviousPage: res.hasPreviousPage,
+      };
     },
   },
 });

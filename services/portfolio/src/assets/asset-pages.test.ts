@@ -82,6 +82,32 @@ for (const db of testDatabases) {
       assert.ok(identifiers(seen).includes('MINE-LATE'));
     });
 
+    it('page_before pages backward: the same assets as forward, reversed, with has_previous_page; not with page_token', async () => {
+      const whole = (await h.portfolio.getAssets({}, { caller: h.investor })).assets;
+      const end = token([Number.MAX_SAFE_INTEGER, '999999999999999']);
+      const backward: Asset[] = [];
+      let pageBefore = end;
+      for (;;) {
+        const res = await h.portfolio.getAssets({ pageSize: 2, pageBefore }, { caller: h.investor });
+        assert.equal(res.totalCount, whole.length);
+        backward.unshift(...res.assets);
+        if (!res.hasPreviousPage) break;
+        pageBefore = token([1, String(res.assets[0]!.assetId)]);
+      }
+      assert.deepEqual(backward, whole);
+      // A next_page_token ends a backward page too, and the backward page's token resumes forward.
+      const first = await h.portfolio.getAssets({ pageSize: 4 }, { caller: h.investor });
+      const back = await h.portfolio.getAssets({ pageSize: 10, pageBefore: first.nextPageToken }, { caller: h.investor });
+      assert.deepEqual([back.assets, back.hasPreviousPage], [first.assets.slice(0, 3), false]);
+      const resumed = await h.portfolio.getAssets({ pageSize: 100, pageToken: back.nextPageToken }, { caller: h.investor });
+      assert.deepEqual(resumed.assets, whole.slice(3));
+      await rejectsWith(
+        h.portfolio.getAssets({ pageSize: 2, pageToken: first.nextPageToken, pageBefore: end }, { caller: h.investor }),
+        'INVALID_ARGUMENT',
+        'page_token and page_before cannot be given together: a page is read forward or backward.',
+      );
+    });
+
     it('refuses a malformed or foreign page_token and a page_size out of 1..1000', async () => {
       for (const pageToken of ['not a token!', token([1, 'a3f1c2d4-guid']), token([1, 0]), token({})]) {
         await rejectsWith(h.portfolio.getAssets({ pageSize: 2, pageToken }, { caller: h.investor }), 'INVALID_ARGUMENT', 'page_token must be a next_page_token of this listing.');

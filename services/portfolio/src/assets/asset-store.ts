@@ -3,7 +3,7 @@ import type { Caller } from '@green-impact/shared/caller';
 import { FailedPreconditionError, InvalidArgumentError, NotAuthorizedError, NotFoundError } from '@green-impact/shared/errors';
 import type { Logger } from '@green-impact/shared/logger';
 import { DEFAULT_LISTING_LIMITS, type ListingLimits } from '@green-impact/shared/config';
-import { cappedListing, decodePageToken, pageOf, pageSize, totalOf, type PageRequest } from '@green-impact/shared/paging';
+import { cappedListing, decodeBeforeToken, decodePageToken, pageBeforeOf, pageOf, pageSize, totalOf, type PageRequest } from '@green-impact/shared/paging';
 import { checkPublicLimit, REFERENCE_CANDIDATES, resolveReference } from '@green-impact/shared/public-items';
 import type { AssetRow, VisibilityName } from '../entities.js';
 import type { FrameworkSource } from '../framework-source.js';
@@ -182,21 +182,37 @@ export class AssetStore {
    * One page of the listing, in id order after the token's asset (keyset: LIMIT size + 1 rows, never the
    * whole table), with the number of matching assets (one aggregate). The same visibility and filters as list.
    */
-  async page(caller: Caller, filter: AssetFilter, page: PageRequest): Promise<{ assets: AssetView[]; nextPageToken: string; totalCount: number }> {
+  async page(
+    caller: Caller,
+    filter: AssetFilter,
+    page: PageRequest & { before?: string | undefined },
+  ): Promise<{ assets: AssetView[]; nextPageToken: string; totalCount: number; hasPreviousPage: boolean }> {
     const size = pageSize(page.size);
+    const before = decodeBeforeToken(page.token, page.before);
     const after = decodePageToken(page.token);
     const { where, params } = listingWhere(caller, filter);
     const n = params.length;
+    const count = async () => {
+      const [summary]: { count: string | number }[] = await this.ds.query(`SELECT count(*) AS count FROM portfolio.assets a WHERE ${where}`, params);
+      return Number(summary?.count ?? 0);
+    };
+    if (before) {
+      // Backward: the size assets right below the before id, read down the same id index, then turned around
+      // (bigint: the gateway's end-of-list cursor names an id past any serial).
+      const below: AssetRow[] = await this.ds.query(
+        `SELECT ${ASSET_COLUMNS} FROM portfolio.assets a WHERE ${where} AND a.id < $${n + 1}::bigint ORDER BY a.id DESC LIMIT $${n + 2}`,
+        [...params, before.id, size + 1],
+      );
+      const { items, nextPageToken, hasPreviousPage } = pageBeforeOf(below, size, before, (r) => r.id);
+      return { assets: await this.withCurrentFrameworkNames(caller, items), nextPageToken, totalCount: await count(), hasPreviousPage };
+    }
     const rows: AssetRow[] = await this.ds.query(
       `SELECT ${ASSET_COLUMNS} FROM portfolio.assets a WHERE ${where} AND a.id > $${n + 1} ORDER BY a.id LIMIT $${n + 2}`,
       [...params, after?.id ?? 0, size + 1],
     );
-    const totalCount = await totalOf(after, rows, size, async () => {
-      const [summary]: { count: string | number }[] = await this.ds.query(`SELECT count(*) AS count FROM portfolio.assets a WHERE ${where}`, params);
-      return Number(summary?.count ?? 0);
-    });
+    const totalCount = await totalOf(after, rows, size, count);
     const { items, nextPageToken } = pageOf(rows, size, after, (r) => r.id);
-    return { assets: await this.withCurrentFrameworkNames(caller, items), nextPageToken, totalCount };
+    return { assets: await this.withCurrentFrameworkNames(caller, items), nextPageToken, totalCount, hasPreviousPage: after !== undefined };
   }
 
   /**

@@ -21,10 +21,10 @@ export function assetHandlers(s: PortfolioStores): Pick<Handlers, 'getAssets' | 
       // No page asked for: the whole list up to MAX_LIST_ITEMS (/v1/call's getAssets); total_count says it was cut.
       if (req.pageSize === undefined) {
         const { assets, totalCount } = await s.assets.list(caller, filter);
-        return { assets: assets.map(assetMsg), nextPageToken: '', ...(totalCount !== undefined ? { totalCount } : {}) };
+        return { assets: assets.map(assetMsg), nextPageToken: '', hasPreviousPage: false, ...(totalCount !== undefined ? { totalCount } : {}) };
       }
-      const page = await s.assets.page(caller, filter, { size: req.pageSize, token: req.pageToken });
-      return { assets: page.assets.map(assetMsg), nextPageToken: page.nextPageToken, totalCount: page.totalCount };
+      const page = await s.assets.page(caller, filter, { size: req.pageSize, token: req.pageToken, before: req.pageBefore });
+      return { assets: page.assets.map(assetMsg), nextPageToken: page.nextPageToken, totalCount: page.totalCount, hasPreviousPage: page.hasPreviousPage };
     },
     async getAssetFrameworkDetails(req, ctx) {
       const detail = await s.assetDetails.read(requireAccount(ctx.caller), req.assetIdentifier, req.reportingYear, req.languageCode);

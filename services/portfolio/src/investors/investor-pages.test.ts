@@ -74,6 +74,25 @@ for (const db of testDatabases) {
       assert.ok(seen.some((i) => i.investorIdentifier === 'inv-late'));
     });
 
+    it('page_before pages backward: the same investors as forward, reversed, keys opened; a wrong key is refused there too', async () => {
+      const whole = (await allPages(1000, h.investor, key)).flat();
+      const backward: Investor[] = [];
+      let pageBefore = token([Number.MAX_SAFE_INTEGER, '999999999999999']);
+      for (;;) {
+        const res = await h.portfolio.getInvestors({ pageSize: 2, pageBefore, decryptionKey: key }, { caller: h.investor });
+        assert.equal(res.totalCount, whole.length);
+        backward.unshift(...res.investors);
+        if (!res.hasPreviousPage) break;
+        pageBefore = token([1, String(res.investors[0]!.investorId)]);
+      }
+      assert.deepEqual(backward, whole);
+      await rejectsWith(
+        h.portfolio.getInvestors({ pageSize: 2, pageBefore, decryptionKey: generateEncryptionKey() }, { caller: h.investor }),
+        'INVALID_ARGUMENT',
+        WRONG_KEY_MESSAGE,
+      );
+    });
+
     it('refuses a malformed or foreign page_token and a page_size out of 1..1000; checks the key against the whole account', async () => {
       for (const pageToken of ['not a token!', token([1, 'guid']), token([1, 0]), token({})]) {
         await rejectsWith(h.portfolio.getInvestors({ pageSize: 2, pageToken }, { caller: h.investor }), 'INVALID_ARGUMENT', 'page_token must be a next_page_token of this listing.');

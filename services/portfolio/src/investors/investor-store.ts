@@ -5,7 +5,7 @@ import { parseEncryptionKey } from '@green-impact/shared/pii';
 import { InvestorEntity, type InvestorRow } from '../entities.js';
 import { MSG } from '../messages.js';
 import { DEFAULT_LISTING_LIMITS } from '@green-impact/shared/config';
-import { decodePageToken, encodePageToken, isWholeListing, pageSize } from '@green-impact/shared/paging';
+import { decodeBeforeToken, decodePageToken, encodePageToken, isWholeListing, pageBeforeOf, pageSize } from '@green-impact/shared/paging';
 import * as v from '../validation.js';
 import { newInvestorIdentifier } from './investor-identifier.js';
 import {
@@ -68,12 +68,24 @@ export class InvestorStore {
    */
   async page(
     caller: Caller,
-    page: { size: number; token?: string | undefined },
+    page: { size: number; token?: string | undefined; before?: string | undefined },
     decryptionKey?: string,
-  ): Promise<{ investors: InvestorView[]; nextPageToken: string; totalCount: number }> {
+  ): Promise<{ investors: InvestorView[]; nextPageToken: string; totalCount: number; hasPreviousPage: boolean }> {
     const size = pageSize(page.size);
+    const before = decodeBeforeToken(page.token, page.before);
     const after = decodePageToken(page.token);
     const key = parseDecryptionKey(decryptionKey);
+    if (before) {
+      // Backward: down the id index below the before id (bigint: the gateway's end-of-list cursor), turned around.
+      const below: InvestorRow[] = await this.ds.query(
+        `SELECT ${INVESTOR_COLUMNS} FROM portfolio.investors i WHERE i.account_id = $1 AND i.id < $2::bigint ORDER BY i.id DESC LIMIT $3`,
+        [caller.accountId, before.id, size + 1],
+      );
+      const summary = await this.summary(caller);
+      requireKeyFitsSome(summary.fingerprints, key);
+      const { items, nextPageToken, hasPreviousPage } = pageBeforeOf(below, size, before, (r) => r.id);
+      return { investors: items.map((r) => toView(r, key)), nextPageToken, totalCount: summary.count, hasPreviousPage };
+    }
     const rows: InvestorRow[] = await this.ds.query(
       `SELECT ${INVESTOR_COLUMNS} FROM portfolio.investors i WHERE i.account_id = $1 AND i.id > $2 ORDER BY i.id LIMIT $3`,
       [caller.accountId, after?.id ?? 0, size + 1],
@@ -89,7 +101,7 @@ export class InvestorStore {
     const investors = rows.slice(0, size).map((r) => toView(r, key));
     const last = investors.at(-1);
     const nextPageToken = rows.length > size && last ? encodePageToken({ offset: (after?.offset ?? 0) + investors.length, id: last.id }) : '';
-    return { investors, nextPageToken, totalCount };
+    return { investors, nextPageToken, totalCount, hasPreviousPage: after !== undefined };
   }
 
   /** How many investors the account has, and the fingerprints of the keys their PII is sealed with. */
