@@ -123,7 +123,7 @@ describe('assets connection paged backward (last/before) by the service', () => 
     assert.deepEqual(resumed.nodes, forward.nodes.slice(2));
   });
 
-  test('first with last, after with before, a bad last or a foreign before are INVALID_ARGUMENT before any call', async () => {
+  test('first with last, after with before, a bad last or a foreign before are BAD_USER_INPUT before any call', async () => {
     const callsBefore = callsOf('getAssets').length;
     for (const [variables, message] of [
       [{ first: 2, last: 2 }, 'first and last cannot be given together: a page is read forward or backward.'],
@@ -132,7 +132,7 @@ describe('assets connection paged backward (last/before) by the service', () => 
       [{ last: 1001 }, 'last must be an integer from 1 to 1000, got 1001.'],
       [{ last: 2, before: GUID_CURSOR }, 'before must be a cursor of this list.'],
     ] as const) {
-      assert.deepEqual(onlyError(await gql(QUERY, variables)), { message, code: 'INVALID_ARGUMENT' });
+      assert.deepEqual(onlyError(await gql(QUERY, variables)), { message, code: 'BAD_USER_INPUT' });
     }
     assert.equal(callsOf('getAssets').length, callsBefore);
   });
