@@ -1,13 +1,12 @@
 import express, { Router, type Request, type RequestHandler, type Response } from 'express';
 import type { GetDocumentResponse } from '@green-impact/proto/greenimpact/chain/v1/chain';
-import { InvalidArgumentError, NotAuthorizedError, NotFoundError } from '@green-impact/shared/errors';
+import { InvalidArgumentError, NotFoundError } from '@green-impact/shared/errors';
 import { API_KEY_HEADER, type Authenticate } from './auth.js';
 import { chainClient, type GatewayClients } from './clients.js';
 import { DocumentLinks } from './document-links.js';
-import { describeError } from './http-errors.js';
 import { anchoringFacts, anchoringPanel, withAnchoring } from './pages/anchoring.js';
-import { errorPage, pageHeaders } from './pages/html.js';
 import { noRenderer, pageFormat, pdfHref, sendPdf, type PrintPdf } from './pages/pdf.js';
+import { asPages, openLink } from './pages/signed-link-pages.js';
 import { locals, routeLabel } from './request-context.js';
 import { documentKindParts, requireVerifiedDocument } from './catalogue/chain/job-shapes.js';
 
@@ -65,19 +64,13 @@ export function chainRoutes(options: ChainRoutesOptions): Router {
    * browser follows it. Altered, revoked, unknown: the 404 of an unknown job. Expired: 403, said so.
    */
   async function linkedPage(jobId: string, query: Request['query'], viewOf: () => PageView, res: Response): Promise<void> {
-    try {
+    await asPages(res, async () => {
       const view = viewOf();
-      const link = options.documentLinks.check(jobId, query);
-      if (!link.ok && link.reason === 'expired') throw new NotAuthorizedError('This link has expired. Ask whoever sent it for a new one.');
-      if (!link.ok) throw new NotFoundError(`No such job ${jobId.slice(0, 64)}.`);
+      const link = openLink(options.documentLinks.check(jobId, query), `No such job ${jobId.slice(0, 64)}.`);
       const doc = await chainClient(options.clients).getDocument({ jobId, linkEpoch: link.linkEpoch }, { requestId: locals(res).requestId });
       // Never stored: a revoked link must stop opening, also from the browser's cache.
       await sendPage(res, doc, jobId, 'private, no-store', view);
-    } catch (err) {
-      const { status, body, internal } = describeError(err);
-      if (internal) throw err; // the error handler logs it and answers without details
-      res.status(status).set(pageHeaders('no-store')).send(errorPage(status, body.message));
-    }
+    });
   }
 
   router.get('/ipfs/:cid', routeLabel('/ipfs/:cid'), options.rateLimit, async (req, res) => {

@@ -1,13 +1,13 @@
 import { Router, type Request, type RequestHandler, type Response } from 'express';
 import type { Caller } from '@green-impact/shared/caller';
 import { EU_GBS_DOCUMENTS } from '@green-impact/shared/eu-green-bonds';
-import { InvalidArgumentError, NotAuthorizedError, NotFoundError } from '@green-impact/shared/errors';
+import { InvalidArgumentError } from '@green-impact/shared/errors';
 import { API_KEY_HEADER, type Authenticate } from './auth.js';
 import { taxonomyClient, type GatewayClients } from './clients.js';
 import { DocumentLinks } from './document-links.js';
-import { describeError } from './http-errors.js';
-import { errorPage, pageHeaders } from './pages/html.js';
+import { pageHeaders } from './pages/html.js';
 import { noRenderer, pageFormat, sendPdf, type PrintPdf } from './pages/pdf.js';
+import { asPages, openLink } from './pages/signed-link-pages.js';
 import { locals, routeLabel } from './request-context.js';
 
 export interface EuGbsRoutesOptions {
@@ -67,17 +67,11 @@ export function euGbsRoutes(options: EuGbsRoutesOptions): Router {
 
   /** As report links: altered or foreign is the 404 of an unknown document, expired 403; answered as pages. */
   async function linked(page: Page, query: Request['query'], res: Response): Promise<void> {
-    try {
+    await asPages(res, async () => {
       if (page.pdf && !options.printPdf) throw noRenderer();
-      const link = options.documentLinks.checkReport(euGbsSubject(page.identifier, page.year, page.document, page.publicationDate), query);
-      if (!link.ok && link.reason === 'expired') throw new NotAuthorizedError('This link has expired. Ask whoever sent it for a new one.');
-      if (!link.ok) throw new NotFoundError('No such EU Green Bond document.');
+      const link = openLink(options.documentLinks.checkReport(euGbsSubject(page.identifier, page.year, page.document, page.publicationDate), query), 'No such EU Green Bond document.');
       await send(res, page, { accountId: link.accountId, role: 'user' }, 'private, no-store');
-    } catch (err) {
-      const { status, body, internal } = describeError(err);
-      if (internal) throw err;
-      res.status(status).set(pageHeaders('no-store')).send(errorPage(status, body.message));
-    }
+    });
   }
 
   async function send(res: Response, page: Page, caller: Caller, cache: string): Promise<void> {

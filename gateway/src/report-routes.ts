@@ -1,13 +1,13 @@
 import { Router, type Request, type RequestHandler, type Response } from 'express';
 import type { Caller } from '@green-impact/shared/caller';
-import { InvalidArgumentError, NotAuthorizedError, NotFoundError } from '@green-impact/shared/errors';
+import { InvalidArgumentError } from '@green-impact/shared/errors';
 import { API_KEY_HEADER, type Authenticate } from './auth.js';
 import { portfolioClient, type GatewayClients } from './clients.js';
 import { DocumentLinks } from './document-links.js';
-import { describeError } from './http-errors.js';
-import { errorPage, pageHeaders } from './pages/html.js';
+import { pageHeaders } from './pages/html.js';
 import { impactReportPage, type ImpactReport } from './pages/impact-report.js';
 import { noRenderer, pageFormat, pdfHref, sendPdf, type PrintPdf } from './pages/pdf.js';
+import { asPages, openLink } from './pages/signed-link-pages.js';
 import { locals, routeLabel } from './request-context.js';
 
 export interface ReportRoutesOptions {
@@ -67,18 +67,12 @@ export function reportRoutes(options: ReportRoutesOptions): Router {
 
   /** As document links: altered or foreign is the 404 of an unknown report, expired 403; answered as pages. */
   async function linkedReport(kind: ReportKind, identifier: string, year: number, query: Request['query'], res: Response, view: ReportView, noPdf: boolean): Promise<void> {
-    try {
+    await asPages(res, async () => {
       if (noPdf) throw noRenderer();
-      const link = options.documentLinks.checkReport(reportSubject(kind, identifier, year), query);
-      if (!link.ok && link.reason === 'expired') throw new NotAuthorizedError('This link has expired. Ask whoever sent it for a new one.');
-      if (!link.ok) throw new NotFoundError(`No such ${kind} report.`);
+      const link = openLink(options.documentLinks.checkReport(reportSubject(kind, identifier, year), query), `No such ${kind} report.`);
       // The link stands for the account that asked for it, for this one read; the least role reads it.
       await sendReport(res, kind, identifier, year, { accountId: link.accountId, role: 'user' }, 'private, no-store', view);
-    } catch (err) {
-      const { status, body, internal } = describeError(err);
-      if (internal) throw err;
-      res.status(status).set(pageHeaders('no-store')).send(errorPage(status, body.message));
-    }
+    });
   }
 
   async function sendReport(res: Response, kind: ReportKind, identifier: string, year: number, caller: Caller, cache: string, view: ReportView): Promise<void> {

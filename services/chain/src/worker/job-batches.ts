@@ -225,14 +225,11 @@ export class JobBatcher {
   /** One account's batch of inserts: bad items fail alone first, the others go in one insertMany. */
   private async formKeyValueBatch(m: EntityManager, network: ChainNetwork, taken: Queued[]): Promise<number> {
     // Checked before batching: an entry the store would skip fails alone, never the others.
-    const bad = taken.filter((r) => !validEntry(r.payload as unknown as KeyValuePayload));
-    for (const r of bad) {
-      await this.store.transitionIn(m, r.id, ['queued'], {
-        status: 'failed', error: `Key "${(r.payload as { key?: string }).key ?? ''}" must be 1–${MAX_KEY_CHARS} characters; nothing was sent.`, completedAt: new Date(),
-      });
-    }
-    const good = taken.filter((r) => !bad.includes(r));
-    if (good.length === 0) return bad.length;
+    const good = await this.failUnfit(m, taken, (r) =>
+      validEntry(r.payload as unknown as KeyValuePayload) ? undefined : `Key "${(r.payload as { key?: string }).key ?? ''}" must be 1–${MAX_KEY_CHARS} characters; nothing was sent.`,
+    );
+    const failed = taken.length - good.length;
+    if (good.length === 0) return failed;
     const namespace = (good[0]!.payload as unknown as KeyValuePayload).namespace;
     const payload: KeyValueBatchPayload = {
       namespace,
@@ -241,7 +238,7 @@ export class JobBatcher {
         return r.kind === 'kv_insert_bytes32' ? { key: p.key, isWord: true, word: p.valueHex } : { key: p.key, isWord: false, value: p.value };
       }),
     };
-    return bad.length + (await this.insertBatch(m, network, KV_BATCH_KIND, payload, namespace.slice(2), good, (index) => ({ index })));
+    return failed + (await this.insertBatch(m, network, KV_BATCH_KIND, payload, namespace.slice(2), good, (index) => ({ index })));
   }
 
   /**
@@ -254,16 +251,29 @@ export class JobBatcher {
       const rows = await this.queued(m, network, ['nft_mint'], size);
       const wait = windowWait(rows, size, windowMs);
       if (wait > 0 || rows.length === 0) return { batched: 0, waitMs: wait };
-      const bad = rows.filter((r) => !validMint(r.payload as unknown as NftMintPayload));
-      for (const r of bad) {
-        await this.store.transitionIn(m, r.id, ['queued'], { status: 'failed', error: 'The mint has no token URI or no valid recipient; nothing was sent.', completedAt: new Date() });
-      }
-      const good = rows.filter((r) => !bad.includes(r));
-      if (good.length === 0) return { batched: bad.length, waitMs: 0 };
+      const good = await this.failUnfit(m, rows, (r) =>
+        validMint(r.payload as unknown as NftMintPayload) ? undefined : 'The mint has no token URI or no valid recipient; nothing was sent.',
+      );
+      const failed = rows.length - good.length;
+      if (good.length === 0) return { batched: failed, waitMs: 0 };
       const payload: NftBatchPayload = { mints: good.map((r) => ({ ...(r.payload as unknown as NftMintPayload), jobId: r.id })) };
       const memberIds = good.map((r) => r.id.replaceAll('-', '')).join('');
-      return { batched: bad.length + (await this.insertBatch(m, network, NFT_BATCH_KIND, payload, sha256Hex(memberIds), good, (index) => ({ index }))), waitMs: 0 };
+      return { batched: failed + (await this.insertBatch(m, network, NFT_BATCH_KIND, payload, sha256Hex(memberIds), good, (index) => ({ index }))), waitMs: 0 };
     });
+  }
+
+  /**
+   * Checked before batching: each row `errorOf` names a reason for fails alone (nothing sent), so it never
+   * fails the others. Answers the rows that go on, in order.
+   */
+  private async failUnfit(m: EntityManager, rows: Queued[], errorOf: (r: Queued) => string | undefined): Promise<Queued[]> {
+    const good: Queued[] = [];
+    for (const r of rows) {
+      const error = errorOf(r);
+      if (error === undefined) good.push(r);
+      else await this.store.transitionIn(m, r.id, ['queued'], { status: 'failed', error, completedAt: new Date() });
+    }
+    return good;
   }
 
   /** The batch job (queued) and its members moved to SUBMITTED under it, in the caller's transaction. */
