@@ -141,7 +141,20 @@ export interface GraphqlFace<I, R> {
    * and reach `request` as the call context's `page`; the render answers the page's items, the service's
    * next_page_token and total_count. `idOf` gives an item's id, `idPattern` the ids a cursor may carry.
    */
-  paged?: { idOf(item: never): string | number; idPattern: RegExp; /** The service also pages backward (last/before, page_before). */ backward?: true } | undefined;
+  paged?:
+    | {
+        idOf(item: never): string | number;
+        idPattern: RegExp;
+        /** The service also pages backward (last/before, page_before). */
+        backward?: true;
+        /**
+         * The service orders the pages (orderBy: `<type>Order`, page_order): the enum values it offers besides
+         * ID, each the service's order field in upper case, with its description. The types come from
+         * sdl.ts's orderTypesSdl.
+         */
+        orderBy?: { type: string; plural: string; fields: Readonly<Record<string, string>> };
+      }
+    | undefined;
 }
 
 export interface Declaration<F extends Fields, S extends ServiceName, M extends MethodOf<S>> {

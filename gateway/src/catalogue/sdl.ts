@@ -1,4 +1,4 @@
-import { BACKWARD_PAGE_ARGS, PAGE_ARGS } from '../graphql/pagination.js';
+import { BACKWARD_PAGE_ARGS, orderArg, orderTypes, PAGE_ARGS } from '../graphql/pagination.js';
 import type { Field } from './fields.js';
 import type { Operation } from './operation.js';
 
@@ -57,7 +57,8 @@ export function rootFieldsSdl(root: 'Query' | 'Mutation', operations: readonly O
       const args = face.nested
         ? [described(`The fields of the change, each described on ${inputTypeName(op)}.`, `input: ${inputTypeName(op)}!`)]
         : argLines(op);
-      const page = face.paged ? PAGE_ARGS + (face.paged.backward ? BACKWARD_PAGE_ARGS : '') : '';
+      const paged = face.paged;
+      const page = paged ? PAGE_ARGS + (paged.backward ? BACKWARD_PAGE_ARGS : '') + (paged.orderBy ? orderArg(paged.orderBy.type) : '') : '';
       const list = args.length || page ? `(\n      ${args.join('\n      ')}${page}\n    )` : '';
       return `\n    ${JSON.stringify(fieldDoc(op))}\n    ${face.field}${list}: ${face.returns}`;
     })
@@ -82,4 +83,13 @@ export function inputTypesSdl(operations: readonly Operation[]): string {
     else if (before !== sdl) throw new Error(`${op.graphql.field} declares ${name} unlike the declarations before it.`);
   }
   return [...written.values()].join('');
+}
+
+/** The order types (`<type>Order`, `<type>OrderField`) of the ordered connections among `operations`. */
+export function orderTypesSdl(operations: readonly Operation[]): string {
+  return operations
+    .map((op) => op.graphql?.paged?.orderBy)
+    .filter((order) => order !== undefined)
+    .map((order) => orderTypes(order.type, order.plural, order.fields))
+    .join('');
 }

@@ -119,6 +119,14 @@ export const jobTypeDefs = /* GraphQL */ `
     endCursor: String
   }
 
+  "The direction of an ordered list (orderBy)."
+  enum OrderDirection {
+    "Lowest first; equal values in the order of creation."
+    ASC
+    "Highest first; equal values newest first."
+    DESC
+  }
+
   "A transaction receipt (ethers v6 TransactionReceipt)."
   type TransactionReceipt {
     "Hash of the block."

@@ -7,6 +7,8 @@ export interface PageRequest {
   pageToken: string | undefined;
   /** Backward paging (last/before): the cursor the page ends right before; pageSize is then last. */
   pageBefore?: string | undefined;
+  /** orderBy: the service's order field (the GraphQL enum value in lower case) and direction. */
+  order?: { field: string; descending: boolean } | undefined;
 }
 
 /** The page fields of a service request: none without a page (/v1/call reads the whole listing), page_token only after the first. */
@@ -20,6 +22,7 @@ export const pageFields = (page: PageRequest | undefined) =>
         pageSize: page.pageSize,
         ...(page.pageToken === undefined ? {} : { pageToken: page.pageToken }),
         ...(page.pageBefore === undefined ? {} : { pageBefore: page.pageBefore }),
+        ...(page.order === undefined ? {} : { pageOrder: page.order }),
       };
 
 /**
@@ -53,6 +56,36 @@ export const BACKWARD_PAGE_ARGS = `
       last: Int
       "A cursor of this list: the page ends right before its item (with last)."
       before: String`;
+
+/** The SDL argument of a connection its service orders (after the page arguments). */
+export const orderArg = (type: string) => `
+      "The order of the pages; default: ascending id, the order of creation. A cursor resumes only the order it was given in."
+      orderBy: ${type}Order`;
+
+/**
+ * The SDL of a connection's order: its input type and field enum. Each enum value is the service's order
+ * field in upper case (NAME: name); ID, the order of creation, is always offered.
+ */
+export function orderTypes(type: string, plural: string, fields: Readonly<Record<string, string>>): string {
+  const values = Object.entries({ ID: `The order the ${plural} were created in.`, ...fields })
+    .map(([value, doc]) => `
+    ${JSON.stringify(doc)}
+    ${value}`)
+    .join('');
+  return `
+  "The order of a page of ${plural}: a field, then the id in the same direction for equal values."
+  input ${type}Order {
+    "What the ${plural} are ordered by."
+    field: ${type}OrderField!
+    "Up or down; default ASC."
+    direction: OrderDirection = ASC
+  }
+
+  "What ${plural} can be ordered by."
+  enum ${type}OrderField {${values}
+  }
+`;
+}
 
 /** The SDL of a connection type over `node`. */
 export function connectionType(node: string, plural: string): string {
@@ -89,6 +122,7 @@ export interface PageArgs {
   after?: string | null | undefined;
   last?: number | null | undefined;
   before?: string | null | undefined;
+  orderBy?: { field: string; direction?: 'ASC' | 'DESC' | null } | null | undefined;
 }
 
 export interface Edge<T> {
@@ -114,6 +148,8 @@ export interface Connection<T> {
 export interface Cursor {
   offset: number;
   id: string;
+  /** A cursor of an ordered page (orderBy): the order it was given in (`name:desc`); absent: ascending id. */
+  order?: string | undefined;
 }
 
 /** Checks `first` and `after` before anything is read; INVALID_ARGUMENT names the argument. */
@@ -160,6 +196,8 @@ export interface ServicePage<T> {
   totalCount: number;
   /** Backward pages only: whether items precede the page. */
   hasPreviousPage?: boolean;
+  /** For each item, the service's token that resumes right after it (an ordered page's cursors carry its order value). */
+  itemPageTokens?: string[];
 }
 
 /**
@@ -199,18 +237,21 @@ export function servicePaged<P, A, C, T>(
   idPattern: RegExp,
 ) {
   return async (parent: P, args: A & PageArgs, ctx: C, info?: GraphQLResolveInfo): Promise<Connection<T>> => {
-    const { first, after, last, before, ...rest } = args;
+    const { first, after, last, before, orderBy, ...rest } = args;
+    const order = orderOfArgs(orderBy);
     const backward = checkBackward({ first, after, last, before }, info);
     if (backward) {
       if (backward.before && !idPattern.test(backward.before.id)) throw new InvalidArgumentError('before must be a cursor of this list.');
-      return backwardPage(await resolve(parent, rest as A, ctx, backwardRequest(backward, before ?? undefined)), backward, idOf);
+      if (backward.before && !inOrder(backward.before, order)) throw new InvalidArgumentError('before must be a cursor of this list in the same orderBy.');
+      return backwardPage(await resolve(parent, rest as A, ctx, { ...backwardRequest(backward, before ?? undefined), order }), backward, idOf);
     }
     const page = checkPage({ first, after });
     if (page.after && !idPattern.test(page.after.id)) throw new InvalidArgumentError(NOT_A_CURSOR);
-    const answer = await resolve(parent, rest as A, ctx, { pageSize: page.first, pageToken: after ?? undefined });
+    if (page.after && !inOrder(page.after, order)) throw new InvalidArgumentError('after must be a pageInfo.endCursor of this list in the same orderBy.');
+    const answer = await resolve(parent, rest as A, ctx, { pageSize: page.first, pageToken: after ?? undefined, order });
     const base = page.after?.offset ?? 0;
     // The service resumes after the id a token names, so every item's cursor is a valid page token.
-    const edges = edgesOf(answer.items, (i) => encodeCursor({ offset: base + i + 1, id: String(idOf(answer.items[i]!)) }));
+    const edges = itemEdges(answer, (i) => encodeCursor({ offset: base + i + 1, id: String(idOf(answer.items[i]!)) }));
     return {
       nodes: answer.items,
       edges,
@@ -225,6 +266,24 @@ export function servicePaged<P, A, C, T>(
   };
 }
 
+/** The service order orderBy asks for: the enum value in lower case (ISSUER_IDENTIFIER: issuer_identifier); none without orderBy. */
+function orderOfArgs(orderBy: PageArgs['orderBy']): PageRequest['order'] {
+  if (orderBy === undefined || orderBy === null) return undefined;
+  return { field: orderBy.field.toLowerCase(), descending: orderBy.direction === 'DESC' };
+}
+
+/** Whether a cursor was given in the order asked for (a cursor without one: ascending id). */
+function inOrder(cursor: Cursor, order: PageRequest['order']): boolean {
+  const asked = order === undefined ? 'id:asc' : `${order.field}:${order.descending ? 'desc' : 'asc'}`;
+  return (cursor.order ?? 'id:asc') === asked;
+}
+
+/** A page's edges: the service's own token per item where it gives them, else the cursor `cursorAt` makes. */
+function itemEdges<T>(answer: ServicePage<T>, cursorAt: (index: number) => string): Edge<T>[] {
+  const tokens = answer.itemPageTokens;
+  return edgesOf(answer.items, tokens !== undefined && tokens.length === answer.items.length ? (i) => tokens[i]! : cursorAt);
+}
+
 export function encodeCursor(cursor: Cursor): string {
   return Buffer.from(JSON.stringify([cursor.offset, cursor.id])).toString('base64url');
 }
@@ -234,8 +293,10 @@ export function decodeCursor(text: string): Cursor {
   if (text.length > 512 || !/^[A-Za-z0-9_-]+$/.test(text)) throw invalid();
   try {
     const value: unknown = JSON.parse(Buffer.from(text, 'base64url').toString('utf8'));
-    if (Array.isArray(value) && value.length === 2 && Number.isInteger(value[0]) && value[0] >= 0 && typeof value[1] === 'string') {
-      return { offset: value[0] as number, id: value[1] };
+    if (Array.isArray(value) && (value.length === 2 || value.length === 4) && Number.isInteger(value[0]) && value[0] >= 0 && typeof value[1] === 'string') {
+      if (value.length === 2) return { offset: value[0] as number, id: value[1] };
+      // An ordered page's cursor: [offset, id, order, order value] (services/shared/src/paging.ts).
+      if (typeof value[2] === 'string' && typeof value[3] === 'string') return { offset: value[0] as number, id: value[1], order: value[2] };
     }
   } catch {
     // Falls through to the error below.
@@ -260,7 +321,7 @@ function backwardPage<T>(answer: ServicePage<T>, page: { last: number; before: C
   // Positions count back from the before cursor's; from the end of the list, back from the count.
   const end = page.before ? page.before.offset - 1 : answer.totalCount;
   const base = Math.max(end - items.length, 0);
-  const edges = edgesOf(items, (i) => encodeCursor({ offset: base + i + 1, id: String(idOf(items[i]!)) }));
+  const edges = itemEdges(answer, (i) => encodeCursor({ offset: base + i + 1, id: String(idOf(items[i]!)) }));
   return {
     nodes: items,
     edges,

@@ -137,3 +137,49 @@ describe('assets connection paged backward (last/before) by the service', () => 
     assert.equal(callsOf('getAssets').length, callsBefore);
   });
 });
+
+describe('assets connection ordered (orderBy) by the service', () => {
+  const QUERY = `query($first: Int, $after: String, $last: Int, $before: String, $orderBy: AssetOrder) {
+    assets(first: $first, after: $after, last: $last, before: $before, orderBy: $orderBy) { nodes { identifier issuer { identifier } } edges { cursor } pageInfo { hasNextPage hasPreviousPage startCursor endCursor } totalCount } }`;
+  type OrderedPage = { nodes: { identifier: string; issuer: { identifier: string } }[]; edges: { cursor: string }[]; pageInfo: { hasNextPage: boolean; hasPreviousPage: boolean; startCursor: string | null; endCursor: string | null }; totalCount: number };
+  const page = async (variables: Record<string, unknown>): Promise<OrderedPage> => data(await gql(QUERY, variables))['assets'];
+  // SE0001..SE0005 with issuers ISS-1, ISS-0, ISS-1, ISS-0, ISS-1 (seeded above).
+  const byIssuerDesc = ['SE0005', 'SE0003', 'SE0001', 'SE0004', 'SE0002'];
+
+  test('orderBy reaches the service as page_order; pages forward and backward follow the order, the id breaking ties', async () => {
+    const orderBy = { field: 'ISSUER_IDENTIFIER', direction: 'DESC' };
+    const whole = await page({ first: 100, orderBy });
+    assert.deepEqual(JSON.parse(JSON.stringify(callsOf('getAssets').at(-1).pageOrder)), { field: 'issuer_identifier', descending: true });
+    assert.deepEqual(whole.nodes.map((n) => n.identifier), byIssuerDesc);
+    const forward: string[] = [];
+    let after: string | null = null;
+    do {
+      const p: OrderedPage = await page({ first: 2, after, orderBy });
+      forward.push(...p.nodes.map((n) => n.identifier));
+      after = p.pageInfo.hasNextPage ? p.pageInfo.endCursor : null;
+    } while (after);
+    assert.deepEqual(forward, byIssuerDesc);
+    const last = await page({ last: 2, orderBy });
+    assert.deepEqual([last.nodes.map((n) => n.identifier), last.pageInfo.hasPreviousPage, last.edges.map((e) => e.cursor)], [byIssuerDesc.slice(3), true, whole.edges.slice(3).map((e) => e.cursor)]);
+    const before = await page({ last: 10, before: last.pageInfo.startCursor, orderBy });
+    assert.deepEqual(before.nodes.map((n) => n.identifier), byIssuerDesc.slice(0, 3));
+    // Direction defaults to ASC: the reverse, ties included.
+    assert.deepEqual((await page({ first: 100, orderBy: { field: 'ISSUER_IDENTIFIER' } })).nodes.map((n) => n.identifier), ['SE0002', 'SE0004', 'SE0001', 'SE0003', 'SE0005']);
+  });
+
+  test("a cursor of another order is BAD_USER_INPUT before any call; an unknown field is the schema's refusal", async () => {
+    const byName = await page({ first: 1, orderBy: { field: 'NAME' } });
+    const callsBefore = callsOf('getAssets').length;
+    assert.deepEqual(onlyError(await gql(QUERY, { first: 1, after: byName.pageInfo.endCursor })), {
+      message: 'after must be a pageInfo.endCursor of this list in the same orderBy.',
+      code: 'BAD_USER_INPUT',
+    });
+    assert.deepEqual(onlyError(await gql(QUERY, { last: 1, before: byName.pageInfo.endCursor, orderBy: { field: 'NAME', direction: 'DESC' } })), {
+      message: 'before must be a cursor of this list in the same orderBy.',
+      code: 'BAD_USER_INPUT',
+    });
+    assert.equal(callsOf('getAssets').length, callsBefore);
+    const unknown = await gql(QUERY, { first: 1, orderBy: { field: 'CURRENCY' } });
+    assert.match(unknown.body.errors?.[0]?.message ?? '', /Value "CURRENCY" does not exist in "AssetOrderField" enum/);
+  });
+});

@@ -2,7 +2,7 @@ import { assetOperations } from '../catalogue/portfolio/assets.js';
 import { investorOperations } from '../catalogue/portfolio/investors.js';
 import { portfolioOperations } from '../catalogue/portfolio/portfolios.js';
 import { positionOperations } from '../catalogue/portfolio/positions.js';
-import { rootFieldsSdl } from '../catalogue/sdl.js';
+import { orderTypesSdl, rootFieldsSdl } from '../catalogue/sdl.js';
 import { connectionType, PAGE_ARGS } from './pagination.js';
 
 /**
@@ -14,7 +14,7 @@ import { connectionType, PAGE_ARGS } from './pagination.js';
 export const portfolioTypeDefs = /* GraphQL */ `
   extend type Query {${rootFieldsSdl('Query', [...assetOperations, ...investorOperations, ...positionOperations, ...portfolioOperations])}
   }
-
+${orderTypesSdl([...assetOperations, ...investorOperations, ...positionOperations, ...portfolioOperations])}
   "A financial asset (a bond, for example) whose proceeds finance a green framework (spec asset)."
   type Asset implements Node {
     "Globally unique, opaque id for node(id:) and nodes(ids:) (Relay's Node); id is unchanged."

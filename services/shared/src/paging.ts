@@ -17,6 +17,9 @@ export const SERIAL_ID = /^[1-9][0-9]{0,14}$/;
 export interface PageToken<Id = number> {
   offset: number;
   id: Id;
+  /** An ordered listing's token (orderBy): the order it was given out in (`name:desc`) and its item's value there, as text. */
+  order?: string | undefined;
+  key?: string | undefined;
 }
 
 /** A page request as the stores take it: page_size (required) and page_token (absent: the first page). */
@@ -41,18 +44,20 @@ function decodeRaw(token: string, idPattern: RegExp): PageToken<string> {
   } catch {
     throw invalid();
   }
-  if (!Array.isArray(value) || value.length !== 2) throw invalid();
-  const [offset, id] = value as unknown[];
+  if (!Array.isArray(value) || (value.length !== 2 && value.length !== 4)) throw invalid();
+  const [offset, id, order, key] = value as unknown[];
   if (!Number.isSafeInteger(offset) || (offset as number) < 0) throw invalid();
   if (typeof id !== 'string' || !idPattern.test(id)) throw invalid();
-  return { offset: offset as number, id };
+  if (value.length === 2) return { offset: offset as number, id };
+  if (typeof order !== 'string' || typeof key !== 'string') throw invalid();
+  return { offset: offset as number, id, order, key };
 }
 
 /** A listing keyed by a bigint serial. Absent or empty: the first page; anything but a token of such a listing is INVALID_ARGUMENT. */
 export function decodePageToken(token: string | undefined): PageToken | undefined {
   if (token === undefined || token === '') return undefined;
   const raw = decodeRaw(token, SERIAL_ID);
-  return { offset: raw.offset, id: Number(raw.id) };
+  return { ...raw, id: Number(raw.id) };
 }
 
 /** A listing keyed by text ids of the given shape (a GUID, say), compared as the database orders them. */
@@ -62,7 +67,8 @@ export function decodeTextPageToken(token: string | undefined, idPattern: RegExp
 }
 
 export function encodePageToken(token: PageToken<number | string>): string {
-  return Buffer.from(JSON.stringify([token.offset, String(token.id)])).toString('base64url');
+  const fields = token.order === undefined ? [token.offset, String(token.id)] : [token.offset, String(token.id), token.order, token.key ?? ''];
+  return Buffer.from(JSON.stringify(fields)).toString('base64url');
 }
 
 /**
@@ -74,11 +80,19 @@ export function pageOf<T, Id extends number | string>(
   size: number,
   after: PageToken<unknown> | undefined,
   idOf: (row: T) => Id,
-): { items: T[]; nextPageToken: string } {
+  order?: ListingOrder,
+): { items: T[]; nextPageToken: string; itemPageTokens: string[] } {
   const items = rows.slice(0, size);
-  const last = items.at(-1);
-  const nextPageToken = rows.length > size && last !== undefined ? encodePageToken({ offset: (after?.offset ?? 0) + items.length, id: idOf(last) }) : '';
-  return { items, nextPageToken };
+  const base = after?.offset ?? 0;
+  const itemPageTokens = items.map((row, i) => tokenAfter(row, base + i + 1, idOf, order));
+  const nextPageToken = rows.length > size ? (itemPageTokens.at(-1) ?? '') : '';
+  return { items, nextPageToken, itemPageTokens };
+}
+
+/** The token that resumes right after a row at a position of its listing, in the listing's order. */
+function tokenAfter<T>(row: T, offset: number, idOf: (row: T) => number | string, order: ListingOrder | undefined): string {
+  if (order === undefined || order.tag === DEFAULT_ORDER_TAG) return encodePageToken({ offset, id: idOf(row) });
+  return encodePageToken({ offset, id: idOf(row), order: order.tag, key: order.column ? String((row as Record<string, unknown>)[ORDER_KEY]) : String(idOf(row)) });
 }
 
 /**
@@ -128,10 +142,99 @@ export function pageBeforeOf<T, Id extends number | string>(
   size: number,
   before: PageToken<unknown>,
   idOf: (row: T) => Id,
-): { items: T[]; nextPageToken: string; hasPreviousPage: boolean } {
+  order?: ListingOrder,
+  /** The listing's count: positions of a page read from the end count back from it. */
+  total?: number,
+): { items: T[]; nextPageToken: string; hasPreviousPage: boolean; itemPageTokens: string[] } {
   const items = rowsDescending.slice(0, size).reverse();
-  const last = items.at(-1);
-  const base = Math.max(before.offset - 1 - items.length, 0);
-  const nextPageToken = last === undefined ? '' : encodePageToken({ offset: base + items.length, id: idOf(last) });
-  return { items, nextPageToken, hasPreviousPage: rowsDescending.length > size };
+  const end = isEndOfList(before) && total !== undefined ? total : before.offset - 1;
+  const base = Math.max(end - items.length, 0);
+  const itemPageTokens = items.map((row, i) => tokenAfter(row, base + i + 1, idOf, order));
+  return { items, nextPageToken: itemPageTokens.at(-1) ?? '', hasPreviousPage: rowsDescending.length > size, itemPageTokens };
+}
+
+/**
+ * The gateway's "end of the list" for a backward page without before (pagination.ts END_OF_LIST): an id
+ * past every serial, in no order.
+ */
+export const END_OF_LIST_ID = 999_999_999_999_999;
+
+function isEndOfList(token: PageToken<unknown>): boolean {
+  return token.order === undefined && Number(token.id) === END_OF_LIST_ID;
+}
+
+/** The order a listing is read in when none is asked: ascending id (creation). Its tokens carry no order. */
+const DEFAULT_ORDER_TAG = 'id:asc';
+
+/** The column alias under which an ordered read selects its order value as text (keyset's orderKey). */
+export const ORDER_KEY = 'orderKey';
+
+/**
+ * One order a listing offers: an SQL expression that is never NULL (COALESCE a nullable column to the end
+ * PostgreSQL puts NULLs, e.g. 'infinity'), and the type a token's text value is cast back to.
+ */
+export interface OrderColumn {
+  sql: string;
+  type: 'text' | 'float8' | 'date' | 'timestamptz' | 'bigint' | 'int';
+}
+
+/** A listing's orders: its id column (the tie-break and the default order) and its named order columns. */
+export interface ListingOrders {
+  id: { sql: string; type: 'bigint' | 'text' | 'uuid' };
+  columns: Readonly<Record<string, OrderColumn>>;
+}
+
+/** The order a page is read in (`orderOf`): the field's column (none for id), direction and token tag. */
+export interface ListingOrder {
+  readonly tag: string;
+  readonly column: OrderColumn | undefined;
+  readonly descending: boolean;
+  readonly id: ListingOrders['id'];
+}
+
+/**
+ * The order a request asks for (page_order; absent: ascending id). A field the listing does not offer is
+ * INVALID_ARGUMENT naming the ones it does.
+ */
+export function orderOf(orders: ListingOrders, requested: { field: string; descending: boolean } | undefined): ListingOrder {
+  const field = requested?.field === undefined || requested.field === '' ? 'id' : requested.field;
+  const descending = requested?.descending ?? false;
+  if (field !== 'id' && !Object.hasOwn(orders.columns, field)) {
+    const names = ['id', ...Object.keys(orders.columns)].join(', ');
+    throw new InvalidArgumentError(`page_order.field must be one of ${names}, got ${JSON.stringify(field)}.`, { field: 'page_order.field' });
+  }
+  return { tag: `${field}:${descending ? 'desc' : 'asc'}`, column: field === 'id' ? undefined : orders.columns[field], descending, id: orders.id };
+}
+
+/**
+ * The keyset of one page in an order: the SQL to append to a WHERE (empty on a first page or a page from
+ * the end), the ORDER BY, the select item that names the order value (`orderKey`, as text, for the
+ * tokens) and the parameters, numbered from firstParam. A backward page (page_before) is read against
+ * the order and turned around by pageBeforeOf. A token given out in another order is refused, as any
+ * token not of this listing is.
+ */
+export function keysetOf(
+  order: ListingOrder,
+  token: PageToken<unknown> | undefined,
+  firstParam: number,
+  backward = false,
+): { where: string; orderBy: string; select: string; params: unknown[] } {
+  const down = order.descending !== backward;
+  const dir = down ? 'DESC' : 'ASC';
+  const column = order.column;
+  const orderBy = column ? `${column.sql} ${dir}, ${order.id.sql} ${dir}` : `${order.id.sql} ${dir}`;
+  const select = column ? `, (${column.sql})::text AS "${ORDER_KEY}"` : '';
+  if (token === undefined || (backward && isEndOfList(token))) return { where: '', orderBy, select, params: [] };
+  if ((token.order ?? DEFAULT_ORDER_TAG) !== order.tag) {
+    throw new InvalidArgumentError(`${backward ? 'page_before' : 'page_token'} must be a next_page_token of this listing in the same order.`);
+  }
+  const cmp = down ? '<' : '>';
+  const id = `$${firstParam + (column ? 1 : 0)}::${order.id.type}`;
+  if (!column) return { where: ` AND ${order.id.sql} ${cmp} ${id}`, orderBy, select, params: [String(token.id)] };
+  return {
+    where: ` AND (${column.sql}, ${order.id.sql}) ${cmp} ($${firstParam}::${column.type}, ${id})`,
+    orderBy,
+    select,
+    params: [token.key, String(token.id)],
+  };
 }

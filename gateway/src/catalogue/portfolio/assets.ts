@@ -53,7 +53,22 @@ export const getAssets = declare({
     returns: 'AssetConnection!',
     nested: false,
     order: ['issuerIdentifier', 'frameworkIdentifier', 'visibility'],
-    paged: { idOf: (a: GqlAsset) => a.id, idPattern: SERVICE_ID, backward: true },
+    paged: {
+      idOf: (a: GqlAsset) => a.id,
+      idPattern: SERVICE_ID,
+      backward: true,
+      orderBy: {
+        type: 'Asset',
+        plural: 'assets',
+        fields: {
+          IDENTIFIER: 'The owner\'s identifier (an ISIN, say), as text.',
+          NAME: 'The name, as text.',
+          ISSUER_IDENTIFIER: "The issuer's identifier, as text.",
+          DATE_MATURITY: 'The date of maturity; assets without one last going up.',
+          VALUE_OUTSTANDING: 'The value outstanding as a number, whatever its currency; assets without one last going up.',
+        },
+      },
+    },
     render: async (call) => {
       const res = await call();
       return {
@@ -61,6 +76,7 @@ export const getAssets = declare({
         nextPageToken: res.nextPageToken,
         totalCount: res.totalCount ?? res.assets.length,
         hasPreviousPage: res.hasPreviousPage,
+        itemPageTokens: res.itemPageTokens,
       };
     },
   },

@@ -108,6 +108,67 @@ for (const db of testDatabases) {
       );
     });
 
+    it('page_order orders the pages by a field, then id, both ways, forward and backward; tokens resume only their order', async () => {
+      // Ties (two names), missing maturities and values: each sorts where PostgreSQL puts NULLs.
+      const ordered = [
+        { assetIdentifier: 'ORD-C', assetName: 'Beta', dateMaturity: '2031-01-01', assetValueOutstanding: 300 },
+        { assetIdentifier: 'ORD-A', assetName: 'Alpha', dateMaturity: undefined, assetValueOutstanding: 100.5 },
+        { assetIdentifier: 'ORD-B', assetName: 'Beta', dateMaturity: '2030-06-30', assetValueOutstanding: undefined },
+        { assetIdentifier: 'ORD-D', assetName: 'Alpha', dateMaturity: '2030-06-30', assetValueOutstanding: 7 },
+      ];
+      for (const a of ordered) {
+        await h.portfolio.addAsset(
+          { ...a, issuerIdentifier: 'ISSUER-O', frameworkIdentifier: FRAMEWORK, assetCurrencyCode: 'EUR', assetVisibility: Visibility.VISIBILITY_PRIVATE },
+          { caller: h.stranger },
+        );
+      }
+      const filter = { issuerIdentifier: 'ISSUER-O' };
+      const read = async (field: string, descending: boolean, size: number, between: { pageToken?: string; pageBefore?: string } = {}) =>
+        h.portfolio.getAssets({ ...filter, pageSize: size, pageOrder: { field, descending }, ...between }, { caller: h.stranger });
+      const walk = async (field: string, descending: boolean) => {
+        const seen: string[] = [];
+        let pageToken: string | undefined;
+        do {
+          const res = await read(field, descending, 1, pageToken ? { pageToken } : {});
+          seen.push(...identifiers(res.assets));
+          if (res.nextPageToken) assert.equal(res.itemPageTokens.at(-1), res.nextPageToken, "next_page_token is the last item's token");
+          pageToken = res.nextPageToken;
+        } while (pageToken);
+        return seen;
+      };
+      const expected: Record<string, string[]> = {
+        id: ['ORD-C', 'ORD-A', 'ORD-B', 'ORD-D'],
+        identifier: ['ORD-A', 'ORD-B', 'ORD-C', 'ORD-D'],
+        name: ['ORD-A', 'ORD-D', 'ORD-C', 'ORD-B'],
+        date_maturity: ['ORD-B', 'ORD-D', 'ORD-C', 'ORD-A'],
+        value_outstanding: ['ORD-D', 'ORD-A', 'ORD-C', 'ORD-B'],
+      };
+      for (const [field, up] of Object.entries(expected)) {
+        assert.deepEqual(identifiers((await read(field, false, 100)).assets), up, `${field} ascending`);
+        assert.deepEqual(await walk(field, false), up, `${field} ascending, a page at a time`);
+        // Descending reverses the whole order, the id tie-break too.
+        assert.deepEqual(await walk(field, true), [...up].reverse(), `${field} descending, a page at a time`);
+        // Backward from the end, and from an item's token, in the same order.
+        const end = token([Number.MAX_SAFE_INTEGER, '999999999999999']);
+        const last = await read(field, true, 3, { pageBefore: end });
+        assert.deepEqual([identifiers(last.assets), last.hasPreviousPage], [[...up].reverse().slice(1), true], `${field} descending, last 3`);
+        const before = await read(field, true, 5, { pageBefore: last.itemPageTokens[0]! });
+        assert.deepEqual([identifiers(before.assets), before.hasPreviousPage], [[up.at(-1)], false]);
+        // An item's token from a backward page resumes forward after it.
+        const resumed = await read(field, true, 5, { pageToken: last.itemPageTokens[1]! });
+        assert.deepEqual(identifiers(resumed.assets), [...up].reverse().slice(3));
+      }
+      const byName = await read('name', false, 1);
+      await rejectsWith(read('identifier', false, 1, { pageToken: byName.nextPageToken }), 'INVALID_ARGUMENT', 'page_token must be a next_page_token of this listing in the same order.');
+      await rejectsWith(read('name', true, 1, { pageToken: byName.nextPageToken }), 'INVALID_ARGUMENT', 'page_token must be a next_page_token of this listing in the same order.');
+      await rejectsWith(read('id', false, 1, { pageBefore: byName.nextPageToken }), 'INVALID_ARGUMENT', 'page_before must be a next_page_token of this listing in the same order.');
+      await rejectsWith(
+        read('currency_code', false, 1),
+        'INVALID_ARGUMENT',
+        'page_order.field must be one of id, identifier, name, issuer_identifier, date_maturity, value_outstanding, got "currency_code".',
+      );
+    });
+
     it('refuses a malformed or foreign page_token and a page_size out of 1..1000', async () => {
       for (const pageToken of ['not a token!', token([1, 'a3f1c2d4-guid']), token([1, 0]), token({})]) {
         await rejectsWith(h.portfolio.getAssets({ pageSize: 2, pageToken }, { caller: h.investor }), 'INVALID_ARGUMENT', 'page_token must be a next_page_token of this listing.');

@@ -3,7 +3,7 @@ import type { Caller } from '@green-impact/shared/caller';
 import { FailedPreconditionError, InvalidArgumentError, NotAuthorizedError, NotFoundError } from '@green-impact/shared/errors';
 import type { Logger } from '@green-impact/shared/logger';
 import { DEFAULT_LISTING_LIMITS, type ListingLimits } from '@green-impact/shared/config';
-import { cappedListing, decodeBeforeToken, decodePageToken, pageBeforeOf, pageOf, pageSize, totalOf, type PageRequest } from '@green-impact/shared/paging';
+import { cappedListing, decodeBeforeToken, decodePageToken, keysetOf, orderOf, pageBeforeOf, pageOf, pageSize, totalOf, type ListingOrders, type PageRequest } from '@green-impact/shared/paging';
 import { checkPublicLimit, REFERENCE_CANDIDATES, resolveReference } from '@green-impact/shared/public-items';
 import type { AssetRow, VisibilityName } from '../entities.js';
 import type { FrameworkSource } from '../framework-source.js';
@@ -43,6 +43,21 @@ export const ASSET_COLUMNS = `
   a.value_outstanding AS "valueOutstanding", a.currency_code AS "currencyCode",
   to_char(a.date_issued, 'YYYY-MM-DD') AS "dateIssued", to_char(a.date_maturity, 'YYYY-MM-DD') AS "dateMaturity",
   a.visibility, a.created_at AS "createdAt", a.updated_at AS "updatedAt"`;
+
+/**
+ * The orders an asset page can be read in (GraphQL AssetOrderField), each then by id. Nullable columns sort
+ * as PostgreSQL puts NULLs: last going up, first going down.
+ */
+const ASSET_ORDERS: ListingOrders = {
+  id: { sql: 'a.id', type: 'bigint' },
+  columns: {
+    identifier: { sql: 'a.asset_identifier', type: 'text' },
+    name: { sql: 'a.asset_name', type: 'text' },
+    issuer_identifier: { sql: 'a.issuer_identifier', type: 'text' },
+    date_maturity: { sql: "COALESCE(a.date_maturity, 'infinity'::date)", type: 'date' },
+    value_outstanding: { sql: "COALESCE(a.value_outstanding, 'Infinity'::float8)", type: 'float8' },
+  },
+};
 
 /**
  * Assets (spec §4.8). An asset belongs to an account and is tied to a framework the caller can see when
@@ -179,40 +194,38 @@ export class AssetStore {
   }
 
   /**
-   * One page of the listing, in id order after the token's asset (keyset: LIMIT size + 1 rows, never the
-   * whole table), with the number of matching assets (one aggregate). The same visibility and filters as list.
+   * One page of the listing in the asked order (ASSET_ORDERS; default id), after the token's asset or
+   * right before page_before's (keyset: LIMIT size + 1 rows, never the whole table), with the number of
+   * matching assets (one aggregate). The same visibility and filters as list.
    */
   async page(
     caller: Caller,
     filter: AssetFilter,
-    page: PageRequest & { before?: string | undefined },
-  ): Promise<{ assets: AssetView[]; nextPageToken: string; totalCount: number; hasPreviousPage: boolean }> {
+    page: PageRequest & { before?: string | undefined; order?: { field: string; descending: boolean } | undefined },
+  ): Promise<{ assets: AssetView[]; nextPageToken: string; totalCount: number; hasPreviousPage: boolean; itemPageTokens: string[] }> {
     const size = pageSize(page.size);
+    const order = orderOf(ASSET_ORDERS, page.order);
     const before = decodeBeforeToken(page.token, page.before);
     const after = decodePageToken(page.token);
     const { where, params } = listingWhere(caller, filter);
-    const n = params.length;
     const count = async () => {
       const [summary]: { count: string | number }[] = await this.ds.query(`SELECT count(*) AS count FROM portfolio.assets a WHERE ${where}`, params);
       return Number(summary?.count ?? 0);
     };
-    if (before) {
-      // Backward: the size assets right below the before id, read down the same id index, then turned around
-      // (bigint: the gateway's end-of-list cursor names an id past any serial).
-      const below: AssetRow[] = await this.ds.query(
-        `SELECT ${ASSET_COLUMNS} FROM portfolio.assets a WHERE ${where} AND a.id < $${n + 1}::bigint ORDER BY a.id DESC LIMIT $${n + 2}`,
-        [...params, before.id, size + 1],
-      );
-      const { items, nextPageToken, hasPreviousPage } = pageBeforeOf(below, size, before, (r) => r.id);
-      return { assets: await this.withCurrentFrameworkNames(caller, items), nextPageToken, totalCount: await count(), hasPreviousPage };
-    }
+    const keyset = keysetOf(order, before ?? after, params.length + 1, before !== undefined);
     const rows: AssetRow[] = await this.ds.query(
-      `SELECT ${ASSET_COLUMNS} FROM portfolio.assets a WHERE ${where} AND a.id > $${n + 1} ORDER BY a.id LIMIT $${n + 2}`,
-      [...params, after?.id ?? 0, size + 1],
+      `SELECT ${ASSET_COLUMNS}${keyset.select} FROM portfolio.assets a WHERE ${where}${keyset.where}
+         ORDER BY ${keyset.orderBy} LIMIT $${params.length + keyset.params.length + 1}`,
+      [...params, ...keyset.params, size + 1],
     );
+    if (before) {
+      const totalCount = await count();
+      const { items, nextPageToken, hasPreviousPage, itemPageTokens } = pageBeforeOf(rows, size, before, (r) => r.id, order, totalCount);
+      return { assets: await this.withCurrentFrameworkNames(caller, items), nextPageToken, totalCount, hasPreviousPage, itemPageTokens };
+    }
     const totalCount = await totalOf(after, rows, size, count);
-    const { items, nextPageToken } = pageOf(rows, size, after, (r) => r.id);
-    return { assets: await this.withCurrentFrameworkNames(caller, items), nextPageToken, totalCount, hasPreviousPage: after !== undefined };
+    const { items, nextPageToken, itemPageTokens } = pageOf(rows, size, after, (r) => r.id, order);
+    return { assets: await this.withCurrentFrameworkNames(caller, items), nextPageToken, totalCount, hasPreviousPage: after !== undefined, itemPageTokens };
   }
 
   /**

@@ -21,10 +21,16 @@ export function assetHandlers(s: PortfolioStores): Pick<Handlers, 'getAssets' | 
       // No page asked for: the whole list up to MAX_LIST_ITEMS (/v1/call's getAssets); total_count says it was cut.
       if (req.pageSize === undefined) {
         const { assets, totalCount } = await s.assets.list(caller, filter);
-        return { assets: assets.map(assetMsg), nextPageToken: '', hasPreviousPage: false, ...(totalCount !== undefined ? { totalCount } : {}) };
+        return { assets: assets.map(assetMsg), nextPageToken: '', hasPreviousPage: false, itemPageTokens: [], ...(totalCount !== undefined ? { totalCount } : {}) };
       }
-      const page = await s.assets.page(caller, filter, { size: req.pageSize, token: req.pageToken, before: req.pageBefore });
-      return { assets: page.assets.map(assetMsg), nextPageToken: page.nextPageToken, totalCount: page.totalCount, hasPreviousPage: page.hasPreviousPage };
+      const page = await s.assets.page(caller, filter, { size: req.pageSize, token: req.pageToken, before: req.pageBefore, order: req.pageOrder });
+      return {
+        assets: page.assets.map(assetMsg),
+        nextPageToken: page.nextPageToken,
+        totalCount: page.totalCount,
+        hasPreviousPage: page.hasPreviousPage,
+        itemPageTokens: page.itemPageTokens,
+      };
     },
     async getAssetFrameworkDetails(req, ctx) {
       const detail = await s.assetDetails.read(requireAccount(ctx.caller), req.assetIdentifier, req.reportingYear, req.languageCode);
