@@ -1,5 +1,5 @@
 import { frameworkDomainOperations } from '../catalogue/frameworks/projects.js';
-import { rootFieldsSdl } from '../catalogue/sdl.js';
+import { orderTypesSdl, rootFieldsSdl } from '../catalogue/sdl.js';
 import { connectionType } from './pagination.js';
 
 /**
@@ -11,7 +11,7 @@ import { connectionType } from './pagination.js';
 export const frameworkTypeDefs = /* GraphQL */ `
   extend type Query {${rootFieldsSdl('Query', frameworkDomainOperations)}
   }
-
+${orderTypesSdl(frameworkDomainOperations)}
   "Who sees a framework or project. Only its owner changes it, whatever the visibility."
   enum Visibility {
     "Every account sees it."

@@ -6,9 +6,10 @@ import { checkPage, paginate } from './pagination.js';
 
 /**
  * The frameworks and projects connections are paged by the taxonomy service (the real one): first/after
- * go to GetFrameworks / GetProjects as page_size/page_token, the whole list is never asked for, pages are
- * in id order, and a write the caller was answered is in its next page. `user` (t.userKey) and `other`
- * are two USER accounts.
+ * go to GetFrameworks / GetProjects as page_size/page_token (last/before as page_before, orderBy as
+ * page_order), the whole list is never asked for, pages are in id order unless orderBy says otherwise,
+ * and a write the caller was answered is in its next page. `user` (t.userKey) and `other` are two USER
+ * accounts.
  */
 
 let t: TestGateway;
@@ -114,5 +115,77 @@ describe('frameworks and projects connections paged by the taxonomy service', ()
       }
     }
     assert.equal(calls(), callsBefore);
+  });
+});
+
+describe('frameworks and projects connections ordered (orderBy) and paged backward (last/before) by the taxonomy service', () => {
+  type OrderedPage = Page & { edges: { cursor: string }[]; pageInfo: { hasPreviousPage: boolean; startCursor: string | null } };
+  const ordered = (field: 'frameworks' | 'projects') =>
+    `query($first: Int, $after: String, $last: Int, $before: String, $orderBy: ${field === 'frameworks' ? 'Framework' : 'Project'}Order) {
+      ${field}(year: 2024, visibility: PRIVATE, first: $first, after: $after, last: $last, before: $before, orderBy: $orderBy) {
+        nodes { id identifier owned } edges { cursor } pageInfo { hasNextPage hasPreviousPage startCursor endCursor } totalCount } }`;
+  let third: string;
+  const read = async (field: 'frameworks' | 'projects', variables: Record<string, unknown>): Promise<OrderedPage> => data(await gql(ordered(field), variables, third))[field];
+  const identifiers = (p: Page) => p.nodes.map((n) => n.identifier);
+  // An account of its own, read with the private filter: ids in the order O-2, O-1, O-3, O-4 (P-2, P-1, P-3).
+  const lists = [
+    { field: 'frameworks', method: 'getFrameworks', orderBy: { field: 'NAME', direction: 'DESC' }, service: { field: 'name', descending: true }, expected: ['O-3', 'O-2', 'O-4', 'O-1'] },
+    { field: 'projects', method: 'getProjects', orderBy: { field: 'COUNTRY_CODE' }, service: { field: 'country_code', descending: false }, expected: ['P-3', 'P-2', 'P-1'] },
+  ] as const;
+
+  before(async () => {
+    third = (await t.createAccount('Third issuer')).apiKey;
+    for (const [identifier, name] of [['O-2', 'Beta'], ['O-1', 'Alpha'], ['O-3', 'Beta'], ['O-4', 'Alpha']]) {
+      data(await gql(`mutation { addFramework(input: { identifier: "${identifier}", name: "${name}", currencyCode: "EUR", visibility: PRIVATE }) { id } }`, {}, third));
+    }
+    for (const [identifier, country] of [['P-2', '"SE"'], ['P-1', 'null'], ['P-3', '"DE"']]) {
+      data(await gql(`mutation { addProject(input: { identifier: "${identifier}", name: "${identifier}", currencyCode: "EUR", frameworkIdentifier: "O-1", countryCode: ${country} }) { message } }`, {}, third));
+    }
+  });
+
+  for (const list of lists) {
+    test(`${list.field}: orderBy reaches the service as page_order; pages forward and backward follow the order, the id breaking ties`, async () => {
+      const whole = await read(list.field, { first: 100, orderBy: list.orderBy });
+      assert.deepEqual(callsOf(list.method).at(-1).pageOrder, list.service);
+      assert.deepEqual([identifiers(whole), whole.totalCount], [list.expected, list.expected.length]);
+      const forward: string[] = [];
+      let after: string | null = null;
+      do {
+        const p: OrderedPage = await read(list.field, { first: 1, after, orderBy: list.orderBy });
+        forward.push(...identifiers(p));
+        after = p.pageInfo.hasNextPage ? p.pageInfo.endCursor : null;
+      } while (after);
+      assert.deepEqual(forward, list.expected);
+      const last = await read(list.field, { last: 2, orderBy: list.orderBy });
+      assert.equal(callsOf(list.method).at(-1).pageBefore !== undefined, true, 'the service pages backward itself');
+      assert.deepEqual(
+        [identifiers(last), last.pageInfo.hasPreviousPage, last.pageInfo.hasNextPage, last.edges.map((e) => e.cursor)],
+        [list.expected.slice(-2), true, false, whole.edges.slice(-2).map((e) => e.cursor)],
+      );
+      const before = await read(list.field, { last: 10, before: last.pageInfo.startCursor, orderBy: list.orderBy });
+      assert.deepEqual([identifiers(before), before.pageInfo.hasPreviousPage, before.pageInfo.hasNextPage], [list.expected.slice(0, -2), false, true]);
+      // Without orderBy, backward pages are the forward ones (ascending id) with the same cursors.
+      const byId = await read(list.field, { first: 100 });
+      const lastById = await read(list.field, { last: 2 });
+      assert.deepEqual([lastById.nodes, lastById.edges], [byId.nodes.slice(-2), byId.edges.slice(-2)]);
+    });
+  }
+
+  test("a cursor of another order is BAD_USER_INPUT before any call; an unknown field is the schema's refusal", async () => {
+    for (const list of lists) {
+      const byName = await read(list.field, { first: 1, orderBy: { field: 'NAME' } });
+      const callsBefore = callsOf(list.method).length;
+      for (const [variables, message] of [
+        [{ first: 1, after: byName.pageInfo.endCursor }, 'after must be a pageInfo.endCursor of this list in the same orderBy.'],
+        [{ first: 1, after: byName.pageInfo.endCursor, orderBy: { field: 'NAME', direction: 'DESC' } }, 'after must be a pageInfo.endCursor of this list in the same orderBy.'],
+        [{ last: 1, before: byName.pageInfo.endCursor, orderBy: { field: 'IDENTIFIER' } }, 'before must be a cursor of this list in the same orderBy.'],
+        [{ first: 2, last: 2, orderBy: { field: 'NAME' } }, 'first and last cannot be given together: a page is read forward or backward.'],
+      ] as const) {
+        assert.deepEqual(onlyError(await gql(ordered(list.field), variables, third)), { message, code: 'BAD_USER_INPUT' });
+      }
+      assert.equal(callsOf(list.method).length, callsBefore);
+      const unknown = await gql(ordered(list.field), { first: 1, orderBy: { field: 'VISIBILITY' } }, third);
+      assert.match(unknown.body.errors?.[0]?.message ?? '', new RegExp(`Value "VISIBILITY" does not exist in "${list.field === 'frameworks' ? 'Framework' : 'Project'}OrderField" enum`));
+    }
   });
 });

@@ -62,7 +62,7 @@ export const getFrameworks = declare({
   input: listInput,
   service: 'taxonomy',
   method: 'getFrameworks',
-  // GraphQL's connection is paged by the service (keyset on the framework id, with its count); /v1/call reads the whole list.
+  // GraphQL's connection is paged by the service (keyset on the framework id or the orderBy field, with its count); /v1/call reads the whole list.
   request: (i, ctx) => ({ reportingYear: i.year, frameworkVisibility: toVisibility(i.visibility), ...pageFields(ctx.page) }),
   v1: (res, _i, ctx) => listed(ctx, res, res.frameworks.map(frameworkSummaryRow)),
   graphql: {
@@ -70,10 +70,31 @@ export const getFrameworks = declare({
     field: 'frameworks',
     returns: 'FrameworkConnection!',
     nested: false,
-    paged: { idOf: (item: GqlFramework) => item.id, idPattern: SERVICE_ID },
+    paged: {
+      idOf: (item: GqlFramework) => item.id,
+      idPattern: SERVICE_ID,
+      backward: true,
+      orderBy: {
+        type: 'Framework',
+        plural: 'frameworks',
+        fields: {
+          IDENTIFIER: "The owner's identifier, as text.",
+          NAME: 'The name, as text.',
+          CURRENCY_CODE: 'The framework currency (ISO 4217 code).',
+          VALUE_OUTSTANDING: "The year's value outstanding, in the framework currency; frameworks without year specifics last going up.",
+          ALLOCATED_AMOUNT: "The year's allocated amount, in the framework currency; frameworks without year specifics last going up.",
+        },
+      },
+    },
     render: async (call, i) => {
       const res = await call();
-      return { items: res.frameworks.map((s) => toFramework(s, i.year)), nextPageToken: res.nextPageToken, totalCount: res.totalCount ?? res.frameworks.length };
+      return {
+        items: res.frameworks.map((s) => toFramework(s, i.year)),
+        nextPageToken: res.nextPageToken,
+        totalCount: res.totalCount ?? res.frameworks.length,
+        hasPreviousPage: res.hasPreviousPage,
+        itemPageTokens: res.itemPageTokens,
+      };
     },
   },
 });

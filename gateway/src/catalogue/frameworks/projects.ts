@@ -58,7 +58,7 @@ export const getProjects = declare({
   input: listInput,
   service: 'taxonomy',
   method: 'getProjects',
-  // GraphQL's connection is paged by the service (keyset on the project id, with its count); /v1/call reads the whole list.
+  // GraphQL's connection is paged by the service (keyset on the project id or the orderBy field, with its count); /v1/call reads the whole list.
   request: (i, ctx) => ({ reportingYear: i.year, projectVisibility: toVisibility(i.visibility), ...pageFields(ctx.page) }),
   v1: (res, _i, ctx) => listed(ctx, res, res.projects.map(projectSummaryRow)),
   graphql: {
@@ -66,10 +66,31 @@ export const getProjects = declare({
     field: 'projects',
     returns: 'ProjectConnection!',
     nested: false,
-    paged: { idOf: (item: GqlProject) => item.id, idPattern: SERVICE_ID },
+    paged: {
+      idOf: (item: GqlProject) => item.id,
+      idPattern: SERVICE_ID,
+      backward: true,
+      orderBy: {
+        type: 'Project',
+        plural: 'projects',
+        fields: {
+          IDENTIFIER: "The owner's identifier, as text.",
+          NAME: 'The name, as text.',
+          FRAMEWORK_IDENTIFIER: "The identifier of the project's framework, as text.",
+          COUNTRY_CODE: 'The country (ISO 3166-1 alpha-2 code); projects without one last going up.',
+          ALLOCATED_AMOUNT: "The year's allocated amount, in the project currency; projects without year specifics last going up.",
+        },
+      },
+    },
     render: async (call, i) => {
       const res = await call();
-      return { items: res.projects.map((s) => toProject(s, i.year)), nextPageToken: res.nextPageToken, totalCount: res.totalCount ?? res.projects.length };
+      return {
+        items: res.projects.map((s) => toProject(s, i.year)),
+        nextPageToken: res.nextPageToken,
+        totalCount: res.totalCount ?? res.projects.length,
+        hasPreviousPage: res.hasPreviousPage,
+        itemPageTokens: res.itemPageTokens,
+      };
     },
   },
 });

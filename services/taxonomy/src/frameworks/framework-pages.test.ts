@@ -136,6 +136,101 @@ for (const db of testDatabases) {
       assert.ok(!projects.items.map(identifierOf).includes('PA-3'));
     });
 
+    it('page_order orders the pages by a field, then id, both ways, forward and backward; tokens resume only their order', async () => {
+      // An account of its own, read with the private filter: only these items. Ids in the order C, A, B, D;
+      // ties (two names, equal amounts) go by id; missing year figures and countries sort as NULLs.
+      const c = { caller: { accountId: '44444444-4444-4444-8444-444444444444', role: 'user' } as Caller };
+      const frameworks = [
+        { id: 'ORD-C', name: 'Beta', currency: 'SEK', year: { valueOutstanding: 300, allocatedAmount: 10 } },
+        { id: 'ORD-A', name: 'Alpha', currency: 'USD', year: undefined },
+        { id: 'ORD-B', name: 'Beta', currency: 'EUR', year: { valueOutstanding: 100.5, allocatedAmount: 10 } },
+        { id: 'ORD-D', name: 'Alpha', currency: 'EUR', year: { valueOutstanding: 7, allocatedAmount: 7 } },
+      ];
+      for (const f of frameworks) {
+        await h.client.addFramework({ frameworkIdentifier: f.id, frameworkName: f.name, frameworkCurrencyCode: f.currency, frameworkVisibility: PRIVATE }, c);
+        if (f.year) await h.client.addYearSpecificsToFramework({ frameworkIdentifier: f.id, ...f.year, valueOutstandingFramework: true, reportingYear: Y }, c);
+      }
+      // Another year's figures are no figures of Y.
+      await h.client.addYearSpecificsToFramework({ frameworkIdentifier: 'ORD-A', valueOutstanding: 1, allocatedAmount: 1, valueOutstandingFramework: true, reportingYear: Y - 1 }, c);
+      const projects = [
+        { id: 'PORD-C', name: 'Beta', framework: 'ORD-B', country: 'SE', allocated: 300 },
+        { id: 'PORD-A', name: 'Alpha', framework: 'ORD-D', country: undefined, allocated: undefined },
+        { id: 'PORD-B', name: 'Beta', framework: 'ORD-A', country: 'SE', allocated: undefined },
+        { id: 'PORD-D', name: 'Alpha', framework: 'ORD-B', country: 'DE', allocated: 7 },
+      ];
+      for (const p of projects) {
+        const project = { projectIdentifier: p.id, projectName: p.name, projectCurrencyCode: 'EUR', frameworkIdentifier: p.framework, projectVisibility: PRIVATE };
+        await h.client.addProject({ ...project, projectCountryCode: p.country }, c);
+        if (p.allocated !== undefined) await h.client.addYearSpecificsToProject({ projectIdentifier: p.id, allocatedAmount: p.allocated, reportingYear: Y }, c);
+      }
+      const expected: Record<Listing, Record<string, string[]>> = {
+        frameworks: {
+          id: ['ORD-C', 'ORD-A', 'ORD-B', 'ORD-D'],
+          identifier: ['ORD-A', 'ORD-B', 'ORD-C', 'ORD-D'],
+          name: ['ORD-A', 'ORD-D', 'ORD-C', 'ORD-B'],
+          currency_code: ['ORD-B', 'ORD-D', 'ORD-C', 'ORD-A'],
+          value_outstanding: ['ORD-D', 'ORD-B', 'ORD-C', 'ORD-A'],
+          allocated_amount: ['ORD-D', 'ORD-C', 'ORD-B', 'ORD-A'],
+        },
+        projects: {
+          id: ['PORD-C', 'PORD-A', 'PORD-B', 'PORD-D'],
+          identifier: ['PORD-A', 'PORD-B', 'PORD-C', 'PORD-D'],
+          name: ['PORD-A', 'PORD-D', 'PORD-C', 'PORD-B'],
+          framework_identifier: ['PORD-B', 'PORD-C', 'PORD-D', 'PORD-A'],
+          country_code: ['PORD-D', 'PORD-C', 'PORD-B', 'PORD-A'],
+          allocated_amount: ['PORD-D', 'PORD-C', 'PORD-A', 'PORD-B'],
+        },
+      };
+      for (const listing of ['frameworks', 'projects'] as const) {
+        const read = async (field: string, descending: boolean, pageSize: number, between: { pageToken?: string; pageBefore?: string } = {}) => {
+          const req = { reportingYear: Y, pageSize, pageOrder: { field, descending }, ...between };
+          if (listing === 'frameworks') {
+            const res = await h.client.getFrameworks({ ...req, frameworkVisibility: PRIVATE }, c);
+            return { ...res, identifiers: res.frameworks.map(identifierOf) };
+          }
+          const res = await h.client.getProjects({ ...req, projectVisibility: PRIVATE }, c);
+          return { ...res, identifiers: res.projects.map(identifierOf) };
+        };
+        const walk = async (field: string, descending: boolean) => {
+          const seen: string[] = [];
+          let pageToken: string | undefined;
+          do {
+            const res = await read(field, descending, 1, pageToken ? { pageToken } : {});
+            seen.push(...res.identifiers);
+            if (res.nextPageToken) assert.equal(res.itemPageTokens.at(-1), res.nextPageToken, "next_page_token is the last item's token");
+            pageToken = res.nextPageToken;
+          } while (pageToken);
+          return seen;
+        };
+        for (const [field, up] of Object.entries(expected[listing])) {
+          const what = `${listing} by ${field}`;
+          assert.deepEqual((await read(field, false, 100)).identifiers, up, `${what} ascending`);
+          assert.deepEqual(await walk(field, false), up, `${what} ascending, a page at a time`);
+          // Descending reverses the whole order, the id tie-break too.
+          assert.deepEqual(await walk(field, true), [...up].reverse(), `${what} descending, a page at a time`);
+          // Backward from the end, and from an item's token, in the same order.
+          const last = await read(field, true, 3, { pageBefore: token([Number.MAX_SAFE_INTEGER, '999999999999999']) });
+          assert.deepEqual([last.identifiers, last.hasPreviousPage], [[...up].reverse().slice(1), true], `${what} descending, last 3`);
+          const before = await read(field, true, 5, { pageBefore: last.itemPageTokens[0]! });
+          assert.deepEqual([before.identifiers, before.hasPreviousPage, before.totalCount], [[up.at(-1)], false, 4], `${what} before the last 3`);
+          // An item's token from a backward page resumes forward after it.
+          assert.deepEqual((await read(field, true, 5, { pageToken: last.itemPageTokens[1]! })).identifiers, [...up].reverse().slice(3), `${what} resumed`);
+        }
+        // The default order's tokens are today's: [offset, "id"], nothing more.
+        const byId = await read('id', false, 1);
+        assert.deepEqual(JSON.parse(Buffer.from(byId.nextPageToken, 'base64url').toString()), [1, String(idOf((await onePage(listing, c, 100, undefined, PRIVATE)).items[0]!))]);
+        const byName = await read('name', false, 1);
+        const sameOrder = 'page_token must be a next_page_token of this listing in the same order.';
+        await rejectsWith(read('identifier', false, 1, { pageToken: byName.nextPageToken }), 'INVALID_ARGUMENT', sameOrder);
+        await rejectsWith(read('name', true, 1, { pageToken: byName.nextPageToken }), 'INVALID_ARGUMENT', sameOrder);
+        await rejectsWith(read('id', false, 1, { pageToken: byName.nextPageToken }), 'INVALID_ARGUMENT', sameOrder);
+        await rejectsWith(read('id', false, 1, { pageBefore: byName.nextPageToken }), 'INVALID_ARGUMENT', 'page_before must be a next_page_token of this listing in the same order.');
+        await rejectsWith(read('name', false, 1, { pageToken: byName.nextPageToken, pageBefore: byName.nextPageToken }), 'INVALID_ARGUMENT', 'page_token and page_before cannot be given together: a page is read forward or backward.');
+        const fields = Object.keys(expected[listing]).join(', ');
+        await rejectsWith(read('visibility', false, 1), 'INVALID_ARGUMENT', `page_order.field must be one of ${fields}, got "visibility".`);
+      }
+    });
+
     it('refuses a malformed or foreign page_token and a page_size out of 1..1000, as it refuses the rest', async () => {
       for (const listing of ['frameworks', 'projects'] as const) {
         for (const pageToken of ['not a token!', token([1, 'a1b2']), token([1, 0]), token([-1, '5']), token({})]) {

@@ -12,10 +12,16 @@ export function frameworkHandlers(s: TaxonomyStores): Partial<UnaryHandlers<type
       // No page asked for: the whole list up to MAX_LIST_ITEMS, in identifier order (/v1/call's getFrameworks).
       if (req.pageSize === undefined) {
         const { frameworks, totalCount } = await s.frameworkReader.list(caller, req.reportingYear, req.frameworkVisibility);
-        return { frameworks, nextPageToken: '', ...(totalCount !== undefined ? { totalCount } : {}) };
+        return { frameworks, nextPageToken: '', hasPreviousPage: false, itemPageTokens: [], ...(totalCount !== undefined ? { totalCount } : {}) };
       }
-      const page = await s.frameworkReader.page(caller, req.reportingYear, req.frameworkVisibility, { size: req.pageSize, token: req.pageToken });
-      return { frameworks: page.frameworks, nextPageToken: page.nextPageToken, totalCount: page.totalCount };
+      const page = await s.frameworkReader.page(caller, req.reportingYear, req.frameworkVisibility, { size: req.pageSize, token: req.pageToken, before: req.pageBefore, order: req.pageOrder });
+      return {
+        frameworks: page.frameworks,
+        nextPageToken: page.nextPageToken,
+        totalCount: page.totalCount,
+        hasPreviousPage: page.hasPreviousPage,
+        itemPageTokens: page.itemPageTokens,
+      };
     },
     async getFrameworkDetails(req, ctx) {
       const selector = { identifier: req.frameworkIdentifier, frameworkId: req.frameworkId };

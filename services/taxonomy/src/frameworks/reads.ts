@@ -7,14 +7,15 @@ import type {
 } from '@green-impact/proto/greenimpact/taxonomy/v1/taxonomy';
 import type { Caller } from '@green-impact/shared/caller';
 import { FailedPreconditionError, InvalidArgumentError } from '@green-impact/shared/errors';
-import { cappedListing, decodePageToken, pageOf, pageSize, totalOf, type PageRequest } from '@green-impact/shared/paging';
+import { cappedListing, type ListingOrders } from '@green-impact/shared/paging';
 import type { LanguageCatalog } from '../reference/language-catalog.js';
 import * as v from '../validation.js';
-import type { OwnedRecord } from './entities.js';
+import type { OwnedRecord, VisibilityValue } from './entities.js';
 import { frameworkSummary, type YearFigures } from './figures.js';
 import * as input from './inputs.js';
 import { OWNED_MSG } from './messages.js';
 import { accountOf, findVisible, FRAMEWORK, ownedColumns, requireById, requireVisible, visibleTo } from './owned.js';
+import { ownedPage, type OwnedPage, type OwnedPageRequest } from './owned-pages.js';
 import { readRows } from './rows.js';
 
 /** Which framework a read means: by identifier (own, else public), or by id (service-internal). */
@@ -33,6 +34,22 @@ const SUMMARY_COLUMNS = `${ownedColumns('f')},
   y.unallocated_proceeds_placement AS "unallocatedProceedsPlacement"`;
 
 type SummaryRecord = OwnedRecord & YearFigures;
+
+/**
+ * The orders a framework page can be read in (GraphQL FrameworkOrderField), each then by id. The year's
+ * figures are missing for a framework without year specifics: it sorts as PostgreSQL puts NULLs, last
+ * going up, first going down.
+ */
+const FRAMEWORK_ORDERS: ListingOrders = {
+  id: { sql: 'f.id', type: 'bigint' },
+  columns: {
+    identifier: { sql: 'f.identifier', type: 'text' },
+    name: { sql: 'f.name', type: 'text' },
+    currency_code: { sql: 'f.currency_code', type: 'text' },
+    value_outstanding: { sql: "COALESCE(y.value_outstanding, 'Infinity'::float8)", type: 'float8' },
+    allocated_amount: { sql: "COALESCE(y.allocated_amount, 'Infinity'::float8)", type: 'float8' },
+  },
+};
 
 /**
  * Framework reads (spec §4.6 and the portfolio service's reads). A caller sees its own frameworks and
@@ -65,36 +82,39 @@ export class FrameworkReader {
        ORDER BY capped.identifier, (capped."accountId" = $1) DESC, capped.id`,
       [account, year, this.maxListItems],
     );
-    const { items, totalCount } = await cappedListing(rows, this.maxListItems, async () => {
-      const [count]: { count: string | number }[] = await this.ds.query(`SELECT count(*) AS count FROM taxonomy.frameworks f WHERE ${visibleTo('f', filter)}`, [account]);
-      return Number(count?.count ?? 0);
-    });
+    const { items, totalCount } = await cappedListing(rows, this.maxListItems, () => this.count(account, filter));
     return { frameworks: items.map((r) => frameworkSummary(r, account, year)), totalCount };
   }
 
   /**
-   * One page of the visible frameworks, in id order after the token's framework (keyset: LIMIT size + 1
-   * rows, never the whole table), with how many are visible: the same visibility rules and filter as list.
+   * One page of the visible frameworks in the asked order (FRAMEWORK_ORDERS; default id), forward or
+   * backward (owned-pages.ts), with how many are visible: the same visibility rules and filter as list.
    */
-  async page(caller: Caller, reportingYear: number, visibility: Visibility | undefined, page: PageRequest): Promise<{ frameworks: FrameworkSummary[]; nextPageToken: string; totalCount: number }> {
+  async page(
+    caller: Caller,
+    reportingYear: number,
+    visibility: Visibility | undefined,
+    page: OwnedPageRequest,
+  ): Promise<Omit<OwnedPage<SummaryRecord>, 'rows'> & { frameworks: FrameworkSummary[] }> {
     const account = accountOf(caller);
     const year = v.reportingYear(reportingYear);
     const filter = input.visibility('framework_visibility', visibility);
-    const size = pageSize(page.size);
-    const after = decodePageToken(page.token);
-    const rows: SummaryRecord[] = await this.ds.query(
-      `SELECT ${SUMMARY_COLUMNS} FROM taxonomy.frameworks f
-       LEFT JOIN taxonomy.framework_year_specifics y ON y.framework_id = f.id AND y.reporting_year = $2
-       WHERE ${visibleTo('f', filter)} AND f.id > $3::bigint
-       ORDER BY f.id LIMIT $4`,
-      [account, year, after?.id ?? 0, size + 1],
-    );
-    const totalCount = await totalOf(after, rows, size, async () => {
-      const [count]: { count: string | number }[] = await this.ds.query(`SELECT count(*) AS count FROM taxonomy.frameworks f WHERE ${visibleTo('f', filter)}`, [account]);
-      return Number(count?.count ?? 0);
-    });
-    const { items, nextPageToken } = pageOf(rows, size, after, (r) => r.id);
-    return { frameworks: items.map((r) => frameworkSummary(r, account, year)), nextPageToken, totalCount };
+    const listing = {
+      select: (extra: string) =>
+        `SELECT ${SUMMARY_COLUMNS}${extra} FROM taxonomy.frameworks f
+         LEFT JOIN taxonomy.framework_year_specifics y ON y.framework_id = f.id AND y.reporting_year = $2`,
+      where: visibleTo('f', filter),
+      params: [account, year],
+      count: () => this.count(account, filter),
+    };
+    const { rows, ...paging } = await ownedPage<SummaryRecord>(this.ds, listing, FRAMEWORK_ORDERS, page);
+    return { frameworks: rows.map((r) => frameworkSummary(r, account, year)), ...paging };
+  }
+
+  /** How many frameworks the caller sees under the visibility filter. */
+  private async count(account: string, filter: VisibilityValue | undefined): Promise<number> {
+    const [count]: { count: string | number }[] = await this.ds.query(`SELECT count(*) AS count FROM taxonomy.frameworks f WHERE ${visibleTo('f', filter)}`, [account]);
+    return Number(count?.count ?? 0);
   }
 
   /** The summary and rows of one framework for the year, names in the requested language. */

@@ -12,10 +12,16 @@ export function projectHandlers(s: TaxonomyStores): Partial<UnaryHandlers<typeof
       // No page asked for: the whole list up to MAX_LIST_ITEMS, in identifier order (/v1/call's getProjects).
       if (req.pageSize === undefined) {
         const { projects, totalCount } = await s.projectReader.list(caller, req.reportingYear, req.projectVisibility);
-        return { projects, nextPageToken: '', ...(totalCount !== undefined ? { totalCount } : {}) };
+        return { projects, nextPageToken: '', hasPreviousPage: false, itemPageTokens: [], ...(totalCount !== undefined ? { totalCount } : {}) };
       }
-      const page = await s.projectReader.page(caller, req.reportingYear, req.projectVisibility, { size: req.pageSize, token: req.pageToken });
-      return { projects: page.projects, nextPageToken: page.nextPageToken, totalCount: page.totalCount };
+      const page = await s.projectReader.page(caller, req.reportingYear, req.projectVisibility, { size: req.pageSize, token: req.pageToken, before: req.pageBefore, order: req.pageOrder });
+      return {
+        projects: page.projects,
+        nextPageToken: page.nextPageToken,
+        totalCount: page.totalCount,
+        hasPreviousPage: page.hasPreviousPage,
+        itemPageTokens: page.itemPageTokens,
+      };
     },
     async getProjectDetails(req, ctx) {
       const detail = await s.projectReader.details(requireCaller(ctx.caller), req.projectIdentifier, req.reportingYear, req.languageCode);

@@ -2,10 +2,11 @@ import type { DataSource } from 'typeorm';
 import type { Visibility } from '@green-impact/proto/greenimpact/common/v1/common';
 import type { ProjectDetail, ProjectSummary } from '@green-impact/proto/greenimpact/taxonomy/v1/taxonomy';
 import type { Caller } from '@green-impact/shared/caller';
-import { cappedListing, decodePageToken, pageOf, pageSize, totalOf, type PageRequest } from '@green-impact/shared/paging';
-import type { OwnedRecord } from '../frameworks/entities.js';
+import { cappedListing, type ListingOrders } from '@green-impact/shared/paging';
+import type { OwnedRecord, VisibilityValue } from '../frameworks/entities.js';
 import * as input from '../frameworks/inputs.js';
 import { accountOf, ownedColumns, PROJECT, requireVisible, visibleTo } from '../frameworks/owned.js';
+import { ownedPage, type OwnedPage, type OwnedPageRequest } from '../frameworks/owned-pages.js';
 import { readRows } from '../frameworks/rows.js';
 import type { LanguageCatalog } from '../reference/language-catalog.js';
 import * as v from '../validation.js';
@@ -24,14 +25,31 @@ interface SummaryRecord extends OwnedRecord, LayerColumns {
   signedAmount: number | null;
 }
 
-const SUMMARY_SQL = `
+/** The summaries' SELECT … FROM, with `extra` appended to the select list (a page's order value). */
+const summarySql = (extra = '') => `
   SELECT ${ownedColumns('p')}, f.identifier AS "frameworkIdentifier", f.name AS "frameworkName",
          y.allocated_amount AS "allocatedAmount", p.country_code AS "countryCode", p.lifetime_years AS "lifetimeYears",
          p.financing_type AS "financingType", y.total_project_cost AS "totalProjectCost", y.signed_amount AS "signedAmount",
-         ${LAYER_COLUMNS}
+         ${LAYER_COLUMNS}${extra}
   FROM taxonomy.projects p
   JOIN taxonomy.frameworks f ON f.id = p.framework_id
   LEFT JOIN taxonomy.project_year_specifics y ON y.project_id = p.id AND y.reporting_year = $2`;
+
+/**
+ * The orders a project page can be read in (GraphQL ProjectOrderField), each then by id. A project
+ * without a country, or without year specifics (its allocated amount), sorts as PostgreSQL puts NULLs:
+ * last going up, first going down ('ZZZ' follows every two-letter code the column admits).
+ */
+const PROJECT_ORDERS: ListingOrders = {
+  id: { sql: 'p.id', type: 'bigint' },
+  columns: {
+    identifier: { sql: 'p.identifier', type: 'text' },
+    name: { sql: 'p.name', type: 'text' },
+    framework_identifier: { sql: 'f.identifier', type: 'text' },
+    country_code: { sql: "COALESCE(p.country_code, 'ZZZ')", type: 'text' },
+    allocated_amount: { sql: "COALESCE(y.allocated_amount, 'Infinity'::float8)", type: 'float8' },
+  },
+};
 
 /** Project reads (spec §4.7): the caller's own projects and other accounts' public ones. */
 export class ProjectReader {
@@ -48,37 +66,36 @@ export class ProjectReader {
     const year = v.reportingYear(reportingYear);
     const filter = input.visibility('project_visibility', visibility);
     const rows: SummaryRecord[] = await this.ds.query(
-      `SELECT * FROM (${SUMMARY_SQL} WHERE ${visibleTo('p', filter)} ORDER BY (p.account_id = $1) DESC, p.id LIMIT $3) capped
+      `SELECT * FROM (${summarySql()} WHERE ${visibleTo('p', filter)} ORDER BY (p.account_id = $1) DESC, p.id LIMIT $3) capped
        ORDER BY capped.identifier, (capped."accountId" = $1) DESC, capped.id`,
       [account, year, this.maxListItems],
     );
-    const { items, totalCount } = await cappedListing(rows, this.maxListItems, async () => {
-      const [count]: { count: string | number }[] = await this.ds.query(`SELECT count(*) AS count FROM taxonomy.projects p WHERE ${visibleTo('p', filter)}`, [account]);
-      return Number(count?.count ?? 0);
-    });
+    const { items, totalCount } = await cappedListing(rows, this.maxListItems, () => this.count(account, filter));
     return { projects: items.map((r) => projectSummary(r, account, year)), totalCount };
   }
 
   /**
-   * One page of the visible projects, in id order after the token's project (keyset: LIMIT size + 1
-   * rows), with how many are visible: the same visibility rules and filter as list.
+   * One page of the visible projects in the asked order (PROJECT_ORDERS; default id), forward or backward
+   * (owned-pages.ts), with how many are visible: the same visibility rules and filter as list.
    */
-  async page(caller: Caller, reportingYear: number, visibility: Visibility | undefined, page: PageRequest): Promise<{ projects: ProjectSummary[]; nextPageToken: string; totalCount: number }> {
+  async page(
+    caller: Caller,
+    reportingYear: number,
+    visibility: Visibility | undefined,
+    page: OwnedPageRequest,
+  ): Promise<Omit<OwnedPage<SummaryRecord>, 'rows'> & { projects: ProjectSummary[] }> {
     const account = accountOf(caller);
     const year = v.reportingYear(reportingYear);
     const filter = input.visibility('project_visibility', visibility);
-    const size = pageSize(page.size);
-    const after = decodePageToken(page.token);
-    const rows: SummaryRecord[] = await this.ds.query(
-      `${SUMMARY_SQL} WHERE ${visibleTo('p', filter)} AND p.id > $3::bigint ORDER BY p.id LIMIT $4`,
-      [account, year, after?.id ?? 0, size + 1],
-    );
-    const totalCount = await totalOf(after, rows, size, async () => {
-      const [count]: { count: string | number }[] = await this.ds.query(`SELECT count(*) AS count FROM taxonomy.projects p WHERE ${visibleTo('p', filter)}`, [account]);
-      return Number(count?.count ?? 0);
-    });
-    const { items, nextPageToken } = pageOf(rows, size, after, (r) => r.id);
-    return { projects: items.map((r) => projectSummary(r, account, year)), nextPageToken, totalCount };
+    const listing = { select: summarySql, where: visibleTo('p', filter), params: [account, year], count: () => this.count(account, filter) };
+    const { rows, ...paging } = await ownedPage<SummaryRecord>(this.ds, listing, PROJECT_ORDERS, page);
+    return { projects: rows.map((r) => projectSummary(r, account, year)), ...paging };
+  }
+
+  /** How many projects the caller sees under the visibility filter. */
+  private async count(account: string, filter: VisibilityValue | undefined): Promise<number> {
+    const [count]: { count: string | number }[] = await this.ds.query(`SELECT count(*) AS count FROM taxonomy.projects p WHERE ${visibleTo('p', filter)}`, [account]);
+    return Number(count?.count ?? 0);
   }
 
   /** The summary and rows of one project (own, else public) for the year, names in the requested language. */
@@ -88,7 +105,7 @@ export class ProjectReader {
     const year = v.reportingYear(reportingYear);
     const lang = this.languages.optional(languageCode)?.code ?? null;
     const project = await requireVisible(this.ds, PROJECT, account, identifier);
-    const [summary]: SummaryRecord[] = await this.ds.query(`${SUMMARY_SQL} WHERE p.id = $1`, [project.id, year]);
+    const [summary]: SummaryRecord[] = await this.ds.query(`${summarySql()} WHERE p.id = $1`, [project.id, year]);
     const rows = await readRows(this.ds, this.languages, PROJECT, project.id, year, lang);
     return {
       projectSummary: projectSummary(summary!, account, year),
