@@ -29,6 +29,7 @@ export function graphqlResolvers(operations: readonly Operation[]): { Query: Rec
             (_parent: unknown, rest: Record<string, unknown>, c: GraphqlContext, page: PageRequest) => run(rest, c, info, page) as Promise<ServicePage<unknown>>,
             paged.idOf as (item: unknown) => string | number,
             paged.idPattern,
+            paged.orderBy?.default,
           )(source, args, ctx, info)
       : (_source, args, ctx, info) => run(args, ctx, info, undefined);
   }

@@ -150,9 +150,15 @@ export interface GraphqlFace<I, R> {
         /**
          * The service orders the pages (orderBy: `<type>Order`, page_order): the enum values it offers besides
          * ID, each the service's order field in upper case, with its description. The types come from
-         * sdl.ts's orderTypesSdl.
+         * sdl.ts's orderTypesSdl. `default`: the service's order without orderBy when not ascending id (newest
+         * first), in the service's terms, and how the SDL says it.
          */
-        orderBy?: { type: string; plural: string; fields: Readonly<Record<string, string>> };
+        orderBy?: {
+          type: string;
+          plural: string;
+          fields: Readonly<Record<string, string>>;
+          default?: { field: string; descending: boolean; doc: string };
+        };
       }
     | undefined;
 }

@@ -58,7 +58,7 @@ export function rootFieldsSdl(root: 'Query' | 'Mutation', operations: readonly O
         ? [described(`The fields of the change, each described on ${inputTypeName(op)}.`, `input: ${inputTypeName(op)}!`)]
         : argLines(op);
       const paged = face.paged;
-      const page = paged ? PAGE_ARGS + (paged.backward ? BACKWARD_PAGE_ARGS : '') + (paged.orderBy ? orderArg(paged.orderBy.type) : '') : '';
+      const page = paged ? PAGE_ARGS + (paged.backward ? BACKWARD_PAGE_ARGS : '') + (paged.orderBy ? orderArg(paged.orderBy.type, paged.orderBy.default?.doc) : '') : '';
       const list = args.length || page ? `(\n      ${args.join('\n      ')}${page}\n    )` : '';
       return `\n    ${JSON.stringify(fieldDoc(op))}\n    ${face.field}${list}: ${face.returns}`;
     })

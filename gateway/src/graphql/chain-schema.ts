@@ -1,5 +1,5 @@
 import { documentOperations } from '../catalogue/chain/documents.js';
-import { jobOperations } from '../catalogue/chain/jobs.js';
+import { jobOperations, jobOrderSdl } from '../catalogue/chain/jobs.js';
 import { rootFieldsSdl } from '../catalogue/sdl.js';
 import { connectionType } from './pagination.js';
 
@@ -14,7 +14,7 @@ export const chainTypeDefs = /* GraphQL */ `
 
   extend type Query {${rootFieldsSdl('Query', [...jobOperations, ...documentOperations])}
   }
-
+${jobOrderSdl}
   "Status of a job: QUEUED → SUBMITTED → COMPLETED or FAILED (the legacy info.status.Value in upper case)."
   enum JobStatus {
     "Accepted and stored; not yet sent to the network."

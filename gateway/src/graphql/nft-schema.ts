@@ -1,5 +1,5 @@
 import { nftOperations } from '../catalogue/chain/nfts.js';
-import { inputTypesSdl, rootFieldsSdl } from '../catalogue/sdl.js';
+import { inputTypesSdl, orderTypesSdl, rootFieldsSdl } from '../catalogue/sdl.js';
 import { connectionType } from './pagination.js';
 import { USER_ERRORS_FIELD } from './user-errors.js';
 
@@ -11,7 +11,7 @@ import { USER_ERRORS_FIELD } from './user-errors.js';
 export const nftTypeDefs = /* GraphQL */ `
   extend type Query {${rootFieldsSdl('Query', nftOperations)}
   }
-
+${orderTypesSdl(nftOperations)}
   extend type Mutation {${rootFieldsSdl('Mutation', nftOperations)}
   }
 

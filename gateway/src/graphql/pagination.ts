@@ -57,9 +57,13 @@ export const BACKWARD_PAGE_ARGS = `
       "A cursor of this list: the page ends right before its item (with last)."
       before: String`;
 
+/** The description of orderBy; `byDefault` says the order without it. */
+export const orderArgDoc = (byDefault = 'ascending id, the order of creation') =>
+  `The order of the pages; default: ${byDefault}. A cursor resumes only the order it was given in.`;
+
 /** The SDL argument of a connection its service orders (after the page arguments). */
-export const orderArg = (type: string) => `
-      "The order of the pages; default: ascending id, the order of creation. A cursor resumes only the order it was given in."
+export const orderArg = (type: string, byDefault?: string) => `
+      ${JSON.stringify(orderArgDoc(byDefault))}
       orderBy: ${type}Order`;
 
 /**
@@ -201,18 +205,26 @@ export interface ServicePage<T> {
 }
 
 /**
- * Checks a backward page (last, before) before anything is read: last bounds like first; not with first
- * given in the query (its SDL default alone does not count), nor with after.
+ * Checks a backward page (last, before) before anything is read: last bounds like first (1 to `max`,
+ * default `byDefault`); not with first given in the query (its SDL default alone does not count), nor
+ * with after. The page size, or undefined for a forward page.
  */
-function checkBackward(args: PageArgs, info: GraphQLResolveInfo | undefined): { last: number; before: Cursor | undefined } | undefined {
+export function backwardSize(args: PageArgs, info: GraphQLResolveInfo | undefined, max = MAX_PAGE, byDefault = DEFAULT_PAGE): number | undefined {
   const { last, before } = args;
   if ((last === undefined || last === null) && (before === undefined || before === null)) return undefined;
   const firstGiven = info ? givenInQuery(info, 'first') : args.first !== undefined && args.first !== null;
   if (firstGiven) throw new InvalidArgumentError('first and last cannot be given together: a page is read forward or backward.');
   if (args.after !== undefined && args.after !== null) throw new InvalidArgumentError('after and before cannot be given together.');
-  const size = last ?? DEFAULT_PAGE;
-  if (!Number.isInteger(size) || size < 1 || size > MAX_PAGE) throw new InvalidArgumentError(`last must be an integer from 1 to ${MAX_PAGE}, got ${size}.`);
-  return { last: size, before: before === undefined || before === null ? undefined : decodeCursor(before) };
+  const size = last ?? byDefault;
+  if (!Number.isInteger(size) || size < 1 || size > max) throw new InvalidArgumentError(`last must be an integer from 1 to ${max}, got ${size}.`);
+  return size;
+}
+
+/** A backward page's size and before cursor (backwardSize), or undefined for a forward page. */
+function checkBackward(args: PageArgs, info: GraphQLResolveInfo | undefined): { last: number; before: Cursor | undefined } | undefined {
+  const last = backwardSize(args, info);
+  if (last === undefined) return undefined;
+  return { last, before: args.before === undefined || args.before === null ? undefined : decodeCursor(args.before) };
 }
 
 /** Whether the query gives the argument (a variable counts when it has a value), not its SDL default. */
@@ -235,6 +247,8 @@ export function servicePaged<P, A, C, T>(
   idOf: (item: T) => string | number,
   /** The ids of the list (a cursor of another list is refused here, as by checkPage). */
   idPattern: RegExp,
+  /** The service's order without orderBy, when not ascending id (newest first): its cursors carry no order. */
+  defaultOrder?: ServiceOrder,
 ) {
   return async (parent: P, args: A & PageArgs, ctx: C, info?: GraphQLResolveInfo): Promise<Connection<T>> => {
     const { first, after, last, before, orderBy, ...rest } = args;
@@ -242,12 +256,12 @@ export function servicePaged<P, A, C, T>(
     const backward = checkBackward({ first, after, last, before }, info);
     if (backward) {
       if (backward.before && !idPattern.test(backward.before.id)) throw new InvalidArgumentError('before must be a cursor of this list.');
-      if (backward.before && !inOrder(backward.before, order)) throw new InvalidArgumentError('before must be a cursor of this list in the same orderBy.');
+      if (backward.before && !inOrder(backward.before, order, defaultOrder)) throw new InvalidArgumentError(BEFORE_IN_ORDER);
       return backwardPage(await resolve(parent, rest as A, ctx, { ...backwardRequest(backward, before ?? undefined), order }), backward, idOf);
     }
     const page = checkPage({ first, after });
     if (page.after && !idPattern.test(page.after.id)) throw new InvalidArgumentError(NOT_A_CURSOR);
-    if (page.after && !inOrder(page.after, order)) throw new InvalidArgumentError('after must be a pageInfo.endCursor of this list in the same orderBy.');
+    if (page.after && !inOrder(page.after, order, defaultOrder)) throw new InvalidArgumentError(AFTER_IN_ORDER);
     const answer = await resolve(parent, rest as A, ctx, { pageSize: page.first, pageToken: after ?? undefined, order });
     const base = page.after?.offset ?? 0;
     // The service resumes after the id a token names, so every item's cursor is a valid page token.
@@ -266,16 +280,24 @@ export function servicePaged<P, A, C, T>(
   };
 }
 
+/** A service's order field and direction (page_order). */
+export type ServiceOrder = NonNullable<PageRequest['order']>;
+
+export const AFTER_IN_ORDER = 'after must be a pageInfo.endCursor of this list in the same orderBy.';
+export const BEFORE_IN_ORDER = 'before must be a cursor of this list in the same orderBy.';
+
 /** The service order orderBy asks for: the enum value in lower case (ISSUER_IDENTIFIER: issuer_identifier); none without orderBy. */
-function orderOfArgs(orderBy: PageArgs['orderBy']): PageRequest['order'] {
+export function orderOfArgs(orderBy: PageArgs['orderBy']): PageRequest['order'] {
   if (orderBy === undefined || orderBy === null) return undefined;
   return { field: orderBy.field.toLowerCase(), descending: orderBy.direction === 'DESC' };
 }
 
-/** Whether a cursor was given in the order asked for (a cursor without one: ascending id). */
-function inOrder(cursor: Cursor, order: PageRequest['order']): boolean {
-  const asked = order === undefined ? 'id:asc' : `${order.field}:${order.descending ? 'desc' : 'asc'}`;
-  return (cursor.order ?? 'id:asc') === asked;
+const ASCENDING_ID: ServiceOrder = { field: 'id', descending: false };
+const tagOf = (order: ServiceOrder) => `${order.field}:${order.descending ? 'desc' : 'asc'}`;
+
+/** Whether a cursor was given in the order asked for (a cursor without one: the list's default order, ascending id unless said). */
+export function inOrder(cursor: Cursor, order: PageRequest['order'], defaultOrder: ServiceOrder = ASCENDING_ID): boolean {
+  return (cursor.order ?? tagOf(defaultOrder)) === tagOf(order ?? defaultOrder);
 }
 
 /** A page's edges: the service's own token per item where it gives them, else the cursor `cursorAt` makes. */
@@ -309,11 +331,11 @@ export function decodeCursor(text: string): Cursor {
  * cursor past every id, so the service reads down from the end of the list.
  */
 function backwardRequest(page: { last: number; before: Cursor | undefined }, before: string | undefined): PageRequest {
-  return { pageSize: page.last, pageToken: undefined, pageBefore: before ?? encodeCursor({ offset: Number.MAX_SAFE_INTEGER, id: END_OF_LIST }) };
+  return { pageSize: page.last, pageToken: undefined, pageBefore: before ?? END_OF_LIST_CURSOR };
 }
 
-/** Beyond every serial id (SERVICE_ID allows 15 digits). */
-const END_OF_LIST = '999999999999999';
+/** page_before of a backward page without before: past every serial id (SERVICE_ID allows 15 digits), in no order. */
+export const END_OF_LIST_CURSOR = encodeCursor({ offset: Number.MAX_SAFE_INTEGER, id: '999999999999999' });
 
 /** The connection of a backward page: Relay's hasNextPage is true when it ended before an item. */
 function backwardPage<T>(answer: ServicePage<T>, page: { last: number; before: Cursor | undefined }, idOf: (item: T) => string | number): Connection<T> {

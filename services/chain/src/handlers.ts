@@ -41,8 +41,8 @@ export function chainHandlers(d: ChainHandlerDeps): Partial<UnaryHandlers<typeof
       return { job: view(await d.jobs.get(requireCaller(ctx.caller), req.jobId)) };
     },
     async listJobs(req, ctx) {
-      const { jobs, nextPageToken, cursors } = await listJobs(d.ds, requireCaller(ctx.caller), req);
-      return { jobs: jobs.map(view), nextPageToken, cursors };
+      const { jobs, ...page } = await listJobs(d.ds, requireCaller(ctx.caller), req);
+      return { jobs: jobs.map(view), ...page };
     },
 
     async submitDocument(req, ctx) {

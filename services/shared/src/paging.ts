@@ -91,7 +91,7 @@ export function pageOf<T, Id extends number | string>(
 
 /** The token that resumes right after a row at a position of its listing, in the listing's order. */
 function tokenAfter<T>(row: T, offset: number, idOf: (row: T) => number | string, order: ListingOrder | undefined): string {
-  if (order === undefined || order.tag === DEFAULT_ORDER_TAG) return encodePageToken({ offset, id: idOf(row) });
+  if (order === undefined || order.tag === order.defaultTag) return encodePageToken({ offset, id: idOf(row) });
   return encodePageToken({ offset, id: idOf(row), order: order.tag, key: order.column ? String((row as Record<string, unknown>)[ORDER_KEY]) : String(idOf(row)) });
 }
 
@@ -126,9 +126,23 @@ export async function cappedListing<T>(rows: T[], cap: number, count: () => Prom
  * together with page_token (a page is read one way); decoded as page_token is.
  */
 export function decodeBeforeToken(pageToken: string | undefined, pageBefore: string | undefined): PageToken | undefined {
-  if (pageBefore === undefined || pageBefore === '') return undefined;
+  return oneWay(pageToken, pageBefore) ? decodePageToken(pageBefore) : undefined;
+}
+
+/**
+ * page_before of a listing keyed by text ids (decodeTextPageToken), or the gateway's end of the list
+ * (END_OF_LIST_ID, a serial in no listing of text ids).
+ */
+export function decodeTextBeforeToken(pageToken: string | undefined, pageBefore: string | undefined, idPattern: RegExp): PageToken<string> | undefined {
+  if (!oneWay(pageToken, pageBefore)) return undefined;
+  return decodeTextPageToken(pageBefore, new RegExp(`${idPattern.source}|^${END_OF_LIST_ID}$`, idPattern.flags));
+}
+
+/** Whether page_before is given, refused with page_token (a page is read one way). */
+function oneWay(pageToken: string | undefined, pageBefore: string | undefined): pageBefore is string {
+  if (pageBefore === undefined || pageBefore === '') return false;
   if (pageToken !== undefined && pageToken !== '') throw new InvalidArgumentError('page_token and page_before cannot be given together: a page is read forward or backward.');
-  return decodePageToken(pageBefore);
+  return true;
 }
 
 /**
@@ -163,8 +177,10 @@ function isEndOfList(token: PageToken<unknown>): boolean {
   return token.order === undefined && Number(token.id) === END_OF_LIST_ID;
 }
 
-/** The order a listing is read in when none is asked: ascending id (creation). Its tokens carry no order. */
-const DEFAULT_ORDER_TAG = 'id:asc';
+/** The order a listing is read in when it names none: ascending id (creation). */
+const ID_ASCENDING = { field: 'id', descending: false } as const;
+
+const tagOf = (order: { field: string; descending: boolean }) => `${order.field}:${order.descending ? 'desc' : 'asc'}`;
 
 /** The column alias under which an ordered read selects its order value as text (keyset's orderKey). */
 export const ORDER_KEY = 'orderKey';
@@ -175,13 +191,23 @@ export const ORDER_KEY = 'orderKey';
  */
 export interface OrderColumn {
   sql: string;
-  type: 'text' | 'float8' | 'date' | 'timestamptz' | 'bigint' | 'int';
+  type: 'text' | 'float8' | 'numeric' | 'date' | 'timestamptz' | 'bigint' | 'int';
 }
 
 /** A listing's orders: its id column (the tie-break and the default order) and its named order columns. */
 export interface ListingOrders {
   id: { sql: string; type: 'bigint' | 'text' | 'uuid' };
   columns: Readonly<Record<string, OrderColumn>>;
+  /**
+   * The order the listing was read in before orderBy, when not ascending id (newest first, say): a page
+   * without page_order is read in it, and its tokens stay as they were, carrying neither order nor value.
+   */
+  default?: { field: string; descending: boolean };
+  /**
+   * With a default order on a column: the table, under the alias the columns' SQL uses, that a default
+   * token's value is read back from by its id (`chain.nfts n`).
+   */
+  from?: string;
 }
 
 /** The order a page is read in (`orderOf`): the field's column (none for id), direction and token tag. */
@@ -190,20 +216,31 @@ export interface ListingOrder {
   readonly column: OrderColumn | undefined;
   readonly descending: boolean;
   readonly id: ListingOrders['id'];
+  /** The tag of the listing's default order, whose tokens carry no order (a token without one is in it). */
+  readonly defaultTag: string;
+  readonly from: string | undefined;
 }
 
 /**
- * The order a request asks for (page_order; absent: ascending id). A field the listing does not offer is
- * INVALID_ARGUMENT naming the ones it does.
+ * The order a request asks for (page_order; absent: the listing's default, ascending id unless it names
+ * another). A field the listing does not offer is INVALID_ARGUMENT naming the ones it does.
  */
 export function orderOf(orders: ListingOrders, requested: { field: string; descending: boolean } | undefined): ListingOrder {
-  const field = requested?.field === undefined || requested.field === '' ? 'id' : requested.field;
-  const descending = requested?.descending ?? false;
+  const fallback = orders.default ?? ID_ASCENDING;
+  const asked = requested === undefined || requested.field === '' ? fallback : requested;
+  const field = asked.field;
   if (field !== 'id' && !Object.hasOwn(orders.columns, field)) {
     const names = ['id', ...Object.keys(orders.columns)].join(', ');
     throw new InvalidArgumentError(`page_order.field must be one of ${names}, got ${JSON.stringify(field)}.`, { field: 'page_order.field' });
   }
-  return { tag: `${field}:${descending ? 'desc' : 'asc'}`, column: field === 'id' ? undefined : orders.columns[field], descending, id: orders.id };
+  return {
+    tag: tagOf(asked),
+    column: field === 'id' ? undefined : orders.columns[field],
+    descending: asked.descending,
+    id: orders.id,
+    defaultTag: tagOf(fallback),
+    from: orders.from,
+  };
 }
 
 /**
@@ -225,10 +262,17 @@ export function keysetOf(
   const orderBy = column ? `${column.sql} ${dir}, ${order.id.sql} ${dir}` : `${order.id.sql} ${dir}`;
   const select = column ? `, (${column.sql})::text AS "${ORDER_KEY}"` : '';
   if (token === undefined || (backward && isEndOfList(token))) return { where: '', orderBy, select, params: [] };
-  if ((token.order ?? DEFAULT_ORDER_TAG) !== order.tag) {
+  if ((token.order ?? order.defaultTag) !== order.tag) {
     throw new InvalidArgumentError(`${backward ? 'page_before' : 'page_token'} must be a next_page_token of this listing in the same order.`);
   }
   const cmp = down ? '<' : '>';
+  if (column && token.key === undefined) {
+    // A default-order token (as given out before orderBy) names only its item: its value is read back.
+    if (order.from === undefined) throw new Error(`The listing's default order ${order.tag} needs ListingOrders.from.`);
+    const id = `$${firstParam}::${order.id.type}`;
+    const value = `(SELECT ${column.sql} FROM ${order.from} WHERE ${order.id.sql} = ${id})`;
+    return { where: ` AND (${column.sql}, ${order.id.sql}) ${cmp} (${value}, ${id})`, orderBy, select, params: [String(token.id)] };
+  }
   const id = `$${firstParam + (column ? 1 : 0)}::${order.id.type}`;
   if (!column) return { where: ` AND ${order.id.sql} ${cmp} ${id}`, orderBy, select, params: [String(token.id)] };
   return {

@@ -1,7 +1,21 @@
 import { documentKindFromGql, jobKindFromGql, jobStatusFromGql, toGqlJob, toGqlNetwork } from '../../graphql/chain-objects.js';
-import { edgesOf } from '../../graphql/pagination.js';
+import {
+  AFTER_IN_ORDER,
+  backwardSize,
+  BEFORE_IN_ORDER,
+  decodeCursor,
+  edgesOf,
+  END_OF_LIST_CURSOR,
+  inOrder,
+  orderArgDoc,
+  orderOfArgs,
+  orderTypes,
+  type Cursor,
+  type PageArgs,
+} from '../../graphql/pagination.js';
+import { InvalidArgumentError } from '@green-impact/shared/errors';
 import { orNull } from '../../graphql/resolvers/or-null.js';
-import { identifier, int, text } from '../fields.js';
+import { identifier, int, json, text } from '../fields.js';
 import type { GraphqlContext } from '../../graphql/context.js';
 import { callerOf, declare } from '../operation.js';
 import { ESG, HASH } from '../renders.js';
@@ -48,7 +62,42 @@ const hashFetch = declare({
   v1: (res) => fetchAnswer(jobOf(res)),
 });
 
-/** The caller's jobs, newest first, filtered and paged by the chain service (its token after each job is that edge's cursor). */
+/**
+ * What the jobs connection is ordered by (JobOrderField: the service's page_order fields in upper case),
+ * then by the order of creation; without orderBy newest first, with the service's own cursors.
+ */
+const JOB_ORDER = {
+  type: 'Job',
+  plural: 'jobs',
+  fields: {
+    CREATED_AT: 'When the job was accepted.',
+    UPDATED_AT: 'When the job last changed.',
+    STATUS: "The status as the service names it, as text (completed, failed, queued, submitted going up).",
+    KIND: 'The kind as the service names it (kv_insert_string, nft_mint, ...), as text.',
+    NETWORK: 'The network name as the job was sent to it, as text.',
+  },
+  default: { field: 'id', descending: true, doc: 'newest first (ID DESC)' },
+};
+const JOB_PAGE_MAX = 500;
+const JOB_PAGE_DEFAULT = 50;
+
+/** The SDL of JobOrder and JobOrderField (chain-schema.ts). */
+export const jobOrderSdl = orderTypes(JOB_ORDER.type, JOB_ORDER.plural, JOB_ORDER.fields);
+
+/** The order a jobs cursor was given in: an ordered page's cursor says it; the service's own (jobs:<seq>), none. Which cursor is this list's is the service's to say. */
+function jobCursor(text: string): Cursor {
+  try {
+    return decodeCursor(text);
+  } catch {
+    return { offset: 0, id: '' };
+  }
+}
+
+/**
+ * The caller's jobs, newest first or in orderBy, filtered and paged forward or backward by the chain
+ * service (its token after each job is that edge's cursor). The connection is not servicePaged: its
+ * cursors are the service's own (jobs:<seq>) and its pages 1 to 500 jobs, default 50, as before.
+ */
 const jobs = declare({
   solution: ESG,
   summary: "The caller's blockchain jobs, newest first, filtered and paged.",
@@ -60,8 +109,13 @@ const jobs = declare({
     frameworkIdentifier: identifier('framework_identifier', { doc: 'Only document jobs about this framework.' }).optional(),
     investorIdentifier: identifier('investor_identifier', { doc: "Only document jobs about this investor's positions." }).optional(),
     positionId: int('position_id', { graphql: 'ID', doc: 'Only document jobs about this position.' }).optional(),
-    first: int('page_size', { graphqlDefault: 50, doc: 'Page size: 1 to 500, default 50.' }).optional(),
+    first: int('page_size', { graphqlDefault: JOB_PAGE_DEFAULT, doc: `Page size: 1 to ${JOB_PAGE_MAX}, default ${JOB_PAGE_DEFAULT}.` }).optional(),
     after: text('page_token', { doc: 'pageInfo.endCursor of the previous page; omit for the first page.' }).optional(),
+    last: int('last', {
+      doc: `Page backward: the last 1 to ${JOB_PAGE_MAX} jobs (default ${JOB_PAGE_DEFAULT}) before \`before\` (or of the whole list), in the list's order; not with first.`,
+    }).optional(),
+    before: text('page_before', { doc: 'A cursor of this list: the page ends right before its job (with last).' }).optional(),
+    orderBy: json('page_order', { graphql: 'JobOrder', doc: orderArgDoc(JOB_ORDER.default.doc) }).optional(),
   },
   service: 'chain',
   method: 'listJobs',
@@ -74,15 +128,24 @@ const jobs = declare({
     frameworkIdentifier: i.frameworkIdentifier,
     investorIdentifier: i.investorIdentifier,
     positionId: i.positionId,
-    pageSize: i.first ?? 50,
-    pageToken: i.after ?? '',
+    ...(i.last === undefined && i.before === undefined
+      ? { pageSize: i.first ?? JOB_PAGE_DEFAULT, pageToken: i.after ?? '' }
+      : { pageSize: i.last ?? JOB_PAGE_DEFAULT, pageToken: '', pageBefore: i.before ?? END_OF_LIST_CURSOR }),
+    pageOrder: orderOfArgs(i.orderBy as PageArgs['orderBy']),
   }),
   graphql: {
     root: 'Query',
     field: 'jobs',
     returns: 'JobConnection!',
     nested: false,
-    render: async (call, i, ctx) => {
+    render: async (call, i, ctx, info) => {
+      // Checked before the call, as servicePaged checks every other connection.
+      const backward = backwardSize({ first: i.first, after: i.after, last: i.last, before: i.before }, info, JOB_PAGE_MAX, JOB_PAGE_DEFAULT) !== undefined;
+      const order = orderOfArgs(i.orderBy as PageArgs['orderBy']);
+      const cursor = i.before ?? i.after;
+      if (cursor !== undefined && !inOrder(jobCursor(cursor), order, JOB_ORDER.default)) {
+        throw new InvalidArgumentError(i.before !== undefined ? BEFORE_IN_ORDER : AFTER_IN_ORDER);
+      }
       const res = await call();
       const nodes = res.jobs.map((j) => toGqlJob(j, ctx.baseUrl));
       const edges = edgesOf(nodes, (n) => res.cursors[n] ?? '');
@@ -90,8 +153,8 @@ const jobs = declare({
         nodes,
         edges,
         pageInfo: {
-          hasNextPage: res.nextPageToken !== '',
-          hasPreviousPage: i.after !== undefined,
+          hasNextPage: backward ? i.before !== undefined : res.nextPageToken !== '',
+          hasPreviousPage: backward ? res.hasPreviousPage : i.after !== undefined,
           startCursor: edges[0]?.cursor ?? null,
           endCursor: edges.at(-1)?.cursor ?? null,
         },

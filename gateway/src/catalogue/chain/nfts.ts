@@ -182,10 +182,32 @@ export const nfts = declare({
     field: 'nfts',
     returns: 'NftConnection!',
     nested: false,
-    paged: { idOf: (nft: { guid: string }) => nft.guid, idPattern: NFT_GUID },
+    paged: {
+      idOf: (nft: { guid: string }) => nft.guid,
+      idPattern: NFT_GUID,
+      backward: true,
+      orderBy: {
+        type: 'Nft',
+        plural: 'NFTs',
+        fields: {
+          ID: 'The guid, as text: a stable order of no other meaning.',
+          CREATED_AT: 'When the mint was asked for (timestamp).',
+          MINTED_AT: 'When the mint completed; NFTs still minting last going up.',
+          TOKEN_ID: 'The token id (nftId) as a number; NFTs still minting last going up.',
+          NETWORK: 'The network name as the NFT was minted on it, as text.',
+        },
+        default: { field: 'created_at', descending: true, doc: 'newest first (CREATED_AT DESC)' },
+      },
+    },
     render: async (call): Promise<ServicePage<ReturnType<typeof toGqlNft>>> => {
       const res = await call();
-      return { items: res.nfts.map(toGqlNft), nextPageToken: res.nextPageToken, totalCount: res.totalCount ?? res.nfts.length };
+      return {
+        items: res.nfts.map(toGqlNft),
+        nextPageToken: res.nextPageToken,
+        totalCount: res.totalCount ?? res.nfts.length,
+        hasPreviousPage: res.hasPreviousPage,
+        itemPageTokens: res.itemPageTokens,
+      };
     },
   },
 });

@@ -1,7 +1,18 @@
 import type { DataSource, EntityManager } from 'typeorm';
 import type { Caller } from '@green-impact/shared/caller';
 import { FailedPreconditionError, InvalidArgumentError, NotFoundError } from '@green-impact/shared/errors';
-import { decodeTextPageToken, pageOf, pageSize, type PageRequest } from '@green-impact/shared/paging';
+import {
+  decodeTextBeforeToken,
+  decodeTextPageToken,
+  END_OF_LIST_ID,
+  orderOf,
+  pageBeforeOf,
+  pageOf,
+  pageSize,
+  type ListingOrders,
+  type PageRequest,
+} from '@green-impact/shared/paging';
+import { keysetPage } from '../keyset-query.js';
 import { effectiveStatus, NftEntity, NftSendEntity, type NftRow, type NftSendRow } from './nft-entities.js';
 import { validTokenId } from './nft-rules.js';
 
@@ -15,6 +26,23 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const GUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
 export type NftRange = { from?: Date; to?: Date };
+
+/**
+ * The orders an NFT page can be read in (GraphQL NftOrderField), each then by guid. The default stays
+ * the list's newest first (created_at, then guid, descending), with its tokens of a guid only. NFTs not
+ * minted yet (no token id, no minting time) sort as PostgreSQL puts NULLs: last going up, first going down.
+ */
+const NFT_ORDERS: ListingOrders = {
+  id: { sql: 'n.guid', type: 'uuid' },
+  columns: {
+    created_at: { sql: 'n.created_at', type: 'timestamptz' },
+    minted_at: { sql: "COALESCE(n.minted_at, 'infinity'::timestamptz)", type: 'timestamptz' },
+    token_id: { sql: "COALESCE(n.token_id, 'Infinity'::numeric)", type: 'numeric' },
+    network: { sql: 'n.network', type: 'text' },
+  },
+  default: { field: 'created_at', descending: true },
+  from: 'chain.nfts n',
+};
 
 /** Reads of NFTs and sends, and the availability rule every transfer and send checks. */
 export class NftStore {
@@ -64,24 +92,36 @@ export class NftStore {
   }
 
   /**
-   * One page of the NFTs list's filters, in its order (newest first: created_at, then guid, descending)
-   * but without its caps: keyset after the token's NFT (LIMIT size + 1 rows), with the number of
-   * matching NFTs from one COUNT. The token's NFT is compared in SQL, so its microseconds count; it must
-   * be an NFT of the caller's account (a failed mint since stays a valid place to resume after).
+   * One page of the NFTs list's filters in the asked order (NFT_ORDERS; default the list's, newest first)
+   * but without its caps: keyset after the token's NFT or right before page_before's (LIMIT size + 1
+   * rows), with the number of matching NFTs from one COUNT. A default token's NFT is compared in SQL, so
+   * its microseconds count; a token's NFT must be one of the caller's account (a failed mint since stays
+   * a valid place to resume after).
    */
-  async page(caller: Caller, range: NftRange | undefined, chainNetwork: string | undefined, page: PageRequest): Promise<{ rows: NftRow[]; nextPageToken: string; totalCount: number }> {
+  async page(
+    caller: Caller,
+    range: NftRange | undefined,
+    chainNetwork: string | undefined,
+    page: PageRequest & { before?: string | undefined; order?: { field: string; descending: boolean } | undefined },
+  ): Promise<{ rows: NftRow[]; nextPageToken: string; totalCount: number; hasPreviousPage: boolean; itemPageTokens: string[] }> {
     const size = pageSize(page.size);
+    const order = orderOf(NFT_ORDERS, page.order);
+    const before = decodeTextBeforeToken(page.token, page.before, GUID);
     const after = decodeTextPageToken(page.token, GUID);
-    if (after) {
-      const known: unknown[] = await this.ds.query(`SELECT 1 FROM chain.nfts WHERE guid = $1 AND account_id = $2`, [after.id, caller.accountId]);
-      if (known.length === 0) throw new InvalidArgumentError('page_token must be a next_page_token of this listing.', { field: 'page_token' });
+    const token = before ?? after;
+    if (token && !(before && Number(before.id) === END_OF_LIST_ID)) {
+      const known: unknown[] = await this.ds.query(`SELECT 1 FROM chain.nfts WHERE guid = $1 AND account_id = $2`, [token.id, caller.accountId]);
+      const field = before ? 'page_before' : 'page_token';
+      if (known.length === 0) throw new InvalidArgumentError(`${field} must be a next_page_token of this listing.`, { field });
     }
     const totalCount = await this.listed(caller, range, chainNetwork).getCount();
-    const q = this.listed(caller, range, chainNetwork);
-    if (after) q.andWhere('(n.created_at, n.guid) < (SELECT a.created_at, a.guid FROM chain.nfts a WHERE a.guid = :after)', { after: after.id });
-    const rows = await q.orderBy('n.created_at', 'DESC').addOrderBy('n.guid', 'DESC').take(size + 1).getMany();
-    const { items, nextPageToken } = pageOf(rows, size, after, (r) => r.guid);
-    return { rows: items, nextPageToken, totalCount };
+    const rows = await keysetPage(this.listed(caller, range, chainNetwork), order, token, size, before !== undefined);
+    if (before) {
+      const { items, nextPageToken, hasPreviousPage, itemPageTokens } = pageBeforeOf(rows, size, before, (r) => r.guid, order, totalCount);
+      return { rows: items, nextPageToken, totalCount, hasPreviousPage, itemPageTokens };
+    }
+    const { items, nextPageToken, itemPageTokens } = pageOf(rows, size, after, (r) => r.guid, order);
+    return { rows: items, nextPageToken, totalCount, hasPreviousPage: after !== undefined, itemPageTokens };
   }
 
   /** The account's listed NFTs (failed mints are not NFTs) narrowed by network and creation time. */

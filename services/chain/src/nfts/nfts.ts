@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { DataSource } from 'typeorm';
-import type { GetNftRequest, ListNftsRequest, MintNftRequest, Nft } from '@green-impact/proto/greenimpact/chain/v1/chain';
+import type { GetNftRequest, ListNftsRequest, ListNftsResponse, MintNftRequest, Nft } from '@green-impact/proto/greenimpact/chain/v1/chain';
 import { requireCaller, type Caller } from '@green-impact/shared/caller';
 import { FailedPreconditionError, InvalidArgumentError, NotFoundError, UnavailableError } from '@green-impact/shared/errors';
 import type { Logger } from '@green-impact/shared/logger';
@@ -96,16 +96,22 @@ export class Nfts {
   }
 
   /** The spec list without page_size; with it, one page of every matching NFT (NftStore.page). */
-  async list(caller: Caller, req: ListNftsRequest): Promise<{ nfts: Nft[]; nextPageToken: string; totalCount?: number }> {
+  async list(caller: Caller, req: ListNftsRequest): Promise<ListNftsResponse> {
     const range = validRange(req.from, req.to);
     const network = req.network?.trim() ? this.d.networks.resolve(req.network) : undefined;
     const chainNetwork = network ? (network.aliasOf ?? network.name) : undefined;
     if (req.pageSize === undefined) {
       const rows = await this.d.store.list(caller, range, chainNetwork);
-      return { nfts: rows.map((r) => toNft(r, this.d.view)), nextPageToken: '' };
+      return { nfts: rows.map((r) => toNft(r, this.d.view)), nextPageToken: '', hasPreviousPage: false, itemPageTokens: [] };
     }
-    const page = await this.d.store.page(caller, range, chainNetwork, { size: req.pageSize, token: req.pageToken });
-    return { nfts: page.rows.map((r) => toNft(r, this.d.view)), nextPageToken: page.nextPageToken, totalCount: page.totalCount };
+    const page = await this.d.store.page(caller, range, chainNetwork, { size: req.pageSize, token: req.pageToken, before: req.pageBefore, order: req.pageOrder });
+    return {
+      nfts: page.rows.map((r) => toNft(r, this.d.view)),
+      nextPageToken: page.nextPageToken,
+      totalCount: page.totalCount,
+      hasPreviousPage: page.hasPreviousPage,
+      itemPageTokens: page.itemPageTokens,
+    };
   }
 
   /**
