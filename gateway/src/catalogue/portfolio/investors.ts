@@ -54,7 +54,7 @@ export const getInvestors = declare({
           IDENTIFIER: 'The identifier, as text.',
           CURRENCY_CODE: 'The currency code.',
           CREATED_AT: 'When the investor was added.',
-          UPDATED_AT: 'When the investor was last added again (replaced).',
+          UPDATED_AT: 'When the investor was last changed (added again under its identifier).',
         },
       },
     },
