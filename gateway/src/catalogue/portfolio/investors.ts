@@ -42,7 +42,22 @@ export const getInvestors = declare({
     field: 'investors',
     returns: 'InvestorConnection!',
     nested: false,
-    paged: { idOf: (i: GqlInvestor) => i.id, idPattern: SERVICE_ID, backward: true },
+    paged: {
+      idOf: (i: GqlInvestor) => i.id,
+      idPattern: SERVICE_ID,
+      backward: true,
+      // Only what is stored in clear: names and e-mails may be sealed.
+      orderBy: {
+        type: 'Investor',
+        plural: 'investors',
+        fields: {
+          IDENTIFIER: 'The identifier, as text.',
+          CURRENCY_CODE: 'The currency code.',
+          CREATED_AT: 'When the investor was added.',
+          UPDATED_AT: 'When the investor was last changed (added again under its identifier).',
+        },
+      },
+    },
     render: async (call, i) => {
       const res = await call();
       return {
@@ -50,6 +65,7 @@ export const getInvestors = declare({
         nextPageToken: res.nextPageToken,
         totalCount: res.totalCount ?? res.investors.length,
         hasPreviousPage: res.hasPreviousPage,
+        itemPageTokens: res.itemPageTokens,
       };
     },
   },

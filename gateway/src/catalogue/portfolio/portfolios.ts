@@ -55,10 +55,29 @@ export const portfolios = declare({
     field: 'portfolios',
     returns: 'PortfolioConnection!',
     nested: false,
-    paged: { idOf: (p: GqlPortfolio) => p.id, idPattern: SERVICE_ID },
+    paged: {
+      idOf: (p: GqlPortfolio) => p.id,
+      idPattern: SERVICE_ID,
+      backward: true,
+      orderBy: {
+        type: 'Portfolio',
+        plural: 'portfolios',
+        fields: {
+          IDENTIFIER: 'The identifier, as text.',
+          INVESTOR_IDENTIFIER: "The investor's identifier, as text.",
+          CREATED_AT: 'When the portfolio was added.',
+        },
+      },
+    },
     render: async (call, i) => {
       const res = await call();
-      return { items: res.portfolios.map((p) => toPortfolio(p, i.decryptionKey)), nextPageToken: res.nextPageToken, totalCount: res.totalCount ?? res.portfolios.length };
+      return {
+        items: res.portfolios.map((p) => toPortfolio(p, i.decryptionKey)),
+        nextPageToken: res.nextPageToken,
+        totalCount: res.totalCount ?? res.portfolios.length,
+        hasPreviousPage: res.hasPreviousPage,
+        itemPageTokens: res.itemPageTokens,
+      };
     },
   },
 });

@@ -61,10 +61,32 @@ export const positions = declare({
     field: 'positions',
     returns: 'PositionConnection!',
     nested: false,
-    paged: { idOf: (p: GqlPosition) => p.id, idPattern: SERVICE_ID },
+    paged: {
+      idOf: (p: GqlPosition) => p.id,
+      idPattern: SERVICE_ID,
+      backward: true,
+      orderBy: {
+        type: 'Position',
+        plural: 'positions',
+        fields: {
+          AMOUNT: 'The amount as a number, whatever its currency.',
+          CURRENCY_CODE: 'The currency code of the amount.',
+          DAYS: 'The term in days.',
+          START_DATE: 'The start date; positions without one last going up.',
+          INVESTOR_IDENTIFIER: "The investor's identifier, as text.",
+          ASSET_IDENTIFIER: "The asset's identifier, as text.",
+        },
+      },
+    },
     render: async (call, i) => {
       const res = await call();
-      return { items: res.positions.map((p) => toPosition(p, i.decryptionKey)), nextPageToken: res.nextPageToken, totalCount: res.totalCount ?? res.positions.length };
+      return {
+        items: res.positions.map((p) => toPosition(p, i.decryptionKey)),
+        nextPageToken: res.nextPageToken,
+        totalCount: res.totalCount ?? res.positions.length,
+        hasPreviousPage: res.hasPreviousPage,
+        itemPageTokens: res.itemPageTokens,
+      };
     },
   },
 });

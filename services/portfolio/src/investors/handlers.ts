@@ -18,10 +18,17 @@ export function investorHandlers(
       // No page asked for: the whole list up to MAX_LIST_ITEMS (/v1/call's getInvestors); total_count says it was cut.
       if (req.pageSize === undefined) {
         const { investors, totalCount } = await s.investors.list(caller, v.optionalKey('decryption_key', req.decryptionKey));
-        return { investors: investors.map(investorMsg), nextPageToken: '', hasPreviousPage: false, ...(totalCount !== undefined ? { totalCount } : {}) };
+        return { investors: investors.map(investorMsg), nextPageToken: '', hasPreviousPage: false, itemPageTokens: [], ...(totalCount !== undefined ? { totalCount } : {}) };
       }
-      const page = await s.investors.page(caller, { size: req.pageSize, token: req.pageToken, before: req.pageBefore }, v.optionalKey('decryption_key', req.decryptionKey));
-      return { investors: page.investors.map(investorMsg), nextPageToken: page.nextPageToken, totalCount: page.totalCount, hasPreviousPage: page.hasPreviousPage };
+      const request = { size: req.pageSize, token: req.pageToken, before: req.pageBefore, order: req.pageOrder };
+      const page = await s.investors.page(caller, request, v.optionalKey('decryption_key', req.decryptionKey));
+      return {
+        investors: page.investors.map(investorMsg),
+        nextPageToken: page.nextPageToken,
+        totalCount: page.totalCount,
+        hasPreviousPage: page.hasPreviousPage,
+        itemPageTokens: page.itemPageTokens,
+      };
     },
     async generateInvestorIdentifier(_req, ctx) {
       return { investorIdentifier: await s.investors.generateIdentifier(requireAccount(ctx.caller)) };

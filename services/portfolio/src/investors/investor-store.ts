@@ -5,7 +5,7 @@ import { parseEncryptionKey } from '@green-impact/shared/pii';
 import { InvestorEntity, type InvestorRow } from '../entities.js';
 import { MSG } from '../messages.js';
 import { DEFAULT_LISTING_LIMITS } from '@green-impact/shared/config';
-import { decodeBeforeToken, decodePageToken, encodePageToken, isWholeListing, pageBeforeOf, pageSize } from '@green-impact/shared/paging';
+import { decodeBeforeToken, decodePageToken, isWholeListing, keysetOf, orderOf, pageBeforeOf, pageOf, pageSize, type ListingOrders } from '@green-impact/shared/paging';
 import * as v from '../validation.js';
 import { newInvestorIdentifier } from './investor-identifier.js';
 import {
@@ -63,33 +63,32 @@ export class InvestorStore {
   }
 
   /**
-   * One page of the account's investors in id order after the token's investor (keyset: LIMIT size + 1
-   * rows), with their number; the key must fit one investor of the account, as for list.
+   * One page of the account's investors in the asked order (INVESTOR_ORDERS; default id), after the token's
+   * investor or right before page_before's (keyset: LIMIT size + 1 rows), with their number; the key must
+   * fit one investor of the account, as for list.
    */
   async page(
     caller: Caller,
-    page: { size: number; token?: string | undefined; before?: string | undefined },
+    page: { size: number; token?: string | undefined; before?: string | undefined; order?: { field: string; descending: boolean } | undefined },
     decryptionKey?: string,
-  ): Promise<{ investors: InvestorView[]; nextPageToken: string; totalCount: number; hasPreviousPage: boolean }> {
+  ): Promise<{ investors: InvestorView[]; nextPageToken: string; totalCount: number; hasPreviousPage: boolean; itemPageTokens: string[] }> {
     const size = pageSize(page.size);
+    const order = orderOf(INVESTOR_ORDERS, page.order);
     const before = decodeBeforeToken(page.token, page.before);
     const after = decodePageToken(page.token);
     const key = parseDecryptionKey(decryptionKey);
+    const keyset = keysetOf(order, before ?? after, 2, before !== undefined);
+    const rows: InvestorRow[] = await this.ds.query(
+      `SELECT ${INVESTOR_COLUMNS}${keyset.select} FROM portfolio.investors i WHERE i.account_id = $1${keyset.where}
+         ORDER BY ${keyset.orderBy} LIMIT $${keyset.params.length + 2}`,
+      [caller.accountId, ...keyset.params, size + 1],
+    );
     if (before) {
-      // Backward: down the id index below the before id (bigint: the gateway's end-of-list cursor), turned around.
-      const below: InvestorRow[] = await this.ds.query(
-        `SELECT ${INVESTOR_COLUMNS} FROM portfolio.investors i WHERE i.account_id = $1 AND i.id < $2::bigint ORDER BY i.id DESC LIMIT $3`,
-        [caller.accountId, before.id, size + 1],
-      );
       const summary = await this.summary(caller);
       requireKeyFitsSome(summary.fingerprints, key);
-      const { items, nextPageToken, hasPreviousPage } = pageBeforeOf(below, size, before, (r) => r.id);
-      return { investors: items.map((r) => toView(r, key)), nextPageToken, totalCount: summary.count, hasPreviousPage };
+      const { items, nextPageToken, hasPreviousPage, itemPageTokens } = pageBeforeOf(rows, size, before, (r) => r.id, order, summary.count);
+      return { investors: items.map((r) => toView(r, key)), nextPageToken, totalCount: summary.count, hasPreviousPage, itemPageTokens };
     }
-    const rows: InvestorRow[] = await this.ds.query(
-      `SELECT ${INVESTOR_COLUMNS} FROM portfolio.investors i WHERE i.account_id = $1 AND i.id > $2 ORDER BY i.id LIMIT $3`,
-      [caller.accountId, after?.id ?? 0, size + 1],
-    );
     // A first page that is not full is the whole listing: its rows give the count and the key check.
     let totalCount = rows.length;
     if (isWholeListing(after, rows, size)) requireKeyFitsSome(rows, key);
@@ -98,10 +97,8 @@ export class InvestorStore {
       requireKeyFitsSome(summary.fingerprints, key);
       totalCount = summary.count;
     }
-    const investors = rows.slice(0, size).map((r) => toView(r, key));
-    const last = investors.at(-1);
-    const nextPageToken = rows.length > size && last ? encodePageToken({ offset: (after?.offset ?? 0) + investors.length, id: last.id }) : '';
-    return { investors, nextPageToken, totalCount, hasPreviousPage: after !== undefined };
+    const { items, nextPageToken, itemPageTokens } = pageOf(rows, size, after, (r) => r.id, order);
+    return { investors: items.map((r) => toView(r, key)), nextPageToken, totalCount, hasPreviousPage: after !== undefined, itemPageTokens };
   }
 
   /** How many investors the account has, and the fingerprints of the keys their PII is sealed with. */
@@ -196,6 +193,21 @@ export class InvestorStore {
     return rows[0];
   }
 }
+
+/**
+ * The orders an investor page can be read in (GraphQL InvestorOrderField), each then by id: only columns
+ * stored in clear. Names and e-mails may be sealed (investor-pii.ts), so ordering by them would order
+ * ciphertext and leak nothing useful; they are not offered.
+ */
+const INVESTOR_ORDERS: ListingOrders = {
+  id: { sql: 'i.id', type: 'bigint' },
+  columns: {
+    identifier: { sql: 'i.investor_identifier', type: 'text' },
+    currency_code: { sql: 'i.currency_code::text', type: 'text' },
+    created_at: { sql: 'i.created_at', type: 'timestamptz' },
+    updated_at: { sql: 'i.updated_at', type: 'timestamptz' },
+  },
+};
 
 const INVESTOR_COLUMNS = `
   i.id, i.account_id AS "accountId", i.investor_identifier AS "investorIdentifier", i.investor_name AS "investorName",

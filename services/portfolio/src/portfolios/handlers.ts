@@ -23,10 +23,17 @@ export function portfolioHandlers(
       // No page asked for: the whole list up to MAX_LIST_ITEMS (/v1/call's getPortfolios); total_count says it was cut.
       if (req.pageSize === undefined) {
         const { portfolios, totalCount } = await s.portfolios.list(caller, filter, v.optionalKey('decryption_key', req.decryptionKey));
-        return { portfolios: portfolios.map(portfolioMsg), nextPageToken: '', ...(totalCount !== undefined ? { totalCount } : {}) };
+        return { portfolios: portfolios.map(portfolioMsg), nextPageToken: '', hasPreviousPage: false, itemPageTokens: [], ...(totalCount !== undefined ? { totalCount } : {}) };
       }
-      const page = await s.portfolios.page(caller, filter, { size: req.pageSize, token: req.pageToken }, v.optionalKey('decryption_key', req.decryptionKey));
-      return { portfolios: page.portfolios.map(portfolioMsg), nextPageToken: page.nextPageToken, totalCount: page.totalCount };
+      const request = { size: req.pageSize, token: req.pageToken, before: req.pageBefore, order: req.pageOrder };
+      const page = await s.portfolios.page(caller, filter, request, v.optionalKey('decryption_key', req.decryptionKey));
+      return {
+        portfolios: page.portfolios.map(portfolioMsg),
+        nextPageToken: page.nextPageToken,
+        totalCount: page.totalCount,
+        hasPreviousPage: page.hasPreviousPage,
+        itemPageTokens: page.itemPageTokens,
+      };
     },
     async getPortfolioPositions(req, ctx) {
       const { positions: list, totalCount } = await s.portfolios.positions(requireAccount(ctx.caller), req.portfolioIdentifier);

@@ -1,4 +1,5 @@
 import type { EntityManager } from 'typeorm';
+import { keysetOf, type ListingOrder, type ListingOrders, type PageToken } from '@green-impact/shared/paging';
 import { openPii, type StoredPii } from '../investors/investor-pii.js';
 
 /**
@@ -24,6 +25,19 @@ export interface PortfolioCriteria {
   investorsAllowed?: string[] | undefined;
 }
 
+/**
+ * The orders a portfolio page can be read in (GraphQL PortfolioOrderField), each then by id. The investor
+ * is ordered by its identifier, stored in clear (never by its name, which may be sealed).
+ */
+export const PORTFOLIO_ORDERS: ListingOrders = {
+  id: { sql: 'pf.id', type: 'bigint' },
+  columns: {
+    identifier: { sql: 'pf.portfolio_identifier', type: 'text' },
+    investor_identifier: { sql: 'i.investor_identifier', type: 'text' },
+    created_at: { sql: 'pf.created_at', type: 'timestamptz' },
+  },
+};
+
 type ListedRow = StoredPii & { id: number; portfolioIdentifier: string; members: { positionId: number; assetIdentifier: string; assetName: string }[] };
 
 function listingWhere(accountId: string, c: PortfolioCriteria): { where: string; params: unknown[] } {
@@ -45,28 +59,28 @@ function listingWhere(accountId: string, c: PortfolioCriteria): { where: string;
   return { where: where.join(' AND '), params };
 }
 
-/** The listing's portfolios in id order; with afterId / limit, only those after that id, at most limit. */
+/**
+ * The listing's portfolios in id order; with page, in its order after its token (or, backward, right
+ * before it: keysetOf); with limit, at most limit of them.
+ */
 export async function selectPortfolios(
   m: EntityManager,
   accountId: string,
   c: PortfolioCriteria,
-  page: { afterId?: number; limit?: number } = {},
+  options: { page?: { order: ListingOrder; from: PageToken | undefined; backward: boolean }; limit?: number } = {},
 ): Promise<ListedRow[]> {
   const { where, params } = listingWhere(accountId, c);
-  let keyset = '';
+  const keyset = options.page && keysetOf(options.page.order, options.page.from, params.length + 1, options.page.backward);
+  if (keyset) params.push(...keyset.params);
   let limit = '';
-  if (page.afterId !== undefined) {
-    params.push(page.afterId);
-    keyset = ` AND pf.id > $${params.length}`;
-  }
-  if (page.limit !== undefined) {
-    params.push(page.limit);
+  if (options.limit !== undefined) {
+    params.push(options.limit);
     limit = ` LIMIT $${params.length}`;
   }
   return m.query(
     `SELECT pf.id, pf.portfolio_identifier AS "portfolioIdentifier", i.account_id AS "accountId",
        i.investor_identifier AS "investorIdentifier", i.investor_name AS "investorName", i.investor_email AS "investorEmail",
-       i.key_fingerprint AS "keyFingerprint",
+       i.key_fingerprint AS "keyFingerprint"${keyset?.select ?? ''},
        COALESCE(json_agg(json_build_object('positionId', p.id, 'assetIdentifier', a.asset_identifier, 'assetName', a.asset_name)
          ORDER BY p.id) FILTER (WHERE p.id IS NOT NULL), '[]'::json) AS members
      FROM portfolio.portfolios pf
@@ -74,9 +88,9 @@ export async function selectPortfolios(
      LEFT JOIN portfolio.portfolio_positions pp ON pp.portfolio_id = pf.id
      LEFT JOIN portfolio.positions p ON p.id = pp.position_id
      LEFT JOIN portfolio.assets a ON a.id = p.asset_id
-     WHERE ${where}${keyset}
+     WHERE ${where}${keyset?.where ?? ''}
      GROUP BY pf.id, i.id
-     ORDER BY pf.id${limit}`,
+     ORDER BY ${keyset?.orderBy ?? 'pf.id'}${limit}`,
     params,
   );
 }

@@ -2,13 +2,13 @@ import type { DataSource, EntityManager } from 'typeorm';
 import type { Caller } from '@green-impact/shared/caller';
 import { AlreadyExistsError, NotFoundError } from '@green-impact/shared/errors';
 import { DEFAULT_LISTING_LIMITS } from '@green-impact/shared/config';
-import { cappedListing, decodePageToken, pageOf, pageSize, type PageRequest } from '@green-impact/shared/paging';
+import { cappedListing, decodeBeforeToken, decodePageToken, orderOf, pageBeforeOf, pageOf, pageSize, type PageRequest } from '@green-impact/shared/paging';
 import { parseDecryptionKey, requireKeyFitsSome } from '../investors/investor-pii.js';
 import type { InvestorStore } from '../investors/investor-store.js';
 import { MSG } from '../messages.js';
 import { UNIQUE_VIOLATION, pgErrorCode } from '../pg-errors.js';
 import * as v from '../validation.js';
-import { portfolioViews, selectPortfolios, summarizePortfolios, type PortfolioCriteria, type PortfolioView } from './portfolio-listing.js';
+import { PORTFOLIO_ORDERS, portfolioViews, selectPortfolios, summarizePortfolios, type PortfolioCriteria, type PortfolioView } from './portfolio-listing.js';
 
 export type { PortfolioView } from './portfolio-listing.js';
 
@@ -145,21 +145,31 @@ export class PortfolioStore {
   }
 
   /**
-   * One page of the listing, in id order after the token's portfolio (keyset: LIMIT size + 1 rows, never
-   * the whole table), with the number of matching portfolios. The same filters as list; the key must fit
-   * one investor of the whole listing, as for list.
+   * One page of the listing in the asked order (PORTFOLIO_ORDERS; default id), after the token's portfolio
+   * or right before page_before's (keyset: LIMIT size + 1 rows, never the whole table), with the number of
+   * matching portfolios. The same filters as list; the key must fit one investor of the whole listing, as
+   * for list.
    */
-  async page(caller: Caller, filter: PortfolioFilter, page: PageRequest, decryptionKey?: string): Promise<{ portfolios: PortfolioView[]; nextPageToken: string; totalCount: number }> {
+  async page(
+    caller: Caller,
+    filter: PortfolioFilter,
+    page: PageRequest & { before?: string | undefined; order?: { field: string; descending: boolean } | undefined },
+    decryptionKey?: string,
+  ): Promise<{ portfolios: PortfolioView[]; nextPageToken: string; totalCount: number; hasPreviousPage: boolean; itemPageTokens: string[] }> {
     const size = pageSize(page.size);
+    const order = orderOf(PORTFOLIO_ORDERS, page.order);
+    const before = decodeBeforeToken(page.token, page.before);
     const after = decodePageToken(page.token);
     const key = parseDecryptionKey(decryptionKey);
     const criteria = await this.criteria(caller, filter);
-    if (!criteria) return { portfolios: [], nextPageToken: '', totalCount: 0 };
+    if (!criteria) return { portfolios: [], nextPageToken: '', totalCount: 0, hasPreviousPage: false, itemPageTokens: [] };
     const summary = await summarizePortfolios(this.ds.manager, caller.accountId, criteria);
     requireKeyFitsSome(summary.fingerprints, key);
-    const rows = await selectPortfolios(this.ds.manager, caller.accountId, criteria, { ...(after ? { afterId: after.id } : {}), limit: size + 1 });
-    const { items, nextPageToken } = pageOf(rows, size, after, (r) => r.id);
-    return { portfolios: portfolioViews(items, key), nextPageToken, totalCount: summary.count };
+    const rows = await selectPortfolios(this.ds.manager, caller.accountId, criteria, { page: { order, from: before ?? after, backward: before !== undefined }, limit: size + 1 });
+    const { items, nextPageToken, itemPageTokens, hasPreviousPage } = before
+      ? pageBeforeOf(rows, size, before, (r) => r.id, order, summary.count)
+      : { ...pageOf(rows, size, after, (r) => r.id, order), hasPreviousPage: after !== undefined };
+    return { portfolios: portfolioViews(items, key), nextPageToken, totalCount: summary.count, hasPreviousPage, itemPageTokens };
   }
 
   /** The criteria of a listing; undefined when it is empty whatever is stored (an investor the user may not see). */

@@ -22,10 +22,17 @@ export function positionHandlers(s: PortfolioStores): Pick<Handlers, 'getPositio
       if (req.pageSize === undefined) {
         // No page asked for: the whole list up to MAX_LIST_ITEMS (/v1/call's getPositions); total_count says it was cut.
         const { positions, totalCount } = await s.positions.list(caller, filter, v.optionalKey('decryption_key', req.decryptionKey));
-        return { positions: positions.map(positionMsg), nextPageToken: '', ...(totalCount !== undefined ? { totalCount } : {}) };
+        return { positions: positions.map(positionMsg), nextPageToken: '', hasPreviousPage: false, itemPageTokens: [], ...(totalCount !== undefined ? { totalCount } : {}) };
       }
-      const page = await s.positions.page(caller, filter, { size: req.pageSize, token: req.pageToken }, v.optionalKey('decryption_key', req.decryptionKey));
-      return { positions: page.positions.map(positionMsg), nextPageToken: page.nextPageToken, totalCount: page.totalCount };
+      const request = { size: req.pageSize, token: req.pageToken, before: req.pageBefore, order: req.pageOrder };
+      const page = await s.positions.page(caller, filter, request, v.optionalKey('decryption_key', req.decryptionKey));
+      return {
+        positions: page.positions.map(positionMsg),
+        nextPageToken: page.nextPageToken,
+        totalCount: page.totalCount,
+        hasPreviousPage: page.hasPreviousPage,
+        itemPageTokens: page.itemPageTokens,
+      };
     },
     async addPosition(req, ctx) {
       const r = await s.positions.add(requireAccount(ctx.caller), {

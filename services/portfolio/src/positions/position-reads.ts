@@ -1,4 +1,5 @@
 import type { EntityManager } from 'typeorm';
+import { keysetOf, type ListingOrder, type PageToken } from '@green-impact/shared/paging';
 import { openPii, requireKeyFitsSome, type StoredPii } from '../investors/investor-pii.js';
 
 /** A position with what it refers to: its investor (PII as stored) and its asset. */
@@ -44,8 +45,9 @@ export interface PositionCriteria {
   investorsAllowed?: string[] | undefined;
   /** Lock the position rows (FOR UPDATE OF p). */
   lock?: boolean;
-  /** Keyset paging: only positions with a greater id, at most limit of them (in id order). */
-  afterId?: number;
+  /** Keyset paging (keysetOf): the page's order, the token it starts after (or, backward, ends before). */
+  page?: { order: ListingOrder; from: PageToken | undefined; backward: boolean };
+  /** At most this many rows. */
   limit?: number;
 }
 
@@ -59,8 +61,9 @@ interface RawPosition extends Omit<PositionDetail, 'investor'> {
 
 /** The account's positions matching the criteria, with investor and asset: one query. */
 export async function selectPositions(m: EntityManager, accountId: string, criteria: PositionCriteria): Promise<PositionDetail[]> {
-  const { where, params, add } = positionWhere(accountId, criteria);
-  if (criteria.afterId !== undefined) add('p.id > ?', criteria.afterId);
+  const { where, params } = positionWhere(accountId, criteria);
+  const keyset = criteria.page && keysetOf(criteria.page.order, criteria.page.from, params.length + 1, criteria.page.backward);
+  if (keyset) params.push(...keyset.params);
   const limit = criteria.limit === undefined ? '' : ` LIMIT ${Math.trunc(criteria.limit)}`;
   const rows: RawPosition[] = await m.query(
     `SELECT p.id, p.account_id AS "accountId", p.amount, p.currency_code AS "currencyCode", p.days,
@@ -72,12 +75,12 @@ export async function selectPositions(m: EntityManager, accountId: string, crite
        a.framework_identifier AS "frameworkIdentifier", a.currency_code AS "assetCurrencyCode",
        a.value_outstanding AS "assetValueOutstanding", to_char(a.date_issued, 'YYYY-MM-DD') AS "assetDateIssued",
        to_char(a.date_maturity, 'YYYY-MM-DD') AS "assetDateMaturity",
-       ARRAY(SELECT c.reporting_year FROM portfolio.impact_computations c WHERE c.position_id = p.id ORDER BY 1) AS "impactYears"
+       ARRAY(SELECT c.reporting_year FROM portfolio.impact_computations c WHERE c.position_id = p.id ORDER BY 1) AS "impactYears"${keyset?.select ?? ''}
      FROM portfolio.positions p
      JOIN portfolio.investors i ON i.id = p.investor_id
      JOIN portfolio.assets a ON a.id = p.asset_id
-     WHERE ${where.join(' AND ')}
-     ORDER BY p.id${limit}${criteria.lock ? ' FOR UPDATE OF p' : ''}`,
+     WHERE ${where.join(' AND ')}${keyset?.where ?? ''}
+     ORDER BY ${keyset?.orderBy ?? 'p.id'}${limit}${criteria.lock ? ' FOR UPDATE OF p' : ''}`,
     params,
   );
   return rows.map(({ investorAccountId, investorIdentifier, investorName, investorEmail, keyFingerprint, ...rest }) => ({
@@ -117,7 +120,7 @@ function positionWhere(accountId: string, criteria: PositionCriteria) {
   if (criteria.assetIdentifier) add('a.asset_identifier = ?', criteria.assetIdentifier);
   if (criteria.issuerIdentifier) add('a.issuer_identifier = ?', criteria.issuerIdentifier);
   if (criteria.investorsAllowed) add('i.investor_identifier = ANY(?)', criteria.investorsAllowed);
-  return { where, params, add };
+  return { where, params };
 }
 
 /**

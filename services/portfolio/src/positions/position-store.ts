@@ -12,7 +12,24 @@ import { FOREIGN_KEY_VIOLATION, pgErrorCode } from '../pg-errors.js';
 import * as v from '../validation.js';
 import { positionViews, selectPositions, summarizePositions, type PositionDetail, type PositionView } from './position-reads.js';
 import { DEFAULT_LISTING_LIMITS } from '@green-impact/shared/config';
-import { decodePageToken, encodePageToken, isWholeListing, pageSize } from '@green-impact/shared/paging';
+import { decodeBeforeToken, decodePageToken, isWholeListing, orderOf, pageBeforeOf, pageOf, pageSize, type ListingOrders } from '@green-impact/shared/paging';
+
+/**
+ * The orders a position page can be read in (GraphQL PositionOrderField), each then by id. The investor is
+ * ordered by its identifier, stored in clear (never by its name, which may be sealed); a position without a
+ * start date sorts as PostgreSQL puts NULLs: last going up, first going down.
+ */
+const POSITION_ORDERS: ListingOrders = {
+  id: { sql: 'p.id', type: 'bigint' },
+  columns: {
+    amount: { sql: 'p.amount', type: 'float8' },
+    currency_code: { sql: 'p.currency_code::text', type: 'text' },
+    days: { sql: 'p.days', type: 'int' },
+    start_date: { sql: "COALESCE(p.start_date, 'infinity'::date)", type: 'date' },
+    investor_identifier: { sql: 'i.investor_identifier', type: 'text' },
+    asset_identifier: { sql: 'a.asset_identifier', type: 'text' },
+  },
+};
 
 export interface AddPositionInput {
   investorIdentifier: string;
@@ -119,35 +136,38 @@ export class PositionStore {
   }
 
   /**
-   * One page of the listing, in id order after the token's position (keyset: LIMIT size + 1 rows, never
-   * the whole table), with the number of matching positions. The same filters as list; the key must fit
-   * one investor of the whole listing, as for list.
+   * One page of the listing in the asked order (POSITION_ORDERS; default id), after the token's position or
+   * right before page_before's (keyset: LIMIT size + 1 rows, never the whole table), with the number of
+   * matching positions. The same filters as list; the key must fit one investor of the whole listing, as
+   * for list.
    */
   async page(
     caller: Caller,
     filter: PositionFilter,
-    page: { size: number; token?: string | undefined },
+    page: { size: number; token?: string | undefined; before?: string | undefined; order?: { field: string; descending: boolean } | undefined },
     decryptionKey?: string,
-  ): Promise<{ positions: PositionView[]; nextPageToken: string; totalCount: number }> {
+  ): Promise<{ positions: PositionView[]; nextPageToken: string; totalCount: number; hasPreviousPage: boolean; itemPageTokens: string[] }> {
     const size = pageSize(page.size);
+    const order = orderOf(POSITION_ORDERS, page.order);
+    const before = decodeBeforeToken(page.token, page.before);
     const after = decodePageToken(page.token);
     const key = parseDecryptionKey(decryptionKey);
     const criteria = await this.criteria(caller, filter);
-    if (!criteria) return { positions: [], nextPageToken: '', totalCount: 0 };
+    if (!criteria) return { positions: [], nextPageToken: '', totalCount: 0, hasPreviousPage: false, itemPageTokens: [] };
     const m = this.ds.manager;
-    const rows = await selectPositions(m, caller.accountId, { ...criteria, ...(after ? { afterId: after.id } : {}), limit: size + 1 });
+    const rows = await selectPositions(m, caller.accountId, { ...criteria, page: { order, from: before ?? after, backward: before !== undefined }, limit: size + 1 });
     // A first page that is not full is the whole listing: its rows give the count and the key check.
-    const whole = isWholeListing(after, rows, size);
+    const whole = before === undefined && isWholeListing(after, rows, size);
     let totalCount = rows.length;
     if (!whole) {
       const summary = await summarizePositions(m, caller.accountId, criteria);
       requireKeyFitsSome(summary.fingerprints, key);
       totalCount = summary.count;
     }
-    const positions = positionViews(rows.slice(0, size), key, !whole);
-    const last = positions.at(-1);
-    const nextPageToken = rows.length > size && last ? encodePageToken({ offset: (after?.offset ?? 0) + positions.length, id: last.id }) : '';
-    return { positions, nextPageToken, totalCount };
+    const { items, nextPageToken, itemPageTokens, hasPreviousPage } = before
+      ? pageBeforeOf(rows, size, before, (r) => r.id, order, totalCount)
+      : { ...pageOf(rows, size, after, (r) => r.id, order), hasPreviousPage: after !== undefined };
+    return { positions: positionViews(items, key, !whole), nextPageToken, totalCount, hasPreviousPage, itemPageTokens };
   }
 
   /** The criteria of a listing; undefined when it is empty whatever is stored (an investor the user may not see). */
