@@ -128,7 +128,7 @@ async function onDatabase(db) {
       report.impacts.scale = await impactsAtScale({ client, grpc, data, year: YEAR, positions: SCALE_N, gatewayUrl: system.gatewayUrl, systemPid: system.pid, progress: (msg) => progress(`[${db}] (b) ${msg}`) });
     }
     if (db === 'postgresql' && SCALE100K_N > 0) {
-      report.impacts.scale100k = await impactsAt100k({ client, data, year: YEAR, positions: SCALE100K_N, databaseUrl: scratch.url, progress: (msg) => progress(`[${db}] (b) 100k: ${msg}`) });
+      report.impacts.scale100k = await impactsAt100k({ client, data, year: YEAR, positions: SCALE100K_N, databaseUrl: scratch.url, systemPid: system.pid, progress: (msg) => progress(`[${db}] (b) 100k: ${msg}`) });
     }
   } finally {
     await postgres?.close();
