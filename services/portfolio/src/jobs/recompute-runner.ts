@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
 import type { DataSource } from 'typeorm';
 import type { Caller } from '@green-impact/shared/caller';
+import { outsidePoolCaller } from '@green-impact/shared/db/pool-share';
 import { DomainError } from '@green-impact/shared/errors';
 import type { Logger } from '@green-impact/shared/logger';
 import type { ImpactService } from '../impacts/impact-service.js';
@@ -69,7 +70,9 @@ export class RecomputeRunner {
       this.again = true;
       return;
     }
-    this.loop = this.drain()
+    // A call that queued a job kicks the runner, but the runner's connections (two batches, the next
+    // batch's reads, the heartbeat) are the replica's, not that caller's share of the pool.
+    this.loop = outsidePoolCaller(() => this.drain())
       .catch((err: unknown) => this.log.error({ err }, 'recompute jobs: claiming failed'))
       .finally(() => {
         this.loop = undefined;
