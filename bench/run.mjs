@@ -13,7 +13,8 @@
 //      record through /v1/call streamed (lib/streamed-read.mjs: recordsReadMs, recordsReadRows, firstByteMs,
 //      gatewayRssGrowthMb of the system's process). BENCH_ONLY=scale runs this part alone. Then
 //      impacts.scale100k (lib/impact-scale100k.mjs): 100 000 positions (2.4 million rows) recomputed and
-//      stored through the tracked recompute job, firstComputeMs (goal 20 s); BENCH_SCALE100K_N=0 skips it.
+//      stored through the tracked recompute job, firstComputeMs (goal 20 s); BENCH_SCALE100K_N=0 skips it,
+//      BENCH_ONLY=scale100k runs it alone.
 //  (c) chain jobs: N key-value inserts through ChainService until completed (jobs/s), against the raw
 //      rate of the same N transactions sent with ethers straight to an embedded Hardhat network. On
 //      PGlite and on PostgreSQL.
@@ -62,8 +63,10 @@ const RECOMPUTE_N = Number(process.env.BENCH_RECOMPUTE_N ?? 80);
 const SCALE_N = Number(process.env.BENCH_SCALE_N ?? 10_000);
 // impacts.scale100k: positions recomputed through the tracked job (default 100 000; 0 skips it).
 const SCALE100K_N = Number(process.env.BENCH_SCALE100K_N ?? 100_000);
-// BENCH_ONLY=scale: only the portfolio at scale ((b) on PostgreSQL), for working on it.
-const ONLY_SCALE = process.env.BENCH_ONLY === 'scale';
+// BENCH_ONLY=scale: only the portfolio at scale ((b) on PostgreSQL), for working on it; BENCH_ONLY=scale100k:
+// only impacts.scale100k.
+const ONLY_SCALE = process.env.BENCH_ONLY === 'scale' || process.env.BENCH_ONLY === 'scale100k';
+const ONLY_100K = process.env.BENCH_ONLY === 'scale100k';
 const ENGINE_N = 10_000;
 // Random per run: the distributed system reads it as BOOTSTRAP_API_KEY, which refuses a weak key.
 const OPERATOR_KEY = `gi_${randomBytes(32).toString('base64url')}`;
@@ -121,11 +124,11 @@ async function onDatabase(db) {
     if (!ONLY_SCALE) await everyFace(db, { client, grpc, data, caller, system, cpu });
 
     // (b) at scale, on PostgreSQL (the production database; PGlite is the single-process default).
-    if (db === 'postgresql' && SCALE_N > 0) {
+    if (db === 'postgresql' && SCALE_N > 0 && !ONLY_100K) {
       report.impacts.scale = await impactsAtScale({ client, grpc, data, year: YEAR, positions: SCALE_N, gatewayUrl: system.gatewayUrl, systemPid: system.pid, progress: (msg) => progress(`[${db}] (b) ${msg}`) });
     }
     if (db === 'postgresql' && SCALE100K_N > 0) {
-      report.impacts.scale100k = await impactsAt100k({ client, data, year: YEAR, positions: SCALE100K_N, databaseUrl: scratch.url, progress: (msg) => progress(`[${db}] (b) 100k: ${msg}`) });
+      report.impacts.scale100k = await impactsAt100k({ client, data, year: YEAR, positions: SCALE100K_N, databaseUrl: scratch.url, systemPid: system.pid, progress: (msg) => progress(`[${db}] (b) 100k: ${msg}`) });
     }
   } finally {
     await postgres?.close();

@@ -96,7 +96,7 @@ export function reportMarkdown(report, { concurrency: CONCURRENCY, seconds: SECO
   }
   const big = report.impacts.scale100k;
   if (big) {
-    out.push('', `At ${big.positions} positions on PostgreSQL (${big.impactRows} impact records, framework of ${big.frameworkRows} rows), recomputed and stored through the tracked recompute job (investor scope, RECOMPUTE_BATCH positions per transaction): ${big.status}, ${big.storedRows} rows stored, ${big.firstComputeMs} ms from start to completed (goal < ${big.goalMs}).`);
+    out.push('', `At ${big.positions} positions on PostgreSQL (${big.impactRows} impact records, framework of ${big.frameworkRows} rows), recomputed and stored through the tracked recompute job (investor scope, RECOMPUTE_BATCH positions per transaction): ${big.status}, ${big.storedRows} rows stored, ${big.firstComputeMs} ms from start to completed (goal < ${big.goalMs})${big.loadAverage1m ? `, 1-minute load average ${big.loadAverage1m.join(' → ')} during the job` : ''}${big.systemCpuMs !== undefined ? `; CPU time ${big.systemCpuMs} ms in the system's process and ${big.postgresqlCpuMs} ms in PostgreSQL's backends` : ''}.`);
   }
   const sc = report.impacts.scale;
   if (sc) {

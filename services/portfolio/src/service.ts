@@ -16,6 +16,7 @@ import { InitPortfolio1763942400000 } from './migrations/1763942400000-init-port
 import { ImpactRowSets1766102400000 } from './migrations/1766102400000-impact-row-sets.js';
 import { ImpactRecomputeJobs1766275200000 } from './migrations/1766275200000-impact-recompute-jobs.js';
 import { RecomputeActingPerson1767312000000 } from './migrations/1767312000000-recompute-acting-person.js';
+import { ImpactsCascadeByStatement1767398400000 } from './migrations/1767398400000-impacts-cascade-by-statement.js';
 import { SCHEMA } from './schema.js';
 import { createStores, type PortfolioStores } from './stores.js';
 
@@ -25,7 +26,7 @@ export const PORTFOLIO_SERVICE_NAME = 'greenimpact.portfolio.v1.PortfolioService
 export const portfolioSchema: ServiceSchema = {
   schema: SCHEMA,
   entities: portfolioEntities,
-  migrations: [InitPortfolio1763942400000, ImpactRowSets1766102400000, ImpactRecomputeJobs1766275200000, RecomputeActingPerson1767312000000],
+  migrations: [InitPortfolio1763942400000, ImpactRowSets1766102400000, ImpactRecomputeJobs1766275200000, RecomputeActingPerson1767312000000, ImpactsCascadeByStatement1767398400000],
 };
 
 export interface PortfolioServiceOptions {

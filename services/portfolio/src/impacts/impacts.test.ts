@@ -190,12 +190,33 @@ for (const db of testDatabases) {
       assert.equal((await h.portfolio.getPositionImpacts({ positionId: r.id!, reportingYear: 2024, computeMissing: true }, me())).impacts.length, 3);
     });
 
+    // Impact rows go with their computation by a statement trigger, not a foreign key: none may be left behind.
+    const orphanRows = async (): Promise<number> =>
+      (await h.service.dataSource.query(
+        `SELECT count(*)::int AS n FROM portfolio.impacts i WHERE NOT EXISTS (SELECT 1 FROM portfolio.impact_computations c WHERE c.id = i.computation_id)`,
+      ))[0].n;
+
     it('removes a position’s impact records with it', async () => {
       assert.equal(await impactRows(ids['split']!), 4);
       await h.portfolio.removePosition({ investorIdentifier: 'inv-1', positionId: ids['split']! }, me());
       assert.equal(await impactRows(ids['split']!), 0);
       const [{ n }] = await h.service.dataSource.query(`SELECT count(*)::int AS n FROM portfolio.impact_computations WHERE position_id = $1`, [ids['split']]);
       assert.equal(n, 0);
+      assert.equal(await orphanRows(), 0);
+    });
+
+    it('removes the impact records of every position of a removed investor', async () => {
+      await h.portfolio.addInvestor({ investorIdentifier: 'inv-gone', investorName: 'Gone Fund', investorCurrencyCode: 'EUR' }, me());
+      const added = [];
+      for (const amount of [1_000, 2_000]) {
+        added.push((await h.portfolio.addPosition({ investorIdentifier: 'inv-gone', assetIdentifier: 'GB-2029', positionAmount: amount, positionCurrencyCode: 'EUR', reportingYear: 2024 }, me())).id!);
+      }
+      const [{ n: before }] = await h.service.dataSource.query(`SELECT count(*)::int AS n FROM portfolio.impacts`);
+      assert.equal(await impactRows(added[0]!), 3);
+      await h.portfolio.removeInvestor({ investorIdentifier: 'inv-gone' }, me());
+      const [{ n: afterwards }] = await h.service.dataSource.query(`SELECT count(*)::int AS n FROM portfolio.impacts`);
+      assert.equal(afterwards, before - 6);
+      assert.equal(await orphanRows(), 0);
     });
   });
 }

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
 import type { DataSource } from 'typeorm';
 import type { Caller } from '@green-impact/shared/caller';
+import { outsidePoolCaller } from '@green-impact/shared/db/pool-share';
 import { DomainError } from '@green-impact/shared/errors';
 import type { Logger } from '@green-impact/shared/logger';
 import type { ImpactService } from '../impacts/impact-service.js';
@@ -27,7 +28,8 @@ const TRANSIENT = new Set(['UNAVAILABLE', 'DEADLINE_EXCEEDED', 'INTERNAL', 'RESO
 /**
  * Runs recompute jobs: claims one (queued, or abandoned by a replica that stopped renewing its lease),
  * walks its positions batch by batch — inputs read from the taxonomy service with no transaction open,
- * then the records and the job's progress written in one transaction — and marks it completed or failed.
+ * then the records and the job's progress written in one transaction, two batches at a time committing
+ * in order (see walk) — and marks it completed or failed.
  * A batch is all or nothing, so a job resumed after a crash redoes at most the batch that did not commit;
  * rewriting records is idempotent anyway.
  */
@@ -68,7 +70,9 @@ export class RecomputeRunner {
       this.again = true;
       return;
     }
-    this.loop = this.drain()
+    // A call that queued a job kicks the runner, but the runner's connections (two batches, the next
+    // batch's reads, the heartbeat) are the replica's, not that caller's share of the pool.
+    this.loop = outsidePoolCaller(() => this.drain())
       .catch((err: unknown) => this.log.error({ err }, 'recompute jobs: claiming failed'))
       .finally(() => {
         this.loop = undefined;
@@ -110,20 +114,7 @@ export class RecomputeRunner {
         const total = await countScope(this.ds.manager, job);
         await this.jobs.setTotal(job.id, this.owner, total);
       }
-      // The next batch is read and prepared (taxonomy calls) while the current one is written.
-      const load = (cursor: number) => this.load(job, caller, cursor);
-      let next = load(job.cursor);
-      for (;;) {
-        const current = await next;
-        if (!current) break;
-        if (lost || this.closed) throw new LostJobError(job.id);
-        next = load(current.batch.cursor);
-        next.catch(() => undefined); // awaited (and its failure met) on the next turn
-        await this.ds.transaction(async (m) => {
-          for (const ofYear of current.prepared) await this.impacts.write(m, job.accountId, ofYear, current.readAt);
-          await this.jobs.advance(m, job.id, this.owner, current.batch.items.length, current.batch.cursor);
-        });
-      }
+      await this.walk(job, caller, () => lost);
       await this.jobs.finish(job.id, this.owner, 'completed');
       log.info('recompute job completed');
     } catch (err) {
@@ -144,6 +135,50 @@ export class RecomputeRunner {
       }
     } finally {
       clearInterval(beat);
+    }
+  }
+
+  /**
+   * Writes the job's batches from its cursor on. Two batch transactions are in flight at a time, so
+   * PostgreSQL writes one batch's rows on one connection (and core) while it writes the other's on
+   * another, and the batch after them is read and prepared (taxonomy calls) meanwhile. They commit in
+   * cursor order all the same: a batch advances the job only once the batch before it committed, in the
+   * same transaction as its records, and rolls back if that one failed, so after a crash the cursor still
+   * has every batch before it stored and none after it. A batch's transaction opens only after the one
+   * before it opened: on PGlite's one session it then waits for that one to end, never the reverse.
+   */
+  private async walk(job: RecomputeJobRow, caller: Caller, lost: () => boolean): Promise<void> {
+    const load = (cursor: number) => this.load(job, caller, cursor);
+    let next = load(job.cursor);
+    let previous: Promise<unknown> = Promise.resolve();
+    try {
+      for (;;) {
+        const current = await next;
+        if (!current) break;
+        if (lost() || this.closed) throw new LostJobError(job.id);
+        next = load(current.batch.cursor);
+        next.catch(() => undefined); // awaited (and its failure met) on the next turn
+        const before = previous;
+        let opened!: () => void;
+        const open = new Promise<void>((resolve) => (opened = resolve));
+        previous = this.ds.transaction(async (m) => {
+          opened();
+          // Not waiting for the batch's WAL to reach the disk at commit: if the database itself crashed
+          // after it, the batch's records and the job's progress past them are lost together (one
+          // transaction), and the job redoes the batch. The job's completion is committed durably.
+          await m.query(`SET LOCAL synchronous_commit = off`);
+          for (const ofYear of current.prepared) await this.impacts.write(m, job.accountId, ofYear, current.readAt);
+          await before;
+          await this.jobs.advance(m, job.id, this.owner, current.batch.items.length, current.batch.cursor);
+        });
+        previous.catch(() => undefined); // awaited (and its failure met) on the next turn or below
+        await Promise.race([open, previous]);
+        await before;
+      }
+      await previous;
+    } finally {
+      // Leaves nothing of the job's running behind it (a failed batch's successor rolls back).
+      await Promise.allSettled([previous]);
     }
   }
 

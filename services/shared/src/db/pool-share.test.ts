@@ -4,7 +4,7 @@ import type { DataSource, QueryRunner } from 'typeorm';
 import { DomainError } from '../errors.js';
 import { createScratchPostgresDatabase, skipReason, testDatabases } from '@green-impact/testing/shared/databases';
 import { openServiceDataSource } from './data-source.js';
-import { asPoolCaller, poolShareOf } from './pool-share.js';
+import { asPoolCaller, outsidePoolCaller, poolShareOf } from './pool-share.js';
 
 /**
  * Each account's share of a service's pool (pool-share.ts), on the PostgreSQL server: with a pool of 4,
@@ -49,6 +49,8 @@ describe('a caller holds at most its share of the database pool', { skip: await 
       const other = await hold('acc-other');
       await other.release();
       assert.deepEqual(await ds.query('SELECT 1 AS one'), [{ one: 1 }]);
+      // Work the account's call set going outside its share (a recompute job) is not counted either.
+      assert.deepEqual(await asPoolCaller('acc-greedy', () => outsidePoolCaller(() => ds.query('SELECT 1 AS one'))), [{ one: 1 }]);
       // A waiting connection gets the place one of its account's gives back.
       const waiting = hold('acc-greedy');
       await held.shift()!.release();

@@ -18,6 +18,15 @@ export function asPoolCaller<T>(accountId: string | undefined, fn: () => T): T {
 }
 
 /**
+ * Runs `fn` (and every query it starts) as nobody's, even inside a call: work a call only set going, which
+ * outlives it and is bounded by its own design (a replica's recompute runner), so it neither counts against
+ * nor waits on the caller's share.
+ */
+export function outsidePoolCaller<T>(fn: () => T): T {
+  return callers.exit(fn);
+}
+
+/**
  * Half the pool per account, so at least half always remains for the others; at least one connection.
  * Waiters hold nothing, and one gateway sends an account's calls at most BACKEND_CALLS_PER_CALLER at a
  * time: the queue is generous (a load test of one key on PGlite's pool of 4 must wait, not be refused);
