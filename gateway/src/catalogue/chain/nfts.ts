@@ -15,8 +15,9 @@ import { legacyNft, nftAnswer, nftFetchAnswer, nftOf } from './nft-shapes.js';
 /**
  * NFTs (spec §4.13, SVC.NFT.zK) on ChainService's NFT methods (rules: docs/nfts.md). `new` and `transfer`
  * are jobs answered at once with `{statusCode, statusMessage, info: {jobId}}` (GraphQL: the queued Job in
- * a JobPayload); `fetch` (unnamed in the spec) reads any job of the account. `claim` and `revoke` (unnamed too) are called
- * WITHOUT an API key: the transfer code is the authority (the recipient of an e-mail has no account).
+ * a JobPayload); `fetch` (unnamed in the spec) reads any job of the account. `claim` and `revoke` (unnamed
+ * too) are called WITHOUT an API key: the transfer code is the authority (the recipient of an e-mail has
+ * no account).
  * Codes never go into a request echo, a log line or an error message.
  *
  * Envelope, as §4.13 marks it: `new` and `transfer` need version 1 and network; `send` needs network
