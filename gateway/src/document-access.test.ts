@@ -110,8 +110,8 @@ describe('signed links to pages', () => {
     const second = await linkOf(publicJob);
     assert.match(second, /\?v=1&/);
     assert.equal((await open(second)).status, 200);
-    const revoked = data(await gqlAt(t.baseUrl, 'mutation($id: ID!) { revokeDocumentLinks(jobId: $id) { jobId linkEpoch } }', { id: publicJob }, t.userKey));
-    assert.deepEqual(revoked, { revokeDocumentLinks: { jobId: publicJob, linkEpoch: 2 } });
+    const revoked = data(await gqlAt(t.baseUrl, 'mutation($id: ID!) { revokeDocumentLinks(jobId: $id) { revoked { jobId linkEpoch } } }', { id: publicJob }, t.userKey));
+    assert.deepEqual(revoked, { revokeDocumentLinks: { revoked: { jobId: publicJob, linkEpoch: 2 } } });
     assert.equal((await open(second)).status, 404);
     assert.equal((await open(`${t.baseUrl}/jobs/${publicJob}.html`, { 'x-api-key': t.userKey })).status, 200, 'the key still opens it');
   });

@@ -265,13 +265,13 @@ for (const db of testDatabases) {
     it('GraphQL: a write followed to COMPLETED, its document and its page', async () => {
       const gql = graphqlClient(system.gatewayUrl, issuerKey);
       const written = await gql(
-        `mutation { writeFrameworkDocument(input: { identifier: "GBF-CHAIN", year: ${YEAR}, format: HTML, network: "amoy", idempotencyKey: "gql-fw-1" }) { id status documentKind network } }`,
+        `mutation { writeFrameworkDocument(input: { identifier: "GBF-CHAIN", year: ${YEAR}, format: HTML, network: "amoy", idempotencyKey: "gql-fw-1" }) { job { id status documentKind network } } }`,
       );
       assert.equal(written.errors, undefined, JSON.stringify(written.errors));
-      const job = written.data.writeFrameworkDocument;
+      const job = written.data.writeFrameworkDocument.job;
       assert.deepEqual({ ...job, id: undefined }, { id: undefined, status: 'QUEUED', documentKind: 'FRAMEWORK_HTML', network: 'amoy' });
-      const again = await gql(`mutation { writeFrameworkDocument(input: { identifier: "GBF-CHAIN", year: ${YEAR}, format: HTML, network: "amoy", idempotencyKey: "gql-fw-1" }) { id } }`);
-      assert.equal(again.data.writeFrameworkDocument.id, job.id);
+      const again = await gql(`mutation { writeFrameworkDocument(input: { identifier: "GBF-CHAIN", year: ${YEAR}, format: HTML, network: "amoy", idempotencyKey: "gql-fw-1" }) { job { id } } }`);
+      assert.equal(again.data.writeFrameworkDocument.job.id, job.id);
 
       const followed = await until(
         () => gql('query($id: ID!) { job(id: $id) { status txHash receipt { status } document { cid pageUrl } } }', { id: job.id }),

@@ -123,7 +123,7 @@ for (const db of testDatabases) {
     it('revoking closes every link handed out so far; new links open; only the owner revokes', async () => {
       const first = await linkOf('getHtmlPositionImpactsFromBlockchain', jobs.impactsHtml);
       const gqlStranger = graphqlClient(system.gatewayUrl, stranger);
-      const refused = await gqlStranger('mutation($id: ID!) { revokeDocumentLinks(jobId: $id) { linkEpoch } }', { id: jobs.impactsHtml });
+      const refused = await gqlStranger('mutation($id: ID!) { revokeDocumentLinks(jobId: $id) { revoked { linkEpoch } } }', { id: jobs.impactsHtml });
       assert.equal(refused.errors?.[0]?.extensions?.['code'], 'NOT_FOUND');
       assert.equal(await status(first), 200);
       const revoked = await ok(conformingV1Client(system.gatewayUrl, owner)(ESG, 'revokeDocumentLinks', { job_id: jobs.impactsHtml }), 'revoke');

@@ -293,7 +293,7 @@ describe('fuzz: hostile input through /v1/call and /graphql (PGlite)', () => {
       gqlProbe({ query: '{ me { id } }' }, {}),
       { path: `/graphql?query=${encodeURIComponent('{ me { id } }')}`, method: 'GET', headers: {} },
       { path: `/graphql?query=${encodeURIComponent('{ me { id } }')}`, method: 'GET', headers: { 'apollo-require-preflight': '1' } },
-      { path: `/graphql?query=${encodeURIComponent('mutation { generateEncryptionKey }')}`, method: 'GET', headers: { 'apollo-require-preflight': '1' } },
+      { path: `/graphql?query=${encodeURIComponent('mutation { generateEncryptionKey { encryptionKey } }')}`, method: 'GET', headers: { 'apollo-require-preflight': '1' } },
       { path: `/graphql?query=${encodeURIComponent('{'.repeat(5_000))}`, method: 'GET', headers: { 'apollo-require-preflight': '1' } },
       { path: '/graphql', method: 'PUT', headers: { 'content-type': 'application/json' }, body: '{"query":"{ me { id } }"}' },
     );

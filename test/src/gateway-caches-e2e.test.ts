@@ -100,7 +100,7 @@ for (const db of testDatabases) {
         }
         const me = await graphqlClient(urlA, key)('{ apiKeys { id revokedAt } }');
         const keyId = me.data.apiKeys[0].id as string;
-        const revoked = await graphqlClient(urlA, key)('mutation($id: ID!) { revokeApiKey(keyId: $id) { id revokedAt } }', { id: keyId });
+        const revoked = await graphqlClient(urlA, key)('mutation($id: ID!) { revokeApiKey(keyId: $id) { key { id revokedAt } } }', { id: keyId });
         assert.equal(revoked.errors, undefined);
         const t0 = performance.now();
         // The replica that forwarded the revocation forgot the key before answering it.
@@ -135,7 +135,7 @@ for (const db of testDatabases) {
         const keys = await graphqlClient(urlA, key)('{ apiKeys { id } }');
         const keyId = keys.data.apiKeys[0].id as string;
         // Through the identity service's own API (gateway B as the operator's entry), not gateway A.
-        const r = await graphqlClient(urlB, OPERATOR)('mutation($id: ID!) { revokeApiKey(keyId: $id) { id } }', { id: keyId });
+        const r = await graphqlClient(urlB, OPERATOR)('mutation($id: ID!) { revokeApiKey(keyId: $id) { key { id } } }', { id: keyId });
         assert.equal(r.errors, undefined);
         await until(() => works(urlA, key), (s) => s === 401, 'gateway A refusing the revoked key', 10_000, 20);
         assert.equal(await works(urlB, key), 401);

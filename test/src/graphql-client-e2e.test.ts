@@ -100,8 +100,10 @@ for (const db of testDatabases) {
         },
       );
 
-      const { job } = await issuer.request<{ job: JobView }>(
-        `mutation { job: writeFrameworkDocument(input: {identifier: "SOLAR", year: ${YEAR}, format: JSON, network: "sepolia"}) { id status kind txHash } }`,
+      const {
+        written: { job },
+      } = await issuer.request<{ written: { job: JobView } }>(
+        `mutation { written: writeFrameworkDocument(input: {identifier: "SOLAR", year: ${YEAR}, format: JSON, network: "sepolia"}) { job { id status kind txHash } } }`,
       );
       assert.equal(job.status, 'QUEUED');
       const seen = await watchJob(issuerKey, job.id);
@@ -123,7 +125,11 @@ for (const db of testDatabases) {
     });
 
     it('the investor manager records a position, reads its impacts, writes them and mints a certificate, watching both', async () => {
-      const { key, investor } = await manager.request<{ key: string; investor: string }>('mutation { key: generateEncryptionKey investor: generateInvestorIdentifier }');
+      const generated = await manager.request<{ key: { encryptionKey: string }; investor: { investorIdentifier: string } }>(
+        'mutation { key: generateEncryptionKey { encryptionKey } investor: generateInvestorIdentifier { investorIdentifier } }',
+      );
+      const key = generated.key.encryptionKey;
+      const investor = generated.investor.investorIdentifier;
       const added = await manager.request<{ i: { id: string }; p: { id: string; impacts: { value: number; attributedVolume: number }[] } }>(
         `mutation($inv: String!, $key: String!) {
           i: addInvestor(input: {identifier: $inv, name: "Greta Green", email: "greta@example.org", currencyCode: "EUR", encryptionKey: $key}) { id }
@@ -154,16 +160,20 @@ for (const db of testDatabases) {
       const foreign = await issuer.request<{ investor: unknown }>('query($inv: String!) { investor(identifier: $inv) { name } }', { inv: investor });
       assert.equal(foreign.investor, null);
 
-      const { job } = await manager.request<{ job: JobView }>(
-        `mutation($p: ID!) { job: writePositionImpactsDocument(input: {positionId: $p, year: ${YEAR}, format: HTML, network: "sepolia"}) { id status kind txHash } }`,
+      const {
+        written: { job },
+      } = await manager.request<{ written: { job: JobView } }>(
+        `mutation($p: ID!) { written: writePositionImpactsDocument(input: {positionId: $p, year: ${YEAR}, format: HTML, network: "sepolia"}) { job { id status kind txHash } } }`,
         { p: added.p.id },
       );
       const seen = await watchJob(managerKey, job.id);
       assert.equal(seen.at(-1)!.status, 'COMPLETED', JSON.stringify(seen));
 
       // The certificate: nftUpdated(guid) answers the NFT's state now, then each change, up to CREATED.
-      const { mint } = await manager.request<{ mint: { id: string; nftGuid: string } }>(
-        `mutation($image: String!) { mint: mintNft(input: {network: "sepolia", name: "Impact certificate ${YEAR}", description: "200 MWh of solar power", image: $image}) { id nftGuid } }`,
+      const {
+        minted: { job: mint },
+      } = await manager.request<{ minted: { job: { id: string; nftGuid: string } } }>(
+        `mutation($image: String!) { minted: mintNft(input: {network: "sepolia", name: "Impact certificate ${YEAR}", description: "200 MWh of solar power", image: $image}) { job { id nftGuid } } }`,
         { image: `${images.url}/solar.png` },
       );
       const updates = subscriber(managerKey).iterate<{ nftUpdated: { guid: string; status: string; nftId: string | null } }>({

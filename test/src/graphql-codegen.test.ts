@@ -26,7 +26,7 @@ const CLIENT = `
 import { GraphQLClient } from 'graphql-request';
 import {
   AddCurrencyDocument, AddFrameworkDocument, CreateAccountDocument, FrameworksDocument, InsertStringDocument, JobDocument,
-  type CreateAccountMutation, type FrameworksQuery, type JobQuery,
+  type CreateAccountMutation, type FrameworksQuery, type InsertStringMutation, type JobQuery,
 } from './graphql.js';
 
 const at = (url: string, apiKey: string) => new GraphQLClient(url + '/graphql', { headers: { 'x-api-key': apiKey } });
@@ -43,9 +43,11 @@ export async function run(url: string, operatorKey: string) {
   });
   const page: FrameworksQuery = await issuer.request(FrameworksDocument, { year: 2024, first: 10 });
   const { insertString } = await issuer.request(InsertStringDocument, { input: { network: 'sepolia', key: 'codegen', value: 'typed' } });
+  const queued = insertString.job;
+  if (!queued) throw new Error(insertString.userErrors.map((e) => \`\${e.code}: \${e.message}\`).join('; '));
   let job: JobQuery['job'] = null;
   for (const deadline = Date.now() + 30_000; Date.now() < deadline; await new Promise((r) => setTimeout(r, 50))) {
-    job = (await issuer.request(JobDocument, { id: insertString.id })).job;
+    job = (await issuer.request(JobDocument, { id: queued.id })).job;
     if (job && (job.status === 'COMPLETED' || job.status === 'FAILED')) break;
   }
   return { currency: currency.addCurrency.message, added: added.addFramework, page: page.frameworks, job };
@@ -62,6 +64,9 @@ export function misuses(client: GraphQLClient, page: FrameworksQuery) {
   // @ts-expect-error the key is null when the change was refused: it must be checked before use
   const key: string = ({} as CreateAccountMutation['createAccount']).apiKey;
   void key;
+  // @ts-expect-error the job is null when the write was refused (issue 29): userErrors say why
+  const jobId: string = ({} as InsertStringMutation['insertString']).job.id;
+  void jobId;
   // @ts-expect-error rows were not selected
   return page.frameworks.nodes[0]?.rows;
 }

@@ -192,11 +192,11 @@ describe('multi-process topology: every service its own process, PostgreSQL, Kaf
   });
 
   it('a GraphQL subscription follows a chain job to COMPLETED across processes (job events over Kafka)', async () => {
-    const written = await graphqlClient(topology.url, issuerKey)('mutation { insertString(input: { network: "sepolia", key: "mp-watched", value: "seen" }) { id status } }');
+    const written = await graphqlClient(topology.url, issuerKey)('mutation { insertString(input: { network: "sepolia", key: "mp-watched", value: "seen" }) { job { id status } } }');
     assert.equal(written.errors, undefined, JSON.stringify(written.errors));
     const ws = subscriptionClient(topology.url, issuerKey);
     try {
-      const seen = await watchJob(ws, written.data.insertString.id, 30_000);
+      const seen = await watchJob(ws, written.data.insertString.job.id, 30_000);
       assert.equal(seen.at(-1)?.status, 'COMPLETED', JSON.stringify(seen));
       assert.match(seen.at(-1)?.txHash ?? '', /^0x[0-9a-f]{64}$/);
       // The GraphQL instrumentation's execute span names the operation; the document's literals are not in it.

@@ -292,11 +292,11 @@ for (const db of testDatabases) {
     it('GraphQL: mintNft followed to COMPLETED, its nft; nft(guid) and nfts read it', async () => {
       const gql = graphqlClient(system.gatewayUrl, key);
       const minted = await gql(
-        `mutation($input: MintNftInput!) { mintNft(input: $input) { id status nftGuid } }`,
+        `mutation($input: MintNftInput!) { mintNft(input: $input) { job { id status nftGuid } } }`,
         { input: { network: 'sepolia', name: 'Biogas Plant', description: 'Methane captured', image: `${images.url}/solar.png`, attributes: [{ traitType: 'tCH4', value: 12.5 }] } },
       );
       assert.equal(minted.errors, undefined, JSON.stringify(minted.errors));
-      const job = minted.data.mintNft;
+      const job = minted.data.mintNft.job;
       assert.equal(job.status, 'QUEUED');
       const done = await until(
         () => gql(`query($id: ID!) { job(id: $id) { status error nft { guid nftId status metadata { name attributes { traitType value } } certificate { pdf } } } }`, { id: job.id }),

@@ -283,8 +283,8 @@ for (const db of testDatabases) {
       assert.deepEqual([bad.errors?.[0]?.message, bad.errors?.[0]?.extensions?.code], ['Date must be a calendar date YYYY-MM-DD such as "2025-06-30": got "2025-02-30".', 'BAD_USER_INPUT']);
 
       // ---- the manager: an encrypted investor, positions with impacts, a portfolio ----
-      const { k } = await manager('mutation { k: generateEncryptionKey }');
-      const { g } = await manager('mutation { g: generateInvestorIdentifier }');
+      const k = (await manager('mutation { generateEncryptionKey { encryptionKey } }')).generateEncryptionKey.encryptionKey;
+      const g = (await manager('mutation { generateInvestorIdentifier { investorIdentifier } }')).generateInvestorIdentifier.investorIdentifier;
       const made = await manager(
         `mutation($inv: String!, $key: String!) {
           i: addInvestor(input: {identifier: $inv, name: "Cecilia Capital", currencyCode: "EUR", email: "cecilia@example.org", encryptionKey: $key}) { message id }

@@ -91,9 +91,9 @@ describe('streams end when their key is revoked or their account changes, on eve
   }
 
   const newJob = async (apiKey: string, key: string) => {
-    const r = await graphqlClient(urlA, apiKey)(`mutation { insertString(input: { network: "sepolia", key: "${key}", value: "v" }) { id } }`);
+    const r = await graphqlClient(urlA, apiKey)(`mutation { insertString(input: { network: "sepolia", key: "${key}", value: "v" }) { job { id } } }`);
     assert.equal(r.errors, undefined, JSON.stringify(r.errors));
-    return r.data.insertString.id as string;
+    return r.data.insertString.job.id as string;
   };
   const keyIdOf = async (apiKey: string) => (await graphqlClient(urlA, apiKey)('{ apiKeys { id } }')).data.apiKeys[0].id as string;
 
@@ -122,7 +122,7 @@ describe('streams end when their key is revoked or their account changes, on eve
     const watchers = [await watch(urlA, key, jobId), await watch(urlB, key, jobId)];
     const bystander = await watch(urlB, OPERATOR, await newJob(OPERATOR, 'bystander-1'));
     try {
-      const revoked = await graphqlClient(urlA, key)('mutation($id: ID!) { revokeApiKey(keyId: $id) { revokedAt } }', { id: await keyIdOf(key) });
+      const revoked = await graphqlClient(urlA, key)('mutation($id: ID!) { revokeApiKey(keyId: $id) { key { revokedAt } } }', { id: await keyIdOf(key) });
       const answeredAt = performance.now();
       assert.equal(revoked.errors, undefined, JSON.stringify(revoked.errors));
       t.diagnostic(`closed after the answer (ms; A, B): ${await assertEndedWithin(watchers, answeredAt, 4401, 'The API key was revoked.')}`);

@@ -63,10 +63,10 @@ const JOB = `id kind documentKind network status request txHash txUrl blockNumbe
 describe('document writes', () => {
   test('writeFrameworkDocument queues a job; job(id) follows it to COMPLETED; document(jobId) reads it verified', async () => {
     const written = data(
-      await gql(`mutation($input: WriteFrameworkDocumentInput!) { writeFrameworkDocument(input: $input) { ${JOB} } }`, {
+      await gql(`mutation($input: WriteFrameworkDocumentInput!) { writeFrameworkDocument(input: $input) { job { ${JOB} } } }`, {
         input: { identifier: 'GBF', year: 2024, format: 'JSON', network: 'sepolia', decimals: 1, sdgGoalsIncluded: true, idempotencyKey: 'gql-1' },
       }),
-    )['writeFrameworkDocument'];
+    )['writeFrameworkDocument'].job;
     assert.equal(written.status, 'QUEUED');
     assert.equal(written.kind, 'DOCUMENT');
     assert.equal(written.documentKind, 'FRAMEWORK_JSON');
@@ -86,9 +86,9 @@ describe('document writes', () => {
 
     // The same idempotency key answers the same job.
     const again = data(
-      await gql(`mutation { writeFrameworkDocument(input: { identifier: "GBF", year: 2024, format: JSON, network: "sepolia", decimals: 1, sdgGoalsIncluded: true, idempotencyKey: "gql-1" }) { id } }`),
+      await gql(`mutation { writeFrameworkDocument(input: { identifier: "GBF", year: 2024, format: JSON, network: "sepolia", decimals: 1, sdgGoalsIncluded: true, idempotencyKey: "gql-1" }) { job { id } } }`),
     );
-    assert.equal(again['writeFrameworkDocument'].id, written.id);
+    assert.equal(again['writeFrameworkDocument'].job.id, written.id);
 
     await completed(written.id);
     const job = data(await gql(`query($id: ID!) { job(id: $id) { ${JOB} } }`, { id: written.id }))['job'];
@@ -116,10 +116,10 @@ describe('document writes', () => {
 
   test('an HTML position impacts document; documents lists it; a tampered one is an error', async () => {
     const written = data(
-      await gql(`mutation($input: WritePositionImpactsDocumentInput!) { writePositionImpactsDocument(input: $input) { id documentKind investorIdentifier positionId request } }`, {
+      await gql(`mutation($input: WritePositionImpactsDocumentInput!) { writePositionImpactsDocument(input: $input) { job { id documentKind investorIdentifier positionId request } } }`, {
         input: { positionId, year: 2024, format: 'HTML', network: 'mumbai', writeInvestor: true, decryptionKey: 'k'.repeat(64) },
       }),
-    )['writePositionImpactsDocument'];
+    )['writePositionImpactsDocument'].job;
     assert.equal(written.documentKind, 'POSITION_IMPACTS_HTML');
     assert.equal(written.investorIdentifier, 'inv_1');
     assert.equal(written.positionId, positionId);
@@ -144,7 +144,7 @@ describe('document writes', () => {
   // The year's and the decimals' bounds are the rendering service's (taxonomy), tested there; a network
   // name that is none is refused as any unknown one, by the chain service's list.
   test('validation names the input fields; unknown networks are refused with the known ones', async () => {
-    const write = (input: string) => gql(`mutation { writeFrameworkDocument(input: { ${input} }) { id } }`);
+    const write = (input: string) => gql(`mutation { writeFrameworkDocument(input: { ${input} }) { job { id } } }`);
     assert.deepEqual(onlyError(await write('identifier: "GBF", year: 2024, format: JSON, network: "a b"')), {
       message: 'Unknown network "a b"; expected one of sepolia, amoy, mumbai.', code: 'BAD_USER_INPUT',
     });
@@ -152,6 +152,23 @@ describe('document writes', () => {
       message: 'Unknown network "goerli"; expected one of sepolia, amoy, mumbai.', code: 'BAD_USER_INPUT',
     });
     assert.equal(onlyError(await write('identifier: "GBF", year: 2024, format: PDF, network: "sepolia"')).code, 'GRAPHQL_VALIDATION_FAILED');
+  });
+
+  test("a caller's mistakes in the payloads' userErrors, with a path (issue 29)", async () => {
+    const USER_ERRORS = 'job { id } userErrors { message code path }';
+    const res = data(
+      await gql(`mutation($p: ID!) {
+        network: writeFrameworkDocument(input: { identifier: "GBF", year: 2024, format: JSON, network: "goerli" }) { ${USER_ERRORS} }
+        missing: writeFrameworkDocument(input: { identifier: "NO-SUCH", year: 2024, format: JSON, network: "sepolia" }) { ${USER_ERRORS} }
+        position: writePositionImpactsDocument(input: { positionId: $p, year: 2024, format: JSON, network: "sepolia", decimals: 99 }) { ${USER_ERRORS} }
+      }`, { p: positionId }),
+    );
+    assert.deepEqual(res['network'], {
+      job: null,
+      userErrors: [{ message: 'Unknown network "goerli"; expected one of sepolia, amoy, mumbai.', code: 'BAD_USER_INPUT', path: ['input', 'network'] }],
+    });
+    assert.deepEqual([res['missing'].job, res['missing'].userErrors.map((e: any) => [e.code, e.path])], [null, [['NOT_FOUND', null]]], JSON.stringify(res));
+    assert.deepEqual([res['position'].job, res['position'].userErrors.map((e: any) => [e.code, e.path])], [null, [['BAD_USER_INPUT', ['input', 'decimals']]]], JSON.stringify(res));
   });
 });
 

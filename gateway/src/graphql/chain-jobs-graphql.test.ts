@@ -23,12 +23,12 @@ after(async () => {
 
 describe('key-value jobs, listings and networks', () => {
   test('insert and select; the selected value arrives in keyValue', async () => {
-    const inserted = data(await gql(`mutation { insertBytes32(input: { network: "sepolia", key: "k1", value: "ééé" }) { id kind status key request } }`))['insertBytes32'];
+    const inserted = data(await gql(`mutation { insertBytes32(input: { network: "sepolia", key: "k1", value: "ééé" }) { job { id kind status key request } } }`))['insertBytes32'].job;
     assert.deepEqual({ kind: inserted.kind, key: inserted.key }, { kind: 'KV_INSERT_BYTES32', key: 'k1' });
     assert.ok(['QUEUED', 'SUBMITTED', 'COMPLETED'].includes(inserted.status), inserted.status);
     assert.deepEqual(inserted.request, { solution: 'SVC.Blockchain.Hash', version: 1, network: 'sepolia', operation: 'insertBytes32', parameters: { key: 'k1', value: 'ééé' } });
     assert.equal((await t.settledJob(inserted.id)).status, JobStatus.JOB_STATUS_COMPLETED);
-    const selected = data(await gql(`mutation { selectBytes32(input: { network: "sepolia", key: "k1" }) { id } }`))['selectBytes32'];
+    const selected = data(await gql(`mutation { selectBytes32(input: { network: "sepolia", key: "k1" }) { job { id } } }`))['selectBytes32'].job;
     assert.equal((await t.settledJob(selected.id)).status, JobStatus.JOB_STATUS_COMPLETED);
     const job = data(await gql(`query($id: ID!) { job(id: $id) { status keyValue { key value found } result } }`, { id: selected.id }))['job'];
     assert.deepEqual(job, { status: 'COMPLETED', keyValue: { key: 'k1', value: 'ééé', found: true }, result: { key: 'k1', value: 'ééé' } });
@@ -40,24 +40,34 @@ describe('key-value jobs, listings and networks', () => {
     assert.equal(sent.caller?.accountId, t.user.accountId);
   });
 
-  test("the chain service's limits, with messages naming the input fields", async () => {
-    assert.deepEqual(onlyError(await gql(`mutation { insertString(input: { network: "sepolia", key: "${'k'.repeat(33)}", value: "v" }) { id } }`)), {
+  test("the chain service's limits, with messages naming the input fields: in userErrors with a path when selected (issue 29), else in errors", async () => {
+    /** The payload of `field` when `input` is refused: no job, the mistake in userErrors, nothing in errors. */
+    const refused = async (field: string, input: string) => {
+      const res = await gql(`mutation { ${field}(input: { ${input} }) { job { id } userErrors { message code path } } }`);
+      assert.equal(res.body.errors, undefined, JSON.stringify(res.body.errors));
+      assert.equal(data(res)[field].job, null);
+      return data(res)[field].userErrors;
+    };
+    assert.deepEqual(await refused('insertString', `network: "sepolia", key: "${'k'.repeat(33)}", value: "v"`), [
+      { message: 'input.key must be at most 32 characters, got 33.', code: 'BAD_USER_INPUT', path: ['input', 'key'] },
+    ]);
+    assert.deepEqual(await refused('insertBytes32', `network: "sepolia", key: "k", value: "é${'v'.repeat(31)}"`), [
+      { message: 'input.value must be at most 32 characters and 32 bytes (UTF-8) for insertBytes32, got 32 characters, 33 bytes.', code: 'BAD_USER_INPUT', path: ['input', 'value'] },
+    ]);
+    assert.deepEqual(await refused('selectString', `network: "sepolia", key: "k", idempotencyKey: "${'i'.repeat(256)}"`), [
+      { message: 'input.idempotencyKey must be at most 255 characters.', code: 'BAD_USER_INPUT', path: ['input', 'idempotencyKey'] },
+    ]);
+    assert.deepEqual(await refused('selectBytes32', 'network: "goerli", key: "k"'), [
+      { message: 'Unknown network "goerli"; expected one of sepolia, amoy, mumbai.', code: 'BAD_USER_INPUT', path: ['input', 'network'] },
+    ]);
+    assert.deepEqual(onlyError(await gql(`mutation { insertString(input: { network: "sepolia", key: "${'k'.repeat(33)}", value: "v" }) { job { id } } }`)), {
       message: 'input.key must be at most 32 characters, got 33.', code: 'BAD_USER_INPUT',
-    });
-    assert.deepEqual(onlyError(await gql(`mutation { insertBytes32(input: { network: "sepolia", key: "k", value: "é${'v'.repeat(31)}" }) { id } }`)), {
-      message: 'input.value must be at most 32 characters and 32 bytes (UTF-8) for insertBytes32, got 32 characters, 33 bytes.', code: 'BAD_USER_INPUT',
-    });
-    assert.deepEqual(onlyError(await gql(`mutation { selectString(input: { network: "sepolia", key: "k", idempotencyKey: "${'i'.repeat(256)}" }) { id } }`)), {
-      message: 'input.idempotencyKey must be at most 255 characters.', code: 'BAD_USER_INPUT',
-    });
-    assert.deepEqual(onlyError(await gql(`mutation { selectString(input: { network: "goerli", key: "k" }) { id } }`)), {
-      message: 'Unknown network "goerli"; expected one of sepolia, amoy, mumbai.', code: 'BAD_USER_INPUT',
     });
     assert.deepEqual(onlyError(await gql(`{ jobs(first: 501) { nodes { id } } }`)), { message: 'first must be at most 500.', code: 'BAD_USER_INPUT' });
   });
 
   test('jobs: newest first, filtered by kind, paged; each edge resumes after its job', async () => {
-    for (const key of ['p1', 'p2', 'p3']) data(await gql(`mutation { insertString(input: { network: "amoy", key: "${key}", value: "v" }) { id } }`));
+    for (const key of ['p1', 'p2', 'p3']) data(await gql(`mutation { insertString(input: { network: "amoy", key: "${key}", value: "v" }) { job { id } } }`));
     const page1 = data(await gql(`{ jobs(kind: KV_INSERT_STRING, first: 2) { nodes { key } pageInfo { hasNextPage endCursor } } }`))['jobs'];
     assert.deepEqual(page1.nodes, [{ key: 'p3' }, { key: 'p2' }]);
     assert.equal(page1.pageInfo.hasNextPage, true);

@@ -49,9 +49,9 @@ before(async () => {
     }`),
   );
   for (let i = 0; i < 5; i++) {
-    data(await gql(`mutation { writeFrameworkDocument(input: { identifier: "GBF", year: 2024, format: JSON, network: "sepolia" }) { id } }`));
+    data(await gql(`mutation { writeFrameworkDocument(input: { identifier: "GBF", year: 2024, format: JSON, network: "sepolia" }) { job { id } } }`));
     const input = { network: 'sepolia', name: `NFT ${i}`, description: '', image: image.url, attributes: [] };
-    minted.push(data(await gql(`mutation($input: MintNftInput!) { mintNft(input: $input) { nftGuid } }`, { input }))['mintNft'].nftGuid);
+    minted.push(data(await gql(`mutation($input: MintNftInput!) { mintNft(input: $input) { job { nftGuid } } }`, { input }))['mintNft'].job.nftGuid);
     await new Promise((resolve) => setTimeout(resolve, 3)); // distinct creation times: the order is the mint order
   }
 });

@@ -12,26 +12,15 @@ import { asUserError, pathOf } from './user-errors.js';
 import { InvalidArgumentError } from '@green-impact/shared/errors';
 
 /**
- * One error model (issue 29, docs/graphql.md "Errors"): every change answering a payload carries
+ * One error model (issue 29, docs/graphql.md "Errors"): every change answers a payload carrying
  * `userErrors: [UserError!]!` whose place is a path into the input, with a code from one small set; and
  * every error's `extensions.code` is a name of the GraphQL ecosystem, the gRPC status beside it.
  */
 
-/**
- * The changes that answer an object itself (or a string) rather than a payload, and so report every
- * mistake in `errors`: kept from 1.0.0, since a new answer type would break every client selecting them.
- * The list may only shrink: a new change answers a payload.
- */
-const ANSWERING_NO_PAYLOAD = [
-  'generateEncryptionKey', 'generateInvestorIdentifier', 'revokeApiKey', 'revokeDocumentLinks', 'revokeNftSend',
-  'writeFrameworkDocument', 'writePositionImpactsDocument', 'insertString', 'insertBytes32', 'selectString', 'selectBytes32',
-  'mintNft', 'transferNft', 'claimNft',
-];
-
 describe('userErrors on every mutation payload', () => {
   const mutations = Object.values(schema.getMutationType()!.getFields());
 
-  test('every change answers a payload with userErrors: [UserError!]!, but for the 1.0.0 object answers', () => {
+  test('every change answers a payload with userErrors: [UserError!]!', () => {
     const withoutPayload: string[] = [];
     for (const mutation of mutations) {
       const type = getNamedType(mutation.type);
@@ -42,7 +31,7 @@ describe('userErrors on every mutation payload', () => {
       }
       assert.equal(String(field.type), '[UserError!]!', `${mutation.name}: ${type.name}.userErrors`);
     }
-    assert.deepEqual(withoutPayload.filter((name) => !ANSWERING_NO_PAYLOAD.includes(name)), [], 'changes without userErrors');
+    assert.deepEqual(withoutPayload, [], 'changes without userErrors');
   });
 
   test('UserError places the mistake by a path into the input and names it from one code set', () => {

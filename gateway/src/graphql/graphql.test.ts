@@ -143,7 +143,7 @@ describe("error codes: the ecosystem names of /v1/call's codes", () => {
     const plain = await fetch(`${t.baseUrl}/graphql`, {
       method: 'POST',
       headers: { 'content-type': 'text/plain', 'x-api-key': t.userKey },
-      body: JSON.stringify({ query: 'mutation { generateEncryptionKey }' }),
+      body: JSON.stringify({ query: 'mutation { generateEncryptionKey { encryptionKey } }' }),
     });
     assert.ok(plain.status >= 400 && plain.status < 500, `status ${plain.status}`);
   });
@@ -190,9 +190,11 @@ describe('identity schema', () => {
     assert.deepEqual(none.body.data, { users: { nodes: [], pageInfo: { hasNextPage: false, endCursor: null }, totalCount: 0 }, investorsOfUser: [] });
   });
 
-  test('generateEncryptionKey returns the key as a string', async () => {
-    const res = await gql('mutation { generateEncryptionKey }');
-    assert.match(res.body.data?.['generateEncryptionKey'] as string, /^[0-9a-f]{64}$/);
+  test('generateEncryptionKey answers the key as a string in its payload', async () => {
+    const res = await gql('mutation { generateEncryptionKey { encryptionKey userErrors { message } } }');
+    const { encryptionKey, userErrors } = res.body.data?.['generateEncryptionKey'] as { encryptionKey: string; userErrors: unknown[] };
+    assert.match(encryptionKey, /^[0-9a-f]{64}$/);
+    assert.deepEqual(userErrors, []);
   });
 
   test('operators create accounts; keys are issued, rotated, listed and revoked', async () => {
@@ -218,10 +220,10 @@ describe('identity schema', () => {
     const keys = await gql(`{ apiKeys { id revokedAt } }`, {}, newKey);
     const active = (keys.body.data?.['apiKeys'] as { id: string; revokedAt: string | null }[]).filter((k) => !k.revokedAt);
     assert.equal(active.length, 1);
-    const revoked = await gql('mutation ($id: ID!) { revokeApiKey(keyId: $id) { id revokedAt } }', { id: active[0]!.id }, t.operatorKey);
+    const revoked = await gql('mutation ($id: ID!) { revokeApiKey(keyId: $id) { key { id revokedAt } userErrors { message } } }', { id: active[0]!.id }, t.operatorKey);
     const stored = (await t.identity.client.listApiKeys({ accountId: payload.account.id }, { caller: t.operator })).keys.find((k) => k.id === active[0]!.id);
     assert.match(stored?.revokedAt ?? '', /^\d{4}-\d\d-\d\dT/, 'identity holds the revocation');
-    assert.equal((revoked.body.data?.['revokeApiKey'] as { revokedAt: string }).revokedAt, stored!.revokedAt);
+    assert.deepEqual(revoked.body.data?.['revokeApiKey'], { key: { id: active[0]!.id, revokedAt: stored!.revokedAt }, userErrors: [] });
 
     const accounts = await gql('{ accounts { nodes { name role } } }', {}, t.operatorKey);
     assert.ok((accounts.body.data?.['accounts'] as { nodes: { name: string }[] }).nodes.some((a) => a.name === 'Beta'));

@@ -115,4 +115,22 @@ describe('identity payloads', () => {
     assert.deepEqual(own['addUser'].user, { firstName: 'Olle', encrypted: false });
     assert.equal((await userRead('u-enc', KEY)).firstName, 'Eva');
   });
+
+  test("revokeApiKey and generateEncryptionKey answer payloads: a caller's mistake in userErrors with a path (issue 29)", async () => {
+    const REVOKE = 'mutation($id: ID!) { revokeApiKey(keyId: $id) { key { id } userErrors { message code path } } }';
+    const unknown = await gql(REVOKE, { id: '00000000-0000-4000-8000-000000000000' });
+    assert.equal(unknown.body.errors, undefined, JSON.stringify(unknown.body.errors));
+    assert.deepEqual(data(unknown)['revokeApiKey'], { key: null, userErrors: [{ message: 'No such API key.', code: 'NOT_FOUND', path: null }] });
+    const long = data(await gql(REVOKE, { id: 'k'.repeat(256) }))['revokeApiKey'];
+    assert.deepEqual(long, { key: null, userErrors: [{ message: 'keyId must be at most 255 characters.', code: 'BAD_USER_INPUT', path: ['keyId'] }] });
+    // Another account's key is as unknown as one that does not exist, and stays active.
+    const other = await t.createAccount('Other keys');
+    assert.deepEqual(data(await gql(REVOKE, { id: other.keyId }))['revokeApiKey'].userErrors.map((e: { code: string }) => e.code), ['NOT_FOUND']);
+    assert.equal(data(await gql('{ me { name } }', {}, other.apiKey))['me'].name, 'Other keys');
+    // Not selected: the same mistake in errors, as before.
+    assert.deepEqual(onlyError(await gql('mutation($id: ID!) { revokeApiKey(keyId: $id) { key { id } } }', { id: other.keyId })), { message: 'No such API key.', code: 'NOT_FOUND' });
+    const key = data(await gql('mutation { generateEncryptionKey { encryptionKey userErrors { message } } }'))['generateEncryptionKey'];
+    assert.match(key.encryptionKey, /^[0-9a-f]{64}$/);
+    assert.deepEqual(key.userErrors, []);
+  });
 });

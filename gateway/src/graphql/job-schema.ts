@@ -1,3 +1,5 @@
+import { USER_ERRORS_FIELD } from './user-errors.js';
+
 /**
  * SDL of a blockchain job and its outcome (chain-schema.ts reads them, chain-mutations-schema.ts answers
  * them). Appended to schema.ts's typeDefs.
@@ -87,6 +89,12 @@ export const jobTypeDefs = /* GraphQL */ `
     subject: String!
     "The token's iss: the issuer URL that vouched for the subject."
     issuer: String!
+  }
+
+  "Answer of the mutations that queue a chain job (the document writes, the key-value calls, mintNft, transferNft, claimNft)."
+  type JobPayload {
+    "The job, QUEUED (or as it is when the same idempotencyKey was given before); poll job(id) or subscribe to jobUpdated for its outcome. Null only with userErrors."
+    job: Job${USER_ERRORS_FIELD}
   }
 
   "A page of jobs."

@@ -8,7 +8,8 @@ import { data, gqlAt, onlyError, type GqlResponse } from '@green-impact/testing/
 /**
  * NFTs on GraphQL against the real chain service (minting on its embedded sepolia an image served on
  * loopback): mintNft → job(id).nft, nfts / nft,
- * transferNft, sendNft (codes once), claimNft and revokeNftSend without a key, validation naming the input.
+ * transferNft, sendNft (codes once), claimNft and revokeNftSend without a key, validation naming the input,
+ * and a caller's mistakes answered in the payloads' userErrors (issue 29).
  */
 
 const WALLET = '0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed';
@@ -39,7 +40,7 @@ async function completed(id: string): Promise<void> {
   assert.equal((await t.settledJob(id)).status, JobStatus.JOB_STATUS_COMPLETED);
 }
 
-const MINT = `mutation($input: MintNftInput!) { mintNft(input: $input) { id kind status request nftGuid } }`;
+const MINT = `mutation($input: MintNftInput!) { mintNft(input: $input) { job { id kind status request nftGuid } } }`;
 const mintInput = (name: string) => ({
   network: 'sepolia',
   name,
@@ -49,7 +50,7 @@ const mintInput = (name: string) => ({
 });
 
 async function mintedNft(name: string): Promise<Record<string, any>> {
-  const job = data(await gql(MINT, { input: mintInput(name) }))['mintNft'];
+  const { job } = data(await gql(MINT, { input: mintInput(name) }))['mintNft'];
   await completed(job.id);
   return data(await gql(`query($id: ID!) { job(id: $id) { status nftGuid nftId nft { ${NFT_FIELDS} } } }`, { id: job.id }))['job'];
 }
@@ -58,7 +59,7 @@ describe('mint and read', () => {
   test('mintNft answers the queued job echoing the legacy call; job(id).nft is the NFT once completed', async () => {
     // The chain's worker stopped until the queued job is seen (as on a replica without one).
     await t.chainLevers!.stopWorker();
-    const job = data(await gql(MINT, { input: { ...mintInput('Solar Park'), idempotencyKey: 'gql-mint' } }))['mintNft'];
+    const { job } = data(await gql(MINT, { input: { ...mintInput('Solar Park'), idempotencyKey: 'gql-mint' } }))['mintNft'];
     await t.chainLevers!.startWorker();
     assert.equal(job.kind, 'NFT_MINT');
     assert.equal(job.status, 'QUEUED');
@@ -107,7 +108,7 @@ describe('mint and read', () => {
       ...mintInput('Typed traits'),
       attributes: [{ traitType: 'tCO2e', numberValue: 12.5, displayType: 'number' }, { traitType: 'verified', booleanValue: true }, { traitType: 'site', stringValue: 'Södra' }],
     };
-    const job = data(await gql(`mutation($input: MintNftInput!) { mintNft(input: $input) { id requestParameters { name value } } }`, { input }))['mintNft'];
+    const { job } = data(await gql(`mutation($input: MintNftInput!) { mintNft(input: $input) { job { id requestParameters { name value } } } }`, { input }))['mintNft'];
     const parameters = new Map(job.requestParameters.map((p: { name: string; value: string | null }) => [p.name, p.value]));
     assert.equal(parameters.get('network'), 'sepolia');
     assert.equal(parameters.get('operation'), 'new');
@@ -142,14 +143,14 @@ describe('mint and read', () => {
 describe('transfer, send, claim, revoke', () => {
   test('transferNft answers the job; the address goes lower case', async () => {
     const { nft } = await mintedNft('Wind');
-    const job = data(await gql(`mutation($input: TransferNftInput!) { transferNft(input: $input) { kind status request nftGuid } }`, {
+    const { job } = data(await gql(`mutation($input: TransferNftInput!) { transferNft(input: $input) { job { kind status request nftGuid } } }`, {
       input: { network: 'sepolia', nftId: nft.nftId, address: WALLET },
     }))['transferNft'];
     assert.equal(job.kind, 'NFT_TRANSFER');
     assert.equal(job.nftGuid, nft.guid);
     assert.deepEqual(job.request.parameters, { nftId: nft.nftId, address: WALLET, destination: WALLET });
     assert.equal((t.chain!.calls.filter((c) => c.method === 'transferNft').at(-1)!.request as any).address, WALLET.toLowerCase());
-    const bad = await gql(`mutation { transferNft(input: { network: "sepolia", nftId: "1", address: "0x12" }) { id } }`);
+    const bad = await gql(`mutation { transferNft(input: { network: "sepolia", nftId: "1", address: "0x12" }) { job { id } } }`);
     assert.deepEqual(onlyError(bad), { message: 'input.address must be a wallet address (0x + 40 hex digits, EIP-55 checksum when mixed case), got "0x12".', code: 'BAD_USER_INPUT' });
   });
 
@@ -160,7 +161,7 @@ describe('transfer, send, claim, revoke', () => {
     assert.deepEqual(sent.nft, { status: 'EMAILED', transferredTo: 'ann@example.org' });
     assert.match(sent.ownerCode, /^[A-Za-z0-9_-]{43}$/);
 
-    const claimed = data(await gql(`mutation($input: ClaimNftInput!) { claimNft(input: $input) { kind status request nftGuid } }`, {
+    const { job: claimed } = data(await gql(`mutation($input: ClaimNftInput!) { claimNft(input: $input) { job { kind status request nftGuid } } }`, {
       input: { receiverCode: sent.receiverCode, address: WALLET, guid: nft.guid },
     }, null))['claimNft'];
     assert.equal(claimed.kind, 'NFT_CLAIM');
@@ -170,11 +171,40 @@ describe('transfer, send, claim, revoke', () => {
 
     const other = (await mintedNft('Biogas')).nft;
     const codes = data(await gql(SEND, { input: { network: 'sepolia', nftId: other.nftId, email: 'bob@example.org' } }))['sendNft'];
-    const revoked = data(await gql(`mutation($input: RevokeNftSendInput!) { revokeNftSend(input: $input) { guid status transferredTo } }`, {
+    const { nft: revoked } = data(await gql(`mutation($input: RevokeNftSendInput!) { revokeNftSend(input: $input) { nft { guid status transferredTo } } }`, {
       input: { ownerCode: codes.ownerCode },
     }, null))['revokeNftSend'];
     assert.deepEqual(revoked, { guid: other.guid, status: 'CREATED', transferredTo: null });
-    const again = await gql(`mutation { claimNft(input: { receiverCode: "${codes.receiverCode}", address: "${WALLET}" }) { id } }`, {}, null);
+    const again = await gql(`mutation { claimNft(input: { receiverCode: "${codes.receiverCode}", address: "${WALLET}" }) { job { id } } }`, {}, null);
     assert.deepEqual(onlyError(again), { message: 'The send was revoked by its owner; the receiver code no longer works.', code: 'CONFLICT' });
+  });
+});
+
+describe("a caller's mistakes in userErrors (issue 29)", () => {
+  const USER_ERRORS = 'userErrors { message code path }';
+
+  test('mintNft, transferNft and claimNft answer them with a path, the payload empty and no error', async () => {
+    const mint = await gql(`mutation($input: MintNftInput!) { mintNft(input: $input) { job { id } ${USER_ERRORS} } }`, { input: { ...mintInput('x'), name: '' } });
+    const transfer = await gql(`mutation { transferNft(input: { network: "sepolia", nftId: "1", address: "0x12" }) { job { id } ${USER_ERRORS} } }`);
+    const claim = await gql(`mutation { claimNft(input: { receiverCode: "some-code", address: "0x12" }) { job { id } ${USER_ERRORS} } }`, {}, null);
+    for (const res of [mint, transfer, claim]) assert.equal(res.body.errors, undefined, JSON.stringify(res.body.errors));
+    assert.deepEqual(data(mint)['mintNft'], { job: null, userErrors: [{ message: 'input.name is required.', code: 'BAD_USER_INPUT', path: ['input', 'name'] }] });
+    assert.deepEqual(data(transfer)['transferNft'], {
+      job: null,
+      userErrors: [{ message: 'input.address must be a wallet address (0x + 40 hex digits, EIP-55 checksum when mixed case), got "0x12".', code: 'BAD_USER_INPUT', path: ['input', 'address'] }],
+    });
+    assert.deepEqual(data(claim)['claimNft'], {
+      job: null,
+      userErrors: [{ message: 'input.address must be a wallet address (0x + 40 hex digits, EIP-55 checksum when mixed case), got "0x12".', code: 'BAD_USER_INPUT', path: ['input', 'address'] }],
+    });
+  });
+
+  test('a missing key and a transfer code that is not valid stay errors, whatever is selected: they refuse the caller', async () => {
+    const mint = await gql(`mutation($input: MintNftInput!) { mintNft(input: $input) { job { id } ${USER_ERRORS} } }`, { input: mintInput('x') }, null);
+    assert.deepEqual(onlyError(mint), { message: 'Please submit client identifier.', code: 'UNAUTHENTICATED' });
+    const claim = await gql(`mutation { claimNft(input: { receiverCode: "no-such-code", address: "${WALLET}" }) { job { id } ${USER_ERRORS} } }`, {}, null);
+    assert.deepEqual(onlyError(claim), { message: 'The receiver code is not valid.', code: 'FORBIDDEN' });
+    const revoke = await gql(`mutation { revokeNftSend(input: { ownerCode: "no-such-code" }) { nft { guid } ${USER_ERRORS} } }`, {}, null);
+    assert.equal(onlyError(revoke).code, 'FORBIDDEN');
   });
 });

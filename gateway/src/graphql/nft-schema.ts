@@ -125,6 +125,12 @@ ${orderTypesSdl(nftOperations)}
     receiverCode: String${USER_ERRORS_FIELD}
   }
 
+  "Answer of revokeNftSend: the NFT, CREATED again."
+  type NftPayload {
+    "The NFT, CREATED again; null only with userErrors."
+    nft: Nft${USER_ERRORS_FIELD}
+  }
+
   "One attribute of mintNft."
   input NftAttributeInput {
     "At most 100 characters."

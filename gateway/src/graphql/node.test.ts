@@ -117,8 +117,8 @@ before(async () => {
     assert.ok(list.length > 0, type);
     read[type] = list[0];
   }
-  const job = data(
-    await gql('mutation($image: String!) { mintNft(input: { network: "sepolia", name: "Solar", description: "d", image: $image, attributes: [] }) { id } }', { image: images.url }),
+  const { job } = data(
+    await gql('mutation($image: String!) { mintNft(input: { network: "sepolia", name: "Solar", description: "d", image: $image, attributes: [] }) { job { id } } }', { image: images.url }),
   )['mintNft'];
   assert.equal((await t.settledJob(job.id)).status, JobStatus.JOB_STATUS_COMPLETED, 'minted on the embedded network');
   read['Job'] = data(await gql(`query($id: ID!) { job(id: $id) { ${FIELDS['Job']} } }`, { id: job.id }))['job'];

@@ -59,7 +59,7 @@ describe('changes and reads', () => {
                                frameworkIdentifier: "GBF", valueOutstanding: 100000, currencyCode: "EUR", dateIssued: "2024-03-01",
                                dateMaturity: "2029-03-01", visibility: PUBLIC }) { message id }
           b: addAsset(input: { identifier: "SE0002", name: "Private bond", issuerIdentifier: "ISS-1", frameworkIdentifier: "GBF", currencyCode: "EUR" }) { message }
-          g: generateInvestorIdentifier
+          g: generateInvestorIdentifier { investorIdentifier }
           i: addInvestor(input: { identifier: "inv_1", name: "Ann Investor", currencyCode: "EUR", email: "ann@example.org", encryptionKey: $key }) { message id }
           j: addInvestor(input: { identifier: "inv_2", name: "Bo Plain", currencyCode: "SEK" }) { message }
           p: addPosition(input: { investorIdentifier: "inv_1", assetIdentifier: "SE0001", amount: 250000, currencyCode: "EUR", year: 2024 }) {
@@ -72,7 +72,7 @@ describe('changes and reads', () => {
     );
     assert.match(setup['a'].message, /^Asset added with id \d+\.$/);
     assert.equal(setup['b'].message.startsWith('Asset added'), true);
-    assert.match(setup['g'], /^inv_/);
+    assert.match(setup['g'].investorIdentifier, /^inv_/);
     assert.equal(setup['i'].message, 'Investor added.');
     positionId = setup['p'].id;
     assert.equal(setup['p'].message, `Position added with id ${positionId}.`);
@@ -412,7 +412,8 @@ test('without PORTFOLIO_GRPC_ADDR: SERVICE_UNAVAILABLE on the portfolio fields; 
     const post = (query: string) => gqlAt(bare.baseUrl, query, {}, fresh.apiKey);
     const message = 'The portfolio service is not available: this gateway has no portfolio backend configured.';
     assert.deepEqual(onlyError(await post('{ assets { nodes { id } } }')), { message, code: 'SERVICE_UNAVAILABLE' });
-    assert.deepEqual(onlyError(await post('mutation { generateInvestorIdentifier }')), { message, code: 'SERVICE_UNAVAILABLE' });
+    // A fault of the gateway's, never a user error, even with userErrors selected.
+    assert.deepEqual(onlyError(await post('mutation { generateInvestorIdentifier { investorIdentifier userErrors { message } } }')), { message, code: 'SERVICE_UNAVAILABLE' });
     data(await post('mutation { addFramework(input: { identifier: "F", name: "F", currencyCode: "EUR" }) { id } }'));
     const partial = await post('{ frameworks(year: 2024) { nodes { identifier assets { id } } } }');
     const nodes = partial.body.data!['frameworks'].nodes as { identifier: string; assets: unknown }[];

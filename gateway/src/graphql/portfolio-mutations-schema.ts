@@ -44,5 +44,11 @@ export const portfolioMutationTypeDefs = /* GraphQL */ `
     impacts: [PositionImpact!]!${USER_ERRORS_FIELD}
   }
 
+  "Answer of generateInvestorIdentifier."
+  type GenerateInvestorIdentifierPayload {
+    "A new identifier, unused in the account and free of PII; give it to addInvestor. Null only with userErrors."
+    investorIdentifier: String${USER_ERRORS_FIELD}
+  }
+
 ${payloadTypeDefs}
 ${inputTypesSdl(portfolioDomainOperations)}`;

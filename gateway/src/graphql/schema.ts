@@ -100,6 +100,18 @@ const identityTypeDefs = /* GraphQL */ `
     revokedKeyIds: [ID!]!${USER_ERRORS_FIELD}
   }
 
+  "Answer of generateEncryptionKey."
+  type GenerateEncryptionKeyPayload {
+    "A fresh 256-bit key, 64 hex characters: give it as encryptionKey, and as decryptionKey to read. The service never stores it: keep it safe. Null only with userErrors."
+    encryptionKey: String${USER_ERRORS_FIELD}
+  }
+
+  "Answer of revokeApiKey."
+  type RevokeApiKeyPayload {
+    "The key's record, revokedAt set; null only with userErrors."
+    key: ApiKey${USER_ERRORS_FIELD}
+  }
+
   "Result of createAccount."
   type CreateAccountPayload {
     "The new account; null only with userErrors."

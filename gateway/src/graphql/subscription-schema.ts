@@ -28,7 +28,7 @@ export const subscriptionTypeDefs = /* GraphQL */ `
     ): Job!
     """
     An NFT after each change a job makes to it (mint, transfer, claim: MINTING, CREATED, TRANSFERRING,
-    TRANSFERRED). sendNft and revokeNftSend answer the changed NFT directly and are not repeated here; a
+    TRANSFERRED). sendNft and revokeNftSend answer the changed NFT in their payloads and are not repeated here; a
     failed mint is seen on jobUpdated. With guid, the NFT's current state comes first.
     """
     nftUpdated("Only this NFT." guid: ID): Nft!

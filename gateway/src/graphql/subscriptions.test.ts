@@ -50,7 +50,7 @@ function connect(apiKey: string | undefined, closed?: (event: { code: number; re
 const gql = async (query: string, variables: Record<string, unknown> = {}, apiKey = userKey) => data(await gqlAt(t.baseUrl, query, variables, apiKey));
 
 const insert = async (key: string, apiKey = userKey) =>
-  (await gql(`mutation { insertString(input: { network: "sepolia", key: "${key}", value: "v" }) { id status } }`, {}, apiKey))['insertString'] as {
+  (await gql(`mutation { insertString(input: { network: "sepolia", key: "${key}", value: "v" }) { job { id status } } }`, {}, apiKey))['insertString'].job as {
     id: string;
     status: string;
   };
@@ -161,10 +161,10 @@ describe('nftUpdated', () => {
       await until(() => watches() === 1, 'the watch to open');
       const job = (
         await gql(
-          `mutation($input: MintNftInput!) { mintNft(input: $input) { id nftGuid } }`,
+          `mutation($input: MintNftInput!) { mintNft(input: $input) { job { id nftGuid } } }`,
           { input: { network: 'sepolia', name: 'Certificate', description: 'Avoided emissions', image: image.url } },
         )
-      )['mintNft'] as { id: string; nftGuid: string };
+      )['mintNft'].job as { id: string; nftGuid: string };
       const minting = await updates.next();
       assert.deepEqual(minting.value?.data?.nftUpdated, { guid: job.nftGuid, status: 'MINTING', nftId: null });
       await t.chainLevers!.startWorker();
@@ -230,7 +230,7 @@ describe('connection and limits', () => {
       const other = bystander.iterate({ query: 'subscription { jobUpdated { id } }' });
       void other.next().catch(() => undefined);
       await until(() => watches() === 2, 'both watches');
-      await gql('mutation($id: ID!) { revokeApiKey(keyId: $id) { revokedAt } }', { id: key.id });
+      await gql('mutation($id: ID!) { revokeApiKey(keyId: $id) { key { revokedAt } } }', { id: key.id });
       await until(() => closed !== undefined, 'the socket to close');
       assert.deepEqual({ code: closed!.code, reason: closed!.reason }, { code: 4401, reason: 'The API key was revoked.' });
       await until(() => watches() === 1, "the revoked key's stream to be cancelled");

@@ -108,8 +108,8 @@ describe('a valid token', () => {
 
   test('a token with the write scope writes; a read-only one reads but is refused every write, on both faces', async () => {
     const writer = await userToken();
-    const w = await gql('mutation { generateEncryptionKey }', writer);
-    assert.match(String(w.body.data?.['generateEncryptionKey']), /^[0-9a-f]{64}$/, JSON.stringify(w.body));
+    const w = await gql('mutation { generateEncryptionKey { encryptionKey } }', writer);
+    assert.match(String((w.body.data?.['generateEncryptionKey'] as { encryptionKey?: unknown } | undefined)?.encryptionKey), /^[0-9a-f]{64}$/, JSON.stringify(w.body));
     assert.equal((await call('generateEncryptionKey', writer)).status, 200);
 
     const reader = await userToken({ scope: 'impact:read' });
@@ -118,14 +118,15 @@ describe('a valid token', () => {
     const v1 = await call('generateEncryptionKey', reader);
     assert.equal(v1.status, 403, v1.text);
     assert.deepEqual({ code: v1.json['code'], message: v1.json['message'] }, { code: 'PERMISSION_DENIED', message: refusal });
-    assert.deepEqual(onlyError(await gql('mutation { generateEncryptionKey }', reader)), { message: refusal, code: 'FORBIDDEN' });
+    // A refusal of the token, never a user error, even with userErrors selected.
+    assert.deepEqual(onlyError(await gql('mutation { generateEncryptionKey { encryptionKey userErrors { message } } }', reader)), { message: refusal, code: 'FORBIDDEN' });
     const before = (await gql('{ apiKeys { id } }', reader)).body.data!['apiKeys'] as unknown[];
     assert.deepEqual(onlyError(await gql('mutation { issueApiKey { apiKey } }', reader)), { message: refusal, code: 'FORBIDDEN' });
     assert.equal(((await gql('{ apiKeys { id } }', reader)).body.data!['apiKeys'] as unknown[]).length, before.length, 'no key was issued');
     // A mutation over the WebSocket is refused the same way.
     const ws = connect({ authorization: `Bearer ${reader}` }, () => undefined);
     try {
-      const answer = await queryOver(ws, 'mutation { generateEncryptionKey }');
+      const answer = await queryOver(ws, 'mutation { generateEncryptionKey { encryptionKey } }');
       assert.deepEqual(answer.errors?.map((e) => [e.message, e.extensions?.['code']]), [[refusal, 'FORBIDDEN']]);
     } finally {
       await ws.dispose();
@@ -133,9 +134,9 @@ describe('a valid token', () => {
   });
 
   test('the token\'s subject is the acting person: stored with the job it creates and answered on it', async () => {
-    const written = await gql('mutation { insertString(input: { network: "sepolia", key: "acted-by-alice", value: "v" }) { id actedBy { subject issuer } } }', await userToken());
+    const written = await gql('mutation { insertString(input: { network: "sepolia", key: "acted-by-alice", value: "v" }) { job { id actedBy { subject issuer } } } }', await userToken());
     assert.equal(written.body.errors, undefined, JSON.stringify(written.body));
-    const job = (written.body.data as { insertString: { id: string; actedBy: unknown } }).insertString;
+    const { job } = (written.body.data as { insertString: { job: { id: string; actedBy: unknown } } }).insertString;
     assert.deepEqual(job.actedBy, { subject: 'alice', issuer: issuer.issuer });
     // Read back with the account's API key: the job still names who asked for it.
     const read = await fetch(`${t.baseUrl}/graphql`, {

@@ -173,7 +173,7 @@ describe('rate limits through HTTP: keys not known good and anonymous pages', ()
       assert.equal((await postCall(t.baseUrl, GROUPS, { 'content-type': 'application/json' })).status, 429);
       assert.equal((await postCall(t.baseUrl, GROUPS, keyed(account.apiKey))).status, 200, 'known good: the address\'s spent burst does not hold it back');
       // Revoked by its own account, through this gateway.
-      const revoked = await gqlAt(t.baseUrl, `mutation { revokeApiKey(keyId: "${account.keyId}") { id } }`, {}, account.apiKey);
+      const revoked = await gqlAt(t.baseUrl, `mutation { revokeApiKey(keyId: "${account.keyId}") { key { id } } }`, {}, account.apiKey);
       assert.equal(revoked.status, 200, JSON.stringify(revoked.body));
       const after = await postCall(t.baseUrl, GROUPS, keyed(account.apiKey));
       assert.equal(after.status, 429);

@@ -331,7 +331,7 @@ export const revokeDocumentLinks = declare({
   method: 'revokeDocumentLinks',
   request: (i) => ({ jobId: i.jobId }),
   v1: (res) => ({ message: `The links to the document of job ${res.jobId} are revoked.` }),
-  graphql: { root: 'Mutation', field: 'revokeDocumentLinks', returns: 'DocumentLinksRevoked!', nested: false, render: (call) => call() },
+  graphql: { root: 'Mutation', field: 'revokeDocumentLinks', returns: 'RevokeDocumentLinksPayload!', nested: false, render: async (call) => ({ revoked: await call() }) },
 });
 
 export const documentOperations = [

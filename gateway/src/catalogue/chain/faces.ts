@@ -8,7 +8,18 @@ import { jobAccepted, jobOf } from './job-shapes.js';
 /** /v1/call: `{statusCode, statusMessage, info: {jobId}}` (spec §4.12, §4.13). */
 export const jobAnswer = (res: { jobId: string; job?: Job | undefined }) => jobAccepted(res.jobId || jobOf(res).id);
 
-/** GraphQL: a mutation (its fields in `input`) answering the queued Job. */
+/**
+ * GraphQL: a mutation (its fields in `input`) answering a JobPayload with the queued Job, so that a
+ * caller's mistake can be answered in its userErrors (issue 29; 1.0.0 answered the bare Job).
+ */
 export function queuedJob(field: string, sdl: Pick<GraphqlFace<unknown, unknown>, 'input' | 'order'> = {}): GraphqlFace<unknown, { job?: Job | undefined }> {
-  return { ...sdl, root: 'Mutation', field, nested: true, returns: 'Job!', idempotent: true, render: async (call, _input, ctx) => toGqlJob(jobOf(await call()), ctx.baseUrl) };
+  return {
+    ...sdl,
+    root: 'Mutation',
+    field,
+    nested: true,
+    returns: 'JobPayload!',
+    idempotent: true,
+    render: async (call, _input, ctx) => ({ job: toGqlJob(jobOf(await call()), ctx.baseUrl) }),
+  };
 }

@@ -6,11 +6,11 @@ import { requestEcho } from './job-shapes.js';
 
 /**
  * Key-value storage on a chain (spec §4.12, SVC.Blockchain.Hash), served by ChainService: each call a job,
- * answered at once with `{statusCode, statusMessage, info: {jobId}}` on /v1/call and the queued Job on
- * GraphQL. The envelope carries version 1 and `network` (GraphQL: `input.network`); keys live in the
- * caller's namespace on the contract. The chain service owns every rule: keys of at most 32 characters
- * without control characters, bytes32 values of 32 characters and 32 bytes, the network's insertString
- * limit, the network names, the Idempotency-Key.
+ * answered at once with `{statusCode, statusMessage, info: {jobId}}` on /v1/call and the queued Job in a
+ * JobPayload on GraphQL. The envelope carries version 1 and `network` (GraphQL: `input.network`); keys
+ * live in the caller's namespace on the contract. The chain service owns every rule: keys of at most 32
+ * characters without control characters, bytes32 values of 32 characters and 32 bytes, the network's
+ * insertString limit, the network names, the Idempotency-Key.
  */
 
 /** Keys arrive as numbers from some legacy clients: an identifier, so `42` is the key "42". */

@@ -14,9 +14,10 @@ import { legacyNft, nftAnswer, nftFetchAnswer, nftOf } from './nft-shapes.js';
 
 /**
  * NFTs (spec §4.13, SVC.NFT.zK) on ChainService's NFT methods (rules: docs/nfts.md). `new` and `transfer`
- * are jobs answered at once with `{statusCode, statusMessage, info: {jobId}}` (GraphQL: the queued Job);
- * `fetch` (unnamed in the spec) reads any job of the account. `claim` and `revoke` (unnamed too) are called
- * WITHOUT an API key: the transfer code is the authority (the recipient of an e-mail has no account).
+ * are jobs answered at once with `{statusCode, statusMessage, info: {jobId}}` (GraphQL: the queued Job in
+ * a JobPayload); `fetch` (unnamed in the spec) reads any job of the account. `claim` and `revoke` (unnamed
+ * too) are called WITHOUT an API key: the transfer code is the authority (the recipient of an e-mail has
+ * no account).
  * Codes never go into a request echo, a log line or an error message.
  *
  * Envelope, as §4.13 marks it: `new` and `transfer` need version 1 and network; `send` needs network
@@ -320,7 +321,7 @@ const revoke = declare({
   withoutApiKey: { authority: 'the owner code of an e-mailed send' },
   request: (i) => ({ ownerCode: i.ownerCode.trim(), guid: i.guid }),
   v1: (res) => nftAnswer(legacyNft(nftOf(res))),
-  graphql: { root: 'Mutation', field: 'revokeNftSend', returns: 'Nft!', nested: true, render: async (call) => toGqlNft(nftOf(await call())) },
+  graphql: { root: 'Mutation', field: 'revokeNftSend', returns: 'NftPayload!', nested: true, render: async (call) => ({ nft: toGqlNft(nftOf(await call())) }) },
 });
 
 /** One NFT of the account as GraphQL shows it, null when the account has none (an Nft node's refetch). */

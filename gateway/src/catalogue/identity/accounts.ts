@@ -119,7 +119,7 @@ export const revokeApiKey = declare({
   service: 'identity',
   method: 'revokeApiKey',
   request: (i) => ({ keyId: i.keyId }),
-  graphql: { root: 'Mutation', field: 'revokeApiKey', returns: 'ApiKey!', nested: false, render: async (call) => apiKey((await call()).key) },
+  graphql: { root: 'Mutation', field: 'revokeApiKey', returns: 'RevokeApiKeyPayload!', nested: false, render: async (call) => ({ key: apiKey((await call()).key) }) },
 });
 
 export const accountOperations = [listAccounts, listApiKeys, createAccount, rotateApiKey, issueApiKey, revokeApiKey];

@@ -269,7 +269,13 @@ export const generateEncryptionKey = declare({
   method: 'generateEncryptionKey',
   request: () => ({}),
   v1: (res) => ({ message: res.key }),
-  graphql: { root: 'Mutation', field: 'generateEncryptionKey', returns: 'String!', nested: false, render: async (call) => (await call()).key },
+  graphql: {
+    root: 'Mutation',
+    field: 'generateEncryptionKey',
+    returns: 'GenerateEncryptionKeyPayload!',
+    nested: false,
+    render: async (call) => ({ encryptionKey: (await call()).key }),
+  },
 });
 
 export const userOperations = [

@@ -97,7 +97,13 @@ export const generateInvestorIdentifier = declare({
   method: 'generateInvestorIdentifier',
   request: () => ({}),
   v1: (res) => ({ investor_identifier: res.investorIdentifier }),
-  graphql: { root: 'Mutation', field: 'generateInvestorIdentifier', returns: 'String!', nested: false, render: async (call) => (await call()).investorIdentifier },
+  graphql: {
+    root: 'Mutation',
+    field: 'generateInvestorIdentifier',
+    returns: 'GenerateInvestorIdentifierPayload!',
+    nested: false,
+    render: async (call) => ({ investorIdentifier: (await call()).investorIdentifier }),
+  },
 });
 
 export const addInvestor = declare({

@@ -55,7 +55,7 @@ export class PositionDocumentRenderer {
   async render(caller: Caller, req: RenderRequest): Promise<RenderedDocument> {
     const year = v.reportingYear(req.reportingYear);
     const decimals = req.decimals ?? DEFAULT_DECIMALS;
-    if (!Number.isInteger(decimals) || decimals < 0 || decimals > MAX_DECIMALS) throw new InvalidArgumentError(MSG.decimals(MAX_DECIMALS, decimals));
+    if (!Number.isInteger(decimals) || decimals < 0 || decimals > MAX_DECIMALS) throw new InvalidArgumentError(MSG.decimals(MAX_DECIMALS, decimals), { field: 'decimals' });
     const languageCode = req.languageCode?.trim() || undefined;
     const position = await this.positions.require(caller, req.positionId);
     // Decide about the PII before any work: a wrong or missing key fails fast.
