@@ -121,7 +121,8 @@ export async function recordPage(
   walk: RecordWalk = newRecordWalk(),
 ): Promise<ImpactRecordColumns> {
   const out = emptyColumns();
-  const nameIndex = new Map<string, number>();
+  // The page's row names by indicator id (a few each: the same indicator in other sub categories).
+  const nameIndex = new Map<number, number[]>();
   let from = after ?? { positionId: 0, subCategoryId: -1, indicatorId: -1 };
   while (out.id.length < limit) {
     const want = limit - out.id.length;
@@ -158,8 +159,11 @@ export async function recordPage(
   return out;
 }
 
+/** The fields of a framework row's names (ImpactRecordRowNames). */
+const NAME_FIELDS = ['categoryId', 'categoryName', 'subCategoryId', 'subCategoryName', 'superIndicatorId', 'superIndicatorName', 'indicatorId', 'indicatorName', 'unitId', 'unitName'] as const;
+
 /** Appends rows (in record order) to a page of columns: their positions and names once each. */
-function appendRows(out: ImpactRecordColumns, computations: (PositionRow & { id: number })[], rows: RowRow[], nameIndex: Map<string, number>): void {
+function appendRows(out: ImpactRecordColumns, computations: (PositionRow & { id: number })[], rows: RowRow[], nameIndex: Map<number, number[]>): void {
   const byComputation = new Map(computations.map((c) => [c.computationId, c]));
   let computationId = -1;
   for (const r of rows) {
@@ -168,13 +172,12 @@ function appendRows(out: ImpactRecordColumns, computations: (PositionRow & { id:
       const { id: _, computationId: __, computedAt, ...position } = byComputation.get(computationId)!;
       out.positions.push({ ...position, computedAt: computedAt.toISOString() });
     }
-    const nameKey = `${r.categoryId}\u0000${r.categoryName}\u0000${r.subCategoryId}\u0000${r.subCategoryName}\u0000${r.superIndicatorId}\u0000${r.superIndicatorName}\u0000${r.indicatorId}\u0000${r.indicatorName}\u0000${r.unitId}\u0000${r.unitName}`;
-    let name = nameIndex.get(nameKey);
+    const sameIndicator = nameIndex.get(r.indicatorId) ?? [];
+    let name = sameIndicator.find((n) => NAME_FIELDS.every((f) => out.rowNames[n]![f] === r[f]));
     if (name === undefined) {
       name = out.rowNames.length;
-      nameIndex.set(nameKey, name);
-      const { categoryId, categoryName, subCategoryId, subCategoryName, superIndicatorId, superIndicatorName, indicatorId, indicatorName, unitId, unitName } = r;
-      out.rowNames.push({ categoryId, categoryName, subCategoryId, subCategoryName, superIndicatorId, superIndicatorName, indicatorId, indicatorName, unitId, unitName });
+      nameIndex.set(r.indicatorId, [...sameIndicator, name]);
+      out.rowNames.push(Object.fromEntries(NAME_FIELDS.map((f) => [f, r[f]])) as unknown as ImpactRecordRowNames);
     }
     out.id.push(r.id);
     out.position.push(out.positions.length - 1);
