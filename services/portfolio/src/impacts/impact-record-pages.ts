@@ -54,14 +54,17 @@ export const recordKeyOf = (r: Pick<ImpactRecord, 'positionId' | 'subCategoryId'
 
 export const recordToken = (offset: number, last: ImpactRecord) => encodePageToken({ offset, id: recordKeyOf(last) });
 
-/**
- * The scope's positions from id $3 on, at most $4, in id order (the investor's index, the portfolio's
- * key), the scope's id in $2: bounded by its LIMIT whatever joins it.
- */
-const positionsFrom = (scope: RecordScope) =>
-  'investorId' in scope
-    ? `SELECT id FROM portfolio.positions WHERE investor_id = $2 AND id >= $3 ORDER BY id LIMIT $4`
-    : `SELECT position_id AS id FROM portfolio.portfolio_positions WHERE portfolio_id = $2 AND position_id >= $3 ORDER BY position_id LIMIT $4`;
+/** The scope's positions from id `fromId` on, at most `limit`, in id order (the investor's index, the portfolio's key). */
+async function positionsFrom(m: EntityManager, scope: RecordScope, fromId: number, limit: number): Promise<number[]> {
+  const rows: { id: number }[] =
+    'investorId' in scope
+      ? await m.query(`SELECT id FROM portfolio.positions WHERE investor_id = $1 AND id >= $2 ORDER BY id LIMIT $3`, [scope.investorId, fromId, limit])
+      : await m.query(
+          `SELECT position_id AS id FROM portfolio.portfolio_positions WHERE portfolio_id = $1 AND position_id >= $2 ORDER BY position_id LIMIT $3`,
+          [scope.portfolioId, fromId, limit],
+        );
+  return rows.map((r) => r.id);
+}
 
 /** How many records a position has, as last seen: how many positions the next read takes. */
 export interface RecordWalk {
@@ -106,9 +109,9 @@ export function keepRecords(c: ImpactRecordColumns, n: number): void {
 /**
  * Up to `limit` records of the scope's positions for the year after `after`, in columns. Each read takes
  * the next positions of the scope by id (about as many as `limit` records need, from what `walk` saw so
- * far) with their computations, then their records by the (computation, sub category, indicator) index:
- * two queries, each bounded by the page whatever the planner knows of the tables, and none sorts the
- * scope. A record's row reads only its own 16 columns; its computation's inputs (and their timestamp, the
+ * far), their computations, then their records by the (computation, sub category, indicator) index:
+ * every query is bounded by the page whatever the planner knows of the tables, and none sorts the scope.
+ * A record's row reads only its own 16 columns; its computation's inputs (and their timestamp, the
  * costly column to parse) are read once per position, not once per record.
  */
 export async function recordPage(
@@ -127,34 +130,36 @@ export async function recordPage(
   while (out.id.length < limit) {
     const want = limit - out.id.length;
     const take = Math.min(limit + 1, Math.ceil(want / walk.rowsPerPosition) + 1);
-    // The next positions, each with its computation of the year when it has one (of the account's positions).
-    const positions: (Partial<PositionRow> & { id: number })[] = await m.query(
-      `SELECT s.id, ${POSITION_COLUMNS}
-       FROM (${positionsFrom(scope)}) s
-       JOIN portfolio.positions p ON p.id = s.id
+    const ids = await positionsFrom(m, scope, from.positionId, take);
+    if (ids.length === 0) break;
+    // Each plan below starts from the computations' (position, year) key and goes by primary keys and the
+    // records' index, which holds without statistics (the records by computation_id = ANY(…) alone, or the
+    // positions joined to their computations, were planned as scans of the whole table on a fresh one).
+    const computations: PositionRow[] = await m.query(
+      `SELECT ${POSITION_COLUMNS}
+       FROM portfolio.impact_computations c
+       JOIN portfolio.positions p ON p.id = c.position_id
        JOIN portfolio.investors inv ON inv.id = p.investor_id
        JOIN portfolio.assets a ON a.id = p.asset_id
-       LEFT JOIN portfolio.impact_computations c ON c.position_id = s.id AND c.reporting_year = $5 AND p.account_id = $1
-       ORDER BY s.id`,
-      [accountId, 'investorId' in scope ? scope.investorId : scope.portfolioId, from.positionId, take, year],
+       WHERE p.account_id = $1 AND c.reporting_year = $2 AND c.position_id = ANY($3::int[])`,
+      [accountId, year, ids],
     );
-    if (positions.length === 0) break;
-    const computations = positions.filter((p): p is PositionRow & { id: number } => p.computationId !== null);
     const rows: RowRow[] =
       computations.length === 0
         ? []
         : await m.query(
             `SELECT ${ROW_COLUMNS}
-             FROM portfolio.impacts i JOIN portfolio.impact_computations c ON c.id = i.computation_id
-             WHERE i.computation_id = ANY($1::int[]) AND (c.position_id, i.sub_category_id, i.indicator_id) > ($2, $3, $4)
+             FROM portfolio.impact_computations c JOIN portfolio.impacts i ON i.computation_id = c.id
+             WHERE c.position_id = ANY($1::int[]) AND c.reporting_year = $2
+               AND (c.position_id, i.sub_category_id, i.indicator_id) > ($3, $4, $5)
              ORDER BY c.position_id, i.sub_category_id, i.indicator_id
-             LIMIT $5`,
-            [computations.map((c) => c.computationId), from.positionId, from.subCategoryId, from.indicatorId, want],
+             LIMIT $6`,
+            [computations.map((c) => c.positionId), year, from.positionId, from.subCategoryId, from.indicatorId, want],
           );
     appendRows(out, computations, rows, nameIndex);
     if (rows.length > 0) walk.rowsPerPosition = Math.max(1, rows.length / new Set(rows.map((r) => r.computationId)).size);
-    if (positions.length < take) break; // the scope has no positions after these
-    from = { positionId: positions.at(-1)!.id + 1, subCategoryId: -1, indicatorId: -1 };
+    if (ids.length < take) break; // the scope has no positions after these
+    from = { positionId: ids.at(-1)! + 1, subCategoryId: -1, indicatorId: -1 };
   }
   return out;
 }
@@ -163,13 +168,13 @@ export async function recordPage(
 const NAME_FIELDS = ['categoryId', 'categoryName', 'subCategoryId', 'subCategoryName', 'superIndicatorId', 'superIndicatorName', 'indicatorId', 'indicatorName', 'unitId', 'unitName'] as const;
 
 /** Appends rows (in record order) to a page of columns: their positions and names once each. */
-function appendRows(out: ImpactRecordColumns, computations: (PositionRow & { id: number })[], rows: RowRow[], nameIndex: Map<number, number[]>): void {
+function appendRows(out: ImpactRecordColumns, computations: PositionRow[], rows: RowRow[], nameIndex: Map<number, number[]>): void {
   const byComputation = new Map(computations.map((c) => [c.computationId, c]));
   let computationId = -1;
   for (const r of rows) {
     if (r.computationId !== computationId) {
       computationId = r.computationId;
-      const { id: _, computationId: __, computedAt, ...position } = byComputation.get(computationId)!;
+      const { computationId: _, computedAt, ...position } = byComputation.get(computationId)!;
       out.positions.push({ ...position, computedAt: computedAt.toISOString() });
     }
     const sameIndicator = nameIndex.get(r.indicatorId) ?? [];
