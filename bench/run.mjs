@@ -11,7 +11,9 @@
 //      N, and on PostgreSQL a portfolio at scale (lib/impact-scale.mjs): 10 000 positions × 24 framework
 //      rows computed and stored set-based, then the investor's and the portfolio's impacts read, and every
 //      record through /v1/call streamed (lib/streamed-read.mjs: recordsReadMs, recordsReadRows, firstByteMs,
-//      gatewayRssGrowthMb of the system's process). BENCH_ONLY=scale runs this part alone. Then
+//      gatewayRssGrowthMb and recordsReadCpuMs of the system's process). BENCH_ONLY=scale runs this part
+//      alone; BENCH_CPU_PROF=<dir> writes a CPU profile of the system's process over the streamed reads
+//      there (system.cpuprofile, lib/system-child.mjs). Then
 //      impacts.scale100k (lib/impact-scale100k.mjs): 100 000 positions (2.4 million rows) recomputed and
 //      stored through the tracked recompute job, firstComputeMs (goal 20 s); BENCH_SCALE100K_N=0 skips it,
 //      BENCH_ONLY=scale100k runs it alone.

@@ -99,6 +99,8 @@ export async function impactsAtScale({ client, grpc, data, year, positions: n, p
   // Every record through /v1/call, streamed (StreamImpactRecords pages, written as they come): twice, the
   // faster read's times, the larger RSS growth of the system's process (gateway and services share it here).
   const records = [];
+  // BENCH_CPU_PROF: the system process profiles from here on (system-child.mjs).
+  if (process.env.BENCH_CPU_PROF) process.kill(systemPid, 'SIGUSR2');
   for (let run = 0; run < 2; run++) {
     records.push(await streamedRead({ baseUrl: gatewayUrl, key: data.key, body: { solution: ESG, operation: 'getInvestorImpacts', parameters: { investor_identifier: investor, reporting_year: year } }, rowKey: '"impact_id":', pid: systemPid }));
     progress(`all records through /v1/call: ${JSON.stringify(records.at(-1))}`);
@@ -113,6 +115,7 @@ export async function impactsAtScale({ client, grpc, data, year, positions: n, p
     readMs,
     investorImpactsWithRecords: { ms: round(withRecords.ms), records: withRecords.result.impacts?.length ?? 0, failed: withRecords.result.failed },
     recordsReadMs: fastest.ms,
+    recordsReadCpuMs: fastest.cpuMs,
     recordsReadRows: fastest.rows,
     recordsReadMegabytes: fastest.megabytes,
     firstByteMs: fastest.firstByteMs,

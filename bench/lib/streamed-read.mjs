@@ -1,9 +1,11 @@
 // One /v1/call read whose answer streams (all of an investor's impact records), measured from the client:
 // time to the first body byte and to the last, the rows received (counted as they arrive, without holding the
-// answer), and the growth of a process's resident memory while it served the read (sampled from /proc).
+// answer), and the growth of a process's resident memory while it served the read (sampled from /proc) and
+// the CPU time it spent on it (cpuMs: on a shared machine, steadier than the wall-clock time).
 import http from 'node:http';
 import { readFileSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';
+import { processCpuMs } from './cpu.mjs';
 
 /** Resident set size of `pid` in MB (Linux /proc), undefined where it cannot be read. */
 export function rssMb(pid) {
@@ -20,12 +22,13 @@ const round = (x, d = 2) => (x === undefined ? undefined : Math.round(x * 10 ** 
 /**
  * POSTs `body` to `${baseUrl}/v1/call` and reads the answer as it comes. `rowKey` is a key each row of the
  * streamed array has once (`"impact_id":`); rows are counted across chunk boundaries. `pid`: the process
- * whose RSS growth (peak during the read minus before it) is reported.
+ * whose RSS growth (peak during the read minus before it) and CPU time are reported.
  */
 export function streamedRead({ baseUrl, key, body, rowKey, pid }) {
   const url = new URL(baseUrl);
   const payload = JSON.stringify(body);
   const before = rssMb(pid);
+  const cpuBefore = processCpuMs(pid);
   let peak = before;
   const sampler = setInterval(() => {
     const now = rssMb(pid);
@@ -54,7 +57,8 @@ export function streamedRead({ baseUrl, key, body, rowKey, pid }) {
           clearInterval(sampler);
           const ms = performance.now() - started;
           if (res.statusCode !== 200) return reject(new Error(`streamed read: ${res.statusCode}`));
-          resolve({ ms: round(ms), firstByteMs: round(firstByteMs), rows, megabytes: round(bytes / 1e6), rssBeforeMb: round(before), rssPeakMb: round(peak), rssGrowthMb: round(peak - before) });
+          const cpuMs = cpuBefore === undefined ? undefined : processCpuMs(pid) - cpuBefore;
+          resolve({ ms: round(ms), firstByteMs: round(firstByteMs), cpuMs: round(cpuMs, 0), rows, megabytes: round(bytes / 1e6), rssBeforeMb: round(before), rssPeakMb: round(peak), rssGrowthMb: round(peak - before) });
         });
         res.on('error', reject);
       },

@@ -11,7 +11,27 @@ const system = await startInProcess({
   bootstrapApiKey: process.env.BENCH_BOOTSTRAP_KEY,
 });
 process.stdout.write(`${JSON.stringify({ ready: { gatewayUrl: system.gatewayUrl, grpc: system.grpc } })}\n`);
+
+// BENCH_CPU_PROF=<dir>: a CPU profile of this process from its first SIGUSR2 (sent before the measured part,
+// impact-scale.mjs's streamed reads) to SIGTERM, written there as system.cpuprofile for DevTools or a script.
+const profileDir = process.env.BENCH_CPU_PROF;
+let profiling;
+if (profileDir) {
+  const { Session } = await import('node:inspector/promises');
+  process.once('SIGUSR2', async () => {
+    const session = new Session();
+    session.connect();
+    await session.post('Profiler.enable');
+    await session.post('Profiler.start');
+    profiling = session;
+  });
+}
 process.once('SIGTERM', async () => {
+  if (profiling) {
+    const { profile } = await profiling.post('Profiler.stop');
+    const { writeFileSync } = await import('node:fs');
+    writeFileSync(`${profileDir}/system.cpuprofile`, JSON.stringify(profile));
+  }
   await system.stop();
   process.exit(0);
 });

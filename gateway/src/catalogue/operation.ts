@@ -6,6 +6,7 @@ import { chainClient, portfolioClient, taxonomyClient, type GatewayClients } fro
 import type { GraphqlContext } from '../graphql/context.js';
 import type { PageRequest } from '../graphql/pagination.js';
 import type { KeylessOperationContext, OperationContext, Solution } from '../v1/operation.js';
+import type { Batch } from '../v1/streamed-json.js';
 import type { Fields, InputOf } from './fields.js';
 
 /**
@@ -106,7 +107,7 @@ export type V1Render<I, R> = (response: R, input: I, ctx: OperationContext | Key
 /** Which key of the /v1/call answer streams, and its items in rendered batches (undefined: none this time). */
 export interface V1Streamed<I, R> {
   key: string;
-  items(response: R, input: I, ctx: CallContext): AsyncIterable<readonly unknown[]> | undefined;
+  items(response: R, input: I, ctx: CallContext): AsyncIterable<Batch> | undefined;
 }
 
 /** How the operation answers as a GraphQL root field. */

@@ -233,7 +233,7 @@ export class PortfolioReads {
    * for `page.pageSize` records after the page token, which it answers as one message with the count.
    */
   async impactRecordPage(scope: ImpactScope, year: number, page: PageRequest): Promise<ServicePage<GqlImpact>> {
-    const request = { investorIdentifier: '', portfolioIdentifier: '', ...scope, reportingYear: year, pageSize: page.pageSize, limit: page.pageSize, pageToken: page.pageToken ?? '' };
+    const request = { investorIdentifier: '', portfolioIdentifier: '', ...scope, reportingYear: year, pageSize: page.pageSize, limit: page.pageSize, pageToken: page.pageToken ?? '', columns: false };
     const answer: ServicePage<GqlImpact> = { items: [], nextPageToken: '', totalCount: 0 };
     for await (const part of streamService(await callerOf(this.ctx), 'portfolio', 'streamImpactRecords', request)) {
       answer.items.push(...part.impacts.map(toImpact));

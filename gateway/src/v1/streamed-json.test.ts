@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { request } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import express from 'express';
-import { sendStreamedJson, streamedJson, WHOLE_ANSWER_BYTES } from './streamed-json.js';
+import { JsonItems, sendStreamedJson, streamedJson, WHOLE_ANSWER_BYTES, type Batch } from './streamed-json.js';
 
 /** Serves one streamed answer at GET / from a real HTTP server; answers status, headers, body and the server's error if any. */
 async function serve(make: () => ReturnType<typeof streamedJson>) {
@@ -37,7 +37,7 @@ async function serve(make: () => ReturnType<typeof streamedJson>) {
   }
 }
 
-async function* batches<T>(...list: T[][]) {
+async function* batches(...list: Batch[]) {
   for (const b of list) yield b;
 }
 
@@ -54,6 +54,13 @@ test('the bytes are JSON.stringify of the whole answer, whatever the batches (em
     assert.equal(res.headers['content-length'], String(Buffer.byteLength(whole)));
     assert.equal(res.headers['content-type'], 'application/json; charset=utf-8');
   }
+});
+
+test('batches written as JSON text (JsonItems) join the others as their items would', async () => {
+  const items = [{ a: 1 }, { a: 2 }, { a: 3 }];
+  const text = (list: unknown[]) => new JsonItems(JSON.stringify(list).slice(1, -1), list.length);
+  const res = await serve(() => streamedJson(value, 'impacts', batches(text([]), text(items.slice(0, 2)), [], items.slice(2), text(items))));
+  assert.equal(res.body, JSON.stringify({ ...value, impacts: [...items, ...items] }));
 });
 
 test('a key must be in place; the answer keeps its key order', () => {

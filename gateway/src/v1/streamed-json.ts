@@ -11,16 +11,30 @@ import type { Response } from 'express';
 export class StreamedJson {
   constructor(
     readonly head: string,
-    readonly batches: AsyncIterable<readonly unknown[]>,
+    readonly batches: AsyncIterable<Batch>,
     readonly tail: string,
   ) {}
 }
 
 /**
+ * Items already written: `text` is what JSON.stringify writes between an array's brackets for `count`
+ * items, for a batch whose JSON is cheaper to write without an object per item (impact-records-json.ts).
+ */
+export class JsonItems {
+  constructor(
+    readonly text: string,
+    readonly count: number,
+  ) {}
+}
+
+/** A batch of a streamed array: its items, or their JSON. */
+export type Batch = readonly unknown[] | JsonItems;
+
+/**
  * `value` with the array at `key` (which `value` has, in the place it keeps) streamed from `batches`.
  * The key's place is found by JSON-stringifying `value` with a fresh random marker there.
  */
-export function streamedJson(value: Readonly<Record<string, unknown>>, key: string, batches: AsyncIterable<readonly unknown[]>): StreamedJson {
+export function streamedJson(value: Readonly<Record<string, unknown>>, key: string, batches: AsyncIterable<Batch>): StreamedJson {
   if (!(key in value)) throw new Error(`A streamed answer needs its key "${key}" in place.`);
   const marker = JSON.stringify(`\u0000${randomUUID()}`);
   const text = JSON.stringify({ ...value, [key]: JSON.parse(marker) as string });
@@ -68,10 +82,11 @@ export async function sendStreamedJson(res: Response, answer: StreamedJson): Pro
       const next = await iterator.next();
       if (next.done) break;
       const batch = next.value;
-      if (batch.length === 0) continue;
-      const json = JSON.stringify(batch);
-      await write(`${items > 0 ? ',' : ''}${json.slice(1, -1)}`);
-      items += batch.length;
+      const count = batch instanceof JsonItems ? batch.count : batch.length;
+      if (count === 0) continue;
+      const json = batch instanceof JsonItems ? batch.text : JSON.stringify(batch).slice(1, -1);
+      await write(items > 0 ? `,${json}` : json);
+      items += count;
     }
   } catch (err) {
     if (!started) throw err;

@@ -5,6 +5,8 @@ import { callService, declare, streamService, type CallContext } from '../operat
 import { ESG } from '../renders.js';
 import { investorIdentifier, portfolioIdentifier, positionId, reportingYear, yesNo } from './fields.js';
 import { impactRecordRow, impactSummary } from './rows.js';
+import { impactRecordsJson } from './impact-records-json.js';
+import { JsonItems } from '../../v1/streamed-json.js';
 
 /**
  * Impacts of positions. NOT SPEC OPERATIONS: the spec computes impacts only inside addPosition
@@ -36,9 +38,13 @@ function streamedRecords(scope: { investorIdentifier: string } | { portfolioIden
   return i.includeRecords === 'no' ? undefined : renderedPages(ctx, { investorIdentifier: '', portfolioIdentifier: '', ...scope, reportingYear: i.year });
 }
 
+/**
+ * The pages in columns, written as JSON text (impact-records-json.ts); a service that answers records
+ * whole (one from before columns) is rendered record by record.
+ */
 async function* renderedPages(ctx: CallContext, request: { investorIdentifier: string; portfolioIdentifier: string; reportingYear: number }) {
-  for await (const page of streamService(ctx, 'portfolio', 'streamImpactRecords', { ...request, pageSize: RECORD_PAGE, pageToken: '', limit: 0 })) {
-    yield page.impacts.map(impactRecordRow);
+  for await (const page of streamService(ctx, 'portfolio', 'streamImpactRecords', { ...request, pageSize: RECORD_PAGE, pageToken: '', limit: 0, columns: true })) {
+    yield page.columns ? new JsonItems(impactRecordsJson(page.columns), page.columns.id.length) : page.impacts.map(impactRecordRow);
   }
 }
 

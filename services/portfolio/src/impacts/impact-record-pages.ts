@@ -1,8 +1,7 @@
 import type { EntityManager } from 'typeorm';
-import type { ImpactRecord } from '@green-impact/proto/greenimpact/portfolio/v1/portfolio';
+import type { ImpactRecord, ImpactRecordColumns, ImpactRecordPosition, ImpactRecordRowNames } from '@green-impact/proto/greenimpact/portfolio/v1/portfolio';
 import { InvalidArgumentError } from '@green-impact/shared/errors';
 import { decodeTextPageToken, encodePageToken, type PageToken } from '@green-impact/shared/paging';
-import { RECORD_COLUMNS, RECORD_SOURCE } from './impact-store.js';
 
 /**
  * The stored records of an investor's or a portfolio's positions for a year, a page at a time, in the
@@ -74,11 +73,46 @@ export interface RecordWalk {
 
 export const newRecordWalk = (): RecordWalk => ({ rowsPerPosition: 8 });
 
+/** A position's computation inputs as a page of columns carries them, with the computation's id. */
+const POSITION_COLUMNS = `
+  c.id AS "computationId", c.position_id AS "positionId", c.reporting_year AS "reportingYear",
+  inv.investor_identifier AS "investorIdentifier", a.asset_identifier AS "assetIdentifier",
+  c.framework_identifier AS "frameworkIdentifier", c.framework_currency_code AS "frameworkCurrencyCode",
+  c.position_amount_framework AS "positionAmountFrameworkCurrency", c.denominator AS "attributionDenominator",
+  c.tau, c.fx_rate AS "fxRate", c.position_amount AS "positionAmount", c.position_currency_code AS "positionCurrencyCode",
+  c.value_outstanding AS "frameworkValueOutstanding", c.allocated_amount AS "frameworkAllocatedAmount",
+  c.value_outstanding_framework AS "valueOutstandingFramework",
+  c.holding_days_in_year AS "holdingDaysInYear", c.days_in_year AS "daysInYear", c.computed_at AS "computedAt",
+  c.stale_at IS NOT NULL AS stale`;
+
+/** A record's own columns: its framework row's names and figures (the rest is its computation's). */
+const ROW_COLUMNS = `
+  i.computation_id AS "computationId", i.id,
+  i.category_id AS "categoryId", i.category_name AS "categoryName",
+  i.sub_category_id AS "subCategoryId", i.sub_category_name AS "subCategoryName",
+  i.super_indicator_id AS "superIndicatorId", i.super_indicator_name AS "superIndicatorName",
+  i.indicator_id AS "indicatorId", i.indicator_name AS "indicatorName", i.unit_id AS "unitId", i.unit_name AS "unitName",
+  i.value, i.attributed_volume AS "attributedVolume", i.indicator_value AS "indicatorValue", i.sub_category_volume AS "subCategoryVolume"`;
+
+type PositionRow = Omit<ImpactRecordPosition, 'computedAt'> & { computationId: number; computedAt: Date };
+type RowRow = ImpactRecordRowNames & { computationId: number; id: number; value: number; attributedVolume: number; indicatorValue: number; subCategoryVolume: number };
+
+export const emptyColumns = (): ImpactRecordColumns => ({ positions: [], rowNames: [], id: [], position: [], rowName: [], value: [], attributedVolume: [], indicatorValue: [], subCategoryVolume: [] });
+
+/** The page's first `n` records: the last ones and the position only they had are dropped. */
+export function keepRecords(c: ImpactRecordColumns, n: number): void {
+  if (c.id.length <= n) return;
+  for (const column of [c.id, c.position, c.rowName, c.value, c.attributedVolume, c.indicatorValue, c.subCategoryVolume]) column.length = n;
+  c.positions.length = n === 0 ? 0 : c.position[n - 1]! + 1;
+}
+
 /**
- * Up to `limit` records of the scope's positions for the year after `after`. Each read takes the next
- * positions of the scope by id (about as many as `limit` records need, from what `walk` saw so far) and
- * their records by the (computation, sub category, indicator) index: every query is bounded by the page,
- * whatever the planner knows of the tables, and none sorts the scope.
+ * Up to `limit` records of the scope's positions for the year after `after`, in columns. Each read takes
+ * the next positions of the scope by id (about as many as `limit` records need, from what `walk` saw so
+ * far), their computations, then their records by the (computation, sub category, indicator) index:
+ * every query is bounded by the page whatever the planner knows of the tables, and none sorts the scope.
+ * A record's row reads only its own 16 columns; its computation's inputs (and their timestamp, the
+ * costly column to parse) are read once per position, not once per record.
  */
 export async function recordPage(
   m: EntityManager,
@@ -88,29 +122,76 @@ export async function recordPage(
   after: RecordKey | undefined,
   limit: number,
   walk: RecordWalk = newRecordWalk(),
-): Promise<ImpactRecord[]> {
-  const out: ImpactRecord[] = [];
+): Promise<ImpactRecordColumns> {
+  const out = emptyColumns();
+  // The page's row names by indicator id (a few each: the same indicator in other sub categories).
+  const nameIndex = new Map<number, number[]>();
   let from = after ?? { positionId: 0, subCategoryId: -1, indicatorId: -1 };
-  while (out.length < limit) {
-    const want = limit - out.length;
+  while (out.id.length < limit) {
+    const want = limit - out.id.length;
     const take = Math.min(limit + 1, Math.ceil(want / walk.rowsPerPosition) + 1);
     const ids = await positionsFrom(m, scope, from.positionId, take);
     if (ids.length === 0) break;
-    const rows: (Omit<ImpactRecord, 'computedAt'> & { computedAt: Date })[] = await m.query(
-      `SELECT ${RECORD_COLUMNS}
-       FROM ${RECORD_SOURCE}
-       WHERE p.account_id = $1 AND c.reporting_year = $2 AND c.position_id = ANY($3::int[])
-         AND (c.position_id, i.sub_category_id, i.indicator_id) > ($4, $5, $6)
-       ORDER BY c.position_id, i.sub_category_id, i.indicator_id
-       LIMIT $7`,
-      [accountId, year, ids, from.positionId, from.subCategoryId, from.indicatorId, want],
+    // Each plan below starts from the computations' (position, year) key and goes by primary keys and the
+    // records' index, which holds without statistics (the records by computation_id = ANY(…) alone, or the
+    // positions joined to their computations, were planned as scans of the whole table on a fresh one).
+    const computations: PositionRow[] = await m.query(
+      `SELECT ${POSITION_COLUMNS}
+       FROM portfolio.impact_computations c
+       JOIN portfolio.positions p ON p.id = c.position_id
+       JOIN portfolio.investors inv ON inv.id = p.investor_id
+       JOIN portfolio.assets a ON a.id = p.asset_id
+       WHERE p.account_id = $1 AND c.reporting_year = $2 AND c.position_id = ANY($3::int[])`,
+      [accountId, year, ids],
     );
-    for (const r of rows) out.push({ ...r, computedAt: r.computedAt.toISOString() });
-    if (rows.length > 0) walk.rowsPerPosition = Math.max(1, rows.length / new Set(rows.map((r) => r.positionId)).size);
+    const rows: RowRow[] =
+      computations.length === 0
+        ? []
+        : await m.query(
+            `SELECT ${ROW_COLUMNS}
+             FROM portfolio.impact_computations c JOIN portfolio.impacts i ON i.computation_id = c.id
+             WHERE c.position_id = ANY($1::int[]) AND c.reporting_year = $2
+               AND (c.position_id, i.sub_category_id, i.indicator_id) > ($3, $4, $5)
+             ORDER BY c.position_id, i.sub_category_id, i.indicator_id
+             LIMIT $6`,
+            [computations.map((c) => c.positionId), year, from.positionId, from.subCategoryId, from.indicatorId, want],
+          );
+    appendRows(out, computations, rows, nameIndex);
+    if (rows.length > 0) walk.rowsPerPosition = Math.max(1, rows.length / new Set(rows.map((r) => r.computationId)).size);
     if (ids.length < take) break; // the scope has no positions after these
     from = { positionId: ids.at(-1)! + 1, subCategoryId: -1, indicatorId: -1 };
   }
   return out;
+}
+
+/** The fields of a framework row's names (ImpactRecordRowNames). */
+const NAME_FIELDS = ['categoryId', 'categoryName', 'subCategoryId', 'subCategoryName', 'superIndicatorId', 'superIndicatorName', 'indicatorId', 'indicatorName', 'unitId', 'unitName'] as const;
+
+/** Appends rows (in record order) to a page of columns: their positions and names once each. */
+function appendRows(out: ImpactRecordColumns, computations: PositionRow[], rows: RowRow[], nameIndex: Map<number, number[]>): void {
+  const byComputation = new Map(computations.map((c) => [c.computationId, c]));
+  let computationId = -1;
+  for (const r of rows) {
+    if (r.computationId !== computationId) {
+      computationId = r.computationId;
+      const { computationId: _, computedAt, ...position } = byComputation.get(computationId)!;
+      out.positions.push({ ...position, computedAt: computedAt.toISOString() });
+    }
+    const sameIndicator = nameIndex.get(r.indicatorId) ?? [];
+    let name = sameIndicator.find((n) => NAME_FIELDS.every((f) => out.rowNames[n]![f] === r[f]));
+    if (name === undefined) {
+      name = out.rowNames.length;
+      nameIndex.set(r.indicatorId, [...sameIndicator, name]);
+      out.rowNames.push(Object.fromEntries(NAME_FIELDS.map((f) => [f, r[f]])) as unknown as ImpactRecordRowNames);
+    }
+    out.id.push(r.id);
+    out.position.push(out.positions.length - 1);
+    out.rowName.push(name);
+    out.value.push(r.value);
+    out.attributedVolume.push(r.attributedVolume);
+    out.indicatorValue.push(r.indicatorValue);
+    out.subCategoryVolume.push(r.subCategoryVolume);
+  }
 }
 
 function scopeWhere(scope: RecordScope, param: number): string {

@@ -4,6 +4,7 @@ import type { ServiceError } from '@grpc/grpc-js';
 import { Visibility } from '@green-impact/proto/greenimpact/common/v1/common';
 import type { StreamImpactRecordsResponse, StreamImpactRecordsRequest } from '@green-impact/proto/greenimpact/portfolio/v1/portfolio';
 import type { Caller } from '@green-impact/shared/caller';
+import { recordsOf } from '@green-impact/shared/impact-record-columns';
 import { grpcErrorToDomain } from '@green-impact/shared/grpc/status-map';
 import { skipReason, testDatabases } from '@green-impact/testing/shared/databases';
 import { FRAMEWORK, loadFixture } from '@green-impact/testing/portfolio/fixture';
@@ -22,7 +23,7 @@ for (const db of testDatabases) {
     /** Every message of a stream, or its refusal as a DomainError. */
     const pages = async (req: Partial<StreamImpactRecordsRequest>, caller: Caller = h.investor): Promise<StreamImpactRecordsResponse[]> => {
       const out: StreamImpactRecordsResponse[] = [];
-      const request = { investorIdentifier: 'inv-s', portfolioIdentifier: '', reportingYear: YEAR, pageSize: 0, pageToken: '', limit: 0, ...req };
+      const request = { investorIdentifier: 'inv-s', portfolioIdentifier: '', reportingYear: YEAR, pageSize: 0, pageToken: '', limit: 0, columns: false, ...req };
       try {
         for await (const page of h.portfolio.streamImpactRecords(request, { caller })) out.push(page as StreamImpactRecordsResponse);
       } catch (err) {
@@ -77,6 +78,21 @@ for (const db of testDatabases) {
       const last = await pages({ pageSize: 100, limit: 100, pageToken: rest.at(-1)!.nextPageToken });
       assert.deepEqual(last.flatMap((p) => p.impacts), whole.slice(10));
       assert.equal(last.at(-1)!.nextPageToken, '');
+    });
+
+    it('in columns: the same pages and tokens, a position\'s inputs and a row\'s names once per page', async () => {
+      for (const req of [{ pageSize: 5 }, { pageSize: 4 }, { pageSize: 5, limit: 7 }, { portfolioIdentifier: 'half', pageSize: 2 }, { reportingYear: 2023 }]) {
+        const whole = await pages(req);
+        const columns = await pages({ ...req, columns: true });
+        assert.deepEqual(columns.map((p) => p.impacts), whole.map(() => []));
+        assert.deepEqual(columns.map((p) => recordsOf(p.columns!)), whole.map((p) => p.impacts));
+        assert.deepEqual(columns.map((p) => [p.nextPageToken, p.totalCount]), whole.map((p) => [p.nextPageToken, p.totalCount]));
+        for (const { columns: c } of columns) {
+          assert.deepEqual(c!.positions.map((p) => p.positionId), [...new Set(c!.positions.map((p) => p.positionId))]);
+          assert.equal(new Set(c!.position).size, c!.positions.length, 'no position without records');
+          assert.ok(c!.rowNames.length <= 3, '3 framework rows');
+        }
+      }
     });
 
     it("a portfolio's records are its positions'; a year without records is one empty page", async () => {

@@ -1,5 +1,5 @@
 import type { DataSource, EntityManager } from 'typeorm';
-import type { ImpactRecord } from '@green-impact/proto/greenimpact/portfolio/v1/portfolio';
+import type { ImpactRecord, ImpactRecordColumns } from '@green-impact/proto/greenimpact/portfolio/v1/portfolio';
 import type { Caller } from '@green-impact/shared/caller';
 import type { InvestorStore } from '../investors/investor-store.js';
 import type { PortfolioStore } from '../portfolios/portfolio-store.js';
@@ -9,7 +9,8 @@ import type { PositionStore } from '../positions/position-store.js';
 import * as v from '../validation.js';
 import type { ImpactCalculator } from './impact-calculator.js';
 import type { ImpactStore, PositionImpacts } from './impact-store.js';
-import { countRecords, decodeRecordToken, newRecordWalk, recordLimit, recordPage, recordPageSize, recordToken, type RecordScope } from './impact-record-pages.js';
+import { recordAt, recordsOf } from '@green-impact/shared/impact-record-columns';
+import { countRecords, decodeRecordToken, keepRecords, newRecordWalk, recordLimit, recordPage, recordPageSize, recordToken, type RecordScope } from './impact-record-pages.js';
 import { ImpactTotalsReader, type ImpactScope } from './impact-totals.js';
 import type { IndicatorTotal, SubCategoryVolumeTotal } from './totals.js';
 
@@ -32,10 +33,13 @@ export interface RecordPagesRequest {
   pageSize: number;
   pageToken: string;
   limit: number;
+  /** The records in `columns` (ImpactRecordColumns) rather than whole in `impacts`. */
+  columns: boolean;
 }
 
 export interface RecordPagesPage {
   impacts: ImpactRecord[];
+  columns?: ImpactRecordColumns | undefined;
   nextPageToken: string;
   totalCount?: number | undefined;
 }
@@ -115,15 +119,20 @@ export class ImpactService {
     for (;;) {
       const want = limit > 0 ? Math.min(size, limit - sent) : size;
       // One row more than the page: whether another page follows, without a count.
-      const rows = await recordPage(m, caller.accountId, scope, year, after?.id, want + 1, walk);
-      const impacts = rows.slice(0, want);
-      const last = impacts.at(-1);
-      offset += impacts.length;
-      sent += impacts.length;
-      const more = rows.length > want && last !== undefined;
-      yield { impacts, nextPageToken: more ? recordToken(offset, last) : '', ...(totalCount === undefined ? {} : { totalCount }) };
+      const columns = await recordPage(m, caller.accountId, scope, year, after?.id, want + 1, walk);
+      const more = columns.id.length > want;
+      keepRecords(columns, want);
+      const count = columns.id.length;
+      const last = count > 0 ? recordAt(columns, count - 1) : undefined;
+      offset += count;
+      sent += count;
+      yield {
+        ...(req.columns ? { impacts: [], columns } : { impacts: recordsOf(columns) }),
+        nextPageToken: more && last ? recordToken(offset, last) : '',
+        ...(totalCount === undefined ? {} : { totalCount }),
+      };
       totalCount = undefined;
-      if (!more || (limit > 0 && sent >= limit)) return;
+      if (!more || !last || (limit > 0 && sent >= limit)) return;
       after = { offset, id: { positionId: last.positionId, subCategoryId: last.subCategoryId, indicatorId: last.indicatorId } };
     }
   }
