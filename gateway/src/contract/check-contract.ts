@@ -32,7 +32,7 @@ function release(version: string): void {
   writeFileSync(path.join(dir, 'openapi.json'), `${JSON.stringify(openApiDocument(operationTable, version), null, 2)}\n`);
   const changelog = readFileSync(changelogPath, 'utf8');
   const date = new Date().toISOString().slice(0, 10);
-  writeFileSync(changelogPath, changelog.replace(/^## Unreleased\s*$/m, `## Unreleased\n\n## ${version} (${date})`));
+  writeFileSync(changelogPath, changelog.replace(/^## Unreleased\s*$/m, `## Unreleased\n\n## ${version} (${date})\n`));
   process.stdout.write(`released the contract as ${version}: ${path.relative(root, dir)}\n`);
 }
 

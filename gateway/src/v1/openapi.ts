@@ -214,7 +214,10 @@ function answerSchemas(entries: readonly OperationEntry[]): Record<string, Schem
 }
 
 /** The OpenAPI 3.1 document of POST /v1/call for this table. */
-export function openApiDocument(table: OperationTable, version = '1.0.0'): Schema {
+/** The contract version this gateway serves: the newest release (docs/contract/releases, docs/api-changelog.md). */
+export const CONTRACT_VERSION = '2.0.0';
+
+export function openApiDocument(table: OperationTable, version = CONTRACT_VERSION): Schema {
   const schemas: Record<string, Schema> = {};
   const bySolution = new Map<Solution, OperationEntry[]>();
   for (const entry of table.entries) bySolution.set(entry.solution, [...(bySolution.get(entry.solution) ?? []), entry]);
