@@ -21,7 +21,7 @@ import {
   type GqlPosition,
   type ImpactScope,
 } from './portfolio-objects.js';
-import { pageFields, type PageRequest, type ServicePage } from './pagination.js';
+import type { PageRequest, ServicePage } from './pagination.js';
 import { RequestMemo } from './request-memo.js';
 
 /**
@@ -93,12 +93,6 @@ export class PortfolioReads {
     });
   }
 
-  /** One page of the visible assets, paged by the service (keyset on the asset id, with its count). */
-  async assetsPage(filter: AssetListing, page: PageRequest): Promise<ServicePage<GqlAsset>> {
-    const req = { issuerVisibility: filter.visibility, issuerIdentifier: filter.issuerIdentifier, frameworkIdentifier: filter.frameworkIdentifier, ...pageFields(page) };
-    const res = await this.client().getAssets(req, await callAs(this.ctx));
-    return { items: res.assets.map(toAsset), nextPageToken: res.nextPageToken, totalCount: res.totalCount ?? res.assets.length };
-  }
 
   /** The asset an identifier reads for the caller (own first, else public); undefined when none is visible. */
   asset(identifier: string): Promise<GqlAsset | undefined> {
@@ -119,12 +113,6 @@ export class PortfolioReads {
 
   // ---- investors ----
 
-  /** One page of the account's investors, paged by the service (keyset on the investor id, with its count). */
-  async investorsPage(decryptionKey: Key, page: PageRequest): Promise<ServicePage<GqlInvestor>> {
-    const req = { decryptionKey, pageSize: page.pageSize, ...(page.pageToken === undefined ? {} : { pageToken: page.pageToken }) };
-    const res = await this.client().getInvestors(req, await callAs(this.ctx));
-    return { items: res.investors.map((i) => toInvestor(i, decryptionKey)), nextPageToken: res.nextPageToken, totalCount: res.totalCount ?? res.investors.length };
-  }
 
   investor(identifier: string, decryptionKey: Key): Promise<GqlInvestor | undefined> {
     let loader = this.investorLoaders.get(decryptionKey);
@@ -148,16 +136,6 @@ export class PortfolioReads {
     );
   }
 
-  /** One page of the listing, paged by the service (keyset on the position id, with its count). */
-  async positionsPage(listing: PositionListing, page: PageRequest): Promise<ServicePage<GqlPosition>> {
-    const req = {
-      ...positionsRequest(listing),
-      pageSize: page.pageSize,
-      ...(page.pageToken === undefined ? {} : { pageToken: page.pageToken }),
-    };
-    const res = await this.client().getPositions(req, await callAs(this.ctx));
-    return { items: res.positions.map((p) => toPosition(p, listing.decryptionKey)), nextPageToken: res.nextPageToken, totalCount: res.totalCount ?? res.positions.length };
-  }
 
   /**
    * From one listing of every position of the account, whatever the number of investors asked about. The
@@ -194,13 +172,6 @@ export class PortfolioReads {
     });
   }
 
-  /** One page of the listing, paged by the service (keyset on the portfolio id, with its count). */
-  async portfoliosPage(listing: PortfolioListing, page: PageRequest): Promise<ServicePage<GqlPortfolio>> {
-    const { filter, decryptionKey } = listing;
-    const req = { investorIdentifier: listing.investorIdentifier, assetIdentifier: listing.assetIdentifier, decryptionKey, ...filter, ...pageFields(page) };
-    const res = await this.client().getPortfolios(req, await callAs(this.ctx));
-    return { items: res.portfolios.map((p) => toPortfolio(p, decryptionKey)), nextPageToken: res.nextPageToken, totalCount: res.totalCount ?? res.portfolios.length };
-  }
 
   /** One portfolio of the account (identifiers are unique per account), from the listing read without the key. */
   async portfolio(identifier: string, decryptionKey: Key): Promise<GqlPortfolio | undefined> {
