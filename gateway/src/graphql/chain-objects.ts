@@ -112,8 +112,6 @@ export function toGqlNetwork(n: Network) {
   };
 }
 
-export type GqlDocumentEntry = ReturnType<typeof toGqlDocumentEntry>;
-
 export function toGqlDocumentEntry(e: DocumentJobEntry) {
   return {
     id: e.id,

@@ -18,10 +18,6 @@ export function accountRoleToGql(role: AccountRole): GqlAccountRole {
   return role === AccountRole.ACCOUNT_ROLE_OPERATOR ? 'OPERATOR' : 'USER';
 }
 
-export function accountRoleFromGql(role: GqlAccountRole): AccountRole {
-  return role === 'OPERATOR' ? AccountRole.ACCOUNT_ROLE_OPERATOR : AccountRole.ACCOUNT_ROLE_USER;
-}
-
 export function account(a: Account) {
   return { id: a.id, name: a.name, role: accountRoleToGql(a.role), createdAt: a.createdAt };
 }
