@@ -103,10 +103,6 @@ export class InternalError extends DomainError {
   }
 }
 
-export function isDomainError(err: unknown): err is DomainError {
-  return err instanceof DomainError;
-}
-
 /** Echoed input is cut short: a message must stay readable whatever a client sends. */
 export function truncate(value: string, max = 40): string {
   return value.length > max ? `${value.slice(0, max)}…` : value;

@@ -1,35 +1,16 @@
-import { context, propagation, trace, ROOT_CONTEXT, type Context, type TextMapGetter, type TextMapSetter } from '@opentelemetry/api';
-import type { Metadata } from '@grpc/grpc-js';
+import { context, propagation, trace, ROOT_CONTEXT, type Context, type TextMapGetter } from '@opentelemetry/api';
 
 /**
- * Where trace context travels (W3C `traceparent`/`tracestate`): gRPC metadata, bus message headers, HTTP
- * request headers. Only the trace context goes in or out, never baggage: nothing a client sends can land
- * in another service's attributes or logs.
+ * Where trace context travels (W3C `traceparent`/`tracestate`) outside gRPC, whose instrumentation carries
+ * it in the calls' metadata: bus message headers, HTTP request headers. Only the trace context goes in or
+ * out, never baggage: nothing a client sends can land in another service's attributes or logs.
  */
-
-const metadataGetter: TextMapGetter<Metadata> = {
-  keys: (m) => Object.keys(m.getMap()),
-  get: (m, key) => {
-    const v = m.get(key)[0];
-    return typeof v === 'string' ? v : undefined;
-  },
-};
-const metadataSetter: TextMapSetter<Metadata> = { set: (m, key, value) => m.set(key, value) };
 
 type Headers = Record<string, string | string[] | undefined>;
 const headersGetter: TextMapGetter<Headers> = {
   keys: (h) => Object.keys(h),
   get: (h, key) => h[key],
 };
-
-/** The context a gRPC call's metadata carries, or the root context. */
-export function contextFromMetadata(metadata: Metadata): Context {
-  return propagation.extract(ROOT_CONTEXT, metadata, metadataGetter);
-}
-
-export function injectIntoMetadata(ctx: Context, metadata: Metadata): void {
-  propagation.inject(ctx, metadata, metadataSetter);
-}
 
 /** The context HTTP or bus headers carry, or the root context. */
 export function contextFromHeaders(headers: Headers): Context {
