@@ -4,7 +4,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { schema } from '../graphql/executable-schema.js';
-import { openApiDocument } from '../v1/openapi.js';
+import { CONTRACT_VERSION, openApiDocument } from '../v1/openapi.js';
 import { operationTable } from '../v1/operation-table.js';
 import { graphqlBreakingChanges, openApiBreakingChanges, releases, unrecorded } from './contract-changes.js';
 
@@ -78,5 +78,12 @@ enum Status { QUEUED }`;
       ...openApiBreakingChanges(JSON.parse(readFileSync(path.join(dir, 'openapi.json'), 'utf8')) as Record<string, unknown>, openApiDocument(operationTable)),
     ];
     assert.deepEqual(unrecorded(changes, readFileSync(path.join(root, 'docs/api-changelog.md'), 'utf8')), []);
+  });
+
+  it('the gateway serves, and the client package carries, the version of the newest release', () => {
+    const newest = releases().at(-1) ?? '';
+    assert.equal(CONTRACT_VERSION, newest, 'openapi.ts CONTRACT_VERSION');
+    assert.equal((JSON.parse(readFileSync(path.join(root, 'clients/typescript/package.json'), 'utf8')) as { version: string }).version, newest);
+    assert.match(readFileSync(path.join(root, 'docs/api-changelog.md'), 'utf8'), new RegExp(`^## ${newest.replaceAll('.', '\\.')} \\(\\d{4}-\\d{2}-\\d{2}\\)$`, 'm'));
   });
 });
