@@ -153,7 +153,7 @@ export async function readEveryRecord({ gatewayUrl, key, investor, year, pid, cp
  * The same read in the production shape (lib/overhead-distributed.mjs): the gateway and each service in a
  * process of their own, on `databaseUrl`, where impactsAtScale stored the records. The RSS growth is the
  * gateway process's alone; the CPU time is reported per process, with the PostgreSQL backends of the database
- * and `extraCpuGroups` (the one-process system, idle meanwhile). BENCH_CPU_PROF=<dir>: every process of the
+ * and `extraCpuGroups` (the one-process system, serving nothing meanwhile). BENCH_CPU_PROF=<dir>: every process of the
  * shape runs with --cpu-prof, its profile (start to stop, the reads most of it) written to a directory
  * production-* there as <process>.cpuprofile.
  */
