@@ -11,9 +11,13 @@
 //      N, and on PostgreSQL a portfolio at scale (lib/impact-scale.mjs): 10 000 positions × 24 framework
 //      rows computed and stored set-based, then the investor's and the portfolio's impacts read, and every
 //      record through /v1/call streamed (lib/streamed-read.mjs: recordsReadMs, recordsReadRows, firstByteMs,
-//      gatewayRssGrowthMb and recordsReadCpuMs of the system's process). BENCH_ONLY=scale runs this part
-//      alone; BENCH_CPU_PROF=<dir> writes a CPU profile of the system's process over the streamed reads
-//      there (system.cpuprofile, lib/system-child.mjs). Then
+//      gatewayRssGrowthMb and recordsReadCpuMs of the system's process, with the CPU time of the PostgreSQL
+//      backends), then the same read in the production shape on the same database (impacts.scale.distributed:
+//      the gateway and each service in a process of its own, the RSS growth the gateway process's, the CPU
+//      time per process; BENCH_DISTRIBUTED=0 skips it). A read that fails or is cut is reported as `failed`.
+//      BENCH_ONLY=scale runs this part alone; BENCH_CPU_PROF=<dir> writes a CPU profile of the system's
+//      process over the streamed reads there (system.cpuprofile, lib/system-child.mjs) and one of each process
+//      of the production shape (production-*/<process>.cpuprofile). Then
 //      impacts.scale100k (lib/impact-scale100k.mjs): 100 000 positions (2.4 million rows) recomputed and
 //      stored through the tracked recompute job, firstComputeMs (goal 20 s); BENCH_SCALE100K_N=0 skips it,
 //      BENCH_ONLY=scale100k runs it alone.
@@ -22,7 +26,8 @@
 //      PGlite and on PostgreSQL.
 //  (a') the same as (a) with the gateway and each service in a process of its own (lib/overhead-distributed.mjs,
 //      scripts/start-distributed.mjs) on PostgreSQL, with the CPU time per request of the gateway, of each
-//      service, of PostgreSQL and of the load client; BENCH_DISTRIBUTED=0 skips it (and (e)).
+//      service, of PostgreSQL and of the load client; BENCH_DISTRIBUTED=0 skips it (and (e), and the
+//      production-shape read of (b)).
 //  (e) in that same topology, the read mix of `npm run load` (lib/load-mix.mjs): closed loop for the saturated
 //      rate, then open loop at half of it (lib/open-loop.mjs), p50/p99 from each request's scheduled time.
 //  (d) chain jobs at the node's speed (lib/chain-replicas.mjs, also `npm run bench:chain`): 1 and 2
@@ -49,7 +54,7 @@ import { overheadDistributed } from './lib/overhead-distributed.mjs';
 import { clockTicks, cpuProbe, pidsGroup, postgresBackendsGroup } from './lib/cpu.mjs';
 import { httpClient, pool, retryingUnavailable } from './lib/http.mjs';
 import { machine } from './lib/machine.mjs';
-import { impactsAtScale } from './lib/impact-scale.mjs';
+import { impactsAtScale, recordsReadInProductionShape } from './lib/impact-scale.mjs';
 import { impactsAt100k } from './lib/impact-scale100k.mjs';
 import { chainReplicas } from './lib/chain-replicas.mjs';
 import { chainBatched } from './lib/chain-batched.mjs';
@@ -127,7 +132,11 @@ async function onDatabase(db) {
 
     // (b) at scale, on PostgreSQL (the production database; PGlite is the single-process default).
     if (db === 'postgresql' && SCALE_N > 0 && !ONLY_100K) {
-      report.impacts.scale = await impactsAtScale({ client, grpc, data, year: YEAR, positions: SCALE_N, gatewayUrl: system.gatewayUrl, systemPid: system.pid, progress: (msg) => progress(`[${db}] (b) ${msg}`) });
+      report.impacts.scale = await impactsAtScale({ client, grpc, data, year: YEAR, positions: SCALE_N, gatewayUrl: system.gatewayUrl, systemPid: system.pid, cpu, progress: (msg) => progress(`[${db}] (b) ${msg}`) });
+      // The same records read again in the production shape, on this database (the one-process system idles).
+      if (process.env.BENCH_DISTRIBUTED !== '0') {
+        report.impacts.scale.distributed = await recordsReadInProductionShape({ databaseUrl: scratch.url, operatorKey: OPERATOR_KEY, key: data.key, investor: report.impacts.scale.investor, year: YEAR, extraCpuGroups: { system: pidsGroup(system.pid) }, progress: (msg) => progress(`[${db}] (b) production shape: ${msg}`) }).catch((err) => ({ failed: String(err.message ?? err).slice(0, 500) }));
+      }
     }
     if (db === 'postgresql' && SCALE100K_N > 0) {
       report.impacts.scale100k = await impactsAt100k({ client, data, year: YEAR, positions: SCALE100K_N, databaseUrl: scratch.url, systemPid: system.pid, progress: (msg) => progress(`[${db}] (b) 100k: ${msg}`) });

@@ -2,9 +2,15 @@
 // 24 rows, all of them in one portfolio, seeded through PortfolioService over gRPC. Measures the
 // set-based recompute and store of every position's impacts, then the reads of the investor's and the
 // portfolio's impacts (totals, without the 240 000 records) through gRPC, /v1/call and GraphQL.
+import { mkdtempSync, readdirSync, renameSync } from 'node:fs';
+import { loadavg } from 'node:os';
+import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { ESG, pool } from './http.mjs';
+import { cpuProbe, postgresBackendsGroup } from './cpu.mjs';
+import { startProductionShape } from './overhead-distributed.mjs';
 import { streamedRead } from './streamed-read.mjs';
+import { POSTGRES_SERVER_URL } from './system.mjs';
 
 const round = (x, d = 2) => Math.round(x * 10 ** d) / 10 ** d;
 
@@ -47,7 +53,7 @@ export async function scaleFramework(me, data, year, suffix) {
   return { framework, rows, assets };
 }
 
-export async function impactsAtScale({ client, grpc, data, year, positions: n, progress, gatewayUrl, systemPid }) {
+export async function impactsAtScale({ client, grpc, data, year, positions: n, progress, gatewayUrl, systemPid, cpu }) {
   const caller = { accountId: data.accountId, role: 'user' };
   const me = (operation, parameters) => client.v1(data.key, ESG, operation, parameters);
   const investor = 'INV-SCALE';
@@ -96,30 +102,82 @@ export async function impactsAtScale({ client, grpc, data, year, positions: n, p
       .getInvestorImpacts({ investorIdentifier: investor, reportingYear: year, computeMissing: false, omitRecords: false }, { caller })
       .catch((err) => ({ failed: String(err.message ?? err).slice(0, 200) })),
   );
-  // Every record through /v1/call, streamed (StreamImpactRecords pages, written as they come): twice, the
-  // faster read's times, the larger RSS growth of the system's process (gateway and services share it here).
-  const records = [];
   // BENCH_CPU_PROF: the system process profiles from here on (system-child.mjs).
   if (process.env.BENCH_CPU_PROF) process.kill(systemPid, 'SIGUSR2');
-  for (let run = 0; run < 2; run++) {
-    records.push(await streamedRead({ baseUrl: gatewayUrl, key: data.key, body: { solution: ESG, operation: 'getInvestorImpacts', parameters: { investor_identifier: investor, reporting_year: year } }, rowKey: '"impact_id":', pid: systemPid }));
-    progress(`all records through /v1/call: ${JSON.stringify(records.at(-1))}`);
-  }
-  const fastest = records.reduce((a, b) => (b.ms < a.ms ? b : a));
+  const records = await readEveryRecord({ gatewayUrl, key: data.key, investor, year, pid: systemPid, cpu, progress });
   return {
     positions: n,
+    investor,
     frameworkRows: rows,
     impactRows: n * rows,
     stored,
     firstComputeMs: round(first.ms),
     readMs,
     investorImpactsWithRecords: { ms: round(withRecords.ms), records: withRecords.result.impacts?.length ?? 0, failed: withRecords.result.failed },
+    ...records,
+  };
+}
+
+/**
+ * Every record of `investor` for `year` through /v1/call, streamed (StreamImpactRecords pages, written as
+ * they come): twice, the faster read's times and CPU (of `pid`, and of every process `cpu` probes), the larger
+ * RSS growth of `pid` (the gateway's process, or the one process that holds gateway and services). A read that
+ * failed is listed with how; the figures are of those that did not (none: `failed` instead).
+ */
+export async function readEveryRecord({ gatewayUrl, key, investor, year, pid, cpu, progress }) {
+  const reads = [];
+  const loadAtStart = round(loadavg()[0]);
+  for (let run = 0; run < 2; run++) {
+    reads.push(await streamedRead({ baseUrl: gatewayUrl, key, body: { solution: ESG, operation: 'getInvestorImpacts', parameters: { investor_identifier: investor, reporting_year: year } }, rowKey: '"impact_id":', pid, cpu }));
+    progress(`all records through /v1/call: ${JSON.stringify(reads.at(-1))}`);
+  }
+  const loadAverage1m = [loadAtStart, round(loadavg()[0])];
+  const whole = reads.filter((r) => !r.failed);
+  if (!whole.length) return { failed: reads.map((r) => r.failed).join('; '), loadAverage1m, recordsReads: reads };
+  const fastest = whole.reduce((a, b) => (b.ms < a.ms ? b : a));
+  return {
     recordsReadMs: fastest.ms,
     recordsReadCpuMs: fastest.cpuMs,
+    ...(fastest.cpuMsByProcess ? { recordsReadCpuMsByProcess: fastest.cpuMsByProcess } : {}),
     recordsReadRows: fastest.rows,
     recordsReadMegabytes: fastest.megabytes,
     firstByteMs: fastest.firstByteMs,
-    gatewayRssGrowthMb: Math.max(...records.map((r) => r.rssGrowthMb ?? 0)),
-    recordsReads: records,
+    gatewayRssGrowthMb: Math.max(...whole.map((r) => r.rssGrowthMb ?? 0)),
+    loadAverage1m,
+    ...(whole.length < reads.length ? { failed: reads.filter((r) => r.failed).map((r) => r.failed).join('; ') } : {}),
+    recordsReads: reads,
   };
+}
+
+/**
+ * The same read in the production shape (lib/overhead-distributed.mjs): the gateway and each service in a
+ * process of their own, on `databaseUrl`, where impactsAtScale stored the records. The RSS growth is the
+ * gateway process's alone; the CPU time is reported per process, with the PostgreSQL backends of the database
+ * and `extraCpuGroups` (the one-process system, serving nothing meanwhile). BENCH_CPU_PROF=<dir>: every process of the
+ * shape runs with --cpu-prof, its profile (start to stop, the reads most of it) written to a directory
+ * production-* there as <process>.cpuprofile.
+ */
+export async function recordsReadInProductionShape({ databaseUrl, operatorKey, key, investor, year, extraCpuGroups = {}, progress }) {
+  const profileDir = process.env.BENCH_CPU_PROF && mkdtempSync(join(process.env.BENCH_CPU_PROF, 'production-'));
+  const shape = await startProductionShape({ databaseUrl, operatorKey, nodeOptions: profileDir && `--cpu-prof --cpu-prof-dir=${profileDir}`, progress });
+  let postgres;
+  try {
+    postgres = await postgresBackendsGroup(POSTGRES_SERVER_URL, new URL(databaseUrl).pathname.slice(1));
+    const cpu = cpuProbe({ ...shape.cpuGroups(), postgresql: postgres, ...extraCpuGroups });
+    const records = await readEveryRecord({ gatewayUrl: shape.url, key, investor, year, pid: shape.pids.gateway, cpu, progress });
+    return { ...records, ...(shape.notes.length ? { notes: shape.notes } : {}) };
+  } finally {
+    await postgres?.close();
+    await shape.stop();
+    if (profileDir) nameProfiles(profileDir, shape.pids);
+  }
+}
+
+/** --cpu-prof names a profile CPU.<date>.<time>.<pid>.<thread>.<n>.cpuprofile: renamed after its process. */
+function nameProfiles(dir, pids) {
+  const names = new Map(Object.entries(pids).map(([name, pid]) => [String(pid), name]));
+  for (const file of readdirSync(dir)) {
+    const name = names.get(file.split('.')[3]);
+    if (name) renameSync(join(dir, file), join(dir, `${name}.cpuprofile`));
+  }
 }

@@ -32,59 +32,94 @@ export function topologyPids(starterPid) {
   return pids;
 }
 
-export async function overheadDistributed({ operatorKey, sizes, year, concurrency, seconds, progress }) {
-  const { startTopology, topologyEnv, topologyPorts } = await importDist('test/dist/support/distributed.js');
-  const { createGrpcClient } = await importDist('services/shared/dist/grpc/client.js');
-  const { callerKeysForChildren } = await importDist('testing/dist/shared/caller-keys.js');
-  const taxonomyProto = await importDist('proto/dist/gen/greenimpact/taxonomy/v1/taxonomy.js');
-  const portfolioProto = await importDist('proto/dist/gen/greenimpact/portfolio/v1/portfolio.js');
-  const scratch = await scratchPostgres();
-  if (scratch.unreachable) return { skipped: scratch.unreachable };
-  const contentDir = mkdtempSync(join(tmpdir(), 'bench-distributed-'));
-  try {
-    return await measureInTopology({ startTopology, topologyEnv, topologyPorts, createGrpcClient, callerKeysForChildren, taxonomyProto, portfolioProto, scratch, contentDir, operatorKey, sizes, year, concurrency, seconds, progress });
-  } finally {
-    // Also when the topology did not start: the scratch database and the content directory go either way.
-    await scratch.stop();
-    rmSync(contentDir, { recursive: true, force: true });
-  }
-}
+/** The processes of the production shape, in the order the CPU tables list them. */
+const TOPOLOGY_PROCESSES = ['gateway', 'identity', 'taxonomy', 'portfolio', 'chain'];
 
 // Five Node processes starting at once on a busy 2-core machine can take well over the tests' 45 s.
 const TOPOLOGY_READY_MS = 180_000;
 
-async function measureInTopology({ startTopology, topologyEnv, topologyPorts, createGrpcClient, callerKeysForChildren, taxonomyProto, portfolioProto, scratch, contentDir, operatorKey, sizes, year, concurrency, seconds, progress }) {
+/**
+ * The production shape on the PostgreSQL database `databaseUrl` (already migrated or not): the gateway and
+ * each service in a process of their own, with `operatorKey` as the bootstrap key and this process's caller
+ * key as the gateway's (the bench's own gRPC calls go straight to the services). `nodeOptions`: NODE_OPTIONS
+ * of every process (a CPU profile, say). Answers { url, ports, pids: { gateway: pid, … }, notes, stop() }
+ * once every backend serves; `notes` say when a process's CPU cannot be measured.
+ */
+export async function startProductionShape({ databaseUrl, operatorKey, nodeOptions, progress }) {
+  const { startTopology, topologyEnv, topologyPorts } = await importDist('test/dist/support/distributed.js');
+  const { callerKeysForChildren } = await importDist('testing/dist/shared/caller-keys.js');
+  const contentDir = mkdtempSync(join(tmpdir(), 'bench-distributed-'));
   progress('starting the gateway and the services, a process each…');
-  const topology = await startTopology(
-    topologyEnv(await topologyPorts(), {
-      DATABASE_URL: scratch.url,
-      CONTENT_DIR: contentDir,
-      BOOTSTRAP_API_KEY: operatorKey,
-      // The gateway's key is this process's too: the bench's own gRPC calls go straight to the services.
-      CALLER_SIGNING_KEY: callerKeysForChildren().CALLER_SIGNING_KEY,
-      LOG_LEVEL: 'error',
-      NODE_ENV: 'production',
-      DOCUMENT_LINK_SECRET: randomBytes(32).toString('base64'),
-      // One key from one address: the bench measures what the system does, not what the limits let through.
-      RATE_LIMIT_PER_KEY: '0',
-      RATE_LIMIT_PER_ADDRESS: '0',
-    }),
-    TOPOLOGY_READY_MS,
-  );
+  let topology;
+  try {
+    topology = await startTopology(
+      topologyEnv(await topologyPorts(), {
+        DATABASE_URL: databaseUrl,
+        CONTENT_DIR: contentDir,
+        BOOTSTRAP_API_KEY: operatorKey,
+        CALLER_SIGNING_KEY: callerKeysForChildren().CALLER_SIGNING_KEY,
+        LOG_LEVEL: 'error',
+        NODE_ENV: 'production',
+        DOCUMENT_LINK_SECRET: randomBytes(32).toString('base64'),
+        // One key from one address: the bench measures what the system does, not what the limits let through.
+        RATE_LIMIT_PER_KEY: '0',
+        RATE_LIMIT_PER_ADDRESS: '0',
+        ...(nodeOptions ? { NODE_OPTIONS: nodeOptions } : {}),
+      }),
+      TOPOLOGY_READY_MS,
+    );
+  } catch (err) {
+    rmSync(contentDir, { recursive: true, force: true });
+    throw err;
+  }
+  const pids = topologyPids(topology.child.pid);
+  const notes = [];
+  if (!procAvailable) notes.push('CPU per process: unavailable, this is not Linux (no /proc).');
+  else if (TOPOLOGY_PROCESSES.some((n) => !pids[n])) notes.push(`CPU per process: no process found for ${TOPOLOGY_PROCESSES.filter((n) => !pids[n]).join(', ')} among the starter's children.`);
+  return {
+    url: topology.url,
+    ports: topology.ports,
+    pids,
+    notes,
+    /** The probe groups of the processes (lib/cpu.mjs), one each. */
+    cpuGroups: () => Object.fromEntries(TOPOLOGY_PROCESSES.map((n) => [n, pidsGroup(...(pids[n] ? [pids[n]] : []))])),
+    async stop() {
+      await topology.stop();
+      rmSync(contentDir, { recursive: true, force: true });
+    },
+  };
+}
+
+export async function overheadDistributed({ operatorKey, sizes, year, concurrency, seconds, progress }) {
+  const { createGrpcClient } = await importDist('services/shared/dist/grpc/client.js');
+  const taxonomyProto = await importDist('proto/dist/gen/greenimpact/taxonomy/v1/taxonomy.js');
+  const portfolioProto = await importDist('proto/dist/gen/greenimpact/portfolio/v1/portfolio.js');
+  const scratch = await scratchPostgres();
+  if (scratch.unreachable) return { skipped: scratch.unreachable };
+  try {
+    const topology = await startProductionShape({ databaseUrl: scratch.url, operatorKey, progress });
+    try {
+      return await measureInTopology({ topology, createGrpcClient, taxonomyProto, portfolioProto, scratch, operatorKey, sizes, year, concurrency, seconds, progress });
+    } finally {
+      await topology.stop();
+    }
+  } finally {
+    // Also when the topology did not start: the scratch database goes either way.
+    await scratch.stop();
+  }
+}
+
+async function measureInTopology({ topology, createGrpcClient, taxonomyProto, portfolioProto, scratch, operatorKey, sizes, year, concurrency, seconds, progress }) {
   const client = httpClient(topology.url, { connections: concurrency * 2 });
   const grpc = {
     taxonomy: createGrpcClient(taxonomyProto.TaxonomyServiceService, `127.0.0.1:${topology.ports.taxonomy}`),
     portfolio: createGrpcClient(portfolioProto.PortfolioServiceService, `127.0.0.1:${topology.ports.portfolio}`),
   };
-  const notes = [];
+  const notes = [...topology.notes];
   let postgres;
   try {
     postgres = await postgresBackendsGroup(POSTGRES_SERVER_URL, new URL(scratch.url).pathname.slice(1));
-    const pids = topologyPids(topology.child.pid);
-    const names = ['gateway', 'identity', 'taxonomy', 'portfolio', 'chain'];
-    if (!procAvailable) notes.push('CPU per request: unavailable, this is not Linux (no /proc).');
-    else if (names.some((n) => !pids[n])) notes.push(`CPU per request: no process found for ${names.filter((n) => !pids[n]).join(', ')} among the starter's children.`);
-    const cpu = cpuProbe({ ...Object.fromEntries(names.map((n) => [n, pidsGroup(...(pids[n] ? [pids[n]] : []))])), postgresql: postgres });
+    const cpu = cpuProbe({ ...topology.cpuGroups(), postgresql: postgres });
     progress(`seeding ${JSON.stringify(sizes)}…`);
     const data = await seedDataset(client, operatorKey, { sizes, year });
     const metricsUrls = Object.values(topology.ports.metrics).filter((p) => p > 0).map((p) => `http://127.0.0.1:${p}/metrics`);
@@ -114,6 +149,5 @@ async function measureInTopology({ startTopology, topologyEnv, topologyPorts, cr
     await postgres?.close();
     client.close();
     for (const c of Object.values(grpc)) c.close();
-    await topology.stop();
   }
 }

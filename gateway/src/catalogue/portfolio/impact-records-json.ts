@@ -19,6 +19,12 @@ const FIGURES: Record<string, (c: ImpactRecordColumns) => number[]> = {
   sub_category_volume: (c) => c.subCategoryVolume,
 };
 
+/**
+ * Figures a record takes from its framework row, so the same few values on every position's records: each
+ * value's text is written once a page and reused (value and attributed_volume are nearly all distinct).
+ */
+const ROW_FIGURES = new Set(['indicator_value', 'sub_category_volume']);
+
 /** The keys of impactRecordRow that name the record's framework row (ImpactRecordRowNames). */
 const NAMES = new Set(['category_id', 'category_name', 'sub_category_id', 'sub_category_name', 'super_indicator_id', 'super_indicator_name', 'indicator_id', 'indicator_name', 'unit_id', 'unit_name']);
 
@@ -31,6 +37,8 @@ const ROW_NAMES = Symbol('row names');
 interface Layout {
   texts: string[];
   slots: Slot[];
+  /** Per slot: a figure of the framework row (ROW_FIGURES). */
+  rowFigure: boolean[];
 }
 
 /** `"a":1,"b":2`: the keys' pairs as JSON.stringify writes them inside an object. */
@@ -42,7 +50,7 @@ const num = (x: number) => (Number.isFinite(x) ? String(x) : 'null');
 /** The layout of the records of record n's position: its keys' text, slots for the rest. */
 function layout(c: ImpactRecordColumns, n: number): Layout {
   const row: Record<string, unknown> = impactRecordRow(recordAt(c, n));
-  const out: Layout = { texts: [], slots: [] };
+  const out: Layout = { texts: [], slots: [], rowFigure: [] };
   let text = '{';
   let run: string[] = [];
   const flush = () => {
@@ -55,6 +63,7 @@ function layout(c: ImpactRecordColumns, n: number): Layout {
     if (key !== undefined) text += `${JSON.stringify(key)}:`;
     out.texts.push(text);
     out.slots.push(s);
+    out.rowFigure.push(key !== undefined && ROW_FIGURES.has(key));
     text = '';
   };
   for (const key of Object.keys(row)) {
@@ -84,12 +93,19 @@ export function impactRecordsJson(c: ImpactRecordColumns): string {
   const names: string[] = [];
   const layouts: Layout[] = [];
   const parts: string[] = [];
+  // A number's text is the same whatever its record (Map keys: SameValueZero, and -0 and 0 both write 0).
+  const rowFigures = new Map<number, string>();
+  const rowFigure = (x: number) => {
+    let text = rowFigures.get(x);
+    if (text === undefined) rowFigures.set(x, (text = num(x)));
+    return text;
+  };
   for (let n = 0; n < c.id.length; n++) {
     if (n > 0) parts.push(',');
-    const { texts, slots } = (layouts[c.position[n]!] ??= layout(c, n));
+    const { texts, slots, rowFigure: isRowFigure } = (layouts[c.position[n]!] ??= layout(c, n));
     for (let i = 0; i < slots.length; i++) {
       const slot = slots[i]!;
-      parts.push(texts[i]!, slot === ROW_NAMES ? (names[c.rowName[n]!] ??= namesOf(c, n)) : num(slot[n]!));
+      parts.push(texts[i]!, slot === ROW_NAMES ? (names[c.rowName[n]!] ??= namesOf(c, n)) : isRowFigure[i] ? rowFigure(slot[n]!) : num(slot[n]!));
     }
     parts.push(texts[slots.length]!);
   }

@@ -99,15 +99,16 @@ export class ImpactService {
 
   /**
    * The stored records of an investor's or a portfolio's positions for a year, page by page (one keyset
-   * query each, impact-record-pages.ts), asked for one at a time: the stream's consumer reads the next page
-   * only once the last was sent on. Every argument is checked before the first page; with `limit` the
-   * first page also says how many records there are (a connection's totalCount).
+   * query each, impact-record-pages.ts): the next page is read while the last is sent on, and none after
+   * it until the stream's consumer took that one, so a slow consumer holds two pages. Every argument is
+   * checked before the first page; with `limit` the first page also says how many records there are (a
+   * connection's totalCount).
    */
   async *recordPages(caller: Caller, req: RecordPagesRequest): AsyncGenerator<RecordPagesPage> {
     const year = v.reportingYear(req.reportingYear);
     const size = recordPageSize(req.pageSize);
     const limit = recordLimit(req.limit);
-    let after = decodeRecordToken(req.pageToken);
+    const after = decodeRecordToken(req.pageToken);
     const m = this.ds.manager;
     const scope: RecordScope = req.portfolioIdentifier
       ? { portfolioId: (await this.portfolios.requireRef(m, caller, req.portfolioIdentifier)).id }
@@ -116,24 +117,33 @@ export class ImpactService {
     let sent = 0;
     let offset = after?.offset ?? 0;
     const walk = newRecordWalk();
+    // One row more than the page: whether another page follows, without a count.
+    const wantAt = (sentSoFar: number) => (limit > 0 ? Math.min(size, limit - sentSoFar) : size);
+    let reading = recordPage(m, caller.accountId, scope, year, after?.id, wantAt(0) + 1, walk);
     for (;;) {
-      const want = limit > 0 ? Math.min(size, limit - sent) : size;
-      // One row more than the page: whether another page follows, without a count.
-      const columns = await recordPage(m, caller.accountId, scope, year, after?.id, want + 1, walk);
+      const want = wantAt(sent);
+      const columns = await reading;
       const more = columns.id.length > want;
       keepRecords(columns, want);
       const count = columns.id.length;
       const last = count > 0 ? recordAt(columns, count - 1) : undefined;
       offset += count;
       sent += count;
+      // The next page is read while this one is encoded and sent (where it starts is known now), so the
+      // database's work and this process's overlap; none after it until the consumer took this one. A
+      // stream stopped meanwhile leaves that read to finish unread.
+      const done = !more || !last || (limit > 0 && sent >= limit);
+      if (!done) {
+        reading = recordPage(m, caller.accountId, scope, year, { positionId: last.positionId, subCategoryId: last.subCategoryId, indicatorId: last.indicatorId }, wantAt(sent) + 1, walk);
+        reading.catch(() => undefined); // awaited by the next turn, or by nobody once the stream stopped
+      }
       yield {
         ...(req.columns ? { impacts: [], columns } : { impacts: recordsOf(columns) }),
         nextPageToken: more && last ? recordToken(offset, last) : '',
         ...(totalCount === undefined ? {} : { totalCount }),
       };
       totalCount = undefined;
-      if (!more || !last || (limit > 0 && sent >= limit)) return;
-      after = { offset, id: { positionId: last.positionId, subCategoryId: last.subCategoryId, indicatorId: last.indicatorId } };
+      if (done) return;
     }
   }
 
