@@ -83,19 +83,39 @@ const POSITION_COLUMNS = `
   c.value_outstanding AS "frameworkValueOutstanding", c.allocated_amount AS "frameworkAllocatedAmount",
   c.value_outstanding_framework AS "valueOutstandingFramework",
   c.holding_days_in_year AS "holdingDaysInYear", c.days_in_year AS "daysInYear", c.computed_at AS "computedAt",
-  c.stale_at IS NOT NULL AS stale`;
+  c.stale_at IS NOT NULL AS stale, c.row_set AS "rowSet"`;
 
-/** A record's own columns: its framework row's names and figures (the rest is its computation's). */
-const ROW_COLUMNS = `
-  i.computation_id AS "computationId", i.id,
+/**
+ * A record's own columns: its figures. Its framework row's names and figures are its row set's (the same
+ * on every computation of the set) and are read once a page from one computation of each set.
+ */
+const RECORD_COLUMNS = `
+  i.computation_id AS "computationId", i.id, i.sub_category_id AS "subCategoryId", i.indicator_id AS "indicatorId",
+  i.value, i.attributed_volume AS "attributedVolume"`;
+
+/** A framework row of a row set: its names and figures. */
+const SET_ROW_COLUMNS = `
+  i.computation_id AS "computationId",
   i.category_id AS "categoryId", i.category_name AS "categoryName",
   i.sub_category_id AS "subCategoryId", i.sub_category_name AS "subCategoryName",
   i.super_indicator_id AS "superIndicatorId", i.super_indicator_name AS "superIndicatorName",
   i.indicator_id AS "indicatorId", i.indicator_name AS "indicatorName", i.unit_id AS "unitId", i.unit_name AS "unitName",
-  i.value, i.attributed_volume AS "attributedVolume", i.indicator_value AS "indicatorValue", i.sub_category_volume AS "subCategoryVolume"`;
+  i.indicator_value AS "indicatorValue", i.sub_category_volume AS "subCategoryVolume"`;
 
-type PositionRow = Omit<ImpactRecordPosition, 'computedAt'> & { computationId: number; computedAt: Date };
-type RowRow = ImpactRecordRowNames & { computationId: number; id: number; value: number; attributedVolume: number; indicatorValue: number; subCategoryVolume: number };
+type PositionRow = Omit<ImpactRecordPosition, 'computedAt'> & { computationId: number; computedAt: Date; rowSet: string };
+type RecordRow = { computationId: number; id: number; subCategoryId: number; indicatorId: number; value: number; attributedVolume: number };
+type SetRowRow = ImpactRecordRowNames & { computationId: number; indicatorValue: number; subCategoryVolume: number };
+
+/** A row set's framework row in a page: its names, figures and, once a record used it, its index in the page's rowNames. */
+interface SetRow {
+  names: ImpactRecordRowNames;
+  indicatorValue: number;
+  subCategoryVolume: number;
+  name?: number;
+}
+
+/** A page's row sets: by row set, its framework rows by "subCategory.indicator". */
+type PageRowSets = Map<string, Map<string, SetRow>>;
 
 export const emptyColumns = (): ImpactRecordColumns => ({ positions: [], rowNames: [], id: [], position: [], rowName: [], value: [], attributedVolume: [], indicatorValue: [], subCategoryVolume: [] });
 
@@ -111,8 +131,10 @@ export function keepRecords(c: ImpactRecordColumns, n: number): void {
  * the next positions of the scope by id (about as many as `limit` records need, from what `walk` saw so
  * far), their computations, then their records by the (computation, sub category, indicator) index:
  * every query is bounded by the page whatever the planner knows of the tables, and none sorts the scope.
- * A record's row reads only its own 16 columns; its computation's inputs (and their timestamp, the
- * costly column to parse) are read once per position, not once per record.
+ * A record's row reads only its own 6 columns; its computation's inputs (and their timestamp, the
+ * costly column to parse) are read once per position, and its framework row's names and figures once per
+ * row set (computations with the same row set have the same rows, as ImpactTotalsReader relies on too),
+ * not once per record: PostgreSQL produced, and this process parsed, the same 12 columns on every position.
  */
 export async function recordPage(
   m: EntityManager,
@@ -126,6 +148,7 @@ export async function recordPage(
   const out = emptyColumns();
   // The page's row names by indicator id (a few each: the same indicator in other sub categories).
   const nameIndex = new Map<number, number[]>();
+  const rowSets: PageRowSets = new Map();
   let from = after ?? { positionId: 0, subCategoryId: -1, indicatorId: -1 };
   while (out.id.length < limit) {
     const want = limit - out.id.length;
@@ -144,11 +167,12 @@ export async function recordPage(
        WHERE p.account_id = $1 AND c.reporting_year = $2 AND c.position_id = ANY($3::int[])`,
       [accountId, year, ids],
     );
-    const rows: RowRow[] =
+    await readRowSets(m, computations, rowSets);
+    const rows: RecordRow[] =
       computations.length === 0
         ? []
         : await m.query(
-            `SELECT ${ROW_COLUMNS}
+            `SELECT ${RECORD_COLUMNS}
              FROM portfolio.impact_computations c JOIN portfolio.impacts i ON i.computation_id = c.id
              WHERE c.position_id = ANY($1::int[]) AND c.reporting_year = $2
                AND (c.position_id, i.sub_category_id, i.indicator_id) > ($3, $4, $5)
@@ -156,7 +180,7 @@ export async function recordPage(
              LIMIT $6`,
             [computations.map((c) => c.positionId), year, from.positionId, from.subCategoryId, from.indicatorId, want],
           );
-    appendRows(out, computations, rows, nameIndex);
+    appendRows(out, computations, rows, rowSets, nameIndex);
     if (rows.length > 0) walk.rowsPerPosition = Math.max(1, rows.length / new Set(rows.map((r) => r.computationId)).size);
     if (ids.length < take) break; // the scope has no positions after these
     from = { positionId: ids.at(-1)! + 1, subCategoryId: -1, indicatorId: -1 };
@@ -164,26 +188,21 @@ export async function recordPage(
   return out;
 }
 
-/**
- * A framework row's names (ImpactRecordRowNames) as a record's row has them. Written out field by field, as
- * is the comparison below: asked once a record (240 000 for 10 000 positions), a loop over the field names
- * reads them by computed key, several times slower.
- */
-const rowNamesOf = (r: RowRow): ImpactRecordRowNames => ({
-  categoryId: r.categoryId,
-  categoryName: r.categoryName,
-  subCategoryId: r.subCategoryId,
-  subCategoryName: r.subCategoryName,
-  superIndicatorId: r.superIndicatorId,
-  superIndicatorName: r.superIndicatorName,
-  indicatorId: r.indicatorId,
-  indicatorName: r.indicatorName,
-  unitId: r.unitId,
-  unitName: r.unitName,
-});
+/** Reads the framework rows of the row sets of `computations` that the page has not read yet, from one computation each. */
+async function readRowSets(m: EntityManager, computations: PositionRow[], rowSets: PageRowSets): Promise<void> {
+  const samples = new Map<string, number>();
+  for (const c of computations) if (!rowSets.has(c.rowSet) && !samples.has(c.rowSet)) samples.set(c.rowSet, c.computationId);
+  if (samples.size === 0) return;
+  const rows: SetRowRow[] = await m.query(`SELECT ${SET_ROW_COLUMNS} FROM portfolio.impacts i WHERE i.computation_id = ANY($1::int[])`, [[...samples.values()]]);
+  const setOf = new Map([...samples].map(([rowSet, computationId]) => [computationId, rowSet]));
+  for (const rowSet of samples.keys()) rowSets.set(rowSet, new Map());
+  for (const { computationId, indicatorValue, subCategoryVolume, ...names } of rows) {
+    rowSets.get(setOf.get(computationId)!)!.set(`${names.subCategoryId}.${names.indicatorId}`, { names, indicatorValue, subCategoryVolume });
+  }
+}
 
-/** Whether a record's row has names `n` (every field of ImpactRecordRowNames, as rowNamesOf lists them). */
-const sameNames = (n: ImpactRecordRowNames, r: RowRow): boolean =>
+/** Whether two framework rows have the same names (every field of ImpactRecordRowNames). */
+const sameNames = (n: ImpactRecordRowNames, r: ImpactRecordRowNames): boolean =>
   n.categoryId === r.categoryId &&
   n.categoryName === r.categoryName &&
   n.subCategoryId === r.subCategoryId &&
@@ -195,30 +214,40 @@ const sameNames = (n: ImpactRecordRowNames, r: RowRow): boolean =>
   n.unitId === r.unitId &&
   n.unitName === r.unitName;
 
-/** Appends rows (in record order) to a page of columns: their positions and names once each. */
-function appendRows(out: ImpactRecordColumns, computations: PositionRow[], rows: RowRow[], nameIndex: Map<number, number[]>): void {
+/** The index in the page's rowNames of a row set's framework row, added when no record of the page had its names yet. */
+function nameOf(out: ImpactRecordColumns, row: SetRow, nameIndex: Map<number, number[]>): number {
+  if (row.name !== undefined) return row.name;
+  const sameIndicator = nameIndex.get(row.names.indicatorId) ?? [];
+  row.name = sameIndicator.find((n) => sameNames(out.rowNames[n]!, row.names));
+  if (row.name === undefined) {
+    row.name = out.rowNames.length;
+    nameIndex.set(row.names.indicatorId, [...sameIndicator, row.name]);
+    out.rowNames.push({ ...row.names });
+  }
+  return row.name;
+}
+
+/** Appends records (in record order) to a page of columns: their positions and names once each. */
+function appendRows(out: ImpactRecordColumns, computations: PositionRow[], rows: RecordRow[], rowSets: PageRowSets, nameIndex: Map<number, number[]>): void {
   const byComputation = new Map(computations.map((c) => [c.computationId, c]));
   let computationId = -1;
+  let setRows = new Map<string, SetRow>();
   for (const r of rows) {
     if (r.computationId !== computationId) {
       computationId = r.computationId;
-      const { computationId: _, computedAt, ...position } = byComputation.get(computationId)!;
+      const { computationId: _, computedAt, rowSet, ...position } = byComputation.get(computationId)!;
       out.positions.push({ ...position, computedAt: computedAt.toISOString() });
+      setRows = rowSets.get(rowSet)!;
     }
-    const sameIndicator = nameIndex.get(r.indicatorId) ?? [];
-    let name = sameIndicator.find((n) => sameNames(out.rowNames[n]!, r));
-    if (name === undefined) {
-      name = out.rowNames.length;
-      nameIndex.set(r.indicatorId, [...sameIndicator, name]);
-      out.rowNames.push(rowNamesOf(r));
-    }
+    const row = setRows.get(`${r.subCategoryId}.${r.indicatorId}`);
+    if (!row) throw new Error(`impact ${r.id}: its computation's row set has no row of sub category ${r.subCategoryId}, indicator ${r.indicatorId}`);
     out.id.push(r.id);
     out.position.push(out.positions.length - 1);
-    out.rowName.push(name);
+    out.rowName.push(nameOf(out, row, nameIndex));
     out.value.push(r.value);
     out.attributedVolume.push(r.attributedVolume);
-    out.indicatorValue.push(r.indicatorValue);
-    out.subCategoryVolume.push(r.subCategoryVolume);
+    out.indicatorValue.push(row.indicatorValue);
+    out.subCategoryVolume.push(row.subCategoryVolume);
   }
 }
 

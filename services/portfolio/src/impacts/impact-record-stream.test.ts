@@ -7,7 +7,7 @@ import type { Caller } from '@green-impact/shared/caller';
 import { recordsOf } from '@green-impact/shared/impact-record-columns';
 import { grpcErrorToDomain } from '@green-impact/shared/grpc/status-map';
 import { skipReason, testDatabases } from '@green-impact/testing/shared/databases';
-import { FRAMEWORK, loadFixture } from '@green-impact/testing/portfolio/fixture';
+import { FRAMEWORK, loadFixture, type FixtureIds } from '@green-impact/testing/portfolio/fixture';
 import { rejectsWith, startPortfolioHarness, type PortfolioHarness } from '@green-impact/testing/portfolio/harness';
 
 /**
@@ -17,6 +17,7 @@ import { rejectsWith, startPortfolioHarness, type PortfolioHarness } from '@gree
 for (const db of testDatabases) {
   describe(`StreamImpactRecords on ${db.name}`, { skip: await skipReason(db) }, () => {
     let h: PortfolioHarness;
+    let ids: FixtureIds;
     const me = () => ({ caller: h.investor });
     const YEAR = 2024;
 
@@ -34,7 +35,7 @@ for (const db of testDatabases) {
 
     before(async () => {
       h = await startPortfolioHarness(db);
-      await loadFixture(h.taxonomy, h.issuer);
+      ids = await loadFixture(h.taxonomy, h.issuer);
       await h.portfolio.addAsset(
         { assetIdentifier: 'GB-S', assetName: 'Green Bond', issuerIdentifier: 'ISSUER-A', frameworkIdentifier: FRAMEWORK, assetCurrencyCode: 'SEK', assetValueOutstanding: 10_000_000, assetVisibility: Visibility.VISIBILITY_PUBLIC },
         { caller: h.issuer },
@@ -101,6 +102,24 @@ for (const db of testDatabases) {
       assert.equal(whole.impacts.length, 6);
       assert.deepEqual(streamed.flatMap((p) => p.impacts), whole.impacts);
       assert.deepEqual((await pages({ reportingYear: 2023 })).map((p) => [p.impacts, p.nextPageToken]), [[[], '']]);
+    });
+
+    it('a row renamed between two computations: each record keeps the names its computation was made with', async () => {
+      await h.taxonomy.addSubCategory(
+        { subCategoryName: 'Solar power', subCategoryNameChanged: 'Solar PV', categoryId: ids[2024].category, reportingYear: YEAR, languageCode: 'en' },
+        { caller: h.issuer },
+      );
+      await h.portfolio.addPosition({ investorIdentifier: 'inv-s', assetIdentifier: 'GB-S', positionAmount: 200_000, positionCurrencyCode: 'SEK', reportingYear: YEAR }, me());
+      const whole = await h.portfolio.getInvestorImpacts({ investorIdentifier: 'inv-s', reportingYear: YEAR, computeMissing: false }, me());
+      const names = (name: string) => whole.impacts.filter((r) => r.subCategoryName === name).length;
+      assert.deepEqual([names('Solar power'), names('Solar PV')], [8, 2], 'the 4 old positions keep the old name, the new one has the new');
+      for (const req of [{}, { pageSize: 7 }, { pageSize: 3, limit: 14 }]) {
+        const streamed = await pages(req);
+        const columns = await pages({ ...req, columns: true });
+        assert.deepEqual(columns.map((p) => recordsOf(p.columns!)), streamed.map((p) => p.impacts));
+      }
+      const [page] = await pages({ columns: true });
+      assert.equal(page!.columns!.rowNames.length, 5, '3 framework rows, 2 of them under two names');
     });
 
     it('refuses before the first page: bad arguments, unknown or foreign scopes', async () => {
