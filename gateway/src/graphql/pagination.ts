@@ -204,6 +204,14 @@ export interface ServicePage<T> {
   itemPageTokens?: string[];
 }
 
+/** A connection declaration's answer from its service's page response: the items, and the response's page fields. */
+export function servicePageOf<T>(
+  items: T[],
+  res: { nextPageToken: string; totalCount?: number | undefined; hasPreviousPage: boolean; itemPageTokens: string[] },
+): ServicePage<T> {
+  return { items, nextPageToken: res.nextPageToken, totalCount: res.totalCount ?? items.length, hasPreviousPage: res.hasPreviousPage, itemPageTokens: res.itemPageTokens };
+}
+
 /**
  * Checks a backward page (last, before) before anything is read: last bounds like first (1 to `max`,
  * default `byDefault`); not with first given in the query (its SDL default alone does not count), nor

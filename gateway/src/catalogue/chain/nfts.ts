@@ -1,7 +1,7 @@
 import type { NftAttribute } from '@green-impact/proto/greenimpact/chain/v1/chain';
 import { InvalidArgumentError } from '@green-impact/shared/errors';
 import { toGqlNft } from '../../graphql/nft-objects.js';
-import { pageFields, type ServicePage } from '../../graphql/pagination.js';
+import { pageFields, servicePageOf, type ServicePage } from '../../graphql/pagination.js';
 import { orNull } from '../../graphql/resolvers/or-null.js';
 import { identifier, json, text, wideInt } from '../fields.js';
 import type { GraphqlContext } from '../../graphql/context.js';
@@ -202,13 +202,7 @@ export const nfts = declare({
     },
     render: async (call): Promise<ServicePage<ReturnType<typeof toGqlNft>>> => {
       const res = await call();
-      return {
-        items: res.nfts.map(toGqlNft),
-        nextPageToken: res.nextPageToken,
-        totalCount: res.totalCount ?? res.nfts.length,
-        hasPreviousPage: res.hasPreviousPage,
-        itemPageTokens: res.itemPageTokens,
-      };
+      return servicePageOf(res.nfts.map(toGqlNft), res);
     },
   },
 });

@@ -1,6 +1,6 @@
 import type { GraphqlContext } from '../../graphql/context.js';
 import { frameworkReads, summaryOf, toFramework, type GqlFramework } from '../../graphql/framework-reads.js';
-import { pageFields, SERVICE_ID } from '../../graphql/pagination.js';
+import { pageFields, SERVICE_ID, servicePageOf } from '../../graphql/pagination.js';
 import { orNull } from '../../graphql/resolvers/or-null.js';
 import { listed } from '../../v1/truncation.js';
 import { withLabels } from '../graphql.js';
@@ -88,13 +88,7 @@ export const getFrameworks = declare({
     },
     render: async (call, i) => {
       const res = await call();
-      return {
-        items: res.frameworks.map((s) => toFramework(s, i.year)),
-        nextPageToken: res.nextPageToken,
-        totalCount: res.totalCount ?? res.frameworks.length,
-        hasPreviousPage: res.hasPreviousPage,
-        itemPageTokens: res.itemPageTokens,
-      };
+      return servicePageOf(res.frameworks.map((s) => toFramework(s, i.year)), res);
     },
   },
 });

@@ -1,6 +1,6 @@
 import type { GraphqlContext } from '../../graphql/context.js';
 import { frameworkReads, summaryOf, toProject, type GqlProject } from '../../graphql/framework-reads.js';
-import { pageFields, SERVICE_ID } from '../../graphql/pagination.js';
+import { pageFields, SERVICE_ID, servicePageOf } from '../../graphql/pagination.js';
 import { orNull } from '../../graphql/resolvers/or-null.js';
 import { listed } from '../../v1/truncation.js';
 import { withLabels } from '../graphql.js';
@@ -84,13 +84,7 @@ export const getProjects = declare({
     },
     render: async (call, i) => {
       const res = await call();
-      return {
-        items: res.projects.map((s) => toProject(s, i.year)),
-        nextPageToken: res.nextPageToken,
-        totalCount: res.totalCount ?? res.projects.length,
-        hasPreviousPage: res.hasPreviousPage,
-        itemPageTokens: res.itemPageTokens,
-      };
+      return servicePageOf(res.projects.map((s) => toProject(s, i.year)), res);
     },
   },
 });

@@ -1,3 +1,4 @@
+import { servicePageOf } from '../../graphql/pagination.js';
 import { portfolioClient } from '../../clients.js';
 import { callAs, type GraphqlContext } from '../../graphql/context.js';
 import { changePayload, removalPayload } from '../../graphql/payloads.js';
@@ -71,13 +72,7 @@ export const getAssets = declare({
     },
     render: async (call) => {
       const res = await call();
-      return {
-        items: res.assets.map(toAsset),
-        nextPageToken: res.nextPageToken,
-        totalCount: res.totalCount ?? res.assets.length,
-        hasPreviousPage: res.hasPreviousPage,
-        itemPageTokens: res.itemPageTokens,
-      };
+      return servicePageOf(res.assets.map(toAsset), res);
     },
   },
 });

@@ -1,3 +1,4 @@
+import { servicePageOf } from '../../graphql/pagination.js';
 import { portfolioClient } from '../../clients.js';
 import { callAs, type GraphqlContext } from '../../graphql/context.js';
 import { changePayload, removalPayload } from '../../graphql/payloads.js';
@@ -60,13 +61,7 @@ export const getInvestors = declare({
     },
     render: async (call, i) => {
       const res = await call();
-      return {
-        items: res.investors.map((r) => toInvestor(r, i.decryptionKey)),
-        nextPageToken: res.nextPageToken,
-        totalCount: res.totalCount ?? res.investors.length,
-        hasPreviousPage: res.hasPreviousPage,
-        itemPageTokens: res.itemPageTokens,
-      };
+      return servicePageOf(res.investors.map((r) => toInvestor(r, i.decryptionKey)), res);
     },
   },
 });

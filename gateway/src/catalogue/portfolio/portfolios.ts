@@ -1,3 +1,4 @@
+import { servicePageOf } from '../../graphql/pagination.js';
 import { portfolioClient } from '../../clients.js';
 import { callAs, type GraphqlContext } from '../../graphql/context.js';
 import { changePayload, removalPayload } from '../../graphql/payloads.js';
@@ -71,13 +72,7 @@ export const portfolios = declare({
     },
     render: async (call, i) => {
       const res = await call();
-      return {
-        items: res.portfolios.map((p) => toPortfolio(p, i.decryptionKey)),
-        nextPageToken: res.nextPageToken,
-        totalCount: res.totalCount ?? res.portfolios.length,
-        hasPreviousPage: res.hasPreviousPage,
-        itemPageTokens: res.itemPageTokens,
-      };
+      return servicePageOf(res.portfolios.map((p) => toPortfolio(p, i.decryptionKey)), res);
     },
   },
 });

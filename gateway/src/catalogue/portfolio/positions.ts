@@ -1,3 +1,4 @@
+import { servicePageOf } from '../../graphql/pagination.js';
 import { messageResult } from '../../graphql/mappers.js';
 import { removalPayload } from '../../graphql/payloads.js';
 import { toImpact, toPosition, type GqlPosition } from '../../graphql/portfolio-objects.js';
@@ -80,13 +81,7 @@ export const positions = declare({
     },
     render: async (call, i) => {
       const res = await call();
-      return {
-        items: res.positions.map((p) => toPosition(p, i.decryptionKey)),
-        nextPageToken: res.nextPageToken,
-        totalCount: res.totalCount ?? res.positions.length,
-        hasPreviousPage: res.hasPreviousPage,
-        itemPageTokens: res.itemPageTokens,
-      };
+      return servicePageOf(res.positions.map((p) => toPosition(p, i.decryptionKey)), res);
     },
   },
 });
