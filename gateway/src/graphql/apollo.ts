@@ -1,7 +1,6 @@
-import { ApolloServer } from '@apollo/server';
-import { ApolloServerPluginLandingPageDisabled } from '@apollo/server/plugin/disabled';
-import { expressMiddleware } from '@as-integrations/express5';
-import type { RequestHandler } from 'express';
+import { ApolloServer, HeaderMap } from '@apollo/server';
+import { ApolloServerPluginCacheControlDisabled, ApolloServerPluginLandingPageDisabled } from '@apollo/server/plugin/disabled';
+import type { Request, RequestHandler, Response } from 'express';
 import type { Logger } from '@green-impact/shared/logger';
 import { UnavailableError } from '@green-impact/shared/errors';
 import type { Authenticate } from '../auth.js';
@@ -10,7 +9,7 @@ import { locals } from '../request-context.js';
 import { createContextFactory, readOnlyTokensPlugin, type GraphqlContext } from './context.js';
 import { schema } from './executable-schema.js';
 import { createFormatError } from './format-error.js';
-import { requestErrorStatus, requestErrorStatusPlugin, retryAfterStatusPlugin, singleResultMediaType } from './response-status.js';
+import { noStorePlugin, requestErrorStatus, requestErrorStatusPlugin, retryAfterStatusPlugin, singleResultMediaType } from './response-status.js';
 import { MAX_QUERY_TOKENS, aliasError, nestingError, queryLimitRules, type QueryLimits } from './limits.js';
 import type { DocumentLinks } from '../document-links.js';
 import { countOperation, unresolvedLabel } from './graphql-metrics.js';
@@ -38,6 +37,11 @@ export interface GraphqlEndpoint {
  * persisted queries use Apollo's bounded in-memory cache (per replica: a client that meets
  * PERSISTED_QUERY_NOT_FOUND on another replica sends the query again, as the APQ protocol expects).
  * Apollo's own landing page (which loads from a CDN) is off: explorer.ts serves GraphiQL from here.
+ *
+ * Apollo's cache-control plugin is off: no type or field carries a @cacheControl hint, so every answer was
+ * `Cache-Control: no-store` anyway (noStorePlugin still says so), while its per-field hook made Apollo wrap
+ * and call back every resolved field. The HTTP side is served by answer() below rather than an integration
+ * package: Apollo's answer goes out as it is, without a framework's per-response content negotiation.
  */
 export function createGraphql(deps: {
   authenticate: Authenticate;
@@ -64,7 +68,7 @@ export function createGraphql(deps: {
     hideSchemaDetailsFromClientErrors: deps.production,
     includeStacktraceInErrorResponses: false,
     persistedQueries: { ttl: 24 * 60 * 60 },
-    plugins: [ApolloServerPluginLandingPageDisabled(), requestErrorStatusPlugin, retryAfterStatusPlugin, graphqlMetricsPlugin, readOnlyTokensPlugin],
+    plugins: [ApolloServerPluginLandingPageDisabled(), ApolloServerPluginCacheControlDisabled(), noStorePlugin, requestErrorStatusPlugin, retryAfterStatusPlugin, graphqlMetricsPlugin, readOnlyTokensPlugin],
     // The gateway owns shutdown (close()); Apollo must not re-raise SIGTERM and kill in-flight requests.
     stopOnTerminationSignals: false,
     logger: log,
@@ -89,7 +93,7 @@ export function createGraphql(deps: {
     shared: { schema, formatError, validationRules },
     start: () =>
       (started ??= apollo.start().then(() => {
-        inner = expressMiddleware(apollo, { context: ({ req, res }) => context({ req, requestId: locals(res).requestId, clientAddress: locals(res).clientAddress }) });
+        inner = (req, res, next) => answer(apollo, req, res, () => context({ req, requestId: locals(res).requestId, clientAddress: locals(res).clientAddress })).catch(next);
       })),
     async stop() {
       if (!started) return;
@@ -98,4 +102,30 @@ export function createGraphql(deps: {
       await apollo.stop();
     },
   };
+}
+
+/**
+ * One GraphQL-over-HTTP request through Apollo (what @as-integrations/express5 does, without express's res.send):
+ * the request's headers, query string and parsed body in, Apollo's status, headers and body out. An
+ * incremental answer (@defer) is written chunk by chunk.
+ */
+async function answer(apollo: ApolloServer<GraphqlContext>, req: Request, res: Response, context: () => Promise<GraphqlContext>): Promise<void> {
+  const headers = new HeaderMap();
+  for (const [key, value] of Object.entries(req.headers)) {
+    if (value !== undefined) headers.set(key, Array.isArray(value) ? value.join(', ') : value);
+  }
+  const searchAt = req.url.indexOf('?');
+  const { status, headers: answerHeaders, body } = await apollo.executeHTTPGraphQLRequest({
+    httpGraphQLRequest: { method: req.method.toUpperCase(), headers, search: searchAt < 0 ? '' : req.url.slice(searchAt), body: req.body as unknown },
+    context,
+  });
+  for (const [key, value] of answerHeaders) res.setHeader(key, value);
+  res.statusCode = status ?? 200;
+  if (body.kind === 'complete') {
+    res.setHeader('Content-Length', Buffer.byteLength(body.string));
+    res.end(body.string);
+    return;
+  }
+  for await (const chunk of body.asyncIterator) res.write(chunk);
+  res.end();
 }

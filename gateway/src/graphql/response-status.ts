@@ -26,6 +26,17 @@ export function requestErrorStatus(mediaType: string | null): number {
   return mediaType === APPLICATION_JSON ? 200 : 400;
 }
 
+/** Every GraphQL answer is `Cache-Control: no-store`: they are per caller and never hinted cacheable. */
+export const noStorePlugin: ApolloServerPlugin = {
+  async requestDidStart() {
+    return {
+      async willSendResponse({ response }) {
+        response.http.headers.set('cache-control', 'no-store');
+      },
+    };
+  },
+};
+
 /** Applies requestErrorStatus to Apollo's 400 answers that carry request errors only. */
 export const requestErrorStatusPlugin: ApolloServerPlugin = {
   async requestDidStart() {
