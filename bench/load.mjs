@@ -13,10 +13,16 @@
 //     whatever the answers do; latency runs from each request's scheduled send time (no coordinated
 //     omission). Reports the achieved rate, p50/p99, errors and how many requests were sent late or dropped;
 //     with LOAD_MIX=read on PostgreSQL, also the p99 against its goal (under 50 ms, issue 28).
+//  3. alias bombs (lib/alias-bombs.mjs, issue 36): the seeded account's getAssets open loop at
+//     LOAD_BOMB_READ_RATE requests/s (default 50) for LOAD_BOMB_DURATION seconds (default 10; 0 skips it)
+//     alone, then as long again beside waves of eight 500-alias GraphQL bombs from another account, ten
+//     waves a second: p50/p99 of both, the bombs' answers, and the p99 beside the bombs against its goal
+//     (under 100 ms).
 // LOAD_DATABASE=postgresql uses a scratch database on the bench's PostgreSQL server (BENCH_POSTGRES_URL)
 // instead. LOAD_MIX: `mixed` (default: 80 % reads, 20 % writes) or `read` (reads only).
 // Exits 1 when any request failed (a socket error, a timeout, a non-2xx answer, or a GraphQL answer carrying
-// `errors`) in either run.
+// `errors`) in either run, or a read beside the bombs failed or a bomb was not refused QUERY_TOO_COMPLEX.
+import { aliasBombs, aliasBombsFailed, aliasBombsReport } from './lib/alias-bombs.mjs';
 import { httpClient } from './lib/http.mjs';
 import { answerError, closedLoop, loadMix, MIXES } from './lib/load-mix.mjs';
 import { machine } from './lib/machine.mjs';
@@ -30,11 +36,14 @@ const OPEN_DURATION = Number(process.env.LOAD_OPEN_DURATION ?? DURATION);
 const OPEN_RATE = process.env.LOAD_OPEN_RATE ? Number(process.env.LOAD_OPEN_RATE) : undefined;
 const OPERATOR_KEY = process.env.LOAD_OPERATOR_KEY ?? 'load-operator-key';
 const MIX = process.env.LOAD_MIX ?? 'mixed';
+const BOMB_DURATION = Number(process.env.LOAD_BOMB_DURATION ?? 10);
+const BOMB_READ_RATE = Number(process.env.LOAD_BOMB_READ_RATE ?? 50);
 if (!MIXES.includes(MIX)) throw new Error(`LOAD_MIX must be one of ${MIXES.join(', ')}, got ${MIX}`);
-for (const [name, value] of Object.entries({ LOAD_DURATION: DURATION, LOAD_CONNECTIONS: CONNECTIONS, LOAD_OPEN_DURATION: OPEN_DURATION })) {
+for (const [name, value] of Object.entries({ LOAD_DURATION: DURATION, LOAD_CONNECTIONS: CONNECTIONS, LOAD_OPEN_DURATION: OPEN_DURATION, LOAD_BOMB_DURATION: BOMB_DURATION })) {
   if (!(value >= 0)) throw new Error(`${name} must be a number ≥ 0, got ${process.env[name]}`);
 }
 if (OPEN_RATE !== undefined && !(OPEN_RATE > 0)) throw new Error(`LOAD_OPEN_RATE must be a number of requests/s above 0, got ${process.env.LOAD_OPEN_RATE}`);
+if (!(BOMB_READ_RATE > 0)) throw new Error(`LOAD_BOMB_READ_RATE must be a number of requests/s above 0, got ${process.env.LOAD_BOMB_READ_RATE}`);
 // LOAD_DATABASE=postgresql: a scratch database on the bench's PostgreSQL server, dropped afterwards.
 const scratch = process.env.LOAD_DATABASE === 'postgresql' ? await scratchPostgres() : undefined;
 if (scratch?.unreachable) throw new Error(scratch.unreachable);
@@ -63,6 +72,11 @@ try {
     // A closed loop that answered nothing has no rate to halve: that is its failure, reported below.
     if (rate > 0) open = await openLoop({ url: system.gatewayUrl, requests, rate, seconds: OPEN_DURATION, answerError, connections: CONNECTIONS * 4 });
   }
+  let bombs;
+  if (BOMB_DURATION > 0) {
+    log(`alias bombs: getAssets at ${BOMB_READ_RATE} requests/s for ${BOMB_DURATION} s alone, then beside another account's alias bombs…`);
+    bombs = await aliasBombs({ url: system.gatewayUrl, operatorKey: OPERATOR_KEY, readerKey: data.key, rate: BOMB_READ_RATE, seconds: BOMB_DURATION });
+  }
   const m = machine();
   const k = closed.errorKinds;
   console.log(
@@ -89,10 +103,11 @@ try {
         : OPEN_DURATION > 0
           ? ['open loop: not run (the closed loop reached no rate to halve)']
           : []),
+      ...(bombs ? aliasBombsReport(bombs) : []),
       '',
     ].join('\n'),
   );
-  exitCode = closed.errors === 0 && (OPEN_DURATION === 0 || open?.errors === 0) ? 0 : 1;
+  exitCode = closed.errors === 0 && (OPEN_DURATION === 0 || open?.errors === 0) && !(bombs && aliasBombsFailed(bombs)) ? 0 : 1;
   // autocannon closes its sockets when the time is up; requests the system is still working on finish
   // before it stops (the gateway's close() only waits for open connections).
   await new Promise((resolve) => setTimeout(resolve, Math.min(10_000, closed.max + 1_000)));

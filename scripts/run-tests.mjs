@@ -41,25 +41,8 @@ const concurrency = process.env.TEST_CONCURRENCY ?? '2';
 // would keep it alive: one leak must not hang CI until its deadline. TEST_FIND_LEAKS=1 turns this off, so
 // such a file hangs where it can be inspected (node --inspect, then the open handles).
 const forceExit = process.env.TEST_FIND_LEAKS === '1' ? [] : ['--test-force-exit'];
-/**
- * Files named *.solo.test.js assert a latency bound (a p99 beside an abuser): they run first, one at a time,
- * with nothing else of the suite beside them, so that what they measure is the system under test and not
- * the other half of the suite sharing two cores. Everything else then runs `TEST_CONCURRENCY` at a time.
- */
-const solo = files.filter((f) => f.endsWith('.solo.test.js'));
-const shared = files.filter((f) => !f.endsWith('.solo.test.js'));
-
-function runFiles(list, concurrency) {
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, ['--test', ...forceExit, `--test-concurrency=${concurrency}`, '--test-reporter=spec', ...list], {
-      stdio: 'inherit',
-      env: { NODE_ENV: 'test', ...process.env },
-    });
-    child.on('exit', (code, signal) => resolve(code ?? (signal ? 1 : 0)));
-  });
-}
-
-let failed = 0;
-if (solo.length > 0) failed = await runFiles(solo, 1);
-if (shared.length > 0) failed = (await runFiles(shared, concurrency)) || failed;
-process.exit(failed);
+const child = spawn(process.execPath, ['--test', ...forceExit, `--test-concurrency=${concurrency}`, '--test-reporter=spec', ...files], {
+  stdio: 'inherit',
+  env: { NODE_ENV: 'test', ...process.env },
+});
+child.on('exit', (code, signal) => process.exit(code ?? (signal ? 1 : 0)));

@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import { getIntrospectionQuery } from 'graphql';
 import { startTestGateway, type TestGateway } from '@green-impact/testing/gateway/real-gateway';
+import { aliasesIn } from './limits.js';
 
 /**
  * The request-level safety of /graphql over real HTTP: query limits (tokens, depth, cost), automatic
@@ -137,6 +138,9 @@ describe('query limits', () => {
     assert.equal(res.status, 400);
     assert.match(res.body.errors?.[0]?.message ?? '', /aliased fields; at most 30 are allowed \(GRAPHQL_MAX_ALIASES\)/);
     assert.equal(t.identity.calls.slice(before).filter((c) => c.method === 'getGroups').length, 0);
+    // The scan stops at the first alias beyond the limit, so refusing a bomb costs the same whatever its size:
+    // it counts 31 of the 500 aliases and reads no further.
+    assert.equal(aliasesIn(`{ ${bomb} }`, 30), 31);
   });
 
   test('a deeply nested document is refused before parse (whose recursion would overflow the stack)', async () => {

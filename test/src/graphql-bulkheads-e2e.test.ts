@@ -1,7 +1,6 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
-import { performance } from 'node:perf_hooks';
 import { createLogger, type Logger } from '@green-impact/shared/logger';
 import { metricsRegistry } from '@green-impact/shared/metrics';
 import { createScratchPostgresDatabase, skipReason, testDatabases } from '@green-impact/testing/shared/databases';
@@ -15,6 +14,8 @@ const ESG = 'SVC.ESG.Credits';
 /** Issue 36's document: 500 aliases of one root field. */
 const BOMB = `{ ${Array.from({ length: 500 }, (_, i) => `a${i}: currencies { code }`).join(' ')} }`;
 const BOMBS_AT_ONCE = 8;
+/** Reads of the other account, each beside a wave of bombs (and as many without bombs, to compare). */
+const ROUNDS = 20;
 
 /** A logger that also keeps every entry at error level or above, so the test can say none was logged. */
 function capturingLogger(): { log: Logger; errors: unknown[] } {
@@ -31,22 +32,46 @@ function capturingLogger(): { log: Logger; errors: unknown[] } {
   return { log, errors };
 }
 
-/** GetCurrencies calls the taxonomy service has answered in this process so far. */
-async function currencyCalls(): Promise<number> {
+/**
+ * gRPC calls the services have answered in this process so far, per service and method. Identity is left
+ * out: whether a read authenticates through it depends on the gateway's auth cache, whose entries expire
+ * with time, not with the requests sent.
+ */
+async function backendCalls(): Promise<Map<string, number>> {
   const metric = await metricsRegistry.getSingleMetric('grpc_server_handled_total')?.get();
-  return (metric?.values ?? []).filter((v) => v.labels['method'] === 'GetCurrencies').reduce((sum, v) => sum + v.value, 0);
+  const calls = new Map<string, number>();
+  for (const { labels, value } of metric?.values ?? []) {
+    const service = String(labels['service']).split('.').at(-1)!;
+    if (service === 'IdentityService') continue;
+    const key = `${service}/${labels['method']}`;
+    calls.set(key, (calls.get(key) ?? 0) + value);
+  }
+  return calls;
 }
 
-const p50 = (samples: number[]) => [...samples].sort((a, b) => a - b)[Math.floor(samples.length / 2)]!;
-const p99 = (samples: number[]) => [...samples].sort((a, b) => a - b)[Math.ceil(samples.length * 0.99) - 1]!;
+/** The backend calls answered while `run` ran. */
+async function callsDuring(run: () => Promise<void>): Promise<Record<string, number>> {
+  const before = await backendCalls();
+  await run();
+  const delta: Record<string, number> = {};
+  for (const [key, n] of await backendCalls()) if (n > (before.get(key) ?? 0)) delta[key] = n - (before.get(key) ?? 0);
+  return delta;
+}
+
+/** GetCurrencies calls the taxonomy service has answered in this process so far. */
+async function currencyCalls(): Promise<number> {
+  return (await backendCalls()).get('TaxonomyService/GetCurrencies') ?? 0;
+}
 
 /**
- * Issue 36 on the whole system (every service over real gRPC, on PostgreSQL): eight copies of the alias
- * bomb at once beside a steady trickle of another account's reads. The bomb is refused at validation
- * (GRAPHQL_MAX_ALIASES), so it costs the services nothing: no database error is logged and the other
- * account's p99 stays under 100 ms. A refused bomb is a parse and a walk of 12 kB, which is what keeps
- * that bound on a loaded 2-core machine. With the limits lifted, each bomb is answered from one backend
- * call (identical calls are made once per request), so eight bombs are eight calls, not 4,000.
+ * Issue 36 on the whole system (every service over real gRPC, on PostgreSQL): waves of eight copies of the
+ * alias bomb, each sent together with a read of another account. The bomb is refused by the scan of its
+ * text (GRAPHQL_MAX_ALIASES), before it is parsed, validated or authenticated, so it costs the services
+ * nothing: the services answer exactly the calls the other account's reads make without bombs, every read
+ * succeeds and no database error is logged. With the limits lifted, each bomb is answered from one backend
+ * call (identical calls are made once per request), so eight bombs are eight calls, not 4,000. The other
+ * account's latency beside the bombs is a figure of `npm run load` (bench/lib/alias-bombs.mjs), not a bound
+ * here: a test must not depend on how busy the machine is.
  */
 const postgres = testDatabases.find((d) => d.name === 'postgresql')!;
 describe('one GraphQL request cannot starve the others (issue 36), on PostgreSQL', { skip: await skipReason(postgres) }, () => {
@@ -88,57 +113,42 @@ describe('one GraphQL request cannot starve the others (issue 36), on PostgreSQL
     await scratch?.stop();
   });
 
-  it('eight alias bombs at once are refused before any backend call; the other account stays under 100 ms at p99', async () => {
+  it('eight alias bombs at once are refused before any backend call; the other account\'s reads beside them all succeed', async () => {
     const read = v1Client(system.gatewayUrl, reader);
     const bomb = graphqlClient(system.gatewayUrl, bomber);
-    // Warm up: the first calls open connections and compile code paths; they are not what is measured.
-    const quiet: number[] = [];
-    for (let i = 0; i < 60; i++) {
-      const started = performance.now();
-      await ok(read(ESG, 'getAssets', {}), 'warm-up getAssets');
-      if (i >= 20) quiet.push(performance.now() - started);
-    }
     // The bomber holds a real key that identity has accepted once (so the rate limiter counts its key's own
     // bucket, not the anonymous one a never-seen key shares with its address): the bombs meet the query
     // limits, not the rate limits.
     await ok(v1Client(system.gatewayUrl, bomber)(ESG, 'getAssets', {}), 'bomber signs in');
+    // The first read opens connections and fills the caches; the quiet reads then show what a read costs.
+    await ok(read(ESG, 'getAssets', {}), 'first getAssets');
+    const quiet = await callsDuring(async () => {
+      for (let i = 0; i < ROUNDS; i++) assert.ok(Array.isArray(await ok(read(ESG, 'getAssets', {}), 'quiet getAssets')));
+    });
+    assert.ok(Object.keys(quiet).length > 0, 'a read makes backend calls');
+
     const callsBefore = await currencyCalls();
-
-    let bombing = true;
     const answers: { data?: unknown; errors?: { message: string; extensions?: { code?: string } }[] }[] = [];
-    // Waves of eight bombs at once, ten waves a second, for as long as the trickle runs.
-    const bombs = (async () => {
-      while (bombing) {
-        const wave = Promise.all(Array.from({ length: BOMBS_AT_ONCE }, () => bomb(BOMB)));
-        await new Promise((r) => setTimeout(r, 100));
-        answers.push(...(await wave));
-      }
-    })();
-    const latencies: number[] = [];
-    try {
-      for (let i = 0; i < 150; i++) {
-        const started = performance.now();
-        const assets = await ok(read(ESG, 'getAssets', {}), 'trickle getAssets');
-        latencies.push(performance.now() - started);
+    const bombed = await callsDuring(async () => {
+      for (let i = 0; i < ROUNDS; i++) {
+        // Each read is sent with a wave of eight bombs, so that every read is in flight beside them.
+        const [assets, ...wave] = await Promise.all([ok(read(ESG, 'getAssets', {}), 'getAssets beside the bombs'), ...Array.from({ length: BOMBS_AT_ONCE }, () => bomb(BOMB))]);
         assert.ok(Array.isArray(assets));
-        await new Promise((r) => setTimeout(r, 5));
+        answers.push(...wave);
       }
-    } finally {
-      bombing = false;
-      await bombs;
-    }
+    });
 
-    assert.ok(answers.length >= BOMBS_AT_ONCE);
+    assert.equal(answers.length, ROUNDS * BOMBS_AT_ONCE);
     for (const answer of answers) {
       assert.equal(answer.data, undefined);
       assert.equal(answer.errors?.[0]?.extensions?.code, 'QUERY_TOO_COMPLEX');
-      assert.match(answer.errors?.[0]?.message ?? '', /aliased fields; at most 30 are allowed \(GRAPHQL_MAX_ALIASES\)/);
+      // The refusal of the scan of the text: the document was never parsed, validated or authenticated
+      // (the validation rule's refusal names the operation and counts its aliases).
+      assert.match(answer.errors?.[0]?.message ?? '', /^The document has more than 30 aliased fields; at most 30 are allowed \(GRAPHQL_MAX_ALIASES\)/);
     }
     assert.equal(await currencyCalls(), callsBefore, 'a refused bomb makes no backend call');
+    assert.deepEqual(bombed, quiet, 'the services answer the same calls for the other account\'s reads beside the bombs as without them, and none for the bombs');
     assert.deepEqual(captured.errors, [], 'nothing logged at error level (no pool timeouts, no failed calls)');
-    const worst = p99(latencies);
-    assert.ok(worst < 100, `the other account's p99 is ${worst.toFixed(1)} ms over ${latencies.length} reads beside ${answers.length} bombs ` +
-        `(median ${p50(latencies).toFixed(1)} ms; without bombs p99 ${p99(quiet).toFixed(1)} ms, median ${p50(quiet).toFixed(1)} ms)`);
   });
 
   it('with the limits lifted, eight bombs at once are answered from one backend call each, without a database error', async () => {
