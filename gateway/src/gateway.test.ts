@@ -5,7 +5,6 @@ import { createLogger } from '@green-impact/shared/logger';
 import { loadGatewayConfig } from './config.js';
 import { createGateway } from './gateway.js';
 import { deadPort } from '@green-impact/testing/gateway/dead-port';
-import { defineOperation } from './v1/operation.js';
 import { createOperationTable } from './v1/operation-table.js';
 import { postCall } from '@green-impact/testing/gateway/v1-calls';
 import { jsonHeaders, startTestGateway } from '@green-impact/testing/gateway/real-gateway';
@@ -112,16 +111,16 @@ test('close() lets an in-flight request finish', async () => {
   const inside = new Promise<void>((resolve) => (entered = resolve));
   const table = createOperationTable([
     // A row of a declared operation (OpenAPI describes every row's answer) whose handler waits for the test.
-    defineOperation({
+    {
       solution: 'SVC.ESG.Credits',
       operation: 'addCurrency',
-      params: {},
+      input: {},
       async handler() {
         entered();
         await gate;
         return { message: 'done' };
       },
-    }),
+    },
   ]);
   const t = await startTestGateway({}, { table });
   try {

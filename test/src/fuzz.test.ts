@@ -4,10 +4,10 @@ import { gzipSync } from 'node:zlib';
 import fc from 'fast-check';
 import { operationEntries, operationTable } from '@green-impact/gateway/v1/operation-table';
 import type { OperationEntry } from '@green-impact/gateway/v1/operation';
-import type { ParamSpec } from '@green-impact/gateway/v1/parameters';
+import type { Field } from '@green-impact/gateway/catalogue/fields';
 import type { RunningSystem } from '@green-impact/embedded/system';
 import { testDatabases } from '@green-impact/testing/shared/databases';
-import { accountSnapshot, ESG, referenceSnapshot, seedAccount, seedReferenceData, YEAR, type AccountData, type Taxonomy } from './support/dataset.js';
+import { accountSnapshot, ESG, referenceSnapshot, seedAccount, seedReferenceData, type AccountData, type Taxonomy } from './support/dataset.js';
 import { adversarialValue, INT4_MAX, invalidValue, nested, POLLUTION, type ValuePools } from './support/fuzz-values.js';
 import { INTROSPECTION, malformedQueries, readSchema, requestArb, type Schema } from './support/graphql-fuzz.js';
 import { assertGraphqlAnswer, assertV1Answer, describeProbe, send, type Answer, type Probe } from './support/http-probe.js';
@@ -108,14 +108,17 @@ describe('fuzz: hostile input through /v1/call and /graphql (PGlite)', () => {
   });
 
   /** Well-typed hostile parameters of `entry`, now and then under the spec's misspelt aliases. */
+  /** The row's fields by their /v1/call names. */
+  const paramsOf = (entry: OperationEntry): [string, Field][] => Object.values(entry.input).map((field) => [field.v1, field]);
+
   function hostileParams(entry: OperationEntry): fc.Arbitrary<Record<string, unknown>> {
-    const specs = Object.entries(entry.params) as [string, ParamSpec][];
+    const specs = paramsOf(entry);
     const model = Object.fromEntries(specs.map(([name, spec]) => [name, adversarialValue(name, spec, pools)]));
     const required = specs.filter(([, s]) => s.required).map(([n]) => n);
     return fc.tuple(fc.record(model, { requiredKeys: required }), fc.boolean(), POLLUTION).map(([params, useAliases, pollution]) => {
       const out: Record<string, unknown> = { ...pollution };
       for (const [name, value] of Object.entries(params)) {
-        const alias = entry.params[name]?.aliases?.[0];
+        const alias = specs.find(([n]) => n === name)?.[1].aliases[0];
         out[useAliases && alias ? alias : name] = value;
       }
       return out;
@@ -124,7 +127,7 @@ describe('fuzz: hostile input through /v1/call and /graphql (PGlite)', () => {
 
   /** A body with exactly one thing wrong that the gateway must refuse. */
   function invalidBody(entry: OperationEntry): fc.Arbitrary<Record<string, unknown>> {
-    const specs = Object.entries(entry.params) as [string, ParamSpec][];
+    const specs = paramsOf(entry);
     const corruptible = specs.filter(([, s]) => invalidValue(s) !== undefined);
     const required = specs.filter(([, s]) => s.required).map(([n]) => n);
     const versioned = entry.solution !== ESG;
@@ -151,7 +154,7 @@ describe('fuzz: hostile input through /v1/call and /graphql (PGlite)', () => {
         fc.constantFrom(...corruptible).chain(([name, spec]) =>
           invalidValue(spec)!.map((value) => (b: Record<string, unknown>) => {
             const params = b['parameters'] as Record<string, unknown>;
-            for (const alias of spec.aliases ?? []) delete params[alias];
+            for (const alias of spec.aliases) delete params[alias];
             params[name] = value;
           }),
         ),
@@ -164,7 +167,7 @@ describe('fuzz: hostile input through /v1/call and /graphql (PGlite)', () => {
         fc.constantFrom(...required).chain((name) =>
           fc.constantFrom<unknown>(undefined, null, '').map((absent) => (b: Record<string, unknown>) => {
             const params = b['parameters'] as Record<string, unknown>;
-            for (const alias of entry.params[name]?.aliases ?? []) delete params[alias];
+            for (const alias of specs.find(([n]) => n === name)?.[1].aliases ?? []) delete params[alias];
             if (absent === undefined) delete params[name];
             else params[name] = absent;
           }),
@@ -373,7 +376,7 @@ describe('fuzz: hostile input through /v1/call and /graphql (PGlite)', () => {
    */
   it('ids beyond int4 (2^31) are refused with 4xx, not 500', async () => {
     const failures: string[] = [];
-    const baseline = (name: string, spec: ParamSpec): unknown => {
+    const baseline = (name: string, spec: Field): unknown => {
       const byName: Record<string, string> = {
         framework_identifier: owner.framework,
         project_identifier: owner.project,
@@ -384,12 +387,12 @@ describe('fuzz: hostile input through /v1/call and /graphql (PGlite)', () => {
       };
       if (byName[name]) return byName[name];
       const inner: Record<string, unknown> = { solution: 'SVC.Blockchain.Save', operation: 'save', version: 1, network: 'sepolia' };
-      const byType: Record<string, unknown> = { string: 'x', identifier: 'x', email: 'a@example.org', int: 1, number: 1, year: YEAR, currency: 'EUR', date: '2024-01-01', yesno: 'no', visibility: 'private', enum: spec.values?.[0], json: inner[name] };
+      const byType: Record<Field['type'], unknown> = { string: 'x', identifier: 'x', int: 1, wideInt: 1, number: 1, enum: spec.values?.[0], json: inner[name], list: [] };
       return byType[spec.type];
     };
     for (const entry of operationEntries) {
-      const specs = Object.entries(entry.params) as [string, ParamSpec][];
-      for (const [name] of specs.filter(([, s]) => s.type === 'int' && s.max === undefined)) {
+      const specs = paramsOf(entry);
+      for (const [name] of specs.filter(([, s]) => s.type === 'int' || s.type === 'wideInt')) {
         const params = Object.fromEntries(specs.filter(([, s]) => s.required).map(([n, s]) => [n, baseline(n, s)]));
         params[name] = INT4_MAX + 1;
         for (const who of ['owner', 'operator'] as const) {

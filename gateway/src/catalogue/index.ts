@@ -11,8 +11,8 @@ import { translationOperations } from './taxonomy/translations.js';
 /**
  * THE catalogue: every operation declared once (a folder per domain, a file per operation or small
  * group). /v1/call's table (v1/operation-table.ts) and GraphQL's root resolvers (graphql/resolvers/index.ts)
- * are written from it. Operations not yet moved here are still rows of v1/operations/ and resolvers of
- * graphql/resolvers/ (docs/gateway.md, "The catalogue").
+ * are written from it; GraphQL's `me`, which calls no service, alone stays a resolver of its own
+ * (docs/gateway.md, "The catalogue").
  */
 export const catalogue: readonly Operation[] = [
   ...taxonomyOperations,

@@ -1,14 +1,12 @@
 import type { KeylessOperationContext, OperationContext, OperationEntry } from '../v1/operation.js';
-import type { ParamSpec, ParamSpecs } from '../v1/parameters.js';
-import type { Field, Fields } from './fields.js';
 import type { CallContext, Operation } from './operation.js';
-import { inputFromV1 } from './parse.js';
 import { streamedJson } from '../v1/streamed-json.js';
 
 /**
  * /v1/call as an adapter over the catalogue: each declaration with a `v1` render becomes a row of the
- * operation table. The row reads its input with the declaration (catalogue/parse.ts), makes the declared
- * call and renders the answer; its `params` describe the fields for OpenAPI (v1/openapi.ts).
+ * operation table. The row carries the declaration's fields, with which /v1/call reads its input
+ * (catalogue/parse.ts) and OpenAPI describes it (v1/openapi.ts); its handler makes the declared call and
+ * renders the answer.
  */
 export function v1Entries(operations: readonly Operation[]): OperationEntry[] {
   const writes = writingMethods(operations);
@@ -18,9 +16,8 @@ export function v1Entries(operations: readonly Operation[]): OperationEntry[] {
     const row = {
       solution: op.solution,
       operation: op.operation,
-      params: describe(op.input),
+      input: op.input,
       envelope: op.envelope,
-      parse: (raw: Readonly<Record<string, unknown>>) => inputFromV1(op.input, raw),
       writes: writes(op),
     };
     const streamed = op.v1Streamed;
@@ -63,32 +60,4 @@ function callContext(ctx: OperationContext | KeylessOperationContext): CallConte
       return http.idempotencyKey;
     },
   };
-}
-
-/** The parameter specs /v1/call's OpenAPI describes, by the spec's names: the declared types, nothing more. */
-function describe(fields: Fields): ParamSpecs {
-  const specs: Record<string, ParamSpec> = {};
-  for (const field of Object.values(fields)) specs[field.v1] = spec(field);
-  return specs;
-}
-
-function spec(field: Field): ParamSpec {
-  const common = { required: field.required, aliases: field.aliases, unbounded: true, ...(field.missingMessage ? { missingMessage: field.missingMessage } : {}) };
-  switch (field.type) {
-    case 'string':
-      return { type: 'string', ...common };
-    case 'identifier':
-      return { type: 'identifier', ...common };
-    case 'int':
-      return { type: 'int', ...common };
-    case 'wideInt':
-      return { type: 'int', wide: true, ...common };
-    case 'number':
-      return { type: 'number', ...common };
-    case 'enum':
-      return { type: 'enum', values: field.values ?? [], ...common };
-    case 'json':
-    case 'list':
-      return { type: 'json', ...common };
-  }
 }

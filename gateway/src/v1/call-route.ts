@@ -31,9 +31,9 @@ export interface CallRouteOptions {
 }
 
 /**
- * POST /v1/call: parse the body, authenticate the key, check envelope and parameters against the
- * operation table, run the row's handler and answer 200 with what it returns. Errors go to the
- * gateway's error handler.
+ * POST /v1/call: parse the body, authenticate the key, check the envelope against the operation table,
+ * read the parameters with the row's fields, run the row's handler and answer 200 with what it returns.
+ * Errors go to the gateway's error handler.
  */
 export function callRoute(options: CallRouteOptions): Router {
   const router = Router();
@@ -61,10 +61,7 @@ export function callRoute(options: CallRouteOptions): Router {
       baseUrl: baseUrlOf(options.publicBaseUrl, { protocol: req.protocol, host: req.get('host') }),
     };
     const ctx = { requestId, clients: options.clients, log, envelope, http, documentLinks: options.documentLinks, answer: answerHeaders(res) };
-    // parameters were validated against this very row's specs, so they have the row's ParamsOf type.
-    const result = entry.withoutApiKey
-      ? await entry.handler(parameters as never, ctx)
-      : await entry.handler(parameters as never, { ...ctx, caller: caller! });
+    const result = entry.withoutApiKey ? await entry.handler(parameters, ctx) : await entry.handler(parameters, { ...ctx, caller: caller! });
     if (result instanceof StreamedJson) await sendStreamedJson(res, result);
     else sendJson(res, 200, result);
   });

@@ -2,35 +2,24 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { InvalidArgumentError } from '@green-impact/shared/errors';
 import { parseCall } from './envelope.js';
-import { defineOperation } from './operation.js';
+import { identifier, text, type Fields } from '../catalogue/fields.js';
+import type { OperationEntry, Solution } from './operation.js';
 import { createOperationTable, operationTable } from './operation-table.js';
 
+/** A minimal row: its fields, and a handler the envelope never runs. */
+const row = (solution: Solution, operation: string, input: Fields = {}, envelope?: OperationEntry['envelope']): OperationEntry => ({
+  solution,
+  operation,
+  input,
+  envelope,
+  handler: async () => ({}),
+});
+
 const table = createOperationTable([
-  defineOperation({
-    solution: 'SVC.ESG.Credits',
-    operation: 'addThing',
-    params: { thing_identifier: { type: 'identifier', required: true, aliases: ['thing_identifer'] } },
-    handler: async () => ({}),
-  }),
-  defineOperation({
-    solution: 'SVC.ESG.Credits',
-    operation: 'listThings',
-    params: {},
-    handler: async () => [],
-  }),
-  defineOperation({
-    solution: 'SVC.Blockchain.Hash',
-    operation: 'insertString',
-    params: { key: { type: 'string', required: true, maxLength: 32 } },
-    envelope: { version: 'required', network: 'required' },
-    handler: async () => ({}),
-  }),
-  defineOperation({
-    solution: 'SVC.NFT.zK',
-    operation: 'list',
-    params: {},
-    handler: async () => ({}),
-  }),
+  row('SVC.ESG.Credits', 'addThing', { thing_identifier: identifier('thing_identifier', { aliases: ['thing_identifer'] }) }),
+  row('SVC.ESG.Credits', 'listThings'),
+  row('SVC.Blockchain.Hash', 'insertString', { key: text('key') }, { version: 'required', network: 'required' }),
+  row('SVC.NFT.zK', 'list'),
 ]);
 
 const rejects = (body: unknown, message: string, against = table) =>
@@ -106,21 +95,13 @@ test('version and network of the Hash and NFT solutions', () => {
   assert.equal(parseCall({ solution: 'SVC.ESG.Credits', operation: 'listThings', version: 7 }, table).entry.operation, 'listThings');
 });
 
-test('the table refuses duplicate rows and aliases that shadow a parameter', () => {
-  const row = defineOperation({ solution: 'SVC.ESG.Credits', operation: 'x', params: {}, handler: async () => ({}) });
-  assert.throws(() => createOperationTable([row, row]), /defined twice/);
-  assert.throws(
-    () =>
-      createOperationTable([
-        defineOperation({
-          solution: 'SVC.ESG.Credits',
-          operation: 'y',
-          params: { a: { type: 'string', aliases: ['b'] }, b: { type: 'string' } },
-          handler: async () => ({}),
-        }),
-      ]),
-    /names another parameter/,
-  );
+test('the table refuses duplicate rows, and a parameter name or alias two fields share', () => {
+  const x = row('SVC.ESG.Credits', 'x');
+  assert.throws(() => createOperationTable([x, x]), /defined twice/);
+  const y = (input: Fields) => createOperationTable([row('SVC.ESG.Credits', 'y', input)]);
+  assert.throws(() => y({ a: text('a', { aliases: ['b'] }), b: text('b') }), /Alias b of y\.a names another parameter/);
+  assert.throws(() => y({ a: text('a', { aliases: ['c'] }), b: text('b', { aliases: ['c'] }) }), /Alias c of y\.b names another parameter/);
+  assert.throws(() => y({ a: text('a'), b: text('a') }), /Parameter a of y is declared twice/);
 });
 
 test('the real table holds the identity rows', () => {

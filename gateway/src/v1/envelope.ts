@@ -1,9 +1,9 @@
 import { InvalidArgumentError } from '@green-impact/shared/errors';
 import { SOLUTIONS, VERSIONED_SOLUTIONS, type OperationContext, type OperationEntry, type Solution } from './operation.js';
 import type { OperationTable } from './operation-table.js';
-import { validateParameters } from './parameters.js';
+import { inputFromV1 } from '../catalogue/parse.js';
 
-/** A /v1/call body after checking: the table row to run and its validated parameters. */
+/** A /v1/call body after checking: the table row to run and its input, read with the row's fields. */
 export interface ParsedCall {
   entry: OperationEntry;
   parameters: Record<string, unknown>;
@@ -41,7 +41,7 @@ export function parseCall(body: unknown, table: OperationTable): ParsedCall {
   if (raw !== undefined && raw !== null && !isPlainObject(raw)) {
     throw new InvalidArgumentError('parameters must be a JSON object.');
   }
-  return { entry, parameters: entry.parse ? entry.parse(raw ?? {}) : validateParameters(entry.params, raw ?? {}), envelope };
+  return { entry, parameters: inputFromV1(entry.input, raw ?? {}), envelope };
 }
 
 function readSolution(body: Record<string, unknown>): Solution {

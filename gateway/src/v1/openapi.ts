@@ -2,18 +2,18 @@ import { z } from 'zod';
 import type { ErrorCode } from '@green-impact/shared/errors';
 import { SHARED_ANSWER_SHAPES } from '../catalogue/answer-shapes.js';
 import { answerOf } from '../catalogue/answers.js';
+import type { Field } from '../catalogue/fields.js';
 import { HTTP_STATUS_OF } from '../http-errors.js';
 import { SOLUTIONS, VERSIONED_SOLUTIONS, type OperationEntry, type Solution } from './operation.js';
 import type { OperationTable } from './operation-table.js';
-import type { ParamSpec } from './parameters.js';
 import { MAX_IDEMPOTENCY_KEY } from './request-facts.js';
 import { RESULT_TRUNCATED_HEADER, TOTAL_COUNT_HEADER } from './truncation.js';
 
 /**
  * The OpenAPI 3.1 description of POST /v1/call, written from the operation table itself (so it cannot
  * drift from what the gateway accepts): one request schema per operation, discriminated first by
- * `solution`, then by `operation`, with each parameter described as validateParameters (parameters.ts)
- * checks it, and the error model of http-errors.ts. Served as GET /v1/openapi.json.
+ * `solution`, then by `operation`, with each parameter described from its field as inputFromV1
+ * (catalogue/parse.ts) checks it, and the error model of http-errors.ts. Served as GET /v1/openapi.json.
  *
  * The answers come from the catalogue (catalogue/<domain>/answers.ts): every operation's 200 answer is
  * the component `Answer_<solution>_<operation>` (its zod schema through z.toJSONSchema, with the
@@ -29,81 +29,57 @@ type Schema = Record<string, unknown>;
 
 const NO_CONTROL = '^[^\\u0000-\\u001f\\u007f]*$';
 const NO_CONTROL_BUT_WHITESPACE = '^[^\\u0000-\\u0008\\u000b\\u000c\\u000e-\\u001f\\u007f]*$';
-const EMAIL = '^[^\\s@]+@[^\\s@.]+(\\.[^\\s@.]+)+$';
 const INT_TEXT = '^[+-]?\\d+$';
 const NUMBER_TEXT = '^[+-]?(\\d+\\.?\\d*|\\.\\d+)([eE][+-]?\\d+)?$';
 const INT32_MAX = 2_147_483_647;
-const DEFAULT_MAX_LENGTH: Partial<Record<ParamSpec['type'], number>> = { string: 255, identifier: 255, email: 320 };
 
 /** Schema names may hold letters, digits, '.', '-' and '_' (OpenAPI components). */
 const schemaName = (...parts: string[]) => parts.join('_').replace(/[^A-Za-z0-9._-]/g, '_');
 const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
 
-/** A case-insensitive match of one of `values`, as choice() in parameters.ts accepts them. */
+/** A case-insensitive match of one of `values`, as oneOf (catalogue/fields.ts) accepts them. */
 function anyCase(values: readonly string[]): string {
   const letters = (v: string) =>
     [...v].map((c) => (c.toLowerCase() !== c.toUpperCase() ? `[${c.toLowerCase()}${c.toUpperCase()}]` : c.replace(/[\\^$.*+?()[\]{}|/-]/g, '\\$&'))).join('');
   return `^(${values.map(letters).join('|')})$`;
 }
 
-/** What a present (non-empty) value of the parameter must be. */
-export function parameterSchema(spec: ParamSpec): Schema {
-  const bounds = (min: number | undefined, max: number | undefined): Schema => ({
-    ...(min !== undefined ? { minimum: min } : {}),
-    ...(max !== undefined ? { maximum: max } : {}),
-  });
-  switch (spec.type) {
+/**
+ * What a present (non-empty) value of the field must be: its type, as catalogue/fields.ts checks it. Its
+ * bounds, lengths and formats are the service's (docs/decisions.md, "One owner per rule").
+ */
+export function parameterSchema(field: Field): Schema {
+  switch (field.type) {
     case 'string':
-    case 'identifier': {
-      const pattern = spec.type === 'string' ? NO_CONTROL_BUT_WHITESPACE : NO_CONTROL;
-      if (spec.unbounded) {
-        return {
-          description: `${spec.type === 'string' ? 'Text (no control characters but tab and line breaks)' : 'An identifier, no control characters'}; a number is taken as its decimal text. Its length and form are the service's to check.`,
-          anyOf: [{ type: 'string', minLength: 1, pattern }, { type: 'number' }],
-        };
-      }
-      const maxLength = spec.maxLength ?? DEFAULT_MAX_LENGTH[spec.type] ?? 255;
       return {
-        description: `${spec.type === 'string' ? 'Text' : 'An identifier'} of at most ${maxLength} characters${spec.type === 'string' ? ' (no control characters but tab and line breaks)' : ', no control characters'}; a number is taken as its decimal text.`,
-        anyOf: [{ type: 'string', minLength: 1, maxLength, pattern }, { type: 'number' }],
+        description: 'Text (no control characters but tab and line breaks); a number is taken as its decimal text. Its length and form are the service\'s to check.',
+        anyOf: [{ type: 'string', minLength: 1, pattern: NO_CONTROL_BUT_WHITESPACE }, { type: 'number' }],
       };
-    }
-    case 'email':
+    case 'identifier':
       return {
-        description: 'An e-mail address.',
-        type: 'string',
-        minLength: 1,
-        maxLength: spec.maxLength ?? DEFAULT_MAX_LENGTH.email,
-        allOf: [{ pattern: EMAIL }, { pattern: NO_CONTROL }],
+        description: 'An identifier, no control characters; a number is taken as its decimal text. Its length and form are the service\'s to check.',
+        anyOf: [{ type: 'string', minLength: 1, pattern: NO_CONTROL }, { type: 'number' }],
       };
-    case 'int': {
-      // Ids and counts are int4 unless the spec bounds them itself or marks them wide (integer() in parameters.ts).
-      const cap = spec.max === undefined && !spec.wide ? INT32_MAX : Number.MAX_SAFE_INTEGER;
-      const range = bounds(Math.max(spec.min ?? -cap, -cap), Math.min(spec.max ?? cap, cap));
+    case 'int':
+    case 'wideInt': {
+      // Ids and counts are int4; a wideInt (a millisecond timestamp) any safe integer (fields.ts).
+      const cap = field.type === 'int' ? INT32_MAX : Number.MAX_SAFE_INTEGER;
       return {
         description: 'An integer, or its decimal text (then with the same bounds).',
-        anyOf: [{ type: 'integer', ...range }, { type: 'string', pattern: INT_TEXT }],
+        anyOf: [{ type: 'integer', minimum: -cap, maximum: cap }, { type: 'string', pattern: INT_TEXT }],
       };
     }
     case 'number':
       return {
         description: 'A number, or its decimal text (then with the same bounds).',
-        anyOf: [{ type: 'number', ...bounds(spec.min, spec.max) }, { type: 'string', pattern: NUMBER_TEXT }],
+        anyOf: [{ type: 'number' }, { type: 'string', pattern: NUMBER_TEXT }],
       };
-    case 'year':
-      return { description: 'A 4-digit year.', anyOf: [{ type: 'integer', minimum: 1000, maximum: 9999 }, { type: 'string', pattern: '^[1-9]\\d{3}$' }] };
-    case 'currency':
-      return { description: 'A 3-letter currency code (any case; taken uppercased).', type: 'string', pattern: '^[A-Za-z]{3}$' };
-    case 'date':
-      return { description: 'A calendar date, YYYY-MM-DD.', type: 'string', pattern: '^\\d{4}-\\d{2}-\\d{2}$' };
-    case 'yesno':
-      return { description: 'yes or no, in any case.', type: 'string', pattern: anyCase(['yes', 'no']) };
-    case 'visibility':
-      return { description: 'public or private, in any case.', type: 'string', pattern: anyCase(['public', 'private']) };
     case 'enum':
-      return { description: `One of ${(spec.values ?? []).join(', ')}, in any case.`, type: 'string', pattern: anyCase(spec.values ?? []) };
+      return { description: `One of ${(field.values ?? []).join(', ')}, in any case.`, type: 'string', pattern: anyCase(field.values ?? []) };
     case 'json':
       return { description: 'Any JSON value but null and "" (absent), passed on as sent.', not: { enum: [null, ''] } };
+    case 'list':
+      return { description: 'A list.', type: 'array', items: parameterSchema(field.element!) };
   }
 }
 
@@ -114,19 +90,19 @@ function parametersSchema(entry: OperationEntry): Schema {
   const properties: Record<string, Schema> = {};
   const required: string[] = [];
   const requiredOneOf: Schema[] = [];
-  for (const [name, spec] of Object.entries(entry.params)) {
-    const present = parameterSchema(spec);
-    const names = [name, ...(spec.aliases ?? [])];
-    if (spec.required && names.length === 1) {
-      properties[name] = present;
-      required.push(name);
+  for (const field of Object.values(entry.input)) {
+    const present = parameterSchema(field);
+    const names = [field.v1, ...field.aliases];
+    if (field.required && names.length === 1) {
+      properties[field.v1] = present;
+      required.push(field.v1);
     } else {
       for (const n of names) properties[n] = orAbsent(present);
       // Required under any of its names (the first non-empty one is used).
-      if (spec.required) requiredOneOf.push({ anyOf: names.map((n) => ({ required: [n], properties: { [n]: present } })) });
+      if (field.required) requiredOneOf.push({ anyOf: names.map((n) => ({ required: [n], properties: { [n]: present } })) });
     }
-    if (spec.aliases?.length) {
-      properties[name] = { ...properties[name], description: `${(present['description'] as string) ?? ''} Also accepted as ${spec.aliases.join(', ')}.`.trim() };
+    if (field.aliases.length) {
+      properties[field.v1] = { ...properties[field.v1], description: `${(present['description'] as string) ?? ''} Also accepted as ${field.aliases.join(', ')}.`.trim() };
     }
   }
   return {
@@ -138,7 +114,7 @@ function parametersSchema(entry: OperationEntry): Schema {
 }
 
 function hasRequiredParameter(entry: OperationEntry): boolean {
-  return Object.values(entry.params).some((spec) => spec.required);
+  return Object.values(entry.input).some((field) => field.required);
 }
 
 function callSchema(entry: OperationEntry): Schema {

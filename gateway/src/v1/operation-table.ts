@@ -15,16 +15,21 @@ export interface OperationTable {
   entries: readonly OperationEntry[];
 }
 
-/** Indexes entries; throws on duplicate operations or aliases that shadow another parameter. */
+/** Indexes entries; throws on duplicate operations, or on a parameter name (or alias) given to two fields of a row. */
 export function createOperationTable(entries: readonly OperationEntry[]): OperationTable {
   const byKey = new Map<string, OperationEntry>();
   for (const entry of entries) {
     const key = `${entry.solution}\u0000${entry.operation}`;
     if (byKey.has(key)) throw new Error(`Operation ${entry.solution}/${entry.operation} is defined twice.`);
-    const names = new Set(Object.keys(entry.params));
-    for (const [name, spec] of Object.entries(entry.params)) {
-      for (const alias of spec.aliases ?? []) {
-        if (names.has(alias)) throw new Error(`Alias ${alias} of ${entry.operation}.${name} names another parameter.`);
+    const fields = Object.values(entry.input);
+    const names = new Set<string>();
+    for (const field of fields) {
+      if (names.has(field.v1)) throw new Error(`Parameter ${field.v1} of ${entry.operation} is declared twice.`);
+      names.add(field.v1);
+    }
+    for (const field of fields) {
+      for (const alias of field.aliases) {
+        if (names.has(alias)) throw new Error(`Alias ${alias} of ${entry.operation}.${field.v1} names another parameter.`);
         names.add(alias);
       }
     }

@@ -1,7 +1,7 @@
 import type { Caller } from '@green-impact/shared/caller';
 import type { Logger } from '@green-impact/shared/logger';
 import type { GatewayClients } from '../clients.js';
-import type { ParamsOf, ParamSpecs } from './parameters.js';
+import type { Fields } from '../catalogue/fields.js';
 import type { RequestFacts } from './request-facts.js';
 import type { DocumentLinks } from '../document-links.js';
 import type { AnswerHeaders } from './truncation.js';
@@ -37,25 +37,24 @@ export interface KeylessOperationContext extends Omit<OperationContext, 'caller'
   caller?: undefined;
 }
 
-interface OperationRow<S extends ParamSpecs> {
+interface OperationRow {
   solution: Solution;
   operation: string;
-  params: S;
+  /**
+   * The declaration's fields (catalogue/fields.ts): the envelope reads the parameters with them
+   * (catalogue/parse.ts, inputFromV1) and OpenAPI describes them (openapi.ts).
+   */
+  input: Fields;
   /** Envelope fields this operation needs (Hash and NFT solutions only). */
   envelope?: { version?: 'required'; network?: 'required' } | undefined;
-  /**
-   * Reads the handler's input off the parameters, for rows written from the catalogue's declarations
-   * (catalogue/v1.ts); rows without one are checked against `params`.
-   */
-  parse?: ((raw: Readonly<Record<string, unknown>>) => Record<string, unknown>) | undefined;
   /** Whether the operation changes anything: a read-only bearer token is refused (catalogue/v1.ts derives it). */
   writes?: boolean | undefined;
 }
 
 /** A row called with the account's X-Api-Key (every operation but the few below). */
-export interface KeyedOperationEntry<S extends ParamSpecs = ParamSpecs> extends OperationRow<S> {
+export interface KeyedOperationEntry extends OperationRow {
   withoutApiKey?: false;
-  handler(params: ParamsOf<S>, ctx: OperationContext): Promise<unknown>;
+  handler(input: Record<string, unknown>, ctx: OperationContext): Promise<unknown>;
 }
 
 /**
@@ -64,20 +63,16 @@ export interface KeyedOperationEntry<S extends ParamSpecs = ParamSpecs> extends 
  * neither asks for nor reads a key (one sent anyway is ignored) and the handler gets no caller.
  * `authority` names what authorizes the call, for the reader of the table.
  */
-export interface KeylessOperationEntry<S extends ParamSpecs = ParamSpecs> extends OperationRow<S> {
+export interface KeylessOperationEntry extends OperationRow {
   withoutApiKey: true;
   authority: string;
-  handler(params: ParamsOf<S>, ctx: KeylessOperationContext): Promise<unknown>;
+  handler(input: Record<string, unknown>, ctx: KeylessOperationContext): Promise<unknown>;
 }
 
 /**
- * One row of the /v1/call operation table: which solution and operation it answers, the parameters
- * it accepts, and a handler that calls the backend and shapes the answer into the spec's JSON.
- * The handler's return value is sent as the 200 body; failures are thrown as DomainErrors.
+ * One row of the /v1/call operation table, written from a declaration of the catalogue (catalogue/v1.ts):
+ * which solution and operation it answers, the fields it reads, and a handler that makes the declared
+ * call and shapes the answer into the spec's JSON. The handler gets the input read with the fields (by
+ * their GraphQL names); its return value is sent as the 200 body; failures are thrown as DomainErrors.
  */
-export type OperationEntry<S extends ParamSpecs = ParamSpecs> = KeyedOperationEntry<S> | KeylessOperationEntry<S>;
-
-/** Declares a table row with its parameters typed from the specs. */
-export function defineOperation<const S extends ParamSpecs>(entry: OperationEntry<S>): OperationEntry {
-  return entry as unknown as OperationEntry;
-}
+export type OperationEntry = KeyedOperationEntry | KeylessOperationEntry;
