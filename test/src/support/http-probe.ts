@@ -15,11 +15,18 @@ export interface Answer {
 }
 
 export async function send(baseUrl: string, probe: Probe): Promise<Answer> {
-  const res = await fetch(`${baseUrl}${probe.path}`, {
-    method: probe.method ?? 'POST',
-    headers: probe.headers ?? {},
-    ...(probe.body !== undefined ? { body: probe.body } : {}),
-  });
+  let res: Response;
+  try {
+    res = await fetch(`${baseUrl}${probe.path}`, {
+      method: probe.method ?? 'POST',
+      headers: probe.headers ?? {},
+      ...(probe.body !== undefined ? { body: probe.body } : {}),
+    });
+  } catch (err) {
+    // undici says only "fetch failed"; its cause (a reset socket, a closed keep-alive, a timeout) is what tells a fault from a race.
+    const cause = (err as { cause?: { code?: string; message?: string } }).cause;
+    throw new Error(`${probe.method ?? 'POST'} ${probe.path} failed: ${cause?.code ?? ''} ${cause?.message ?? String(err)}`.trim(), { cause: err });
+  }
   const text = await res.text();
   let json: unknown;
   try {
