@@ -1,12 +1,13 @@
 import { accountQueries } from './account-resolvers.js';
 import { frameworkTypes } from './framework-resolvers.js';
 import { nodeInterface, nodeQueries, nodeTypeResolvers } from './node-resolvers.js';
-import { portfolioTypes } from './portfolio-resolvers.js';
 import { recomputeSubscriptions } from './recompute-resolvers.js';
 import { subscriptionResolvers } from './subscription-resolvers.js';
 import { taxonomyTypes } from './taxonomy-resolvers.js';
 import { catalogue } from '../../catalogue/index.js';
 import { graphqlResolvers } from '../../catalogue/graphql.js';
+import { objectResolvers } from '../../catalogue/objects.js';
+import { portfolioObjects } from '../portfolio-objects.js';
 import { jsonScalar } from '../chain-objects.js';
 import { scalarResolvers } from '../scalars.js';
 
@@ -24,7 +25,7 @@ export const resolvers = {
     ...declared.Mutation,
   },
   Subscription: { ...subscriptionResolvers, ...recomputeSubscriptions },
-  ...withNodeIds({ ...taxonomyTypes, ...frameworkTypes, ...portfolioTypes, JSON: jsonScalar, ...scalarResolvers }),
+  ...withNodeIds({ ...taxonomyTypes, ...frameworkTypes, ...objectResolvers(portfolioObjects), JSON: jsonScalar, ...scalarResolvers }),
   ...nodeInterface,
 };
 

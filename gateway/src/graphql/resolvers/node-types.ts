@@ -9,7 +9,7 @@ import { portfolioClient } from '../../clients.js';
 import { callAs, type GraphqlContext } from '../context.js';
 import type { GqlFramework, GqlProject } from '../framework-reads.js';
 import { account } from '../mappers.js';
-import type { GqlAsset, GqlInvestor, GqlPortfolio, GqlPosition } from '../portfolio-objects.js';
+import type { Asset, Investor, Portfolio, Position } from '@green-impact/proto/greenimpact/portfolio/v1/portfolio';
 import { portfolioReads } from '../portfolio-reads.js';
 import { jobById } from '../../catalogue/chain/jobs.js';
 import { nftByGuid } from '../../catalogue/chain/nfts.js';
@@ -58,9 +58,9 @@ const identifier = (value: string | undefined) => part(value, /^[^\s][\s\S]*$/);
  */
 const storedIdentifier = (value: string | undefined) => part(value, /^[^\s\u0000-\u001f\u007f][^\u0000-\u001f\u007f]{0,254}$/);
 
-/** The object when it is the one the key's id names, else null. */
-const sameId = <T extends { id: string | number }>(found: T | null | undefined, id: string | number): T | null =>
-  found && String(found.id) === String(id) ? found : null;
+/** The object when it is the one the key's id names (`idOf` reads its id), else null. */
+const sameId = <T>(found: T | null | undefined, id: string | number, idOf: (found: T) => string | number): T | null =>
+  found && String(idOf(found)) === String(id) ? found : null;
 
 /** users(userIdentifier) as GraphQL reads it: the one user with the identifier (the service filters). */
 const usersNamed = resolverOf(getUsers) as (source: unknown, args: { userIdentifier: string | null }, ctx: GraphqlContext, info: never) => Promise<{ items: GqlUser[] }>;
@@ -86,12 +86,12 @@ export const nodeTypes = {
   Job: {
     parts: 1,
     key: (j: GqlJob) => [j.id],
-    refetch: async ([id], ctx) => sameId(await jobById(ctx, part(id, UUID)), id!),
+    refetch: async ([id], ctx) => sameId(await jobById(ctx, part(id, UUID)), id!, (j) => j.id),
   } satisfies NodeType<GqlJob>,
   ImpactRecomputeJob: {
     parts: 1,
     key: (j: GqlJob) => [j.id],
-    refetch: async ([id], ctx) => sameId(await recomputeJobOf(ctx, part(id, UUID)), id!),
+    refetch: async ([id], ctx) => sameId(await recomputeJobOf(ctx, part(id, UUID)), id!, (j) => j.id),
   } satisfies NodeType<GqlJob>,
   Nft: {
     parts: 1,
@@ -103,7 +103,7 @@ export const nodeTypes = {
   } satisfies NodeType<GqlNft>,
   Position: {
     parts: 1,
-    key: (p: GqlPosition) => [p.id],
+    key: (p: Position) => [p.positionId],
     /** As Portfolio.positions reads them: GetPositionsByIds as the caller, without a key. */
     refetch: async ([id], ctx) => {
       const positionId = serial(id);
@@ -111,30 +111,30 @@ export const nodeTypes = {
       portfolioClient(ctx.clients);
       return (await portfolioReads(ctx).position(positionId, undefined)) ?? null;
     },
-  } satisfies NodeType<GqlPosition>,
+  } satisfies NodeType<Position>,
   Asset: {
     parts: 2,
-    key: (a: GqlAsset) => [a.id, a.identifier],
-    refetch: async ([id, ident], ctx) => sameId(await assetOf(ctx, storedIdentifier(ident)), serial(id)),
-  } satisfies NodeType<GqlAsset>,
+    key: (a: Asset) => [a.assetId, a.assetIdentifier],
+    refetch: async ([id, ident], ctx) => sameId(await assetOf(ctx, storedIdentifier(ident)), serial(id), (a) => a.assetId),
+  } satisfies NodeType<Asset>,
   Investor: {
     parts: 2,
-    key: (i: GqlInvestor) => [i.id, i.identifier],
+    key: (i: Investor) => [i.investorId, i.investorIdentifier],
     /** Without a key: an encrypted name and e-mail read masked, as investor(identifier) shows them. */
-    refetch: async ([id, ident], ctx) => sameId(await investorOf(ctx, storedIdentifier(ident), undefined), serial(id)),
-  } satisfies NodeType<GqlInvestor>,
+    refetch: async ([id, ident], ctx) => sameId(await investorOf(ctx, storedIdentifier(ident), undefined), serial(id), (i) => i.investorId),
+  } satisfies NodeType<Investor>,
   Portfolio: {
     parts: 2,
-    key: (p: GqlPortfolio) => [p.id, p.identifier],
-    refetch: async ([id, ident], ctx) => sameId(await portfolioOf(ctx, storedIdentifier(ident), undefined), serial(id)),
-  } satisfies NodeType<GqlPortfolio>,
+    key: (p: Portfolio) => [p.portfolioId, p.portfolioIdentifier],
+    refetch: async ([id, ident], ctx) => sameId(await portfolioOf(ctx, storedIdentifier(ident), undefined), serial(id), (p) => p.portfolioId),
+  } satisfies NodeType<Portfolio>,
   User: {
     parts: 2,
     key: (u: GqlUser) => [u.id, u.identifier],
     /** As users(userIdentifier) reads it without a key: an encrypted user's names and e-mail masked. */
     refetch: async ([id, ident], ctx) => {
       const page = await usersNamed(undefined, { userIdentifier: identifier(ident) }, ctx, undefined as never);
-      return sameId(page.items[0], serial(id));
+      return sameId(page.items[0], serial(id), (u) => u.id);
     },
   } satisfies NodeType<GqlUser>,
   Account: {
@@ -154,13 +154,13 @@ export const nodeTypes = {
     key: (f: GqlFramework) => [f.id, f.year, f.identifier],
     /** framework(identifier, year) as the caller: the caller's own by that identifier, else the public one. */
     refetch: async ([id, y, ident], ctx) =>
-      sameId(await frameworkOf(ctx, identifier(ident), year(y)), serial(id)),
+      sameId(await frameworkOf(ctx, identifier(ident), year(y)), serial(id), (f) => f.id),
   } satisfies NodeType<GqlFramework>,
   Project: {
     parts: 3,
     key: (p: GqlProject) => [p.id, p.year, p.identifier],
     refetch: async ([id, y, ident], ctx) =>
-      sameId(await projectOf(ctx, identifier(ident), year(y)), serial(id)),
+      sameId(await projectOf(ctx, identifier(ident), year(y)), serial(id), (p) => p.id),
   } satisfies NodeType<GqlProject>,
 };
 
