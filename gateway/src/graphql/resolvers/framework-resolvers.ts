@@ -1,8 +1,7 @@
 import type { GraphqlContext } from '../context.js';
 import { frameworkReads, type GqlFramework, type GqlProject, type GqlRow } from '../framework-reads.js';
 import { portfolioReads } from '../portfolio-reads.js';
-import type { GqlTaxonomyRow } from '../taxonomy-reads.js';
-import { taxonomyTypes } from './taxonomy-resolvers.js';
+import { rowItems, type RowItems } from '../taxonomy-objects.js';
 
 /**
  * The nested fields of frameworks and projects (the root fields are the catalogue's,
@@ -20,8 +19,8 @@ async function languageArg(ctx: GraphqlContext, languageCode: Maybe<string>): Pr
 }
 
 /** A framework or project row has every field of a taxonomy row, so the taxonomy's row resolvers serve it. */
-const asTaxonomyRow = (r: GqlRow): GqlTaxonomyRow => r;
-const taxonomyRow = taxonomyTypes.TaxonomyRow;
+const asTaxonomyRow = (r: GqlRow): RowItems => ({ ...r.row, scope: r.scope });
+const taxonomyRow = rowItems;
 
 /** Nested fields of Framework, Project and FrameworkRow. */
 export const frameworkTypes = {
