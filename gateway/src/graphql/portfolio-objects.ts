@@ -63,7 +63,7 @@ const assetType = objectType<Asset>('Asset', 'A financial asset (a bond, for exa
     // Read by identifier as the caller; only the framework the asset was linked to (same id) is answered.
     async (a, args, ctx) => {
       const found = await withLabels(frameworkReads(ctx).frameworkByIdentifier(a.frameworkIdentifier, args.year), YEAR);
-      return found && found.id === a.frameworkId ? found : null;
+      return found && found.frameworkId === a.frameworkId ? found : null;
     },
   ),
   visibility: field('Visibility!', 'Who sees it (spec asset_visibility). Only its owner changes it.', (a) => toGqlVisibility(a.assetVisibility)),

@@ -13,7 +13,6 @@ import { portfolioClient } from '../clients.js';
 import { NO_INVESTOR_FILTER as NO_FILTER, type InvestorFilter } from '../catalogue/portfolio/investor-filter.js';
 import { BatchLoader } from './batch-loader.js';
 import { callAs, type GraphqlContext } from './context.js';
-import type { GqlFramework } from './framework-reads.js';
 import { callerOf, streamService } from '../catalogue/operation.js';
 import type { PageRequest, ServicePage } from './pagination.js';
 import { RequestMemo } from './request-memo.js';
@@ -112,8 +111,8 @@ export class PortfolioReads {
   }
 
   /** Visible assets linked to the framework (by id: the identifier may since name another framework). */
-  async assetsOfFramework(framework: GqlFramework): Promise<Asset[]> {
-    return (await this.assets({})).filter((a) => a.frameworkId === framework.id);
+  async assetsOfFramework(framework: { frameworkId: number }): Promise<Asset[]> {
+    return (await this.assets({})).filter((a) => a.frameworkId === framework.frameworkId);
   }
 
   assetFrameworkDetails(identifier: string, year: number, languageCode: string | undefined): Promise<AssetFrameworkDetail | undefined> {

@@ -1,11 +1,11 @@
 import { accountQueries } from './account-resolvers.js';
-import { frameworkTypes } from './framework-resolvers.js';
 import { nodeInterface, nodeQueries, nodeTypeResolvers } from './node-resolvers.js';
 import { recomputeSubscriptions } from './recompute-resolvers.js';
 import { subscriptionResolvers } from './subscription-resolvers.js';
 import { catalogue } from '../../catalogue/index.js';
 import { graphqlResolvers } from '../../catalogue/graphql.js';
 import { objectResolvers } from '../../catalogue/objects.js';
+import { frameworkObjects, taxonomyLayerType } from '../framework-objects.js';
 import { portfolioObjects } from '../portfolio-objects.js';
 import { taxonomyObjects } from '../taxonomy-objects.js';
 import { jsonScalar } from '../chain-objects.js';
@@ -25,7 +25,7 @@ export const resolvers = {
     ...declared.Mutation,
   },
   Subscription: { ...subscriptionResolvers, ...recomputeSubscriptions },
-  ...withNodeIds({ ...objectResolvers([...taxonomyObjects, ...portfolioObjects]), ...frameworkTypes, JSON: jsonScalar, ...scalarResolvers }),
+  ...withNodeIds({ ...objectResolvers([...taxonomyObjects, ...frameworkObjects, taxonomyLayerType, ...portfolioObjects]), JSON: jsonScalar, ...scalarResolvers }),
   ...nodeInterface,
 };
 

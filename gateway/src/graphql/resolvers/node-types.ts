@@ -7,7 +7,7 @@ import { frameworkOf } from '../../catalogue/frameworks/frameworks.js';
 import { projectOf } from '../../catalogue/frameworks/projects.js';
 import { portfolioClient } from '../../clients.js';
 import { callAs, type GraphqlContext } from '../context.js';
-import type { GqlFramework, GqlProject } from '../framework-reads.js';
+import type { FrameworkOfYear, ProjectOfYear } from '../framework-reads.js';
 import { account } from '../mappers.js';
 import type { Asset, Investor, Portfolio, Position } from '@green-impact/proto/greenimpact/portfolio/v1/portfolio';
 import { portfolioReads } from '../portfolio-reads.js';
@@ -151,16 +151,16 @@ export const nodeTypes = {
   } satisfies NodeType<GqlAccount>,
   Framework: {
     parts: 3,
-    key: (f: GqlFramework) => [f.id, f.year, f.identifier],
+    key: (f: FrameworkOfYear) => [f.frameworkId, f.year, f.frameworkIdentifier],
     /** framework(identifier, year) as the caller: the caller's own by that identifier, else the public one. */
     refetch: async ([id, y, ident], ctx) =>
-      sameId(await frameworkOf(ctx, identifier(ident), year(y)), serial(id), (f) => f.id),
-  } satisfies NodeType<GqlFramework>,
+      sameId(await frameworkOf(ctx, identifier(ident), year(y)), serial(id), (f) => f.frameworkId),
+  } satisfies NodeType<FrameworkOfYear>,
   Project: {
     parts: 3,
-    key: (p: GqlProject) => [p.id, p.year, p.identifier],
+    key: (p: ProjectOfYear) => [p.projectId, p.year, p.projectIdentifier],
     refetch: async ([id, y, ident], ctx) =>
-      sameId(await projectOf(ctx, identifier(ident), year(y)), serial(id), (p) => p.id),
-  } satisfies NodeType<GqlProject>,
+      sameId(await projectOf(ctx, identifier(ident), year(y)), serial(id), (p) => p.projectId),
+  } satisfies NodeType<ProjectOfYear>,
 };
 
