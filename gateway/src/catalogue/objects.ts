@@ -45,6 +45,8 @@ export interface ObjectField {
   args?: Record<string, Arg> | string;
   from?: string;
   resolve?: Resolver<never, never>;
+  /** The reason of its @deprecated. */
+  deprecated?: string;
 }
 
 /** The field builder a declaration gets, typed by its source `S`. */
@@ -68,6 +70,9 @@ const NODE_ID_DOC = "Globally unique, opaque id for node(id:) and nodes(ids:) (R
 
 /** A Node type's nodeId: resolved from the key the type gives it (resolvers/node-types.ts, node-resolvers.ts). */
 export const nodeId = (doc = NODE_ID_DOC): ObjectField => ({ type: 'ID!', doc });
+
+/** The field, deprecated for `reason`. */
+export const deprecated = (f: ObjectField, reason: string): ObjectField => ({ ...f, deprecated: reason });
 
 export interface ObjectType<S> {
   name: string;
@@ -95,7 +100,7 @@ export function objectType<S>(
   options: { implements?: string } = {},
 ): ObjectType<S> {
   const declared = Object.entries(fields(field as FieldOf<S>));
-  const lines = declared.map(([fieldName, f]) => `\n    ${JSON.stringify(f.doc)}\n    ${fieldName}${argsSdl(f.args)}: ${f.type}`);
+  const lines = declared.map(([fieldName, f]) => `\n    ${JSON.stringify(f.doc)}\n    ${fieldName}${argsSdl(f.args)}: ${f.type}${f.deprecated ? ` @deprecated(reason: ${JSON.stringify(f.deprecated)})` : ''}`);
   const resolvers: Record<string, Resolver<S, never>> = {};
   for (const [fieldName, f] of declared) {
     const { from, resolve } = f;

@@ -8,7 +8,8 @@ import { objectResolvers } from '../../catalogue/objects.js';
 import { frameworkObjects, taxonomyLayerType } from '../framework-objects.js';
 import { portfolioObjects } from '../portfolio-objects.js';
 import { taxonomyObjects } from '../taxonomy-objects.js';
-import { jsonScalar } from '../chain-objects.js';
+import { chainObjects, documentOutcomeObjects, jobObjects, jobOutcomeObjects, jsonScalar } from '../chain-objects.js';
+import { nftObjects } from '../nft-objects.js';
 import { scalarResolvers } from '../scalars.js';
 
 /** The root fields the catalogue declares (catalogue/graphql.ts); its connections are paged by the adapter (GraphqlFace.paged). */
@@ -25,7 +26,17 @@ export const resolvers = {
     ...declared.Mutation,
   },
   Subscription: { ...subscriptionResolvers, ...recomputeSubscriptions },
-  ...withNodeIds({ ...objectResolvers([...taxonomyObjects, ...frameworkObjects, taxonomyLayerType, ...portfolioObjects]), JSON: jsonScalar, ...scalarResolvers }),
+  ...withNodeIds({ ...objectResolvers([
+      ...taxonomyObjects,
+      ...frameworkObjects,
+      taxonomyLayerType,
+      ...portfolioObjects,
+      ...chainObjects,
+      ...jobObjects,
+      ...jobOutcomeObjects,
+      ...documentOutcomeObjects,
+      ...nftObjects,
+    ]), JSON: jsonScalar, ...scalarResolvers }),
   ...nodeInterface,
 };
 
