@@ -9,6 +9,7 @@ import { frameworkObjects, taxonomyLayerType } from '../framework-objects.js';
 import { portfolioObjects } from '../portfolio-objects.js';
 import { taxonomyObjects } from '../taxonomy-objects.js';
 import { chainObjects, documentOutcomeObjects, jobObjects, jobOutcomeObjects, jsonScalar } from '../chain-objects.js';
+import { accountObjects, userObjects } from '../identity-objects.js';
 import { nftObjects } from '../nft-objects.js';
 import { scalarResolvers } from '../scalars.js';
 
@@ -27,6 +28,8 @@ export const resolvers = {
   },
   Subscription: { ...subscriptionResolvers, ...recomputeSubscriptions },
   ...withNodeIds({ ...objectResolvers([
+      ...accountObjects,
+      ...userObjects,
       ...taxonomyObjects,
       ...frameworkObjects,
       taxonomyLayerType,

@@ -1,4 +1,4 @@
-import { AccountRole } from '@green-impact/proto/greenimpact/identity/v1/identity';
+import { AccountRole, type Account, type User } from '@green-impact/proto/greenimpact/identity/v1/identity';
 import { assetOf } from '../../catalogue/portfolio/assets.js';
 import { investorOf } from '../../catalogue/portfolio/investors.js';
 import { portfolioOf } from '../../catalogue/portfolio/portfolios.js';
@@ -8,7 +8,6 @@ import { projectOf } from '../../catalogue/frameworks/projects.js';
 import { portfolioClient } from '../../clients.js';
 import { callAs, type GraphqlContext } from '../context.js';
 import type { FrameworkOfYear, ProjectOfYear } from '../framework-reads.js';
-import { account } from '../mappers.js';
 import type { Asset, Investor, Portfolio, Position } from '@green-impact/proto/greenimpact/portfolio/v1/portfolio';
 import { portfolioReads } from '../portfolio-reads.js';
 import { jobById } from '../../catalogue/chain/jobs.js';
@@ -63,20 +62,18 @@ const sameId = <T>(found: T | null | undefined, id: string | number, idOf: (foun
   found && String(idOf(found)) === String(id) ? found : null;
 
 /** users(userIdentifier) as GraphQL reads it: the one user with the identifier (the service filters). */
-const usersNamed = resolverOf(getUsers) as (source: unknown, args: { userIdentifier: string | null }, ctx: GraphqlContext, info: never) => Promise<{ items: GqlUser[] }>;
+const usersNamed = resolverOf(getUsers) as (source: unknown, args: { userIdentifier: string | null }, ctx: GraphqlContext, info: never) => Promise<{ items: User[] }>;
 
 type GqlJob = { id: string };
 type GqlNft = { guid: string };
-type GqlUser = { id: number; identifier: string };
-type GqlAccount = ReturnType<typeof account>;
 
 /** Every account, read once per request (listAccounts; operators only). */
-const accountsOfRequest = new WeakMap<GraphqlContext, Promise<GqlAccount[]>>();
+const accountsOfRequest = new WeakMap<GraphqlContext, Promise<Account[]>>();
 
-function everyAccount(ctx: GraphqlContext): Promise<GqlAccount[]> {
+function everyAccount(ctx: GraphqlContext): Promise<Account[]> {
   let all = accountsOfRequest.get(ctx);
   if (!all) {
-    all = (async () => (await ctx.clients.identity.listAccounts({}, await callAs(ctx))).accounts.map(account))();
+    all = (async () => (await ctx.clients.identity.listAccounts({}, await callAs(ctx))).accounts)();
     accountsOfRequest.set(ctx, all);
   }
   return all;
@@ -130,16 +127,16 @@ export const nodeTypes = {
   } satisfies NodeType<Portfolio>,
   User: {
     parts: 2,
-    key: (u: GqlUser) => [u.id, u.identifier],
+    key: (u: User) => [u.userId, u.userIdentifier],
     /** As users(userIdentifier) reads it without a key: an encrypted user's names and e-mail masked. */
     refetch: async ([id, ident], ctx) => {
       const page = await usersNamed(undefined, { userIdentifier: identifier(ident) }, ctx, undefined as never);
-      return sameId(page.items[0], serial(id), (u) => u.id);
+      return sameId(page.items[0], serial(id), (u) => u.userId);
     },
-  } satisfies NodeType<GqlUser>,
+  } satisfies NodeType<User>,
   Account: {
     parts: 1,
-    key: (a: GqlAccount) => [a.id],
+    key: (a: Account) => [a.id],
     /** The caller's own account (me); any other only for an operator, from accounts. */
     refetch: async ([id], ctx) => {
       const accountId = part(id, /^[0-9a-z]+(-[0-9a-z]+)*$/);
@@ -148,7 +145,7 @@ export const nodeTypes = {
       if ((await ctx.auth()).account.role !== AccountRole.ACCOUNT_ROLE_OPERATOR) return null;
       return (await everyAccount(ctx)).find((a) => a.id === accountId) ?? null;
     },
-  } satisfies NodeType<GqlAccount>,
+  } satisfies NodeType<Account>,
   Framework: {
     parts: 3,
     key: (f: FrameworkOfYear) => [f.frameworkId, f.year, f.frameworkIdentifier],
