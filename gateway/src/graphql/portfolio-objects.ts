@@ -1,6 +1,7 @@
 import type {
   Asset,
   AssetFrameworkDetail,
+  ImpactRecomputeJob,
   ImpactRecord,
   ImpactTotal,
   Investor,
@@ -10,6 +11,7 @@ import type {
 } from '@green-impact/proto/greenimpact/portfolio/v1/portfolio';
 import { NotFoundError } from '@green-impact/shared/errors';
 import { withLabels } from '../catalogue/graphql.js';
+import { scopeNameOf, statusNameOf } from '../catalogue/portfolio/rows.js';
 import { arg, nodeId, objectType } from '../catalogue/objects.js';
 import type { GraphqlContext } from './context.js';
 import { frameworkReads, toGqlVisibility, toRow } from './framework-reads.js';
@@ -237,6 +239,34 @@ const volumeTotalType = objectType<VolumeTotal>('VolumeTotal', 'The total attrib
   currencyCode: field('String!', "The frameworks' currency.", 'currencyCode'),
   attributedVolume: field('Decimal!', 'Sum of the attributed volumes.', 'attributedVolume'),
 }));
+
+/** Written by recompute-schema.ts. */
+export const recomputeJobType = objectType<ImpactRecomputeJob>(
+  'ImpactRecomputeJob',
+  "A recompute of many positions' impacts, run in batches by the portfolio service; its progress as stored.",
+  (field) => ({
+    nodeId: nodeId(),
+    id: field('ID!', "The job's id (UUID).", 'jobId'),
+    scope: field('RecomputeScope!', 'What it recomputes.', (j) => (scopeNameOf(j.scope) ?? 'unknown').toUpperCase()),
+    scopeIdentifier: field('String', 'The investor or portfolio recomputed; null for ACCOUNT and STALE.', (j) => j.scopeIdentifier || null),
+    year: field('Int', 'The year recomputed; null for STALE (each impact keeps its year).', 'reportingYear'),
+    status: field('RecomputeStatus!', 'Where it is.', (j) => (statusNameOf(j.status) ?? 'unknown').toUpperCase()),
+    done: field('Int!', 'Positions done (STALE: impacts), counted as batches commit.', 'done'),
+    total: field('Int!', 'Positions to do, counted when the job starts running.', 'total'),
+    error: field('String', 'Why it failed (e.g. a missing FX rate); null otherwise.', (j) => j.error || null),
+    reason: field('String!', 'requested (a client started it) or taxonomy-change (a framework or FX change).', 'reason'),
+    attempts: field('Int!', 'Times a replica took the job up (more than 1: taken over from one that stopped).', 'attempts'),
+    createdAt: field('DateTime!', 'RFC 3339.', 'createdAt'),
+    startedAt: field('DateTime', 'When a replica first took it up, RFC 3339; null while QUEUED.', 'startedAt'),
+    finishedAt: field('DateTime', 'When it completed or failed, RFC 3339.', 'finishedAt'),
+    actedBy: field(
+      'ActingPerson',
+      'Who asked for the recompute: set when a bearer token authenticated the request; null for an API key or the service itself.',
+      'actedBy',
+    ),
+  }),
+  { implements: 'Node' },
+);
 
 /** In the order of the printed schema. */
 export const portfolioObjects = [

@@ -6,7 +6,7 @@ import { catalogue } from '../../catalogue/index.js';
 import { graphqlResolvers } from '../../catalogue/graphql.js';
 import { objectResolvers } from '../../catalogue/objects.js';
 import { frameworkObjects, taxonomyLayerType } from '../framework-objects.js';
-import { portfolioObjects } from '../portfolio-objects.js';
+import { portfolioObjects, recomputeJobType } from '../portfolio-objects.js';
 import { taxonomyObjects } from '../taxonomy-objects.js';
 import { chainObjects, documentOutcomeObjects, jobObjects, jobOutcomeObjects, jsonScalar } from '../chain-objects.js';
 import { accountObjects, userObjects } from '../identity-objects.js';
@@ -34,6 +34,7 @@ export const resolvers = {
       ...frameworkObjects,
       taxonomyLayerType,
       ...portfolioObjects,
+      recomputeJobType,
       ...chainObjects,
       ...jobObjects,
       ...jobOutcomeObjects,

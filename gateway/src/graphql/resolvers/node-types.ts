@@ -8,7 +8,7 @@ import { projectOf } from '../../catalogue/frameworks/projects.js';
 import { portfolioClient } from '../../clients.js';
 import { callAs, type GraphqlContext } from '../context.js';
 import type { FrameworkOfYear, ProjectOfYear } from '../framework-reads.js';
-import type { Asset, Investor, Portfolio, Position } from '@green-impact/proto/greenimpact/portfolio/v1/portfolio';
+import type { Asset, ImpactRecomputeJob, Investor, Portfolio, Position } from '@green-impact/proto/greenimpact/portfolio/v1/portfolio';
 import { portfolioReads } from '../portfolio-reads.js';
 import { jobById } from '../../catalogue/chain/jobs.js';
 import { nftByGuid } from '../../catalogue/chain/nfts.js';
@@ -87,9 +87,9 @@ export const nodeTypes = {
   } satisfies NodeType<GqlJob>,
   ImpactRecomputeJob: {
     parts: 1,
-    key: (j: GqlJob) => [j.id],
-    refetch: async ([id], ctx) => sameId(await recomputeJobOf(ctx, part(id, UUID)), id!, (j) => j.id),
-  } satisfies NodeType<GqlJob>,
+    key: (j: ImpactRecomputeJob) => [j.jobId],
+    refetch: async ([id], ctx) => sameId(await recomputeJobOf(ctx, part(id, UUID)), id!, (j) => j.jobId),
+  } satisfies NodeType<ImpactRecomputeJob>,
   Nft: {
     parts: 1,
     key: (n: GqlNft) => [n.guid],
