@@ -1,5 +1,6 @@
 import type { GraphQLResolveInfo } from 'graphql';
 import type { GraphqlContext } from '../graphql/context.js';
+import { described } from './sdl.js';
 
 /**
  * GraphQL object types declared once (docs/gateway.md, "Object types"): a declaration names the type, its
@@ -43,7 +44,9 @@ export interface ObjectField {
   doc: string;
   /** Declared arguments, or the SDL of shared ones (PAGE_ARGS). */
   args?: Record<string, Arg> | string;
+  /** The source's property it reads (a proto field). */
   from?: string;
+  /** What computes it, when not a property. */
   resolve?: Resolver<never, never>;
   /** The reason of its @deprecated. */
   deprecated?: string;
@@ -79,8 +82,6 @@ export interface ObjectType<S> {
   sdl: string;
   resolvers: Record<string, Resolver<S, never>>;
 }
-
-const described = (doc: string, sdl: string) => `${JSON.stringify(doc)} ${sdl}`;
 
 function argsSdl(args: ObjectField['args']): string {
   if (args === undefined) return '';

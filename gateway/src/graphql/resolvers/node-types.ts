@@ -1,3 +1,4 @@
+import type { Job, Nft } from '@green-impact/proto/greenimpact/chain/v1/chain';
 import { AccountRole, type Account, type User } from '@green-impact/proto/greenimpact/identity/v1/identity';
 import { assetOf } from '../../catalogue/portfolio/assets.js';
 import { investorOf } from '../../catalogue/portfolio/investors.js';
@@ -64,8 +65,6 @@ const sameId = <T>(found: T | null | undefined, id: string | number, idOf: (foun
 /** users(userIdentifier) as GraphQL reads it: the one user with the identifier (the service filters). */
 const usersNamed = resolverOf(getUsers) as (source: unknown, args: { userIdentifier: string | null }, ctx: GraphqlContext, info: never) => Promise<{ items: User[] }>;
 
-type GqlJob = { id: string };
-type GqlNft = { guid: string };
 
 /** Every account, read once per request (listAccounts; operators only). */
 const accountsOfRequest = new WeakMap<GraphqlContext, Promise<Account[]>>();
@@ -82,9 +81,9 @@ function everyAccount(ctx: GraphqlContext): Promise<Account[]> {
 export const nodeTypes = {
   Job: {
     parts: 1,
-    key: (j: GqlJob) => [j.id],
+    key: (j: Job) => [j.id],
     refetch: async ([id], ctx) => sameId(await jobById(ctx, part(id, UUID)), id!, (j) => j.id),
-  } satisfies NodeType<GqlJob>,
+  } satisfies NodeType<Job>,
   ImpactRecomputeJob: {
     parts: 1,
     key: (j: ImpactRecomputeJob) => [j.jobId],
@@ -92,12 +91,12 @@ export const nodeTypes = {
   } satisfies NodeType<ImpactRecomputeJob>,
   Nft: {
     parts: 1,
-    key: (n: GqlNft) => [n.guid],
+    key: (n: Nft) => [n.guid],
     refetch: async ([guid], ctx) => {
       const found = await nftByGuid(ctx, part(guid, UUID));
       return found && found.guid === guid ? found : null;
     },
-  } satisfies NodeType<GqlNft>,
+  } satisfies NodeType<Nft>,
   Position: {
     parts: 1,
     key: (p: Position) => [p.positionId],
