@@ -25,7 +25,8 @@ export function graphqlTypeOf(field: Field, required = field.required): string {
   return required ? `${named}!` : named;
 }
 
-const described = (doc: string | undefined, sdl: string) => `${doc ? `${JSON.stringify(doc)} ` : ''}${sdl}`;
+/** An SDL line with its description before it, when it has one. */
+export const described = (doc: string | undefined, sdl: string) => `${doc ? `${JSON.stringify(doc)} ` : ''}${sdl}`;
 
 /**
  * The arguments of a declaration's field (or the fields of its input type), in the face's order: its

@@ -8,15 +8,21 @@ import {
   type DocumentResult,
   type GetDocumentResponse,
   type Job,
+  type KeyValueResult,
   type Network,
+  type TransactionLog,
   type TransactionReceipt,
 } from '@green-impact/proto/greenimpact/chain/v1/chain';
+import type { ActingPerson } from '@green-impact/proto/greenimpact/common/v1/common';
 import { InternalError } from '@green-impact/shared/errors';
-import type { DocumentLinks } from '../document-links.js';
 import { documentKindParts, jsonDocument, signedPageUrl } from '../catalogue/chain/job-shapes.js';
-import { toGqlNft } from './nft-objects.js';
+import { deprecated, nodeId, objectType } from '../catalogue/objects.js';
 
-/** proto messages of ChainService → the GraphQL objects of chain-schema.ts. Pure. */
+/**
+ * The object types of ChainService's jobs, networks and written documents (chain-schema.ts,
+ * job-schema.ts), declared once (catalogue/objects.ts) and resolved from its messages; the proto enums as
+ * GraphQL names them, and the JSON scalar.
+ */
 
 /** A proto enum value as its GraphQL name: the proto name without its prefix (JOB_STATUS_COMPLETED → COMPLETED). */
 function enumName(names: Record<number, string>, prefix: string, value: number): string {
@@ -40,109 +46,219 @@ export const jobKindFromGql = (k: string) => enumValue<JobKind>(JobKind, 'JOB_KI
 export const documentKindFromGql = (k: string) => enumValue<DocumentKind>(DocumentKind, 'DOCUMENT_KIND_', k);
 
 const contentUrl = (baseUrl: string, cid: string) => `${baseUrl}/ipfs/${cid}`;
-const pageUrl = (baseUrl: string, kind: DocumentKind, jobId: string) =>
-  documentKindParts(kind)?.format === 'html' ? `${baseUrl}/jobs/${jobId}.html` : null;
+const orNull = (s: string | undefined) => s || null;
 
-function receipt(r: TransactionReceipt) {
-  const { type: _type, ...rest } = r;
-  return { ...rest, contractAddress: r.contractAddress ?? null, to: r.to ?? null, logs: r.logs.map(({ type: _t, ...log }) => log) };
+/** A request parameter's value as text: a string as it is, anything else as JSON; null stays null. */
+function parameterText(value: unknown): string | null {
+  if (value === null || value === undefined) return null;
+  return typeof value === 'string' ? value : JSON.stringify(value);
 }
 
-/** A proof as GraphQL types it: the format and method as enum values (the proto spells them as /v1/call does). */
-function proofToGql(p: DocumentProof | undefined) {
-  if (!p) return null;
-  return { ...p, format: p.format === 'greenimpact-document-proof/1' ? 'GREENIMPACT_DOCUMENT_PROOF_1' : p.format, method: p.method.toUpperCase() };
-}
+const requestParameterType = objectType<{ name: string; value: string | null }>('RequestParameter', 'One parameter of the call that created a job.', (field) => ({
+  name: field('String!', "The parameter's name as the call gave it (the spec's snake_case for /v1/call).", 'name'),
+  value: field('String', 'The value as text: a string as it is, a number or boolean in JSON, a list or object as JSON text; null when null.', 'value'),
+}));
 
-function documentResult(d: DocumentResult, jobId: string, baseUrl: string) {
-  return { ...d, proof: proofToGql(d.proof), kind: documentKindToGql(d.kind), contentUrl: contentUrl(baseUrl, d.cid), pageUrl: pageUrl(baseUrl, d.kind, jobId) };
-}
+const jobType = objectType<Job>('Job', 'A blockchain job: asynchronous, followed by its status.', (field) => ({
+  nodeId: nodeId(),
+  id: field('ID!', 'UUID; the legacy info.jobId.', 'id'),
+  kind: field('JobKind!', 'What the job does.', (j) => jobKindToGql(j.kind)),
+  documentKind: field('DocumentKind', 'Document jobs: which report they write.', (j) => (j.documentKind ? documentKindToGql(j.documentKind) : null)),
+  network: field('String!', 'Network name as requested.', 'network'),
+  status: field('JobStatus!', 'Where the job is: QUEUED, SUBMITTED, COMPLETED or FAILED.', (j) => jobStatusToGql(j.status)),
+  request: deprecated(field('JSON', 'Echo of the call that created the job (the legacy info.request).', 'request'), 'Untyped: read requestParameters.'),
+  requestParameters: field(
+    '[RequestParameter!]!',
+    'The parameters of the call that created the job (the legacy info.request) by name, in the order given; each value as text (JSON text for a list or an object).',
+    (j) => Object.entries(j.request ?? {}).map(([name, value]) => ({ name, value: parameterText(value) })),
+  ),
+  txHash: field('String', 'Hash of the (last) transaction; set from SUBMITTED on. Selects send none.', 'txHash'),
+  txUrl: field('String', 'Explorer URL of the transaction, when the network has an explorer.', 'txUrl'),
+  blockNumber: field('Int', 'Block of the transaction, once mined.', 'blockNumber'),
+  receipt: field('TransactionReceipt', 'Receipt of the transaction, once completed (or reverted).', 'receipt'),
+  gasUsed: field('String', 'Gas used, decimal text.', (j) => (j.gasUsed === undefined ? null : String(j.gasUsed))),
+  gasPrice: field('String', 'Effective gas price in wei, decimal text.', 'gasPrice'),
+  networkCost: field('Decimal', "Gas used × gas price, in the network's native coin.", 'networkCost'),
+  networkFee: field('Decimal', 'What the service charges on top, in the native coin.', 'networkFee'),
+  networkTotal: field('Decimal', 'networkCost + networkFee.', 'networkTotal'),
+  result: deprecated(
+    field('JSON', 'The result in the legacy info.result shape; keyValue and document are its typed form.', 'result'),
+    'Untyped: read keyValue, document or nft, its typed forms.',
+  ),
+  error: field('String', 'Why the job failed.', 'error'),
+  attempts: field('Int!', 'Submissions so far (resubmissions with a gas bump count).', 'attempts'),
+  createdAt: field('DateTime!', 'RFC 3339.', 'createdAt'),
+  updatedAt: field('DateTime!', 'RFC 3339; the last status change.', 'updatedAt'),
+  completedAt: field('DateTime', 'RFC 3339; set when COMPLETED.', 'completedAt'),
+  idempotencyKey: field('String', 'The Idempotency-Key the job was created with.', 'idempotencyKey'),
+  frameworkIdentifier: field('String', 'Document jobs about a framework: its identifier.', 'frameworkIdentifier'),
+  positionId: field('ID', 'Document jobs about a position: its id.', 'positionId'),
+  investorIdentifier: field('String', 'Document jobs about a position: its investor.', 'investorIdentifier'),
+  reportingYear: field('Int', 'Document jobs: the reporting year written.', 'reportingYear'),
+  languageCode: field('String', 'Document jobs: the language the document was rendered in.', 'languageCode'),
+  key: field('String', 'Key-value jobs: the key.', 'key'),
+  keyValue: field('KeyValueResult', 'Outcome of a completed key-value job.', 'keyValue'),
+  // The outcome carries its job's id, which its page's address names (documentResultType).
+  document: field('DocumentResult', 'Outcome of a completed document job.', (j) => (j.document ? { ...j.document, jobId: j.id } : null)),
+  actedBy: field(
+    'ActingPerson',
+    'Who asked for the job: set when an OpenID Connect bearer token authenticated the request, null for an API key.',
+    'actedBy',
+  ),
+  nftGuid: field('ID', "NFT jobs: the NFT's guid.", 'nftGuid'),
+  nftId: field('String', 'NFT jobs: the token id, once minted.', 'nftId'),
+  nft: field('Nft', 'Outcome of a completed NFT job: the NFT after it.', 'nft'),
+}), { implements: 'Node' });
 
-export type GqlJob = ReturnType<typeof toGqlJob>;
+const actingPersonType = objectType<ActingPerson>(
+  'ActingPerson',
+  'The person who acted for an account: the subject and issuer of the bearer token that authenticated the request.',
+  (field) => ({
+    subject: field('String!', "The token's sub: the identity provider's stable id of the person.", 'subject'),
+    issuer: field('String!', "The token's iss: the issuer URL that vouched for the subject.", 'issuer'),
+  }),
+);
 
-export function toGqlJob(j: Job, baseUrl: string) {
-  return {
-    id: j.id,
-    kind: jobKindToGql(j.kind),
-    documentKind: j.documentKind ? documentKindToGql(j.documentKind) : null,
-    network: j.network,
-    status: jobStatusToGql(j.status),
-    request: j.request ?? null,
-    requestParameters: Object.entries(j.request ?? {}).map(([name, value]) => ({ name, value: parameterText(value) })),
-    txHash: j.txHash ?? null,
-    txUrl: j.txUrl ?? null,
-    blockNumber: j.blockNumber ?? null,
-    receipt: j.receipt ? receipt(j.receipt) : null,
-    gasUsed: j.gasUsed === undefined ? null : String(j.gasUsed),
-    gasPrice: j.gasPrice ?? null,
-    networkCost: j.networkCost ?? null,
-    networkFee: j.networkFee ?? null,
-    networkTotal: j.networkTotal ?? null,
-    result: j.result ?? null,
-    error: j.error ?? null,
-    attempts: j.attempts,
-    createdAt: j.createdAt,
-    updatedAt: j.updatedAt,
-    completedAt: j.completedAt ?? null,
-    idempotencyKey: j.idempotencyKey ?? null,
-    frameworkIdentifier: j.frameworkIdentifier ?? null,
-    positionId: j.positionId ?? null,
-    investorIdentifier: j.investorIdentifier ?? null,
-    reportingYear: j.reportingYear ?? null,
-    languageCode: j.languageCode ?? null,
-    key: j.key ?? null,
-    keyValue: j.keyValue ? { ...j.keyValue, value: j.keyValue.value ?? null, valueHex: j.keyValue.valueHex ?? null } : null,
-    document: j.document ? documentResult(j.document, j.id, baseUrl) : null,
-    nftGuid: j.nftGuid ?? null,
-    nftId: j.nftId ?? null,
-    nft: j.nft ? toGqlNft(j.nft) : null,
-    actedBy: j.actedBy ?? null,
-  };
-}
+const transactionReceiptType = objectType<TransactionReceipt>('TransactionReceipt', 'A transaction receipt (ethers v6 TransactionReceipt).', (field) => ({
+  blockHash: field('String!', 'Hash of the block.', 'blockHash'),
+  blockNumber: field('Int!', 'Number of the block.', 'blockNumber'),
+  contractAddress: field('String', 'Set only for contract creations.', 'contractAddress'),
+  cumulativeGasUsed: field('String!', 'Gas used in the block up to this transaction, decimal text.', 'cumulativeGasUsed'),
+  from: field('String!', "Sender: the service's signer.", 'from'),
+  gasPrice: field('String!', 'Effective gas price in wei, decimal text.', 'gasPrice'),
+  gasUsed: field('String!', 'Gas used, decimal text.', 'gasUsed'),
+  hash: field('String!', 'Transaction hash.', 'hash'),
+  index: field('Int!', 'Position of the transaction in its block.', 'index'),
+  logs: field('[TransactionLog!]!', 'Event logs.', 'logs'),
+  logsBloom: field('String!', 'Bloom filter of the logs.', 'logsBloom'),
+  status: field('Int!', '1 success, 0 reverted.', 'status'),
+  to: field('String', 'Contract called.', 'to'),
+}));
 
-export function toGqlNetwork(n: Network) {
-  const orNull = (s: string) => s || null;
-  return {
-    ...n,
-    explorerUrl: orNull(n.explorerUrl),
-    aliasOf: n.aliasOf ?? null,
-    keyValueStoreAddress: orNull(n.keyValueStoreAddress),
-    documentRegistryAddress: orNull(n.documentRegistryAddress),
-    nftContractAddress: orNull(n.nftContractAddress),
-  };
-}
+const transactionLogType = objectType<TransactionLog>('TransactionLog', 'An event log of a receipt.', (field) => ({
+  address: field('String!', 'Contract that emitted it.', 'address'),
+  blockHash: field('String!', 'Hash of the block.', 'blockHash'),
+  blockNumber: field('Int!', 'Number of the block.', 'blockNumber'),
+  data: field('String!', '0x-prefixed hex data.', 'data'),
+  index: field('Int!', 'Position of the log in its block.', 'index'),
+  topics: field('[String!]!', '0x-prefixed 32-byte topics.', 'topics'),
+  transactionHash: field('String!', 'Transaction hash.', 'transactionHash'),
+  transactionIndex: field('Int!', 'Position of the transaction in its block.', 'transactionIndex'),
+}));
 
-export function toGqlDocumentEntry(e: DocumentJobEntry) {
-  return {
-    id: e.id,
-    jobId: e.jobId,
-    kind: documentKindToGql(e.kind),
-    status: jobStatusToGql(e.status),
-    network: e.network,
-    reportingYear: e.reportingYear ?? null,
-    createdAt: e.createdAt,
-  };
-}
+const keyValueResultType = objectType<KeyValueResult>('KeyValueResult', 'Outcome of a key-value job.', (field) => ({
+  key: field('String!', 'The key, at most 32 characters.', 'key'),
+  value: field('String', 'Inserts: the value written. Selects: the value read; null when the key was never written.', 'value'),
+  valueHex: field('String', 'bytes32 jobs: the raw 32 bytes as 0x-prefixed hex.', 'valueHex'),
+  found: field('Boolean!', 'Selects: whether the key has a value.', 'found'),
+  contractAddress: field('String!', 'Address of the key-value contract.', 'contractAddress'),
+}));
 
-/** A document that passed requireVerifiedDocument; its page address signed, so it opens in a browser. */
-export function toGqlDocument(d: GetDocumentResponse & { job: Job }, baseUrl: string, links: DocumentLinks) {
-  const json = documentKindParts(d.kind)?.format === 'json';
-  return {
-    job: toGqlJob(d.job, baseUrl),
-    kind: documentKindToGql(d.kind),
-    contentType: d.contentType,
-    cid: d.cid,
-    sha256: d.sha256,
-    anchoredSha256: d.anchoredSha256,
-    verified: d.verified,
-    proof: proofToGql(d.proof),
-    documentId: d.documentId,
-    content: Buffer.from(d.content).toString('utf8'),
-    json: json ? jsonDocument(d) : null,
-    contentUrl: contentUrl(baseUrl, d.cid),
-    pageUrl: documentKindParts(d.kind)?.format === 'html' ? signedPageUrl(links, baseUrl, d) : null,
-  };
-}
+const documentProofType = objectType<DocumentProof>(
+  'DocumentProof',
+  "A document's proof: its hash, its Merkle path and root, the network, contract and transaction (docs/chain.md, Proofs). Anyone re-checks it with greenimpact-verify-document against a node of the network.",
+  (field) => ({
+    // The proto spells the format and method as /v1/call does; GraphQL types them as enum values.
+    format: field('DocumentProofFormat!', "The proof's format.", (p) => (p.format === 'greenimpact-document-proof/1' ? 'GREENIMPACT_DOCUMENT_PROOF_1' : p.format)),
+    method: field('DocumentProofMethod!', 'How the document is anchored.', (p) => p.method.toUpperCase()),
+    documentSha256: field('String!', 'Lower-case hex SHA-256 of the content.', 'documentSha256'),
+    cid: field('String!', 'CID of the content in the content-addressed store.', 'cid'),
+    anchorId: field('ID!', "0x + 64 hex: the job UUID's 16 bytes right-padded, the document's id on chain.", 'anchorId'),
+    leaf: field('String!', 'MERKLE: keccak256(anchorId ‖ sha256 ‖ cid); empty for ANCHOR.', 'leaf'),
+    path: field('[String!]!', 'MERKLE: sibling hashes from the leaf up, each pair hashed smaller first.', 'path'),
+    root: field('String!', 'MERKLE: the root recorded on chain; empty for ANCHOR.', 'root'),
+    network: field('String!', 'The network the anchoring transaction is on.', 'network'),
+    chainId: field('Int!', "The network's EIP-155 chain id.", 'chainId'),
+    contract: field('String!', 'Address of the contract holding the root (DocumentRoots) or the anchor (DocumentRegistry).', 'contract'),
+    transaction: field('String!', 'Hash of the anchoring transaction.', 'transaction'),
+    blockNumber: field('Int!', 'Number of the block that holds the anchoring transaction.', 'blockNumber'),
+  }),
+);
+
+const CONTENT_URL_DOC =
+  "Where the gateway serves the content: <base>/ipfs/<cid>, to anyone for a public framework's document, else with the account's X-Api-Key.";
+
+const documentResultType = objectType<DocumentResult & { jobId: string }>('DocumentResult', 'Outcome of a document job.', (field) => ({
+  documentId: field('ID!', 'Entry id of the document (the id of documents entries).', 'documentId'),
+  kind: field('DocumentKind!', 'Which report.', (d) => documentKindToGql(d.kind)),
+  cid: field('String!', 'CID of the content in the content-addressed store.', 'cid'),
+  sha256: field('String!', 'Lower-case hex SHA-256 of the content, as anchored.', 'sha256'),
+  contentType: field('String!', 'application/json or text/html; charset=utf-8.', 'contentType'),
+  size: field('Int!', 'Size in bytes.', 'size'),
+  registryAddress: field(
+    'String!',
+    'Address of the contract the anchor is on: DocumentRoots for a document anchored in a batch, DocumentRegistry for one anchored alone.',
+    'registryAddress',
+  ),
+  proof: field('DocumentProof', 'How anyone checks the document against the chain without this service (docs/chain.md, Proofs); null until completed.', 'proof'),
+  contentUrl: field('String!', CONTENT_URL_DOC, (d, _, ctx) => contentUrl(ctx.baseUrl, d.cid)),
+  pageUrl: field(
+    'String',
+    "HTML documents: the verified page, <base>/jobs/<job id>.html, opened with the account's X-Api-Key; document(jobId) { pageUrl } gives a link that opens in a browser.",
+    (d, _, ctx) => (documentKindParts(d.kind)?.format === 'html' ? `${ctx.baseUrl}/jobs/${d.jobId}.html` : null),
+  ),
+}));
+
+const networkType = objectType<Network>('Network', 'A network jobs can be sent to.', (field) => ({
+  name: field('String!', 'The name clients pass as network.', 'name'),
+  chainId: field('Float!', 'EVM chain id (an integer).', 'chainId'),
+  embedded: field('Boolean!', 'True for the local networks of the embedded default.', 'embedded'),
+  rpcUrl: field('String!', "JSON-RPC URL: the gateway's /rpc/<name> for embedded networks, else the node's origin.", 'rpcUrl'),
+  explorerUrl: field('String', 'Block explorer base URL; null when there is none.', (n) => orNull(n.explorerUrl)),
+  confirmations: field('Int!', 'Confirmations awaited before a job is COMPLETED.', 'confirmations'),
+  aliasOf: field('String', 'Set when this name is an alias kept for legacy clients: the network it stands for.', 'aliasOf'),
+  signerAddress: field('String!', 'Address the service signs with.', 'signerAddress'),
+  nativeCurrencySymbol: field('String!', 'Symbol of the native coin costs are given in (ETH, POL, …).', 'nativeCurrencySymbol'),
+  keyValueStoreAddress: field('String', 'Address of the key-value contract; null when not deployed.', (n) => orNull(n.keyValueStoreAddress)),
+  documentRegistryAddress: field('String', 'Address of the document registry contract; null when not deployed.', (n) => orNull(n.documentRegistryAddress)),
+  nftContractAddress: field('String', 'Address of the NFT contract; null when not deployed.', (n) => orNull(n.nftContractAddress)),
+}));
+
+const documentEntryType = objectType<DocumentJobEntry>('DocumentEntry', 'A written document about a framework or a position (spec job list entry: id and job_id).', (field) => ({
+  id: field('ID!', 'Entry id (the legacy id).', 'id'),
+  jobId: field('ID!', 'The job (the legacy job_id).', 'jobId'),
+  kind: field('DocumentKind!', 'Which report.', (e) => documentKindToGql(e.kind)),
+  status: field('JobStatus!', 'Status of the job.', (e) => jobStatusToGql(e.status)),
+  network: field('String!', 'Network name as requested.', 'network'),
+  reportingYear: field('Int', 'Reporting year written.', 'reportingYear'),
+  createdAt: field('DateTime!', 'RFC 3339.', 'createdAt'),
+}));
+
+/** A document that passed requireVerifiedDocument. */
+const documentType = objectType<GetDocumentResponse & { job: Job }>('Document', 'A written document, verified against its anchor on the chain.', (field) => ({
+  job: field('Job!', 'The job that wrote it.', 'job'),
+  kind: field('DocumentKind!', 'Which report.', (d) => documentKindToGql(d.kind)),
+  contentType: field('String!', 'application/json or text/html; charset=utf-8.', 'contentType'),
+  cid: field('String!', 'CID of the content, as anchored.', 'cid'),
+  sha256: field('String!', 'SHA-256 of the content read, equal to anchoredSha256.', 'sha256'),
+  anchoredSha256: field('String!', 'SHA-256 read from the registry contract now.', 'anchoredSha256'),
+  verified: field('Boolean!', 'Always true: a document that does not verify is an error, never an answer.', 'verified'),
+  proof: field(
+    'DocumentProof',
+    'The proof checked for verified: anyone re-checks it with greenimpact-verify-document against a node of the network.',
+    'proof',
+  ),
+  documentId: field('ID!', 'Entry id of the document.', 'documentId'),
+  content: field('String!', 'The content as text (UTF-8).', (d) => Buffer.from(d.content).toString('utf8')),
+  json: deprecated(
+    field('JSON', 'JSON documents: the content parsed.', (d) => (documentKindParts(d.kind)?.format === 'json' ? jsonDocument(d) : null)),
+    "Untyped: parse content, the exact text that was anchored (its SHA-256 is sha256); the framework and position-impacts documents' shapes are in docs/chain.md.",
+  ),
+  contentUrl: field('String!', CONTENT_URL_DOC, (d, _, ctx) => contentUrl(ctx.baseUrl, d.cid)),
+  // Signed, so it opens in a browser.
+  pageUrl: field(
+    'String',
+    'HTML documents: the verified page as a signed, expiring link that opens in a browser without a key (revokeDocumentLinks ends it).',
+    (d, _, ctx) => (documentKindParts(d.kind)?.format === 'html' ? signedPageUrl(ctx.documentLinks, ctx.baseUrl, d) : null),
+  ),
+}));
+
+/** Written among job-schema.ts's types, in this order. */
+export const jobObjects = [requestParameterType, jobType, actingPersonType];
+export const jobOutcomeObjects = [transactionReceiptType, transactionLogType, keyValueResultType];
+export const documentOutcomeObjects = [documentProofType, documentResultType];
+/** Written by chain-schema.ts, in this order. */
+export const chainObjects = [networkType, documentEntryType, documentType];
 
 function literal(node: ValueNode): unknown {
   switch (node.kind) {
@@ -163,12 +279,6 @@ function literal(node: ValueNode): unknown {
       // Variables inside a JSON literal are not supported; no field takes JSON as input.
       return undefined;
   }
-}
-
-/** A request parameter's value as text: a string as it is, anything else as JSON; null stays null. */
-function parameterText(value: unknown): string | null {
-  if (value === null || value === undefined) return null;
-  return typeof value === 'string' ? value : JSON.stringify(value);
 }
 
 /** The JSON scalar: any JSON value, passed through as it is. */

@@ -7,13 +7,14 @@ import type {
   ProjectDetail,
   ProjectRow,
   ProjectSummary,
+  TaxonomyRow,
 } from '@green-impact/proto/greenimpact/taxonomy/v1/taxonomy';
 import { FailedPreconditionError, InternalError } from '@green-impact/shared/errors';
 import { taxonomyClient } from '../clients.js';
 import { BatchLoader } from './batch-loader.js';
 import { callAs, type GraphqlContext } from './context.js';
 import { RequestMemo } from './request-memo.js';
-import type { Scope } from './taxonomy-reads.js';
+import type { Scoped } from './taxonomy-reads.js';
 
 /**
  * Frameworks and projects as GraphQL resolves them. The frameworks and projects connections are pages
@@ -27,163 +28,33 @@ import type { Scope } from './taxonomy-reads.js';
 
 export type GqlVisibility = 'PUBLIC' | 'PRIVATE';
 
-export interface GqlFrameworkYearSpecifics {
-  valueOutstanding: number;
-  allocatedAmount: number;
-  activePercentage: number;
-  valueOutstandingFramework: boolean;
-}
-
-export interface GqlFramework {
-  id: number;
-  identifier: string;
-  name: string;
-  currencyCode: string;
-  visibility: GqlVisibility;
-  owned: boolean;
-  year: number;
-  /** Null when the framework has no year specifics for `year`. */
-  yearSpecifics: GqlFrameworkYearSpecifics | null;
-  /** The EU GBS report fields (issue 37, reporting-schema.ts); null when not given. */
-  issuerLei: string | null;
-  externalReviewer: string | null;
-  approvingAuthority: string | null;
-  reportingPeriodStart: string | null;
-  reportingPeriodEnd: string | null;
-  unallocatedProceedsPlacement: string | null;
-}
-
-export interface GqlProject {
-  id: number;
-  identifier: string;
-  name: string;
-  currencyCode: string;
-  visibility: GqlVisibility;
-  owned: boolean;
-  year: number;
-  allocatedAmount: number | null;
-  frameworkIdentifier: string;
-  frameworkName: string;
-  /** Issue 37 (reporting-schema.ts); null when not given. */
-  countryCode: string | null;
-  lifetimeYears: number | null;
-  financingType: 'FINANCING' | 'REFINANCING' | null;
-  totalProjectCost: number | null;
-  signedAmount: number | null;
-  financingShare: number | null;
-  taxonomyLayer: GqlTaxonomyLayer | null;
-}
-
-/** A project's EU taxonomy layer of a year (reporting-schema.ts), enum values upper case. */
-export interface GqlTaxonomyLayer {
-  activityCode: string;
-  activityName: string;
-  objective: string;
-  technicalScreeningMet: boolean;
-  doNoSignificantHarmMet: boolean;
-  minimumSafeguardsMet: boolean;
-  assetType: string;
-  article5: boolean;
-  aligned: boolean;
-}
-
-/**
- * A framework, project or asset-attributed framework row; its taxonomy items resolve in `scope` (the row's
- * year, the requested language).
- */
-export interface GqlRow {
-  row: FrameworkRow | ProjectRow | AssetFrameworkRow;
-  volume: number;
-  value: number;
-  currencyCode: string;
-  year: number;
-  language: string;
-  languageCode: string;
-  scope: Scope;
-  /** Issue 37 (reporting-schema.ts); null when not given, and on an asset's attributed rows. */
-  valueType: 'EXPECTED' | 'MEASURED' | null;
-  valueBasis: 'GROSS' | 'NET' | null;
-  baseline: number | null;
-  emissionFactor: number | null;
-  methodologySource: string | null;
-  methodologyVersion: string | null;
-}
-
 export const toGqlVisibility = (v: Visibility): GqlVisibility => (v === Visibility.VISIBILITY_PUBLIC ? 'PUBLIC' : 'PRIVATE');
 
-export function toFramework(s: FrameworkSummary, year: number): GqlFramework {
-  const v = s.frameworkValueOutstanding;
-  const l = s.frameworkAllocatedAmount;
-  const pct = s.frameworkActivePercentage;
-  const flag = s.valueOutstandingFramework;
-  return {
-    id: s.frameworkId,
-    identifier: s.frameworkIdentifier,
-    name: s.frameworkName,
-    currencyCode: s.frameworkCurrencyCode,
-    visibility: toGqlVisibility(s.frameworkVisibility),
-    owned: s.owned,
-    year,
-    yearSpecifics:
-      v === undefined || l === undefined || pct === undefined || flag === undefined
-        ? null
-        : { valueOutstanding: v, allocatedAmount: l, activePercentage: pct, valueOutstandingFramework: flag },
-    issuerLei: s.issuerLei ?? null,
-    externalReviewer: s.externalReviewer ?? null,
-    approvingAuthority: s.approvingAuthority ?? null,
-    reportingPeriodStart: s.reportingPeriodStart ?? null,
-    reportingPeriodEnd: s.reportingPeriodEnd ?? null,
-    unallocatedProceedsPlacement: s.unallocatedProceedsPlacement ?? null,
-  };
-}
+/** A framework or project as read for a year: its summary, and the year of its figures, rows and projects. */
+export type OfYear<T> = T & { year: number };
+export type FrameworkOfYear = OfYear<FrameworkSummary>;
+export type ProjectOfYear = OfYear<ProjectSummary>;
 
-export function toProject(s: ProjectSummary, year: number): GqlProject {
-  return {
-    id: s.projectId,
-    identifier: s.projectIdentifier,
-    name: s.projectName,
-    currencyCode: s.projectCurrencyCode,
-    visibility: toGqlVisibility(s.projectVisibility),
-    owned: s.owned,
-    year,
-    allocatedAmount: s.projectAllocatedAmount ?? null,
-    frameworkIdentifier: s.frameworkIdentifier,
-    frameworkName: s.frameworkName,
-    countryCode: s.projectCountryCode ?? null,
-    lifetimeYears: s.projectLifetimeYears ?? null,
-    financingType: s.projectFinancingType === 'refinancing' ? 'REFINANCING' : s.projectFinancingType === 'financing' ? 'FINANCING' : null,
-    totalProjectCost: s.totalProjectCost ?? null,
-    signedAmount: s.signedAmount ?? null,
-    financingShare: s.financingShare ?? null,
-    taxonomyLayer: s.taxonomyLayer
-      ? {
-          activityCode: s.taxonomyLayer.taxonomyActivityCode,
-          activityName: s.taxonomyLayer.taxonomyActivityName,
-          objective: s.taxonomyLayer.environmentalObjective.toUpperCase(),
-          technicalScreeningMet: s.taxonomyLayer.technicalScreeningMet,
-          doNoSignificantHarmMet: s.taxonomyLayer.doNoSignificantHarmMet,
-          minimumSafeguardsMet: s.taxonomyLayer.minimumSafeguardsMet,
-          assetType: s.taxonomyLayer.assetType.toUpperCase(),
-          article5: s.taxonomyLayer.article5,
-          aligned: s.taxonomyLayer.aligned,
-        }
-      : null,
-  };
-}
+export const ofYear = <T>(summary: T, year: number): OfYear<T> => ({ ...summary, year });
 
-export function toRow(row: FrameworkRow | ProjectRow | AssetFrameworkRow, currencyCode: string, languageCode: string | undefined): GqlRow {
-  return {
-    row,
-    volume: row.subCategoryVolume,
-    value: row.indicatorValue,
-    currencyCode,
-    year: row.year,
-    language: row.language,
-    languageCode: row.languageCode,
-    scope: { year: row.year, languageCode },
-    ...valueMetadataOf(row),
-  };
-}
+/**
+ * A framework, project or asset-attributed framework row (GraphQL's FrameworkRow), its volume in
+ * `currencyCode`; its taxonomy items resolve in `scope` (the row's year, the requested language). The
+ * value metadata of issue 37 is absent on an asset's attributed rows.
+ */
+export type Row = Scoped<
+  TaxonomyRow &
+    Pick<FrameworkRow, 'subCategoryVolume' | 'indicatorValue' | 'year'> &
+    Partial<Pick<FrameworkRow, 'indicatorValueType' | 'indicatorValueBasis' | 'baselineValue' | 'emissionFactor' | 'methodologySource' | 'methodologyVersion'>> & {
+      currencyCode: string;
+    }
+>;
+
+export const toRow = (row: FrameworkRow | ProjectRow | AssetFrameworkRow, currencyCode: string, languageCode: string | undefined): Row => ({
+  ...row,
+  currencyCode,
+  scope: { year: row.year, languageCode },
+});
 
 /** The detail's summary; the service always sends it. */
 export function summaryOf<S>(summary: S | undefined): S {
@@ -207,7 +78,7 @@ function sameItem(kind: 'framework' | 'project', expectedId: number, gotId: numb
 /** One request's framework and project reads; get it with {@link frameworkReads}. */
 export class FrameworkReads {
   private readonly memo = new RequestMemo();
-  private readonly frameworksByIdentifier = new Map<number, BatchLoader<string, GqlFramework>>();
+  private readonly frameworksByIdentifier = new Map<number, BatchLoader<string, FrameworkOfYear>>();
 
   constructor(private readonly ctx: GraphqlContext) {}
 
@@ -219,32 +90,32 @@ export class FrameworkReads {
   }
 
   /** The framework's rows of its year in a language; the framework must be the one its identifier reads. */
-  async frameworkRows(framework: GqlFramework, languageCode: string | undefined): Promise<GqlRow[]> {
-    const detail = await this.frameworkDetail(framework.identifier, framework.year, languageCode);
+  async frameworkRows(framework: FrameworkOfYear, languageCode: string | undefined): Promise<Row[]> {
+    const detail = await this.frameworkDetail(framework.frameworkIdentifier, framework.year, languageCode);
     if (!detail) return [];
-    sameItem('framework', framework.id, summaryOf(detail.frameworkSummary).frameworkId, framework.identifier);
+    sameItem('framework', framework.frameworkId, summaryOf(detail.frameworkSummary).frameworkId, framework.frameworkIdentifier);
     return detail.framework.map((r) => toRow(r, r.frameworkCurrencyCode, languageCode));
   }
 
   /** The framework an identifier reads for the caller (own, else public), with the year's figures. */
-  frameworkByIdentifier(identifier: string, year: number): Promise<GqlFramework | undefined> {
+  frameworkByIdentifier(identifier: string, year: number): Promise<FrameworkOfYear | undefined> {
     let loader = this.frameworksByIdentifier.get(year);
     if (!loader) {
       loader = new BatchLoader(async (identifiers) => {
         const req = { frameworkIdentifiers: identifiers, frameworkIds: [], reportingYear: year };
         const { frameworks } = await this.client().getFrameworksByIdentifiers(req, await callAs(this.ctx));
-        return new Map(frameworks.map((s) => [s.frameworkIdentifier, toFramework(s, year)]));
+        return new Map(frameworks.map((s) => [s.frameworkIdentifier, ofYear(s, year)]));
       });
       this.frameworksByIdentifier.set(year, loader);
     }
     return loader.load(identifier);
   }
 
-  projects(year: number, visibility: Visibility | undefined): Promise<GqlProject[]> {
+  projects(year: number, visibility: Visibility | undefined): Promise<ProjectOfYear[]> {
     return this.memo.once(['projects', year, visibility], async () => {
       const req = { reportingYear: year, projectVisibility: visibility };
       const { projects } = await this.client().getProjects(req, await callAs(this.ctx));
-      return projects.map((s) => toProject(s, year));
+      return projects.map((s) => ofYear(s, year));
     });
   }
 
@@ -255,10 +126,10 @@ export class FrameworkReads {
     });
   }
 
-  async projectRows(project: GqlProject, languageCode: string | undefined): Promise<GqlRow[]> {
-    const detail = await this.projectDetail(project.identifier, project.year, languageCode);
+  async projectRows(project: ProjectOfYear, languageCode: string | undefined): Promise<Row[]> {
+    const detail = await this.projectDetail(project.projectIdentifier, project.year, languageCode);
     if (!detail) return [];
-    sameItem('project', project.id, summaryOf(detail.projectSummary).projectId, project.identifier);
+    sameItem('project', project.projectId, summaryOf(detail.projectSummary).projectId, project.projectIdentifier);
     return detail.project.map((r) => toRow(r, r.projectCurrencyCode, languageCode));
   }
 
@@ -266,9 +137,9 @@ export class FrameworkReads {
    * Visible projects of the year that refer to the framework. ProjectSummary names its framework by
    * identifier and name, not id, so those two are matched.
    */
-  async projectsOf(framework: GqlFramework): Promise<GqlProject[]> {
+  async projectsOf(framework: FrameworkOfYear): Promise<ProjectOfYear[]> {
     const all = await this.projects(framework.year, undefined);
-    return all.filter((p) => p.frameworkIdentifier === framework.identifier && p.frameworkName === framework.name);
+    return all.filter((p) => p.frameworkIdentifier === framework.frameworkIdentifier && p.frameworkName === framework.frameworkName);
   }
 
   private client() {
@@ -289,18 +160,4 @@ export function frameworkReads(ctx: GraphqlContext): FrameworkReads {
 /** Drops the request's memoised reads: a change made since makes them stale (payloads.ts). */
 export function forgetFrameworkReads(ctx: GraphqlContext): void {
   perRequest.delete(ctx);
-}
-
-/** A row's value metadata (issue 37) as GraphQL shows it; an asset's attributed rows carry none. */
-function valueMetadataOf(row: FrameworkRow | ProjectRow | AssetFrameworkRow) {
-  const r = 'indicatorValueType' in row || 'methodologySource' in row ? (row as FrameworkRow) : ({} as Partial<FrameworkRow>);
-  const upper = <T extends string>(v: string | undefined) => (v ? (v.toUpperCase() as T) : null);
-  return {
-    valueType: upper<'EXPECTED' | 'MEASURED'>(r.indicatorValueType),
-    valueBasis: upper<'GROSS' | 'NET'>(r.indicatorValueBasis),
-    baseline: r.baselineValue ?? null,
-    emissionFactor: r.emissionFactor ?? null,
-    methodologySource: r.methodologySource ?? null,
-    methodologyVersion: r.methodologyVersion ?? null,
-  };
 }

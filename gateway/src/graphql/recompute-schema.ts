@@ -1,6 +1,8 @@
 import { recomputeJobOperations } from '../catalogue/portfolio/recompute-jobs.js';
+import { objectTypesSdl } from '../catalogue/objects.js';
 import { rootFieldsSdl } from '../catalogue/sdl.js';
 import { connectionType } from './pagination.js';
+import { recomputeJobType } from './portfolio-objects.js';
 import { USER_ERRORS_FIELD } from './user-errors.js';
 
 /**
@@ -33,40 +35,7 @@ export const recomputeTypeDefs = /* GraphQL */ `
     FAILED
   }
 
-  "A recompute of many positions' impacts, run in batches by the portfolio service; its progress as stored."
-  type ImpactRecomputeJob implements Node {
-    "Globally unique, opaque id for node(id:) and nodes(ids:) (Relay's Node); id is unchanged."
-    nodeId: ID!
-    "The job's id (UUID)."
-    id: ID!
-    "What it recomputes."
-    scope: RecomputeScope!
-    "The investor or portfolio recomputed; null for ACCOUNT and STALE."
-    scopeIdentifier: String
-    "The year recomputed; null for STALE (each impact keeps its year)."
-    year: Int
-    "Where it is."
-    status: RecomputeStatus!
-    "Positions done (STALE: impacts), counted as batches commit."
-    done: Int!
-    "Positions to do, counted when the job starts running."
-    total: Int!
-    "Why it failed (e.g. a missing FX rate); null otherwise."
-    error: String
-    "requested (a client started it) or taxonomy-change (a framework or FX change)."
-    reason: String!
-    "Times a replica took the job up (more than 1: taken over from one that stopped)."
-    attempts: Int!
-    "RFC 3339."
-    createdAt: DateTime!
-    "When a replica first took it up, RFC 3339; null while QUEUED."
-    startedAt: DateTime
-    "When it completed or failed, RFC 3339."
-    finishedAt: DateTime
-    "Who asked for the recompute: set when a bearer token authenticated the request; null for an API key or the service itself."
-    actedBy: ActingPerson
-  }
-
+${objectTypesSdl([recomputeJobType])}
   "Answer of startImpactRecompute."
   type StartImpactRecomputePayload {
     "The service's message."

@@ -1,11 +1,13 @@
 import { USER_ERRORS_FIELD } from './user-errors.js';
 import { euGbsOperations } from '../catalogue/frameworks/eu-gbs.js';
+import { objectTypesSdl } from '../catalogue/objects.js';
 import { inputTypesSdl, rootFieldsSdl } from '../catalogue/sdl.js';
+import { taxonomyLayerType } from './framework-objects.js';
 
 /**
- * GraphQL of issue 37 (what issuers report: ICMA's impact table, the EU Green Bond Standard), kept apart from
- * framework-schema.ts and framework-mutations-schema.ts as extensions of their types so either side can be
- * rewritten without the other. Root fields and input types are written from catalogue/frameworks/'s declarations.
+ * GraphQL of issue 37 (what issuers report: ICMA's impact table, the EU Green Bond Standard): its root fields
+ * and input types written from catalogue/frameworks/'s declarations, its enums, answers and TaxonomyLayer
+ * (framework-objects.ts, which declares the issue's fields of Framework, Project and FrameworkRow too).
  */
 export const reportingTypeDefs = /* GraphQL */ `
   extend type Query {${rootFieldsSdl('Query', euGbsOperations)}
@@ -39,22 +41,6 @@ ${inputTypesSdl(euGbsOperations)}
     NET
   }
 
-
-  extend type FrameworkRow {
-    "Expected or measured; null when not given (and on an asset's attributed rows)."
-    valueType: ValueType
-    "Gross or net; null when not given."
-    valueBasis: ValueBasis
-    "The baseline, in the indicator's unit; null when not given."
-    baseline: Decimal
-    "The emission factor used; null when not given."
-    emissionFactor: Decimal
-    "The methodology's source; null when not given."
-    methodologySource: String
-    "The methodology's version; null when not given."
-    methodologyVersion: String
-  }
-
   "Lines of ICMA's summary impact table."
   enum IcmaLevel {
     "One line per project and indicator (project by project)."
@@ -83,7 +69,6 @@ ${inputTypesSdl(euGbsOperations)}
     sha256: String!
   }
 
-
   "Whether a unit's values may be negative (negative impacts)."
   enum UnitSign {
     "Values may be negative."
@@ -91,27 +76,6 @@ ${inputTypesSdl(euGbsOperations)}
     "Values are 0 or more (every unit's default)."
     UNSIGNED
   }
-
-
-
-
-
-  extend type Framework {
-    "The issuer's LEI (ISO 17442); null when not given."
-    issuerLei: String
-    "The external reviewer; null when not given."
-    externalReviewer: String
-    "The competent authority that approved the prospectus; null when not given."
-    approvingAuthority: String
-    "The year's reporting period, first date (YYYY-MM-DD); null when not given."
-    reportingPeriodStart: Date
-    "The year's reporting period, last date (YYYY-MM-DD); null when not given."
-    reportingPeriodEnd: Date
-    "Where the year's unallocated proceeds are placed; null when not given."
-    unallocatedProceedsPlacement: String
-  }
-
-
 
   "The environmental objectives of Regulation (EU) 2020/852, Article 9."
   enum EnvironmentalObjective {
@@ -141,28 +105,7 @@ ${inputTypesSdl(euGbsOperations)}
     FINANCIAL_ASSET
   }
 
-  "The EU taxonomy layer of a project's allocation in a year (setProjectTaxonomyLayer)."
-  type TaxonomyLayer {
-    "The EU taxonomy activity number, e.g. 4.1."
-    activityCode: String!
-    "The activity's name."
-    activityName: String!
-    "The environmental objective it contributes to substantially."
-    objective: EnvironmentalObjective!
-    "The technical screening criteria are met."
-    technicalScreeningMet: Boolean!
-    "The do no significant harm criteria are met."
-    doNoSignificantHarmMet: Boolean!
-    "The minimum safeguards are met."
-    minimumSafeguardsMet: Boolean!
-    "Fixed asset, CapEx, OpEx or financial asset."
-    assetType: AssetType!
-    "The allocation uses the flexibility of Article 5 of Regulation (EU) 2023/2631."
-    article5: Boolean!
-    "All three conditions met and not in the Article 5 pocket (Regulation (EU) 2020/852, Article 3)."
-    aligned: Boolean!
-  }
-
+${objectTypesSdl([taxonomyLayerType])}
   "Answer of writeEuGbsDocument: the queued job that anchors the document."
   type WriteEuGbsDocumentPayload {
     "What happened, in words."
@@ -195,23 +138,4 @@ ${inputTypesSdl(euGbsOperations)}
     url: String!
   }
 
-  extend type Project {
-    "The EU taxonomy layer of the year's allocation; null when none is set."
-    taxonomyLayer: TaxonomyLayer
-    "Where it is, ISO 3166-1 alpha-2; null when not given."
-    countryCode: String
-    "Expected lifetime in years; null when not given."
-    lifetimeYears: Int
-    "New financing or refinancing; null when not given."
-    financingType: FinancingType
-    "Total project cost of the year, in its currency; null when not given."
-    totalProjectCost: Decimal
-    "The issuer's signed amount of the year, in its currency; null when not given."
-    signedAmount: Decimal
-    """
-    The issuer's share of the project's financing in the year (signedAmount ÷ totalProjectCost, 0 to 1); null when
-    either is unknown. buildFrameworkFromProjects counts this share of the project's indicator values.
-    """
-    financingShare: Decimal
-  }
 `;

@@ -1,11 +1,13 @@
 import { createAccount } from '../catalogue/identity/accounts.js';
 import { identityOperations } from '../catalogue/identity/index.js';
 import { addUser } from '../catalogue/identity/users.js';
+import { objectTypesSdl } from '../catalogue/objects.js';
 import { inputTypesSdl, rootFieldsSdl } from '../catalogue/sdl.js';
 import { chainMutationTypeDefs } from './chain-mutations-schema.js';
 import { chainTypeDefs } from './chain-schema.js';
 import { frameworkMutationTypeDefs } from './framework-mutations-schema.js';
 import { frameworkTypeDefs } from './framework-schema.js';
+import { accountObjects, userObjects } from './identity-objects.js';
 import { jobTypeDefs } from './job-schema.js';
 import { nftTypeDefs } from './nft-schema.js';
 import { portfolioMutationTypeDefs } from './portfolio-mutations-schema.js';
@@ -25,7 +27,8 @@ import { scalarTypeDefs } from './scalars.js';
 /**
  * The GraphQL schema (SDL). camelCase counterpart of the /v1/call identity operations plus account
  * and API-key administration, the root fields and input types the catalogue declares written from their
- * declarations (catalogue/sdl.ts); other domains `extend type Query` / `Mutation` in their own file
+ * declarations (catalogue/sdl.ts), the object types from identity-objects.ts; other domains `extend type
+ * Query` / `Mutation` in their own file
  * (taxonomy-schema.ts, taxonomy-mutations-schema.ts, framework-schema.ts, framework-mutations-schema.ts,
  * portfolio-schema.ts, portfolio-mutations-schema.ts, chain-schema.ts, job-schema.ts,
  * chain-mutations-schema.ts, nft-schema.ts, subscription-schema.ts, recompute-schema.ts, node-schema.ts) and are
@@ -60,36 +63,7 @@ const identityTypeDefs = /* GraphQL */ `
     ADMIN
   }
 
-  "A customer of the service; API keys belong to accounts, and data is scoped by account."
-  type Account implements Node {
-    "Globally unique, opaque id for node(id:) and nodes(ids:) (Relay's Node); id is unchanged."
-    nodeId: ID!
-    "Account id."
-    id: ID!
-    "Display name."
-    name: String!
-    "What the account may do."
-    role: AccountRole!
-    "Creation time, RFC 3339."
-    createdAt: DateTime!
-  }
-
-  "An API key's record. The key itself is shown only once, when issued."
-  type ApiKey {
-    "Key id, used to revoke it."
-    id: ID!
-    "Account the key belongs to."
-    accountId: ID!
-    "Last four characters of the key, to tell keys apart."
-    hint: String!
-    "Creation time, RFC 3339."
-    createdAt: DateTime!
-    "Revocation time, RFC 3339; null while the key is active."
-    revokedAt: DateTime
-    "Time of last use, RFC 3339; null if never used."
-    lastUsedAt: DateTime
-  }
-
+${objectTypesSdl(accountObjects)}
   "A newly issued API key with its record."
   type ApiKeyPayload {
     "The key in clear. Shown only now; the service keeps just a hash. Null only with userErrors."
@@ -123,58 +97,7 @@ const identityTypeDefs = /* GraphQL */ `
   }
 
 ${inputTypesSdl([createAccount])}
-  "A user of an account (spec user)."
-  type User implements Node {
-    "Globally unique, opaque id for node(id:) and nodes(ids:) (Relay's Node); id is unchanged."
-    nodeId: ID!
-    "User id (spec user_id)."
-    id: ID!
-    "The account's identifier for the user (spec user_identifier)."
-    identifier: String!
-    "First name; masked when stored encrypted and no matching decryptionKey was given; null when not set."
-    firstName: String
-    "Last name; masked or null as firstName."
-    lastName: String
-    "E-mail address; masked or null as firstName."
-    email: String
-    "Role of the user."
-    role: UserRole!
-    "Groups the user is in."
-    groups: [Group!]!
-    "True when the user's names and e-mail are stored encrypted."
-    encrypted: Boolean!
-    "True when names and e-mail are returned masked (encrypted and no matching key given)."
-    masked: Boolean!
-  }
-
-  "A group users can be put in."
-  type Group {
-    "Group id."
-    id: ID!
-    "Group name, e.g. investors."
-    name: String!
-  }
-
-  "A user and the investors the user may access."
-  type UserInvestors {
-    "User id."
-    userId: ID!
-    "The user's identifier."
-    userIdentifier: String!
-    "Investors the user may access."
-    investors: [AccessibleInvestor!]!
-  }
-
-  "An investor a user may access."
-  type AccessibleInvestor {
-    "Investor id; null when the account has no investor with this identifier (or the gateway has no portfolio backend)."
-    id: ID
-    "The investor's identifier."
-    identifier: String!
-    "Investor name (PII), masked unless decryptionKey opens it; null when id is null."
-    name: String
-  }
-
+${objectTypesSdl(userObjects)}
 ${inputTypesSdl([addUser])}${payloadType(
   'UserPayload',
   'Answer of addUser, addGroupToUser and removeGroupFromUser.',

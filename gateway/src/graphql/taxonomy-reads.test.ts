@@ -15,12 +15,12 @@ test('super indicator links fold into one object per super indicator, categories
   });
   const grouped = groupSuperIndicators(scope, [link(20, 1), link(21, 1), link(20, 2), link(20, 2)]);
   assert.deepEqual(
-    grouped.map((s) => [s.id, s.name, s.categoryIds]),
+    grouped.map((s) => [s.superIndicatorId, s.superIndicatorName, s.categoryIds]),
     [
       [20, 'SI 20', [1, 2]],
       [21, 'SI 21', [1]],
     ],
   );
   assert.deepEqual(grouped[0]!.scope, scope);
-  assert.equal(grouped[0]!.year, 2024);
+  assert.equal(grouped[0]!.reportingYear, 2024);
 });

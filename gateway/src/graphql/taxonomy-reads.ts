@@ -25,103 +25,23 @@ export interface Scope {
   languageCode: string | undefined;
 }
 
-export interface GqlSdg {
-  id: number;
-  goalNo: string;
-  name: string;
-  language: string;
-  languageCode: string;
-}
+/** A taxonomy message as read for `scope`: its nested items are read in the same year and language. */
+export type Scoped<T> = T & { scope: Scope };
 
-export interface GqlEuObjective {
-  id: number;
-  objectiveNo: string;
-  name: string;
-  language: string;
-  languageCode: string;
-}
+const scoped = <T>(scope: Scope, message: T): Scoped<T> => ({ ...message, scope });
 
-/** Fields every taxonomy item of a year has in GraphQL. */
-export interface TaxonomyItem {
-  id: number;
-  name: string;
-  year: number;
-  language: string;
-  languageCode: string;
-  scope: Scope;
-}
-
-export type GqlCategory = TaxonomyItem;
-export type GqlUnit = TaxonomyItem;
-export interface GqlSubCategory extends TaxonomyItem {
-  categoryId: number;
-  categoryName: string;
-  sdg: Record<string, string>;
-  euObjective: Record<string, string>;
-}
 /** One per super indicator, with every category it belongs to (the service answers one row per link). */
-export interface GqlSuperIndicator extends TaxonomyItem {
-  categoryIds: number[];
-}
-export interface GqlIndicator extends TaxonomyItem {
-  superIndicatorId: number;
-  superIndicatorName: string;
-  unitId: number;
-  unitName: string;
-}
-export interface GqlTaxonomyRow {
-  row: TaxonomyRow;
-  language: string;
-  languageCode: string;
-  scope: Scope;
-}
-
-const item = (scope: Scope, id: number, name: string, language: { language: string; languageCode: string }): TaxonomyItem => ({
-  id,
-  name,
-  year: scope.year,
-  language: language.language,
-  languageCode: language.languageCode,
-  scope,
-});
-
-export const toSdg = (s: Sdg): GqlSdg => ({ id: s.sdgId, goalNo: s.goalNo, name: s.sdg, language: s.language, languageCode: s.languageCode });
-export const toEuObjective = (o: EuObjective): GqlEuObjective => ({
-  id: o.euObjectivId,
-  objectiveNo: o.objectiveNo,
-  name: o.objective,
-  language: o.language,
-  languageCode: o.languageCode,
-});
-export const toCategory = (scope: Scope, c: Category): GqlCategory => item(scope, c.categoryId, c.categoryName, c);
-export const toUnit = (scope: Scope, u: Unit): GqlUnit => item(scope, u.unitId, u.unitName, u);
-export const toSubCategory = (scope: Scope, s: SubCategory): GqlSubCategory => ({
-  ...item(scope, s.subCategoryId, s.subCategoryName, s),
-  categoryId: s.categoryId,
-  categoryName: s.categoryName,
-  sdg: s.sdg,
-  euObjective: s.euObjective,
-});
-export const toIndicator = (scope: Scope, i: Indicator): GqlIndicator => ({
-  ...item(scope, i.indicatorId, i.indicatorName, i),
-  superIndicatorId: i.superIndicatorId,
-  superIndicatorName: i.superIndicatorName,
-  unitId: i.unitId,
-  unitName: i.unitName,
-});
+export type GroupedSuperIndicator = Scoped<Omit<SuperIndicator, 'categoryId' | 'categoryName'>> & { categoryIds: number[] };
 
 /** Folds the service's (super indicator, category) rows into one object per super indicator, in order. */
-export function groupSuperIndicators(scope: Scope, links: readonly SuperIndicator[]): GqlSuperIndicator[] {
-  const byId = new Map<number, GqlSuperIndicator>();
+export function groupSuperIndicators(scope: Scope, links: readonly SuperIndicator[]): GroupedSuperIndicator[] {
+  const byId = new Map<number, GroupedSuperIndicator>();
   for (const link of links) {
     const found = byId.get(link.superIndicatorId);
     if (found) {
       if (!found.categoryIds.includes(link.categoryId)) found.categoryIds.push(link.categoryId);
     } else {
-      byId.set(link.superIndicatorId, {
-        ...item(scope, link.superIndicatorId, link.superIndicatorName, link),
-        categoryIds: [link.categoryId],
-      });
+      byId.set(link.superIndicatorId, { ...scoped(scope, link), categoryIds: [link.categoryId] });
     }
   }
   return [...byId.values()];
@@ -143,111 +63,106 @@ export class TaxonomyReads {
 
   constructor(private readonly ctx: GraphqlContext) {}
 
-  sdgs(languageCode: string | undefined): Promise<GqlSdg[]> {
+  sdgs(languageCode: string | undefined): Promise<Sdg[]> {
     return this.once(`sdgs|${languageCode ?? ''}`, async () => {
       const { sdgs } = await taxonomyClient(this.ctx.clients).getSdgs({ languageCode }, await callAs(this.ctx));
-      return sdgs.map(toSdg);
+      return sdgs;
     });
   }
 
-  euObjectives(languageCode: string | undefined): Promise<GqlEuObjective[]> {
+  euObjectives(languageCode: string | undefined): Promise<EuObjective[]> {
     return this.once(`euObjectives|${languageCode ?? ''}`, async () => {
       const { euObjectives } = await taxonomyClient(this.ctx.clients).getEuObjectives({ languageCode }, await callAs(this.ctx));
-      return euObjectives.map(toEuObjective);
+      return euObjectives;
     });
   }
 
-  categories(scope: Scope): Promise<GqlCategory[]> {
+  categories(scope: Scope): Promise<Scoped<Category>[]> {
     return this.once(key('categories', scope), async () =>
-      (await this.client().getCategories(request(scope), await callAs(this.ctx))).categories.map((c) => toCategory(scope, c)),
+      (await this.client().getCategories(request(scope), await callAs(this.ctx))).categories.map((c) => scoped(scope, c)),
     );
   }
 
-  subCategories(scope: Scope): Promise<GqlSubCategory[]> {
+  subCategories(scope: Scope): Promise<Scoped<SubCategory>[]> {
     return this.once(key('subCategories', scope), async () =>
-      (await this.client().getSubCategories(request(scope), await callAs(this.ctx))).subCategories.map((s) => toSubCategory(scope, s)),
+      (await this.client().getSubCategories(request(scope), await callAs(this.ctx))).subCategories.map((s) => scoped(scope, s)),
     );
   }
 
-  superIndicators(scope: Scope): Promise<GqlSuperIndicator[]> {
+  superIndicators(scope: Scope): Promise<GroupedSuperIndicator[]> {
     return this.once(key('superIndicators', scope), async () =>
       groupSuperIndicators(scope, (await this.client().getSuperIndicators(request(scope), await callAs(this.ctx))).superIndicators),
     );
   }
 
-  indicators(scope: Scope): Promise<GqlIndicator[]> {
+  indicators(scope: Scope): Promise<Scoped<Indicator>[]> {
     return this.once(key('indicators', scope), async () =>
-      (await this.client().getIndicators(request(scope), await callAs(this.ctx))).indicators.map((i) => toIndicator(scope, i)),
+      (await this.client().getIndicators(request(scope), await callAs(this.ctx))).indicators.map((i) => scoped(scope, i)),
     );
   }
 
-  units(scope: Scope): Promise<GqlUnit[]> {
+  units(scope: Scope): Promise<Scoped<Unit>[]> {
     return this.once(key('units', scope), async () =>
-      (await this.client().getUnits(request(scope), await callAs(this.ctx))).units.map((u) => toUnit(scope, u)),
+      (await this.client().getUnits(request(scope), await callAs(this.ctx))).units.map((u) => scoped(scope, u)),
     );
   }
 
-  taxonomy(scope: Scope): Promise<GqlTaxonomyRow[]> {
+  taxonomy(scope: Scope): Promise<Scoped<TaxonomyRow>[]> {
     return this.once(key('taxonomy', scope), async () =>
-      (await this.client().getTaxonomy(request(scope), await callAs(this.ctx))).rows.map((row) => ({
-        row,
-        language: row.language,
-        languageCode: row.languageCode,
-        scope,
-      })),
+      (await this.client().getTaxonomy(request(scope), await callAs(this.ctx))).rows.map((row) => scoped(scope, row)),
     );
   }
 
   // ---- indexes over those lists, built once per request ----
 
-  sdgsByNumber(languageCode: string | undefined): Promise<Map<string, GqlSdg>> {
+  sdgsByNumber(languageCode: string | undefined): Promise<Map<string, Sdg>> {
     return this.once(`sdgsByNumber|${languageCode ?? ''}`, async () => indexBy(await this.sdgs(languageCode), (s) => s.goalNo));
   }
 
-  euObjectivesByNumber(languageCode: string | undefined): Promise<Map<string, GqlEuObjective>> {
+  euObjectivesByNumber(languageCode: string | undefined): Promise<Map<string, EuObjective>> {
     return this.once(`euObjectivesByNumber|${languageCode ?? ''}`, async () =>
       indexBy(await this.euObjectives(languageCode), (o) => o.objectiveNo),
     );
   }
 
-  categoriesById(scope: Scope): Promise<Map<number, GqlCategory>> {
-    return this.once(key('categoriesById', scope), async () => indexBy(await this.categories(scope), (c) => c.id));
+  categoriesById(scope: Scope): Promise<Map<number, Scoped<Category>>> {
+    return this.once(key('categoriesById', scope), async () => indexBy(await this.categories(scope), (c) => c.categoryId));
   }
 
-  subCategoriesById(scope: Scope): Promise<Map<number, GqlSubCategory>> {
-    return this.once(key('subCategoriesById', scope), async () => indexBy(await this.subCategories(scope), (s) => s.id));
+  subCategoriesById(scope: Scope): Promise<Map<number, Scoped<SubCategory>>> {
+    return this.once(key('subCategoriesById', scope), async () => indexBy(await this.subCategories(scope), (s) => s.subCategoryId));
   }
 
-  subCategoriesByCategory(scope: Scope): Promise<Map<number, GqlSubCategory[]>> {
+  subCategoriesByCategory(scope: Scope): Promise<Map<number, Scoped<SubCategory>[]>> {
     return this.once(key('subCategoriesByCategory', scope), async () => groupBy(await this.subCategories(scope), (s) => [s.categoryId]));
   }
 
-  superIndicatorsById(scope: Scope): Promise<Map<number, GqlSuperIndicator>> {
-    return this.once(key('superIndicatorsById', scope), async () => indexBy(await this.superIndicators(scope), (s) => s.id));
+  superIndicatorsById(scope: Scope): Promise<Map<number, GroupedSuperIndicator>> {
+    return this.once(key('superIndicatorsById', scope), async () => indexBy(await this.superIndicators(scope), (s) => s.superIndicatorId));
   }
 
-  superIndicatorsByCategory(scope: Scope): Promise<Map<number, GqlSuperIndicator[]>> {
+  superIndicatorsByCategory(scope: Scope): Promise<Map<number, GroupedSuperIndicator[]>> {
     return this.once(key('superIndicatorsByCategory', scope), async () =>
       groupBy(await this.superIndicators(scope), (s) => s.categoryIds),
     );
   }
 
-  indicatorsById(scope: Scope): Promise<Map<number, GqlIndicator>> {
-    return this.once(key('indicatorsById', scope), async () => indexBy(await this.indicators(scope), (i) => i.id));
+  indicatorsById(scope: Scope): Promise<Map<number, Scoped<Indicator>>> {
+    return this.once(key('indicatorsById', scope), async () => indexBy(await this.indicators(scope), (i) => i.indicatorId));
   }
 
-  indicatorsBySuperIndicator(scope: Scope): Promise<Map<number, GqlIndicator[]>> {
+  indicatorsBySuperIndicator(scope: Scope): Promise<Map<number, Scoped<Indicator>[]>> {
     return this.once(key('indicatorsBySuperIndicator', scope), async () =>
       groupBy(await this.indicators(scope), (i) => [i.superIndicatorId]),
     );
   }
 
-  indicatorsByUnit(scope: Scope): Promise<Map<number, GqlIndicator[]>> {
+  indicatorsByUnit(scope: Scope): Promise<Map<number, Scoped<Indicator>[]>> {
     return this.once(key('indicatorsByUnit', scope), async () => groupBy(await this.indicators(scope), (i) => [i.unitId]));
   }
 
-  unitsById(scope: Scope): Promise<Map<number, GqlUnit>> {
-    return this.once(key('unitsById', scope), async () => indexBy(await this.units(scope), (u) => u.id));
+  unitsById(scope: Scope): Promise<Map<number, Scoped<Unit>>> {
+    return this.once(key('unitsById', scope), async () => indexBy(await this.units(scope), (u) => u.unitId));
   }
 
   private client() {

@@ -1,3 +1,4 @@
+import type { DocumentJobEntry } from '@green-impact/proto/greenimpact/chain/v1/chain';
 import { InvalidArgumentError } from '@green-impact/shared/errors';
 import {
   frameworkDocumentSubmission,
@@ -6,7 +7,6 @@ import {
   type RenderSettings,
 } from '../../composition/document-writes.js';
 import type { CompositionContext } from '../../composition/investor-details.js';
-import { toGqlDocument, toGqlDocumentEntry } from '../../graphql/chain-objects.js';
 import { orNull } from '../../graphql/resolvers/or-null.js';
 import { pageFields, SERVICE_ID, type ServicePage } from '../../graphql/pagination.js';
 import { listed } from '../../v1/truncation.js';
@@ -282,9 +282,9 @@ export const documents = declare({
     returns: 'DocumentEntryConnection!',
     nested: false,
     paged: { idOf: (entry: { id: string | number }) => entry.id, idPattern: SERVICE_ID },
-    render: async (call): Promise<ServicePage<ReturnType<typeof toGqlDocumentEntry>>> => {
+    render: async (call): Promise<ServicePage<DocumentJobEntry>> => {
       const res = await call();
-      return { items: res.jobs.map(toGqlDocumentEntry), nextPageToken: res.nextPageToken, totalCount: res.totalCount ?? res.jobs.length };
+      return { items: res.jobs, nextPageToken: res.nextPageToken, totalCount: res.totalCount ?? res.jobs.length };
     },
   },
 });
@@ -302,9 +302,9 @@ const document = declare({
     field: 'document',
     returns: 'Document',
     nested: false,
-    render: async (call, _i, ctx) => {
+    render: async (call) => {
       const doc = await orNull(call());
-      return doc ? toGqlDocument(requireVerifiedDocument(doc, {}), ctx.baseUrl, ctx.documentLinks) : null;
+      return doc ? requireVerifiedDocument(doc, {}) : null;
     },
   },
 });

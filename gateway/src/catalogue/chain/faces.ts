@@ -1,5 +1,4 @@
 import type { Job } from '@green-impact/proto/greenimpact/chain/v1/chain';
-import { toGqlJob } from '../../graphql/chain-objects.js';
 import type { GraphqlFace } from '../operation.js';
 import { jobAccepted, jobOf } from './job-shapes.js';
 
@@ -20,6 +19,6 @@ export function queuedJob(field: string, sdl: Pick<GraphqlFace<unknown, unknown>
     nested: true,
     returns: 'JobPayload!',
     idempotent: true,
-    render: async (call, _input, ctx) => ({ job: toGqlJob(jobOf(await call()), ctx.baseUrl) }),
+    render: async (call) => ({ job: jobOf(await call()) }),
   };
 }

@@ -1,4 +1,4 @@
-import { documentKindFromGql, jobKindFromGql, jobStatusFromGql, toGqlJob, toGqlNetwork } from '../../graphql/chain-objects.js';
+import { documentKindFromGql, jobKindFromGql, jobStatusFromGql } from '../../graphql/chain-objects.js';
 import {
   AFTER_IN_ORDER,
   backwardSize,
@@ -138,7 +138,7 @@ const jobs = declare({
     field: 'jobs',
     returns: 'JobConnection!',
     nested: false,
-    render: async (call, i, ctx, info) => {
+    render: async (call, i, _ctx, info) => {
       // Checked before the call, as servicePaged checks every other connection.
       const backward = backwardSize({ first: i.first, after: i.after, last: i.last, before: i.before }, info, JOB_PAGE_MAX, JOB_PAGE_DEFAULT) !== undefined;
       const order = orderOfArgs(i.orderBy as PageArgs['orderBy']);
@@ -147,7 +147,7 @@ const jobs = declare({
         throw new InvalidArgumentError(i.before !== undefined ? BEFORE_IN_ORDER : AFTER_IN_ORDER);
       }
       const res = await call();
-      const nodes = res.jobs.map((j) => toGqlJob(j, ctx.baseUrl));
+      const nodes = res.jobs;
       const edges = edgesOf(nodes, (n) => res.cursors[n] ?? '');
       return {
         nodes,
@@ -176,9 +176,9 @@ const job = declare({
     field: 'job',
     returns: 'Job',
     nested: false,
-    render: async (call, _i, ctx) => {
+    render: async (call) => {
       const res = await orNull(call());
-      return res?.job ? toGqlJob(res.job, ctx.baseUrl) : null;
+      return res?.job ?? null;
     },
   },
 });
@@ -190,13 +190,13 @@ const networks = declare({
   service: 'chain',
   method: 'listNetworks',
   request: () => ({}),
-  graphql: { root: 'Query', field: 'networks', returns: '[Network!]!', nested: false, render: async (call) => (await call()).networks.map(toGqlNetwork) },
+  graphql: { root: 'Query', field: 'networks', returns: '[Network!]!', nested: false, render: async (call) => (await call()).networks },
 });
 
 /** One of the caller's jobs as GraphQL shows it, null when the account has none (a Job node's refetch). */
 export async function jobById(ctx: GraphqlContext, id: string) {
   const res = await orNull(job.call({ id }, await callerOf(ctx)));
-  return res?.job ? toGqlJob(res.job, ctx.baseUrl) : null;
+  return res?.job ?? null;
 }
 
 export const jobOperations = [getJobStatusFromBlockchain, hashFetch, jobs, job, networks];

@@ -1,6 +1,5 @@
-import type { NftAttribute } from '@green-impact/proto/greenimpact/chain/v1/chain';
+import type { Nft, NftAttribute } from '@green-impact/proto/greenimpact/chain/v1/chain';
 import { InvalidArgumentError } from '@green-impact/shared/errors';
-import { toGqlNft } from '../../graphql/nft-objects.js';
 import { pageFields, servicePageOf, type ServicePage } from '../../graphql/pagination.js';
 import { orNull } from '../../graphql/resolvers/or-null.js';
 import { identifier, json, text, wideInt } from '../fields.js';
@@ -200,9 +199,9 @@ export const nfts = declare({
         default: { field: 'created_at', descending: true, doc: 'newest first (CREATED_AT DESC)' },
       },
     },
-    render: async (call): Promise<ServicePage<ReturnType<typeof toGqlNft>>> => {
+    render: async (call): Promise<ServicePage<Nft>> => {
       const res = await call();
-      return servicePageOf(res.nfts.map(toGqlNft), res);
+      return servicePageOf(res.nfts, res);
     },
   },
 });
@@ -221,7 +220,7 @@ const nft = declare({
     nested: false,
     render: async (call) => {
       const found = await orNull(call());
-      return found?.nft ? toGqlNft(found.nft) : null;
+      return found?.nft ?? null;
     },
   },
 });
@@ -262,7 +261,7 @@ const send = declare({
     nested: true,
     render: async (call) => {
       const sent = nftOf(await call());
-      return { nft: toGqlNft(sent), ownerCode: sent.transferCodes?.owner ?? '', receiverCode: sent.transferCodes?.receiver ?? '' };
+      return { nft: sent, ownerCode: sent.transferCodes?.owner ?? '', receiverCode: sent.transferCodes?.receiver ?? '' };
     },
   },
 });
@@ -315,13 +314,13 @@ const revoke = declare({
   withoutApiKey: { authority: 'the owner code of an e-mailed send' },
   request: (i) => ({ ownerCode: i.ownerCode.trim(), guid: i.guid }),
   v1: (res) => nftAnswer(legacyNft(nftOf(res))),
-  graphql: { root: 'Mutation', field: 'revokeNftSend', returns: 'NftPayload!', nested: true, render: async (call) => ({ nft: toGqlNft(nftOf(await call())) }) },
+  graphql: { root: 'Mutation', field: 'revokeNftSend', returns: 'NftPayload!', nested: true, render: async (call) => ({ nft: nftOf(await call()) }) },
 });
 
 /** One NFT of the account as GraphQL shows it, null when the account has none (an Nft node's refetch). */
 export async function nftByGuid(ctx: GraphqlContext, guid: string) {
   const found = await orNull(nft.call({ guid }, await callerOf(ctx)));
-  return found?.nft ? toGqlNft(found.nft) : null;
+  return found?.nft ?? null;
 }
 
 export const nftOperations = [mint, mintNft, list, nfts, nft, transfer, send, fetchJob, claim, revoke];

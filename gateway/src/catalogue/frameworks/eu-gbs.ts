@@ -2,7 +2,6 @@ import type { RenderEuGbsDocumentRequest, RenderEuGbsDocumentResponse } from '@g
 import { ASSET_TYPES, ENVIRONMENTAL_OBJECTIVES, EU_GBS_DOCUMENTS } from '@green-impact/shared/eu-green-bonds';
 import { euGbsDocumentSubmission } from '../../composition/document-writes.js';
 import { composition } from '../chain/documents.js';
-import { toGqlJob } from '../../graphql/chain-objects.js';
 import { jobOf, requestEcho, writeAccepted } from '../chain/job-shapes.js';
 import { flag, identifier, int, oneOf, text, type Fields, type InputOf } from '../fields.js';
 import { euGbsPageLink } from '../../eu-gbs-routes.js';
@@ -144,9 +143,9 @@ export const writeEuGbsDocument = declare({
     returns: 'WriteEuGbsDocumentPayload!',
     idempotent: true,
     order: ['identifier', 'year', 'document', 'network', 'publicationDate', 'decimals', 'languageCode', 'idempotencyKey'],
-    render: async (call, _input, ctx) => {
+    render: async (call) => {
       const job = jobOf(await call());
-      return { message: 'Document queued for the network.', id: job.id, job: toGqlJob(job, ctx.baseUrl) };
+      return { message: 'Document queued for the network.', id: job.id, job };
     },
   },
 });

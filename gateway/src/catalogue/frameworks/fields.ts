@@ -132,13 +132,16 @@ export function changed<I extends { identifier: string; year?: number }, T>(
 }
 
 /** The GraphQL face of a removal: removedId is the item's id, read before it as the caller. */
-export function removed<T extends { id: number }>(field: string, read: ItemRead<T>) {
+export function removed<T>(field: string, read: ItemRead<T>, idOf: (item: T) => number) {
   return {
     root: 'Mutation' as const,
     field,
     nested: false,
     returns: 'RemovalPayload!',
     render: (call: () => Promise<ServiceAnswer>, i: { identifier: string }, ctx: GraphqlContext, info: GraphQLResolveInfo) =>
-      removalPayload(ctx, info, async () => (await read(ctx, i.identifier, currentYear()))?.id, call),
+      removalPayload(ctx, info, async () => {
+        const found = await read(ctx, i.identifier, currentYear());
+        return found && idOf(found);
+      }, call),
   };
 }

@@ -1,5 +1,5 @@
 import type { GraphqlContext } from '../../graphql/context.js';
-import { frameworkReads, summaryOf, toFramework, type GqlFramework } from '../../graphql/framework-reads.js';
+import { frameworkReads, ofYear, summaryOf, type FrameworkOfYear } from '../../graphql/framework-reads.js';
 import { pageFields, SERVICE_ID, servicePageOf } from '../../graphql/pagination.js';
 import { orNull } from '../../graphql/resolvers/or-null.js';
 import { listed } from '../../v1/truncation.js';
@@ -45,10 +45,10 @@ import { frameworkDetail, frameworkSummaryRow, toVisibility } from './rows.js';
 const READ_LABELS = { framework_identifier: 'identifier', reporting_year: 'year', framework_visibility: 'visibility' };
 
 /** The framework an identifier reads for the caller (own, else public) with a year's figures; null when none is visible. */
-export async function frameworkOf(ctx: GraphqlContext, identifier: string, year: number): Promise<GqlFramework | null> {
+export async function frameworkOf(ctx: GraphqlContext, identifier: string, year: number): Promise<FrameworkOfYear | null> {
   await ctx.auth();
   const detail = await orNull(withLabels(frameworkReads(ctx).frameworkDetail(identifier, year, undefined), READ_LABELS));
-  return detail ? toFramework(summaryOf(detail.frameworkSummary), year) : null;
+  return detail ? ofYear(summaryOf(detail.frameworkSummary), year) : null;
 }
 
 // ---- reads ----
@@ -71,7 +71,7 @@ export const getFrameworks = declare({
     returns: 'FrameworkConnection!',
     nested: false,
     paged: {
-      idOf: (item: GqlFramework) => item.id,
+      idOf: (item: FrameworkOfYear) => item.frameworkId,
       idPattern: SERVICE_ID,
       backward: true,
       orderBy: {
@@ -88,7 +88,7 @@ export const getFrameworks = declare({
     },
     render: async (call, i) => {
       const res = await call();
-      return servicePageOf(res.frameworks.map((s) => toFramework(s, i.year)), res);
+      return servicePageOf(res.frameworks.map((s) => ofYear(s, i.year)), res);
     },
   },
 });
@@ -251,7 +251,7 @@ export const removeFramework = declare({
   method: 'removeFramework',
   request: (i) => ({ frameworkIdentifier: i.identifier }),
   v1: messageOnly,
-  graphql: removed('removeFramework', frameworkOf),
+  graphql: removed('removeFramework', frameworkOf, (f) => f.frameworkId),
 });
 
 export const frameworkOperations = [

@@ -1,5 +1,5 @@
 import type { GraphqlContext } from '../../graphql/context.js';
-import { frameworkReads, summaryOf, toProject, type GqlProject } from '../../graphql/framework-reads.js';
+import { frameworkReads, ofYear, summaryOf, type ProjectOfYear } from '../../graphql/framework-reads.js';
 import { pageFields, SERVICE_ID, servicePageOf } from '../../graphql/pagination.js';
 import { orNull } from '../../graphql/resolvers/or-null.js';
 import { listed } from '../../v1/truncation.js';
@@ -41,10 +41,10 @@ import { projectDetail, projectSummaryRow, toVisibility } from './rows.js';
 const READ_LABELS = { project_identifier: 'identifier', reporting_year: 'year', project_visibility: 'visibility' };
 
 /** The project an identifier reads for the caller (own, else public) with a year's figures; null when none is visible. */
-export async function projectOf(ctx: GraphqlContext, identifier: string, year: number): Promise<GqlProject | null> {
+export async function projectOf(ctx: GraphqlContext, identifier: string, year: number): Promise<ProjectOfYear | null> {
   await ctx.auth();
   const detail = await orNull(withLabels(frameworkReads(ctx).projectDetail(identifier, year, undefined), READ_LABELS));
-  return detail ? toProject(summaryOf(detail.projectSummary), year) : null;
+  return detail ? ofYear(summaryOf(detail.projectSummary), year) : null;
 }
 
 // ---- reads ----
@@ -67,7 +67,7 @@ export const getProjects = declare({
     returns: 'ProjectConnection!',
     nested: false,
     paged: {
-      idOf: (item: GqlProject) => item.id,
+      idOf: (item: ProjectOfYear) => item.projectId,
       idPattern: SERVICE_ID,
       backward: true,
       orderBy: {
@@ -84,7 +84,7 @@ export const getProjects = declare({
     },
     render: async (call, i) => {
       const res = await call();
-      return servicePageOf(res.projects.map((s) => toProject(s, i.year)), res);
+      return servicePageOf(res.projects.map((s) => ofYear(s, i.year)), res);
     },
   },
 });
@@ -243,7 +243,7 @@ export const removeProject = declare({
   method: 'removeProject',
   request: (i) => ({ projectIdentifier: i.identifier }),
   v1: messageOnly,
-  graphql: removed('removeProject', projectOf),
+  graphql: removed('removeProject', projectOf, (p) => p.projectId),
 });
 
 export const projectOperations = [

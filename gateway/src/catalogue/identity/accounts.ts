@@ -1,6 +1,5 @@
-import { AccountRole } from '@green-impact/proto/greenimpact/identity/v1/identity';
+import { AccountRole, type Account, type ApiKeyInfo } from '@green-impact/proto/greenimpact/identity/v1/identity';
 import { InternalError } from '@green-impact/shared/errors';
-import { account, apiKey } from '../../graphql/mappers.js';
 import { identifier, oneOf, text } from '../fields.js';
 import { declare } from '../operation.js';
 import { ESG } from '../renders.js';
@@ -13,10 +12,13 @@ import { pageFields } from '../../graphql/pagination.js';
  * graphql/resolvers/account-resolvers.ts. The accounts list is paged by the service (GraphqlFace.paged).
  */
 
-/** An account as GraphQL's accounts list answers it. */
-export type AccountItem = ReturnType<typeof account>;
-
 const accountId = identifier('account_id', { doc: "The account; defaults to the caller's.", graphql: 'ID' }).optional();
+
+/** The key record of an answer: identity always returns it; its absence is a contract breach, not a client error. */
+function keyRecord(k: ApiKeyInfo | undefined): ApiKeyInfo {
+  if (!k) throw new InternalError('Internal error.', { cause: new Error('identity returned no key record') });
+  return k;
+}
 
 /** Account ids (UUIDs as the identity service issues them; the service refuses one that names no account). */
 const ACCOUNT_ID = /^[0-9a-z]+(-[0-9a-z]+)+$/;
@@ -31,12 +33,12 @@ export const listAccounts = declare({
   graphql: {
     root: 'Query',
     field: 'accounts',
-    paged: { idOf: (a: AccountItem) => a.id, idPattern: ACCOUNT_ID },
+    paged: { idOf: (a: Account) => a.id, idPattern: ACCOUNT_ID },
     returns: 'AccountConnection!',
     nested: false,
     render: async (call) => {
       const res = await call();
-      return { items: res.accounts.map(account), nextPageToken: res.nextPageToken, totalCount: res.totalCount ?? res.accounts.length };
+      return { items: res.accounts, nextPageToken: res.nextPageToken, totalCount: res.totalCount ?? res.accounts.length };
     },
   },
 });
@@ -48,7 +50,7 @@ export const listApiKeys = declare({
   service: 'identity',
   method: 'listApiKeys',
   request: (i) => ({ accountId: i.accountId }),
-  graphql: { root: 'Query', field: 'apiKeys', returns: '[ApiKey!]!', nested: false, render: async (call) => (await call()).keys.map(apiKey) },
+  graphql: { root: 'Query', field: 'apiKeys', returns: '[ApiKey!]!', nested: false, render: async (call) => (await call()).keys },
 });
 
 export const createAccount = declare({
@@ -69,7 +71,7 @@ export const createAccount = declare({
     render: async (call) => {
       const res = await call();
       if (!res.account) throw new InternalError('Internal error.', { cause: new Error('identity returned no account') });
-      return { account: account(res.account), apiKey: res.apiKey, key: apiKey(res.key) };
+      return { account: res.account, apiKey: res.apiKey, key: keyRecord(res.key) };
     },
   },
 });
@@ -88,7 +90,7 @@ export const rotateApiKey = declare({
     nested: false,
     render: async (call) => {
       const res = await call();
-      return { apiKey: res.apiKey, key: apiKey(res.key), revokedKeyIds: res.revokedKeyIds };
+      return { apiKey: res.apiKey, key: keyRecord(res.key), revokedKeyIds: res.revokedKeyIds };
     },
   },
 });
@@ -107,7 +109,7 @@ export const issueApiKey = declare({
     nested: false,
     render: async (call) => {
       const res = await call();
-      return { apiKey: res.apiKey, key: apiKey(res.key), revokedKeyIds: [] };
+      return { apiKey: res.apiKey, key: keyRecord(res.key), revokedKeyIds: [] };
     },
   },
 });
@@ -119,7 +121,7 @@ export const revokeApiKey = declare({
   service: 'identity',
   method: 'revokeApiKey',
   request: (i) => ({ keyId: i.keyId }),
-  graphql: { root: 'Mutation', field: 'revokeApiKey', returns: 'RevokeApiKeyPayload!', nested: false, render: async (call) => ({ key: apiKey((await call()).key) }) },
+  graphql: { root: 'Mutation', field: 'revokeApiKey', returns: 'RevokeApiKeyPayload!', nested: false, render: async (call) => ({ key: keyRecord((await call()).key) }) },
 });
 
 export const accountOperations = [listAccounts, listApiKeys, createAccount, rotateApiKey, issueApiKey, revokeApiKey];

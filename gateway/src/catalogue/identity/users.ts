@@ -2,7 +2,6 @@ import { UserRole, type User } from '@green-impact/proto/greenimpact/identity/v1
 import { InternalError } from '@green-impact/shared/errors';
 import { withInvestorDetails } from '../../composition/investor-details.js';
 import type { GraphqlContext } from '../../graphql/context.js';
-import { accessibleInvestor, group, user } from '../../graphql/mappers.js';
 import { pageFields, SERVICE_ID } from '../../graphql/pagination.js';
 import { changePayload, removalPayload, type ServiceAnswer } from '../../graphql/payloads.js';
 import { listed } from '../../v1/truncation.js';
@@ -49,9 +48,6 @@ export function toUserRole(role: 'user' | 'admin' | undefined): UserRole {
   return UserRole.USER_ROLE_UNSPECIFIED;
 }
 
-/** A user as GraphQL's users list answers it. */
-export type UserItem = ReturnType<typeof user>;
-
 export const getUsers = declare({
   solution: ESG,
   operation: 'getUsers',
@@ -64,12 +60,12 @@ export const getUsers = declare({
   graphql: {
     root: 'Query',
     field: 'users',
-    paged: { idOf: (u: UserItem) => u.id, idPattern: SERVICE_ID },
+    paged: { idOf: (u: User) => u.userId, idPattern: SERVICE_ID },
     returns: 'UserConnection!',
     nested: false,
     render: async (call) => {
       const res = await call();
-      return { items: res.users.map(user), nextPageToken: res.nextPageToken, totalCount: res.totalCount ?? res.users.length };
+      return { items: res.users, nextPageToken: res.nextPageToken, totalCount: res.totalCount ?? res.users.length };
     },
   },
 });
@@ -83,17 +79,12 @@ export const getGroups = declare({
   method: 'getGroups',
   request: () => ({}),
   v1: (res) => res.groups.map((g) => ({ id: g.id, group: g.group })),
-  graphql: { root: 'Query', field: 'groups', returns: '[Group!]!', nested: false, render: async (call) => (await call()).groups.map(group) },
+  graphql: { root: 'Query', field: 'groups', returns: '[Group!]!', nested: false, render: async (call) => (await call()).groups },
 });
 
 /** The call context of composition (investor details from the portfolio service) for a GraphQL caller. */
 async function composingAs(ctx: GraphqlContext) {
   return { caller: (await ctx.auth()).caller, requestId: ctx.requestId, clients: ctx.clients };
-}
-
-/** Users with the investors they may access, as GraphQL's UserInvestors. */
-async function withDetails(users: Parameters<typeof withInvestorDetails>[0], key: string | undefined, at: Awaited<ReturnType<typeof composingAs>>) {
-  return (await withInvestorDetails(users, { decryptionKey: key }, at)).map((u) => ({ ...u, investors: u.investors.map(accessibleInvestor) }));
 }
 
 /** The investors of each user (or the one named), details read from the portfolio service (composition/). */
@@ -126,7 +117,7 @@ export const getInvestorsOfUser = declare({
     field: 'investorsOfUser',
     returns: '[UserInvestors!]!',
     nested: false,
-    render: async (call, i, ctx) => withDetails((await call()).users, i.decryptionKey, await composingAs(ctx)),
+    render: async (call, i, ctx) => withInvestorDetails((await call()).users, { decryptionKey: i.decryptionKey }, await composingAs(ctx)),
   },
 });
 
@@ -142,7 +133,7 @@ export const getInvestorsOfUser = declare({
 async function readUser(ctx: GraphqlContext, identifierOfUser: string, key: string | undefined) {
   const at = { ...(await callerOf(ctx)), page: { pageSize: 1, pageToken: undefined } };
   const { users } = await getUsers.call({ userIdentifier: identifierOfUser, decryptionKey: key }, at);
-  return users.map(user).find((u) => u.identifier === identifierOfUser);
+  return users.find((u) => u.userIdentifier === identifierOfUser);
 }
 
 const userPayload = (ctx: GraphqlContext, answer: ServiceAnswer, identifierOfUser: string, key?: string) =>
@@ -153,7 +144,7 @@ const userInvestorsPayload = (ctx: GraphqlContext, answer: ServiceAnswer, identi
   changePayload(ctx, answer, 'userInvestors', async () => {
     const at = await composingAs(ctx);
     const { users } = await getInvestorsOfUser.call({ userIdentifier: identifierOfUser }, at);
-    return (await withDetails(users.filter((u) => u.userIdentifier === identifierOfUser), undefined, at))[0];
+    return (await withInvestorDetails(users.filter((u) => u.userIdentifier === identifierOfUser), {}, at))[0];
   });
 
 export const addUser = declare({
@@ -204,7 +195,7 @@ export const removeUser = declare({
     returns: 'RemovalPayload!',
     nested: false,
     // The id of the user a removal names is read before it, without a key.
-    render: (call, i, ctx, info) => removalPayload(ctx, info, async () => (await readUser(ctx, i.userIdentifier, undefined))?.id, call),
+    render: (call, i, ctx, info) => removalPayload(ctx, info, async () => (await readUser(ctx, i.userIdentifier, undefined))?.userId, call),
   },
 });
 

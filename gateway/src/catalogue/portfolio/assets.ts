@@ -1,8 +1,8 @@
 import { servicePageOf } from '../../graphql/pagination.js';
+import type { Asset } from '@green-impact/proto/greenimpact/portfolio/v1/portfolio';
 import { portfolioClient } from '../../clients.js';
 import { callAs, type GraphqlContext } from '../../graphql/context.js';
 import { changePayload, removalPayload } from '../../graphql/payloads.js';
-import { toAsset, type GqlAsset } from '../../graphql/portfolio-objects.js';
 import { portfolioReads } from '../../graphql/portfolio-reads.js';
 import { listed } from '../../v1/truncation.js';
 import { number, text } from '../fields.js';
@@ -23,7 +23,7 @@ import { assetFrameworkDetail, assetRow } from './rows.js';
  * The asset an identifier reads for the caller (own first, else public), through the request's batched
  * reads; null when none is visible. For asset(identifier), the payloads of changes and node().
  */
-export async function assetOf(ctx: GraphqlContext, identifier: string): Promise<GqlAsset | null> {
+export async function assetOf(ctx: GraphqlContext, identifier: string): Promise<Asset | null> {
   await callAs(ctx);
   portfolioClient(ctx.clients);
   return (await portfolioReads(ctx).asset(identifier)) ?? null;
@@ -55,7 +55,7 @@ export const getAssets = declare({
     nested: false,
     order: ['issuerIdentifier', 'frameworkIdentifier', 'visibility'],
     paged: {
-      idOf: (a: GqlAsset) => a.id,
+      idOf: (a: Asset) => a.assetId,
       idPattern: SERVICE_ID,
       backward: true,
       orderBy: {
@@ -72,7 +72,7 @@ export const getAssets = declare({
     },
     render: async (call) => {
       const res = await call();
-      return servicePageOf(res.assets.map(toAsset), res);
+      return servicePageOf(res.assets, res);
     },
   },
 });
@@ -155,7 +155,7 @@ export const removeAsset = declare({
     field: 'removeAsset',
     returns: 'RemovalPayload!',
     nested: false,
-    render: (call, i, ctx, info) => removalPayload(ctx, info, async () => (await assetOf(ctx, i.identifier))?.id, call),
+    render: (call, i, ctx, info) => removalPayload(ctx, info, async () => (await assetOf(ctx, i.identifier))?.assetId, call),
   },
 });
 

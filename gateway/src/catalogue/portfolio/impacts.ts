@@ -1,6 +1,5 @@
 import { NotFoundError } from '@green-impact/shared/errors';
 import { messageResult } from '../../graphql/mappers.js';
-import { toImpact } from '../../graphql/portfolio-objects.js';
 import { callService, declare, streamService, type CallContext } from '../operation.js';
 import { ESG } from '../renders.js';
 import { investorIdentifier, portfolioIdentifier, positionId, reportingYear, yesNo } from './fields.js';
@@ -91,7 +90,7 @@ export const computePositionImpacts = declare({
     nested: false,
     render: async (call) => {
       const res = await call();
-      return { ...messageResult(res), impacts: res.impacts.map(toImpact) };
+      return { ...messageResult(res), impacts: res.impacts };
     },
   },
 });

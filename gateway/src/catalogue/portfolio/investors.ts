@@ -1,9 +1,9 @@
+import type { Investor } from '@green-impact/proto/greenimpact/portfolio/v1/portfolio';
 import { servicePageOf } from '../../graphql/pagination.js';
 import { portfolioClient } from '../../clients.js';
 import { callAs, type GraphqlContext } from '../../graphql/context.js';
 import { changePayload, removalPayload } from '../../graphql/payloads.js';
-import { toInvestor, type GqlInvestor } from '../../graphql/portfolio-objects.js';
-import { portfolioReads } from '../../graphql/portfolio-reads.js';
+import { keyed, portfolioReads, type Keyed } from '../../graphql/portfolio-reads.js';
 import { listed } from '../../v1/truncation.js';
 import { text } from '../fields.js';
 import { withLabels } from '../graphql.js';
@@ -23,7 +23,7 @@ import { investorRow } from './rows.js';
  * The investor an identifier reads for the caller, through the request's batched reads (per key); null
  * when the account has none. For investor(identifier), the payloads of changes and node().
  */
-export async function investorOf(ctx: GraphqlContext, identifier: string, key: string | undefined): Promise<GqlInvestor | null> {
+export async function investorOf(ctx: GraphqlContext, identifier: string, key: string | undefined): Promise<Keyed<Investor> | null> {
   await callAs(ctx);
   portfolioClient(ctx.clients);
   return (await portfolioReads(ctx).investor(identifier, key)) ?? null;
@@ -44,7 +44,7 @@ export const getInvestors = declare({
     returns: 'InvestorConnection!',
     nested: false,
     paged: {
-      idOf: (i: GqlInvestor) => i.id,
+      idOf: (i: Investor) => i.investorId,
       idPattern: SERVICE_ID,
       backward: true,
       // Only what is stored in clear: names and e-mails may be sealed.
@@ -61,7 +61,7 @@ export const getInvestors = declare({
     },
     render: async (call, i) => {
       const res = await call();
-      return servicePageOf(res.investors.map((r) => toInvestor(r, i.decryptionKey)), res);
+      return servicePageOf(res.investors.map((r) => keyed(r, i.decryptionKey)), res);
     },
   },
 });
@@ -150,7 +150,7 @@ export const removeInvestor = declare({
     returns: 'RemovalPayload!',
     nested: false,
     // Its id read before the removal, without a key (only the id is used).
-    render: (call, i, ctx, info) => removalPayload(ctx, info, async () => (await investorOf(ctx, i.identifier, undefined))?.id, call),
+    render: (call, i, ctx, info) => removalPayload(ctx, info, async () => (await investorOf(ctx, i.identifier, undefined))?.investorId, call),
   },
 });
 

@@ -1,9 +1,9 @@
+import type { Portfolio } from '@green-impact/proto/greenimpact/portfolio/v1/portfolio';
 import { servicePageOf } from '../../graphql/pagination.js';
 import { portfolioClient } from '../../clients.js';
 import { callAs, type GraphqlContext } from '../../graphql/context.js';
 import { changePayload, removalPayload } from '../../graphql/payloads.js';
-import { toPortfolio, type GqlPortfolio } from '../../graphql/portfolio-objects.js';
-import { portfolioReads } from '../../graphql/portfolio-reads.js';
+import { keyed, portfolioReads, type Keyed } from '../../graphql/portfolio-reads.js';
 import { listed } from '../../v1/truncation.js';
 import { identifier } from '../fields.js';
 import { declare } from '../operation.js';
@@ -21,7 +21,7 @@ import { portfolioPositionRow, portfolioRow } from './rows.js';
  * The portfolio an identifier names in the account, through the request's reads; null when there is none.
  * For portfolio(identifier), the payloads of changes and node().
  */
-export async function portfolioOf(ctx: GraphqlContext, identifier: string, key: string | undefined): Promise<GqlPortfolio | null> {
+export async function portfolioOf(ctx: GraphqlContext, identifier: string, key: string | undefined): Promise<Keyed<Portfolio> | null> {
   await callAs(ctx);
   portfolioClient(ctx.clients);
   return (await portfolioReads(ctx).portfolio(identifier.trim(), key)) ?? null;
@@ -57,7 +57,7 @@ export const portfolios = declare({
     returns: 'PortfolioConnection!',
     nested: false,
     paged: {
-      idOf: (p: GqlPortfolio) => p.id,
+      idOf: (p: Portfolio) => p.portfolioId,
       idPattern: SERVICE_ID,
       backward: true,
       orderBy: {
@@ -72,7 +72,7 @@ export const portfolios = declare({
     },
     render: async (call, i) => {
       const res = await call();
-      return servicePageOf(res.portfolios.map((p) => toPortfolio(p, i.decryptionKey)), res);
+      return servicePageOf(res.portfolios.map((p) => keyed(p, i.decryptionKey)), res);
     },
   },
 });
@@ -178,7 +178,7 @@ export const removePortfolio = declare({
     field: 'removePortfolio',
     returns: 'RemovalPayload!',
     nested: false,
-    render: (call, i, ctx, info) => removalPayload(ctx, info, async () => (await portfolioOf(ctx, i.identifier, undefined))?.id, call),
+    render: (call, i, ctx, info) => removalPayload(ctx, info, async () => (await portfolioOf(ctx, i.identifier, undefined))?.portfolioId, call),
   },
 });
 

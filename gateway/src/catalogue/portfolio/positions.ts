@@ -1,7 +1,8 @@
+import type { Position } from '@green-impact/proto/greenimpact/portfolio/v1/portfolio';
 import { servicePageOf } from '../../graphql/pagination.js';
 import { messageResult } from '../../graphql/mappers.js';
 import { removalPayload } from '../../graphql/payloads.js';
-import { toImpact, toPosition, type GqlPosition } from '../../graphql/portfolio-objects.js';
+import { keyed } from '../../graphql/portfolio-reads.js';
 import { listed } from '../../v1/truncation.js';
 import { int, number, text } from '../fields.js';
 import { declare, type CallContext } from '../operation.js';
@@ -63,7 +64,7 @@ export const positions = declare({
     returns: 'PositionConnection!',
     nested: false,
     paged: {
-      idOf: (p: GqlPosition) => p.id,
+      idOf: (p: Position) => p.positionId,
       idPattern: SERVICE_ID,
       backward: true,
       orderBy: {
@@ -81,7 +82,7 @@ export const positions = declare({
     },
     render: async (call, i) => {
       const res = await call();
-      return servicePageOf(res.positions.map((p) => toPosition(p, i.decryptionKey)), res);
+      return servicePageOf(res.positions.map((p) => keyed(p, i.decryptionKey)), res);
     },
   },
 });
@@ -122,7 +123,7 @@ export const addPosition = declare({
     nested: true,
     render: async (call) => {
       const res = await call();
-      return { ...messageResult(res), impacts: res.impacts.map(toImpact) };
+      return { ...messageResult(res), impacts: res.impacts };
     },
   },
 });

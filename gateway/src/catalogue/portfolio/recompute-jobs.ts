@@ -5,7 +5,7 @@ import type { GraphqlContext } from '../../graphql/context.js';
 import { callerOf, declare } from '../operation.js';
 import { ESG } from '../renders.js';
 import { investorIdentifier, JOB_ID, pageFields, portfolioIdentifier, reportingYear } from './fields.js';
-import { RECOMPUTE_SCOPES, RECOMPUTE_STATUSES, recomputeJobRow, SCOPE_ENUMS, scopeNameOf, STATUS_ENUMS, statusNameOf } from './rows.js';
+import { RECOMPUTE_SCOPES, RECOMPUTE_STATUSES, recomputeJobRow, SCOPE_ENUMS, STATUS_ENUMS } from './rows.js';
 
 /**
  * Impact recompute jobs. NOT SPEC OPERATIONS: a recompute of a whole investor, portfolio or account (or
@@ -13,42 +13,6 @@ import { RECOMPUTE_SCOPES, RECOMPUTE_STATUSES, recomputeJobRow, SCOPE_ENUMS, sco
  * one and read its progress (GraphQL's impactRecomputeJobUpdated follows it). What a scope needs (the
  * investor, the portfolio, the year), the job id's length and the listing's limit are the service's rules.
  */
-
-export interface GqlRecomputeJob {
-  id: string;
-  scope: string;
-  scopeIdentifier: string | null;
-  year: number | null;
-  status: string;
-  done: number;
-  total: number;
-  error: string | null;
-  reason: string;
-  attempts: number;
-  createdAt: string;
-  startedAt: string | null;
-  finishedAt: string | null;
-  actedBy: { subject: string; issuer: string } | null;
-}
-
-export function toGqlRecomputeJob(j: ImpactRecomputeJob): GqlRecomputeJob {
-  return {
-    id: j.jobId,
-    scope: (scopeNameOf(j.scope) ?? 'unknown').toUpperCase(),
-    scopeIdentifier: j.scopeIdentifier || null,
-    year: j.reportingYear ?? null,
-    status: (statusNameOf(j.status) ?? 'unknown').toUpperCase(),
-    done: j.done,
-    total: j.total,
-    error: j.error || null,
-    reason: j.reason,
-    attempts: j.attempts,
-    createdAt: j.createdAt,
-    startedAt: j.startedAt ?? null,
-    finishedAt: j.finishedAt ?? null,
-    actedBy: j.actedBy ?? null,
-  };
-}
 
 export const jobId = identifier('job_id', { doc: "The job's id.", graphql: 'ID' });
 const status = oneOf('status', RECOMPUTE_STATUSES, { doc: 'Only jobs in this status.', graphql: 'RecomputeStatus' });
@@ -81,7 +45,7 @@ export const startImpactRecompute = declare({
     nested: false,
     render: async (call) => {
       const res = await call();
-      return { message: res.message, created: res.created, job: toGqlRecomputeJob(res.job!) };
+      return { message: res.message, created: res.created, job: res.job! };
     },
   },
 });
@@ -102,15 +66,15 @@ export const getImpactRecomputeJob = declare({
     nested: false,
     render: async (call) => {
       const res = await orNull(call());
-      return res?.job ? toGqlRecomputeJob(res.job) : null;
+      return res?.job ?? null;
     },
   },
 });
 
 /** A job of the caller's account as GraphQL shows it (node()); null when there is none of that id. */
-export async function recomputeJobOf(ctx: GraphqlContext, id: string): Promise<GqlRecomputeJob | null> {
+export async function recomputeJobOf(ctx: GraphqlContext, id: string): Promise<ImpactRecomputeJob | null> {
   const res = await orNull(getImpactRecomputeJob.call({ id }, await callerOf(ctx)));
-  return res?.job ? toGqlRecomputeJob(res.job) : null;
+  return res?.job ?? null;
 }
 
 export const getImpactRecomputeJobs = declare({
@@ -136,10 +100,10 @@ export const impactRecomputeJobs = declare({
     field: 'impactRecomputeJobs',
     returns: 'ImpactRecomputeJobConnection!',
     nested: false,
-    paged: { idOf: (j: GqlRecomputeJob) => j.id, idPattern: JOB_ID },
+    paged: { idOf: (j: ImpactRecomputeJob) => j.jobId, idPattern: JOB_ID },
     render: async (call) => {
       const res = await call();
-      return { items: res.jobs.map(toGqlRecomputeJob), nextPageToken: res.nextPageToken, totalCount: res.totalCount ?? res.jobs.length };
+      return { items: res.jobs, nextPageToken: res.nextPageToken, totalCount: res.totalCount ?? res.jobs.length };
     },
   },
 });

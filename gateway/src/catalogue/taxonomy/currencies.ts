@@ -1,4 +1,3 @@
-import type { Currency, FxRate } from '@green-impact/proto/greenimpact/taxonomy/v1/taxonomy';
 import { changePayload, removalPayload } from '../../graphql/payloads.js';
 import type { GraphqlContext } from '../../graphql/context.js';
 import { callerOf, declare } from '../operation.js';
@@ -13,15 +12,6 @@ import { messageOnly, ESG } from '../renders.js';
 const currencyCode = identifier('currency_code', { doc: '3-letter currency code, e.g. SEK.' });
 const year = int('reporting_year', { doc: 'Reporting year, 4 digits.' });
 
-const currency = (c: Currency) => ({ id: c.id, code: c.currencyCode });
-const fxRate = (r: FxRate) => ({
-  id: r.fxConversionId || null,
-  year: r.year,
-  numeratorCurrencyCode: r.numeratorCurrencyCode,
-  denominatorCurrencyCode: r.denominatorCurrencyCode,
-  rate: r.fxRate,
-  derived: r.derived,
-});
 const sameCode = (a: string, b: string) => a.toUpperCase() === b.toUpperCase();
 
 export const getCurrencies = declare({
@@ -33,7 +23,7 @@ export const getCurrencies = declare({
   method: 'getCurrencies',
   request: () => ({}),
   v1: (res) => res.currencies.map((c) => ({ id: c.id, currency_code: c.currencyCode })),
-  graphql: { root: 'Query', field: 'currencies', returns: '[Currency!]!', nested: false, render: async (call) => (await call()).currencies.map(currency) },
+  graphql: { root: 'Query', field: 'currencies', returns: '[Currency!]!', nested: false, render: async (call) => (await call()).currencies },
 });
 
 export const getFxRates = declare({
@@ -52,16 +42,16 @@ export const getFxRates = declare({
       denominator_currency_code: r.denominatorCurrencyCode,
       fx_rate: r.fxRate,
     })),
-  graphql: { root: 'Query', field: 'fxRates', returns: '[FxRate!]!', nested: false, render: async (call) => (await call()).fxRates.map(fxRate) },
+  graphql: { root: 'Query', field: 'fxRates', returns: '[FxRate!]!', nested: false, render: async (call) => (await call()).fxRates },
 });
 
 /** The currency with this code, as currencies lists it (for a change's payload). */
 const readCurrency = (ctx: GraphqlContext, code: string) => async () =>
-  (await getCurrencies.call({}, await callerOf(ctx))).currencies.map(currency).find((c) => sameCode(c.code, code));
+  (await getCurrencies.call({}, await callerOf(ctx))).currencies.find((c) => sameCode(c.currencyCode, code));
 
 /** The stored rates of a year (for a change's payload). */
 const readRates = async (ctx: GraphqlContext, year: number) =>
-  (await getFxRates.call({ year }, await callerOf(ctx))).fxRates.map(fxRate).filter((r) => !r.derived);
+  (await getFxRates.call({ year }, await callerOf(ctx))).fxRates.filter((r) => !r.derived);
 
 export const addCurrency = declare({
   solution: ESG,
@@ -150,7 +140,7 @@ export const removeFxRate = declare({
     nested: true,
     render: (call, i, ctx, info) => {
       const pair = (a: string, b: string) => sameCode(a, i.currencyCode1) && sameCode(b, i.currencyCode2);
-      const removedId = async () => (await readRates(ctx, i.year)).find((r) => pair(r.numeratorCurrencyCode, r.denominatorCurrencyCode) || pair(r.denominatorCurrencyCode, r.numeratorCurrencyCode))?.id;
+      const removedId = async () => (await readRates(ctx, i.year)).find((r) => pair(r.numeratorCurrencyCode, r.denominatorCurrencyCode) || pair(r.denominatorCurrencyCode, r.numeratorCurrencyCode))?.fxConversionId;
       return removalPayload(ctx, info, removedId, call);
     },
   },

@@ -25,7 +25,7 @@ export const getLanguages = declare({
     field: 'languages',
     returns: '[Language!]!',
     nested: false,
-    render: async (call) => (await call()).languages.map((l) => ({ id: l.id, code: l.languageCode, name: l.language })),
+    render: async (call) => (await call()).languages,
   },
 });
 

@@ -1,5 +1,4 @@
 import type { GraphqlContext } from '../context.js';
-import { account } from '../mappers.js';
 
 /**
  * `me`: the account of the request's API key, as authentication found it. It calls no service, so it has
@@ -7,6 +6,6 @@ import { account } from '../mappers.js';
  */
 export const accountQueries = {
   async me(_: unknown, __: unknown, ctx: GraphqlContext) {
-    return account((await ctx.auth()).account);
+    return (await ctx.auth()).account;
   },
 };

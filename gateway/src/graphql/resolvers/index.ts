@@ -1,13 +1,16 @@
 import { accountQueries } from './account-resolvers.js';
-import { frameworkTypes } from './framework-resolvers.js';
 import { nodeInterface, nodeQueries, nodeTypeResolvers } from './node-resolvers.js';
-import { portfolioTypes } from './portfolio-resolvers.js';
 import { recomputeSubscriptions } from './recompute-resolvers.js';
 import { subscriptionResolvers } from './subscription-resolvers.js';
-import { taxonomyTypes } from './taxonomy-resolvers.js';
 import { catalogue } from '../../catalogue/index.js';
 import { graphqlResolvers } from '../../catalogue/graphql.js';
-import { jsonScalar } from '../chain-objects.js';
+import { objectResolvers } from '../../catalogue/objects.js';
+import { frameworkObjects, taxonomyLayerType } from '../framework-objects.js';
+import { portfolioObjects, recomputeJobType } from '../portfolio-objects.js';
+import { taxonomyObjects } from '../taxonomy-objects.js';
+import { chainObjects, documentOutcomeObjects, jobObjects, jobOutcomeObjects, jsonScalar } from '../chain-objects.js';
+import { accountObjects, userObjects } from '../identity-objects.js';
+import { nftObjects } from '../nft-objects.js';
 import { scalarResolvers } from '../scalars.js';
 
 /** The root fields the catalogue declares (catalogue/graphql.ts); its connections are paged by the adapter (GraphqlFace.paged). */
@@ -24,7 +27,20 @@ export const resolvers = {
     ...declared.Mutation,
   },
   Subscription: { ...subscriptionResolvers, ...recomputeSubscriptions },
-  ...withNodeIds({ ...taxonomyTypes, ...frameworkTypes, ...portfolioTypes, JSON: jsonScalar, ...scalarResolvers }),
+  ...withNodeIds({ ...objectResolvers([
+      ...accountObjects,
+      ...userObjects,
+      ...taxonomyObjects,
+      ...frameworkObjects,
+      taxonomyLayerType,
+      ...portfolioObjects,
+      recomputeJobType,
+      ...chainObjects,
+      ...jobObjects,
+      ...jobOutcomeObjects,
+      ...documentOutcomeObjects,
+      ...nftObjects,
+    ]), JSON: jsonScalar, ...scalarResolvers }),
   ...nodeInterface,
 };
 

@@ -1,5 +1,6 @@
+import type { Category, Indicator, SubCategory, SuperIndicator, Unit } from '@green-impact/proto/greenimpact/taxonomy/v1/taxonomy';
 import type { GraphqlContext } from '../context.js';
-import type { TaxonomyItem } from '../taxonomy-reads.js';
+import type { Scoped } from '../taxonomy-reads.js';
 import { part, serial, year, type NodeType } from './node-types.js';
 import { resolverOf } from '../../catalogue/graphql.js';
 import { getCategories, getIndicators, getSubCategories, getSuperIndicators, getUnits } from '../../catalogue/taxonomy/taxonomy.js';
@@ -15,27 +16,28 @@ import type { Operation } from '../../catalogue/operation.js';
 
 const ORIGINAL = '-';
 
-type ListRead = (_: unknown, args: { year: number; languageCode?: string | null }, ctx: GraphqlContext) => Promise<TaxonomyItem[]>;
+type ListRead<T> = (_: unknown, args: { year: number; languageCode?: string | null }, ctx: GraphqlContext) => Promise<Scoped<T>[]>;
 
-function taxonomyNode(op: Operation): NodeType<TaxonomyItem> {
-  const list = resolverOf(op) as unknown as ListRead;
+/** The Node type of the items `op` lists, each named by `idOf`. */
+function taxonomyNode<T>(op: Operation, idOf: (item: T) => number): NodeType<Scoped<T>> {
+  const list = resolverOf(op) as unknown as ListRead<T>;
   return {
     parts: 3,
-    key: (item) => [item.id, item.year, item.scope.languageCode ?? ORIGINAL],
+    key: (item) => [idOf(item), item.scope.year, item.scope.languageCode ?? ORIGINAL],
     async refetch([id, y, language], ctx) {
       const itemId = serial(id);
       // The list's own validation refuses a language code it does not take.
       const languageCode = part(language, /^\S+$/);
       const items = await list(undefined, { year: year(y), languageCode: languageCode === ORIGINAL ? undefined : languageCode }, ctx);
-      return items.find((item) => item.id === itemId) ?? null;
+      return items.find((item) => idOf(item) === itemId) ?? null;
     },
   };
 }
 
 export const taxonomyNodeTypes = {
-  Category: taxonomyNode(getCategories),
-  SubCategory: taxonomyNode(getSubCategories),
-  SuperIndicator: taxonomyNode(getSuperIndicators),
-  Indicator: taxonomyNode(getIndicators),
-  Unit: taxonomyNode(getUnits),
+  Category: taxonomyNode(getCategories, (c: Category) => c.categoryId),
+  SubCategory: taxonomyNode(getSubCategories, (s: SubCategory) => s.subCategoryId),
+  SuperIndicator: taxonomyNode(getSuperIndicators, (s: SuperIndicator) => s.superIndicatorId),
+  Indicator: taxonomyNode(getIndicators, (i: Indicator) => i.indicatorId),
+  Unit: taxonomyNode(getUnits, (u: Unit) => u.unitId),
 };

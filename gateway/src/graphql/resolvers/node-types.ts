@@ -1,4 +1,5 @@
-import { AccountRole } from '@green-impact/proto/greenimpact/identity/v1/identity';
+import type { Job, Nft } from '@green-impact/proto/greenimpact/chain/v1/chain';
+import { AccountRole, type Account, type User } from '@green-impact/proto/greenimpact/identity/v1/identity';
 import { assetOf } from '../../catalogue/portfolio/assets.js';
 import { investorOf } from '../../catalogue/portfolio/investors.js';
 import { portfolioOf } from '../../catalogue/portfolio/portfolios.js';
@@ -7,9 +8,8 @@ import { frameworkOf } from '../../catalogue/frameworks/frameworks.js';
 import { projectOf } from '../../catalogue/frameworks/projects.js';
 import { portfolioClient } from '../../clients.js';
 import { callAs, type GraphqlContext } from '../context.js';
-import type { GqlFramework, GqlProject } from '../framework-reads.js';
-import { account } from '../mappers.js';
-import type { GqlAsset, GqlInvestor, GqlPortfolio, GqlPosition } from '../portfolio-objects.js';
+import type { FrameworkOfYear, ProjectOfYear } from '../framework-reads.js';
+import type { Asset, ImpactRecomputeJob, Investor, Portfolio, Position } from '@green-impact/proto/greenimpact/portfolio/v1/portfolio';
 import { portfolioReads } from '../portfolio-reads.js';
 import { jobById } from '../../catalogue/chain/jobs.js';
 import { nftByGuid } from '../../catalogue/chain/nfts.js';
@@ -58,25 +58,21 @@ const identifier = (value: string | undefined) => part(value, /^[^\s][\s\S]*$/);
  */
 const storedIdentifier = (value: string | undefined) => part(value, /^[^\s\u0000-\u001f\u007f][^\u0000-\u001f\u007f]{0,254}$/);
 
-/** The object when it is the one the key's id names, else null. */
-const sameId = <T extends { id: string | number }>(found: T | null | undefined, id: string | number): T | null =>
-  found && String(found.id) === String(id) ? found : null;
+/** The object when it is the one the key's id names (`idOf` reads its id), else null. */
+const sameId = <T>(found: T | null | undefined, id: string | number, idOf: (found: T) => string | number): T | null =>
+  found && String(idOf(found)) === String(id) ? found : null;
 
 /** users(userIdentifier) as GraphQL reads it: the one user with the identifier (the service filters). */
-const usersNamed = resolverOf(getUsers) as (source: unknown, args: { userIdentifier: string | null }, ctx: GraphqlContext, info: never) => Promise<{ items: GqlUser[] }>;
+const usersNamed = resolverOf(getUsers) as (source: unknown, args: { userIdentifier: string | null }, ctx: GraphqlContext, info: never) => Promise<{ items: User[] }>;
 
-type GqlJob = { id: string };
-type GqlNft = { guid: string };
-type GqlUser = { id: number; identifier: string };
-type GqlAccount = ReturnType<typeof account>;
 
 /** Every account, read once per request (listAccounts; operators only). */
-const accountsOfRequest = new WeakMap<GraphqlContext, Promise<GqlAccount[]>>();
+const accountsOfRequest = new WeakMap<GraphqlContext, Promise<Account[]>>();
 
-function everyAccount(ctx: GraphqlContext): Promise<GqlAccount[]> {
+function everyAccount(ctx: GraphqlContext): Promise<Account[]> {
   let all = accountsOfRequest.get(ctx);
   if (!all) {
-    all = (async () => (await ctx.clients.identity.listAccounts({}, await callAs(ctx))).accounts.map(account))();
+    all = (async () => (await ctx.clients.identity.listAccounts({}, await callAs(ctx))).accounts)();
     accountsOfRequest.set(ctx, all);
   }
   return all;
@@ -85,25 +81,25 @@ function everyAccount(ctx: GraphqlContext): Promise<GqlAccount[]> {
 export const nodeTypes = {
   Job: {
     parts: 1,
-    key: (j: GqlJob) => [j.id],
-    refetch: async ([id], ctx) => sameId(await jobById(ctx, part(id, UUID)), id!),
-  } satisfies NodeType<GqlJob>,
+    key: (j: Job) => [j.id],
+    refetch: async ([id], ctx) => sameId(await jobById(ctx, part(id, UUID)), id!, (j) => j.id),
+  } satisfies NodeType<Job>,
   ImpactRecomputeJob: {
     parts: 1,
-    key: (j: GqlJob) => [j.id],
-    refetch: async ([id], ctx) => sameId(await recomputeJobOf(ctx, part(id, UUID)), id!),
-  } satisfies NodeType<GqlJob>,
+    key: (j: ImpactRecomputeJob) => [j.jobId],
+    refetch: async ([id], ctx) => sameId(await recomputeJobOf(ctx, part(id, UUID)), id!, (j) => j.jobId),
+  } satisfies NodeType<ImpactRecomputeJob>,
   Nft: {
     parts: 1,
-    key: (n: GqlNft) => [n.guid],
+    key: (n: Nft) => [n.guid],
     refetch: async ([guid], ctx) => {
       const found = await nftByGuid(ctx, part(guid, UUID));
       return found && found.guid === guid ? found : null;
     },
-  } satisfies NodeType<GqlNft>,
+  } satisfies NodeType<Nft>,
   Position: {
     parts: 1,
-    key: (p: GqlPosition) => [p.id],
+    key: (p: Position) => [p.positionId],
     /** As Portfolio.positions reads them: GetPositionsByIds as the caller, without a key. */
     refetch: async ([id], ctx) => {
       const positionId = serial(id);
@@ -111,35 +107,35 @@ export const nodeTypes = {
       portfolioClient(ctx.clients);
       return (await portfolioReads(ctx).position(positionId, undefined)) ?? null;
     },
-  } satisfies NodeType<GqlPosition>,
+  } satisfies NodeType<Position>,
   Asset: {
     parts: 2,
-    key: (a: GqlAsset) => [a.id, a.identifier],
-    refetch: async ([id, ident], ctx) => sameId(await assetOf(ctx, storedIdentifier(ident)), serial(id)),
-  } satisfies NodeType<GqlAsset>,
+    key: (a: Asset) => [a.assetId, a.assetIdentifier],
+    refetch: async ([id, ident], ctx) => sameId(await assetOf(ctx, storedIdentifier(ident)), serial(id), (a) => a.assetId),
+  } satisfies NodeType<Asset>,
   Investor: {
     parts: 2,
-    key: (i: GqlInvestor) => [i.id, i.identifier],
+    key: (i: Investor) => [i.investorId, i.investorIdentifier],
     /** Without a key: an encrypted name and e-mail read masked, as investor(identifier) shows them. */
-    refetch: async ([id, ident], ctx) => sameId(await investorOf(ctx, storedIdentifier(ident), undefined), serial(id)),
-  } satisfies NodeType<GqlInvestor>,
+    refetch: async ([id, ident], ctx) => sameId(await investorOf(ctx, storedIdentifier(ident), undefined), serial(id), (i) => i.investorId),
+  } satisfies NodeType<Investor>,
   Portfolio: {
     parts: 2,
-    key: (p: GqlPortfolio) => [p.id, p.identifier],
-    refetch: async ([id, ident], ctx) => sameId(await portfolioOf(ctx, storedIdentifier(ident), undefined), serial(id)),
-  } satisfies NodeType<GqlPortfolio>,
+    key: (p: Portfolio) => [p.portfolioId, p.portfolioIdentifier],
+    refetch: async ([id, ident], ctx) => sameId(await portfolioOf(ctx, storedIdentifier(ident), undefined), serial(id), (p) => p.portfolioId),
+  } satisfies NodeType<Portfolio>,
   User: {
     parts: 2,
-    key: (u: GqlUser) => [u.id, u.identifier],
+    key: (u: User) => [u.userId, u.userIdentifier],
     /** As users(userIdentifier) reads it without a key: an encrypted user's names and e-mail masked. */
     refetch: async ([id, ident], ctx) => {
       const page = await usersNamed(undefined, { userIdentifier: identifier(ident) }, ctx, undefined as never);
-      return sameId(page.items[0], serial(id));
+      return sameId(page.items[0], serial(id), (u) => u.userId);
     },
-  } satisfies NodeType<GqlUser>,
+  } satisfies NodeType<User>,
   Account: {
     parts: 1,
-    key: (a: GqlAccount) => [a.id],
+    key: (a: Account) => [a.id],
     /** The caller's own account (me); any other only for an operator, from accounts. */
     refetch: async ([id], ctx) => {
       const accountId = part(id, /^[0-9a-z]+(-[0-9a-z]+)*$/);
@@ -148,19 +144,19 @@ export const nodeTypes = {
       if ((await ctx.auth()).account.role !== AccountRole.ACCOUNT_ROLE_OPERATOR) return null;
       return (await everyAccount(ctx)).find((a) => a.id === accountId) ?? null;
     },
-  } satisfies NodeType<GqlAccount>,
+  } satisfies NodeType<Account>,
   Framework: {
     parts: 3,
-    key: (f: GqlFramework) => [f.id, f.year, f.identifier],
+    key: (f: FrameworkOfYear) => [f.frameworkId, f.year, f.frameworkIdentifier],
     /** framework(identifier, year) as the caller: the caller's own by that identifier, else the public one. */
     refetch: async ([id, y, ident], ctx) =>
-      sameId(await frameworkOf(ctx, identifier(ident), year(y)), serial(id)),
-  } satisfies NodeType<GqlFramework>,
+      sameId(await frameworkOf(ctx, identifier(ident), year(y)), serial(id), (f) => f.frameworkId),
+  } satisfies NodeType<FrameworkOfYear>,
   Project: {
     parts: 3,
-    key: (p: GqlProject) => [p.id, p.year, p.identifier],
+    key: (p: ProjectOfYear) => [p.projectId, p.year, p.projectIdentifier],
     refetch: async ([id, y, ident], ctx) =>
-      sameId(await projectOf(ctx, identifier(ident), year(y)), serial(id)),
-  } satisfies NodeType<GqlProject>,
+      sameId(await projectOf(ctx, identifier(ident), year(y)), serial(id), (p) => p.projectId),
+  } satisfies NodeType<ProjectOfYear>,
 };
 

@@ -2,7 +2,6 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { RecomputeStatus, type ImpactRecomputeJob } from '@green-impact/proto/greenimpact/portfolio/v1/portfolio';
 import { NotFoundError } from '@green-impact/shared/errors';
 import { withLabels } from '../../catalogue/graphql.js';
-import { toGqlRecomputeJob, type GqlRecomputeJob } from '../../catalogue/portfolio/recompute-jobs.js';
 import { portfolioClient } from '../../clients.js';
 import { callAs, type GraphqlContext } from '../context.js';
 
@@ -17,14 +16,14 @@ export const RECOMPUTE_POLL_MS = 250;
 const TERMINAL = new Set([RecomputeStatus.RECOMPUTE_STATUS_COMPLETED, RecomputeStatus.RECOMPUTE_STATUS_FAILED]);
 
 /** The job's state now, then on every change of status or progress, until it ended (or the subscriber left). */
-async function* followJob(read: () => Promise<ImpactRecomputeJob>): AsyncGenerator<{ impactRecomputeJobUpdated: GqlRecomputeJob }> {
+async function* followJob(read: () => Promise<ImpactRecomputeJob>): AsyncGenerator<{ impactRecomputeJobUpdated: ImpactRecomputeJob }> {
   let last = '';
   for (;;) {
     const job = await read();
     const seen = `${job.status}/${job.done}/${job.total}/${job.attempts}`;
     if (seen !== last) {
       last = seen;
-      yield { impactRecomputeJobUpdated: toGqlRecomputeJob(job) };
+      yield { impactRecomputeJobUpdated: job };
     }
     if (TERMINAL.has(job.status)) return;
     await sleep(RECOMPUTE_POLL_MS);

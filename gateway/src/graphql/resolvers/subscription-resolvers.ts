@@ -3,9 +3,8 @@ import { InvalidArgumentError, NotFoundError } from '@green-impact/shared/errors
 import { chainClient } from '../../clients.js';
 import { identifier } from '../../catalogue/fields.js';
 import { inputFromGraphql } from '../../catalogue/parse.js';
-import { jobKindFromGql, toGqlJob } from '../chain-objects.js';
+import { jobKindFromGql } from '../chain-objects.js';
 import { callAs, type GraphqlContext } from '../context.js';
-import { toGqlNft } from '../nft-objects.js';
 import { mapIterator, streamIterator } from '../subscriptions/stream-iterator.js';
 import { orNull } from './or-null.js';
 
@@ -69,7 +68,7 @@ export const subscriptionResolvers = {
       );
       return mapIterator(
         streamIterator(stream),
-        (res): Record<string, unknown> | undefined => (res.job ? { jobUpdated: toGqlJob(res.job, ctx.baseUrl) } : undefined),
+        (res): Record<string, unknown> | undefined => (res.job ? { jobUpdated: res.job } : undefined),
         [],
         (err) => ({ jobUpdated: err }),
       );
@@ -86,7 +85,7 @@ export const subscriptionResolvers = {
       // A failed mint leaves no NFT behind: nothing to show here (jobUpdated tells the failure).
       const read = async (nftGuid: string) => {
         const found = await orNull(client.getNft({ guid: nftGuid }, opts));
-        return found?.nft ? { nftUpdated: toGqlNft(found.nft) } : undefined;
+        return found?.nft ? { nftUpdated: found.nft } : undefined;
       };
       let first: Record<string, unknown>[] = [];
       if (guid) {
