@@ -56,6 +56,8 @@ export const messageAnswer = shared(
   'Message',
   z.strictObject({ message: z.string().min(1) }).meta({ description: 'A change done: the service\'s text (the spec\'s where it gives one).' }),
 );
+/** A change's answer, its example the service's text `message`. */
+export const changed = (message: string) => answer(messageAnswer, { message });
 
 /**
  * A confirmation object (spec): ONE key, the service's success text, valued by what was removed. The key
@@ -91,6 +93,16 @@ export const taxonomyPathFields = {
   sub_category_id: id(),
   sub_category_name: z.string(),
   ...indicatorFields,
+};
+
+/** An indicator with its super indicator and unit as the examples show it. */
+export const exampleIndicator = {
+  indicator_id: 21,
+  indicator_name: 'Annual electricity generated',
+  super_indicator_id: 5,
+  super_indicator_name: 'Renewable energy generated',
+  unit_id: 2,
+  unit_name: 'MWh',
 };
 
 /** A taxonomy path as the examples show it. */

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import {
   answer,
+  changed,
   currencyCode,
   examplePath,
   exampleRowFields,
@@ -9,7 +10,6 @@ import {
   goalMap,
   id,
   isoDate,
-  messageAnswer,
   shared,
   taxonomyPathFields,
   timestamp,
@@ -368,7 +368,7 @@ export const blockchainAnswers = {
       blockNumber: 7,
     },
   }),
-  revokeDocumentLinks: answer(messageAnswer, { message: `The links to the document of job ${JOB_ID} are revoked.` }),
+  revokeDocumentLinks: changed(`The links to the document of job ${JOB_ID} are revoked.`),
 } satisfies Answers;
 
 export const hashAnswers = {

@@ -24,57 +24,36 @@ function jobFields(operation: string, parameters: Record<string, unknown>, ctx: 
   return { network, idempotencyKey: ctx.idempotencyKey, requestEcho: requestEcho(HASH, operation, parameters, { version: 1, ...ctx.envelope }) };
 }
 
-
-const insertString = declare({
+/** A key-value job of ChainService's method of the spec's name, queued on the envelope's network. */
+const keyValueJob = <M extends string>(method: M, summary: string) => ({
   solution: HASH,
-  operation: 'insertString',
-  summary: "Stores a string under a key of the caller's namespace; the network limits its size.",
-  input: { key, value: text('value', { doc: "Up to the network's limit." }) },
-  service: 'chain',
-  method: 'insertString',
-  envelope: { version: 'required', network: 'required' },
-  request: (i, ctx) => ({ ...jobFields('insertString', i, ctx), key: i.key, value: i.value }),
+  operation: method,
+  summary,
+  service: 'chain' as const,
+  method,
+  envelope: { version: 'required', network: 'required' } as const,
   v1: jobAnswer,
-  graphql: queuedJob('insertString', { input: KEY_VALUE_INPUT }),
 });
 
-const insertBytes32 = declare({
-  solution: HASH,
-  operation: 'insertBytes32',
-  summary: "Stores up to 32 bytes under a key of the caller's namespace.",
-  input: { key, value: text('value', { doc: 'At most 32 characters and 32 bytes of UTF-8.' }) },
-  service: 'chain',
-  method: 'insertBytes32',
-  envelope: { version: 'required', network: 'required' },
-  request: (i, ctx) => ({ ...jobFields('insertBytes32', i, ctx), key: i.key, value: i.value }),
-  v1: jobAnswer,
-  graphql: queuedJob('insertBytes32', { input: KEY_VALUE_INPUT }),
+/** Stores a value under a key; the inserts differ in what the value may hold. */
+const insert = <M extends string>(method: M, summary: string, valueDoc: string) => ({
+  ...keyValueJob(method, summary),
+  input: { key, value: text('value', { doc: valueDoc }) },
+  request: (i: { key: string; value: string }, ctx: CallContext) => ({ ...jobFields(method, i, ctx), key: i.key, value: i.value }),
+  graphql: queuedJob(method, { input: KEY_VALUE_INPUT }),
 });
 
-const selectString = declare({
-  solution: HASH,
-  operation: 'selectString',
-  summary: 'Reads a string key; fetch answers the value.',
+/** Reads a key; the job's fetch answers the value. */
+const select = <M extends string>(method: M, summary: string) => ({
+  ...keyValueJob(method, summary),
   input: { key },
-  service: 'chain',
-  method: 'selectString',
-  envelope: { version: 'required', network: 'required' },
-  request: (i, ctx) => ({ ...jobFields('selectString', i, ctx), key: i.key }),
-  v1: jobAnswer,
-  graphql: queuedJob('selectString', { input: { name: 'KeySelectInput' } }),
+  request: (i: { key: string }, ctx: CallContext) => ({ ...jobFields(method, i, ctx), key: i.key }),
+  graphql: queuedJob(method, { input: { name: 'KeySelectInput' } }),
 });
 
-const selectBytes32 = declare({
-  solution: HASH,
-  operation: 'selectBytes32',
-  summary: 'Reads a bytes32 key; fetch answers the value.',
-  input: { key },
-  service: 'chain',
-  method: 'selectBytes32',
-  envelope: { version: 'required', network: 'required' },
-  request: (i, ctx) => ({ ...jobFields('selectBytes32', i, ctx), key: i.key }),
-  v1: jobAnswer,
-  graphql: queuedJob('selectBytes32', { input: { name: 'KeySelectInput' } }),
-});
+const insertString = declare(insert('insertString', "Stores a string under a key of the caller's namespace; the network limits its size.", "Up to the network's limit."));
+const insertBytes32 = declare(insert('insertBytes32', "Stores up to 32 bytes under a key of the caller's namespace.", 'At most 32 characters and 32 bytes of UTF-8.'));
+const selectString = declare(select('selectString', 'Reads a string key; fetch answers the value.'));
+const selectBytes32 = declare(select('selectBytes32', 'Reads a bytes32 key; fetch answers the value.'));
 
 export const keyValueOperations = [insertString, insertBytes32, selectString, selectBytes32];

@@ -1,13 +1,13 @@
 import { z } from 'zod';
 import {
   answer,
+  changed,
   currencyCode,
   detailRow,
   exampleRowFields,
   exampleSummary,
   frameworkSummaryFields,
   id,
-  messageAnswer,
   shared,
   visibility,
   type Answers,
@@ -80,7 +80,6 @@ const icmaImpactWorkbook = shared(
     sha256: z.string().regex(/^[0-9a-f]{64}$/).meta({ description: "Lower-case hex SHA-256 of the workbook's bytes (not of the base64)." }),
   }),
 );
-const changed = (message: string) => answer(messageAnswer, { message });
 
 export const frameworkAnswers = {
   getFrameworks: answer(z.array(frameworkSummary), [exampleSummary]),

@@ -6,9 +6,10 @@ import { jobOf, requestEcho, writeAccepted } from '../chain/job-shapes.js';
 import { flag, identifier, int, oneOf, text, type Fields, type InputOf } from '../fields.js';
 import { euGbsPageLink } from '../../eu-gbs-routes.js';
 import { declare } from '../operation.js';
-import { ESG, messageOnly } from '../renders.js';
-import { changed, frameworkIdentifier, languageCode, projectIdentifier, reportingYear } from './fields.js';
-import { projectOf } from './projects.js';
+import { ESG } from '../renders.js';
+import { taxonomyChange } from '../taxonomy/taxonomy.js';
+import { changed, frameworkIdentifier, languageCode, projectIdentifier, reportingYear, yearChange } from './fields.js';
+import { PROJECT, projectOf } from './projects.js';
 
 /**
  * The EU Green Bond Standard (issue 37, docs/reporting-standards.md): the taxonomy layer of a project's
@@ -18,9 +19,7 @@ import { projectOf } from './projects.js';
  */
 
 export const setProjectTaxonomyLayer = declare({
-  solution: ESG,
-  operation: 'setProjectTaxonomyLayer',
-  summary: "Sets the EU taxonomy layer of a project's allocation in a year, whole, replacing the one before (the project's owner; its year specifics must exist).",
+  ...taxonomyChange('setProjectTaxonomyLayer', "Sets the EU taxonomy layer of a project's allocation in a year, whole, replacing the one before (the project's owner; its year specifics must exist)."),
   input: {
     identifier: projectIdentifier,
     year: reportingYear,
@@ -33,8 +32,6 @@ export const setProjectTaxonomyLayer = declare({
     assetType: oneOf('asset_type', ASSET_TYPES, { doc: 'Fixed asset, CapEx, OpEx or financial asset (Regulation (EU) 2023/2631, Article 4(1)).', graphql: 'AssetType' }),
     article5: flag('article_5', { doc: 'The allocation uses the flexibility of Article 5 of Regulation (EU) 2023/2631 (never counted as aligned); default no.' }).optional(),
   },
-  service: 'taxonomy',
-  method: 'setProjectTaxonomyLayer',
   request: (i) => ({
     projectIdentifier: i.identifier,
     reportingYear: i.year,
@@ -47,7 +44,6 @@ export const setProjectTaxonomyLayer = declare({
     assetType: i.assetType,
     article5: i.article5 ?? false,
   }),
-  v1: messageOnly,
   graphql: changed('setProjectTaxonomyLayer', 'project', projectOf, true, {
     input: { name: 'ProjectTaxonomyLayerInput' },
     order: ['identifier', 'year', 'activityCode', 'activityName', 'objective', 'technicalScreeningMet', 'doNoSignificantHarmMet', 'minimumSafeguardsMet', 'assetType', 'article5'],
@@ -55,15 +51,8 @@ export const setProjectTaxonomyLayer = declare({
 });
 
 export const removeProjectTaxonomyLayer = declare({
-  solution: ESG,
-  operation: 'removeProjectTaxonomyLayer',
-  summary: "Removes the EU taxonomy layer of a project's allocation in a year; the allocated amount stays.",
-  input: { identifier: projectIdentifier, year: reportingYear },
-  service: 'taxonomy',
-  method: 'removeProjectTaxonomyLayer',
+  ...yearChange('removeProjectTaxonomyLayer', "Removes the EU taxonomy layer of a project's allocation in a year; the allocated amount stays.", PROJECT),
   request: (i) => ({ projectIdentifier: i.identifier, reportingYear: i.year }),
-  v1: messageOnly,
-  graphql: changed('removeProjectTaxonomyLayer', 'project', projectOf, false),
 });
 
 /** The page as text with its type and SHA-256 (of its UTF-8 bytes), and a signed link to it as a page, on both faces. */

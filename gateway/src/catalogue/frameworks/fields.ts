@@ -4,6 +4,9 @@ import type { GraphqlContext } from '../../graphql/context.js';
 import { changePayload, removalPayload, type ServiceAnswer } from '../../graphql/payloads.js';
 import type { GraphqlFace } from '../operation.js';
 import { identifier, int, json, number, oneOf, text, type Field } from '../fields.js';
+import { SERVICE_ID } from '../../graphql/pagination.js';
+import { ESG } from '../renders.js';
+import { taxonomyChange } from '../taxonomy/taxonomy.js';
 
 /**
  * The fields the frameworks and projects operations share (spec §4.6, §4.7), and their GraphQL changes'
@@ -62,7 +65,7 @@ export const valueOutstandingFrameworkFlag: Field<boolean, true> = {
 } as unknown as Field<boolean, true>;
 
 /** How a row's indicator value was obtained (issue 37); all optional, each kept on update when absent. */
-export const valueMetadataFields = {
+const valueMetadataFields = {
   valueType: oneOf('indicator_value_type', ['expected', 'measured'], { doc: 'expected (ex ante) or measured (ex post); kept on update when omitted.', graphql: 'ValueType' }).optional(),
   valueBasis: oneOf('indicator_value_basis', ['gross', 'net'], { doc: 'gross, or net of the baseline; kept on update when omitted.', graphql: 'ValueBasis' }).optional(),
   baseline: amount('baseline_value', "The baseline the value is measured against, in the indicator's unit.").optional(),
@@ -70,19 +73,8 @@ export const valueMetadataFields = {
   methodologySource: text('methodology_source', { doc: "The methodology's source, at most 255 characters." }).optional(),
   methodologyVersion: text('methodology_version', { doc: "The methodology's version, at most 255 characters." }).optional(),
 };
-/** The request fields of valueMetadataFields (both row changes send them alike). */
-export function valueMetadataRequest(i: { valueType?: string; valueBasis?: string; baseline?: number; emissionFactor?: number; methodologySource?: string; methodologyVersion?: string }) {
-  return {
-    indicatorValueType: i.valueType,
-    indicatorValueBasis: i.valueBasis,
-    baselineValue: i.baseline,
-    emissionFactor: i.emissionFactor,
-    methodologySource: i.methodologySource,
-    methodologyVersion: i.methodologyVersion,
-  };
-}
 /** A (sub category, indicator) row's fields after the owner's identifier (GraphQL's CategoryIndicatorInput). */
-export const rowFields = {
+const rowFields = {
   year: reportingYear,
   subCategoryId: id('sub_category_id', 'The sub category.'),
   volume: amount('sub_category_volume', "Funding / use of proceeds of the sub category, in the owner's currency. One per sub category: it replaces the volume in the sub category's other rows."),
@@ -90,13 +82,119 @@ export const rowFields = {
   value: amount('indicator_value', "The indicator's value, in its unit."),
   ...valueMetadataFields,
 };
-export const removeRowFields = { year: reportingYear, subCategoryId: rowFields.subCategoryId, indicatorId: rowFields.indicatorId };
-export const removeSubCategoryFields = { year: reportingYear, subCategoryId: rowFields.subCategoryId };
 /** The input types the framework and project changes share; `identifier` names either. */
 const either = { identifier: "The framework's or project's identifier." };
-export const rowInput = { name: 'CategoryIndicatorInput', fields: either };
-export const removeRowInput = { name: 'RemoveIndicatorRowInput', doc: 'Identifies one (sub category, indicator) row of a framework or project.', fields: either };
-export const removeSubCategoryInput = { name: 'RemoveSubCategoryRowsInput', doc: 'Identifies the rows of one sub category of a framework or project.', fields: either };
+
+/** What sets a framework's changes apart from a project's: which it is, its identifier field and how it reads after a change. */
+export interface Owner<T> {
+  entity: 'framework' | 'project';
+  identifier: Field<string, true>;
+  read: ItemRead<T>;
+  /** The item's id (the service's frameworkId or projectId): a removal's removedId, a connection's cursor. */
+  idOf: (item: T) => number;
+}
+
+/** Adds or updates a row of an owner; the request follows the owner's identifier with rowRequest. */
+export const rowChange = <M extends string, T>(method: M, owner: Owner<T>) => ({
+  ...taxonomyChange(method, `Adds or updates a (sub category, indicator) row of a ${owner.entity} for a year.`),
+  input: { identifier: owner.identifier, ...rowFields },
+  graphql: changed(method, owner.entity, owner.read, true, { input: { name: 'CategoryIndicatorInput', fields: either } }),
+});
+type RowInput = { year: number; subCategoryId: number; volume: number; indicatorId: number; value: number } & {
+  valueType?: string; valueBasis?: string; baseline?: number; emissionFactor?: number; methodologySource?: string; methodologyVersion?: string;
+};
+export const rowRequest = (i: RowInput) => ({
+  subCategoryId: i.subCategoryId,
+  subCategoryVolume: i.volume,
+  indicatorId: i.indicatorId,
+  indicatorValue: i.value,
+  reportingYear: i.year,
+  indicatorValueType: i.valueType,
+  indicatorValueBasis: i.valueBasis,
+  baselineValue: i.baseline,
+  emissionFactor: i.emissionFactor,
+  methodologySource: i.methodologySource,
+  methodologyVersion: i.methodologyVersion,
+});
+
+/** Removes one row of an owner. */
+export const rowRemoval = <M extends string, T>(method: M, owner: Owner<T>) => ({
+  ...taxonomyChange(method, `Removes one (sub category, indicator) row of a ${owner.entity} for a year.`),
+  input: { identifier: owner.identifier, year: reportingYear, subCategoryId: rowFields.subCategoryId, indicatorId: rowFields.indicatorId },
+  graphql: changed(method, owner.entity, owner.read, true, {
+    input: { name: 'RemoveIndicatorRowInput', doc: 'Identifies one (sub category, indicator) row of a framework or project.', fields: either },
+  }),
+});
+
+/** Removes every row of a sub category from an owner. */
+export const subCategoryRemoval = <M extends string, T>(method: M, owner: Owner<T>) => ({
+  ...taxonomyChange(method, `Removes every row of a sub category from a ${owner.entity} for a year.`),
+  input: { identifier: owner.identifier, year: reportingYear, subCategoryId: rowFields.subCategoryId },
+  graphql: changed(method, owner.entity, owner.read, true, {
+    input: { name: 'RemoveSubCategoryRowsInput', doc: 'Identifies the rows of one sub category of a framework or project.', fields: either },
+  }),
+});
+
+/** A change of an owner's year named by its identifier and the year alone (GraphQL: arguments, not an input). */
+export const yearChange = <M extends string, T>(method: M, summary: string, owner: Owner<T>) => ({
+  ...taxonomyChange(method, summary),
+  input: { identifier: owner.identifier, year: reportingYear },
+  graphql: changed(method, owner.entity, owner.read, false),
+});
+
+/** The removal of an owner with everything of every year. */
+/** A framework's or project's name in types and sentences: Framework, Project. */
+const typeName = (entity: Owner<unknown>['entity']) => (entity === 'framework' ? 'Framework' : 'Project');
+
+/** The listing of the frameworks or projects a caller sees with their figures of a year (getFrameworks, getProjects). */
+export const ownerListing = <M extends string>(method: M, entity: Owner<unknown>['entity']) => ({
+  solution: ESG,
+  operation: method,
+  summary: `${typeName(entity)}s visible to the caller (its own and other accounts' public ones) with their figures of a year, in the order they were added.`,
+  input: { year: reportingYear, visibility: visibility(`${entity}_visibility`).with({ doc: `Only public or only private ${entity}s; default both.` }) },
+  service: 'taxonomy' as const,
+  method,
+});
+
+/** The paging of that listing's GraphQL connection: by the service, both ways, ordered by the id, the identifier, the name or `fields`. */
+export const ownerPaging = <T>(owner: Owner<T>, fields: Readonly<Record<string, string>>) => ({
+  idOf: owner.idOf,
+  idPattern: SERVICE_ID,
+  backward: true as const,
+  orderBy: { type: typeName(owner.entity), plural: `${owner.entity}s`, fields: { IDENTIFIER: "The owner's identifier, as text.", NAME: 'The name, as text.', ...fields } },
+});
+
+/** One framework or project (the caller's own with this identifier, else a public one) with its rows of a year: the spec's "array of … detail". */
+export const ownerDetails = <M extends string, T>(method: M, owner: Owner<T>) => ({
+  solution: ESG,
+  operation: method,
+  summary: `One ${owner.entity} (the caller's own with this identifier, else a public one) with its rows of a year.`,
+  input: { identifier: owner.identifier, year: reportingYear, languageCode },
+  service: 'taxonomy' as const,
+  method,
+});
+
+/** GraphQL's framework(identifier, year) or project(identifier, year), read through the request's memoised detail, which the nested rows share. */
+export const ownerRead = <M extends string, T>(method: M, owner: Owner<T>) => ({
+  solution: ESG,
+  summary: `One ${owner.entity} (the caller's own with this identifier, else a public one) with its figures of a year; null when none is visible.`,
+  input: { identifier: owner.identifier, year: reportingYear },
+  service: 'taxonomy' as const,
+  method,
+  graphql: {
+    root: 'Query' as const,
+    field: owner.entity,
+    returns: typeName(owner.entity),
+    nested: false,
+    render: (_call: unknown, i: { identifier: string; year: number }, ctx: GraphqlContext) => owner.read(ctx, i.identifier, i.year),
+  },
+});
+
+export const ownerRemoval = <M extends string, T>(method: M, summary: string, owner: Owner<T>) => ({
+  ...taxonomyChange(method, summary),
+  input: { identifier: owner.identifier },
+  graphql: removed(method, owner.read, owner.idOf),
+});
 
 export const currentYear = (): number => new Date().getUTCFullYear();
 
@@ -123,7 +221,7 @@ export function changed<I extends { identifier: string; year?: number }, T>(
     root: 'Mutation' as const,
     field,
     nested,
-    returns: `${entity === 'framework' ? 'Framework' : 'Project'}Payload!`,
+    returns: `${typeName(entity)}Payload!`,
     render: async (call: () => Promise<ServiceAnswer>, i: I, ctx: GraphqlContext) => {
       const answer = await call();
       return changePayload(ctx, answer, entity, (args: YearArg) => read(ctx, i.identifier, yearOf(args, i.year)));
@@ -132,7 +230,7 @@ export function changed<I extends { identifier: string; year?: number }, T>(
 }
 
 /** The GraphQL face of a removal: removedId is the item's id, read before it as the caller. */
-export function removed<T>(field: string, read: ItemRead<T>, idOf: (item: T) => number) {
+function removed<T>(field: string, read: ItemRead<T>, idOf: (item: T) => number) {
   return {
     root: 'Mutation' as const,
     field,

@@ -1,11 +1,12 @@
 import type { GraphqlContext } from '../../graphql/context.js';
 import { frameworkReads, ofYear, summaryOf, type FrameworkOfYear } from '../../graphql/framework-reads.js';
-import { pageFields, SERVICE_ID, servicePageOf } from '../../graphql/pagination.js';
+import { pageFields, servicePageOf } from '../../graphql/pagination.js';
 import { orNull } from '../../graphql/resolvers/or-null.js';
 import { listed } from '../../v1/truncation.js';
 import { withLabels } from '../graphql.js';
 import { declare } from '../operation.js';
-import { ESG, messageOnly } from '../renders.js';
+import { ESG } from '../renders.js';
+import { taxonomyChange } from '../taxonomy/taxonomy.js';
 import {
   amount,
   bondReportFields,
@@ -13,21 +14,23 @@ import {
   changed,
   currencyCode,
   frameworkIdentifier,
-  languageCode,
   name,
-  removed,
-  removeRowFields,
-  removeRowInput,
-  removeSubCategoryInput,
-  removeSubCategoryFields,
+  ownerDetails,
+  ownerListing,
+  ownerPaging,
+  ownerRead,
+  ownerRemoval,
   reportingYear,
-  rowFields,
-  rowInput,
-  valueMetadataRequest,
+  rowChange,
+  rowRemoval,
+  rowRequest,
+  subCategoryRemoval,
   valueOutstandingFrameworkFlag,
   valueOutstandingFrameworkYesNo,
   visibility,
   WHO_SEES,
+  yearChange,
+  type Owner,
 } from './fields.js';
 import { frameworkDetail, frameworkSummaryRow, toVisibility } from './rows.js';
 
@@ -51,17 +54,12 @@ export async function frameworkOf(ctx: GraphqlContext, identifier: string, year:
   return detail ? ofYear(summaryOf(detail.frameworkSummary), year) : null;
 }
 
+export const FRAMEWORK: Owner<FrameworkOfYear> = { entity: 'framework', identifier: frameworkIdentifier, read: frameworkOf, idOf: (item) => item.frameworkId };
+
 // ---- reads ----
 
-const listInput = { year: reportingYear, visibility: visibility('framework_visibility').with({ doc: 'Only public or only private frameworks; default both.' }) };
-
 export const getFrameworks = declare({
-  solution: ESG,
-  operation: 'getFrameworks',
-  summary: "Frameworks visible to the caller (its own and other accounts' public ones) with their figures of a year, in the order they were added.",
-  input: listInput,
-  service: 'taxonomy',
-  method: 'getFrameworks',
+  ...ownerListing('getFrameworks', 'framework'),
   // GraphQL's connection is paged by the service (keyset on the framework id or the orderBy field, with its count); /v1/call reads the whole list.
   request: (i, ctx) => ({ reportingYear: i.year, frameworkVisibility: toVisibility(i.visibility), ...pageFields(ctx.page) }),
   v1: (res, _i, ctx) => listed(ctx, res, res.frameworks.map(frameworkSummaryRow)),
@@ -70,22 +68,11 @@ export const getFrameworks = declare({
     field: 'frameworks',
     returns: 'FrameworkConnection!',
     nested: false,
-    paged: {
-      idOf: (item: FrameworkOfYear) => item.frameworkId,
-      idPattern: SERVICE_ID,
-      backward: true,
-      orderBy: {
-        type: 'Framework',
-        plural: 'frameworks',
-        fields: {
-          IDENTIFIER: "The owner's identifier, as text.",
-          NAME: 'The name, as text.',
-          CURRENCY_CODE: 'The framework currency (ISO 4217 code).',
-          VALUE_OUTSTANDING: "The year's value outstanding, in the framework currency; frameworks without year specifics last going up.",
-          ALLOCATED_AMOUNT: "The year's allocated amount, in the framework currency; frameworks without year specifics last going up.",
-        },
-      },
-    },
+    paged: ownerPaging(FRAMEWORK, {
+      CURRENCY_CODE: 'The framework currency (ISO 4217 code).',
+      VALUE_OUTSTANDING: "The year's value outstanding, in the framework currency; frameworks without year specifics last going up.",
+      ALLOCATED_AMOUNT: "The year's allocated amount, in the framework currency; frameworks without year specifics last going up.",
+    }),
     render: async (call, i) => {
       const res = await call();
       return servicePageOf(res.frameworks.map((s) => ofYear(s, i.year)), res);
@@ -94,34 +81,20 @@ export const getFrameworks = declare({
 });
 
 export const getFrameworkDetails = declare({
-  // The spec answers "array of framework detail": an array holding the one framework read.
-  solution: ESG,
-  operation: 'getFrameworkDetails',
-  summary: "One framework (the caller's own with this identifier, else a public one) with its rows of a year.",
-  input: { identifier: frameworkIdentifier, year: reportingYear, languageCode },
-  service: 'taxonomy',
-  method: 'getFrameworkDetails',
+  ...ownerDetails('getFrameworkDetails', FRAMEWORK),
   request: (i) => ({ frameworkIdentifier: i.identifier, reportingYear: i.year, languageCode: i.languageCode }),
   v1: (res) => res.frameworks.map(frameworkDetail),
 });
 
 export const framework = declare({
-  solution: ESG,
-  summary: "One framework (the caller's own with this identifier, else a public one) with its figures of a year; null when none is visible.",
-  input: { identifier: frameworkIdentifier, year: reportingYear },
-  service: 'taxonomy',
-  method: 'getFrameworkDetails',
+  ...ownerRead('getFrameworkDetails', FRAMEWORK),
   request: (i) => ({ frameworkIdentifier: i.identifier, reportingYear: i.year }),
-  // Read through the request's memoised detail, which the nested rows share.
-  graphql: { root: 'Query', field: 'framework', returns: 'Framework', nested: false, render: (_call, i, ctx) => frameworkOf(ctx, i.identifier, i.year) },
 });
 
 // ---- changes (the owner) ----
 
 export const addFramework = declare({
-  solution: ESG,
-  operation: 'addFramework',
-  summary: "Adds a framework to the caller's account, or updates the caller's one with this identifier.",
+  ...taxonomyChange('addFramework', "Adds a framework to the caller's account, or updates the caller's one with this identifier."),
   input: {
     identifier: frameworkIdentifier,
     name: name('framework_name'),
@@ -129,8 +102,6 @@ export const addFramework = declare({
     visibility: visibility('framework_visibility').with({ doc: WHO_SEES }),
     ...bondReportFields,
   },
-  service: 'taxonomy',
-  method: 'addFramework',
   request: (i) => ({
     frameworkIdentifier: i.identifier,
     frameworkName: i.name,
@@ -140,7 +111,6 @@ export const addFramework = declare({
     externalReviewer: i.externalReviewer,
     approvingAuthority: i.approvingAuthority,
   }),
-  v1: messageOnly,
   graphql: changed('addFramework', 'framework', frameworkOf),
 });
 
@@ -164,14 +134,9 @@ const yearSpecificsRequest = (i: YearSpecificsInput, flag: boolean) => ({
 
 /** /v1/call's addYearSpecificsToFramework: the flag is the spec's yes / no. */
 export const addYearSpecificsToFramework = declare({
-  solution: ESG,
-  operation: 'addYearSpecificsToFramework',
-  summary: "Adds or replaces a framework's funding figures of a year.",
+  ...taxonomyChange('addYearSpecificsToFramework', "Adds or replaces a framework's funding figures of a year."),
   input: { identifier: frameworkIdentifier, ...figures, year: reportingYear, valueOutstandingFramework: valueOutstandingFrameworkYesNo, ...bondReportYearFields },
-  service: 'taxonomy',
-  method: 'addYearSpecificsToFramework',
   request: (i) => yearSpecificsRequest(i, i.valueOutstandingFramework === 'yes'),
-  v1: messageOnly,
 });
 
 /** GraphQL's addYearSpecificsToFramework: the same call, the flag a Boolean. */
@@ -187,71 +152,28 @@ export const addYearSpecificsToFrameworkGraphql = declare({
 });
 
 export const addCategoryIndicatorToFramework = declare({
-  solution: ESG,
-  operation: 'addCategoryIndicatorToFramework',
-  summary: 'Adds or updates a (sub category, indicator) row of a framework for a year.',
-  input: { identifier: frameworkIdentifier, ...rowFields },
-  service: 'taxonomy',
-  method: 'addCategoryIndicatorToFramework',
-  request: (i) => ({
-    frameworkIdentifier: i.identifier,
-    subCategoryId: i.subCategoryId,
-    subCategoryVolume: i.volume,
-    indicatorId: i.indicatorId,
-    indicatorValue: i.value,
-    reportingYear: i.year,
-    ...valueMetadataRequest(i),
-  }),
-  v1: messageOnly,
-  graphql: changed('addCategoryIndicatorToFramework', 'framework', frameworkOf, true, { input: rowInput }),
+  ...rowChange('addCategoryIndicatorToFramework', FRAMEWORK),
+  request: (i) => ({ frameworkIdentifier: i.identifier, ...rowRequest(i) }),
 });
 
 export const removeIndicatorFromFramework = declare({
-  solution: ESG,
-  operation: 'removeIndicatorFromFramework',
-  summary: 'Removes one (sub category, indicator) row of a framework for a year.',
-  input: { identifier: frameworkIdentifier, ...removeRowFields },
-  service: 'taxonomy',
-  method: 'removeIndicatorFromFramework',
+  ...rowRemoval('removeIndicatorFromFramework', FRAMEWORK),
   request: (i) => ({ frameworkIdentifier: i.identifier, indicatorId: i.indicatorId, subCategoryId: i.subCategoryId, reportingYear: i.year }),
-  v1: messageOnly,
-  graphql: changed('removeIndicatorFromFramework', 'framework', frameworkOf, true, { input: removeRowInput }),
 });
 
 export const removeCategoryFromFramework = declare({
-  solution: ESG,
-  operation: 'removeCategoryFromFramework',
-  summary: 'Removes every row of a sub category from a framework for a year.',
-  input: { identifier: frameworkIdentifier, ...removeSubCategoryFields },
-  service: 'taxonomy',
-  method: 'removeCategoryFromFramework',
+  ...subCategoryRemoval('removeCategoryFromFramework', FRAMEWORK),
   request: (i) => ({ frameworkIdentifier: i.identifier, subCategoryId: i.subCategoryId, reportingYear: i.year }),
-  v1: messageOnly,
-  graphql: changed('removeCategoryFromFramework', 'framework', frameworkOf, true, { input: removeSubCategoryInput }),
 });
 
 export const removeFrameworkYearSpecifics = declare({
-  solution: ESG,
-  operation: 'removeFrameworkYearSpecifics',
-  summary: "Removes a framework's funding figures of a year; its rows stay.",
-  input: { identifier: frameworkIdentifier, year: reportingYear },
-  service: 'taxonomy',
-  method: 'removeFrameworkYearSpecifics',
+  ...yearChange('removeFrameworkYearSpecifics', "Removes a framework's funding figures of a year; its rows stay.", FRAMEWORK),
   request: (i) => ({ frameworkIdentifier: i.identifier, reportingYear: i.year }),
-  v1: messageOnly,
-  graphql: changed('removeFrameworkYearSpecifics', 'framework', frameworkOf, false),
 });
 
 export const removeFramework = declare({
-  solution: ESG,
-  operation: 'removeFramework',
-  summary: 'Removes a framework with its figures and rows of every year; refused while projects are built into it.',
-  input: { identifier: frameworkIdentifier },
-  service: 'taxonomy',
-  method: 'removeFramework',
+  ...ownerRemoval('removeFramework', 'Removes a framework with its figures and rows of every year; refused while projects are built into it.', FRAMEWORK),
   request: (i) => ({ frameworkIdentifier: i.identifier }),
-  v1: messageOnly,
-  graphql: removed('removeFramework', frameworkOf, (f) => f.frameworkId),
 });
 
 export const frameworkOperations = [

@@ -1,8 +1,8 @@
 import type { RenderIcmaImpactTableResponse, RenderIcmaImpactWorkbookResponse } from '@green-impact/proto/greenimpact/taxonomy/v1/taxonomy';
 import { int, oneOf } from '../fields.js';
-import { changed as taxonomyChanged } from '../taxonomy/taxonomy.js';
+import { itemChange } from '../taxonomy/taxonomy.js';
 import { declare } from '../operation.js';
-import { ESG, messageOnly } from '../renders.js';
+import { ESG } from '../renders.js';
 import { frameworkIdentifier, languageCode, reportingYear } from './fields.js';
 
 /**
@@ -78,19 +78,13 @@ export const getIcmaImpactWorkbook = declare({
 
 /** Negative impacts: which units take values below 0. The service owns the rule and refuses an un-signing while negative values use the unit. */
 export const setUnitSigned = declare({
-  solution: ESG,
-  operation: 'setUnitSigned',
-  summary: 'Marks a unit signed (its values may be negative, for negative impacts) or unsigned. Operators only.',
+  ...itemChange('setUnitSigned', 'unit', 'Marks a unit signed (its values may be negative, for negative impacts) or unsigned. Operators only.'),
   input: {
     id: int('unit_id', { doc: 'Unit id.', graphql: 'ID' }),
     year: reportingYear,
     sign: oneOf('unit_sign', ['signed', 'unsigned'], { doc: 'signed: values may be negative; unsigned: 0 or more (the default of every unit).', graphql: 'UnitSign' }),
   },
-  service: 'taxonomy',
-  method: 'setUnitSigned',
   request: (i) => ({ unitId: i.id, reportingYear: i.year, unitSigned: i.sign === 'signed' }),
-  v1: messageOnly,
-  graphql: taxonomyChanged('setUnitSigned', 'unit'),
 });
 
 export const reportOperations = [getIcmaImpactTable, getIcmaImpactWorkbook, setUnitSigned];

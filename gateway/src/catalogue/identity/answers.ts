@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { answer, id, messageAnswer, type Answers } from '../answer-shapes.js';
+import { answer, changed, id, messageAnswer, type Answers } from '../answer-shapes.js';
 
 /**
  * 200 answers of the identity operations (spec §4.11, and generateEncryptionKey of §4.9). A listing of
@@ -26,7 +26,6 @@ const investorOfUser = z.strictObject({
 const userWithInvestors = z.strictObject({ user_id: id(), user_identifier: z.string(), investors: z.array(investorOfUser) });
 /** `{"message": "No users are registered."}`: the spec's answer where a listing finds no user. */
 const noUsers = messageAnswer;
-const changed = (message: string) => answer(messageAnswer, { message });
 
 export const identityAnswers = {
   getUsers: answer(z.union([z.array(user), noUsers]), [

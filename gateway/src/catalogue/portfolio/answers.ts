@@ -1,9 +1,11 @@
 import { z } from 'zod';
 import {
   answer,
+  changed,
   confirmation,
   currencyCode,
   detailRow,
+  exampleIndicator,
   examplePath,
   exampleRowFields,
   exampleSummary,
@@ -11,7 +13,6 @@ import {
   id,
   indicatorFields,
   isoDate,
-  messageAnswer,
   shared,
   taxonomyPathFields,
   timestamp,
@@ -191,18 +192,7 @@ const record = {
 };
 const totals = {
   reporting_year: 2024,
-  totals: [
-    {
-      indicator_id: 21,
-      indicator_name: 'Annual electricity generated',
-      super_indicator_id: 5,
-      super_indicator_name: 'Renewable energy generated',
-      unit_id: 2,
-      unit_name: 'MWh',
-      value: 17,
-      position_count: 1,
-    },
-  ],
+  totals: [{ ...exampleIndicator, value: 17, position_count: 1 }],
   volume_totals: [{ sub_category_id: 12, sub_category_name: 'Solar power', currency_code: 'EUR', attributed_volume: 24_000 }],
   impacts: [record],
   position_ids_without_impacts: [],
@@ -225,7 +215,6 @@ const job = {
 };
 const { started_at: _started, finished_at: _finished, ...created } = job;
 const queued = { ...created, status: 'queued' as const, done: 0, total: 0, attempts: 0 };
-const changed = (message: string) => answer(messageAnswer, { message });
 
 export const portfolioAnswers = {
   getAssets: answer(z.array(asset), [

@@ -8,8 +8,8 @@ import { listed } from '../../v1/truncation.js';
 import { number, text } from '../fields.js';
 import { withLabels } from '../graphql.js';
 import { declare } from '../operation.js';
-import { ESG, messageOnly } from '../renders.js';
-import { assetIdentifier, currencyCode, frameworkIdentifier, issuerIdentifier, pageFields, reportingYear, SERVICE_ID, toVisibility, visibility } from './fields.js';
+import { ESG } from '../renders.js';
+import { assetIdentifier, currencyCode, frameworkIdentifier, issuerIdentifier, pageFields, portfolioChange, reportingYear, SERVICE_ID, toVisibility, visibility } from './fields.js';
 import { assetFrameworkDetail, assetRow } from './rows.js';
 
 /**
@@ -101,9 +101,7 @@ export const getAssetFrameworkDetails = declare({
 });
 
 export const addAsset = declare({
-  solution: ESG,
-  operation: 'addAsset',
-  summary: 'Adds an asset tied to a framework, or replaces the caller\'s asset of that identifier.',
+  ...portfolioChange('addAsset', 'Adds an asset tied to a framework, or replaces the caller\'s asset of that identifier.'),
   input: {
     identifier: assetIdentifier,
     name: text('asset_name', { doc: "The asset's name." }),
@@ -117,8 +115,6 @@ export const addAsset = declare({
     dateMaturity: text('date_maturity', { doc: 'Date of maturity, YYYY-MM-DD, not before dateIssued.', graphql: 'Date' }).optional(),
     visibility: visibility('asset_visibility').with({ doc: 'Who sees it: public or private; private on add, unchanged on update when omitted.' }).optional(),
   },
-  service: 'portfolio',
-  method: 'addAsset',
   request: (i) => ({
     assetIdentifier: i.identifier,
     assetName: i.name,
@@ -131,7 +127,6 @@ export const addAsset = declare({
     assetVisibility: toVisibility(i.visibility),
     issuerName: i.issuerName,
   }),
-  v1: messageOnly,
   graphql: {
     root: 'Mutation',
     field: 'addAsset',
@@ -142,14 +137,9 @@ export const addAsset = declare({
 });
 
 export const removeAsset = declare({
-  solution: ESG,
-  operation: 'removeAsset',
-  summary: "Removes the caller's asset; refused while positions hold it.",
+  ...portfolioChange('removeAsset', "Removes the caller's asset; refused while positions hold it."),
   input: { identifier: assetIdentifier },
-  service: 'portfolio',
-  method: 'removeAsset',
   request: (i) => ({ assetIdentifier: i.identifier }),
-  v1: messageOnly,
   graphql: {
     root: 'Mutation',
     field: 'removeAsset',

@@ -8,8 +8,8 @@ import { listed } from '../../v1/truncation.js';
 import { text } from '../fields.js';
 import { withLabels } from '../graphql.js';
 import { declare } from '../operation.js';
-import { ESG, messageOnly } from '../renders.js';
-import { currencyCode, decryptionKey, investorIdentifier, pageFields, SERVICE_ID } from './fields.js';
+import { ESG } from '../renders.js';
+import { currencyCode, decryptionKey, investorIdentifier, pageFields, portfolioChange, SERVICE_ID } from './fields.js';
 import { investorRow } from './rows.js';
 
 /**
@@ -102,9 +102,7 @@ export const generateInvestorIdentifier = declare({
 });
 
 export const addInvestor = declare({
-  solution: ESG,
-  operation: 'addInvestor',
-  summary: 'Adds an investor, or replaces the one of that identifier; PII encrypted with the encryption key when given.',
+  ...portfolioChange('addInvestor', 'Adds an investor, or replaces the one of that identifier; PII encrypted with the encryption key when given.'),
   input: {
     identifier: investorIdentifier,
     name: text('investor_name', { doc: "The investor's name (PII)." }),
@@ -113,8 +111,6 @@ export const addInvestor = declare({
     encryptionKey: text('encryption_key', { doc: 'Encrypts the name and e-mail (generateEncryptionKey).' }).optional(),
     email: text('investor_email', { doc: "The investor's e-mail address (PII)." }).optional(),
   },
-  service: 'portfolio',
-  method: 'addInvestor',
   request: (i) => ({
     investorIdentifier: i.identifier,
     investorName: i.name,
@@ -122,7 +118,6 @@ export const addInvestor = declare({
     encryptionKey: i.encryptionKey,
     investorEmail: i.email,
   }),
-  v1: messageOnly,
   graphql: {
     root: 'Mutation',
     field: 'addInvestor',

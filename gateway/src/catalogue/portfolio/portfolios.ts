@@ -2,13 +2,13 @@ import type { Portfolio } from '@green-impact/proto/greenimpact/portfolio/v1/por
 import { servicePageOf } from '../../graphql/pagination.js';
 import { portfolioClient } from '../../clients.js';
 import { callAs, type GraphqlContext } from '../../graphql/context.js';
-import { changePayload, removalPayload } from '../../graphql/payloads.js';
+import { changePayload, removalPayload, type ServiceAnswer } from '../../graphql/payloads.js';
 import { keyed, portfolioReads, type Keyed } from '../../graphql/portfolio-reads.js';
 import { listed } from '../../v1/truncation.js';
 import { identifier } from '../fields.js';
 import { declare } from '../operation.js';
-import { ESG, messageOnly } from '../renders.js';
-import { assetIdentifier, decryptionKey, investorIdentifier, portfolioIdentifier, positionId, SERVICE_ID, userIdentifier } from './fields.js';
+import { ESG } from '../renders.js';
+import { assetIdentifier, decryptionKey, investorIdentifier, portfolioChange, portfolioIdentifier, positionId, SERVICE_ID, userIdentifier } from './fields.js';
 import { listingRequest, NO_INVESTOR_FILTER } from './investor-filter.js';
 import { portfolioPositionRow, portfolioRow } from './rows.js';
 
@@ -27,9 +27,14 @@ export async function portfolioOf(ctx: GraphqlContext, identifier: string, key: 
   return (await portfolioReads(ctx).portfolio(identifier.trim(), key)) ?? null;
 }
 
-/** A change's payload: the portfolio without a key (its investor reads masked, as portfolio(identifier) shows it). */
-const portfolioPayload = (ctx: GraphqlContext, answer: { message: string; id?: number | undefined }, identifier: string) =>
-  changePayload(ctx, answer, 'portfolio', () => portfolioOf(ctx, identifier, undefined));
+/** A change's GraphQL face: its payload carries the portfolio the input names, without a key (its investor reads masked, as portfolio(identifier) shows it). */
+const portfolioChanged = <I>(field: string, identifierOf: (i: I) => string) => ({
+  root: 'Mutation' as const,
+  field,
+  returns: 'PortfolioPayload!',
+  nested: false,
+  render: async (call: () => Promise<ServiceAnswer>, i: I, ctx: GraphqlContext) => changePayload(ctx, await call(), 'portfolio', () => portfolioOf(ctx, identifierOf(i), undefined)),
+});
 
 const listingInput = { assetIdentifier: assetIdentifier.with({ doc: 'Only portfolios holding this asset.' }).optional(), userIdentifier: userIdentifier.optional(), decryptionKey: decryptionKey.optional() };
 
@@ -100,79 +105,36 @@ export const getPortfolioPositions = declare({
 });
 
 export const addPortfolio = declare({
-  solution: ESG,
-  operation: 'addPortfolio',
-  summary: 'Adds a portfolio of an investor, or renames it (portfolio_identifier_changed).',
+  ...portfolioChange('addPortfolio', 'Adds a portfolio of an investor, or renames it (portfolio_identifier_changed).'),
   input: {
     investorIdentifier,
     identifier: portfolioIdentifier,
     newIdentifier: identifier('portfolio_identifier_changed', { doc: 'The new identifier of an existing portfolio.' }).optional(),
   },
-  service: 'portfolio',
-  method: 'addPortfolio',
   request: (i) => ({ investorIdentifier: i.investorIdentifier, portfolioIdentifier: i.identifier, portfolioIdentifierChanged: i.newIdentifier }),
-  v1: messageOnly,
-  graphql: {
-    root: 'Mutation',
-    field: 'addPortfolio',
-    returns: 'PortfolioPayload!',
-    nested: false,
-    render: async (call, i, ctx) => portfolioPayload(ctx, await call(), i.newIdentifier ?? i.identifier),
-  },
+  graphql: portfolioChanged('addPortfolio', (i: { identifier: string; newIdentifier?: string | undefined }) => i.newIdentifier ?? i.identifier),
 });
 
-const portfolioPosition = { investorIdentifier, portfolioIdentifier, positionId };
-const portfolioPositionRequest = (i: { investorIdentifier: string; portfolioIdentifier: string; positionId: number }) => ({
-  investorIdentifier: i.investorIdentifier,
-  portfolioIdentifier: i.portfolioIdentifier,
-  positionId: i.positionId,
+/** Adding a position to a portfolio and taking it out take the same input. */
+const membership = <M extends string>(method: M, summary: string) => ({
+  ...portfolioChange(method, summary),
+  input: { investorIdentifier, portfolioIdentifier, positionId },
+  request: (i: { investorIdentifier: string; portfolioIdentifier: string; positionId: number }) => ({
+    investorIdentifier: i.investorIdentifier,
+    portfolioIdentifier: i.portfolioIdentifier,
+    positionId: i.positionId,
+  }),
+  graphql: portfolioChanged(method, (i: { portfolioIdentifier: string }) => i.portfolioIdentifier),
 });
 
-export const addPositionToPortfolio = declare({
-  solution: ESG,
-  operation: 'addPositionToPortfolio',
-  summary: 'Adds a position of the investor to the portfolio.',
-  input: portfolioPosition,
-  service: 'portfolio',
-  method: 'addPositionToPortfolio',
-  request: portfolioPositionRequest,
-  v1: messageOnly,
-  graphql: {
-    root: 'Mutation',
-    field: 'addPositionToPortfolio',
-    returns: 'PortfolioPayload!',
-    nested: false,
-    render: async (call, i, ctx) => portfolioPayload(ctx, await call(), i.portfolioIdentifier),
-  },
-});
+export const addPositionToPortfolio = declare(membership('addPositionToPortfolio', 'Adds a position of the investor to the portfolio.'));
 
-export const removePositionFromPortfolio = declare({
-  solution: ESG,
-  operation: 'removePositionFromPortfolio',
-  summary: 'Takes a position out of the portfolio.',
-  input: portfolioPosition,
-  service: 'portfolio',
-  method: 'removePositionFromPortfolio',
-  request: portfolioPositionRequest,
-  v1: messageOnly,
-  graphql: {
-    root: 'Mutation',
-    field: 'removePositionFromPortfolio',
-    returns: 'PortfolioPayload!',
-    nested: false,
-    render: async (call, i, ctx) => portfolioPayload(ctx, await call(), i.portfolioIdentifier),
-  },
-});
+export const removePositionFromPortfolio = declare(membership('removePositionFromPortfolio', 'Takes a position out of the portfolio.'));
 
 export const removePortfolio = declare({
-  solution: ESG,
-  operation: 'removePortfolio',
-  summary: 'Removes a portfolio of an investor.',
+  ...portfolioChange('removePortfolio', 'Removes a portfolio of an investor.'),
   input: { investorIdentifier, identifier: portfolioIdentifier },
-  service: 'portfolio',
-  method: 'removePortfolio',
   request: (i) => ({ investorIdentifier: i.investorIdentifier, portfolioIdentifier: i.identifier }),
-  v1: messageOnly,
   graphql: {
     root: 'Mutation',
     field: 'removePortfolio',

@@ -6,7 +6,7 @@ import { keyed } from '../../graphql/portfolio-reads.js';
 import { listed } from '../../v1/truncation.js';
 import { int, number, text } from '../fields.js';
 import { declare, type CallContext } from '../operation.js';
-import { ESG, messageOnly } from '../renders.js';
+import { ESG } from '../renders.js';
 import {
   assetIdentifier,
   currencyCode,
@@ -17,6 +17,7 @@ import {
   reportingYear,
   SERVICE_ID,
   userIdentifier,
+  portfolioChange,
 } from './fields.js';
 import { listingRequest, type Listing } from './investor-filter.js';
 import { positionRow } from './rows.js';
@@ -87,10 +88,10 @@ export const positions = declare({
   },
 });
 
+// Always a new position; the message ends with its id (spec). With reporting_year the service computes
+// and stores the year's impacts in the same transaction, or adds nothing.
 export const addPosition = declare({
-  solution: ESG,
-  operation: 'addPosition',
-  summary: "Adds a position of an investor in an asset; with a year, the year's impacts are computed and stored with it.",
+  ...portfolioChange('addPosition', "Adds a position of an investor in an asset; with a year, the year's impacts are computed and stored with it."),
   input: {
     investorIdentifier,
     assetIdentifier,
@@ -102,8 +103,6 @@ export const addPosition = declare({
     days: int('position_days', { doc: 'The term in days; default 365.' }).optional(),
     startDate: text('position_start_date', { doc: 'YYYY-MM-DD.', graphql: 'Date' }).optional(),
   },
-  service: 'portfolio',
-  method: 'addPosition',
   request: (i) => ({
     investorIdentifier: i.investorIdentifier,
     assetIdentifier: i.assetIdentifier,
@@ -113,9 +112,6 @@ export const addPosition = declare({
     positionDays: i.days,
     positionStartDate: i.startDate,
   }),
-  // Always a new position; the message ends with its id (spec). With reporting_year the service computes
-  // and stores the year's impacts in the same transaction, or adds nothing.
-  v1: messageOnly,
   graphql: {
     root: 'Mutation',
     field: 'addPosition',

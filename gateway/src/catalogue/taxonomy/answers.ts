@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { answer, currencyCode, examplePath, goalMap, id, indicatorFields, messageAnswer, shared, taxonomyPathFields, year, type Answers } from '../answer-shapes.js';
+import { answer, changed, currencyCode, exampleIndicator, examplePath, goalMap, id, indicatorFields, shared, taxonomyPathFields, year, type Answers } from '../answer-shapes.js';
 
 /**
  * 200 answers of the taxonomy operations (spec §4.3, §4.4, §4.5): reads answer arrays of the spec's rows
@@ -52,7 +52,6 @@ const fxRateRow = z.strictObject({
 
 const goals = { '7': 'Affordable and clean energy', '13': 'Climate action' };
 const objectives = { '1': 'Climate change mitigation' };
-const changed = (message: string) => answer(messageAnswer, { message });
 
 export const taxonomyAnswers = {
   getSDGs: answer(z.array(sdgRow), [{ sdg_id: 7, goal_no: '7', sdg: 'Affordable and clean energy', language: 'English' }]),
@@ -74,17 +73,7 @@ export const taxonomyAnswers = {
   getSuperIndicators: answer(z.array(superIndicatorRow), [
     { super_indicator_id: 5, super_indicator_name: 'Renewable energy generated', category_id: 3, category_name: 'Renewable energy', language: 'English' },
   ]),
-  getIndicators: answer(z.array(indicatorRow), [
-    {
-      indicator_id: 21,
-      indicator_name: 'Annual electricity generated',
-      super_indicator_id: 5,
-      super_indicator_name: 'Renewable energy generated',
-      unit_id: 2,
-      unit_name: 'MWh',
-      language: 'English',
-    },
-  ]),
+  getIndicators: answer(z.array(indicatorRow), [{ ...exampleIndicator, language: 'English' }]),
   getUnits: answer(z.array(unitRow), [{ unit_id: 2, unit_name: 'MWh', language: 'English' }]),
   getTaxonomy: answer(z.array(taxonomyRow), [
     {

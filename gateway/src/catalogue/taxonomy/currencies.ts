@@ -3,6 +3,7 @@ import type { GraphqlContext } from '../../graphql/context.js';
 import { callerOf, declare } from '../operation.js';
 import { identifier, int, number } from '../fields.js';
 import { messageOnly, ESG } from '../renders.js';
+import { taxonomyChange } from './taxonomy.js';
 
 /**
  * Currencies and FX rates (spec §4.5), served by TaxonomyService. The service owns every rule: 3-letter
@@ -54,14 +55,9 @@ const readRates = async (ctx: GraphqlContext, year: number) =>
   (await getFxRates.call({ year }, await callerOf(ctx))).fxRates.filter((r) => !r.derived);
 
 export const addCurrency = declare({
-  solution: ESG,
-  operation: 'addCurrency',
-  summary: 'Registers a currency. Operators only.',
+  ...taxonomyChange('addCurrency', 'Registers a currency. Operators only.'),
   input: { currencyCode },
-  service: 'taxonomy',
-  method: 'addCurrency',
   request: (i) => ({ currencyCode: i.currencyCode }),
-  v1: messageOnly,
   graphql: {
     root: 'Mutation',
     field: 'addCurrency',
@@ -72,14 +68,9 @@ export const addCurrency = declare({
 });
 
 export const removeCurrency = declare({
-  solution: ESG,
-  operation: 'removeCurrency',
-  summary: 'Removes a currency; refused while FX rates, frameworks or projects use it. Operators only.',
+  ...taxonomyChange('removeCurrency', 'Removes a currency; refused while FX rates, frameworks or projects use it. Operators only.'),
   input: { currencyCode },
-  service: 'taxonomy',
-  method: 'removeCurrency',
   request: (i) => ({ currencyCode: i.currencyCode }),
-  v1: messageOnly,
   graphql: {
     root: 'Mutation',
     field: 'removeCurrency',

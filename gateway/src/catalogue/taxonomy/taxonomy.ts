@@ -1,7 +1,7 @@
 import type { GraphqlContext } from '../../graphql/context.js';
 import { changePayload, removalPayload } from '../../graphql/payloads.js';
 import { taxonomyReads, type Scope } from '../../graphql/taxonomy-reads.js';
-import { identifier, int, text } from '../fields.js';
+import { identifier, int, text, type Field } from '../fields.js';
 import { declare } from '../operation.js';
 import { ESG, messageOnly } from '../renders.js';
 import { categoryRow, euObjectiveRow, indicatorRow, sdgRow, subCategoryRow, superIndicatorRow, taxonomyRow, unitRow } from './rows.js';
@@ -19,8 +19,9 @@ import { categoryRow, euObjectiveRow, indicatorRow, sdgRow, subCategoryRow, supe
 const year = int('reporting_year', { doc: 'Reporting year, 4 digits.' });
 const languageCode = identifier('language_code', { doc: "Language of the names, one of languages; default: each item's original language." }).optional();
 const yearRead = { year, languageCode };
-const scope = (i: { year: number; languageCode?: string | undefined }): Scope => ({ year: i.year, languageCode: i.languageCode });
-const yearRequest = (i: { year: number; languageCode?: string | undefined }) => ({ reportingYear: i.year, languageCode: i.languageCode });
+type YearScope = { year: number; languageCode?: string | undefined };
+const scope = (i: YearScope): Scope => ({ year: i.year, languageCode: i.languageCode });
+const yearRequest = (i: YearScope) => ({ reportingYear: i.year, languageCode: i.languageCode });
 const reads = (ctx: GraphqlContext) => taxonomyReads(ctx);
 
 // ---- reads ----
@@ -49,77 +50,54 @@ export const getEuObjectives = declare({
   graphql: { root: 'Query', field: 'euObjectives', returns: '[EuObjective!]!', nested: false, render: (_call, i, ctx) => reads(ctx).euObjectives(i.languageCode) },
 });
 
+/** A read of a year's items; its GraphQL field reads the request's list of the same name. */
+function yearList<M extends string>(method: M, summary: string, field: 'categories' | 'subCategories' | 'superIndicators' | 'indicators' | 'units' | 'taxonomy', returns: string) {
+  return {
+    solution: ESG,
+    operation: method,
+    summary,
+    input: yearRead,
+    service: 'taxonomy' as const,
+    method,
+    request: yearRequest,
+    graphql: { root: 'Query' as const, field, returns, nested: false, render: (_call: unknown, i: YearScope, ctx: GraphqlContext) => reads(ctx)[field](scope(i)) },
+  };
+}
+
 export const getCategories = declare({
-  solution: ESG,
-  operation: 'getCategories',
-  summary: 'Categories of a reporting year.',
-  input: yearRead,
-  service: 'taxonomy',
-  method: 'getCategories',
-  request: yearRequest,
+  ...yearList('getCategories', 'Categories of a reporting year.', 'categories', '[Category!]!'),
   v1: (res) => res.categories.map(categoryRow),
-  graphql: { root: 'Query', field: 'categories', returns: '[Category!]!', nested: false, render: (_call, i, ctx) => reads(ctx).categories(scope(i)) },
 });
 
 export const getSubCategories = declare({
-  solution: ESG,
-  operation: 'getSubCategories',
-  summary: 'Sub categories of a reporting year.',
-  input: yearRead,
-  service: 'taxonomy',
-  method: 'getSubCategories',
-  request: yearRequest,
+  ...yearList('getSubCategories', 'Sub categories of a reporting year.', 'subCategories', '[SubCategory!]!'),
   v1: (res) => res.subCategories.map(subCategoryRow),
-  graphql: { root: 'Query', field: 'subCategories', returns: '[SubCategory!]!', nested: false, render: (_call, i, ctx) => reads(ctx).subCategories(scope(i)) },
 });
 
 export const getSuperIndicators = declare({
-  solution: ESG,
-  operation: 'getSuperIndicators',
-  summary: 'Super indicators of a reporting year, one per super indicator with all its categories.',
-  input: yearRead,
-  service: 'taxonomy',
-  method: 'getSuperIndicators',
-  request: yearRequest,
+  ...yearList('getSuperIndicators', 'Super indicators of a reporting year, one per super indicator with all its categories.', 'superIndicators', '[SuperIndicator!]!'),
   v1: (res) => res.superIndicators.map(superIndicatorRow),
-  graphql: { root: 'Query', field: 'superIndicators', returns: '[SuperIndicator!]!', nested: false, render: (_call, i, ctx) => reads(ctx).superIndicators(scope(i)) },
 });
 
 export const getIndicators = declare({
-  solution: ESG,
-  operation: 'getIndicators',
-  summary: 'Indicators of a reporting year.',
-  input: yearRead,
-  service: 'taxonomy',
-  method: 'getIndicators',
-  request: yearRequest,
+  ...yearList('getIndicators', 'Indicators of a reporting year.', 'indicators', '[Indicator!]!'),
   v1: (res) => res.indicators.map(indicatorRow),
-  graphql: { root: 'Query', field: 'indicators', returns: '[Indicator!]!', nested: false, render: (_call, i, ctx) => reads(ctx).indicators(scope(i)) },
 });
 
 export const getUnits = declare({
-  solution: ESG,
-  operation: 'getUnits',
-  summary: 'Units of a reporting year.',
-  input: yearRead,
-  service: 'taxonomy',
-  method: 'getUnits',
-  request: yearRequest,
+  ...yearList('getUnits', 'Units of a reporting year.', 'units', '[Unit!]!'),
   v1: (res) => res.units.map(unitRow),
-  graphql: { root: 'Query', field: 'units', returns: '[Unit!]!', nested: false, render: (_call, i, ctx) => reads(ctx).units(scope(i)) },
 });
 
+// The spec's "taxonomy retrieval for a reporting year" (name not shown): full taxonomy rows.
 export const getTaxonomy = declare({
-  // The spec's "taxonomy retrieval for a reporting year" (name not shown): full taxonomy rows.
-  solution: ESG,
-  operation: 'getTaxonomy',
-  summary: 'The full taxonomy of a reporting year: one row per complete (category, sub category, super indicator, indicator).',
-  input: yearRead,
-  service: 'taxonomy',
-  method: 'getTaxonomy',
-  request: yearRequest,
+  ...yearList(
+    'getTaxonomy',
+    'The full taxonomy of a reporting year: one row per complete (category, sub category, super indicator, indicator).',
+    'taxonomy',
+    '[TaxonomyRow!]!',
+  ),
   v1: (res) => res.rows.map(taxonomyRow),
-  graphql: { root: 'Query', field: 'taxonomy', returns: '[TaxonomyRow!]!', nested: false, render: (_call, i, ctx) => reads(ctx).taxonomy(scope(i)) },
 });
 
 // ---- adds and renames: the payload carries the item as the year's listing shows it ----
@@ -128,7 +106,7 @@ const requiredLanguage = identifier('language_code', { doc: 'The language of the
 const optionalLanguage = identifier('language_code', { doc: 'The language of the name, one of languages; default en.' }).optional();
 const id = (v1: string, doc: string) => int(v1, { doc, graphql: 'ID' });
 const optionalId = (v1: string, doc: string) => int(v1, { doc, graphql: 'ID' }).optional();
-type Item = 'category' | 'subCategory' | 'superIndicator' | 'indicator' | 'unit';
+export type Item = 'category' | 'subCategory' | 'superIndicator' | 'indicator' | 'unit';
 
 /** The item of a year as its listing shows it (in `languageCode`, else the original language), for a change's payload. */
 export function readItem(ctx: GraphqlContext, item: Item, itemId: string | number, year: number, languageCode?: string) {
@@ -164,27 +142,25 @@ export function changed<I extends { year: number }>(field: string, item: Item, i
   };
 }
 
+/** What every change of the taxonomy declares alike: the method of the spec's name, answered on /v1/call with the service's text. */
+export const taxonomyChange = <M extends string>(method: M, summary: string) => ({ solution: ESG, operation: method, summary, service: 'taxonomy' as const, method, v1: messageOnly });
+
+/** A change (an add, a rename) whose GraphQL payload carries the `item` the answer's id names. */
+export const itemChange = <M extends string>(method: M, item: Item, summary: string) => ({ ...taxonomyChange(method, summary), graphql: changed(method, item) });
+
 export const addCategory = declare({
-  solution: ESG,
-  operation: 'addCategory',
-  summary: 'Adds a category to a year, or renames one (newName). Operators only.',
+  ...itemChange('addCategory', 'category', 'Adds a category to a year, or renames one (newName). Operators only.'),
   input: {
     name: text('category_name', { doc: 'Name to add, or the current name of the category to change; in languageCode.' }),
     year,
     languageCode: requiredLanguage,
     newName: text('category_name_changed', { doc: 'Renames the category named `name` to this.' }).optional(),
   },
-  service: 'taxonomy',
-  method: 'addCategory',
   request: (i) => ({ categoryName: i.name, reportingYear: i.year, categoryNameChanged: i.newName, languageCode: i.languageCode }),
-  v1: messageOnly,
-  graphql: changed('addCategory', 'category'),
 });
 
 export const addSubCategory = declare({
-  solution: ESG,
-  operation: 'addSubCategory',
-  summary: 'Adds a sub category to a category of a year, renames or moves one. Operators only.',
+  ...itemChange('addSubCategory', 'subCategory', 'Adds a sub category to a category of a year, renames or moves one. Operators only.'),
   input: {
     name: text('sub_category_name', { doc: 'Name to add, or the current name of the sub category to change; in languageCode.' }),
     categoryId: id('category_id', 'The category it belongs to.'),
@@ -193,8 +169,6 @@ export const addSubCategory = declare({
     newName: text('sub_category_name_changed', { doc: 'Renames the sub category to this.' }).optional(),
     newCategoryId: optionalId('category_id_changed', 'Moves the sub category to this category.'),
   },
-  service: 'taxonomy',
-  method: 'addSubCategory',
   request: (i) => ({
     subCategoryName: i.name,
     categoryId: i.categoryId,
@@ -203,69 +177,50 @@ export const addSubCategory = declare({
     categoryIdChanged: i.newCategoryId,
     languageCode: i.languageCode,
   }),
-  v1: messageOnly,
-  graphql: changed('addSubCategory', 'subCategory'),
 });
 
-const goalObjective = {
-  subCategoryId: id('sub_category_id', 'The sub category.'),
-  year,
-  sdgId: optionalId('sdg_id', 'An SDG (its id, the goal number).'),
-  euObjectiveId: optionalId('eu_objective_id', 'An EU objective (its id, the objective number).'),
-};
-const goalObjectiveInput = { name: 'GoalObjectiveInput', doc: 'Input of addGoalObjectiveToSubCategory and removeGoalObjectiveFromSubCategory; give sdgId, euObjectiveId or both.' };
-const goalObjectiveRequest = (i: { subCategoryId: number; year: number; sdgId?: number | undefined; euObjectiveId?: number | undefined }) => ({
-  subCategoryId: i.subCategoryId,
-  reportingYear: i.year,
-  sdgId: i.sdgId,
-  euObjectiveId: i.euObjectiveId,
+/** Linking and unlinking a goal or objective take the same input; the payload carries the sub category. */
+const goalObjectiveLink = <M extends string>(method: M, summary: string) => ({
+  ...taxonomyChange(method, summary),
+  input: {
+    subCategoryId: id('sub_category_id', 'The sub category.'),
+    year,
+    sdgId: optionalId('sdg_id', 'An SDG (its id, the goal number).'),
+    euObjectiveId: optionalId('eu_objective_id', 'An EU objective (its id, the objective number).'),
+  },
+  request: (i: { subCategoryId: number; year: number; sdgId?: number | undefined; euObjectiveId?: number | undefined }) => ({
+    subCategoryId: i.subCategoryId,
+    reportingYear: i.year,
+    sdgId: i.sdgId,
+    euObjectiveId: i.euObjectiveId,
+  }),
+  graphql: changed<{ year: number; subCategoryId: number }>(method, 'subCategory', (i) => i.subCategoryId, {
+    name: 'GoalObjectiveInput',
+    doc: 'Input of addGoalObjectiveToSubCategory and removeGoalObjectiveFromSubCategory; give sdgId, euObjectiveId or both.',
+  }),
 });
 
-export const addGoalObjectiveToSubCategory = declare({
-  solution: ESG,
-  operation: 'addGoalObjectiveToSubCategory',
-  summary: 'Links an SDG, an EU objective or both to a sub category. Operators only.',
-  input: goalObjective,
-  service: 'taxonomy',
-  method: 'addGoalObjectiveToSubCategory',
-  request: goalObjectiveRequest,
-  v1: messageOnly,
-  graphql: changed<{ year: number; subCategoryId: number }>('addGoalObjectiveToSubCategory', 'subCategory', (i) => i.subCategoryId, goalObjectiveInput),
-});
+export const addGoalObjectiveToSubCategory = declare(
+  goalObjectiveLink('addGoalObjectiveToSubCategory', 'Links an SDG, an EU objective or both to a sub category. Operators only.'),
+);
 
-export const removeGoalObjectiveFromSubCategory = declare({
-  solution: ESG,
-  operation: 'removeGoalObjectiveFromSubCategory',
-  summary: 'Unlinks an SDG, an EU objective or both from a sub category. Operators only.',
-  input: goalObjective,
-  service: 'taxonomy',
-  method: 'removeGoalObjectiveFromSubCategory',
-  request: goalObjectiveRequest,
-  v1: messageOnly,
-  graphql: changed<{ year: number; subCategoryId: number }>('removeGoalObjectiveFromSubCategory', 'subCategory', (i) => i.subCategoryId, goalObjectiveInput),
-});
+export const removeGoalObjectiveFromSubCategory = declare(
+  goalObjectiveLink('removeGoalObjectiveFromSubCategory', 'Unlinks an SDG, an EU objective or both from a sub category. Operators only.'),
+);
 
 export const addUnit = declare({
-  solution: ESG,
-  operation: 'addUnit',
-  summary: 'Adds a unit to a year, or renames one. Operators only.',
+  ...itemChange('addUnit', 'unit', 'Adds a unit to a year, or renames one. Operators only.'),
   input: {
     name: text('unit_name', { doc: 'Name to add, or the current name of the unit to change; in languageCode.' }),
     year,
     languageCode: optionalLanguage,
     newName: text('unit_name_changed', { doc: 'Renames the unit to this.' }).optional(),
   },
-  service: 'taxonomy',
-  method: 'addUnit',
   request: (i) => ({ unitName: i.name, reportingYear: i.year, unitNameChanged: i.newName, languageCode: i.languageCode }),
-  v1: messageOnly,
-  graphql: changed('addUnit', 'unit'),
 });
 
 export const addSuperIndicator = declare({
-  solution: ESG,
-  operation: 'addSuperIndicator',
-  summary: 'Adds a super indicator to a category of a year, renames it or links it to another category. Operators only.',
+  ...itemChange('addSuperIndicator', 'superIndicator', 'Adds a super indicator to a category of a year, renames it or links it to another category. Operators only.'),
   input: {
     name: text('super_indicator_name', { doc: 'Name to add, or the current name of the super indicator to change; in languageCode.' }),
     categoryId: id('category_id', 'A category it belongs to.'),
@@ -274,8 +229,6 @@ export const addSuperIndicator = declare({
     newName: text('super_indicator_name_changed', { doc: 'Renames the super indicator to this.' }).optional(),
     newCategoryId: optionalId('category_id_changed', 'Moves the link to this category.'),
   },
-  service: 'taxonomy',
-  method: 'addSuperIndicator',
   request: (i) => ({
     superIndicatorName: i.name,
     categoryId: i.categoryId,
@@ -284,14 +237,10 @@ export const addSuperIndicator = declare({
     categoryIdChanged: i.newCategoryId,
     languageCode: i.languageCode,
   }),
-  v1: messageOnly,
-  graphql: changed('addSuperIndicator', 'superIndicator'),
 });
 
 export const addIndicator = declare({
-  solution: ESG,
-  operation: 'addIndicator',
-  summary: 'Adds an indicator to a super indicator of a year, or renames, moves one or changes its unit. Operators only.',
+  ...itemChange('addIndicator', 'indicator', 'Adds an indicator to a super indicator of a year, or renames, moves one or changes its unit. Operators only.'),
   input: {
     name: text('indicator_name', { doc: 'Name to add, or the current name of the indicator to change; in languageCode.' }),
     superIndicatorId: id('super_indicator_id', 'The super indicator it belongs to.'),
@@ -302,8 +251,6 @@ export const addIndicator = declare({
     newSuperIndicatorId: optionalId('super_indicator_id_changed', 'Moves the indicator to this super indicator.'),
     newUnitId: optionalId('unit_id_changed', 'Gives the indicator this unit.'),
   },
-  service: 'taxonomy',
-  method: 'addIndicator',
   request: (i) => ({
     indicatorName: i.name,
     superIndicatorId: i.superIndicatorId,
@@ -314,62 +261,49 @@ export const addIndicator = declare({
     unitIdChanged: i.newUnitId,
     languageCode: i.languageCode,
   }),
-  v1: messageOnly,
-  graphql: changed('addIndicator', 'indicator'),
 });
 
 // ---- removals (unnamed in the spec); GraphQL names the item `id` ----
 
-/** A removal's GraphQL face: the removed item's id is the input's. */
-function removed(field: string) {
+/** A removal of an item of a year by its id (`idField` on /v1/call); the GraphQL payload names the removed id. */
+function removal<M extends string>(method: M, summary: string, idField: Field<number, true>) {
   return {
-    root: 'Mutation' as const,
-    field,
-    nested: true,
-    returns: 'RemovalPayload!',
-    input: { name: 'RemoveTaxonomyItemInput', doc: 'Identifies a taxonomy item of a year to remove.', fields: { id: 'Id of the item.' } },
-    render: (call: () => Promise<{ message: string; id?: number | undefined }>, i: { id: number }, ctx: GraphqlContext, info: Parameters<typeof removalPayload>[1]) =>
-      removalPayload(ctx, info, i.id, call),
+    ...taxonomyChange(method, summary),
+    input: { id: idField, year },
+    graphql: {
+      root: 'Mutation' as const,
+      field: method,
+      nested: true,
+      returns: 'RemovalPayload!',
+      input: { name: 'RemoveTaxonomyItemInput', doc: 'Identifies a taxonomy item of a year to remove.', fields: { id: 'Id of the item.' } },
+      render: (call: () => Promise<{ message: string; id?: number | undefined }>, i: { id: number }, ctx: GraphqlContext, info: Parameters<typeof removalPayload>[1]) =>
+        removalPayload(ctx, info, i.id, call),
+    },
   };
 }
 
 export const removeCategory = declare({
-  solution: ESG,
-  operation: 'removeCategory',
-  summary: 'Removes a category of a year and its translations; refused while anything uses it. Operators only.',
-  input: { id: id('category_id', 'The category.'), year },
-  service: 'taxonomy',
-  method: 'removeCategory',
+  ...removal('removeCategory', 'Removes a category of a year and its translations; refused while anything uses it. Operators only.', id('category_id', 'The category.')),
   request: (i) => ({ categoryId: i.id, reportingYear: i.year }),
-  v1: messageOnly,
-  graphql: removed('removeCategory'),
 });
 
 export const removeSubCategory = declare({
-  solution: ESG,
-  operation: 'removeSubCategory',
-  summary: 'Removes a sub category of a year, its goal links and translations; refused while anything uses it. Operators only.',
-  input: { id: id('sub_category_id', 'The sub category.'), year },
-  service: 'taxonomy',
-  method: 'removeSubCategory',
+  ...removal(
+    'removeSubCategory',
+    'Removes a sub category of a year, its goal links and translations; refused while anything uses it. Operators only.',
+    id('sub_category_id', 'The sub category.'),
+  ),
   request: (i) => ({ subCategoryId: i.id, reportingYear: i.year }),
-  v1: messageOnly,
-  graphql: removed('removeSubCategory'),
 });
 
 export const removeSuperIndicator = declare({
-  solution: ESG,
-  operation: 'removeSuperIndicator',
-  summary: 'Removes a super indicator of a year, or with a category only its link to that category. Operators only.',
+  ...taxonomyChange('removeSuperIndicator', 'Removes a super indicator of a year, or with a category only its link to that category. Operators only.'),
   input: {
     id: id('super_indicator_id', 'The super indicator.'),
     year,
     categoryId: optionalId('category_id', 'Only the link to this category goes; absent: the super indicator from every category.'),
   },
-  service: 'taxonomy',
-  method: 'removeSuperIndicator',
   request: (i) => ({ superIndicatorId: i.id, reportingYear: i.year, categoryId: i.categoryId }),
-  v1: messageOnly,
   graphql: {
     root: 'Mutation',
     field: 'removeSuperIndicator',
@@ -387,27 +321,13 @@ export const removeSuperIndicator = declare({
 });
 
 export const removeIndicator = declare({
-  solution: ESG,
-  operation: 'removeIndicator',
-  summary: 'Removes an indicator of a year and its translations; refused while anything uses it. Operators only.',
-  input: { id: id('indicator_id', 'The indicator.'), year },
-  service: 'taxonomy',
-  method: 'removeIndicator',
+  ...removal('removeIndicator', 'Removes an indicator of a year and its translations; refused while anything uses it. Operators only.', id('indicator_id', 'The indicator.')),
   request: (i) => ({ indicatorId: i.id, reportingYear: i.year }),
-  v1: messageOnly,
-  graphql: removed('removeIndicator'),
 });
 
 export const removeUnit = declare({
-  solution: ESG,
-  operation: 'removeUnit',
-  summary: 'Removes a unit of a year and its translations; refused while indicators use it. Operators only.',
-  input: { id: id('unit_id', 'The unit.'), year },
-  service: 'taxonomy',
-  method: 'removeUnit',
+  ...removal('removeUnit', 'Removes a unit of a year and its translations; refused while indicators use it. Operators only.', id('unit_id', 'The unit.')),
   request: (i) => ({ unitId: i.id, reportingYear: i.year }),
-  v1: messageOnly,
-  graphql: removed('removeUnit'),
 });
 
 /** The reads of a year's items, in the order GraphQL's Query shows them. */

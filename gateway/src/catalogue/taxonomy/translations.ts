@@ -1,9 +1,9 @@
 import { changePayload } from '../../graphql/payloads.js';
 import { identifier, int, text } from '../fields.js';
 import { declare } from '../operation.js';
-import { ESG, messageOnly } from '../renders.js';
+import { ESG } from '../renders.js';
 import { languageRow } from './rows.js';
-import { readItem } from './taxonomy.js';
+import { taxonomyChange, readItem, type Item } from './taxonomy.js';
 
 /**
  * Languages and translations of taxonomy items (spec §4.4). The service answers the spec's messages
@@ -29,26 +29,19 @@ export const getLanguages = declare({
   },
 });
 
-type Item = 'category' | 'subCategory' | 'superIndicator' | 'indicator' | 'unit';
-
 /** The five translations differ only in the item whose id they take (GraphQL: `id`). */
-function translation<M extends string>(operation: string, field: M, item: Item, idName: string, what: string, a = 'a') {
+function translation<M extends string>(method: M, item: Item, idName: string, what: string, a = 'a') {
   return {
-    solution: ESG,
-    operation,
-    summary: `Adds or replaces the name of ${a} ${what} of a year in a language. Operators only.`,
+    ...taxonomyChange(method, `Adds or replaces the name of ${a} ${what} of a year in a language. Operators only.`),
     input: {
       id: int(idName, { doc: `The ${what}.`, graphql: 'ID' }),
       year: int('reporting_year', { doc: 'Reporting year, 4 digits.' }),
       languageCode: identifier('language_code', { doc: 'The language, one of languages.' }),
       translation: text('translation', { doc: 'The name in that language, at most 255 characters.' }),
     },
-    service: 'taxonomy' as const,
-    method: field,
-    v1: messageOnly,
     graphql: {
       root: 'Mutation' as const,
-      field,
+      field: method,
       nested: true,
       input: { name: 'TranslationInput', doc: 'Input of the add…Translation mutations.', fields: { id: 'Id of the item to translate.' } },
       returns: `${item[0]!.toUpperCase()}${item.slice(1)}Payload!`,
@@ -68,23 +61,23 @@ const fields = (i: { year: number; languageCode: string; translation: string }) 
 });
 
 export const addCategoryTranslation = declare({
-  ...translation('addCategoryTranslation', 'addCategoryTranslation', 'category', 'category_id', 'category'),
+  ...translation('addCategoryTranslation', 'category', 'category_id', 'category'),
   request: (i) => ({ categoryId: i.id, ...fields(i) }),
 });
 export const addSubCategoryTranslation = declare({
-  ...translation('addSubCategoryTranslation', 'addSubCategoryTranslation', 'subCategory', 'sub_category_id', 'sub category'),
+  ...translation('addSubCategoryTranslation', 'subCategory', 'sub_category_id', 'sub category'),
   request: (i) => ({ subCategoryId: i.id, ...fields(i) }),
 });
 export const addSuperIndicatorTranslation = declare({
-  ...translation('addSuperIndicatorTranslation', 'addSuperIndicatorTranslation', 'superIndicator', 'super_indicator_id', 'super indicator'),
+  ...translation('addSuperIndicatorTranslation', 'superIndicator', 'super_indicator_id', 'super indicator'),
   request: (i) => ({ superIndicatorId: i.id, ...fields(i) }),
 });
 export const addIndicatorTranslation = declare({
-  ...translation('addIndicatorTranslation', 'addIndicatorTranslation', 'indicator', 'indicator_id', 'indicator', 'an'),
+  ...translation('addIndicatorTranslation', 'indicator', 'indicator_id', 'indicator', 'an'),
   request: (i) => ({ indicatorId: i.id, ...fields(i) }),
 });
 export const addUnitTranslation = declare({
-  ...translation('addUnitTranslation', 'addUnitTranslation', 'unit', 'unit_id', 'unit'),
+  ...translation('addUnitTranslation', 'unit', 'unit_id', 'unit'),
   request: (i) => ({ unitId: i.id, ...fields(i) }),
 });
 
