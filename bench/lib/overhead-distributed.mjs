@@ -90,7 +90,7 @@ export async function startProductionShape({ databaseUrl, operatorKey, nodeOptio
   };
 }
 
-export async function overheadDistributed({ operatorKey, sizes, year, concurrency, seconds, progress }) {
+export async function overheadDistributed({ operatorKey, sizes, year, concurrency, seconds, warmupSeconds, progress }) {
   const { createGrpcClient } = await importDist('services/shared/dist/grpc/client.js');
   const taxonomyProto = await importDist('proto/dist/gen/greenimpact/taxonomy/v1/taxonomy.js');
   const portfolioProto = await importDist('proto/dist/gen/greenimpact/portfolio/v1/portfolio.js');
@@ -99,7 +99,7 @@ export async function overheadDistributed({ operatorKey, sizes, year, concurrenc
   try {
     const topology = await startProductionShape({ databaseUrl: scratch.url, operatorKey, progress });
     try {
-      return await measureInTopology({ topology, createGrpcClient, taxonomyProto, portfolioProto, scratch, operatorKey, sizes, year, concurrency, seconds, progress });
+      return await measureInTopology({ topology, createGrpcClient, taxonomyProto, portfolioProto, scratch, operatorKey, sizes, year, concurrency, seconds, warmupSeconds, progress });
     } finally {
       await topology.stop();
     }
@@ -109,7 +109,7 @@ export async function overheadDistributed({ operatorKey, sizes, year, concurrenc
   }
 }
 
-async function measureInTopology({ topology, createGrpcClient, taxonomyProto, portfolioProto, scratch, operatorKey, sizes, year, concurrency, seconds, progress }) {
+async function measureInTopology({ topology, createGrpcClient, taxonomyProto, portfolioProto, scratch, operatorKey, sizes, year, concurrency, seconds, warmupSeconds, progress }) {
   const client = httpClient(topology.url, { connections: concurrency * 2 });
   const grpc = {
     taxonomy: createGrpcClient(taxonomyProto.TaxonomyServiceService, `127.0.0.1:${topology.ports.taxonomy}`),
@@ -123,7 +123,7 @@ async function measureInTopology({ topology, createGrpcClient, taxonomyProto, po
     progress(`seeding ${JSON.stringify(sizes)}…`);
     const data = await seedDataset(client, operatorKey, { sizes, year });
     const metricsUrls = Object.values(topology.ports.metrics).filter((p) => p > 0).map((p) => `http://127.0.0.1:${p}/metrics`);
-    const rows = await measureOverhead(overheadReads({ client, grpc, data, year }), { concurrency, seconds, metricsUrls, cpu, progress });
+    const rows = await measureOverhead(overheadReads({ client, grpc, data, year }), { concurrency, seconds, warmupSeconds, metricsUrls, cpu, progress });
 
     const requests = loadMix(data, 'read');
     progress(`(e) read mix closed loop (saturated): ${concurrency} concurrent for ${seconds} s…`);
@@ -135,7 +135,7 @@ async function measureInTopology({ topology, createGrpcClient, taxonomyProto, po
         const error = answerError(r, answer.status, answer.text);
         if (error) throw new Error(error);
       },
-      { concurrency, durationMs: seconds * 1000, cpu },
+      { concurrency, durationMs: seconds * 1000, warmupMs: (warmupSeconds ?? 1) * 1000, cpu },
     );
     let open;
     if (saturated.rps > 0) {
