@@ -1,6 +1,6 @@
 import { Visibility } from '@green-impact/proto/greenimpact/common/v1/common';
 import { identifier, int, oneOf, text } from '../fields.js';
-import { ESG, messageOnly } from '../renders.js';
+import { messageChange } from '../renders.js';
 
 /**
  * The fields the portfolio domain's operations share (spec §4.8–§4.10 and the impact and recompute reads
@@ -36,5 +36,5 @@ export { pageFields, SERVICE_ID } from '../../graphql/pagination.js';
 /** Recompute job ids (lower-case UUIDs, as the portfolio service answers them). */
 export const JOB_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
-/** What every change of PortfolioService declares alike: the method of the spec's name, answered on /v1/call with the service's text. */
-export const portfolioChange = <M extends string>(method: M, summary: string) => ({ solution: ESG, operation: method, summary, service: 'portfolio' as const, method, v1: messageOnly });
+/** A change of PortfolioService (renders.ts, messageChange). */
+export const portfolioChange = <M extends string>(method: M, summary: string) => messageChange('portfolio', method, summary);

@@ -3,7 +3,7 @@ import { changePayload, removalPayload } from '../../graphql/payloads.js';
 import { taxonomyReads, type Scope } from '../../graphql/taxonomy-reads.js';
 import { identifier, int, text, type Field } from '../fields.js';
 import { declare } from '../operation.js';
-import { ESG, messageOnly } from '../renders.js';
+import { ESG, messageChange } from '../renders.js';
 import { categoryRow, euObjectiveRow, indicatorRow, sdgRow, subCategoryRow, superIndicatorRow, taxonomyRow, unitRow } from './rows.js';
 
 /**
@@ -142,8 +142,8 @@ export function changed<I extends { year: number }>(field: string, item: Item, i
   };
 }
 
-/** What every change of the taxonomy declares alike: the method of the spec's name, answered on /v1/call with the service's text. */
-export const taxonomyChange = <M extends string>(method: M, summary: string) => ({ solution: ESG, operation: method, summary, service: 'taxonomy' as const, method, v1: messageOnly });
+/** A change of TaxonomyService (renders.ts, messageChange). */
+export const taxonomyChange = <M extends string>(method: M, summary: string) => messageChange('taxonomy', method, summary);
 
 /** A change (an add, a rename) whose GraphQL payload carries the `item` the answer's id names. */
 export const itemChange = <M extends string>(method: M, item: Item, summary: string) => ({ ...taxonomyChange(method, summary), graphql: changed(method, item) });
