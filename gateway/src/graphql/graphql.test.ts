@@ -96,6 +96,19 @@ describe("error codes: the ecosystem names of /v1/call's codes", () => {
     }
   });
 
+  test('answers are per caller and never cached: Cache-Control no-store, with the body\'s length', async () => {
+    const res = await fetch(`${t.baseUrl}/graphql`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-api-key': t.userKey },
+      body: JSON.stringify({ query: '{ me { id } }' }),
+    });
+    const text = await res.text();
+    assert.equal(res.status, 200);
+    assert.equal(res.headers.get('cache-control'), 'no-store');
+    assert.equal(res.headers.get('content-length'), String(Buffer.byteLength(text)));
+    assert.ok((JSON.parse(text) as GqlResponse['body']).data, text);
+  });
+
   test('a client that accepts application/graphql-response+json gets 400 for request errors, and 200 for field errors', async () => {
     const post = (query: string, variables: Record<string, unknown>, accept: string) =>
       fetch(`${t.baseUrl}/graphql`, {
