@@ -42,6 +42,8 @@ const PRIVATE = 'private, no-cache';
  *   private frameworks and position impacts only with a key of the account that wrote them; 404 otherwise.
  * - `POST /rpc/<network>` — public, read-only JSON-RPC relay, so any wallet or script can check what was
  *   written (the chain service answers anything but read methods with a JSON-RPC error).
+ * - `GET /trust-anchor.json` — public: the deployment's trust anchor as ChainService.GetTrustAnchor
+ *   renders it (docs/chain.md "Trust anchor"), for greenimpact-verify-document --trust.
  */
 export function chainRoutes(options: ChainRoutesOptions): Router {
   const router = Router();
@@ -103,6 +105,13 @@ export function chainRoutes(options: ChainRoutesOptions): Router {
     const body = Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0);
     const answer = await client.relayJsonRpc({ network, body }, { requestId: locals(res).requestId });
     res.set(rpcCors()).set('Content-Type', 'application/json').status(200).send(Buffer.from(answer.body));
+  });
+
+  router.get('/trust-anchor.json', routeLabel('/trust-anchor.json'), options.rateLimit, async (_req, res) => {
+    const answer = await chainClient(options.clients).getTrustAnchor({}, { requestId: locals(res).requestId });
+    // Changes only with the deployment's configuration; anyone may fetch it, from anywhere.
+    res.set({ 'Content-Type': 'application/json', 'Cache-Control': 'public, max-age=300', 'Access-Control-Allow-Origin': '*', 'X-Content-Type-Options': 'nosniff' });
+    res.status(200).send(Buffer.from(answer.body));
   });
 
   return router;

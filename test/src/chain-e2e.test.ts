@@ -10,6 +10,7 @@ import { rawCidOf } from './support/cid.js';
 import { createHash } from 'node:crypto';
 import { Contract, JsonRpcProvider, keccak256, toUtf8Bytes } from 'ethers';
 import { jsonRpcOver, verifyDocumentProof } from '@green-impact/chain/proofs/document-proof';
+import { parseTrustAnchor } from '@green-impact/chain/proofs/trust-anchor';
 import { type CallResult, createUserAccount, graphqlClient, ok, startTestSystem } from './support/system.js';
 import { assertConformingAnswer, conformingV1Client } from './support/answer-conformance.js';
 import { until } from './support/poll.js';
@@ -142,7 +143,13 @@ for (const db of testDatabases) {
         assert.equal(proved.verified, true);
         assert.equal(proved.proof.documentSha256, createHash('sha256').update(bytes).digest('hex'));
         assert.equal(proved.proof.cid, cid);
-        const standalone = await verifyDocumentProof(proved.proof, jsonRpcOver(`${system.gatewayUrl}/rpc/sepolia`), bytes);
+        // Whom to trust is what the deployment publishes (docs/chain.md "Trust anchor").
+        const published = await fetch(`${system.gatewayUrl}/trust-anchor.json`);
+        assert.equal(published.status, 200);
+        assert.equal(published.headers.get('access-control-allow-origin'), '*');
+        const trust = parseTrustAnchor(await published.json());
+        assert.ok(Object.values(trust[String(proved.proof.chainId)]!.contracts).includes(proved.proof.contract), 'the proof names a contract the anchor trusts');
+        const standalone = await verifyDocumentProof(proved.proof, jsonRpcOver(`${system.gatewayUrl}/rpc/sepolia`), bytes, trust);
         assert.equal(standalone.verified, true, JSON.stringify(standalone.checks));
 
         // The HTML page, served after verification to the account that wrote it.

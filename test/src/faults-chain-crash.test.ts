@@ -13,6 +13,7 @@ type ChainClient = ReturnType<typeof createGrpcClient<typeof ChainServiceService
 import { createScratchPostgresDatabase, skipReason, testDatabases } from '@green-impact/testing/shared/databases';
 import { startKafkaMock, type KafkaMock } from '@green-impact/testing/shared/kafka-mock';
 import { jsonRpcOver, verifyDocumentProof, type DocumentProof } from '@green-impact/chain/proofs/document-proof';
+import { trustAnchorOf } from '@green-impact/chain/proofs/trust-anchor';
 import { startImageServer, testJpeg } from '@green-impact/testing/chain/nft-fixtures';
 import { startChainReplica, type ChainReplica } from './support/chain-replica.js';
 import { until } from './support/poll.js';
@@ -347,10 +348,12 @@ describe('chain replicas on PostgreSQL and Kafka: killed mid-batch, refused tran
     assert.equal(await chain.getTransactionCount(SIGNER, 'pending'), await chain.getTransactionCount(SIGNER, 'latest'), "nothing left in the node's pool");
     // Each document checked by the standalone verifier against the node, its bytes regenerated here.
     const rpc = jsonRpcOver(node.url);
+    // Trusting what the deployment is configured with: the node's contracts and the signer.
+    const trust = trustAnchorOf([{ name: 'sepolia', chainId: CHAIN_ID, signerAddress: SIGNER, contracts: node.contracts }]);
     for (const r of done) {
       const { job } = await clientOf(second).getJob({ jobId: r.id }, { caller });
       const proof = job!.document!.proof! as unknown as DocumentProof;
-      const check = await verifyDocumentProof(proof, rpc, content(Number(r.framework_identifier.slice('CRASH-'.length))));
+      const check = await verifyDocumentProof(proof, rpc, content(Number(r.framework_identifier.slice('CRASH-'.length))), trust);
       assert.equal(check.verified, true, `${r.id}: ${JSON.stringify(check.checks.filter((c) => !c.ok))}`);
     }
     assert.equal(await second.stop(), 0);

@@ -120,6 +120,10 @@ export function chainHandlers(d: ChainHandlerDeps): Partial<UnaryHandlers<typeof
       const found = await d.content.get(req.cid, ctx.caller);
       return { content: found.content, contentType: found.contentType, cid: found.cid, public: found.public };
     },
+    // Public by design: whom this deployment's proofs name (the gateway's GET /trust-anchor.json).
+    async getTrustAnchor() {
+      return { body: Buffer.from(`${JSON.stringify(d.networks.trustAnchor(), null, 2)}\n`) };
+    },
     // Public by design (the gateway serves /rpc/<network> without an API key).
     async relayJsonRpc(req) {
       const { network } = d.networks.resolve(req.network);

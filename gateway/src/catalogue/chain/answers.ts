@@ -37,6 +37,8 @@ const documentProofAnswer = shared(
   z.strictObject({
     job_id: z.string(),
     verified: z.boolean(),
+    /** Present when not verified: why not (docs/chain.md "Trust anchor"). */
+    reason: z.string().optional(),
     proof: z
       .strictObject({
         format: z.literal('greenimpact-document-proof/1'),

@@ -313,12 +313,13 @@ const document = declare({
 const getDocumentProof = declare({
   solution: ESG,
   operation: 'getDocumentProof',
-  summary: "A written document's proof (greenimpact-document-proof/1) and whether the content verifies against it and the chain now.",
+  summary:
+    "A written document's proof (greenimpact-document-proof/1) and whether the content verifies against it, the chain now and the deployment's trust anchor; when not, reason says why (\"contract not trusted\", \"writer not trusted\", \"content changed\", …).",
   input: { jobId },
   service: 'chain',
   method: 'getDocument',
   request: (i) => ({ jobId: i.jobId }),
-  v1: (res) => ({ job_id: res.job!.id, verified: res.verified, proof: res.proof ?? null }),
+  v1: (res) => ({ job_id: res.job!.id, verified: res.verified, ...(res.verified ? {} : { reason: res.unverifiedReason }), proof: res.proof ?? null }),
 });
 
 /** Not in the spec: every signed link to the document handed out so far stops opening (docs/decisions.md). */

@@ -148,6 +148,7 @@ const doc = (over: Partial<GetDocumentResponse> = {}): GetDocumentResponse => ({
   documentId: 7,
   linkEpoch: 0,
   chainReadAt: '2024-01-01T00:00:00.000Z',
+  unverifiedReason: '',
   ...over,
 });
 
@@ -167,6 +168,11 @@ test('a read document must be the kind asked for and verified', () => {
   assert.throws(() => requireVerifiedDocument(doc({ verified: false, sha256: 'bb' }), { family: 'framework' }), {
     code: 'FAILED_PRECONDITION',
     message: `The document of job ${ID} does not match its anchor on network sepolia (content sha256 bb, anchored aa): it is not served.`,
+  });
+  // Issue 46: a proof on a contract the deployment's trust anchor does not name is said so.
+  assert.throws(() => requireVerifiedDocument(doc({ verified: false, unverifiedReason: 'contract not trusted' }), { family: 'framework' }), {
+    code: 'FAILED_PRECONDITION',
+    message: /^The document of job [0-9a-f-]+ is not verified: contract not trusted /,
   });
   assert.throws(() => requireVerifiedDocument(doc({ kind: DocumentKind.DOCUMENT_KIND_UNSPECIFIED }), {}), { code: 'FAILED_PRECONDITION' });
   assert.throws(() => requireVerifiedDocument({ ...doc(), job: undefined }, {}), { code: 'INTERNAL' });

@@ -222,6 +222,11 @@ export function requireVerifiedDocument(
       `Job ${job.id} holds a ${FORMAT_TEXT[parts.format]} ${FAMILY_TEXT[parts.family]} document; read it with ${READER[parts.family][parts.format]}.`,
     );
   }
+  if (!doc.verified && (doc.unverifiedReason === 'contract not trusted' || doc.unverifiedReason === 'writer not trusted')) {
+    throw new FailedPreconditionError(
+      `The document of job ${job.id} is not verified: ${doc.unverifiedReason} (its proof names ${doc.proof?.contract || 'a contract'} on network ${job.network}, not this deployment's trust anchor): it is not served.`,
+    );
+  }
   if (!doc.verified) {
     throw new FailedPreconditionError(
       `The document of job ${job.id} does not match its anchor on network ${job.network} ` +

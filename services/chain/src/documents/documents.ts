@@ -12,6 +12,7 @@ import { DOCUMENT_KINDS, JOB_STATUSES, type DocumentKindName, type DocumentPaylo
 import type { NetworkRegistry } from '../networks/network-registry.js';
 import type { ChainNetwork } from '../networks/chain-network.js';
 import { verifyDocumentProof, type ProofVerification } from '../proofs/document-proof.js';
+import { trustedContractOf, trustedSignerOf } from '../proofs/trust-anchor.js';
 import { ChainFactsCache } from './chain-facts.js';
 import { documentProofOf } from './document-proofs.js';
 import { documentKindName, FRAMEWORK_KINDS, isFrameworkKind, validContent, validReportingYear, validSubject } from './document-rules.js';
@@ -158,8 +159,15 @@ export class Documents {
     }
     const found = await this.content.get(anchor.cid);
     if (!found) throw new FailedPreconditionError(`The content of document ${doc.id} (CID ${anchor.cid}) is missing from the content store.`);
-    const verified = found.sha256 === anchor.sha256 && cidOf(found.content).cid === anchor.cid && anchor.cid === doc.cid;
     const proof = documentProofOf(job, network, stored ?? network.contracts.documentRegistry ?? '');
+    const contentMatches = found.sha256 === anchor.sha256 && cidOf(found.content).cid === anchor.cid && anchor.cid === doc.cid;
+    // Trusted as the offline verifier trusts (trust-anchor.ts): the proof names this deployment's registry, and its signer wrote the anchor.
+    const trust = this.networks.trustAnchor();
+    const unverifiedReason = proof && proof.contract.toLowerCase() !== (trustedContractOf(trust, network.chainId, 'anchor') ?? '').toLowerCase()
+      ? 'contract not trusted'
+      : anchor.writer.toLowerCase() !== (trustedSignerOf(trust, network.chainId) ?? '').toLowerCase()
+        ? 'writer not trusted'
+        : contentMatches ? '' : 'content changed';
     return {
       jobRow: job,
       kind: DOCUMENT_KINDS[doc.kind],
@@ -168,7 +176,8 @@ export class Documents {
       cid: anchor.cid,
       sha256: found.sha256,
       anchoredSha256: anchor.sha256,
-      verified,
+      verified: unverifiedReason === '',
+      unverifiedReason,
       documentId: doc.id,
       linkEpoch: doc.linkEpoch,
       ...(proof ? { proof } : {}),
@@ -186,7 +195,7 @@ export class Documents {
     if (!found) throw new FailedPreconditionError(`The content of document ${doc.id} (CID ${doc.cid}) is missing from the content store.`);
     // The node's answers (root, receipt) are kept once the batch's block is confirmed; the proof's content
     // checks (sha256, CID, leaf, path) run on the stored bytes every time.
-    const { result: check, readAt } = await this.facts.read(`${network.instanceId}\0${job.id}`, network, (rpc) => verifyDocumentProof(proof, rpc, found.content), (c) => confirmedBlockOf(c));
+    const { result: check, readAt } = await this.facts.read(`${network.instanceId}\0${job.id}`, network, (rpc) => verifyDocumentProof(proof, rpc, found.content, this.networks.trustAnchor()), (c) => confirmedBlockOf(c));
     const unanswered = check.checks.find((c) => c.check === 'node' && !c.ok);
     if (unanswered) throw new UnavailableError(`Network ${job.network} did not answer; please retry.`);
     const onChain = check.checks.find((c) => c.check === 'root on chain');
@@ -206,6 +215,7 @@ export class Documents {
       sha256: found.sha256,
       anchoredSha256: proof.documentSha256,
       verified: check.verified,
+      unverifiedReason: check.reason ?? '',
       documentId: doc.id,
       linkEpoch: doc.linkEpoch,
       proof,
@@ -244,7 +254,7 @@ export class Documents {
 
 /** The block of a verification whose every chain check held ("mined in block N"); undefined otherwise: nothing is kept. */
 function confirmedBlockOf(check: ProofVerification): number | undefined {
-  const chainChecks = check.checks.filter((c) => ['network', 'root on chain', 'anchor on chain', 'transaction'].includes(c.check));
+  const chainChecks = check.checks.filter((c) => ['trusted contract', 'network', 'root on chain', 'trusted writer', 'anchor on chain', 'transaction'].includes(c.check));
   if (chainChecks.length === 0 || !chainChecks.every((c) => c.ok)) return undefined;
   const mined = /^mined in block (\d+)/.exec(check.checks.find((c) => c.check === 'transaction')?.detail ?? '');
   return mined ? Number(mined[1]) : undefined;

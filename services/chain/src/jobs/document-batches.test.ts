@@ -1,12 +1,22 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
+import { execFile } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { createHash } from 'node:crypto';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { ContractFactory, Wallet, type Contract } from 'ethers';
 import { DocumentKind, JobStatus, type GetDocumentResponse } from '@green-impact/proto/greenimpact/chain/v1/chain';
 import { testDatabases } from '@green-impact/testing/shared/databases';
 import { startChainHarness, waitForJob, type ChainHarness } from '@green-impact/testing/chain/harness';
 import { documentLeaf, merkleTree, rootOf } from '../proofs/merkle.js';
-import { jsonRpcOver, verifyDocumentProof, type DocumentProof } from '../proofs/document-proof.js';
+import { contentCid, jsonRpcOver, verifyDocumentProof, type DocumentProof } from '../proofs/document-proof.js';
+import { parseTrustAnchor } from '../proofs/trust-anchor.js';
+import { contractArtifact } from '../contracts/artifacts.js';
+import { EMBEDDED_SECOND_DEPLOYER_KEY } from '../networks/embedded-chain.js';
 
 const postgres = testDatabases.find((d) => d.name === 'postgresql')!;
 
@@ -94,9 +104,11 @@ describe('batched document anchoring (PostgreSQL)', { timeout: 120_000 }, () => 
       const doc = await h.client.getDocument({ jobId: s.job!.id }, { caller: h.alice });
       assert.equal(doc.verified, true);
       assert.equal(doc.proof!.documentSha256, doc.sha256);
-      const standalone = await verifyDocumentProof(proofOf(doc), jsonRpcOver(rpcUrl), Buffer.from(doc.content));
+      const standalone = await verifyDocumentProof(proofOf(doc), jsonRpcOver(rpcUrl), Buffer.from(doc.content), h.service.networks.trustAnchor());
       assert.equal(standalone.verified, true, JSON.stringify(standalone.checks));
-      assert.deepEqual(standalone.checks.map((c) => c.check), ['content sha256', 'content cid', 'leaf', 'path', 'network', 'root on chain', 'transaction']);
+      assert.deepEqual(standalone.checks.map((c) => c.check), [
+        'trusted contract', 'content sha256', 'content cid', 'leaf', 'path', 'network', 'root on chain', 'trusted writer', 'transaction',
+      ]);
     }
   });
 
@@ -109,11 +121,102 @@ describe('batched document anchoring (PostgreSQL)', { timeout: 120_000 }, () => 
     const doc = await h.client.getDocument({ jobId: s.job!.id }, { caller: h.alice });
     const proof = proofOf(doc);
     const failed = async (p: DocumentProof, content: Buffer) =>
-      (await verifyDocumentProof(p, jsonRpcOver(rpcUrl), content)).checks.filter((c) => !c.ok).map((c) => c.check);
+      (await verifyDocumentProof(p, jsonRpcOver(rpcUrl), content, h.service.networks.trustAnchor())).checks.filter((c) => !c.ok).map((c) => c.check);
     assert.deepEqual(await failed(proof, impactsDoc(98)), ['content sha256', 'content cid']);
     const forgedRoot = `0x${'11'.repeat(32)}`;
     assert.deepEqual(await failed({ ...proof, root: forgedRoot }, Buffer.from(doc.content)), ['path', 'root on chain', 'transaction']);
-    assert.deepEqual(await failed({ ...proof, chainId: 1 }, Buffer.from(doc.content)), ['network']);
+    // Chain id 1 is no chain of this deployment's anchor: neither its contract nor its signer is trusted there.
+    assert.deepEqual(await failed({ ...proof, chainId: 1 }, Buffer.from(doc.content)), ['trusted contract', 'network', 'trusted writer']);
+  });
+
+  /**
+   * Issue 46: a proof names its own contract. An attacker deploys a DocumentRoots of their own on the same
+   * node, anchors the root of a forged version of a real document there and hands out a proof that holds
+   * up against the chain; only the trust anchor (the deployment's contracts and signer) tells it apart.
+   */
+  it('trusts only the deployment\'s contracts and signer: a forged document anchored on an attacker\'s own DocumentRoots is refused, the real one passes', async () => {
+    const s = await h.client.submitDocument(
+      { kind: DocumentKind.DOCUMENT_KIND_FRAMEWORK_HTML, network: 'sepolia', content: impactsDoc(7), contentType: 'text/html', frameworkIdentifier: 'GB-TRUST' },
+      { caller: h.alice },
+    );
+    await waitForJob(h.client, h.alice, s.job!.id);
+    const real = proofOf(await h.client.getDocument({ jobId: s.job!.id }, { caller: h.alice }));
+
+    // The attacker: another funded key on the node, with a DocumentRoots that it alone writes.
+    const network = h.service.networks.resolve('sepolia').network;
+    const attacker = new Wallet(EMBEDDED_SECOND_DEPLOYER_KEY, network.provider);
+    const { abi, bytecode } = contractArtifact('DocumentRoots');
+    const roots = (await (await new ContractFactory(abi, bytecode, attacker).deploy(attacker.address)).waitForDeployment()) as Contract;
+    const forged = Buffer.from('<html><body><h1>Position 7</h1><p>all green, trust me</p></body></html>');
+    const sha = createHash('sha256').update(forged).digest('hex');
+    const cid = contentCid(forged);
+    const leaf = documentLeaf(real.anchorId, sha, cid);
+    const tx = await (await roots.getFunction('anchorRoot')(leaf, 1)).wait();
+    const fake: DocumentProof = {
+      ...real, documentSha256: sha, cid, leaf, path: [], root: leaf, contract: await roots.getAddress(), transaction: tx.hash, blockNumber: tx.blockNumber,
+    };
+
+    const rpc = jsonRpcOver(rpcUrl);
+    const trust = h.service.networks.trustAnchor();
+    // Against the chain alone it holds: the attacker's contract holds the root, its transaction logged it.
+    const attackersOwn = parseTrustAnchor({ [String(real.chainId)]: { signer: attacker.address, contracts: { documentRoots: fake.contract } } });
+    assert.equal((await verifyDocumentProof(fake, rpc, forged, attackersOwn)).verified, true, 'the forgery is sound but for whom it trusts');
+    const refused = await verifyDocumentProof(fake, rpc, forged, trust);
+    assert.equal(refused.verified, false);
+    assert.equal(refused.reason, 'contract not trusted');
+    assert.deepEqual(refused.checks.filter((c) => !c.ok).map((c) => c.check), ['trusted contract', 'trusted writer']);
+    const passed = await verifyDocumentProof(real, rpc, impactsDoc(7), trust);
+    assert.equal(passed.verified, true, JSON.stringify(passed.checks));
+
+    // The offline verifier, as an operator's user runs it: the anchor the service publishes, as a file.
+    const published = parseTrustAnchor(JSON.parse(Buffer.from((await h.client.getTrustAnchor({})).body).toString('utf8')));
+    assert.deepEqual(published, trust);
+    assert.equal(published[String(network.chainId)]!.signer, network.signerAddress);
+    const dir = mkdtempSync(join(tmpdir(), 'trust-anchor-'));
+    try {
+      const file = (name: string, body: string | Buffer) => {
+        writeFileSync(join(dir, name), body);
+        return join(dir, name);
+      };
+      const anchorFile = file('anchor.json', JSON.stringify(published));
+      const cli = (...args: string[]) => verifier(args);
+      const forgedRun = await cli('--proof', file('fake.json', JSON.stringify(fake)), '--rpc', rpcUrl, '--trust', anchorFile, '--content', file('fake.html', forged));
+      assert.equal(forgedRun.code, 1, forgedRun.stdout);
+      assert.match(forgedRun.stdout, /^not verified: contract not trusted$/m);
+      const realRun = await cli('--proof', file('real.json', JSON.stringify(real)), '--rpc', rpcUrl, '--trust', anchorFile, '--content', file('real.html', impactsDoc(7)));
+      assert.equal(realRun.code, 0, realRun.stdout);
+      assert.match(realRun.stdout, /^verified$/m);
+      // On the command line instead of a file: the attacker's contract with the deployment's signer still fails.
+      const byHand = await cli('--proof', join(dir, 'fake.json'), '--rpc', rpcUrl, '--contract', fake.contract, '--signer', network.signerAddress);
+      assert.equal(byHand.code, 1, byHand.stdout);
+      assert.match(byHand.stdout, /^not verified: writer not trusted$/m);
+      const untold = await cli('--proof', join(dir, 'real.json'), '--rpc', rpcUrl);
+      assert.equal(untold.code, 2, 'no trust anchor: a usage error, never "verified"');
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('GetDocument checks the proof against the deployment\'s trust anchor: a contract it no longer names is "contract not trusted"', async () => {
+    const s = await h.client.submitDocument(
+      { kind: DocumentKind.DOCUMENT_KIND_FRAMEWORK_HTML, network: 'sepolia', content: impactsDoc(8), contentType: 'text/html', frameworkIdentifier: 'GB-MOVED' },
+      { caller: h.alice },
+    );
+    await waitForJob(h.client, h.alice, s.job!.id);
+    const network = h.service.networks.resolve('sepolia').network;
+    const roots = network.contracts.documentRoots;
+    // The deployment now names another DocumentRoots (an operator's change): proofs on the old one are no longer vouched for.
+    network.contracts.documentRoots = new Wallet(`0x${'42'.repeat(32)}`).address;
+    try {
+      const doc = await h.client.getDocument({ jobId: s.job!.id }, { caller: h.alice });
+      assert.equal(doc.verified, false);
+      assert.equal(doc.unverifiedReason, 'contract not trusted');
+    } finally {
+      network.contracts.documentRoots = roots;
+    }
+    const doc = await h.client.getDocument({ jobId: s.job!.id }, { caller: h.alice });
+    assert.equal(doc.verified, true);
+    assert.equal(doc.unverifiedReason, '');
   });
 
   it('documents anchored one per transaction before batching still verify', async () => {
@@ -137,3 +240,11 @@ describe('batched document anchoring (PostgreSQL)', { timeout: 120_000 }, () => 
     }
   });
 });
+
+/** Runs the offline verifier (greenimpact-verify-document) as a user would: its exit code and output. */
+function verifier(args: string[]): Promise<{ code: number; stdout: string }> {
+  const main = fileURLToPath(new URL('../proofs/verify-document-main.js', import.meta.url));
+  return new Promise((resolve) => {
+    execFile(process.execPath, [main, ...args], (err, stdout) => resolve({ code: err ? Number(err.code ?? 1) : 0, stdout }));
+  });
+}

@@ -3,6 +3,7 @@ import type { Logger } from '@green-impact/shared/logger';
 import { deployEmbeddedContracts } from '../contracts/deploy-contracts.js';
 import { connectRemoteNetwork, startEmbeddedNetwork, type ChainNetwork } from './chain-network.js';
 import type { NetworkSpec } from './network-spec.js';
+import { trustAnchorOf, type TrustAnchor } from '../proofs/trust-anchor.js';
 import { DEFAULT_RELAY_QUOTA, type RelayQuotaSettings } from './relay-quota.js';
 
 export interface NamedNetwork {
@@ -70,6 +71,11 @@ export class NetworkRegistry {
   /** Distinct networks (aliases left out). */
   networks(): ChainNetwork[] {
     return this.list().filter((n) => !n.aliasOf).map((n) => n.network);
+  }
+
+  /** Whom a proof of this deployment names (docs/chain.md "Trust anchor"): each network's contracts and signer, by chain id. */
+  trustAnchor(): TrustAnchor {
+    return trustAnchorOf(this.list().filter((n) => !n.aliasOf).map(({ name, network: n }) => ({ name, chainId: n.chainId, signerAddress: n.signerAddress, contracts: n.contracts })));
   }
 
   close(): void {

@@ -5,6 +5,7 @@ import * as raw from 'multiformats/codecs/raw';
 import { create as createDigest } from 'multiformats/hashes/digest';
 import { sha256 } from 'multiformats/hashes/sha2';
 import { documentLeaf, rootOf } from './merkle.js';
+import { trustedContractOf, trustedSignerOf, type TrustAnchor } from './trust-anchor.js';
 
 /**
  * The proof that a document was anchored, and its check against any JSON-RPC node. Standalone: no
@@ -49,7 +50,14 @@ export interface ProofCheck {
 export interface ProofVerification {
   verified: boolean;
   checks: ProofCheck[];
+  /** Why not, when not verified: "contract not trusted", "writer not trusted", or the first check that failed. */
+  reason?: string;
 }
+
+/** The reason a verification names for its first failed check. */
+const REASONS: Record<string, string> = {
+  'trusted contract': 'contract not trusted', 'trusted writer': 'writer not trusted', 'content sha256': 'content changed', 'content cid': 'content changed',
+};
 
 /** One JSON-RPC call: the result, or throws with the node's error. */
 export type JsonRpc = (method: string, params: unknown[]) => Promise<unknown>;
@@ -111,15 +119,41 @@ export function contentCid(content: Uint8Array): string {
  * given), the leaf and the path up to the root, the node's chain id, the root (or single anchor) held by
  * the contract now, and the transaction's receipt (succeeded, from that contract, logging the root or
  * the anchor). Every check is answered, so a failure says which link broke.
+ *
+ * The proof names its own contract, so the chain alone proves only that *someone* anchored the document:
+ * `trust` (trust-anchor.ts) says whose. The contract must be the one the anchor names for the proof's
+ * chain id and method, and the writer the contract recorded must be the anchor's signer; otherwise the
+ * answer is "not verified: contract not trusted" (or "writer not trusted").
  */
-export async function verifyDocumentProof(proof: DocumentProof, rpc: JsonRpc, content?: Uint8Array): Promise<ProofVerification> {
+export async function verifyDocumentProof(proof: DocumentProof, rpc: JsonRpc, content: Uint8Array | undefined, trust: TrustAnchor): Promise<ProofVerification> {
   const checks: ProofCheck[] = [];
   const add = (check: string, ok: boolean, detail: string) => checks.push({ check, ok, detail });
+  const done = (): ProofVerification => {
+    const failed = checks.find((c) => !c.ok);
+    return failed ? { verified: false, checks, reason: REASONS[failed.check] ?? `${failed.check} failed` } : { verified: true, checks };
+  };
   const problems = proofProblems(proof);
   if (problems.length > 0) {
     add('format', false, problems.join('; '));
-    return { verified: false, checks };
+    return done();
   }
+  const trustedContract = trustedContractOf(trust, proof.chainId, proof.method);
+  const contractTrusted = !!trustedContract && getAddress(trustedContract) === getAddress(proof.contract);
+  const kind = proof.method === 'merkle' ? 'DocumentRoots' : 'DocumentRegistry';
+  add(
+    'trusted contract',
+    contractTrusted,
+    contractTrusted
+      ? `${trustedContract} is the trust anchor's ${kind} on chain ${proof.chainId}`
+      : trustedContract
+        ? `${proof.contract} is not the trust anchor's ${kind} on chain ${proof.chainId} (${trustedContract})`
+        : `the trust anchor names no ${kind} on chain ${proof.chainId}`,
+  );
+  const signer = trustedSignerOf(trust, proof.chainId);
+  const trustWriter = (writer: string) => {
+    const ok = !!signer && getAddress(writer) === getAddress(signer);
+    add('trusted writer', ok, ok ? `written by the trust anchor's signer ${signer}` : `written by ${writer}, not the trust anchor's signer${signer ? ` ${signer}` : ''}`);
+  };
   const sha = proof.documentSha256.toLowerCase();
   if (content) {
     const actual = createHash('sha256').update(content).digest('hex');
@@ -141,11 +175,13 @@ export async function verifyDocumentProof(proof: DocumentProof, rpc: JsonRpc, co
       const data = ABI.encodeFunctionData('getRoot', [proof.root]);
       const [found, writer, count] = ABI.decodeFunctionResult('getRoot', (await rpc('eth_call', [{ to: contract, data }, 'latest'])) as string);
       add('root on chain', found as boolean, found ? `${contract} holds the root (${count} document(s), written by ${writer})` : `${contract} holds no such root`);
+      if (found) trustWriter(writer as string);
     } else {
       const data = ABI.encodeFunctionData('getAnchor', [proof.anchorId]);
-      const [found, anchored, cid] = ABI.decodeFunctionResult('getAnchor', (await rpc('eth_call', [{ to: contract, data }, 'latest'])) as string);
+      const [found, anchored, cid, writer] = ABI.decodeFunctionResult('getAnchor', (await rpc('eth_call', [{ to: contract, data }, 'latest'])) as string);
       const ok = (found as boolean) && (anchored as string).toLowerCase() === `0x${sha}` && cid === proof.cid;
       add('anchor on chain', ok, !found ? `${contract} holds no anchor ${proof.anchorId}` : ok ? `${contract} holds sha256 ${sha} and CID ${proof.cid}` : `${contract} holds sha256 ${(anchored as string).slice(2)} and CID ${cid as string}`);
+      if (found) trustWriter(writer as string);
     }
     const receipt = (await rpc('eth_getTransactionReceipt', [proof.transaction])) as {
       status: string; blockNumber: string; logs: { address: string; topics: string[] }[];
@@ -161,5 +197,5 @@ export async function verifyDocumentProof(proof: DocumentProof, rpc: JsonRpc, co
   } catch (err) {
     add('node', false, `the node did not answer: ${(err as Error).message}`);
   }
-  return { verified: checks.every((c) => c.ok), checks };
+  return done();
 }
