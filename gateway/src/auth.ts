@@ -1,5 +1,5 @@
 import type { Caller } from '@green-impact/shared/caller';
-import { NotAuthorizedError, UnauthenticatedError } from '@green-impact/shared/errors';
+import { DomainError, NotAuthorizedError, UnauthenticatedError } from '@green-impact/shared/errors';
 import { AccountRole, type Account } from '@green-impact/proto/greenimpact/identity/v1/identity';
 import { AuthCache, type Authenticated } from './auth-cache.js';
 import type { IdentityClient } from './clients.js';
@@ -10,9 +10,6 @@ export const AUTHORIZATION_HEADER = 'authorization';
 
 /** Longer values are not keys; they are refused without a round trip to identity. */
 const MAX_API_KEY_LENGTH = 512;
-
-/** Accounts asked of identity per page when a token's account is looked up. */
-const ACCOUNT_PAGE = 1000;
 
 export type { Authenticated };
 
@@ -86,19 +83,18 @@ function bearerAuthenticator(identity: IdentityClient, bearer: BearerVerifier, c
 }
 
 /**
- * The token's account as identity has it, read with the gateway's own operator authority (identity has no
- * read of one account by id; the token was verified first, so only a signed claim reaches here).
+ * The token's account as identity has it: one read by id (IdentityService.GetAccount, a primary-key
+ * lookup), with the gateway's own operator authority (the token was verified first, so only a signed
+ * claim reaches here). NOT_FOUND: no such account.
  */
 async function accountOf(identity: IdentityClient, token: VerifiedToken, requestId: string): Promise<Account | undefined> {
   const caller: Caller = { accountId: token.accountId, role: 'operator', requestId };
-  let pageToken = '';
-  do {
-    const page = await identity.listAccounts({ pageSize: ACCOUNT_PAGE, pageToken }, { caller, requestId });
-    const found = page.accounts.find((a) => a.id === token.accountId);
-    if (found) return found;
-    pageToken = page.nextPageToken;
-  } while (pageToken !== '');
-  return undefined;
+  try {
+    return (await identity.getAccount({ accountId: token.accountId }, { caller, requestId })).account;
+  } catch (err) {
+    if (err instanceof DomainError && err.code === 'NOT_FOUND') return undefined;
+    throw err;
+  }
 }
 
 /** A read-only token changes nothing: refused before any write (derived from the catalogue: /v1/call rows, GraphQL mutations). */

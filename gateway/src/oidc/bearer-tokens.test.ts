@@ -173,6 +173,49 @@ describe('a valid token', () => {
   });
 });
 
+/**
+ * Issue 46: an issuer speaks only for the accounts it is bound to (OIDC_ISSUERS `accounts`), and only an
+ * issuer allowed to (`grantsOperator`) gives the operator role. Two real oidc-provider issuers on one gateway.
+ */
+describe('two issuers: each signs in only to its own accounts', () => {
+  test('the second cannot reach the first\'s accounts nor the operator role; its own account works, the first keeps both', async () => {
+    const partner = await t.createAccount('Partner Ltd');
+    const two = await t.another({
+      OIDC_ISSUERS: JSON.stringify([
+        { issuer: issuer.issuer, audience: TEST_AUDIENCE, accounts: '*', grantsOperator: true },
+        // Bound to the operator account too, to show that binding alone gives no operator role.
+        { issuer: stranger.issuer, audience: TEST_AUDIENCE, accounts: [partner.caller.accountId, t.operator.accountId] },
+      ]),
+    });
+    try {
+      const notItsAccount = 'The bearer token\'s issuer may not sign in to this account.';
+      await refusedEverywhere(await stranger.mint({ subject: 'mallory', account: t.user.accountId }), notItsAccount, two.baseUrl);
+      const own = await call('getUsers', await stranger.mint({ subject: 'pat', account: partner.caller.accountId }), two.baseUrl);
+      assert.equal(own.status, 200, own.text);
+      const accounts = '{ accounts(first: 5) { totalCount } }';
+      const strangerOperator = await stranger.mint({ subject: 'mallory', account: t.operator.accountId, role: 'operator' });
+      assert.equal(onlyError(await gql(accounts, strangerOperator, two.baseUrl)).code, 'FORBIDDEN');
+      const firstOperator = await issuer.mint({ subject: 'root', account: t.operator.accountId, role: 'operator' });
+      assert.equal((await gql(accounts, firstOperator, two.baseUrl)).body.errors, undefined);
+      assert.equal((await call('getUsers', await userToken(), two.baseUrl)).status, 200);
+    } finally {
+      await two.stop();
+    }
+  });
+
+  test('a new token\'s account is one read by id, however many accounts there are (no scan of listAccounts)', async () => {
+    for (let i = 0; i < 5; i++) await t.createAccount(`Filler ${i}`);
+    const newest = await t.createAccount('Newest');
+    const [listed, read] = [t.identity.count('listAccounts'), t.identity.count('getAccount')];
+    const res = await call('getUsers', await issuer.mint({ subject: 'nina', account: newest.caller.accountId }), t.baseUrl);
+    assert.equal(res.status, 200, res.text);
+    assert.equal(t.identity.count('listAccounts') - listed, 0, 'no page of every account was read');
+    assert.equal(t.identity.count('getAccount') - read, 1, 'one read of the token\'s account');
+    const asked = t.identity.calls.filter((c) => c.method === 'getAccount').at(-1)!.request as { accountId: string };
+    assert.equal(asked.accountId, newest.caller.accountId);
+  });
+});
+
 describe('refused tokens: 401, never 500', () => {
   test('expired', async () => {
     const token = await userToken({ ttlSeconds: 1 });

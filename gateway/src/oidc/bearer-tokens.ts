@@ -15,7 +15,7 @@ export interface VerifiedToken {
   subject: string;
   /** The account id the token's account claim names. */
   accountId: string;
-  /** Whether the role claim asks for the operator role. */
+  /** Whether the role claim asks for the operator role, and the issuer may give it (grantsOperator). */
   wantsOperator: boolean;
   scopes: string[];
   /** When the token stops being valid (epoch milliseconds, `exp`). */
@@ -143,6 +143,10 @@ function mapClaims(issuer: OidcIssuer, payload: JWTPayload): VerifiedToken {
   if (typeof account !== 'string' || account === '') {
     throw new UnauthenticatedError(`The bearer token names no account (claim ${issuer.claims.account}).`);
   }
+  // An issuer speaks only for the accounts it is bound to (OIDC_ISSUERS accounts): a second issuer cannot sign in to the first's.
+  if (issuer.accounts !== '*' && !issuer.accounts.includes(account)) {
+    throw new UnauthenticatedError('The bearer token\'s issuer may not sign in to this account.');
+  }
   // The subject travels to the services as the acting person and is stored with what it creates.
   if (!actorFieldOk(payload.sub, MAX_ACTOR_SUBJECT_LENGTH)) {
     throw new UnauthenticatedError(`The bearer token's sub claim must name the person in 1 to ${MAX_ACTOR_SUBJECT_LENGTH} characters, none a control character.`);
@@ -151,7 +155,7 @@ function mapClaims(issuer: OidcIssuer, payload: JWTPayload): VerifiedToken {
     issuer,
     subject: payload.sub,
     accountId: account,
-    wantsOperator: listClaim(payload[issuer.claims.role]).includes(issuer.operatorRole),
+    wantsOperator: issuer.grantsOperator && listClaim(payload[issuer.claims.role]).includes(issuer.operatorRole),
     scopes: listClaim(payload[issuer.claims.scope]),
     expiresAt: payload.exp! * 1000,
   };

@@ -25,10 +25,36 @@ describe('OIDC_ISSUERS', () => {
         algorithms: ['RS256', 'PS256', 'ES256', 'EdDSA'],
         clockSkewSeconds: 30,
         claims: { account: 'green_impact_account', role: 'green_impact_role', scope: 'scope' },
+        accounts: '*',
+        grantsOperator: true,
         operatorRole: 'operator',
         writeScope: 'impact:write',
       },
     ]);
+  });
+
+  test('issuers only over https, plain http only on a loopback address (issue 46)', () => {
+    const message = 'OIDC_ISSUERS[0.issuer]: an issuer must be an https URL (http only on a loopback address: localhost, 127.0.0.1, [::1]).';
+    assert.equal(refused([{ issuer: 'http://idp.example/realms/impact', audience: 'a' }]), message);
+    assert.equal(refused([{ issuer: 'http://10.0.0.7:8080', audience: 'a' }]), message);
+    assert.equal(refused([{ issuer: 'http://127.0.0.1.nip.io', audience: 'a' }]), message);
+    for (const issuer of ['http://localhost:8080/realms/x', 'http://127.0.0.1:9000', 'http://[::1]:9000/', 'https://idp.example']) {
+      assert.equal(loadOidcIssuers(env([{ issuer, audience: 'a' }]))[0]!.issuer, issuer);
+    }
+  });
+
+  test('several issuers: each names its accounts, and none gives the operator role unless it says so (issue 46)', () => {
+    const account = '0b7c3c1e-5d5f-4d0a-9a55-2f1f5b0d6c11';
+    assert.equal(
+      refused([{ issuer: 'https://a.example', audience: 'x', accounts: '*' }, { issuer: 'https://b.example', audience: 'x' }]),
+      'OIDC_ISSUERS[1.accounts]: with more than one issuer each must name the accounts it may sign in to (a list of account ids, or "*" for any).',
+    );
+    assert.match(refused([{ issuer: 'https://a.example', audience: 'x', accounts: ['acme'] }]), /^OIDC_ISSUERS\[0\.accounts(\.0)?\]: /);
+    const [a, b] = loadOidcIssuers(env([
+      { issuer: 'https://a.example', audience: 'x', accounts: '*', grantsOperator: true },
+      { issuer: 'https://b.example', audience: 'x', accounts: [account] },
+    ]));
+    assert.deepEqual([a!.accounts, a!.grantsOperator, b!.accounts, b!.grantsOperator], ['*', true, [account], false]);
   });
 
   test('never none nor HMAC; bad JSON, unknown settings and a twice-named issuer stop the start', () => {

@@ -28,6 +28,13 @@ export interface OidcIssuer {
     /** Claim holding the scopes: a space-separated string (`scope`) or a list (`scp`). */
     scope: string;
   };
+  /**
+   * The accounts this issuer may sign in to (identity's account ids), or `*`: any. With one issuer, `*`
+   * unless said; with several, each must say (an issuer speaks only for the accounts it is bound to).
+   */
+  accounts: '*' | string[];
+  /** Whether this issuer may give the operator role at all (still only to an operator account). With one issuer true unless said; with several, false unless said. */
+  grantsOperator: boolean;
   /** The role claim value that asks for the operator role (granted only to an operator account). */
   operatorRole: string;
   /** The scope without which a token is read-only: it may read but change nothing. */
@@ -43,9 +50,25 @@ export interface OidcIssuer {
   explorerAuthorizationParams?: Record<string, string> | undefined;
 }
 
+/** Account ids as identity issues them (randomUUID: lower-case). */
+const ACCOUNT_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+
+/**
+ * Keys and discovery travel over TLS: plain http only to this machine (a development or test issuer on
+ * localhost, 127.0.0.0/8, ::1), where nobody on the way can swap the keys.
+ */
+export function httpsOrLoopback(url: string): boolean {
+  const u = new URL(url);
+  if (u.protocol === 'https:') return true;
+  return u.protocol === 'http:' && (u.hostname === 'localhost' || u.hostname === '[::1]' || /^127(\.\d{1,3}){3}$/.test(u.hostname));
+}
+
 const issuerSchema = z
   .object({
-    issuer: z.url({ protocol: /^https?$/ }).max(MAX_ACTOR_ISSUER_LENGTH),
+    issuer: z
+      .url({ protocol: /^https?$/ })
+      .max(MAX_ACTOR_ISSUER_LENGTH)
+      .refine(httpsOrLoopback, { error: 'an issuer must be an https URL (http only on a loopback address: localhost, 127.0.0.1, [::1])' }),
     audience: z.string().min(1),
     algorithms: z
       .array(z.enum(ASYMMETRIC_ALGORITHMS, { error: (i) => `algorithm ${JSON.stringify(i.input)} is not allowed (only ${ASYMMETRIC_ALGORITHMS.join(', ')}; never none or HMAC)` }))
@@ -60,6 +83,10 @@ const issuerSchema = z
       })
       .strict()
       .default({ account: 'green_impact_account', role: 'green_impact_role', scope: 'scope' }),
+    accounts: z
+      .union([z.literal('*'), z.array(z.string().regex(ACCOUNT_ID, { error: 'accounts are account ids (from listAccounts)' })).min(1)])
+      .optional(),
+    grantsOperator: z.boolean().optional(),
     operatorRole: z.string().min(1).default('operator'),
     writeScope: z.string().min(1).default('impact:write'),
     explorerClientId: z.string().min(1).optional(),
@@ -86,11 +113,17 @@ export function loadOidcIssuers(env: Env): OidcIssuer[] {
     const first = result.error.issues[0]!;
     throw new ConfigError(`OIDC_ISSUERS[${first.path.join('.')}]: ${first.message}.`);
   }
-  const issuers: OidcIssuer[] = result.data;
+  const sole = result.data.length === 1;
   const seen = new Set<string>();
-  for (const i of issuers) {
+  for (const i of result.data) {
     if (seen.has(i.issuer)) throw new ConfigError(`OIDC_ISSUERS names ${i.issuer} twice.`);
     seen.add(i.issuer);
   }
-  return issuers;
+  return result.data.map(({ accounts, grantsOperator, ...i }, n) => {
+    // With several issuers none speaks for every account by default: each says which accounts are its own.
+    if (accounts === undefined && !sole) {
+      throw new ConfigError(`OIDC_ISSUERS[${n}.accounts]: with more than one issuer each must name the accounts it may sign in to (a list of account ids, or "*" for any).`);
+    }
+    return { ...i, accounts: accounts ?? '*', grantsOperator: grantsOperator ?? sole };
+  });
 }

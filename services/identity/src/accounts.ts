@@ -69,6 +69,15 @@ export class AccountStore {
     return this.ds.getRepository(AccountEntity).find({ order: { createdAt: 'ASC', id: 'ASC' } });
   }
 
+  /** One account by id: a primary-key read (a bearer token's account, auth.ts in the gateway). */
+  async getAccount(caller: Caller, id: string): Promise<AccountRow> {
+    requireOperator(caller);
+    // Anything but an id this service issues names no account: not a query.
+    const account = ACCOUNT_ID.test(id) ? await this.ds.getRepository(AccountEntity).findOneBy({ id }) : null;
+    if (!account) throw new NotFoundError(`No account ${JSON.stringify(id.slice(0, 64))}.`);
+    return account;
+  }
+
   /**
    * One page of listAccounts, in its order (created_at, then id) after the token's account: keyset on
    * that pair, compared in SQL at the database's precision, LIMIT size + 1 rows; with the number of accounts.

@@ -26,6 +26,9 @@ export function identityHandlers(accounts: AccountStore, users: UserStore): Unar
       const page = await accounts.pageAccounts(caller, { size: req.pageSize, token: req.pageToken });
       return { accounts: page.accounts.map(accountMsg), nextPageToken: page.nextPageToken, totalCount: page.totalCount };
     },
+    async getAccount(req, ctx) {
+      return { account: accountMsg(await accounts.getAccount(requireCaller(ctx.caller), req.accountId)) };
+    },
     async issueApiKey(req, ctx) {
       const issued = await accounts.issueKey(requireCaller(ctx.caller), req.accountId);
       return { apiKey: issued.apiKey, key: keyMsg(issued.key) };

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { IdentityServiceService, AccountRole, UserRole } from '@green-impact/proto/greenimpact/identity/v1/identity';
@@ -67,6 +68,14 @@ for (const db of testDatabases) {
       await rejectsWith(client.createAccount({ name: 'x', role: AccountRole.ACCOUNT_ROLE_USER }, { caller: alice }), 'PERMISSION_DENIED', 'Not authorized.');
       await rejectsWith(client.listAccounts({}, { caller: alice }), 'PERMISSION_DENIED');
       await rejectsWith(client.createAccount({ name: 'x', role: AccountRole.ACCOUNT_ROLE_UNSPECIFIED }, { caller: operator }), 'INVALID_ARGUMENT');
+    });
+
+    it('reads one account by id for operators (a bearer token\'s account, issue 46); NOT_FOUND for none', async () => {
+      const { account } = await client.getAccount({ accountId: alice.accountId }, { caller: operator });
+      assert.deepEqual([account!.id, account!.name, account!.role], [alice.accountId, 'Alice Issuer', AccountRole.ACCOUNT_ROLE_USER]);
+      await rejectsWith(client.getAccount({ accountId: randomUUID() }, { caller: operator }), 'NOT_FOUND');
+      await rejectsWith(client.getAccount({ accountId: 'acme-corp' }, { caller: operator }), 'NOT_FOUND');
+      await rejectsWith(client.getAccount({ accountId: bob.accountId }, { caller: alice }), 'PERMISSION_DENIED');
     });
 
     it('rejects unknown keys and calls without a caller', async () => {
