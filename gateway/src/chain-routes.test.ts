@@ -228,6 +228,26 @@ describe('POST /rpc/<network>', () => {
   });
 });
 
+test('GET /trust-anchor.json: public, per chain id the contracts and signer that the proofs of getDocumentProof name (issue 46)', async () => {
+  const res = await get('/trust-anchor.json');
+  assert.equal(res.status, 200);
+  assert.equal(res.headers.get('content-type'), 'application/json; charset=utf-8');
+  assert.equal(res.headers.get('access-control-allow-origin'), '*');
+  const anchor = (await res.json()) as Record<string, { network: string; signer: string; contracts: Record<string, string> }>;
+  assert.equal(t.chain!.calls.filter((c) => c.method === 'getTrustAnchor').at(-1)!.caller, undefined, 'public: no caller');
+  const { networks } = await t.chain!.client.listNetworks({}, { caller: t.user });
+  const sepolia = networks.find((n) => n.name === 'sepolia')!;
+  assert.deepEqual(
+    { network: anchor[String(sepolia.chainId)]!.network, signer: anchor[String(sepolia.chainId)]!.signer, registry: anchor[String(sepolia.chainId)]!.contracts['documentRegistry'] },
+    { network: 'sepolia', signer: sepolia.signerAddress, registry: sepolia.documentRegistryAddress },
+  );
+  assert.equal(Object.keys(anchor).length, networks.filter((n) => !n.aliasOf).length, 'each network once, aliases left out');
+  const proved = await postCall(t.baseUrl, { solution: 'SVC.ESG.Credits', operation: 'getDocumentProof', parameters: { job_id: htmlJob } }, ACME);
+  const { verified, reason, proof } = proved.json as unknown as { verified: boolean; reason?: string; proof: { chainId: number; contract: string } };
+  assert.deepEqual([verified, reason], [true, undefined]);
+  assert.ok(Object.values(anchor[String(proof.chainId)]!.contracts).includes(proof.contract), 'the proof names a contract the anchor trusts');
+});
+
 test('/readyz checks the chain backend', async () => {
   const res = await get('/readyz');
   assert.equal(res.status, 200);

@@ -20,7 +20,7 @@ const proof = {
 
 test('the proof section shows the path, root, network, contract, transaction and the verification', () => {
   const text = documentProofSection(proof, true, `https://sepolia.etherscan.io/tx/${proof.transaction}`).text;
-  for (const part of [proof.documentSha256, proof.leaf, ...proof.path, proof.root, 'sepolia (chain id 11155111)', proof.contract, 'greenimpact-verify-document']) {
+  for (const part of [proof.documentSha256, proof.leaf, ...proof.path, proof.root, 'sepolia (chain id 11155111)', proof.contract, 'greenimpact-verify-document', '--trust trust-anchor.json', '/trust-anchor.json']) {
     assert.ok(text.includes(part), part);
   }
   assert.match(text, /class="ok">Verified now/);

@@ -25,6 +25,8 @@ ${row('Transaction', txUrl ? html`<a class="mono" href="${txUrl}">${proof.transa
 ${row('Block', proof.blockNumber || '')}
 ${row('Format', proof.format)}
 </table>
-<p>Anyone can check it against a node of the network, without this service: save this proof as JSON and run
-<code>greenimpact-verify-document --proof proof.json --rpc &lt;JSON-RPC URL&gt; --content &lt;the document&gt;</code>.</p>`;
+<p>Anyone can check it against a node of the network, without this service: save this proof as JSON, get the
+deployment's trust anchor (the contracts and signer to trust, published at <code>/trust-anchor.json</code>: best
+from its operator directly) and run
+<code>greenimpact-verify-document --proof proof.json --rpc &lt;JSON-RPC URL&gt; --trust trust-anchor.json --content &lt;the document&gt;</code>.</p>`;
 }
