@@ -235,6 +235,16 @@ describe('batched document anchoring (PostgreSQL)', { timeout: 120_000 }, () => 
       assert.equal(doc.verified, true);
       assert.equal(doc.proof!.method, 'anchor');
       assert.deepEqual(doc.proof!.path, []);
+      // The standalone verifier trusts an anchor proof only when the anchor's signer wrote it.
+      const rpc = (method: string, params: unknown[]) => network.provider.send(method, params) as Promise<unknown>;
+      const trust = h.service.networks.trustAnchor();
+      const checked = await verifyDocumentProof(proofOf(doc), rpc, Buffer.from(doc.content), trust);
+      assert.equal(checked.verified, true, JSON.stringify(checked.checks));
+      const chain = String(network.chainId);
+      const otherSigner = { ...trust, [chain]: { ...trust[chain]!, signer: Wallet.createRandom().address } };
+      const refused = await verifyDocumentProof(proofOf(doc), rpc, Buffer.from(doc.content), otherSigner);
+      assert.equal(refused.reason, 'writer not trusted');
+      assert.deepEqual(refused.checks.filter((c) => !c.ok).map((c) => c.check), ['trusted writer']);
     } finally {
       network.contracts.documentRoots = roots;
     }
