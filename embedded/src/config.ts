@@ -10,6 +10,7 @@ import type { AuthCacheSettings } from '@green-impact/gateway/auth-cache';
 import type { ReferenceCacheSettings } from '@green-impact/gateway/reference-cache';
 import { loadAuthCacheSettings, loadDocumentLinkSettings, loadGatewayLimits, loadGraphqlConfig, loadOidcSettings, loadReferenceCacheSettings, type GatewayLimits, type GraphqlConfig, type OidcSettings } from '@green-impact/gateway/config';
 import { loadNetworkSpecs, loadNftSettings, loadRelayQuota } from '@green-impact/chain/config';
+import { maxApiKeysPerAccount } from '@green-impact/identity/config';
 
 import type { NftOptions } from '@green-impact/chain/nfts/nft-options';
 import type { NetworkSpec } from '@green-impact/chain/networks/network-spec';
@@ -53,6 +54,8 @@ export interface EmbeddedConfig {
   documentLinks: { secret: string | undefined; previousSecret: string | undefined; ttlSeconds: number };
   /** MAX_LIST_ITEMS and MAX_PUBLIC_ITEMS_PER_ACCOUNT of the taxonomy and portfolio services. */
   listingLimits: ListingLimits;
+  /** MAX_API_KEYS_PER_ACCOUNT of the identity service. */
+  maxApiKeysPerAccount: number;
   /** The in-process PDF renderer (CHROMIUM_PATH, PDF_RENDER_*): when that Chromium is there and PDF_RENDERER is not off. */
   pdfRenderer: PdfRendererSettings | undefined;
 }
@@ -82,6 +85,7 @@ export function loadEmbeddedConfig(env: Env): EmbeddedConfig {
     gatewayCorsOrigins: parseAllowedOrigins(read.optionalString('CORS_ALLOWED_ORIGINS')),
     documentLinks: documentLinkSettings(env),
     listingLimits: listingLimits(read),
+    maxApiKeysPerAccount: maxApiKeysPerAccount(read),
     pdfRenderer: pdfRenderer(env),
   };
 }

@@ -44,6 +44,7 @@ const system = await startSystem({
   gatewayReferenceCache: config.gatewayReferenceCache,
   gatewayCorsOrigins: config.gatewayCorsOrigins,
   listingLimits: config.listingLimits,
+  maxApiKeysPerAccount: config.maxApiKeysPerAccount,
   pdfRenderer: config.pdfRenderer,
   gatewayDocumentLinks: {
     DOCUMENT_LINK_SECRET: links.secret,

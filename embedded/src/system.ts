@@ -66,6 +66,8 @@ export interface SystemOptions {
   gatewayDocumentLinks?: Partial<Record<'DOCUMENT_LINK_SECRET' | 'DOCUMENT_LINK_PREVIOUS_SECRET' | 'DOCUMENT_LINK_TTL_SECONDS', string>> | undefined;
   /** MAX_LIST_ITEMS and MAX_PUBLIC_ITEMS_PER_ACCOUNT of taxonomy and portfolio; their defaults when undefined. */
   listingLimits?: ListingLimits | undefined;
+  /** MAX_API_KEYS_PER_ACCOUNT of identity; its default when undefined. */
+  maxApiKeysPerAccount?: number | undefined;
   /** Prints pages to PDF in this process (Chromium); no PDFs when undefined. */
   pdfRenderer?: PdfRendererSettings | undefined;
   /** A renderer service instead (the gateway's PDF_RENDERER_URL); pdfRenderer wins when both are given. */
@@ -123,6 +125,7 @@ export async function startSystem(opts: SystemOptions): Promise<RunningSystem> {
       bootstrapApiKey: opts.bootstrapApiKey,
       bus,
       limits: opts.listingLimits,
+      maxApiKeysPerAccount: opts.maxApiKeysPerAccount,
       log: opts.log.child({ component: 'identity' }),
       poolSize: embedded ? 4 : 10,
     });

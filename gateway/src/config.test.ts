@@ -91,6 +91,8 @@ test('GraphQL: the explorer follows NODE_ENV unless set; limits are bounded and 
     maxAliases: 30,
     maxRootFields: 20,
     maxSubscriptionsPerConnection: 20,
+    maxConnectionsPerAccount: 20,
+    maxSubscriptionsPerAccount: 100,
     maxConnectionLifetimeMs: 3_600_000,
   });
   const production = { ...base, NODE_ENV: 'production', DOCUMENT_LINK_SECRET: LINK_SECRET };
@@ -105,12 +107,19 @@ test('GraphQL: the explorer follows NODE_ENV unless set; limits are bounded and 
       GRAPHQL_WS_MAX_LIFETIME_MS: '60000',
       GRAPHQL_MAX_ALIASES: '0',
       GRAPHQL_MAX_ROOT_FIELDS: '3',
+      GRAPHQL_WS_MAX_CONNECTIONS_PER_ACCOUNT: '4',
+      GRAPHQL_WS_MAX_SUBSCRIPTIONS_PER_ACCOUNT: '40',
     }),
-    { explorer: false, maxDepth: 8, maxCost: 1000, maxAliases: 0, maxRootFields: 3, maxSubscriptionsPerConnection: 5, maxConnectionLifetimeMs: 60_000 },
+    {
+      explorer: false, maxDepth: 8, maxCost: 1000, maxAliases: 0, maxRootFields: 3, maxSubscriptionsPerConnection: 5,
+      maxConnectionsPerAccount: 4, maxSubscriptionsPerAccount: 40, maxConnectionLifetimeMs: 60_000,
+    },
   );
   fails({ ...base, GRAPHQL_MAX_DEPTH: '1' }, /GRAPHQL_MAX_DEPTH/);
   fails({ ...base, GRAPHQL_MAX_COST: 'lots' }, /GRAPHQL_MAX_COST/);
   fails({ ...base, GRAPHQL_WS_MAX_SUBSCRIPTIONS: '0' }, /GRAPHQL_WS_MAX_SUBSCRIPTIONS/);
+  fails({ ...base, GRAPHQL_WS_MAX_CONNECTIONS_PER_ACCOUNT: '0' }, /GRAPHQL_WS_MAX_CONNECTIONS_PER_ACCOUNT/);
+  fails({ ...base, GRAPHQL_WS_MAX_SUBSCRIPTIONS_PER_ACCOUNT: 'many' }, /GRAPHQL_WS_MAX_SUBSCRIPTIONS_PER_ACCOUNT/);
   fails({ ...base, GRAPHQL_WS_MAX_LIFETIME_MS: '10' }, /GRAPHQL_WS_MAX_LIFETIME_MS/);
   fails({ ...base, GRAPHQL_WS_MAX_LIFETIME_MS: 'forever' }, /GRAPHQL_WS_MAX_LIFETIME_MS/);
   fails({ ...base, GRAPHQL_MAX_ALIASES: '-1' }, /GRAPHQL_MAX_ALIASES/);

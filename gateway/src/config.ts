@@ -76,6 +76,10 @@ export interface GraphqlConfig {
   maxRootFields: number;
   /** Subscriptions one WebSocket connection may hold at once. */
   maxSubscriptionsPerConnection: number;
+  /** WebSocket connections one account may hold open on one gateway (GRAPHQL_WS_MAX_CONNECTIONS_PER_ACCOUNT). */
+  maxConnectionsPerAccount: number;
+  /** Subscriptions (WatchJobs streams) one account may hold on one gateway, over all its sockets. */
+  maxSubscriptionsPerAccount: number;
   /** Longest a WebSocket stays open; the server then closes it (4000) and the client reconnects. */
   maxConnectionLifetimeMs: number;
 }
@@ -179,6 +183,8 @@ export function loadGraphqlConfig(env: Env): GraphqlConfig {
     maxAliases: read.int('GRAPHQL_MAX_ALIASES', DEFAULT_QUERY_LIMITS.maxAliases, { min: 0, max: 10_000 }),
     maxRootFields: read.int('GRAPHQL_MAX_ROOT_FIELDS', DEFAULT_QUERY_LIMITS.maxRootFields, { min: 1, max: 10_000 }),
     maxSubscriptionsPerConnection: read.int('GRAPHQL_WS_MAX_SUBSCRIPTIONS', 20, { min: 1, max: 1_000 }),
+    maxConnectionsPerAccount: read.int('GRAPHQL_WS_MAX_CONNECTIONS_PER_ACCOUNT', 20, { min: 1, max: 100_000 }),
+    maxSubscriptionsPerAccount: read.int('GRAPHQL_WS_MAX_SUBSCRIPTIONS_PER_ACCOUNT', 100, { min: 1, max: 1_000_000 }),
     // At least a second (a shorter socket only churns), at most a day (a socket is authenticated once).
     maxConnectionLifetimeMs: read.int('GRAPHQL_WS_MAX_LIFETIME_MS', 3_600_000, { min: 1_000, max: 86_400_000 }),
   };

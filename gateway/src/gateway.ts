@@ -166,6 +166,8 @@ export function createGateway(options: GatewayOptions): Gateway {
     documentLinks,
     maxPayloadBytes: config.bodyLimitBytes,
     maxSubscriptionsPerConnection: config.graphql.maxSubscriptionsPerConnection,
+    maxConnectionsPerAccount: config.graphql.maxConnectionsPerAccount,
+    maxSubscriptionsPerAccount: config.graphql.maxSubscriptionsPerAccount,
     maxConnectionLifetimeMs: config.graphql.maxConnectionLifetimeMs,
     sockets,
     production: config.nodeEnv === 'production',

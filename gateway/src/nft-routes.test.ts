@@ -261,6 +261,9 @@ describe('GET /explorer/<network>/tx/<hash>', () => {
     }
     assert.equal((await get(`/explorer/amoy/tx/${hash}`)).status, 200);
     assert.equal(relayed() - before, 1, 'one eth_getTransactionReceipt for 21 pages');
+    // The pages read on a relay quota of their own, apart from anonymous /rpc (issue 46).
+    const asked = t.chain!.calls.filter((c) => c.method === 'relayJsonRpc').slice(before).map((c) => (c.request as { forPages?: boolean }).forPages);
+    assert.deepEqual(asked, [true]);
   });
 
   test('an unknown transaction is a 404 page, a malformed hash a 400 page, an unknown network the service\'s 400', async () => {

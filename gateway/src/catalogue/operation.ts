@@ -187,6 +187,11 @@ export interface Declaration<F extends Fields, S extends ServiceName, M extends 
   envelope?: { version?: 'required'; network?: 'required' };
   /** What authorizes a call made without an API key (an NFT's transfer code); absent: the key does. */
   withoutApiKey?: { authority: string };
+  /**
+   * A read that stores something with some inputs (compute_missing): with them it is a write, which a
+   * read-only bearer token is refused like any other.
+   */
+  writesWhen?: (input: InputOf<F>) => boolean;
 }
 
 /** A declaration with its types erased, as the adapters hold it. */
@@ -199,6 +204,7 @@ export interface Operation {
   method: string;
   envelope?: { version?: 'required'; network?: 'required' } | undefined;
   withoutApiKey?: { authority: string } | undefined;
+  writesWhen?: ((input: Record<string, unknown>) => boolean) | undefined;
   /** Builds the request and makes the call. */
   invoke(input: Record<string, unknown>, ctx: CallContext): Promise<unknown>;
   v1?: V1Render<Record<string, unknown>, unknown> | undefined;

@@ -19,6 +19,7 @@ export function v1Entries(operations: readonly Operation[]): OperationEntry[] {
       input: op.input,
       envelope: op.envelope,
       writes: writes(op),
+      writesWhen: op.writesWhen,
     };
     const streamed = op.v1Streamed;
     const answer = async (input: Record<string, unknown>, ctx: OperationContext | KeylessOperationContext) => {

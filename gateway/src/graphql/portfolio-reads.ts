@@ -9,6 +9,7 @@ import type {
   Portfolio,
   Position,
 } from '@green-impact/proto/greenimpact/portfolio/v1/portfolio';
+import { refuseReadOnlyWrite } from '../auth.js';
 import { portfolioClient } from '../clients.js';
 import { NO_INVESTOR_FILTER as NO_FILTER, type InvestorFilter } from '../catalogue/portfolio/investor-filter.js';
 import { BatchLoader } from './batch-loader.js';
@@ -205,7 +206,7 @@ export class PortfolioReads {
   investorImpacts(identifier: string, year: number, computeMissing: boolean, withRecords = true): Promise<ImpactSummary> {
     return this.memo.once(['investorImpacts', identifier, year, computeMissing, withRecords], async () => {
       const req = { investorIdentifier: identifier, reportingYear: year, computeMissing, omitRecords: !withRecords };
-      const res = await this.client().getInvestorImpacts(req, await callAs(this.ctx));
+      const res = await this.client().getInvestorImpacts(req, await this.callStoring(computeMissing));
       return { ...res, scope: { investorIdentifier: res.investorIdentifier } };
     });
   }
@@ -236,9 +237,15 @@ export class PortfolioReads {
   portfolioImpacts(identifier: string, year: number, computeMissing: boolean, withRecords = true): Promise<ImpactSummary> {
     return this.memo.once(['portfolioImpacts', identifier, year, computeMissing, withRecords], async () => {
       const req = { portfolioIdentifier: identifier, reportingYear: year, computeMissing, omitRecords: !withRecords };
-      const res = await this.client().getPortfolioImpacts(req, await callAs(this.ctx));
+      const res = await this.client().getPortfolioImpacts(req, await this.callStoring(computeMissing));
       return { ...res, scope: { portfolioIdentifier: res.portfolioIdentifier } };
     });
+  }
+
+  /** computeMissing stores the records it computes: a write inside a query, which a read-only token is refused. */
+  private async callStoring(computeMissing: boolean) {
+    if (computeMissing) refuseReadOnlyWrite(await this.ctx.auth());
+    return callAs(this.ctx);
   }
 
   private client() {

@@ -51,7 +51,8 @@ interface RpcAnswer {
 /** One JSON-RPC call through the relay; a JSON-RPC error (the node's or the relay's) is UNAVAILABLE with its text. */
 export async function relayCall(client: ChainClient, network: string, method: string, params: unknown[], requestId: string): Promise<unknown> {
   const body = Buffer.from(JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }));
-  const answer = await client.relayJsonRpc({ network, body }, { requestId });
+  // The pages' own quota: a flood of anonymous /rpc cannot break them for everyone.
+  const answer = await client.relayJsonRpc({ network, body, forPages: true }, { requestId });
   let parsed: RpcAnswer;
   try {
     parsed = JSON.parse(Buffer.from(answer.body).toString('utf8')) as RpcAnswer;

@@ -49,7 +49,7 @@ export function callRoute(options: CallRouteOptions): Router {
     const caller = authenticated?.caller;
     if (caller) locals(res).caller = caller;
     const { entry, parameters, envelope } = parseCall(req.body, options.table);
-    if (authenticated && entry.writes) refuseReadOnlyWrite(authenticated);
+    if (authenticated && (entry.writes || entry.writesWhen?.(parameters))) refuseReadOnlyWrite(authenticated);
     locals(res).operation = `${entry.solution}/${entry.operation}`;
     const log = options.log.child({ requestId, operation: entry.operation });
     const idempotencyHeader = req.header(IDEMPOTENCY_KEY_HEADER);

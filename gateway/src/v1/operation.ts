@@ -49,6 +49,8 @@ interface OperationRow {
   envelope?: { version?: 'required'; network?: 'required' } | undefined;
   /** Whether the operation changes anything: a read-only bearer token is refused (catalogue/v1.ts derives it). */
   writes?: boolean | undefined;
+  /** A read that writes with some inputs (the declaration's writesWhen). */
+  writesWhen?: ((input: Record<string, unknown>) => boolean) | undefined;
 }
 
 /** A row called with the account's X-Api-Key (every operation but the few below). */

@@ -100,11 +100,18 @@ describe('NFT settings', () => {
 
 describe('relay quota (CHAIN_RELAY_*)', () => {
   it('defaults, values, off, and a burst below the rate named', () => {
-    assert.deepEqual(loadRelayQuota(envReader({})), { perSecond: 10, burst: 50, maxConcurrent: 4 });
+    const bounds = { maxGas: 10_000_000, callTimeoutMs: 5_000 };
+    assert.deepEqual(loadRelayQuota(envReader({})), { perSecond: 10, burst: 50, maxConcurrent: 4, pages: { perSecond: 10, burst: 50, maxConcurrent: 4 }, ...bounds });
     assert.deepEqual(
       loadRelayQuota(envReader({ CHAIN_RELAY_PER_SECOND: '100', CHAIN_RELAY_MAX_CONCURRENT: '16' })),
-      { perSecond: 100, burst: 100, maxConcurrent: 16 },
+      { perSecond: 100, burst: 100, maxConcurrent: 16, pages: { perSecond: 100, burst: 100, maxConcurrent: 16 }, ...bounds },
     );
+    assert.deepEqual(
+      loadRelayQuota(envReader({ CHAIN_RELAY_PAGES_PER_SECOND: '30', CHAIN_RELAY_PAGES_MAX_CONCURRENT: '8', CHAIN_RELAY_MAX_GAS: '2000000', CHAIN_RELAY_CALL_TIMEOUT_MS: '1000' })),
+      { perSecond: 10, burst: 50, maxConcurrent: 4, pages: { perSecond: 30, burst: 50, maxConcurrent: 8 }, maxGas: 2_000_000, callTimeoutMs: 1_000 },
+    );
+    fails(() => loadRelayQuota(envReader({ CHAIN_RELAY_MAX_GAS: '100' })), /CHAIN_RELAY_MAX_GAS/);
+    fails(() => loadRelayQuota(envReader({ CHAIN_RELAY_PAGES_PER_SECOND: '80', CHAIN_RELAY_PAGES_BURST: '5' })), /CHAIN_RELAY_PAGES_BURST \(5\) must be at least CHAIN_RELAY_PAGES_PER_SECOND \(80\)/);
     assert.equal(loadRelayQuota(envReader({ CHAIN_RELAY_PER_SECOND: '0' })).perSecond, 0);
     fails(() => loadRelayQuota(envReader({ CHAIN_RELAY_PER_SECOND: '20', CHAIN_RELAY_BURST: '5' })), /CHAIN_RELAY_BURST \(5\) must be at least CHAIN_RELAY_PER_SECOND \(20\)/);
   });

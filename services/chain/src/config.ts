@@ -7,6 +7,7 @@ import { DEFAULT_IMAGE_FETCH } from './nfts/image-source.js';
 import { DEFAULT_CODE_TTL_MS } from './nfts/transfer-codes.js';
 import { DEFAULT_PUBLIC_BASE_URL, type NftOptions } from './nfts/nft-options.js';
 import { DEFAULT_RELAY_QUOTA, type RelayQuotaSettings } from './networks/relay-quota.js';
+import { DEFAULT_RELAY_CALL_TIMEOUT_MS, DEFAULT_RELAY_MAX_GAS } from './networks/relay-bounds.js';
 import type { SenderTuning } from './worker/job-sender.js';
 import { DEFAULT_BATCH_TUNING } from './worker/job-batches.js';
 import { DEFAULT_RPC_TIMEOUT_MS, DEFAULT_TUNING, embeddedNetworkSpecs, type NetworkSpec, type NetworkTuning, type RemoteNetworkSpec } from './networks/network-spec.js';
@@ -247,5 +248,19 @@ export function loadRelayQuota(env: EnvReader): RelayQuotaSettings {
   const perSecond = env.int('CHAIN_RELAY_PER_SECOND', DEFAULT_RELAY_QUOTA.perSecond, { min: 0, max: 100_000 });
   const burst = env.int('CHAIN_RELAY_BURST', Math.max(DEFAULT_RELAY_QUOTA.burst, perSecond), { min: 1, max: 1_000_000 });
   if (perSecond > 0 && burst < perSecond) throw new ConfigError(`CHAIN_RELAY_BURST (${burst}) must be at least CHAIN_RELAY_PER_SECOND (${perSecond}).`);
-  return { perSecond, burst, maxConcurrent: env.int('CHAIN_RELAY_MAX_CONCURRENT', DEFAULT_RELAY_QUOTA.maxConcurrent, { min: 1, max: 10_000 }) };
+  const maxConcurrent = env.int('CHAIN_RELAY_MAX_CONCURRENT', DEFAULT_RELAY_QUOTA.maxConcurrent, { min: 1, max: 10_000 });
+  // The pages' budget, apart from anonymous /rpc: the same numbers unless set.
+  const pagesPerSecond = env.int('CHAIN_RELAY_PAGES_PER_SECOND', perSecond, { min: 0, max: 100_000 });
+  const pagesBurst = env.int('CHAIN_RELAY_PAGES_BURST', Math.max(burst, pagesPerSecond), { min: 1, max: 1_000_000 });
+  if (pagesPerSecond > 0 && pagesBurst < pagesPerSecond) {
+    throw new ConfigError(`CHAIN_RELAY_PAGES_BURST (${pagesBurst}) must be at least CHAIN_RELAY_PAGES_PER_SECOND (${pagesPerSecond}).`);
+  }
+  return {
+    perSecond,
+    burst,
+    maxConcurrent,
+    pages: { perSecond: pagesPerSecond, burst: pagesBurst, maxConcurrent: env.int('CHAIN_RELAY_PAGES_MAX_CONCURRENT', maxConcurrent, { min: 1, max: 10_000 }) },
+    maxGas: env.int('CHAIN_RELAY_MAX_GAS', DEFAULT_RELAY_MAX_GAS, { min: 21_000, max: 1_000_000_000 }),
+    callTimeoutMs: env.int('CHAIN_RELAY_CALL_TIMEOUT_MS', DEFAULT_RELAY_CALL_TIMEOUT_MS, { min: 100, max: 120_000 }),
+  };
 }

@@ -127,7 +127,7 @@ export function chainHandlers(d: ChainHandlerDeps): Partial<UnaryHandlers<typeof
     // Public by design (the gateway serves /rpc/<network> without an API key).
     async relayJsonRpc(req) {
       const { network } = d.networks.resolve(req.network);
-      return { body: await network.relay(Buffer.from(req.body)) };
+      return { body: await network.relay(Buffer.from(req.body), req.forPages ? 'pages' : 'public') };
     },
   };
 }

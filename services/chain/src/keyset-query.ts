@@ -13,8 +13,9 @@ export async function keysetPage<E extends ObjectLiteral>(
   token: PageToken<unknown> | undefined,
   size: number,
   backward: boolean,
+  owner?: string,
 ): Promise<(E & { [ORDER_KEY]?: string })[]> {
-  const keyset = keysetOf(order, token, 1, backward);
+  const keyset = keysetOf(order, token, 1, backward, owner);
   if (keyset.where) {
     const params = Object.fromEntries(keyset.params.map((value, i) => [`keyset${i + 1}`, value]));
     q.andWhere(keyset.where.replace(/^ AND /, '').replace(/\$(\d+)/g, ':keyset$1'), params);

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { In, IsNull, type DataSource, type EntityManager } from 'typeorm';
-import { InvalidArgumentError, NotFoundError, UnauthenticatedError } from '@green-impact/shared/errors';
+import { InvalidArgumentError, NotFoundError, ResourceExhaustedError, UnauthenticatedError } from '@green-impact/shared/errors';
 import { requireOperator, type Caller } from '@green-impact/shared/caller';
 import { decodeTextPageToken, pageOf, pageSize, type PageRequest } from '@green-impact/shared/paging';
 import { AccountEntity, ApiKeyEntity, SCHEMA, type AccountRoleName, type AccountRow, type ApiKeyRow } from './entities.js';
@@ -25,6 +25,7 @@ export class AccountStore {
   constructor(
     private readonly ds: DataSource,
     private readonly changed: IdentityEventSink = async () => undefined,
+    private readonly maxActiveKeys = 20,
   ) {}
 
   async authenticate(apiKey: string): Promise<{ account: AccountRow; key: ApiKeyRow }> {
@@ -98,7 +99,15 @@ export class AccountStore {
 
   async issueKey(caller: Caller, accountId: string | undefined): Promise<IssuedKey> {
     const target = await this.targetAccount(caller, accountId);
-    return this.ds.transaction((m) => this.insertKey(m, target, generateApiKey()));
+    return this.ds.transaction(async (m) => {
+      // The account's row locked: concurrent issues for one account are counted one after the other.
+      await m.getRepository(AccountEntity).findOne({ where: { id: target }, lock: { mode: 'pessimistic_write' } });
+      const active = await m.getRepository(ApiKeyEntity).countBy({ accountId: target, revokedAt: IsNull() });
+      if (active >= this.maxActiveKeys) {
+        throw new ResourceExhaustedError(`The account already holds ${active} active API keys, the most it may (MAX_API_KEYS_PER_ACCOUNT); revoke one first.`);
+      }
+      return this.insertKey(m, target, generateApiKey());
+    });
   }
 
   /** Revokes every active key of the account and issues a new one, atomically. */

@@ -29,6 +29,8 @@ export interface IdentityServiceOptions {
   bus?: EventBus | undefined;
   /** MAX_LIST_ITEMS (getUsers); its default when undefined. */
   limits?: ListingLimits | undefined;
+  /** MAX_API_KEYS_PER_ACCOUNT; 20 when undefined. */
+  maxApiKeysPerAccount?: number | undefined;
   log: Logger;
 }
 
@@ -46,7 +48,7 @@ export async function createIdentityService(opts: IdentityServiceOptions): Promi
     ...(opts.poolSize ? { poolSize: opts.poolSize } : {}),
     log: opts.log,
   });
-  const accounts = new AccountStore(ds, eventSink(opts.bus, opts.log));
+  const accounts = new AccountStore(ds, eventSink(opts.bus, opts.log), opts.maxApiKeysPerAccount);
   const users = new UserStore(ds, opts.limits?.maxListItems);
   if (opts.bootstrapApiKey) {
     const created = await accounts.bootstrap(opts.bootstrapApiKey);

@@ -17,6 +17,8 @@ export const MSG = {
   noSuchFramework: (identifier: string) => `No such framework ${q(identifier)}.`,
   assetHeld: (identifier: string, ownPositionIds: number[], othersHold: boolean) =>
     `Asset ${q(identifier)} is still held by ${heldBy(ownPositionIds, othersHold)}; remove them first.`,
+  assetKeyFieldsHeld: (identifier: string, framework: string, currency: string) =>
+    `Asset ${q(identifier)} is held by other accounts' positions: its framework (${q(framework)}) and currency (${currency}) stay as they are. Add an asset under a new identifier instead.`,
   assetHeldConcurrently: (identifier: string) => `Asset ${q(identifier)} is still held by positions; remove them first.`,
   assetWithoutValue: (identifier: string) =>
     `Asset ${q(identifier)} has no asset_value_outstanding; its share of the framework cannot be computed.`,

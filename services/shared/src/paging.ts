@@ -208,6 +208,12 @@ export interface ListingOrders {
    * token's value is read back from by its id (`chain.nfts n`).
    */
   from?: string;
+  /**
+   * With `from`: the column (under the same alias) that names a row's owner. The value is read back only
+   * from the caller's own rows (keysetOf's `owner`), so a token naming another account's item tells nothing
+   * about it.
+   */
+  owner?: string;
 }
 
 /** The order a page is read in (`orderOf`): the field's column (none for id), direction and token tag. */
@@ -219,6 +225,7 @@ export interface ListingOrder {
   /** The tag of the listing's default order, whose tokens carry no order (a token without one is in it). */
   readonly defaultTag: string;
   readonly from: string | undefined;
+  readonly owner: string | undefined;
 }
 
 /**
@@ -240,6 +247,7 @@ export function orderOf(orders: ListingOrders, requested: { field: string; desce
     id: orders.id,
     defaultTag: tagOf(fallback),
     from: orders.from,
+    owner: orders.owner,
   };
 }
 
@@ -248,13 +256,15 @@ export function orderOf(orders: ListingOrders, requested: { field: string; desce
  * the end), the ORDER BY, the select item that names the order value (`orderKey`, as text, for the
  * tokens) and the parameters, numbered from firstParam. A backward page (page_before) is read against
  * the order and turned around by pageBeforeOf. A token given out in another order is refused, as any
- * token not of this listing is.
+ * token not of this listing is. `owner`: the caller, where the listing names its rows' owner
+ * (ListingOrders.owner): a default token's value is read back from the caller's rows only.
  */
 export function keysetOf(
   order: ListingOrder,
   token: PageToken<unknown> | undefined,
   firstParam: number,
   backward = false,
+  owner?: string,
 ): { where: string; orderBy: string; select: string; params: unknown[] } {
   const down = order.descending !== backward;
   const dir = down ? 'DESC' : 'ASC';
@@ -270,8 +280,11 @@ export function keysetOf(
     // A default-order token (as given out before orderBy) names only its item: its value is read back.
     if (order.from === undefined) throw new Error(`The listing's default order ${order.tag} needs ListingOrders.from.`);
     const id = `$${firstParam}::${order.id.type}`;
-    const value = `(SELECT ${column.sql} FROM ${order.from} WHERE ${order.id.sql} = ${id})`;
-    return { where: ` AND (${column.sql}, ${order.id.sql}) ${cmp} (${value}, ${id})`, orderBy, select, params: [String(token.id)] };
+    if (order.owner !== undefined && owner === undefined) throw new Error(`The listing's tokens are read back per owner (${order.owner}): keysetOf needs the caller.`);
+    const scoped = order.owner === undefined ? '' : ` AND ${order.owner} = $${firstParam + 1}`;
+    const value = `(SELECT ${column.sql} FROM ${order.from} WHERE ${order.id.sql} = ${id}${scoped})`;
+    const params = order.owner === undefined ? [String(token.id)] : [String(token.id), owner];
+    return { where: ` AND (${column.sql}, ${order.id.sql}) ${cmp} (${value}, ${id})`, orderBy, select, params };
   }
   const id = `$${firstParam + (column ? 1 : 0)}::${order.id.type}`;
   if (!column) return { where: ` AND ${order.id.sql} ${cmp} ${id}`, orderBy, select, params: [String(token.id)] };

@@ -24,6 +24,8 @@ const includeRecords = yesNo('include_records', 'no: the totals without the reco
  * are streamed after it (StreamImpactRecords, `recordsOf`), so an answer of any size is written a page at a
  * time, where the records in one message stop at gRPC's 64 MiB limit (10 000 positions × 24 rows are 75 MB).
  */
+/** compute_missing yes stores the records it computes: a write (a read-only bearer token is refused it). */
+const storesMissing = (i: { computeMissing?: 'yes' | 'no' | undefined }) => i.computeMissing === 'yes';
 const summaryOptions = (i: { computeMissing?: 'yes' | 'no' | undefined }) => ({ computeMissing: i.computeMissing === 'yes', omitRecords: true });
 
 /** Records per StreamImpactRecords page: about 1 MB of /v1/call JSON per write. */
@@ -109,6 +111,7 @@ export const getPositionImpacts = declare({
   },
   service: 'portfolio',
   method: 'getPositionImpacts',
+  writesWhen: storesMissing,
   request: async (i, ctx) => {
     await requirePositionOfInvestor(ctx, i.investorIdentifier, i.positionId);
     return { positionId: i.positionId, reportingYear: i.year, computeMissing: i.computeMissing === 'yes' };
@@ -123,6 +126,7 @@ export const getPortfolioImpacts = declare({
   input: { portfolioIdentifier, year: reportingYear, computeMissing: computeMissing.optional(), includeRecords: includeRecords.optional() },
   service: 'portfolio',
   method: 'getPortfolioImpacts',
+  writesWhen: storesMissing,
   request: (i) => ({
     portfolioIdentifier: i.portfolioIdentifier,
     reportingYear: i.year,
@@ -143,6 +147,7 @@ export const getInvestorImpacts = declare({
   input: { investorIdentifier, year: reportingYear, computeMissing: computeMissing.optional(), includeRecords: includeRecords.optional() },
   service: 'portfolio',
   method: 'getInvestorImpacts',
+  writesWhen: storesMissing,
   request: (i) => ({
     investorIdentifier: i.investorIdentifier,
     reportingYear: i.year,

@@ -39,6 +39,13 @@ export class OpenSockets {
     this.sockets.delete(socket);
   }
 
+  /** The sockets the account holds open on this gateway (GRAPHQL_WS_MAX_CONNECTIONS_PER_ACCOUNT). */
+  countOf(accountId: string): number {
+    let n = 0;
+    for (const s of this.sockets) if (s.accountId === accountId) n++;
+    return n;
+  }
+
   forgetKeys(keyIds: readonly string[]): void {
     const ids = new Set(keyIds);
     this.end((s) => ids.has(s.keyId), CLOSE_KEY_REVOKED, 'The API key was revoked.');

@@ -20,6 +20,7 @@ import { wsValidate } from './ws-validation.js';
 import { countUnparsed, WsOperationMetrics } from './ws-metrics.js';
 import { CLOSE_MAX_LIFETIME, CLOSE_TOKEN_EXPIRED, type OpenSocket, type OpenSockets } from './open-sockets.js';
 import { errorExtensions } from '../error-codes.js';
+import { AccountStreams } from './account-streams.js';
 
 export interface SubscriptionServerOptions {
   schema: GraphQLSchema;
@@ -35,6 +36,10 @@ export interface SubscriptionServerOptions {
   maxPayloadBytes: number;
   /** Subscriptions one connection may hold at once. */
   maxSubscriptionsPerConnection: number;
+  /** Connections one account may hold open on this gateway. */
+  maxConnectionsPerAccount: number;
+  /** Subscriptions one account may hold on this gateway, over all its connections. */
+  maxSubscriptionsPerAccount: number;
   /** Longest a connection stays open (GRAPHQL_WS_MAX_LIFETIME_MS): it is authenticated once, so not for ever. */
   maxConnectionLifetimeMs: number;
   /** Where authenticated sockets are registered, so identity's events can end them (open-sockets.ts). */
@@ -69,6 +74,7 @@ type Extra = {
   /** `Bearer <token>` from connection_init's `authorization` or the upgrade request's Authorization header. */
   authorization?: string | undefined;
   address?: string;
+  accountId?: string;
   subscriptions?: Set<string>;
   metrics?: WsOperationMetrics;
 };
@@ -86,6 +92,12 @@ new Gauge({
 const subscriptionsGauge = new Gauge({
   name: 'gateway_graphql_subscriptions',
   help: 'Subscriptions being served (each holds one WatchJobs stream to the chain service).',
+  registers: [metricsRegistry],
+});
+const refusedSubscriptions = new Counter({
+  name: 'gateway_graphql_subscriptions_refused_total',
+  help: 'Subscriptions refused before they started, by the bound they met.',
+  labelNames: ['limit'] as const,
   registers: [metricsRegistry],
 });
 const refusedConnections = new Counter({
@@ -117,6 +129,18 @@ export function attachSubscriptions(server: http.Server, options: SubscriptionSe
   };
   server.on('upgrade', onUpgrade);
 
+  const streams = new AccountStreams(options.maxSubscriptionsPerAccount);
+  /** Ends a subscription's hold on its connection's and its account's places (false when it held none). */
+  const release = (extra: Extra, id: string): boolean => {
+    if (!extra.subscriptions?.delete(id)) return false;
+    subscriptionsGauge.dec();
+    if (extra.accountId !== undefined) streams.release(extra.accountId);
+    return true;
+  };
+  const tooMany = (limit: string, message: string) => {
+    refusedSubscriptions.inc({ limit });
+    return [new GraphQLError(message, { extensions: errorExtensions('RESOURCE_EXHAUSTED') })];
+  };
   const format = (errors: readonly GraphQLError[]) => errors.map((e) => options.formatError(e.toJSON(), e));
   /** Registers an authenticated socket to be ended by identity's events or by its lifetime. */
   const watch = (socket: WebSocket, authenticated: Authenticated) => {
@@ -187,7 +211,15 @@ export function attachSubscriptions(server: http.Server, options: SubscriptionSe
           const epoch = options.sockets.epoch;
           let authenticated = await options.authenticate(apiKey, randomUUID(), address, authorization);
           if (options.sockets.epoch !== epoch) authenticated = await options.authenticate(apiKey, randomUUID(), address, authorization);
+          // Counted and registered (watch) in one synchronous step: concurrent connections cannot both pass.
+          const held = options.sockets.countOf(authenticated.account.id);
+          if (held >= options.maxConnectionsPerAccount) {
+            refusedConnections.inc({ reason: 'account_connections' });
+            await ctx.extra.socket.close(CLOSE_TOO_MANY_REQUESTS, `This account has ${held} connections open, the most it may; close one first.`);
+            return false;
+          }
           watch(ctx.extra.socket, authenticated);
+          ctx.extra.accountId = authenticated.account.id;
           ctx.extra.address = address;
           ctx.extra.apiKey = apiKey;
           ctx.extra.authorization = authorization;
@@ -208,27 +240,20 @@ export function attachSubscriptions(server: http.Server, options: SubscriptionSe
       },
       async onSubscribe(ctx, id) {
         const refusal = await options.admit({ apiKey: credentialOf(ctx.extra.apiKey, ctx.extra.authorization), address: ctx.extra.address ?? 'unknown' });
-        if (refusal) {
-          return [
-            new GraphQLError(`Too many requests for this API key; retry in ${retrySeconds(refusal)} s.`, {
-              extensions: errorExtensions('RESOURCE_EXHAUSTED'),
-            }),
-          ];
-        }
+        if (refusal) return tooMany('rate', `Too many requests for this API key; retry in ${retrySeconds(refusal)} s.`);
         const open = ctx.extra.subscriptions!;
         if (open.size >= options.maxSubscriptionsPerConnection) {
-          return [
-            new GraphQLError(`A connection may hold at most ${options.maxSubscriptionsPerConnection} subscriptions.`, {
-              extensions: errorExtensions('RESOURCE_EXHAUSTED'),
-            }),
-          ];
+          return tooMany('connection', `A connection may hold at most ${options.maxSubscriptionsPerConnection} subscriptions.`);
+        }
+        if (!streams.take(ctx.extra.accountId!)) {
+          return tooMany('account', `This account holds ${streams.max} subscriptions, the most it may; complete one first.`);
         }
         open.add(id);
         subscriptionsGauge.inc();
         return undefined;
       },
       onComplete(ctx, id) {
-        if (ctx.extra.subscriptions?.delete(id)) subscriptionsGauge.dec();
+        release(ctx.extra, id);
         ctx.extra.metrics?.completed(id);
       },
       context(ctx, _id, _payload, args): GraphqlContext {
@@ -252,7 +277,7 @@ export function attachSubscriptions(server: http.Server, options: SubscriptionSe
         return undefined;
       },
       onError: (ctx, id, payload, errors) => {
-        if (ctx.extra.subscriptions?.delete(id)) subscriptionsGauge.dec();
+        release(ctx.extra, id);
         const formatted = format(errors);
         ctx.extra.metrics?.failed(id, payload.operationName, formatted);
         return formatted;
@@ -260,8 +285,7 @@ export function attachSubscriptions(server: http.Server, options: SubscriptionSe
       onClose(ctx) {
         ctx.extra.metrics?.closed();
         // Subscriptions still open when the socket goes were completed without onComplete.
-        subscriptionsGauge.dec(ctx.extra.subscriptions?.size ?? 0);
-        ctx.extra.subscriptions?.clear();
+        for (const id of [...(ctx.extra.subscriptions ?? [])]) release(ctx.extra, id);
       },
       onNext: (ctx, id, _payload, _args, result) => {
         if (!result.errors) return undefined;

@@ -2,7 +2,8 @@ import { FetchRequest, Network, Wallet, type JsonRpcApiProvider } from 'ethers';
 import { callEip1193, Eip1193JsonRpcProvider, TracedJsonRpcProvider, type Eip1193 } from './eip1193-provider.js';
 import { relayJsonRpc, type RpcCall } from './json-rpc-relay.js';
 import type { EmbeddedNetworkSpec, NetworkTuning, RemoteNetworkSpec } from './network-spec.js';
-import { DEFAULT_RELAY_QUOTA, RelayQuota, type RelayQuotaSettings } from './relay-quota.js';
+import { DEFAULT_RELAY_QUOTA, type RelayQuotaSettings, type RelaySource } from './relay-quota.js';
+import { relayCalls } from './relay-bounds.js';
 import { startEmbeddedChain } from './embedded-chain.js';
 
 export interface ContractAddresses {
@@ -32,7 +33,7 @@ export interface ChainNetwork {
   /** Embedded networks only: the in-process EVM (tests drive mining through it). */
   readonly edr?: Eip1193 | undefined;
   /** The public read-only relay, within its own quota (relay-quota.ts): the provider above is not counted in it. */
-  relay(body: Buffer): Promise<Buffer>;
+  relay(body: Buffer, source?: RelaySource): Promise<Buffer>;
   txUrl(hash: string): string | undefined;
   close(): void;
 }
@@ -54,7 +55,7 @@ class ConnectedNetwork implements ChainNetwork {
     signerKey: string,
     readonly contracts: ContractAddresses,
     /** The relay's way to the node, behind its quota: never the workers' provider. */
-    private readonly relayCall: RpcCall,
+    private readonly relayCalls: Record<RelaySource, RpcCall>,
     readonly edr?: Eip1193,
   ) {
     this.wallet = new Wallet(signerKey, provider);
@@ -62,8 +63,8 @@ class ConnectedNetwork implements ChainNetwork {
     this.instanceId = embedded ? `embedded:${name}` : `chain:${chainId}`;
   }
 
-  relay(body: Buffer): Promise<Buffer> {
-    return relayJsonRpc(body, this.relayCall);
+  relay(body: Buffer, source: RelaySource = 'public'): Promise<Buffer> {
+    return relayJsonRpc(body, this.relayCalls[source]);
   }
 
   txUrl(hash: string): string | undefined {
@@ -99,7 +100,7 @@ export function connectRemoteNetwork(spec: RemoteNetworkSpec, relayQuota: RelayQ
   };
   return new ConnectedNetwork(
     spec.name, spec.chainId, false, new URL(spec.rpcUrl).origin, spec.explorerUrl, spec.nativeCurrencySymbol,
-    spec, provider, spec.signerKey, { ...spec.contracts }, new RelayQuota(spec.name, relayQuota).guard(rpcCall),
+    spec, provider, spec.signerKey, { ...spec.contracts }, relayCalls(spec.name, rpcCall, relayQuota),
   );
 }
 
@@ -113,6 +114,6 @@ export async function startEmbeddedNetwork(spec: EmbeddedNetworkSpec, relayQuota
   };
   return new ConnectedNetwork(
     spec.name, spec.chainId, true, `/rpc/${spec.name}`, undefined, spec.nativeCurrencySymbol,
-    spec, provider, spec.signerKey, {}, new RelayQuota(spec.name, relayQuota).guard(rpcCall), edr,
+    spec, provider, spec.signerKey, {}, relayCalls(spec.name, rpcCall, relayQuota), edr,
   );
 }

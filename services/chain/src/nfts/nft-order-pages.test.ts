@@ -4,6 +4,10 @@ import type { ListNftsRequest } from '@green-impact/proto/greenimpact/chain/v1/c
 import { skipReason, testDatabases } from '@green-impact/testing/shared/databases';
 import { rejectsWith, startChainHarness, type ChainHarness } from '@green-impact/testing/chain/harness';
 import { startImageServer, testJpeg } from '@green-impact/testing/chain/nft-fixtures';
+import { keysetOf, orderOf } from '@green-impact/shared/paging';
+import { keysetPage } from '../keyset-query.js';
+import { NftEntity } from './nft-entities.js';
+import { NFT_ORDERS } from './nft-store.js';
 
 const token = (value: unknown) => Buffer.from(JSON.stringify(value)).toString('base64url');
 const untoken = (text: string): unknown => JSON.parse(Buffer.from(text, 'base64url').toString('utf8'));
@@ -116,6 +120,21 @@ for (const db of testDatabases) {
       const between = await read(undefined, 10, { pageBefore: last.itemPageTokens[0]! });
       assert.deepEqual([between.labels, between.hasPreviousPage], [newest.slice(0, 2), false]);
       assert.deepEqual((await read(undefined, 10, { pageToken: first.itemPageTokens[0]! })).labels, newest.slice(1));
+    });
+
+    it("a page token's value is read back from the caller's own NFTs only: another account's item tells nothing (issue 46)", async () => {
+      // Bob's NFT is older than all of Alice's: a keyset after Alice's A (newest first) would reach it
+      // if A's creation time were read back from any account's row.
+      const [bobs] = (await h.client.listNfts({ pageSize: 1 }, { caller: h.bob })).nfts;
+      await h.service.dataSource.query(`UPDATE chain.nfts SET created_at = '2025-06-01 00:00:00+00' WHERE guid = $1`, [bobs!.guid]);
+      const bobsListing = () => h.service.dataSource.getRepository(NftEntity).createQueryBuilder('n').where('n.account_id = :account', { account: h.bob.accountId });
+      const order = orderOf(NFT_ORDERS, undefined);
+      const alicesToken = { offset: 1, id: guids['A']! };
+      assert.deepEqual(await keysetPage(bobsListing(), order, alicesToken, 10, false, h.bob.accountId), []);
+      assert.deepEqual(await keysetPage(bobsListing(), order, alicesToken, 10, true, h.bob.accountId), []);
+      // Bob's own token still pages Bob's list.
+      assert.deepEqual((await keysetPage(bobsListing(), order, undefined, 10, false, h.bob.accountId)).map((r) => r.guid), [bobs!.guid]);
+      assert.throws(() => keysetOf(order, alicesToken, 1), /needs the caller/, 'an unscoped read-back is a programming error');
     });
   });
 }

@@ -32,7 +32,7 @@ export type NftRange = { from?: Date; to?: Date };
  * the list's newest first (created_at, then guid, descending), with its tokens of a guid only. NFTs not
  * minted yet (no token id, no minting time) sort as PostgreSQL puts NULLs: last going up, first going down.
  */
-const NFT_ORDERS: ListingOrders = {
+export const NFT_ORDERS: ListingOrders = {
   id: { sql: 'n.guid', type: 'uuid' },
   columns: {
     created_at: { sql: 'n.created_at', type: 'timestamptz' },
@@ -42,6 +42,7 @@ const NFT_ORDERS: ListingOrders = {
   },
   default: { field: 'created_at', descending: true },
   from: 'chain.nfts n',
+  owner: 'n.account_id',
 };
 
 /** Reads of NFTs and sends, and the availability rule every transfer and send checks. */
@@ -115,7 +116,7 @@ export class NftStore {
       if (known.length === 0) throw new InvalidArgumentError(`${field} must be a next_page_token of this listing.`, { field });
     }
     const totalCount = await this.listed(caller, range, chainNetwork).getCount();
-    const rows = await keysetPage(this.listed(caller, range, chainNetwork), order, token, size, before !== undefined);
+    const rows = await keysetPage(this.listed(caller, range, chainNetwork), order, token, size, before !== undefined, caller.accountId);
     if (before) {
       const { items, nextPageToken, hasPreviousPage, itemPageTokens } = pageBeforeOf(rows, size, before, (r) => r.guid, order, totalCount);
       return { rows: items, nextPageToken, totalCount, hasPreviousPage, itemPageTokens };

@@ -120,6 +120,7 @@ export class AssetStore {
           visibility,
         ];
         if (existing) {
+          await this.keepKeyFieldsHeldByOthers(m, caller, existing, framework.frameworkId, currencyCode);
           await m.query(
             `UPDATE portfolio.assets SET asset_name = $2, issuer_identifier = $3, issuer_name = $4, framework_id = $5,
                framework_identifier = $6, framework_name = $7, value_outstanding = $8, currency_code = $9,
@@ -261,6 +262,19 @@ export class AssetStore {
     const asset = await this.visibleAsset(m, caller, identifier);
     if (!asset) throw new NotFoundError(MSG.noSuchAsset(identifier));
     return asset;
+  }
+
+  /**
+   * Other accounts' positions hold a public asset on the terms it had: its publisher may correct its name
+   * or value outstanding, but not point their impacts at another framework or currency. The asset's row
+   * is locked (ownAsset), so no position of another account is added between this check and the change.
+   */
+  private async keepKeyFieldsHeldByOthers(m: EntityManager, caller: Caller, asset: AssetRow, frameworkId: number, currencyCode: string): Promise<void> {
+    if (Number(asset.frameworkId) === Number(frameworkId) && asset.currencyCode === currencyCode) return;
+    const others: unknown[] = await m.query(`SELECT 1 FROM portfolio.positions WHERE asset_id = $1 AND account_id <> $2 LIMIT 1`, [asset.id, caller.accountId]);
+    if (others.length) {
+      throw new FailedPreconditionError(MSG.assetKeyFieldsHeld(asset.assetIdentifier, asset.frameworkIdentifier, asset.currencyCode));
+    }
   }
 
   private async ownAsset(m: EntityManager, caller: Caller, identifier: string, lock: boolean): Promise<AssetRow | undefined> {
