@@ -1,36 +1,11 @@
 /**
- * What every public HTML page of the gateway shares (certificates, claim, explorer): escaping, one
- * self-contained page shell (inline style, no inline script, no external asset) and the headers that keep it so.
- * Pure.
+ * What every public HTML page of the gateway shares (certificates, claim, explorer): one self-contained page
+ * shell (inline style, no inline script, no external asset) and the headers that keep it so. Escaping is the
+ * project's one escaper (shared/html.ts), re-exported for the pages. Pure.
  */
+import { escapeHtml, html, type Html } from '@green-impact/shared/html';
 
-/** Escapes text for HTML element content and quoted attribute values. */
-export function escapeHtml(value: unknown): string {
-  return String(value).replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
-}
-
-/** A tagged template that escapes every interpolated value unless it is already {@link Html}. */
-export class Html {
-  constructor(readonly text: string) {}
-  toString(): string {
-    return this.text;
-  }
-}
-
-export function html(strings: TemplateStringsArray, ...values: unknown[]): Html {
-  let out = strings[0]!;
-  values.forEach((v, i) => {
-    out += render(v) + strings[i + 1]!;
-  });
-  return new Html(out);
-}
-
-function render(v: unknown): string {
-  if (v instanceof Html) return v.text;
-  if (Array.isArray(v)) return v.map(render).join('');
-  if (v === undefined || v === null || v === false) return '';
-  return escapeHtml(v);
-}
+export { escapeHtml, html, Html } from '@green-impact/shared/html';
 
 /**
  * The pages need nothing from anywhere: no script (but the claim page's own file, see pageHeaders), inline
