@@ -2,9 +2,9 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import type { ImpactRecord } from '@green-impact/proto/greenimpact/portfolio/v1/portfolio';
 import { Visibility } from '@green-impact/proto/greenimpact/common/v1/common';
-import { impactReportPage } from '@green-impact/gateway/pages/impact-report';
 import { buildPositionDocument, type PositionDocumentInput } from '@green-impact/portfolio/documents/position-document';
 import { renderPositionHtml } from '@green-impact/portfolio/documents/position-html';
+import { impactReportPage } from '@green-impact/portfolio/reports/impact-report-page';
 import { renderFrameworkDocument } from '@green-impact/taxonomy/documents/render';
 import { renderEuGbsAllocationReport } from '@green-impact/taxonomy/reports/eu-gbs/allocation-report';
 import { taxonomyLayer } from '@green-impact/taxonomy/reports/eu-gbs/taxonomy-layer';
@@ -12,7 +12,7 @@ import { taxonomyLayer } from '@green-impact/taxonomy/reports/eu-gbs/taxonomy-la
 /**
  * One number, one rounding, one look (issue 46): the same figures rendered through every page and document
  * that shows them — the taxonomy's framework document, the portfolio's position document, the EU GBS
- * allocation report and the gateway's impact report page — read the same. The figures are chosen where
+ * allocation report and the impact report page (rendered by the portfolio service, served by the gateway) — read the same. The figures are chosen where
  * formatters used to differ: 1 234 567.005 and 1.005 (binary toFixed gives …567.00 and 1.00, decimal
  * rounding …567.01 and 1.01), digit grouping (a comma or a narrow no-break space), the currency's place,
  * and the ratios τ = 184/366 and FX 1/11.5 (16 digits before).

@@ -2,11 +2,12 @@ import type { ImpactRecord, ImpactTotal, VolumeTotal } from '@green-impact/proto
 import { CHART_STYLE } from '@green-impact/shared/charts/bar-chart';
 import { renderImpactCharts, type ImpactChartRow } from '@green-impact/shared/charts/impact-charts';
 import { formatAmount, formatFigure, formatRatio, RATIO_DECIMALS } from '@green-impact/shared/figures';
-import { escapeHtml, html, Html, page } from './html.js';
-import { pdfLink, PDF_LINK_STYLE } from './pdf.js';
+import { escapeHtml, html, Html } from '@green-impact/shared/html';
+import { page, pdfLink, PDF_LINK_STYLE } from '@green-impact/shared/page';
 
 /**
- * The impact report of a portfolio or of an investor (GET /reports/…, report-routes.ts), as ICMA's
+ * The impact report page of a portfolio or of an investor (RenderImpactReportPage; the gateway serves it at
+ * GET /reports/…, report-routes.ts), as ICMA's
  * Harmonised Framework has issuers report and investors read it: the totals per indicator and per sub
  * category, charts of them, the attribution of every position (P_f, D, P_f ÷ D, τ, FX rate) and each
  * record with its inputs, so any figure can be recomputed from the page. Pure.
