@@ -51,8 +51,8 @@ test('the page is the operation\'s HTML byte for byte, the PDF an A4 print of it
   const html = await page.text();
   assert.equal(html, viaV1['content']);
   assert.equal(page.headers.get('x-content-sha256'), createHash('sha256').update(html, 'utf8').digest('hex'));
-  assert.match(html, /<tr><th>Taxonomy-aligned share of allocated proceeds<\/th><td class="n">80\.00 %<\/td><\/tr>/);
-  assert.match(html, /<tr><th>Article 5 share of allocated proceeds<\/th><td class="n">20\.00 %<\/td><\/tr>/);
+  assert.match(html, /<tr><th>Taxonomy-aligned share of allocated proceeds<\/th><td class="n">80\.00\u202f%<\/td><\/tr>/);
+  assert.match(html, /<tr><th>Article 5 share of allocated proceeds<\/th><td class="n">20\.00\u202f%<\/td><\/tr>/);
 
   const pdf = await fetch(url('impact_report.pdf'), { headers: { 'x-api-key': t.userKey } });
   assert.equal(pdf.status, 200, await pdf.clone().text());

@@ -1,11 +1,9 @@
 import { Router, type Request, type RequestHandler, type Response } from 'express';
 import type { Caller } from '@green-impact/shared/caller';
-import { InvalidArgumentError } from '@green-impact/shared/errors';
 import { API_KEY_HEADER, type Authenticate } from './auth.js';
 import { portfolioClient, type GatewayClients } from './clients.js';
 import { DocumentLinks } from './document-links.js';
 import { pageHeaders } from './pages/html.js';
-import { impactReportPage, type ImpactReport } from './pages/impact-report.js';
 import { noRenderer, pageFormat, pdfHref, sendPdf, type PrintPdf } from './pages/pdf.js';
 import { asPages, openLink } from './pages/signed-link-pages.js';
 import { locals, routeLabel } from './request-context.js';
@@ -38,12 +36,12 @@ export function reportPageUrl(baseUrl: string, kind: ReportKind, identifier: str
 export const reportSubject = (kind: ReportKind, identifier: string, year: number) => [kind, identifier, year] as const;
 
 /**
- * Impact reports as pages (pages/impact-report.ts):
+ * Impact reports as pages, rendered by the portfolio service (RenderImpactReportPage) and served here:
  * - `GET /reports/portfolios/<portfolio_identifier>/<year>.html`
  * - `GET /reports/investors/<investor_identifier>/<year>.html`
  * with the account's X-Api-Key, or with no header through a signed link (`?acct=…&exp=…&sig=…`) that
  * getHtmlPortfolioImpactReport / getHtmlInvestorImpactReport (and GraphQL) hand out: read as that account,
- * for that report only, until it expires. The figures are read from the portfolio service on each view.
+ * for that report only, until it expires. The page is rendered by the portfolio service on each view.
  * `<year>.pdf` (or `.html?format=pdf`) is the same page printed, authorized the same way.
  */
 export function reportRoutes(options: ReportRoutesOptions): Router {
@@ -76,27 +74,19 @@ export function reportRoutes(options: ReportRoutesOptions): Router {
   }
 
   async function sendReport(res: Response, kind: ReportKind, identifier: string, year: number, caller: Caller, cache: string, view: ReportView): Promise<void> {
-    if (year < 1900 || year > 2200) throw new InvalidArgumentError('The year of a report is between 1900 and 2200.');
-    const client = portfolioClient(options.clients);
-    const call = { caller, requestId: locals(res).requestId };
-    const read =
-      kind === 'portfolio'
-        ? client.getPortfolioImpacts({ portfolioIdentifier: identifier, reportingYear: year, computeMissing: false }, call)
-        : client.getInvestorImpacts({ investorIdentifier: identifier, reportingYear: year, computeMissing: false }, call);
-    const r = await read;
-    const report: ImpactReport = {
-      kind,
-      identifier,
-      investorIdentifier: r.investorIdentifier,
-      year,
-      totals: r.totals,
-      volumeTotals: r.volumeTotals,
-      records: r.impacts,
-      positionsWithoutImpacts: r.positionIdsWithoutImpacts,
-      stalePositions: r.stalePositions,
-    };
-    if (view.print) return sendPdf(res, view.print, impactReportPage(report), `${kind}-${identifier}-${year}.pdf`, cache);
-    res.status(200).set({ ...pageHeaders(cache), 'X-Robots-Tag': 'noindex' }).send(impactReportPage(report, view.pdfUrl));
+    const rendered = await portfolioClient(options.clients).renderImpactReportPage(
+      {
+        portfolioIdentifier: kind === 'portfolio' ? identifier : '',
+        investorIdentifier: kind === 'investor' ? identifier : '',
+        reportingYear: year,
+        // The page printed to PDF carries no link to itself.
+        pdfUrl: view.print ? '' : (view.pdfUrl ?? ''),
+      },
+      { caller, requestId: locals(res).requestId },
+    );
+    const page = Buffer.from(rendered.content).toString('utf8');
+    if (view.print) return sendPdf(res, view.print, page, `${kind}-${identifier}-${year}.pdf`, cache);
+    res.status(200).set({ ...pageHeaders(cache), 'Content-Type': rendered.contentType, 'X-Robots-Tag': 'noindex' }).send(page);
   }
 
   return router;

@@ -236,7 +236,7 @@ interface ImpactRow { category: string; sub: string; indicator: string; unit: st
 
 const IMPACT_ROWS = `[...[...document.querySelectorAll('section')].find((s) => s.querySelector('h2').textContent === 'Impacts').querySelectorAll('tbody tr')].map((tr) => {
   const c = [...tr.cells].map((td) => td.innerText);
-  return { category: c[0], sub: c[1], indicator: c[3], unit: c[4], impact: Number(c[7].replace(/,/g, '')), attributed: Number(c[8].replace(/,/g, '')) };
+  return { category: c[0], sub: c[1], indicator: c[3], unit: c[4], impact: Number(c[7].replace(/[\\u202f,\\s]/g, '')), attributed: Number(c[8].replace(/[\\u202f,\\s]/g, '')) };
 })`;
 
 /** The position's charts say what its impacts table says. */

@@ -1,36 +1,14 @@
 /**
- * What every public HTML page of the gateway shares (certificates, claim, explorer): escaping, one
- * self-contained page shell (inline style, no inline script, no external asset) and the headers that keep it so.
- * Pure.
+ * What every public HTML page of the gateway shares (certificates, claim, explorer): one self-contained page
+ * shell (inline style, no inline script, no external asset; shared/page.ts, which the services' pages use
+ * too) and the headers that keep it so. Escaping is the project's one escaper (shared/html.ts), re-exported
+ * for the pages. Pure.
  */
+import { html, type Html } from '@green-impact/shared/html';
+import { page } from '@green-impact/shared/page';
 
-/** Escapes text for HTML element content and quoted attribute values. */
-export function escapeHtml(value: unknown): string {
-  return String(value).replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
-}
-
-/** A tagged template that escapes every interpolated value unless it is already {@link Html}. */
-export class Html {
-  constructor(readonly text: string) {}
-  toString(): string {
-    return this.text;
-  }
-}
-
-export function html(strings: TemplateStringsArray, ...values: unknown[]): Html {
-  let out = strings[0]!;
-  values.forEach((v, i) => {
-    out += render(v) + strings[i + 1]!;
-  });
-  return new Html(out);
-}
-
-function render(v: unknown): string {
-  if (v instanceof Html) return v.text;
-  if (Array.isArray(v)) return v.map(render).join('');
-  if (v === undefined || v === null || v === false) return '';
-  return escapeHtml(v);
-}
+export { escapeHtml, html, Html } from '@green-impact/shared/html';
+export { link, page } from '@green-impact/shared/page';
 
 /**
  * The pages need nothing from anywhere: no script (but the claim page's own file, see pageHeaders), inline
@@ -55,44 +33,6 @@ export function pageHeaders(cache: string, options: { scripts?: boolean } = {}):
   };
 }
 
-const STYLE = `
-body{font-family:system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;margin:0;background:#f4f7f5;color:#1d2b24;line-height:1.5}
-main{max-width:52rem;margin:2rem auto;padding:1.5rem 2rem;background:#fff;border:1px solid #d5e0da;border-radius:8px}
-h1{font-size:1.5rem;margin:0 0 .25rem}h2{font-size:1.1rem;margin:1.5rem 0 .5rem}
-.sub{color:#5a6b62;margin:0 0 1rem}
-table{border-collapse:collapse;width:100%}th,td{text-align:left;vertical-align:top;padding:.35rem .5rem;border-bottom:1px solid #e6ece8}
-th{width:14rem;color:#5a6b62;font-weight:600}
-code,.mono{font-family:ui-monospace,SFMono-Regular,Menlo,Consolas,monospace;font-size:.9em;word-break:break-all}
-img.nft{max-width:16rem;max-height:16rem;border:1px solid #d5e0da;border-radius:4px;float:right;margin:0 0 1rem 1rem}
-.ok{color:#17643a;font-weight:600}.bad{color:#a4262c;font-weight:600}.note{background:#fff8e1;border:1px solid #f0d98c;padding:.5rem .75rem;border-radius:4px}
-.error{background:#fdecea;border:1px solid #f1b0ab;padding:.5rem .75rem;border-radius:4px}
-nav a{margin-right:1rem}
-label{display:block;font-weight:600;margin:.75rem 0 .25rem}input[type=text]{width:100%;box-sizing:border-box;padding:.5rem;font-family:ui-monospace,monospace;font-size:1rem}
-button{margin-top:1rem;padding:.6rem 1.2rem;font-size:1rem;background:#17643a;color:#fff;border:0;border-radius:4px;cursor:pointer}
-`;
-
-/** A whole page: title, optional subtitle, body; `style` adds to the shared one (a wide report, its print layout). */
-export function page(title: string, body: Html, subtitle?: string, style = ''): string {
-  return `<!doctype html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<meta name="referrer" content="no-referrer">
-<title>${escapeHtml(title)}</title>
-<style>${STYLE}${style}</style>
-</head>
-<body>
-<main>
-<h1>${escapeHtml(title)}</h1>
-${subtitle ? `<p class="sub">${escapeHtml(subtitle)}</p>` : ''}
-${body.text}
-</main>
-</body>
-</html>
-`;
-}
-
 /** The page of a failure: the status's message, as the error table gave it. */
 export function errorPage(status: number, message: string): string {
   const title = status === 404 ? 'Not found' : status >= 500 ? 'Something went wrong' : 'That did not work';
@@ -103,11 +43,4 @@ export function errorPage(status: number, message: string): string {
 export function row(label: string, value: unknown): Html {
   if (value === undefined || value === null || value === '') return html``;
   return html`<tr><th>${label}</th><td>${value}</td></tr>`;
-}
-
-/** A link; `href` is escaped like any value, and only http(s) and relative links are made. */
-export function link(href: string, text: unknown, mono = false): Html {
-  const scheme = /^([A-Za-z][A-Za-z0-9+.-]*):/.exec(href)?.[1]?.toLowerCase();
-  const safe = scheme === undefined || scheme === 'http' || scheme === 'https' ? href : '#';
-  return mono ? html`<a class="mono" href="${safe}">${text}</a>` : html`<a href="${safe}">${text}</a>`;
 }

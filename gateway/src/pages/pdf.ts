@@ -1,6 +1,6 @@
 import type { Request, Response } from 'express';
 import { InvalidArgumentError, UnavailableError } from '@green-impact/shared/errors';
-import { html, link, type Html } from './html.js';
+export { pdfLink, PDF_LINK_STYLE } from '@green-impact/shared/page';
 
 /**
  * PDFs of the gateway's HTML pages, printed from the very HTML the page serves (docs/decisions.md, "PDF
@@ -47,14 +47,6 @@ export function pdfHref(originalUrl: string): string {
   url.searchParams.delete('raw');
   return `${url.pathname}${url.search}`;
 }
-
-/** The "Download PDF" link of a page; hidden when printed. */
-export function pdfLink(href: string): Html {
-  return html`<p class="pdf-download">${link(href, 'Download PDF')}</p>`;
-}
-
-/** Keeps the link out of print (and so out of the PDF). */
-export const PDF_LINK_STYLE = '@media print{.pdf-download{display:none}}';
 
 /** Answers the PDF of `page`; `cache` as the HTML page's own, the file named `filename`. */
 export async function sendPdf(res: Response, print: PrintPdf, page: string, filename: string, cache: string): Promise<void> {

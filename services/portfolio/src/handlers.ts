@@ -7,6 +7,7 @@ import { investorHandlers } from './investors/handlers.js';
 import { recomputeJobHandlers } from './jobs/handlers.js';
 import { portfolioHandlers } from './portfolios/handlers.js';
 import { positionHandlers } from './positions/handlers.js';
+import { reportHandlers } from './reports/handlers.js';
 import type { PortfolioStores } from './stores.js';
 
 /** Every PortfolioService method, composed from the method groups. */
@@ -18,6 +19,7 @@ export function portfolioServiceHandlers(stores: PortfolioStores): UnaryHandlers
     ...portfolioHandlers(stores),
     ...impactHandlers(stores),
     ...documentHandlers(stores),
+    ...reportHandlers(stores),
     ...recomputeJobHandlers(stores),
   };
 }

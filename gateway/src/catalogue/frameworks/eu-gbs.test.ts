@@ -103,8 +103,8 @@ describe("the EU Green Bond Standard's documents through both faces", () => {
     assert.equal(viaV1['sha256'], createHash('sha256').update(content, 'utf8').digest('hex'));
     assert.equal(total(content, 'Allocated'), '800.00');
     assert.equal(total(content, 'Unallocated'), '200.00');
-    assert.equal(total(content, 'Taxonomy-aligned share of allocated proceeds'), '50.00 %');
-    assert.equal(total(content, 'Article 5 share of allocated proceeds'), '12.50 %');
+    assert.equal(total(content, 'Taxonomy-aligned share of allocated proceeds'), '50.00\u202f%');
+    assert.equal(total(content, 'Article 5 share of allocated proceeds'), '12.50\u202f%');
     const viaGql = data(await gql('{ euGbsDocument(identifier: "EUGB", year: 2024, document: ALLOCATION_REPORT, publicationDate: "2025-03-31") { content contentType sha256 } }'));
     assert.deepEqual(viaGql['euGbsDocument'], { content, contentType: 'text/html; charset=utf-8', sha256: viaV1['sha256'] });
     // Each face hands out a signed link to the same page (eu-gbs-routes.browser.test.ts opens one).
@@ -141,7 +141,7 @@ describe("the EU Green Bond Standard's documents through both faces", () => {
     assert.deepEqual(p3['project'], { allocatedAmount: '100', taxonomyLayer: null });
     // Proceeds 500, allocated 800: aligned 400 / 800 = 50.00 %, no pocket; P-3's 100 not assessed.
     const page = data(await gql('{ euGbsDocument(identifier: "EUGB", year: 2024, document: IMPACT_REPORT) { content } }'))['euGbsDocument'].content as string;
-    assert.equal(total(page, 'Article 5 share of allocated proceeds'), '0.00 %');
+    assert.equal(total(page, 'Article 5 share of allocated proceeds'), '0.00\u202f%');
     assert.equal(total(page, 'Not assessed'), '100.00');
   });
 });

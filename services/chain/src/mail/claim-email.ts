@@ -1,3 +1,4 @@
+import { escapeHtml } from '@green-impact/shared/html';
 import type { MailMessage } from './mailer.js';
 
 export interface ClaimEmailInput {
@@ -58,8 +59,4 @@ NFT guid: <code>${e(i.guid)}</code></p>
 </body></html>
 `;
   return { to: i.to, subject: `An NFT was sent to you: ${i.nftName}`, text, html };
-}
-
-export function escapeHtml(s: string): string {
-  return s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
 }

@@ -2,9 +2,8 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { canonicalJson } from '@green-impact/shared/canonical-json';
-import { formatFixed, roundTo } from './number-format.js';
 import { buildPositionDocument, documentJson, type PositionDocumentInput } from './position-document.js';
-import { escapeHtml, renderPositionHtml } from './position-html.js';
+import { renderPositionHtml } from './position-html.js';
 
 /** Golden files live with the sources; `UPDATE_GOLDEN=1 node --test …` rewrites them. */
 function golden(name: string, actual: string): void {
@@ -129,20 +128,5 @@ describe('canonical JSON', () => {
     assert.equal(canonicalJson({ b: 1, a: [{ d: 'x', c: null }], e: undefined, é: true }), '{"a":[{"c":null,"d":"x"}],"b":1,"é":true}');
     assert.equal(canonicalJson({ n: -0, big: 1e21, small: 1e-7 }), '{"big":1e+21,"n":0,"small":1e-7}');
     assert.throws(() => canonicalJson({ n: Number.NaN }), RangeError);
-  });
-});
-
-describe('document numbers', () => {
-  it('rounds half away from zero on the decimal value', () => {
-    assert.deepEqual([roundTo(1.005, 2), roundTo(2.5, 0), roundTo(-2.5, 0), roundTo(-0.001, 2), roundTo(1e-7, 2)], [1.01, 3, -3, 0, 0]);
-    assert.equal(roundTo(123.456, 0), 123);
-  });
-
-  it('prints fixed decimals with grouped thousands', () => {
-    assert.deepEqual([formatFixed(1234567.891, 2), formatFixed(-1000, 0), formatFixed(0.5, 3), formatFixed(999.995, 2)], ['1,234,567.89', '-1,000', '0.500', '1,000.00']);
-  });
-
-  it('escapes HTML', () => {
-    assert.equal(escapeHtml(`<a href="x">'&'</a>`), '&lt;a href=&quot;x&quot;&gt;&#39;&amp;&#39;&lt;/a&gt;');
   });
 });

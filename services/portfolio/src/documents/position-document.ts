@@ -1,7 +1,7 @@
 import { epochDay, isoDateOfEpochDay } from '../impacts/holding-period.js';
 import { indicatorTotals } from '../impacts/totals.js';
 import type { JsonValue } from '@green-impact/shared/canonical-json';
-import { roundTo } from './number-format.js';
+import { roundTo } from '@green-impact/shared/figures';
 
 /**
  * The position impacts document (writeJson/HtmlPositionImpactsToBlockchain), pure: the position, its

@@ -1,15 +1,8 @@
 import { CHART_STYLE } from '@green-impact/shared/charts/bar-chart';
 import { renderImpactCharts } from '@green-impact/shared/charts/impact-charts';
-import { formatFixed } from './number-format.js';
+import { formatAmount, formatFigure, formatRatio, RATIO_DECIMALS } from '@green-impact/shared/figures';
+import { escapeHtml } from '@green-impact/shared/html';
 import type { PositionDocument } from './position-document.js';
-
-/**
- * The position impacts document as one self-contained HTML page: inline CSS, no scripts, no external
- * resources, every text escaped. It shows exactly what the JSON form holds.
- */
-export function escapeHtml(text: string): string {
-  return text.replace(/[&<>"']/g, (ch) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[ch]!);
-}
 
 const CSS = `
 body{font-family:system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;color:#1b2b22;background:#f6f8f6;margin:0}
@@ -26,10 +19,17 @@ footer{margin-top:28px;color:#4f5f56;font-size:.85rem}
 
 type Cell = string | { n: string };
 
+/**
+ * The position impacts document as one self-contained HTML page: inline CSS, no scripts, no external
+ * resources, every text escaped. It shows what the JSON form holds, figures written by the shared
+ * formatter (shared/figures.ts): ratios (FX rate, P_f ÷ D, τ) with RATIO_DECIMALS decimals, where the JSON
+ * keeps them unrounded for audit.
+ */
 export function renderPositionHtml(doc: PositionDocument): string {
   const d = doc.decimals;
-  const amount = (x: number) => ({ n: formatFixed(x, d) });
-  const ratio = (x: number) => ({ n: String(x) });
+  const amount = (x: number) => ({ n: formatFigure(x, d) });
+  const money = (x: number, currencyCode: string) => ({ n: formatAmount(x, d, currencyCode) });
+  const ratio = (x: number) => ({ n: formatRatio(x) });
   const plain = (x: string | number | null | undefined) => (x === null || x === undefined ? '—' : String(x));
   const { position: p, investor: inv, asset: a, framework: f, attribution: at } = doc;
   const sdg = doc.impacts.some((r) => r.sdg !== undefined);
@@ -65,7 +65,7 @@ export function renderPositionHtml(doc: PositionDocument): string {
     `<p class="sub">${escapeHtml(`${a.asset_name} (${a.asset_identifier}) · ${f.framework_name} (${f.framework_identifier})`)}</p>`,
     section('Position', kv([
       ['Position id', String(p.position_id)],
-      ['Amount', { n: `${formatFixed(p.position_amount, d)} ${p.position_currency_code}` }],
+      ['Amount', money(p.position_amount, p.position_currency_code)],
       ['Term (days)', { n: String(p.position_days) }],
       ['Start date', plain(p.position_start_date ?? `not given (1 January ${doc.reporting_year} assumed)`)],
       ...investorRows,
@@ -74,7 +74,7 @@ export function renderPositionHtml(doc: PositionDocument): string {
       ['Asset identifier', a.asset_identifier],
       ['Asset name', a.asset_name],
       ['Issuer', `${a.issuer_name} (${a.issuer_identifier})`],
-      ['Value outstanding', a.asset_value_outstanding === null ? '—' : { n: `${formatFixed(a.asset_value_outstanding, d)} ${a.asset_currency_code}` }],
+      ['Value outstanding', a.asset_value_outstanding === null ? '—' : money(a.asset_value_outstanding, a.asset_currency_code)],
       ['Issued', plain(a.asset_date_issued)],
       ['Maturity', plain(a.asset_date_maturity)],
     ])),
@@ -93,7 +93,7 @@ export function renderPositionHtml(doc: PositionDocument): string {
       [`D: ${f.value_outstanding_framework === 'yes' ? 'V' : 'max(L, V)'}`, amount(at.attribution_denominator)],
       ['P_f ÷ D', ratio(at.attribution_share)],
       ['Holding', `${at.holding_start} – ${at.holding_last_day}`],
-      ['τ: days held in the year ÷ days in the year', { n: `${at.holding_days_in_year} / ${at.days_in_year} = ${at.tau}` }],
+      ['τ: days held in the year ÷ days in the year', { n: `${at.holding_days_in_year} / ${at.days_in_year} = ${formatRatio(at.tau)}` }],
       ['Computed at', at.computed_at],
     ])),
     ...(doc.impacts.length ? [section('Charts', renderImpactCharts(doc.impacts.map((r) => ({
@@ -106,7 +106,7 @@ export function renderPositionHtml(doc: PositionDocument): string {
       value: r.impact,
       sdg: r.sdg,
       euObjective: r.eu_objective,
-    })), { currency: f.framework_currency_code, volumeName: 'Attributed volume', valueName: 'Impact', sdg, euObjectives: eu, format: (x) => escapeHtml(formatFixed(x, d)) }))] : []),
+    })), { currency: f.framework_currency_code, volumeName: 'Attributed volume', valueName: 'Impact', sdg, euObjectives: eu, format: (x) => escapeHtml(formatFigure(x, d)) }))] : []),
     section('Impacts', grid(impactHead, doc.impacts.map((r) => {
       const cells: Cell[] = [r.category_name, r.sub_category_name, r.super_indicator_name, r.indicator_name, r.unit_name,
         amount(r.indicator_value), amount(r.sub_category_volume), amount(r.impact), amount(r.attributed_volume)];
@@ -115,7 +115,7 @@ export function renderPositionHtml(doc: PositionDocument): string {
       return cells;
     }))),
     section('Totals per indicator', grid(['Indicator', 'Unit', 'Impact'], doc.totals.map((t) => [t.indicator_name, t.unit_name, amount(t.impact)]))),
-    `<footer>${escapeHtml(`Document ${doc.document} version ${doc.document_version}; figures rounded to ${d} decimals, ratios unrounded.`)}</footer>`,
+    `<footer>${escapeHtml(`Document ${doc.document} version ${doc.document_version}; figures rounded to ${d} decimals, ratios to ${RATIO_DECIMALS}; the JSON form holds the ratios unrounded.`)}</footer>`,
     '</main>',
     '</body>',
     '</html>',

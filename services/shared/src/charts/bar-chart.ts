@@ -5,6 +5,7 @@
  * the bars show (hidden from the eye, read by screen readers, and what tests compare the bars with).
  * Pure.
  */
+import { escapeHtml } from '../html.js';
 
 export interface Bar {
   label: string;
@@ -38,10 +39,6 @@ const BAR_AREA = 330;
 const ROW = 26;
 const BAR = 18;
 const MAX_LABEL = 34;
-
-export function escapeHtml(text: string): string {
-  return text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
-}
 
 /** The bar's length in the SVG's units: proportional to its value, the longest bar the whole area. */
 export function barLength(value: number, max: number): number {

@@ -4,8 +4,9 @@ import { CHART_STYLE } from '@green-impact/shared/charts/bar-chart';
 import { renderImpactCharts } from '@green-impact/shared/charts/impact-charts';
 import { DEFAULT_LANGUAGE } from '../reference/languages.js';
 import type { FrameworkRenderOptions } from './framework-options.js';
-import { escapeHtml as e, htmlLang } from './html.js';
-import { formatNumber } from './numbers.js';
+import { formatAmount, formatFigure, formatPercent } from '@green-impact/shared/figures';
+import { escapeHtml as e } from '@green-impact/shared/html';
+import { htmlLang } from './html.js';
 
 /**
  * The framework document as a self-contained HTML page: inline CSS, no scripts, no external assets,
@@ -58,14 +59,12 @@ const STYLE = [
   CHART_STYLE,
 ].join('');
 
-const G = '&#8239;'; // narrow no-break space grouping digits (see formatNumber)
-
 function summaryTable(s: FrameworkSummary, o: FrameworkRenderOptions): string {
   const amount = (x: number | undefined) =>
-    x === undefined ? `<td>not given for ${o.reportingYear}</td>` : `<td class="num">${formatNumber(x, o.decimals, G)} ${e(s.frameworkCurrencyCode)}</td>`;
+    x === undefined ? `<td>not given for ${o.reportingYear}</td>` : `<td class="num">${e(formatAmount(x, o.decimals, s.frameworkCurrencyCode))}</td>`;
   const percentage = s.frameworkActivePercentage === undefined
     ? `<td>not given for ${o.reportingYear}</td>`
-    : `<td class="num">${formatNumber(s.frameworkActivePercentage, o.decimals, G)}${G}%</td>`;
+    : `<td class="num">${formatPercent(s.frameworkActivePercentage, o.decimals)}</td>`;
   const proceeds = s.valueOutstandingFramework === undefined
     ? `not given for ${o.reportingYear}`
     : s.valueOutstandingFramework ? 'value outstanding' : 'allocated amount';
@@ -100,7 +99,7 @@ function charts(rows: FrameworkRow[], currency: string, o: FrameworkRenderOption
       sdg: r.sdg,
       euObjective: r.euObjective,
     })),
-    { currency, volumeName: 'Volume', valueName: 'Indicator value', sdg: o.sdgGoalsIncluded, euObjectives: o.euObjectivesIncluded, format: (x) => formatNumber(x, o.decimals, G) },
+    { currency, volumeName: 'Volume', valueName: 'Indicator value', sdg: o.sdgGoalsIncluded, euObjectives: o.euObjectivesIncluded, format: (x) => formatFigure(x, o.decimals) },
   );
 }
 
@@ -121,10 +120,10 @@ function rowsTable(rows: FrameworkRow[], currency: string, o: FrameworkRenderOpt
       '<tr>',
       `<td>${e(r.categoryName)}</td>`,
       `<td>${e(r.subCategoryName)}</td>`,
-      `<td class="num">${formatNumber(r.subCategoryVolume, o.decimals, G)}</td>`,
+      `<td class="num">${formatFigure(r.subCategoryVolume, o.decimals)}</td>`,
       `<td>${e(r.superIndicatorName)}</td>`,
       `<td>${e(r.indicatorName)}</td>`,
-      `<td class="num">${formatNumber(r.indicatorValue, o.decimals, G)}</td>`,
+      `<td class="num">${formatFigure(r.indicatorValue, o.decimals)}</td>`,
       `<td>${e(r.unitName)}</td>`,
       ...(o.sdgGoalsIncluded ? [`<td>${goalList(r.sdg)}</td>`] : []),
       ...(o.euObjectivesIncluded ? [`<td>${goalList(r.euObjective)}</td>`] : []),

@@ -2,7 +2,7 @@ import type { FrameworkDetail } from '@green-impact/proto/greenimpact/taxonomy/v
 import { Visibility } from '@green-impact/proto/greenimpact/common/v1/common';
 import { canonicalJson, type JsonValue } from '@green-impact/shared/canonical-json';
 import { yesNo, type FrameworkRenderOptions } from './framework-options.js';
-import { roundTo } from './numbers.js';
+import { roundTo } from '@green-impact/shared/figures';
 
 export const FRAMEWORK_DOCUMENT_VERSION = 1;
 

@@ -1,4 +1,4 @@
-import { formatNumber } from '../documents/numbers.js';
+import { decimalString } from '@green-impact/shared/figures';
 import type { DetailRow } from '../frameworks/rows.js';
 import { csv, num, text, type Cell } from './csv.js';
 
@@ -68,7 +68,7 @@ export function icmaTableCells<C>(input: IcmaTableInput, level: IcmaLevel, c: Ce
 }
 
 export function icmaTableCsv(input: IcmaTableInput, level: IcmaLevel, decimals: number): string {
-  const n = (value: number | null | undefined) => num(value === null || value === undefined ? null : formatNumber(value, decimals, ''));
+  const n = (value: number | null | undefined) => num(value === null || value === undefined ? null : decimalString(value, decimals));
   const cells: CellMaker<Cell> = { text, amount: n, percent: n, integer: (value) => num(value === null ? null : String(value)) };
   return csv(level === 'project' ? PROJECT_HEADER : PORTFOLIO_HEADER, icmaTableCells(input, level, cells));
 }

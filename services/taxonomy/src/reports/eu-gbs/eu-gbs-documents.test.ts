@@ -38,10 +38,10 @@ describe('EU GBS allocation report (Annex II)', () => {
     assert.equal(row(html, 'Total proceeds'), '1\u202f000.00');
     assert.equal(row(html, 'Allocated'), '850.00');
     assert.equal(row(html, 'Unallocated'), '150.00');
-    assert.equal(row(html, 'Taxonomy-aligned share of allocated proceeds'), '47.06 %');
-    assert.equal(row(html, 'Article 5 share of allocated proceeds'), '11.76 %');
+    assert.equal(row(html, 'Taxonomy-aligned share of allocated proceeds'), '47.06\u202f%');
+    assert.equal(row(html, 'Article 5 share of allocated proceeds'), '11.76\u202f%');
     assert.equal(row(html, 'Not assessed'), '50.00');
-    assert.match(html, /Article 5 of Regulation \(EU\) 2023\/2631 for 11\.76 % of the allocated proceeds \(100\.00 EUR\)/);
+    assert.match(html, /Article 5 of Regulation \(EU\) 2023\/2631 for 11\.76\u202f% of the allocated proceeds \(100\.00\u00a0EUR\)/);
     assert.match(html, /<h2>1\. General information<\/h2>/);
     assert.match(html, /<h2>2\. Important information<\/h2>/);
     assert.match(html, /<h2>3–4\. Allocation of proceeds<\/h2>/);
@@ -66,7 +66,7 @@ describe('EU GBS allocation report (Annex II)', () => {
   it('has no Article 5 statement when the pocket is not used', () => {
     const html = renderEuGbsAllocationReport({ ...input, allocations: input.allocations.filter((a) => a.projectIdentifier !== 'P-3') });
     assert.doesNotMatch(html, /flexibility of Article 5/);
-    assert.equal(row(html, 'Article 5 share of allocated proceeds'), '0.00 %');
+    assert.equal(row(html, 'Article 5 share of allocated proceeds'), '0.00\u202f%');
   });
 });
 
@@ -88,7 +88,7 @@ describe('EU GBS factsheet (Annex I) and impact report (Annex III)', () => {
   it('writes every section of Annex I, the intended allocation and the estimated impact totals', () => {
     const html = renderEuGbsFactsheet({ ...input, impacts, environmentalStrategy: 'Net zero by 2040.', reporting: null, otherInformation: null });
     assert.deepEqual(headings(html), ['1. General information', '2. Important information', '3. Environmental strategy and rationale', '4. Intended allocation of proceeds', '5. Environmental impact of proceeds (estimated)', '6. Reporting', '7. Other relevant information']);
-    assert.equal(row(html, 'Taxonomy-aligned share of allocated proceeds'), '47.06 %');
+    assert.equal(row(html, 'Taxonomy-aligned share of allocated proceeds'), '47.06\u202f%');
     assert.equal(total(html, 'GHG avoided'), '340.00');
     assert.equal(total(html, 'Renewable energy'), '1\u202f300.00');
     assert.match(html, /Net zero by 2040\./);

@@ -96,15 +96,15 @@ for (const db of testDatabases) {
       assert.equal(total(page, 'Total proceeds'), '1\u202f000.00');
       assert.equal(total(page, 'Allocated'), '850.00');
       assert.equal(total(page, 'Unallocated'), '150.00');
-      assert.equal(total(page, 'Taxonomy-aligned share of allocated proceeds'), '47.06 %');
-      assert.equal(total(page, 'Article 5 share of allocated proceeds'), '11.76 %');
+      assert.equal(total(page, 'Taxonomy-aligned share of allocated proceeds'), '47.06\u202f%');
+      assert.equal(total(page, 'Article 5 share of allocated proceeds'), '11.76\u202f%');
       assert.equal(total(page, 'Not assessed'), '50.00');
       assert.match(page, /<tr><th>Date of publication<\/th><td>2025-03-31<\/td><\/tr>/);
       assert.match(page, /<tr><th>Period reported<\/th><td>2024-01-01 to 2024-12-31<\/td><\/tr>/);
       assert.match(page, /<tr><th>Issuer LEI<\/th><td>HWUPKR0MPOU8FGXBT394<\/td><\/tr>/);
       assert.match(page, /<tr><th>External reviewer<\/th><td>Reviewer GmbH<\/td><\/tr>/);
       assert.match(page, /<tr><th>Where unallocated proceeds are placed<\/th><td>Money-market funds<\/td><\/tr>/);
-      assert.match(page, /Article 5 of Regulation \(EU\) 2023\/2631 for 11\.76 % of the allocated proceeds \(100\.00 EUR\)/);
+      assert.match(page, /Article 5 of Regulation \(EU\) 2023\/2631 for 11\.76\u202f% of the allocated proceeds \(100\.00\u00a0EUR\)/);
       assert.deepEqual([...page.matchAll(/<tr><td>(P-\d)<\/td>/g)].map((m) => m[1]), ['P-1', 'P-2', 'P-3', 'P-4']);
       assert.match(page, /<td>P-2<\/td><td>Wind<\/td><td>DK<\/td><td>refinancing<\/td>.*<td>Not aligned<\/td><td class="n">300\.00<\/td>/);
       assert.match(page, /<td>P-1<\/td>.*<td>CapEx<\/td>.*<td>Aligned<\/td><td class="n">400\.00<\/td>/);
@@ -116,7 +116,7 @@ for (const db of testDatabases) {
     it("renders the impact report (Annex III) with the issuer's share, and the factsheet (Annex I) with the expected values", async () => {
       const impact = await html('impact_report', { decimals: 0 });
       assert.match(impact, /<h2>5\. Environmental impact of bond proceeds<\/h2>/);
-      assert.match(impact, /<td>P-1<\/td><td>[^<]+<\/td><td>[^<]+<\/td><td class="n">250<\/td><td>measured; issuer&#39;s share 25\.00 %<\/td>/);
+      assert.match(impact, /<td>P-1<\/td><td>[^<]+<\/td><td>[^<]+<\/td><td class="n">250<\/td><td>measured; issuer&#39;s share 25\.00\u202f%<\/td>/);
       assert.match(impact, /<td>P-2<\/td><td>[^<]+<\/td><td>[^<]+<\/td><td class="n">400<\/td><td>expected<\/td>/);
       assert.match(impact, /<tr class="total"><td>[^<]+<\/td><td>[^<]+<\/td><td class="n">650<\/td><\/tr>/);
       const factsheet = await html('Factsheet', { publicationDate: undefined });
@@ -155,8 +155,8 @@ for (const db of testDatabases) {
       // Proceeds still 600, but no pocket now: P-3's 100 and P-4's 50 are not assessed.
       const page = await html('allocation_report');
       assert.equal(total(page, 'Not assessed'), '150.00');
-      assert.equal(total(page, 'Article 5 share of allocated proceeds'), '0.00 %');
-      assert.equal(total(page, 'Taxonomy-aligned share of allocated proceeds'), '47.06 %');
+      assert.equal(total(page, 'Article 5 share of allocated proceeds'), '0.00\u202f%');
+      assert.equal(total(page, 'Taxonomy-aligned share of allocated proceeds'), '47.06\u202f%');
     });
   });
 }

@@ -3,6 +3,7 @@ import type { DataSource } from 'typeorm';
 import type { Caller } from '@green-impact/shared/caller';
 import { EU_GBS_DOCUMENTS, type EuGbsDocument } from '@green-impact/shared/eu-green-bonds';
 import { FailedPreconditionError, InvalidArgumentError } from '@green-impact/shared/errors';
+import { formatPercent } from '@green-impact/shared/figures';
 import { date } from '../../frameworks/bond-report.js';
 import * as input from '../../frameworks/inputs.js';
 import { OWNED_MSG } from '../../frameworks/messages.js';
@@ -66,7 +67,7 @@ function methodology(r: DetailRow, share: number | undefined): string | null {
     r.baselineValue !== undefined ? `baseline ${r.baselineValue}` : '',
     r.emissionFactor !== undefined ? `emission factor ${r.emissionFactor}` : '',
     source,
-    share !== undefined ? `issuer's share ${(share * 100).toFixed(2)} %` : '',
+    share !== undefined ? `issuer's share ${formatPercent(share * 100, 2)}` : '',
   ].filter((p) => p !== '');
   return parts.length ? parts.join('; ') : null;
 }

@@ -1,6 +1,6 @@
 import { CHART_STYLE, renderBarChart } from '@green-impact/shared/charts/bar-chart';
-import { escapeHtml } from '../../documents/html.js';
-import { formatNumber } from '../../documents/numbers.js';
+import { formatAmount, formatFigure, formatPercent } from '@green-impact/shared/figures';
+import { escapeHtml } from '@green-impact/shared/html';
 import { isAligned, taxonomyAlignment, type TaxonomyAlignment, type TaxonomyLayer } from './taxonomy-layer.js';
 
 /**
@@ -39,7 +39,7 @@ export const PAGE_STYLE = [
   '@page{size:A4;margin:14mm 12mm}',
   'body{font:11pt/1.45 system-ui,sans-serif;color:#1b2b24;margin:0 auto;max-width:60rem;padding:1rem}',
   'table{border-collapse:collapse;width:100%;margin:.5rem 0 1rem}th,td{border:1px solid #d3dbd7;padding:.25rem .5rem;text-align:left}',
-  'td.n{text-align:right;font-variant-numeric:tabular-nums}',
+  'td.n{text-align:right;white-space:nowrap;font-variant-numeric:tabular-nums}',
   '@media print{body{padding:0}section{break-inside:avoid-page}}',
 ].join('');
 
@@ -58,6 +58,8 @@ export const ASSET_LABEL: Record<string, string> = { fixed_asset: 'Fixed asset',
 export interface Writers {
   e: (text: string) => string;
   amount: (v: number) => string;
+  /** An amount with its currency code after it, for prose (tables name the currency in their heading). */
+  money: (v: number, currencyCode: string) => string;
   pct: (v: number | null) => string;
   opt: (v: string | null) => string;
 }
@@ -66,8 +68,9 @@ export function writers(decimals: number): Writers {
   const e = escapeHtml;
   return {
     e,
-    amount: (v) => e(formatNumber(v, decimals)),
-    pct: (v) => (v === null ? '–' : `${e(formatNumber(v, 2))} %`),
+    amount: (v) => e(formatFigure(v, decimals)),
+    money: (v, currencyCode) => e(formatAmount(v, decimals, currencyCode)),
+    pct: (v) => (v === null ? '–' : e(formatPercent(v, 2))),
     opt: (v) => (v === null || v === '' ? 'Not given' : e(v)),
   };
 }
@@ -107,9 +110,9 @@ export function generalSection(bond: EuGbsBond, w: Writers): string {
 
 /** Section 2 of each annex: the designation statement, and the Article 5 statement when the pocket is used. */
 export function importantSection(bond: EuGbsBond, t: TaxonomyAlignment, w: Writers): string {
-  const { e, amount, pct } = w;
+  const { money, pct } = w;
   const article5 = t.article5 > 0
-    ? `<p>The issuer has used the flexibility of Article 5 of Regulation (EU) 2023/2631 for ${pct(t.article5Percent)} of the allocated proceeds (${amount(t.article5)} ${e(bond.currencyCode)}).</p>`
+    ? `<p>The issuer has used the flexibility of Article 5 of Regulation (EU) 2023/2631 for ${pct(t.article5Percent)} of the allocated proceeds (${money(t.article5, bond.currencyCode)}).</p>`
     : '';
   return [
     '<section><h2>2. Important information</h2>',

@@ -1,11 +1,13 @@
 import type { ImpactRecord, ImpactTotal, VolumeTotal } from '@green-impact/proto/greenimpact/portfolio/v1/portfolio';
-import { CHART_STYLE, escapeHtml } from '@green-impact/shared/charts/bar-chart';
+import { CHART_STYLE } from '@green-impact/shared/charts/bar-chart';
 import { renderImpactCharts, type ImpactChartRow } from '@green-impact/shared/charts/impact-charts';
-import { html, Html, page } from './html.js';
-import { pdfLink, PDF_LINK_STYLE } from './pdf.js';
+import { formatAmount, formatFigure, formatRatio, RATIO_DECIMALS } from '@green-impact/shared/figures';
+import { escapeHtml, html, Html } from '@green-impact/shared/html';
+import { page, pdfLink, PDF_LINK_STYLE } from '@green-impact/shared/page';
 
 /**
- * The impact report of a portfolio or of an investor (GET /reports/…, report-routes.ts), as ICMA's
+ * The impact report page of a portfolio or of an investor (RenderImpactReportPage; the gateway serves it at
+ * GET /reports/…, report-routes.ts), as ICMA's
  * Harmonised Framework has issuers report and investors read it: the totals per indicator and per sub
  * category, charts of them, the attribution of every position (P_f, D, P_f ÷ D, τ, FX rate) and each
  * record with its inputs, so any figure can be recomputed from the page. Pure.
@@ -24,17 +26,15 @@ export interface ImpactReport {
   stalePositions: number;
 }
 
-/** Figures as the documents write them: 2 decimals, digits grouped; ratios unrounded. */
-export function figure(value: number, decimals = 2): string {
-  const [whole, fraction] = Math.abs(value).toFixed(decimals).split('.') as [string, string | undefined];
-  const sign = value < 0 && Number(Math.abs(value).toFixed(decimals)) !== 0 ? '-' : '';
-  return `${sign}${whole.replace(/\B(?=(\d{3})+(?!\d))/g, ',')}${fraction !== undefined ? `.${fraction}` : ''}`;
-}
+/** Decimals of the page's figures (shared/figures.ts writes them, as every document does); ratios have RATIO_DECIMALS. */
+const DECIMALS = 2;
+const figure = (value: number) => formatFigure(value, DECIMALS);
+const amount = (value: number, currencyCode: string) => formatAmount(value, DECIMALS, currencyCode);
 
 const STYLE = `
 main{max-width:78rem}
 table.grid th{width:auto}
-td.n,th.n{text-align:right;white-space:nowrap;font-variant-numeric:tabular-nums}td.r{text-align:right;font-variant-numeric:tabular-nums;word-break:break-all}
+td.n,th.n{text-align:right;white-space:nowrap;font-variant-numeric:tabular-nums}
 table.grid{font-size:.9rem;margin-bottom:1rem}
 .formula{font-family:ui-monospace,SFMono-Regular,Menlo,Consolas,monospace;font-size:.9em}
 ${CHART_STYLE}
@@ -44,8 +44,8 @@ ${PDF_LINK_STYLE}
 `;
 
 const n = (value: number | string) => html`<td class="n">${value}</td>`;
-/** An unrounded ratio: long, so it may wrap. */
-const ratio = (value: number) => html`<td class="r">${value}</td>`;
+/** A ratio (FX rate, share, τ): RATIO_DECIMALS decimals, one line like every figure. */
+const ratio = (value: number) => n(formatRatio(value));
 const headN = (label: string) => html`<th scope="col" class="n">${label}</th>`;
 const head = (label: string) => html`<th scope="col">${label}</th>`;
 
@@ -57,9 +57,7 @@ function positions(records: ImpactRecord[]): Html {
   return html`<table class="grid"><caption>Attribution of each position: share = P_f ÷ D, then times τ</caption>
 <thead><tr>${head('Position')}${head('Asset')}${head('Framework')}${headN('Amount held')}${headN('FX rate')}${headN('P_f')}${headN('D')}${headN('Share P_f ÷ D')}${headN('Days held / in year')}${headN('τ')}${head('Computed at')}</tr></thead>
 <tbody>${rows.map(
-    (r) => html`<tr><th scope="row">${r.positionId}</th><td>${r.assetIdentifier}</td><td>${r.frameworkIdentifier}</td>${n(`${figure(r.positionAmount)} ${r.positionCurrencyCode}`)}${ratio(r.fxRate)}${n(
-      `${figure(r.positionAmountFrameworkCurrency)} ${r.frameworkCurrencyCode}`,
-    )}${n(`${figure(r.attributionDenominator)} ${r.frameworkCurrencyCode}`)}${ratio(r.attributionDenominator > 0 ? r.positionAmountFrameworkCurrency / r.attributionDenominator : 0)}${n(
+    (r) => html`<tr><th scope="row">${r.positionId}</th><td>${r.assetIdentifier}</td><td>${r.frameworkIdentifier}</td>${n(amount(r.positionAmount, r.positionCurrencyCode))}${ratio(r.fxRate)}${n(amount(r.positionAmountFrameworkCurrency, r.frameworkCurrencyCode))}${n(amount(r.attributionDenominator, r.frameworkCurrencyCode))}${ratio(r.attributionDenominator > 0 ? r.positionAmountFrameworkCurrency / r.attributionDenominator : 0)}${n(
       `${r.holdingDaysInYear} / ${r.daysInYear}`,
     )}${ratio(r.tau)}<td>${r.computedAt}${r.stale ? ' (stale: a recompute is on its way)' : ''}</td></tr>`,
   )}</tbody></table>`;
@@ -71,9 +69,7 @@ function records(all: ImpactRecord[]): Html {
   return html`<table class="grid"><caption>Impact of each position per sub category k and indicator i: impact = τ · (P_f ÷ D) · x(k,i); attributed volume = τ · (P_f ÷ D) · s(k)</caption>
 <thead><tr>${head('Position')}${head('Category')}${head('Sub category')}${head('Indicator')}${head('Unit')}${headN('x(k,i)')}${headN('s(k)')}${headN('Impact')}${headN('Attributed volume')}</tr></thead>
 <tbody>${sorted.map(
-    (r) => html`<tr><th scope="row">${r.positionId}</th><td>${r.categoryName}</td><td>${r.subCategoryName}</td><td>${r.indicatorName}</td><td>${r.unitName}</td>${n(figure(r.indicatorValue))}${n(
-      `${figure(r.subCategoryVolume)} ${r.frameworkCurrencyCode}`,
-    )}${n(figure(r.value))}${n(`${figure(r.attributedVolume)} ${r.frameworkCurrencyCode}`)}</tr>`,
+    (r) => html`<tr><th scope="row">${r.positionId}</th><td>${r.categoryName}</td><td>${r.subCategoryName}</td><td>${r.indicatorName}</td><td>${r.unitName}</td>${n(figure(r.indicatorValue))}${n(amount(r.subCategoryVolume, r.frameworkCurrencyCode))}${n(figure(r.value))}${n(amount(r.attributedVolume, r.frameworkCurrencyCode))}</tr>`,
   )}</tbody></table>`;
 }
 
@@ -112,12 +108,12 @@ ${r.stalePositions ? html`<p class="note">${r.stalePositions} ${r.stalePositions
 <tbody>${r.totals.map((t) => html`<tr><th scope="row">${t.indicatorName}</th><td>${t.unitName}</td>${n(figure(t.value))}${n(t.positionCount)}</tr>`)}</tbody></table>
 <h2>Attributed volume per sub category</h2>
 <table class="grid"><thead><tr>${head('Sub category')}${headN('Attributed volume')}</tr></thead>
-<tbody>${r.volumeTotals.map((v) => html`<tr><th scope="row">${v.subCategoryName}</th>${n(`${figure(v.attributedVolume)} ${v.currencyCode}`)}</tr>`)}</tbody></table>
+<tbody>${r.volumeTotals.map((v) => html`<tr><th scope="row">${v.subCategoryName}</th>${n(amount(v.attributedVolume, v.currencyCode))}</tr>`)}</tbody></table>
 ${r.records.length ? html`<h2>Charts</h2>${charts(r.records)}` : ''}
 <h2>Positions</h2>
 ${r.records.length ? positions(r.records) : html`<p>No position has impacts for ${r.year}.</p>`}
 <h2>Every figure and its inputs</h2>
 ${r.records.length ? records(r.records) : ''}
-<p class="sub">Figures rounded to 2 decimals; ratios unrounded. Read from the portfolio service when this page was served.</p>`;
+<p class="sub">Figures rounded to ${DECIMALS} decimals, ratios (FX rate, share, τ) to ${RATIO_DECIMALS}. Read from the portfolio service when this page was served.</p>`;
   return page(`Impact report ${r.year}: ${what}`, body, r.kind === 'portfolio' ? `Investor ${r.investorIdentifier}` : undefined, STYLE);
 }
