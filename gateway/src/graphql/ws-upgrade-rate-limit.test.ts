@@ -47,7 +47,8 @@ test('upgrades without a key count as the address anonymous requests: past its b
     for (const r of refused) {
       assert.equal(r.status, 429);
       assert.match(r.retryAfter ?? '', /^\d+$/);
-      assert.deepEqual(JSON.parse(r.body), { message: `Too many requests; retry in ${r.retryAfter} s.`, code: 'RESOURCE_EXHAUSTED' });
+      // The text an HTTP request refused by the same limit gets.
+      assert.deepEqual(JSON.parse(r.body), { message: `Too many requests without an API key from this address; retry in ${r.retryAfter} s.`, code: 'RESOURCE_EXHAUSTED' });
     }
   } finally {
     for (const a of answers) if ('opened' in a) a.opened.terminate();

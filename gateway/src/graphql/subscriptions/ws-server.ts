@@ -20,6 +20,8 @@ import { wsValidate } from './ws-validation.js';
 import { countUnparsed, WsOperationMetrics } from './ws-metrics.js';
 import { CLOSE_MAX_LIFETIME, CLOSE_TOKEN_EXPIRED, type OpenSocket, type OpenSockets } from './open-sockets.js';
 import { errorExtensions } from '../error-codes.js';
+import { refusalText } from '../../rate-limit/rate-limit-middleware.js';
+import type { Refusal } from '../../rate-limit/rate-limiter.js';
 
 export interface SubscriptionServerOptions {
   schema: GraphQLSchema;
@@ -44,7 +46,7 @@ export interface SubscriptionServerOptions {
    * its header's credential, else as its address's anonymous traffic; 429 beyond), connection_init counts
    * again when it brings a credential the upgrade did not, and each subscription counts as one request.
    */
-  admit: (request: { apiKey: string | undefined; address: string }) => Promise<{ retryAfterMs: number } | undefined>;
+  admit: (request: { apiKey: string | undefined; address: string }) => Promise<Refusal | undefined>;
   /** The client address a limit counts against (TRUST_PROXY honoured). */
   addressOf: (request: http.IncomingMessage) => string;
   /** As over HTTP: no introspection in production. */
@@ -133,7 +135,7 @@ export function attachSubscriptions(server: http.Server, options: SubscriptionSe
         socket.off('error', dropped);
         if (refusal) {
           refusedConnections.inc({ reason: 'rate_limited' });
-          const body = JSON.stringify({ message: `Too many requests; retry in ${retrySeconds(refusal)} s.`, code: 'RESOURCE_EXHAUSTED' });
+          const body = JSON.stringify({ message: `${refusalText(refusal)}; retry in ${retrySeconds(refusal)} s.`, code: 'RESOURCE_EXHAUSTED' });
           socket.end(
             `HTTP/1.1 429 Too Many Requests\r\nRetry-After: ${retrySeconds(refusal)}\r\nContent-Type: application/json\r\n` +
               `Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
