@@ -108,6 +108,21 @@ describe('GraphQL', () => {
     );
   });
 
+  test('a JSON literal in the document nested past the limit (within the 100-bracket scan) is BAD_USER_INPUT at validation', async () => {
+    const literal = '{a:'.repeat(MAX_JSON_DEPTH + 1) + '1' + '}'.repeat(MAX_JSON_DEPTH + 1);
+    const query = `mutation { mintNft(input: { network: "sepolia", name: "Deep", image: "https://example.org/i.png", attributes: [{ traitType: "deep", value: ${literal} }] }) { job { id } } }`;
+    const res = await fetch(`${t.baseUrl}/graphql`, {
+      method: 'POST',
+      headers: jsonHeaders(t.userKey, { accept: 'application/graphql-response+json' }),
+      body: JSON.stringify({ query }),
+    });
+    assert.equal(res.status, 400);
+    const body = (await res.json()) as { errors: { message: string; extensions: { code: string } }[] };
+    assert.equal(body.errors.length, 1);
+    assert.equal(body.errors[0]!.extensions.code, 'BAD_USER_INPUT');
+    assert.equal(body.errors[0]!.message, `A JSON value ${TOO_DEEP}`);
+  });
+
   test(`over the WebSocket, a JSON value nesting ${DEEP} levels is BAD_USER_INPUT`, async () => {
     // Raw graphql-transport-ws messages: a client library would stringify the variables, which overflows.
     const socket = new WebSocket(`${t.baseUrl.replace('http', 'ws')}/graphql`, 'graphql-transport-ws');
