@@ -5,7 +5,8 @@
 // 20,22,30) posts, with no API key, `query Q{...F0} fragment F0 on Query{...F1 ...F1} … fragment Fn on
 // Query{__typename}` (under 1 kB, 2^n selections when expanded) and, 20 ms later, GET /healthz: prints how
 // long each took to be answered. Before the limit rule measured each fragment once, each level doubled both
-// (2.1 s at 20 levels, 10 s at 22); a request not answered within FRAGMENT_TIMEOUT_MS (30 s) is reported so.
+// (2.1 s at 20 levels, 10 s at 22); a request not answered within FRAGMENT_TIMEOUT_MS (30 s) is reported so,
+// and the run exits 1 when a document was not refused with QUERY_TOO_COMPLEX or /healthz did not answer.
 import { startInProcess } from './lib/system.mjs';
 
 const LEVELS = (process.env.FRAGMENT_LEVELS ?? '20,22,30').split(',').map(Number);
@@ -43,6 +44,7 @@ try {
     const ms = (r) => (r ? `${r.ms.toFixed(1)} ms` : `not answered in ${TIMEOUT_MS} ms`);
     const code = answer ? /"code":"([A-Z_]+)"/.exec(answer.body)?.[1] : undefined;
     console.log(`[fragments] ${levels} levels (${query.length} bytes): refused in ${ms(answer)} (${answer?.status ?? '-'} ${code ?? ''}); /healthz meanwhile ${ms(health)}`);
+    if (code !== 'QUERY_TOO_COMPLEX' || !health) process.exitCode = 1;
   }
 } finally {
   await system.stop();
