@@ -1,12 +1,15 @@
 import express, { type NextFunction, type Request, type Response } from 'express';
 import { InvalidArgumentError } from '@green-impact/shared/errors';
+import { jsonTooDeep, tooDeepMessage } from './json-depth.js';
 
 const JSON_TYPES = ['application/json', 'application/*+json'];
 
 /**
  * Parses a JSON body of at most `limitBytes`. Body-parser's own failures (too large, not JSON, bad
  * charset) reach the error handler, which maps them to 413/400. With `requireJsonType`, a request
- * whose Content-Type is not JSON is refused with 400 instead of being silently left unparsed.
+ * whose Content-Type is not JSON is refused with 400 instead of being silently left unparsed. A body nested
+ * deeper than MAX_JSON_DEPTH is refused with 400 INVALID_ARGUMENT (BAD_USER_INPUT on /graphql) before any
+ * handler or serializer walks it.
  */
 export function jsonBody(limitBytes: number, options: { requireJsonType: boolean }) {
   const parse = express.json({ limit: limitBytes, strict: false, type: JSON_TYPES });
@@ -15,7 +18,11 @@ export function jsonBody(limitBytes: number, options: { requireJsonType: boolean
       next(new InvalidArgumentError('Content-Type must be application/json.'));
       return;
     }
-    parse(req, res, next);
+    parse(req, res, (err?: unknown) => {
+      if (err) return next(err);
+      if (jsonTooDeep(req.body)) return next(new InvalidArgumentError(tooDeepMessage('The request body')));
+      next();
+    });
   };
 }
 

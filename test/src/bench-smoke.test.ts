@@ -126,4 +126,12 @@ describe('benchmarks run end to end', { timeout: 600_000, skip: (await postgresA
     assert.deepEqual([bombs[1], bombs[3], bombs[6]], [bombs[2], bombs[4], bombs[5]]);
     assert.ok(Number(bombs[5]) > 0);
   });
+
+  it('npm run bench:fragments refuses each fragment DAG with QUERY_TOO_COMPLEX while /healthz answers', async () => {
+    const { code, output } = await run('bench/fragment-dags.mjs', { FRAGMENT_LEVELS: '20,40' }, 120_000);
+    assert.equal(code, 0, output.slice(-3000));
+    const lines = output.split('\n').filter((l) => l.startsWith('[fragments] '));
+    assert.equal(lines.length, 2, output.slice(-3000));
+    for (const line of lines) assert.match(line, /refused in [\d.]+ ms \(400 QUERY_TOO_COMPLEX\); \/healthz meanwhile [\d.]+ ms$/);
+  });
 });

@@ -1,4 +1,6 @@
 import { GraphQLScalarType, Kind, type ValueNode } from 'graphql';
+import { jsonTooDeep, tooDeepMessage } from '../json-depth.js';
+import { badInput } from './scalars.js';
 import {
   DocumentKind,
   JobKind,
@@ -281,11 +283,19 @@ function literal(node: ValueNode): unknown {
   }
 }
 
-/** The JSON scalar: any JSON value, passed through as it is. */
+/**
+ * The JSON scalar: any JSON value, passed through as it is; an input nested deeper than MAX_JSON_DEPTH is
+ * BAD_USER_INPUT (over the WebSocket too, where no HTTP body check runs).
+ */
 export const jsonScalar = new GraphQLScalarType({
   name: 'JSON',
   description: 'Any JSON value.',
   serialize: (value) => value,
-  parseValue: (value) => value,
-  parseLiteral: literal,
+  parseValue: shallowJson,
+  parseLiteral: (node) => shallowJson(literal(node)),
 });
+
+function shallowJson(value: unknown): unknown {
+  if (jsonTooDeep(value)) throw badInput(tooDeepMessage('A JSON value'));
+  return value;
+}

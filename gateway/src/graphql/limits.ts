@@ -19,6 +19,8 @@ import {
   type ValidationContext,
   type ValidationRule,
 } from 'graphql';
+import { Counter } from 'prom-client';
+import { metricsRegistry } from '@green-impact/shared/metrics';
 import { MAX_NODE_IDS } from './node-ids.js';
 import { MAX_PAGE } from './pagination.js';
 
@@ -42,6 +44,12 @@ import { MAX_PAGE } from './pagination.js';
  *   refused before it reaches a service, whatever its estimated cost.
  * - Introspection fields are not measured: their size is the schema's (and introspection is off in
  *   production).
+ * - **Work**: the measure costs what the document costs, not what it expands to. Each fragment is walked
+ *   once per context (its type and the page size it is spread under) and remembered, so 40 fragments
+ *   each spreading the next twice are 40 walks, not 2^40 (issue 46). The rule visits at most
+ *   MAX_VISITED_SELECTIONS selections per document; past that the document is refused unmeasured.
+ *   graphql-js's own rules (OverlappingFieldsCanBeMerged, NoFragmentCycles, NoUnusedFragments…) collect
+ *   fragments with a visited set and a work budget (graphql 16.15), so they stay linear on such documents.
  */
 export interface QueryLimits {
   maxDepth: number;
@@ -52,9 +60,9 @@ export interface QueryLimits {
   maxAliases: number;
   /** Fields an operation may ask for at its root: GRAPHQL_MAX_ROOT_FIELDS. */
   maxRootFields: number;
+  /** Selections the rule may visit in one document (MAX_VISITED_SELECTIONS); past it the document is refused. */
+  maxVisitedSelections: number;
 }
-
-export const DEFAULT_QUERY_LIMITS: QueryLimits = { maxDepth: 12, maxCost: 250_000, defaultListSize: 10, maxAliases: 30, maxRootFields: 20 };
 
 /** What one distinct root field adds to the cost besides its fields: the backend call it makes. */
 export const CALL_COST = 10;
@@ -62,47 +70,107 @@ export const CALL_COST = 10;
 /** Also protects parse itself: graphql-js recurses per nesting level, so a huge document must stop early. */
 export const MAX_QUERY_TOKENS = 10_000;
 
+/**
+ * Selections the limit rule may visit for one document, whatever its fragments: each fragment is measured
+ * once per context (its parent type and page size), so an honest document visits each of its selections a
+ * few times at most, and a document that would need more is refused unmeasured (QUERY_TOO_COMPLEX).
+ */
+export const MAX_VISITED_SELECTIONS = 4 * MAX_QUERY_TOKENS;
+
+export const DEFAULT_QUERY_LIMITS: QueryLimits = {
+  maxDepth: 12,
+  maxCost: 250_000,
+  defaultListSize: 10,
+  maxAliases: 30,
+  maxRootFields: 20,
+  maxVisitedSelections: MAX_VISITED_SELECTIONS,
+};
+
+/** Work done by the rule, so tests (and operators) can see it stay linear in the document. */
+export const limitVisits = new Counter({
+  name: 'gateway_graphql_limit_visited_selections_total',
+  help: 'Selections (fields, fragment spreads, inline fragments) the GraphQL query-limit rule visited.',
+  registers: [metricsRegistry],
+});
+
 export function queryLimitRules(limits: QueryLimits = DEFAULT_QUERY_LIMITS): ValidationRule[] {
   return [
-    (context: ValidationContext) => ({
-      OperationDefinition(operation: OperationDefinitionNode) {
-        const measure = new Measure(context, limits);
-        const root = context.getSchema().getRootType(operation.operation);
-        const { depth, cost: fields } = measure.selection(operation.selectionSet, root ?? undefined, 0, new Set());
-        const roots = measure.rootFields(operation.selectionSet, new Set());
-        const calls = new Set(roots.map((f) => print({ ...f, alias: undefined, selectionSet: undefined, directives: [] }))).size;
-        const cost = fields + CALL_COST * calls;
-        const name = operation.name ? `Operation ${operation.name.value}` : 'The operation';
-        const refuse = (message: string) =>
-          context.reportError(new GraphQLError(message, { nodes: [operation], extensions: { code: 'QUERY_TOO_COMPLEX' } }));
-        if (depth > limits.maxDepth) {
-          refuse(`${name} is nested ${depth} levels deep; at most ${limits.maxDepth} are allowed.`);
-        } else if (measure.aliases > limits.maxAliases) {
-          refuse(
-            `${name} has ${measure.aliases} aliased fields; at most ${limits.maxAliases} are allowed (GRAPHQL_MAX_ALIASES). ` +
-              'Ask for a field once and reuse its answer.',
-          );
-        } else if (roots.length > limits.maxRootFields) {
-          refuse(
-            `${name} asks for ${roots.length} root fields; at most ${limits.maxRootFields} are allowed (GRAPHQL_MAX_ROOT_FIELDS). ` +
-              'Split it into several requests.',
-          );
-        } else if (cost > limits.maxCost) {
-          refuse(
-            `${name} could return about ${Math.round(cost)} fields; at most ${limits.maxCost} are allowed. ` +
-              'Ask for fewer fields or smaller pages (first).',
-          );
-        }
-        return false;
-      },
-    }),
+    (context: ValidationContext) => {
+      // One measure per document: a fragment spread by several operations is measured once.
+      const measure = new Measure(context, limits);
+      return {
+        OperationDefinition(operation: OperationDefinitionNode) {
+          const name = operation.name ? `Operation ${operation.name.value}` : 'The operation';
+          const refuse = (message: string) =>
+            context.reportError(new GraphQLError(message, { nodes: [operation], extensions: { code: 'QUERY_TOO_COMPLEX' } }));
+          let measured: Measured;
+          let roots: { count: number; calls: number };
+          try {
+            const root = context.getSchema().getRootType(operation.operation);
+            measured = measure.selection(operation.selectionSet, root ?? undefined);
+            roots = measure.rootFields(operation.selectionSet);
+          } catch (err) {
+            if (!(err instanceof OverBudget)) throw err;
+            refuse(`${name} is too complex to measure: its fragments expand past ${limits.maxVisitedSelections} selections. Spread fewer fragments.`);
+            return false;
+          } finally {
+            measure.flush();
+          }
+          const cost = measured.cost + CALL_COST * roots.calls;
+          if (measured.depth > limits.maxDepth) {
+            refuse(`${name} is nested ${measured.depth} levels deep; at most ${limits.maxDepth} are allowed.`);
+          } else if (measured.aliases > limits.maxAliases) {
+            refuse(
+              `${name} has ${measured.aliases} aliased fields; at most ${limits.maxAliases} are allowed (GRAPHQL_MAX_ALIASES). ` +
+                'Ask for a field once and reuse its answer.',
+            );
+          } else if (roots.count > limits.maxRootFields) {
+            refuse(
+              `${name} asks for ${roots.count} root fields; at most ${limits.maxRootFields} are allowed (GRAPHQL_MAX_ROOT_FIELDS). ` +
+                'Split it into several requests.',
+            );
+          } else if (cost > limits.maxCost) {
+            refuse(
+              `${name} could return about ${about(cost)} fields; at most ${limits.maxCost} are allowed. ` +
+                'Ask for fewer fields or smaller pages (first).',
+            );
+          }
+          return false;
+        },
+      };
+    },
   ];
 }
 
+/**
+ * What a selection set asks for: `depth` levels of fields below it, its estimated `cost`, its aliased
+ * fields (a fragment's count each time it is spread).
+ */
+interface Measured {
+  depth: number;
+  cost: number;
+  aliases: number;
+}
+
+/** Thrown when a document's measure would visit more than MAX_VISITED_SELECTIONS selections. */
+class OverBudget extends Error {}
+
+const NOTHING: Measured = { depth: 0, cost: 0, aliases: 0 };
+
+/**
+ * Measures selection sets, each fragment once per context: a fragment's measure depends on its type
+ * condition (its parent) and the page size of the connection it is spread in, never on where it is
+ * spread otherwise, so it is memoised by those and reused for every further spread. A document of 40
+ * fragments each spreading the next twice costs 40 fragment walks, not 2^40.
+ */
 class Measure {
   private readonly fragments: Map<string, FragmentDefinitionNode>;
-  /** Aliased fields met while measuring (a fragment counts each time it is spread). */
-  aliases = 0;
+  private readonly measured = new Map<string, Measured>();
+  private readonly rootCounts = new Map<string, number>();
+  /** Fragments being measured: a spread of one of them is a cycle (reported by NoFragmentCyclesRule). */
+  private readonly open = new Set<string>();
+  private visited = 0;
+  private counted = 0;
 
   constructor(
     private readonly context: ValidationContext,
@@ -116,61 +184,125 @@ class Measure {
     );
   }
 
-  /** Depth and cost of a selection set; `seen` guards against fragment cycles (reported by another rule). */
-  selection(
-    set: SelectionSetNode,
-    parent: GraphQLOutputType | undefined,
-    level: number,
-    seen: Set<string>,
-    pageSize?: number,
-  ): { depth: number; cost: number } {
-    let depth = level;
+  /** Adds the selections visited since the last flush to the counter. */
+  flush(): void {
+    limitVisits.inc(this.visited - this.counted);
+    this.counted = this.visited;
+  }
+
+  private visit(): void {
+    if (++this.visited > this.limits.maxVisitedSelections) throw new OverBudget();
+  }
+
+  /** Depth (levels below `set`), cost and aliases of a selection set. */
+  selection(set: SelectionSetNode, parent: GraphQLOutputType | undefined, pageSize?: number): Measured {
+    let depth = 0;
     let cost = 0;
+    let aliases = 0;
     for (const node of set.selections) {
-      let inner: { depth: number; cost: number };
+      this.visit();
+      let inner: Measured;
       if (node.kind === Kind.FIELD) {
-        inner = this.field(node, parent, level, seen, pageSize);
+        inner = this.field(node, parent, pageSize);
       } else if (node.kind === Kind.INLINE_FRAGMENT) {
         const typed = node.typeCondition ? this.context.getSchema().getType(node.typeCondition.name.value) : parent;
-        inner = this.selection(node.selectionSet, (typed as GraphQLOutputType | undefined) ?? parent, level, seen, pageSize);
+        inner = this.selection(node.selectionSet, (typed as GraphQLOutputType | undefined) ?? parent, pageSize);
       } else {
-        const fragment = this.fragments.get(node.name.value);
-        if (!fragment || seen.has(fragment.name.value)) continue;
-        const typed = this.context.getSchema().getType(fragment.typeCondition.name.value) as GraphQLOutputType | undefined;
-        inner = this.selection(fragment.selectionSet, typed ?? parent, level, new Set([...seen, fragment.name.value]), pageSize);
+        inner = this.spread(node.name.value, parent, pageSize);
       }
       depth = Math.max(depth, inner.depth);
       cost += inner.cost;
+      aliases += inner.aliases;
     }
-    return { depth, cost };
+    return { depth, cost, aliases };
   }
 
-  /** The fields of a root selection, through fragments; __typename and introspection make no call. */
-  rootFields(set: SelectionSetNode, seen: Set<string>): FieldNode[] {
-    return set.selections.flatMap((node): FieldNode[] => {
-      if (node.kind === Kind.FIELD) return node.name.value.startsWith('__') ? [] : [node];
-      if (node.kind === Kind.INLINE_FRAGMENT) return this.rootFields(node.selectionSet, seen);
-      const fragment = this.fragments.get(node.name.value);
-      if (!fragment || seen.has(fragment.name.value)) return [];
-      return this.rootFields(fragment.selectionSet, new Set([...seen, fragment.name.value]));
-    });
+  /** A fragment's measure, walked the first time it is met in this context and remembered. */
+  private spread(name: string, parent: GraphQLOutputType | undefined, pageSize: number | undefined): Measured {
+    const fragment = this.fragments.get(name);
+    if (!fragment || this.open.has(name)) return NOTHING;
+    const typed = (this.context.getSchema().getType(fragment.typeCondition.name.value) as GraphQLOutputType | undefined) ?? parent;
+    const key = `${name}\u0000${typed ? getNamedType(typed).name : ''}\u0000${pageSize ?? ''}`;
+    let known = this.measured.get(key);
+    if (!known) {
+      this.open.add(name);
+      try {
+        known = this.selection(fragment.selectionSet, typed, pageSize);
+      } finally {
+        this.open.delete(name);
+      }
+      this.measured.set(key, known);
+    }
+    return known;
+  }
+
+  /**
+   * The root fields of an operation through fragments: how many (a fragment's each time it is spread) and
+   * how many distinct calls (name and arguments); __typename and introspection make no call. Each
+   * fragment is walked once for its count and once for its calls.
+   */
+  rootFields(set: SelectionSetNode): { count: number; calls: number } {
+    const calls = new Set<string>();
+    const reached = new Set<string>();
+    const collect = (selections: SelectionSetNode): void => {
+      for (const node of selections.selections) {
+        this.visit();
+        if (node.kind === Kind.FIELD) {
+          if (!node.name.value.startsWith('__')) calls.add(print({ ...node, alias: undefined, selectionSet: undefined, directives: [] }));
+        } else if (node.kind === Kind.INLINE_FRAGMENT) {
+          collect(node.selectionSet);
+        } else if (!reached.has(node.name.value)) {
+          reached.add(node.name.value);
+          const fragment = this.fragments.get(node.name.value);
+          if (fragment) collect(fragment.selectionSet);
+        }
+      }
+    };
+    collect(set);
+    return { count: this.rootCount(set), calls: calls.size };
+  }
+
+  private rootCount(set: SelectionSetNode): number {
+    let count = 0;
+    for (const node of set.selections) {
+      this.visit();
+      if (node.kind === Kind.FIELD) count += node.name.value.startsWith('__') ? 0 : 1;
+      else if (node.kind === Kind.INLINE_FRAGMENT) count += this.rootCount(node.selectionSet);
+      else {
+        const name = node.name.value;
+        const fragment = this.fragments.get(name);
+        if (!fragment || this.open.has(name)) continue;
+        let known = this.rootCounts.get(name);
+        if (known === undefined) {
+          this.open.add(name);
+          try {
+            known = this.rootCount(fragment.selectionSet);
+          } finally {
+            this.open.delete(name);
+          }
+          this.rootCounts.set(name, known);
+        }
+        count += known;
+      }
+    }
+    return count;
   }
 
   /**
    * A connection's page size (its `first`) applies to the list inside it (`nodes`), passed down as
    * `pageSize`; any other list takes its own `first` or the default.
    */
-  private field(node: FieldNode, parent: GraphQLOutputType | undefined, level: number, seen: Set<string>, pageSize?: number) {
-    if (node.alias && node.alias.value !== node.name.value) this.aliases++;
+  private field(node: FieldNode, parent: GraphQLOutputType | undefined, pageSize?: number): Measured {
+    const aliased = node.alias && node.alias.value !== node.name.value ? 1 : 0;
     // Introspection (__schema, __type) is as big as the schema and no bigger: it is not measured.
-    if (!node.selectionSet || node.name.value.startsWith('__')) return { depth: level + 1, cost: 1 };
+    if (!node.selectionSet || node.name.value.startsWith('__')) return { depth: 1, cost: 1, aliases: aliased };
     const definition = fieldOf(parent, node.name.value);
     const type = definition?.type;
     const named = type ? getNamedType(type) : undefined;
     const connection = named !== undefined && named.name.endsWith('Connection');
-    const inner = this.selection(node.selectionSet, named, level + 1, seen, connection ? this.listSize(node, definition) : undefined);
+    const inner = this.selection(node.selectionSet, named, connection ? this.listSize(node, definition) : undefined);
     const many = type !== undefined && isListType(getNullableType(type)) ? (pageSize ?? this.listSize(node, definition)) : 1;
-    return { depth: inner.depth, cost: 1 + many * inner.cost };
+    return { depth: inner.depth + 1, cost: 1 + many * inner.cost, aliases: aliased + inner.aliases };
   }
 
   /**
@@ -189,6 +321,11 @@ class Measure {
     const fallback = definition?.args.find((a) => a.name === 'first')?.defaultValue;
     return typeof fallback === 'number' ? fallback : this.limits.defaultListSize;
   }
+}
+
+/** A count for a message: exact while it is, else its power of ten (a 40-level fragment DAG's cost is 10^40). */
+function about(n: number): string {
+  return n < 1e15 ? String(Math.round(n)) : `10^${Math.floor(Math.log10(n))}`;
 }
 
 function fieldOf(parent: GraphQLOutputType | undefined, name: string): GraphQLField<unknown, unknown> | undefined {

@@ -34,7 +34,8 @@ function significantDigits(text: string): number {
   return text.replace(/^-/, '').replace('.', '').replace(/^0+/, '').replace(/0+$/, '').length;
 }
 
-function badInput(message: string): GraphQLError {
+/** A scalar's refusal of a client's value (graphql-js reports it as a variable or argument error). */
+export function badInput(message: string): GraphQLError {
   return new GraphQLError(message, { extensions: { code: 'BAD_USER_INPUT' } });
 }
 

@@ -27,7 +27,7 @@ const REFUSED_NEW_KEY: Partial<Record<LimitName, string>> = {
 };
 
 /** The text of a 429, without its "retry in". */
-function refusalText(refusal: Refusal): string {
+export function refusalText(refusal: Refusal): string {
   return (refusal.keyed && REFUSED_NEW_KEY[refusal.limit]) || REFUSED[refusal.limit];
 }
 

@@ -21,6 +21,8 @@ import { countUnparsed, WsOperationMetrics } from './ws-metrics.js';
 import { CLOSE_MAX_LIFETIME, CLOSE_TOKEN_EXPIRED, type OpenSocket, type OpenSockets } from './open-sockets.js';
 import { errorExtensions } from '../error-codes.js';
 import { AccountStreams } from './account-streams.js';
+import { refusalText } from '../../rate-limit/rate-limit-middleware.js';
+import type { Refusal } from '../../rate-limit/rate-limiter.js';
 
 export interface SubscriptionServerOptions {
   schema: GraphQLSchema;
@@ -45,10 +47,11 @@ export interface SubscriptionServerOptions {
   /** Where authenticated sockets are registered, so identity's events can end them (open-sockets.ts). */
   sockets: OpenSockets;
   /**
-   * The HTTP rate limits, applied to sockets too: opening a connection and starting a subscription each
-   * count as one request of the key (and of the address for refused keys).
+   * The HTTP rate limits, applied to sockets too: the upgrade request counts before anything else (with
+   * its header's credential, else as its address's anonymous traffic; 429 beyond), connection_init counts
+   * again when it brings a credential the upgrade did not, and each subscription counts as one request.
    */
-  admit: (request: { apiKey: string | undefined; address: string }) => Promise<{ retryAfterMs: number } | undefined>;
+  admit: (request: { apiKey: string | undefined; address: string }) => Promise<Refusal | undefined>;
   /** The client address a limit counts against (TRUST_PROXY honoured). */
   addressOf: (request: http.IncomingMessage) => string;
   /** As over HTTP: no introspection in production. */
@@ -62,6 +65,11 @@ const CLOSE_GRACE_MS = 1_000;
 export const CLOSE_TOO_MANY_REQUESTS = 4429;
 
 const retrySeconds = (refusal: { retryAfterMs: number }) => Math.max(1, Math.ceil(refusal.retryAfterMs / 1000));
+
+const headerOf = (req: http.IncomingMessage, name: string) => {
+  const value = req.headers[name];
+  return typeof value === 'string' ? value : undefined;
+};
 
 export interface SubscriptionServer {
   /** Completes every subscription and closes every socket (1001 going away). */
@@ -102,7 +110,7 @@ const refusedSubscriptions = new Counter({
 });
 const refusedConnections = new Counter({
   name: 'gateway_graphql_ws_refused_total',
-  help: 'graphql-ws connections closed at connection_init, by reason.',
+  help: 'graphql-ws connections refused (rate_limited: at the upgrade or connection_init) or closed at connection_init, by reason.',
   labelNames: ['reason'] as const,
   registers: [metricsRegistry],
 });
@@ -119,13 +127,42 @@ export function attachSubscriptions(server: http.Server, options: SubscriptionSe
   const wss = new WebSocketServer({ noServer: true, maxPayload: options.maxPayloadBytes });
   const gauge = { size: () => wss.clients.size };
   openConnections.add(gauge);
+  /** The credential each upgrade was counted with, so connection_init does not count it twice. */
+  const countedAtUpgrade = new WeakMap<http.IncomingMessage, string | undefined>();
   const onUpgrade = (req: http.IncomingMessage, socket: Duplex, head: Buffer) => {
     const path = (req.url ?? '').split('?')[0];
     if (path !== '/graphql') {
       socket.end('HTTP/1.1 404 Not Found\r\nConnection: close\r\nContent-Length: 0\r\n\r\n');
       return;
     }
-    wss.handleUpgrade(req, socket, head, (ws) => wss.emit('connection', ws, req));
+    // Counted as a request before anything else, as HTTP requests are: with the upgrade's own credential
+    // (X-Api-Key or Authorization), else as its address's anonymous traffic. A client that opens sockets
+    // and never sends connection_init is held to the same limits as one that sends requests.
+    const credential = credentialOf(headerOf(req, 'x-api-key'), headerOf(req, 'authorization'));
+    // Until ws takes the socket over, a reset must not be an unhandled 'error'.
+    const dropped = () => socket.destroy();
+    socket.on('error', dropped);
+    options.admit({ apiKey: credential, address: options.addressOf(req) }).then(
+      (refusal) => {
+        socket.off('error', dropped);
+        if (refusal) {
+          refusedConnections.inc({ reason: 'rate_limited' });
+          const body = JSON.stringify({ message: `${refusalText(refusal)}; retry in ${retrySeconds(refusal)} s.`, code: 'RESOURCE_EXHAUSTED' });
+          socket.end(
+            `HTTP/1.1 429 Too Many Requests\r\nRetry-After: ${retrySeconds(refusal)}\r\nContent-Type: application/json\r\n` +
+              `Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+          );
+          return;
+        }
+        countedAtUpgrade.set(req, credential);
+        wss.handleUpgrade(req, socket, head, (ws) => wss.emit('connection', ws, req));
+      },
+      (err: unknown) => {
+        socket.off('error', dropped);
+        log.warn({ err }, 'graphql-ws upgrade refused: the rate limiter failed');
+        socket.end('HTTP/1.1 503 Service Unavailable\r\nConnection: close\r\nContent-Length: 0\r\n\r\n');
+      },
+    );
   };
   server.on('upgrade', onUpgrade);
 
@@ -200,7 +237,10 @@ export function attachSubscriptions(server: http.Server, options: SubscriptionSe
         const bearerHeader = ctx.extra.request.headers.authorization;
         const authorization = typeof bearerParam === 'string' ? bearerParam : typeof bearerHeader === 'string' ? bearerHeader : undefined;
         const address = options.addressOf(ctx.extra.request);
-        const refusal = await options.admit({ apiKey: credentialOf(apiKey, authorization), address });
+        const credential = credentialOf(apiKey, authorization);
+        // The upgrade was counted; connection_init counts again only for a credential the upgrade did not carry.
+        const counted = countedAtUpgrade.has(ctx.extra.request) && countedAtUpgrade.get(ctx.extra.request) === credential;
+        const refusal = counted ? undefined : await options.admit({ apiKey: credential, address });
         if (refusal) {
           refusedConnections.inc({ reason: 'rate_limited' });
           await ctx.extra.socket.close(CLOSE_TOO_MANY_REQUESTS, `Too many requests; retry in ${retrySeconds(refusal)} s.`);

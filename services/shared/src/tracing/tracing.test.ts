@@ -18,15 +18,25 @@ import { initTracing, tracingRequested } from './tracing.js';
 const SERVICE = 'greenimpact.identity.v1.IdentityService';
 const TOPIC = 'trace.jobs';
 
-/** Waits until the exporter holds `n` finished spans of the trace. */
-async function spansOf(exporter: InMemorySpanExporter, traceId: string, n: number): Promise<ReadableSpan[]> {
+/** Waits until `pick` finds what it needs among the exporter's finished spans; `what` names it in a failure. */
+async function finished<T>(exporter: InMemorySpanExporter, pick: (spans: ReadableSpan[]) => T | undefined, what: () => string): Promise<T> {
   const deadline = Date.now() + 5_000;
   for (;;) {
-    const spans = exporter.getFinishedSpans().filter((s) => s.spanContext().traceId === traceId);
-    if (spans.length >= n) return spans;
-    if (Date.now() > deadline) assert.fail(`expected ${n} spans of trace ${traceId}, got ${spans.map((s) => s.name).join(', ')}`);
+    const found = pick(exporter.getFinishedSpans());
+    if (found !== undefined) return found;
+    if (Date.now() > deadline) assert.fail(what());
     await sleep(20);
   }
+}
+
+/** Waits until the exporter holds `n` finished spans of the trace. */
+function spansOf(exporter: InMemorySpanExporter, traceId: string, n: number): Promise<ReadableSpan[]> {
+  const of = (spans: ReadableSpan[]) => spans.filter((s) => s.spanContext().traceId === traceId);
+  return finished(
+    exporter,
+    (spans) => (of(spans).length >= n ? of(spans) : undefined),
+    () => `expected ${n} spans of trace ${traceId}, got ${of(exporter.getFinishedSpans()).map((s) => s.name).join(', ')}`,
+  );
 }
 
 const parentOf = (s: ReadableSpan) => s.parentSpanContext?.spanId;
@@ -144,8 +154,12 @@ describe('trace context across HTTP → gRPC → bus → consumer (in-memory exp
   it('gives the HTTP request, the gRPC call, the publish and the consumer one trace, parent by parent', async () => {
     const res = await fetch(`${url}/v1/call?api_key=secret`, { method: 'POST' });
     assert.equal(res.status, 200);
-    const httpSpan = exporter.getFinishedSpans().find((s) => s.kind === SpanKind.SERVER && s.attributes['url.path'] === '/v1/call');
-    assert.ok(httpSpan, 'an HTTP server span');
+    // The server span ends when the response has been written, which the client may see first: waited for.
+    const httpSpan = await finished(
+      exporter,
+      (spans) => spans.find((s) => s.kind === SpanKind.SERVER && s.attributes['url.path'] === '/v1/call'),
+      () => 'an HTTP server span',
+    );
     const traceId = httpSpan.spanContext().traceId;
     const spans = await spansOf(exporter, traceId, 5);
     const byKind = (kind: SpanKind) => spans.filter((s) => s.kind === kind);
