@@ -51,13 +51,14 @@ for (const db of testDatabases) {
       const ids = jobs.map((j) => BigInt(j.nft!.nftId));
       for (let i = 1; i < ids.length; i++) assert.equal(ids[i], ids[0]! + BigInt(i), 'consecutive token ids in the order the mints were queued');
       for (const [i, job] of jobs.entries()) {
+        assert.equal(job.nft!.certificatePdfCid, '', "nothing drawn on the job's path");
         const nft = (await h.client.getNft({ guid: job.nft!.guid }, { caller: h.alice })).nft!;
         assert.equal(nft.nftId, job.nft!.nftId, 'the stored NFT has the id its job reports');
         assert.equal(nft.nftJson!.name, `Batch certificate ${i}`);
         assert.equal(await tokenUri(sepolia(), nft.nftId), `ipfs://${nft.nftIpfsHash}`, 'each token has its own metadata URI');
         assert.equal(uris[i], `ipfs://${nft.nftIpfsHash}`, 'entry i of the call is mint i');
         assert.equal((await ownerOf(sepolia(), nft.nftId))!.toLowerCase(), sepolia().signerAddress.toLowerCase(), 'minted to the custody wallet');
-        assert.ok(nft.certificatePdfCid && nft.certificateJpgCid, 'each NFT has its certificates');
+        assert.ok(nft.certificatePdfCid && nft.certificateJpgCid, 'each NFT has its certificates, drawn by this first read');
         assert.equal(nft.nftTxHash, job.txHash);
       }
       // The gas is shared out: each member reports its part of the one transaction.
