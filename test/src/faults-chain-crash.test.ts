@@ -415,8 +415,8 @@ describe('chain replicas on PostgreSQL and Kafka: killed mid-batch, refused tran
         `SELECT id, status, tx_hash, payload->>'guid' AS guid FROM chain.jobs WHERE id = ANY($1)`,
         [accepted],
       )).rows;
-    // Killed once a batch is mined on the node while its mints are not all settled (certificates are drawn
-    // between the two, about half a second each): the crash this batching adds.
+    // Killed once a batch is mined on the node while mints are still to settle (the 40 are accepted 8 at a
+    // time, so later batches are still queued or mined but unsettled): the crash this batching adds.
     await until(
       async () => ({ mined: await chain.getTransactionCount(SIGNER, 'latest'), completed: (await mints()).filter((r) => r.status === 'completed').length }),
       ({ mined, completed }) => mined > nonceBefore && completed < N - 8,
