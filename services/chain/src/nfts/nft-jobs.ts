@@ -1,7 +1,7 @@
 import type { TransactionReceipt } from 'ethers';
 import type { EntityManager } from 'typeorm';
 import type { Logger } from '@green-impact/shared/logger';
-import { encodeMint, encodeMintMany, encodeTransfer, mintedTokenId, mintedTokenIds } from '../contracts/nft-contract.js';
+import { encodeMint, encodeMintDigests, encodeMintMany, encodeTransfer, mintedTokenId, mintedTokenIds } from '../contracts/nft-contract.js';
 import type { JobRow } from '../jobs/entities.js';
 import type { NftBatchPayload, NftBatchResult, NftMintPayload, NftTransferPayload } from '../jobs/job-types.js';
 import type { StoredOutcome } from '../jobs/job-view.js';
@@ -38,17 +38,18 @@ export class NftJobs {
   }
 
   /**
-   * An NFT batch (kind nft_batch): its members' mints in one mintMany. When it is mined, every member's
+   * An NFT batch (kind nft_batch): its members' mints in one mintDigests (metadata stored as digests) or,
+   * on a contract deployed before it, one mintMany. When it is mined, every member's
    * NFT is made here (token ids in the receipt's Transfer order), and kept in the batch's result; the members are settled from it when
    * the batch is final (job-batches.ts batchSettlement).
    */
   planBatch(job: JobRow, network: ChainNetwork): WritePlan {
     const contract = requireAddress(network.contracts.nft, 'NFT', network);
-    const { mints } = job.payload as unknown as NftBatchPayload;
+    const { mints, digests } = job.payload as unknown as NftBatchPayload;
     return {
       type: 'write',
       to: contract,
-      data: encodeMintMany(mints),
+      data: digests ? encodeMintDigests(mints) : encodeMintMany(mints),
       complete: async (receipt) => {
         const ids = mintedTokenIds(receipt.logs, contract);
         if (ids.length !== mints.length) throw new Error(`mintMany ${receipt.hash} minted ${ids.length} tokens for ${mints.length} entries`);
