@@ -13,7 +13,8 @@ import { legacyNftResult, toNft, type NftViewContext } from './nft-view.js';
 /**
  * The worker's side of NFTs: the contract call of each NFT job (mint to the custody wallet; transfer
  * from it), the outcome when it is mined (a mint is complete when its transaction is final: its
- * certificates of trust are drawn on first view, nft-certificates.ts), and the NFT's own state, kept in step with its jobs inside each job transition's transaction.
+ * certificates of trust are drawn on first view, nft-certificates.ts), and the NFT's own state, kept in
+ * step with its jobs inside each job transition's transaction.
  */
 export class NftJobs {
   constructor(
@@ -39,9 +40,9 @@ export class NftJobs {
 
   /**
    * An NFT batch (kind nft_batch): its members' mints in one mintDigests (metadata stored as digests) or,
-   * on a contract deployed before it, one mintMany. When it is mined, every member's
-   * NFT is made here (token ids in the receipt's Transfer order), and kept in the batch's result; the members are settled from it when
-   * the batch is final (job-batches.ts batchSettlement).
+   * on a contract deployed before it, one mintMany. When it is mined, every member's NFT is made here
+   * (token ids in the receipt's Transfer order) and kept in the batch's result; the members are settled
+   * from it when the batch is final (job-batches.ts batchSettlement).
    */
   planBatch(job: JobRow, network: ChainNetwork): WritePlan {
     const contract = requireAddress(network.contracts.nft, 'NFT', network);
@@ -52,7 +53,7 @@ export class NftJobs {
       data: digests ? encodeMintDigests(mints) : encodeMintMany(mints),
       complete: async (receipt) => {
         const ids = mintedTokenIds(receipt.logs, contract);
-        if (ids.length !== mints.length) throw new Error(`mintMany ${receipt.hash} minted ${ids.length} tokens for ${mints.length} entries`);
+        if (ids.length !== mints.length) throw new Error(`NFT batch ${receipt.hash} minted ${ids.length} tokens for ${mints.length} entries`);
         const members: NftBatchResult['members'] = [];
         for (const [i, p] of mints.entries()) {
           const done = await this.mintedAs(p, ids[i]!, contract, receipt);
