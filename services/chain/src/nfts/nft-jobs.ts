@@ -19,7 +19,8 @@ import { legacyNftResult, toNft, type NftViewContext } from './nft-view.js';
 export class NftJobs {
   constructor(
     private readonly view: NftViewContext,
-    private readonly loadNft: (guid: string) => Promise<NftRow>,
+    /** The NFTs of these guids, each of which must exist, in the same order (one query for a batch). */
+    private readonly loadNfts: (guids: string[]) => Promise<NftRow[]>,
     private readonly log: Logger,
   ) {}
 
@@ -54,11 +55,11 @@ export class NftJobs {
       complete: async (receipt) => {
         const ids = mintedTokenIds(receipt.logs, contract);
         if (ids.length !== mints.length) throw new Error(`NFT batch ${receipt.hash} minted ${ids.length} tokens for ${mints.length} entries`);
-        const members: NftBatchResult['members'] = [];
-        for (const [i, p] of mints.entries()) {
-          const done = await this.mintedAs(p, ids[i]!, contract, receipt);
-          members.push({ jobId: p.jobId, outcome: done.outcome as Record<string, unknown>, result: done.result });
-        }
+        const rows = await this.loadNfts(mints.map((p) => p.guid));
+        const members: NftBatchResult['members'] = mints.map((p, i) => {
+          const done = this.mintedAs(rows[i]!, p, ids[i]!, contract, receipt);
+          return { jobId: p.jobId, outcome: done.outcome as Record<string, unknown>, result: done.result };
+        });
         const result: NftBatchResult = { count: mints.length, members };
         return { outcome: {}, result: result as unknown as Record<string, unknown> };
       },
@@ -69,12 +70,12 @@ export class NftJobs {
   private async minted(p: NftMintPayload, contract: string, receipt: TransactionReceipt): Promise<Completion> {
     const tokenId = mintedTokenId(receipt.logs, contract);
     if (tokenId === undefined) throw new Error(`mint ${receipt.hash} has no Transfer event of ${contract}`);
-    return this.mintedAs(p, tokenId, contract, receipt);
+    const [row] = await this.loadNfts([p.guid]);
+    return this.mintedAs(row!, p, tokenId, contract, receipt);
   }
 
-  /** The NFT `p` became as token `tokenId` of `receipt`; its certificates are drawn when first viewed. */
-  private async mintedAs(p: NftMintPayload, tokenId: string, contract: string, receipt: TransactionReceipt): Promise<Completion> {
-    const row = await this.loadNft(p.guid);
+  /** The NFT `row` (minted as `p`) became as token `tokenId` of `receipt`; its certificates are drawn when first viewed. */
+  private mintedAs(row: NftRow, p: NftMintPayload, tokenId: string, contract: string, receipt: TransactionReceipt): Completion {
     const now = new Date();
     const nft = toNft(
       { ...row, status: 'created', tokenId, contractAddress: contract, mintTxHash: receipt.hash, ownerAddress: p.to, mintedAt: now, statusChangedAt: now },
@@ -84,9 +85,9 @@ export class NftJobs {
   }
 
   private async transferred(jobId: string, p: NftTransferPayload, receipt: TransactionReceipt): Promise<Completion> {
-    const row = await this.loadNft(p.guid);
+    const [row] = await this.loadNfts([p.guid]);
     const nft = toNft(
-      { ...row, status: 'transferred', ownerAddress: p.to, transferredTo: p.to, transferJobId: jobId, sendExpiresAt: null, statusChangedAt: new Date() },
+      { ...row!, status: 'transferred', ownerAddress: p.to, transferredTo: p.to, transferJobId: jobId, sendExpiresAt: null, statusChangedAt: new Date() },
       this.view,
     );
     this.log.info({ guid: p.guid, tokenId: p.tokenId, hash: receipt.hash }, 'NFT transferred');

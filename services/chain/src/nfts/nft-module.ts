@@ -51,7 +51,7 @@ export function createNftModule(d: {
   const pinner = o.ipfsApiUrl ? new IpfsPinner(o.ipfsApiUrl) : undefined;
   const renderer = new CertificateRenderer();
   const certificates = new NftCertificates({ ds: d.ds, content: d.content, renderer, networks: d.networks, publicBaseUrl, log: d.log, pinner });
-  const nftJobs = new NftJobs(view, (guid) => store.load(guid), d.log);
+  const nftJobs = new NftJobs(view, (guids) => store.loadMany(guids), d.log);
   d.jobs.onTransition((m, before, after) => nftJobs.onJobTransition(m, before, after));
   const mailer = createMailer({
     smtpUrl: o.smtpUrl,
