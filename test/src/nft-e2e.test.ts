@@ -13,7 +13,7 @@ import { until as poll } from './support/poll.js';
 
 const NFT = 'SVC.NFT.zK';
 const OPERATOR = 'nft-operator-key';
-/** A job on an embedded network completes in well under a second (a mint renders its certificates too). */
+/** A job on an embedded network completes in well under a second (a mint draws no certificate: they are drawn on first view). */
 const JOB_TIMEOUT_MS = 60_000;
 const until = <T>(read: () => Promise<T>, done: (value: T) => boolean, what: string, timeoutMs = JOB_TIMEOUT_MS) =>
   poll(read, done, what, timeoutMs);

@@ -28,8 +28,8 @@ const nftType = objectType<Nft>('Nft', 'An ERC-721 token minted by the service (
   metadataCid: field('String!', 'CID of the metadata JSON in the content store (spec nftIPFSHash).', 'nftIpfsHash'),
   imageCid: field('String!', 'CID of the image in the content store (spec nftImageIPFSHash).', 'nftImageIpfsHash'),
   urls: field('NftUrls!', 'Metadata, image and transaction URLs (spec url).', (n) => n.url ?? NO_URLS),
-  // The message carries its certificate's addresses (nftCertificateType), all three once rendered.
-  certificate: field('NftCertificate', 'The certificate of trust; null until rendered (after the mint).', (n) =>
+  // The message carries its certificate's addresses (nftCertificateType), all three once minted.
+  certificate: field('NftCertificate', 'The certificate of trust; null until the mint completed (its files are drawn when first opened).', (n) =>
     n.certificateOfTrust && n.certificateOfTrustJpg && n.certificateOfTrustUrl ? n : null,
   ),
   timestamp: field('String!', 'Milliseconds since 1970 of the last status change, as text.', (n) => String(n.timestamp)),

@@ -1,6 +1,7 @@
 import PDFDocument from 'pdfkit';
 import { CERTIFICATE_STATEMENT, CERTIFICATE_TITLE, certificateRows, formatUtc, type CertificateFacts } from './certificate-facts.js';
 import { fontBytes } from './fonts.js';
+import { drawablePicture } from './image-size.js';
 
 const GREEN = '#185e3e';
 const INK = '#212529';
@@ -54,9 +55,10 @@ export async function renderCertificatePdf(f: CertificateFacts): Promise<Buffer>
 
   const box = { x: 625, y: 160, w: 170, h: 170 };
   doc.lineWidth(1).strokeColor(GREEN).rect(box.x - 6, box.y - 6, box.w + 12, box.h + 12).stroke();
-  if (f.image && (f.image.contentType === 'image/png' || f.image.contentType === 'image/jpeg')) {
+  const picture = drawablePicture(f.image);
+  if (picture) {
     try {
-      doc.image(f.image.bytes, box.x, box.y, { fit: [box.w, box.h], align: 'center', valign: 'center' });
+      doc.image(picture.bytes, box.x, box.y, { fit: [box.w, box.h], align: 'center', valign: 'center' });
     } catch {
       // An image pdfkit cannot read: the frame stays empty, the Image row names its CID.
     }

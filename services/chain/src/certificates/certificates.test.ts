@@ -6,12 +6,12 @@ import * as fontkit from 'fontkit';
 import jpeg from 'jpeg-js';
 import { testJpeg, testPng } from '@green-impact/testing/chain/nft-fixtures';
 import type { CertificateFacts } from './certificate-facts.js';
-import { JPG_HEIGHT, JPG_WIDTH, renderCertificateJpg } from './certificate-jpg.js';
+import { certificateSvg, JPG_HEIGHT, JPG_WIDTH, renderCertificateJpg } from './certificate-jpg.js';
 import { renderCertificatePdf } from './certificate-pdf.js';
 import { CertificateRenderer, certificateUrls } from './certificates.js';
-import { decodeImage } from './decode-image.js';
-import { font, woffToSfnt } from './fonts.js';
-import { Raster, textWidth, wrapText } from './raster.js';
+import { fontBytes, fontFile, woffToSfnt } from './fonts.js';
+import { drawablePicture, imageSize } from './image-size.js';
+import { wrapText } from './text-layout.js';
 
 const require = createRequire(import.meta.url);
 
@@ -58,22 +58,53 @@ describe('certificates of trust', () => {
     assert.deepEqual(wrapText('one\ntwo', 10, 5, measure), ['one', 'two']);
   });
 
-  it('draws anti-aliased text: ink inside the glyphs, paper around them', () => {
-    const r = new Raster(120, 40, [255, 255, 255]);
-    const w = r.text(font('bold'), 'Il', 10, 30, 28, [0, 0, 0]);
-    assert.ok(Math.abs(w - textWidth(font('bold'), 'Il', 28)) < 0.01);
-    const px = (x: number, y: number) => r.data[(y * 120 + x) * 4]!;
-    assert.equal(px(2, 2), 255);
-    const row = Array.from({ length: 120 }, (_, x) => px(x, 20));
-    assert.ok(row.some((v) => v === 0), 'solid stems');
-    assert.ok(row.some((v) => v > 0 && v < 255), 'anti-aliased edges');
+  it('gives resvg the font as a TrueType file, the same bytes pdfkit embeds', () => {
+    assert.deepEqual(readFileSync(fontFile('bold')), fontBytes('bold'));
+    assert.equal(fontFile('bold'), fontFile('bold'));
+    assert.notEqual(fontFile('regular'), fontFile('bold'));
   });
 
-  it('decodes PNG and JPEG pictures, and nothing else', () => {
-    assert.equal(decodeImage(testPng(20, 10), 'image/png')?.width, 20);
-    assert.equal(decodeImage(testJpeg(30, 12), 'image/jpeg')?.height, 12);
-    assert.equal(decodeImage(Buffer.from('<svg/>'), 'image/svg+xml'), undefined);
-    assert.equal(decodeImage(Buffer.from('garbage'), 'image/png'), undefined);
+  it('reads the size of PNG and JPEG pictures from their headers, draws only those of a sane size', () => {
+    assert.deepEqual(imageSize(testPng(20, 10), 'image/png'), { width: 20, height: 10 });
+    assert.deepEqual(imageSize(testJpeg(30, 12), 'image/jpeg'), { width: 30, height: 12 });
+    assert.equal(imageSize(Buffer.from('<svg/>'), 'image/svg+xml'), undefined);
+    assert.equal(imageSize(Buffer.from('garbage that is long enough'), 'image/png'), undefined);
+    assert.equal(imageSize(Buffer.from('garbage'), 'image/jpeg'), undefined);
+    const png = testPng(20, 10);
+    assert.equal(drawablePicture({ bytes: png, contentType: 'image/png' })?.bytes, png);
+    // A header claiming 100 000 × 100 000 pixels (a decompression bomb) is not drawn.
+    const bomb = Buffer.from(png);
+    bomb.writeUInt32BE(100_000, 16);
+    bomb.writeUInt32BE(100_000, 20);
+    assert.equal(drawablePicture({ bytes: bomb, contentType: 'image/png' }), undefined);
+    assert.equal(drawablePicture({ bytes: Buffer.from('GIF89a'), contentType: 'image/gif' }), undefined);
+  });
+
+  it('lays the certificate out as SVG: every row, the text escaped, the picture embedded', () => {
+    const svg = certificateSvg(facts({ name: 'Wind <&> "2024"' }));
+    assert.match(svg, /^<svg xmlns="http:\/\/www.w3.org\/2000\/svg"/);
+    assert.ok(svg.includes('>Wind &lt;&amp;&gt; &quot;2024&quot;</text>'));
+    assert.ok(!svg.includes('Wind <&>'));
+    for (const label of ['NFT', 'Description', 'Attributes', 'Network', 'Contract', 'Token id', 'Transaction', 'Block', 'Minted to', 'Metadata', 'Image']) {
+      assert.ok(svg.includes(`>${label}</text>`), label);
+    }
+    assert.ok(svg.includes('href="data:image/jpeg;base64,'));
+    assert.ok(!certificateSvg(facts({ image: undefined })).includes('<image'));
+  });
+
+  it('draws the JPG with resvg: ink on paper, the picture in its frame', () => {
+    const jpg = jpeg.decode(renderCertificateJpg(facts()), { useTArray: true });
+    const px = (x: number, y: number) => Array.from(jpg.data.subarray((y * JPG_WIDTH + x) * 4, (y * JPG_WIDTH + x) * 4 + 3));
+    const near = (a: number[], b: number[]) => a.every((v, i) => Math.abs(v - b[i]!) < 24);
+    assert.ok(near(px(JPG_WIDTH / 2, 8), [251, 250, 245]), 'paper outside the frame');
+    assert.ok(near(px(JPG_WIDTH / 2, 27), [24, 94, 62]), 'the outer frame, green');
+    // The title's row holds dark green ink; a picture-less certificate has paper where the picture was.
+    const title = Array.from({ length: JPG_WIDTH }, (_, x) => px(x, 100));
+    assert.ok(title.some((c) => near(c, [24, 94, 62])), 'the title');
+    const centre = [Math.round((1170 + 170) * 0.8), Math.round((300 + 170) * 0.8)] as const;
+    assert.ok(!near(px(...centre), [251, 250, 245]), 'the picture');
+    const bare = jpeg.decode(renderCertificateJpg(facts({ image: undefined })), { useTArray: true });
+    assert.ok(near(Array.from(bare.data.subarray((centre[1] * JPG_WIDTH + centre[0]) * 4, (centre[1] * JPG_WIDTH + centre[0]) * 4 + 3)), [251, 250, 245]), 'no picture');
   });
 
   it('renders a PDF and a JPG, with or without a picture', async () => {

@@ -1,5 +1,8 @@
-import { readFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { inflateSync } from 'node:zlib';
 import * as fontkit from 'fontkit';
 
@@ -8,7 +11,8 @@ const require = createRequire(import.meta.url);
 /**
  * DejaVu Sans (regular and bold) from the @fontsource/dejavu-sans npm package: one typeface for both
  * certificates, with Latin, Greek and Cyrillic, so names outside ASCII print as written. The PDF embeds
- * it; the JPG draws its glyph outlines.
+ * it; resvg draws the JPG with it (from a TrueType file: resvg reads no WOFF), and fontkit measures the
+ * JPG's lines for wrapping.
  */
 const FONT_FILES = {
   regular: require.resolve('@fontsource/dejavu-sans/files/dejavu-sans-latin-400-normal.woff'),
@@ -41,6 +45,29 @@ function load(weight: FontWeight): LoadedFont {
 
 export const font = (weight: FontWeight): fontkit.Font => load(weight).font;
 export const fontBytes = (weight: FontWeight): Buffer => load(weight).ttf;
+
+const files = new Map<FontWeight, string>();
+
+/**
+ * The font as a TrueType file for resvg, which loads fonts by path: written once under the system's
+ * temporary directory, named by its hash (the same bytes for every process; written whole, then renamed).
+ */
+export function fontFile(weight: FontWeight): string {
+  let path = files.get(weight);
+  if (!path) {
+    const ttf = fontBytes(weight);
+    const dir = join(tmpdir(), 'green-impact-fonts');
+    path = join(dir, `dejavu-sans-${weight}-${createHash('sha256').update(ttf).digest('hex').slice(0, 16)}.ttf`);
+    if (!existsSync(path)) {
+      mkdirSync(dir, { recursive: true });
+      const partial = `${path}.${process.pid}.${Date.now()}.part`;
+      writeFileSync(partial, ttf);
+      renameSync(partial, path);
+    }
+    files.set(weight, path);
+  }
+  return path;
+}
 
 /** A WOFF 1.0 file (https://www.w3.org/TR/WOFF/) as the TrueType/OpenType file it wraps. */
 export function woffToSfnt(woff: Buffer): Buffer {

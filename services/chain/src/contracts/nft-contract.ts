@@ -1,4 +1,7 @@
-import { Interface, ZeroAddress, type Log } from 'ethers';
+import { hexlify, Interface, ZeroAddress, type Log } from 'ethers';
+import { CID } from 'multiformats/cid';
+import * as raw from 'multiformats/codecs/raw';
+import { sha256 } from 'multiformats/hashes/sha2';
 import type { ChainNetwork } from '../networks/chain-network.js';
 import { contractArtifact } from './artifacts.js';
 
@@ -13,6 +16,39 @@ export function encodeMint(to: string, tokenUri: string): string {
 /** Calldata of GreenImpactNft.mintMany(to[], uris[]): one token per entry, ids in entry order. */
 export function encodeMintMany(mints: readonly { to: string; tokenUri: string }[]): string {
   return nft().encodeFunctionData('mintMany', [mints.map((m) => m.to), mints.map((m) => m.tokenUri)]);
+}
+
+/**
+ * The sha-256 digest GreenImpactNft.mintDigests stores for a token URI `ipfs://<CID>` whose CID is v1, raw,
+ * sha2-256 (the content store's): the contract answers tokenURI with exactly that string. Undefined for any
+ * other URI, which is stored as a string (mintMany).
+ */
+export function metadataDigest(tokenUri: string): string | undefined {
+  if (!tokenUri.startsWith('ipfs://')) return undefined;
+  try {
+    const cid = CID.parse(tokenUri.slice('ipfs://'.length));
+    if (cid.version !== 1 || cid.code !== raw.code || cid.multihash.code !== sha256.code || cid.multihash.size !== 32) return undefined;
+    // Only the canonical spelling: the contract rebuilds the string from the digest.
+    if (`ipfs://${cid.toString()}` !== tokenUri) return undefined;
+    return hexlify(cid.multihash.digest);
+  } catch {
+    return undefined;
+  }
+}
+
+/** Calldata of GreenImpactNft.mintDigests(to[], digests[]): mintMany with each URI stored as its digest (every entry must have one). */
+export function encodeMintDigests(mints: readonly { to: string; tokenUri: string }[]): string {
+  const digests = mints.map((m) => {
+    const digest = metadataDigest(m.tokenUri);
+    if (!digest) throw new Error(`token URI ${m.tokenUri} is not ipfs://<CIDv1 raw sha2-256>`);
+    return digest;
+  });
+  return nft().encodeFunctionData('mintDigests', [mints.map((m) => m.to), digests]);
+}
+
+/** The selector of GreenImpactNft.mintDigests: a contract deployed before it stores URI strings (mintMany). */
+export function mintDigestsSelector(): string {
+  return nft().getFunction('mintDigests')!.selector;
 }
 
 /** The selector of GreenImpactNft.mintMany: a contract deployed before it mints one token per transaction. */

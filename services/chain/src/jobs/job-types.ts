@@ -112,6 +112,8 @@ export interface NftMintPayload {
 /** Worker input of an NFT batch: its members' mints in entry order (member `index` = entry). */
 export interface NftBatchPayload {
   mints: (NftMintPayload & { jobId: string })[];
+  /** Minted with mintDigests (each metadata URI stored as its sha-256 digest); else mintMany (URI strings). */
+  digests?: boolean;
 }
 
 /** What an NFT batch's completion keeps for each member (settled from it when the batch is final), by entry. */

@@ -1,10 +1,7 @@
 import type { TransactionReceipt } from 'ethers';
 import type { EntityManager } from 'typeorm';
 import type { Logger } from '@green-impact/shared/logger';
-import { CertificateRenderError, certificateUrls, type CertificateRenderer, type StoredCertificates } from '../certificates/certificates.js';
-import type { ContentStore } from '../content/content-store.js';
-import type { IpfsPinner } from '../content/ipfs-pinner.js';
-import { encodeMint, encodeMintMany, encodeTransfer, mintedTokenId, mintedTokenIds } from '../contracts/nft-contract.js';
+import { encodeMint, encodeMintDigests, encodeMintMany, encodeTransfer, mintedTokenId, mintedTokenIds } from '../contracts/nft-contract.js';
 import type { JobRow } from '../jobs/entities.js';
 import type { NftBatchPayload, NftBatchResult, NftMintPayload, NftTransferPayload } from '../jobs/job-types.js';
 import type { StoredOutcome } from '../jobs/job-view.js';
@@ -15,24 +12,23 @@ import { legacyNftResult, toNft, type NftViewContext } from './nft-view.js';
 
 /**
  * The worker's side of NFTs: the contract call of each NFT job (mint to the custody wallet; transfer
- * from it), the outcome when it is mined (a mint also renders and stores its certificates of trust),
- * and the NFT's own state, kept in step with its jobs inside each job transition's transaction.
+ * from it), the outcome when it is mined (a mint is complete when its transaction is final: its
+ * certificates of trust are drawn on first view, nft-certificates.ts), and the NFT's own state, kept in
+ * step with its jobs inside each job transition's transaction.
  */
 export class NftJobs {
   constructor(
-    private readonly content: ContentStore,
-    private readonly certificates: CertificateRenderer,
     private readonly view: NftViewContext,
-    private readonly loadNft: (guid: string) => Promise<NftRow>,
+    /** The NFTs of these guids, each of which must exist, in the same order (one query for a batch). */
+    private readonly loadNfts: (guids: string[]) => Promise<NftRow[]>,
     private readonly log: Logger,
-    private readonly pinner?: IpfsPinner,
   ) {}
 
   plan(job: JobRow, network: ChainNetwork): WritePlan {
     const contract = requireAddress(network.contracts.nft, 'NFT', network);
     if (job.kind === 'nft_mint') {
       const p = job.payload as unknown as NftMintPayload;
-      return { type: 'write', to: contract, data: encodeMint(p.to, p.tokenUri), slow: true, complete: (r) => this.minted(p, network, contract, r) };
+      return { type: 'write', to: contract, data: encodeMint(p.to, p.tokenUri), complete: (r) => this.minted(p, contract, r) };
     }
     const p = job.payload as unknown as NftTransferPayload;
     return {
@@ -44,120 +40,58 @@ export class NftJobs {
   }
 
   /**
-   * An NFT batch (kind nft_batch): its members' mints in one mintMany. When it is mined, every member's
-   * NFT is made here (token ids in the receipt's Transfer order, certificates rendered and stored, which is
-   * idempotent: content-addressed), and kept in the batch's result; the members are settled from it when
-   * the batch is final (job-batches.ts batchSettlement).
+   * An NFT batch (kind nft_batch): its members' mints in one mintDigests (metadata stored as digests) or,
+   * on a contract deployed before it, one mintMany. When it is mined, every member's NFT is made here
+   * (token ids in the receipt's Transfer order) and kept in the batch's result; the members are settled
+   * from it when the batch is final (job-batches.ts batchSettlement).
    */
   planBatch(job: JobRow, network: ChainNetwork): WritePlan {
     const contract = requireAddress(network.contracts.nft, 'NFT', network);
-    const { mints } = job.payload as unknown as NftBatchPayload;
+    const { mints, digests } = job.payload as unknown as NftBatchPayload;
     return {
       type: 'write',
       to: contract,
-      data: encodeMintMany(mints),
-      slow: true,
+      data: digests ? encodeMintDigests(mints) : encodeMintMany(mints),
       complete: async (receipt) => {
         const ids = mintedTokenIds(receipt.logs, contract);
-        if (ids.length !== mints.length) throw new Error(`mintMany ${receipt.hash} minted ${ids.length} tokens for ${mints.length} entries`);
-        const block = await network.provider.getBlock(receipt.blockNumber);
-        const members: NftBatchResult['members'] = [];
-        // One at a time: the renderer is one thread, so nothing is gained by queueing them all at once.
-        for (const [i, p] of mints.entries()) {
-          const done = await this.mintedAs(p, ids[i]!, network, contract, receipt, block?.timestamp);
-          members.push({ jobId: p.jobId, outcome: done.outcome as Record<string, unknown>, result: done.result });
-        }
+        if (ids.length !== mints.length) throw new Error(`NFT batch ${receipt.hash} minted ${ids.length} tokens for ${mints.length} entries`);
+        const rows = await this.loadNfts(mints.map((p) => p.guid));
+        const members: NftBatchResult['members'] = mints.map((p, i) => {
+          const done = this.mintedAs(rows[i]!, p, ids[i]!, contract, receipt);
+          return { jobId: p.jobId, outcome: done.outcome as Record<string, unknown>, result: done.result };
+        });
         const result: NftBatchResult = { count: mints.length, members };
         return { outcome: {}, result: result as unknown as Record<string, unknown> };
       },
     };
   }
 
-  /** The minted NFT: token id from the Transfer event, certificates rendered and stored. */
-  private async minted(p: NftMintPayload, network: ChainNetwork, contract: string, receipt: TransactionReceipt): Promise<Completion> {
+  /** The minted NFT: token id from the Transfer event. */
+  private async minted(p: NftMintPayload, contract: string, receipt: TransactionReceipt): Promise<Completion> {
     const tokenId = mintedTokenId(receipt.logs, contract);
     if (tokenId === undefined) throw new Error(`mint ${receipt.hash} has no Transfer event of ${contract}`);
-    const block = await network.provider.getBlock(receipt.blockNumber);
-    return this.mintedAs(p, tokenId, network, contract, receipt, block?.timestamp);
+    const [row] = await this.loadNfts([p.guid]);
+    return this.mintedAs(row!, p, tokenId, contract, receipt);
   }
 
-  /** The NFT `p` became as token `tokenId` of `receipt` (mined at `blockTime`, seconds), with its certificates. */
-  private async mintedAs(p: NftMintPayload, tokenId: string, network: ChainNetwork, contract: string, receipt: TransactionReceipt, blockTime: number | undefined): Promise<Completion> {
-    const row = await this.loadNft(p.guid);
-    const mintedAt = new Date(Number(blockTime ?? Math.floor(Date.now() / 1000)) * 1000);
-    const image = await this.content.get(row.imageCid);
-    const certificates = await this.storeCertificates(
-      {
-        guid: row.guid,
-        name: row.metadata.name,
-        description: row.metadata.description,
-        attributes: row.metadata.attributes,
-        network: row.network,
-        chainId: network.chainId,
-        contractAddress: contract,
-        tokenId,
-        txHash: receipt.hash,
-        blockNumber: receipt.blockNumber,
-        mintedAt,
-        custodyAddress: p.to,
-        metadataCid: row.metadataCid,
-        imageCid: row.imageCid,
-        verificationUrl: certificateUrls(this.view.publicBaseUrl, row.guid).page,
-        image: image ? { bytes: image.content, contentType: image.contentType } : undefined,
-      },
-      this.content,
-      this.pinner ? (bytes, cid) => this.pinQuietly(bytes, cid) : undefined,
-    );
+  /** The NFT `row` (minted as `p`) became as token `tokenId` of `receipt`; its certificates are drawn when first viewed. */
+  private mintedAs(row: NftRow, p: NftMintPayload, tokenId: string, contract: string, receipt: TransactionReceipt): Completion {
+    const now = new Date();
     const nft = toNft(
-      {
-        ...row,
-        status: 'created',
-        tokenId,
-        contractAddress: contract,
-        mintTxHash: receipt.hash,
-        ownerAddress: p.to,
-        certificatePdfCid: certificates?.pdfCid ?? null,
-        certificateJpgCid: certificates?.jpgCid ?? null,
-        mintedAt,
-        statusChangedAt: new Date(),
-      },
+      { ...row, status: 'created', tokenId, contractAddress: contract, mintTxHash: receipt.hash, ownerAddress: p.to, mintedAt: now, statusChangedAt: now },
       this.view,
     );
     return { outcome: { nft }, result: legacyNftResult(nft) };
   }
 
   private async transferred(jobId: string, p: NftTransferPayload, receipt: TransactionReceipt): Promise<Completion> {
-    const row = await this.loadNft(p.guid);
+    const [row] = await this.loadNfts([p.guid]);
     const nft = toNft(
-      { ...row, status: 'transferred', ownerAddress: p.to, transferredTo: p.to, transferJobId: jobId, sendExpiresAt: null, statusChangedAt: new Date() },
+      { ...row!, status: 'transferred', ownerAddress: p.to, transferredTo: p.to, transferJobId: jobId, sendExpiresAt: null, statusChangedAt: new Date() },
       this.view,
     );
     this.log.info({ guid: p.guid, tokenId: p.tokenId, hash: receipt.hash }, 'NFT transferred');
     return { outcome: { nft }, result: legacyNftResult(nft) };
-  }
-
-  /**
-   * The certificates of a mint. If they cannot be drawn from these facts, the mint completes without
-   * them (it happened on chain; a job that never completes would be worse); other failures (the
-   * renderer's thread died, the disk is full) are retried with the job.
-   */
-  private async storeCertificates(...args: Parameters<CertificateRenderer['store']>): Promise<StoredCertificates | undefined> {
-    try {
-      return await this.certificates.store(...args);
-    } catch (err) {
-      if (!(err instanceof CertificateRenderError)) throw err;
-      this.log.error({ err, guid: args[0].guid }, 'certificate of trust could not be rendered; the NFT has none');
-      return undefined;
-    }
-  }
-
-  /** Certificates are pinned for convenience; they stay served by the service if the node fails. */
-  private async pinQuietly(bytes: Buffer, cid: string): Promise<void> {
-    try {
-      await this.pinner!.pin(bytes, cid);
-    } catch (err) {
-      this.log.warn({ err, cid, node: this.pinner!.shownUrl }, 'could not pin a certificate to the IPFS node');
-    }
   }
 
   /**

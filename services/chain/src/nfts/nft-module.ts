@@ -8,6 +8,7 @@ import type { JobStore } from '../jobs/job-store.js';
 import { createMailer, DEFAULT_MAIL_FROM } from '../mail/mailer.js';
 import type { NetworkRegistry } from '../networks/network-registry.js';
 import { DEFAULT_IMAGE_FETCH } from './image-source.js';
+import { NftCertificates } from './nft-certificates.js';
 import { NftJobs } from './nft-jobs.js';
 import { DEFAULT_PUBLIC_BASE_URL, type NftOptions } from './nft-options.js';
 import { NftStore } from './nft-store.js';
@@ -27,7 +28,7 @@ export interface NftModule {
 
 /**
  * Wires the NFT parts of the chain service: the mailer (SMTP or outbox folder), the optional IPFS
- * pinner, the certificate renderer's thread, and the hook that keeps NFTs in step with their jobs.
+ * pinner, the certificate renderer's thread (drawing on first view), and the hook that keeps NFTs in step with their jobs.
  */
 export function createNftModule(d: {
   ds: DataSource;
@@ -48,8 +49,9 @@ export function createNftModule(d: {
     txUrl: (row, hash) => d.networks.byCanonicalName(row.chainNetwork)?.txUrl(hash) ?? `${publicBaseUrl}/explorer/${row.network}/tx/${hash}`,
   };
   const pinner = o.ipfsApiUrl ? new IpfsPinner(o.ipfsApiUrl) : undefined;
-  const certificates = new CertificateRenderer();
-  const nftJobs = new NftJobs(d.content, certificates, view, (guid) => store.load(guid), d.log, pinner);
+  const renderer = new CertificateRenderer();
+  const certificates = new NftCertificates({ ds: d.ds, content: d.content, renderer, networks: d.networks, publicBaseUrl, log: d.log, pinner });
+  const nftJobs = new NftJobs(view, (guids) => store.loadMany(guids), d.log);
   d.jobs.onTransition((m, before, after) => nftJobs.onJobTransition(m, before, after));
   const mailer = createMailer({
     smtpUrl: o.smtpUrl,
@@ -59,7 +61,7 @@ export function createNftModule(d: {
   });
   d.log.info({ mail: mailer.description, ipfsPinning: pinner?.shownUrl ?? false, publicBaseUrl }, 'NFT settings');
   const image = { ...DEFAULT_IMAGE_FETCH, ...Object.fromEntries(Object.entries(o.image ?? {}).filter(([, v]) => v !== undefined)), publicBaseUrl };
-  const deps = { ds: d.ds, jobs: d.jobs, store, networks: d.networks, content: d.content, view, image, pinner, log: d.log };
+  const deps = { ds: d.ds, jobs: d.jobs, store, networks: d.networks, content: d.content, view, image, pinner, log: d.log, certificates };
   return {
     store,
     jobs: nftJobs,
@@ -67,7 +69,7 @@ export function createNftModule(d: {
     transfers: new NftTransfers({ ...deps, mailer, codeTtlMs: o.codeTtlMs ?? DEFAULT_CODE_TTL_MS }),
     async close() {
       mailer.close();
-      await certificates.close();
+      await renderer.close();
     },
   };
 }

@@ -1,4 +1,4 @@
-import type { DataSource, EntityManager } from 'typeorm';
+import { In, type DataSource, type EntityManager } from 'typeorm';
 import type { Caller } from '@green-impact/shared/caller';
 import { FailedPreconditionError, InvalidArgumentError, NotFoundError } from '@green-impact/shared/errors';
 import {
@@ -55,11 +55,15 @@ export class NftStore {
     return m.getRepository(NftEntity).findOneBy({ guid: text });
   }
 
-  /** For the worker: an NFT that must exist. */
-  async load(guid: string): Promise<NftRow> {
-    const row = await this.byGuid(guid);
-    if (!row) throw new Error(`NFT ${guid} is not in the database`);
-    return row;
+  /** For the worker: NFTs that must exist, in the order of `guids`, read in one query. */
+  async loadMany(guids: string[]): Promise<NftRow[]> {
+    const rows = await this.ds.getRepository(NftEntity).findBy({ guid: In(guids.map((g) => g.toLowerCase())) });
+    const byGuid = new Map(rows.map((r) => [r.guid, r]));
+    return guids.map((guid) => {
+      const row = byGuid.get(guid.toLowerCase());
+      if (!row) throw new Error(`NFT ${guid} is not in the database`);
+      return row;
+    });
   }
 
   /**

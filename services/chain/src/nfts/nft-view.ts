@@ -32,7 +32,8 @@ export function toNft(row: NftRow, ctx: NftViewContext, opts: NftViewOptions = {
   const status = effectiveStatus(row, opts.now);
   if (status === 'failed') throw new Error(`NFT ${row.guid} was never minted`);
   const certificates = certificateUrls(base, row.guid);
-  const hasCertificates = Boolean(row.certificatePdfCid && row.certificateJpgCid);
+  // The certificate's addresses hold from the mint on; its files are drawn on first view (nft-certificates.ts).
+  const hasCertificates = Boolean(row.tokenId);
   // An expired send shows as created: its recipient is no longer one.
   const transferredTo = status === 'emailed' || status === 'transferred' || status === 'transferring' ? row.transferredTo : null;
   const isEmail = transferredTo?.includes('@') ?? false;

@@ -186,8 +186,13 @@ describe('NFTs on the embedded network (PGlite, SMTP, image server)', { timeout:
     // On chain: held by the custody wallet, token URI = ipfs://<metadata CID>.
     assert.equal(await ownerOf(sepolia(), '1'), sepolia().signerAddress);
     assert.equal(await tokenUri(sepolia(), '1'), `ipfs://${result['nftIPFSHash']}`);
-    // The NFT as read now is the job's outcome.
-    assert.deepEqual(await getNft(job.nftGuid!), nft);
+    // Nothing is drawn on the job's path: the certificate's addresses hold, its files come with the first view.
+    assert.equal(nft.certificatePdfCid, '');
+    assert.equal(nft.certificateJpgCid, '');
+    // The NFT as read now is the job's outcome, with the certificates this first read drew.
+    const read = await getNft(job.nftGuid!);
+    assert.ok(read.certificatePdfCid && read.certificateJpgCid);
+    assert.deepEqual({ ...read, certificatePdfCid: '', certificateJpgCid: '' }, nft);
     first = { guid: job.nftGuid!, tokenId: '1', txHash: job.txHash!, metadataCid: result['nftIPFSHash'], imageCid: result['nftImageIPFSHash'], createdBefore, createdAfter };
   });
 
@@ -420,6 +425,18 @@ describe('NFTs on the embedded network (PGlite, SMTP, image server)', { timeout:
     assert.equal(images.hits.get('/art.jpg'), hits + 1);
     await rejectsWith(mint('Twice', `${images.url}/art.jpg`, h.alice, { idempotencyKey: 'mint-once' }), 'FAILED_PRECONDITION', /already used for a different request/);
     await waitForJob(h.client, h.alice, a.jobId);
+  });
+
+  it('draws a certificate once: concurrent first views, public and the owner\'s, get the same files', async () => {
+    const job = await minted('Drawn once');
+    const views = await Promise.all([getNft(job.nftGuid!, 'public'), getNft(job.nftGuid!), getNft(job.nftGuid!, 'public')]);
+    const cids = views.map((n) => [n.certificatePdfCid, n.certificateJpgCid]);
+    assert.ok(cids[0]![0] && cids[0]![1]);
+    assert.deepEqual(cids, [cids[0], cids[0], cids[0]]);
+    // A later view reads what was recorded.
+    const later = await getNft(job.nftGuid!, 'public');
+    assert.deepEqual([later.certificatePdfCid, later.certificateJpgCid], cids[0]);
+    assert.equal(Buffer.from((await h.client.getContent({ cid: later.certificatePdfCid })).content).subarray(0, 5).toString('latin1'), '%PDF-');
   });
 
   it('lists the last 20 without a range', async () => {

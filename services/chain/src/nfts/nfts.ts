@@ -12,6 +12,7 @@ import type { JobStore } from '../jobs/job-store.js';
 import type { NftMintPayload } from '../jobs/job-types.js';
 import type { NetworkRegistry } from '../networks/network-registry.js';
 import { loadImage, type ImageFetchOptions } from './image-source.js';
+import type { NftCertificates } from './nft-certificates.js';
 import type { NftRow } from './nft-entities.js';
 import { metadataBytes, validAttributes, validDescription, validName, validRange, validTokenId, type NftMetadataJson } from './nft-rules.js';
 import type { NftStore } from './nft-store.js';
@@ -27,6 +28,8 @@ export interface NftServiceDeps {
   image: ImageFetchOptions;
   pinner?: IpfsPinner | undefined;
   log: Logger;
+  /** Draws a minted NFT's certificates when it is first read (GetNft). */
+  certificates: NftCertificates;
 }
 
 /**
@@ -117,7 +120,7 @@ export class Nfts {
   /**
    * One NFT. With a caller: the account's own NFT, by guid or by token id (+ network). Without one (the
    * gateway's public certificate pages): by guid only, the guid being the certificate's unguessable
-   * address, and without an e-mail recipient.
+   * address, and without an e-mail recipient. The first read of a minted NFT draws its certificates.
    */
   async get(caller: Caller | undefined, req: GetNftRequest): Promise<Nft> {
     const guid = req.guid?.trim();
@@ -125,7 +128,7 @@ export class Nfts {
       const row = await this.d.store.byGuid(guid);
       if (!row || (caller && row.accountId !== caller.accountId)) throw new NotFoundError(`No NFT ${guid}.`);
       if (row.status === 'failed') throw new NotFoundError(`No NFT ${guid}: its mint failed${caller ? ` (${row.error ?? 'no reason recorded'})` : ''}.`);
-      return toNft(row, this.d.view, { public: !caller });
+      return toNft(await this.d.certificates.of(row), this.d.view, { public: !caller });
     }
     const owner = requireCaller(caller);
     if (!req.nftId?.trim()) throw new InvalidArgumentError('guid or nft_id is required.');
@@ -137,7 +140,7 @@ export class Nfts {
     )) as { guid: string }[];
     if (rows.length === 0) throw new NotFoundError(`No NFT ${tokenId}${network ? ` on network ${network.name}` : ''} in your account.`);
     if (rows.length > 1) throw new InvalidArgumentError(`NFT ${tokenId} exists on several networks; name the network.`);
-    return toNft((await this.d.store.byGuid(rows[0]!.guid)) as NftRow, this.d.view);
+    return toNft(await this.d.certificates.of((await this.d.store.byGuid(rows[0]!.guid)) as NftRow), this.d.view);
   }
 
   private async pin(files: [Buffer, string][]): Promise<void> {

@@ -6,7 +6,7 @@ import type { ChainNetwork } from '../networks/chain-network.js';
 import { JobEntity, type JobRow } from '../jobs/entities.js';
 import type { JobStore } from '../jobs/job-store.js';
 import type { SentTransaction } from '../jobs/job-types.js';
-import { JobPlanError, planJob, type JobPlanners, type WritePlan } from './executors.js';
+import { JobPlanError, planJob, type JobPlanners } from './executors.js';
 import { LEASE_MS } from './job-sender.js';
 import type { SignerQueues } from './signer-queue.js';
 import { WakeableLoop } from './wakeable-loop.js';
@@ -23,11 +23,6 @@ import { broadcast, bumpedFees, currentFees, fillNonce, networkCost, receiptView
  */
 export class ConfirmationTracker {
   private readonly loop: WakeableLoop;
-  /**
-   * Completions that draw for seconds (NFT certificates, `WritePlan.slow`), by job id: they run beside the
-   * passes and commit on their own, so a batch of mints never holds back the commit of everything else.
-   */
-  private readonly drawing = new Map<string, Promise<void>>();
 
   constructor(
     private readonly ds: DataSource,
@@ -54,7 +49,6 @@ export class ConfirmationTracker {
 
   async stop(): Promise<void> {
     await this.loop.stop();
-    await Promise.allSettled(this.drawing.values());
   }
 
   /** Checks again now (after the sender broadcast), instead of at the next poll. */
@@ -65,8 +59,7 @@ export class ConfirmationTracker {
   /** One pass over the network's SUBMITTED jobs this worker holds (or may take over). */
   async tick(): Promise<void> {
     const t0 = performance.now();
-    // Claimed all the same, so the lease of a job still drawing is renewed.
-    const jobs = (await this.claim()).filter((j) => !this.inFlight(j.id) && !this.drawing.has(j.id));
+    const jobs = (await this.claim()).filter((j) => !this.inFlight(j.id));
     if (jobs.length === 0) return;
     const latest = await this.network.provider.getBlockNumber();
     // One count per signer tells which nonces are mined: only those jobs can have a receipt.
@@ -237,7 +230,6 @@ export class ConfirmationTracker {
     if (receipt.status === 1) {
       const plan = planJob(job, this.network, this.planners);
       if (plan.type !== 'write') throw new Error(`job ${job.id} has a receipt but is not a write`);
-      if (plan.slow) return this.finishApart(job, receipt, plan.complete, common);
       const done = await plan.complete(receipt);
       // Written with the tick's other completions, in one transaction.
       completed.set(job.id, { ...common, status: 'completed', outcome: done.outcome as Record<string, unknown>, result: done.result });
@@ -262,19 +254,6 @@ export class ConfirmationTracker {
     } catch (err) {
       return isRevert(err) ? describeRevertData(revertData(err)) : 'no reason given';
     }
-  }
-
-  /** A slow completion, beside the passes: committed alone when drawn; retried by a later pass if it fails. */
-  private finishApart(job: JobRow, receipt: TransactionReceipt, complete: WritePlan['complete'], common: Partial<JobRow>): void {
-    const finishing = (async () => {
-      const done = await complete(receipt);
-      const patch: Partial<JobRow> = { ...common, completedAt: new Date(), status: 'completed', outcome: done.outcome as Record<string, unknown>, result: done.result };
-      const changed = await this.ds.transaction((m) => this.store.transitionManyIn(m, ['submitted'], new Map([[job.id, patch]])));
-      if (changed.some((c) => c.event)) this.store.committed();
-    })()
-      .catch((err: unknown) => this.log.warn({ err, jobId: job.id, network: this.network.name }, 'job completion failed; will retry'))
-      .finally(() => this.drawing.delete(job.id));
-    this.drawing.set(job.id, finishing);
   }
 
   private async read(job: JobRow): Promise<void> {

@@ -20,15 +20,11 @@ export interface WritePlan {
   to: string;
   data: string;
   /**
-   * Turns the successful receipt into the job's outcome. May be async and write content (NFT
-   * certificates): it runs before the job's transaction and may run again if that fails.
+   * Turns the successful receipt into the job's outcome. May be async (it may read the database): it
+   * runs before the job's transaction and may run again if that fails. Nothing slow belongs here (NFT
+   * certificates are drawn on first view, not when the mint completes).
    */
   complete(receipt: TransactionReceipt): Completion | Promise<Completion>;
-  /**
-   * complete() takes seconds (it draws NFT certificates): the tracker runs it beside its passes and
-   * commits it alone, so it never holds back the completion of other jobs.
-   */
-  slow?: boolean;
 }
 
 /** A job that only reads (selects): an eth_call, no transaction. */

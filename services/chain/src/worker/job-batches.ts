@@ -20,7 +20,7 @@ import {
   type NftBatchResult,
   type NftMintPayload,
 } from '../jobs/job-types.js';
-import { mintManySelector } from '../contracts/nft-contract.js';
+import { metadataDigest, mintDigestsSelector, mintManySelector } from '../contracts/nft-contract.js';
 import { MAX_KEY_CHARS } from '../key-value/key-value-rules.js';
 import { documentLeaf, merkleTree } from '../proofs/merkle.js';
 import { documentCompletion, insertManySelector, keyValueCompletion } from './executors.js';
@@ -242,11 +242,13 @@ export class JobBatcher {
   }
 
   /**
-   * The oldest queued mints of the network in one mintMany, once the batch is full or its window closed.
+   * The oldest queued mints of the network in one mintDigests (mintMany on a contract without it), once the
+   * batch is full or its window closed.
    * A mint the contract would refuse (no URI, a recipient that is not an address) fails alone first.
    */
   private async formNfts(network: ChainNetwork): Promise<{ batched: number; waitMs: number }> {
     const { nftBatchSize: size, nftBatchWindowMs: windowMs } = this.tuning;
+    const hasDigests = await this.contractHas(network, network.contracts.nft!, mintDigestsSelector());
     return this.ds.transaction(async (m) => {
       const rows = await this.queued(m, network, ['nft_mint'], size);
       const wait = windowWait(rows, size, windowMs);
@@ -256,7 +258,10 @@ export class JobBatcher {
       );
       const failed = rows.length - good.length;
       if (good.length === 0) return { batched: failed, waitMs: 0 };
-      const payload: NftBatchPayload = { mints: good.map((r) => ({ ...(r.payload as unknown as NftMintPayload), jobId: r.id })) };
+      const mints = good.map((r) => ({ ...(r.payload as unknown as NftMintPayload), jobId: r.id }));
+      // A digest (one storage slot) instead of the URI string (four) when the contract has mintDigests and every URI is a raw CID.
+      const digests = hasDigests && mints.every((p) => metadataDigest(p.tokenUri) !== undefined);
+      const payload: NftBatchPayload = { mints, ...(digests ? { digests } : {}) };
       const memberIds = good.map((r) => r.id.replaceAll('-', '')).join('');
       return { batched: failed + (await this.insertBatch(m, network, NFT_BATCH_KIND, payload, sha256Hex(memberIds), good, (index) => ({ index }))), waitMs: 0 };
     });
