@@ -185,6 +185,36 @@ export class AssetStore {
     }
   }
 
+  /**
+   * Records every asset's framework with the taxonomy service, once: assets written before
+   * RecordFrameworkHolder existed have no reference there (docs/decisions.md "Holders keep a public
+   * framework's currency"). Adds only, in id order, as each asset's account; taxonomy keeps none for an
+   * account's own framework. Then notes it done, so a later start skips it; undefined when it was done
+   * already, else how many assets it recorded. A write racing it can leave a reference too many (kept
+   * until that asset's next write), never one too few. Several replicas may run it at once: recording is
+   * idempotent. An aborted run stops between pages and notes nothing.
+   */
+  async recordEveryHolder(signal?: AbortSignal): Promise<number | undefined> {
+    if ((await this.ds.query(`SELECT 1 FROM portfolio.framework_holder_backfill`)).length) return undefined;
+    let recorded = 0;
+    for (let after = 0; ; ) {
+      if (signal?.aborted) return undefined;
+      const rows: { id: number; accountId: string; assetIdentifier: string; frameworkId: number }[] = await this.ds.query(
+        `SELECT id, account_id AS "accountId", asset_identifier AS "assetIdentifier", framework_id AS "frameworkId"
+         FROM portfolio.assets WHERE id > $1 ORDER BY id LIMIT 500`,
+        [after],
+      );
+      if (rows.length === 0) break;
+      for (const r of rows) {
+        await this.frameworks.recordHolder({ accountId: r.accountId, role: 'user' }, r.assetIdentifier, Number(r.frameworkId), false);
+        recorded++;
+      }
+      after = Number(rows.at(-1)!.id);
+    }
+    await this.ds.query(`INSERT INTO portfolio.framework_holder_backfill DEFAULT VALUES ON CONFLICT DO NOTHING`);
+    return recorded;
+  }
+
   private removeOwn(caller: Caller, identifier: string): Promise<number> {
     return this.ds.transaction(async (m) => {
       const asset = await this.ownAsset(m, caller, identifier, true);
