@@ -154,8 +154,6 @@ export async function startTestGateway(env: Record<string, string> = {}, options
     const reserved = await bindLoopbackPort();
     stack.push(() => reserved.release());
     const baseUrl = `http://127.0.0.1:${reserved.port}`;
-    // initdb is most of a database's start: the first database of this process is dumped fresh, and later
-    // ones start from that dump.
     const db = options.database ? await options.database.start() : await freshEmbeddedPostgres();
     stack.push(() => db.stop());
     const bus = createEventBus({ clientId: 'gateway-test', logger: log });
@@ -317,7 +315,10 @@ export async function startTestGateway(env: Record<string, string> = {}, options
   }
 }
 
-/** An in-memory PGlite, started from this process's first one's data directory once there is one. */
+/**
+ * An in-memory PGlite. initdb is most of a database's start: the first database of this process is dumped
+ * fresh, and later ones start from that dump.
+ */
 async function freshEmbeddedPostgres(): Promise<EmbeddedPostgres> {
   const fresh = freshDataDir;
   const db = await startEmbeddedPostgres(fresh ? { loadDataDir: await fresh } : {});
