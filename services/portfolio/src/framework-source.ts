@@ -29,6 +29,12 @@ export interface FrameworkSource {
   details(caller: Caller, frameworkId: number, reportingYear: number, languageCode?: string): Promise<FrameworkDetail | undefined>;
   /** Converts with the year's rates, all or nothing (FAILED_PRECONDITION naming a missing pair). */
   convert(caller: Caller, reportingYear: number, conversions: AmountConversion[]): Promise<ConvertedAmount[]>;
+  /**
+   * Tells the taxonomy service that the caller's asset refers to framework frameworkId (0: to none), so
+   * the framework's publisher cannot change its currency under it (issue 46). exclusive: the asset refers
+   * to that one only (its other references are dropped); otherwise the reference is added.
+   */
+  recordHolder(caller: Caller, assetIdentifier: string, frameworkId: number, exclusive: boolean): Promise<void>;
 }
 
 export class TaxonomyFrameworkSource implements FrameworkSource {
@@ -66,6 +72,10 @@ export class TaxonomyFrameworkSource implements FrameworkSource {
   async convert(caller: Caller, reportingYear: number, conversions: AmountConversion[]): Promise<ConvertedAmount[]> {
     if (conversions.length === 0) return [];
     return (await this.client.convertAmounts({ reportingYear, conversions }, { caller })).conversions;
+  }
+
+  async recordHolder(caller: Caller, assetIdentifier: string, frameworkId: number, exclusive: boolean): Promise<void> {
+    await this.client.recordFrameworkHolder({ assetIdentifier, frameworkId, exclusive }, { caller });
   }
 }
 

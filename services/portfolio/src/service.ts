@@ -17,6 +17,7 @@ import { ImpactRowSets1766102400000 } from './migrations/1766102400000-impact-ro
 import { ImpactRecomputeJobs1766275200000 } from './migrations/1766275200000-impact-recompute-jobs.js';
 import { RecomputeActingPerson1767312000000 } from './migrations/1767312000000-recompute-acting-person.js';
 import { ImpactsCascadeByStatement1767398400000 } from './migrations/1767398400000-impacts-cascade-by-statement.js';
+import { FrameworkHolderBackfill1767484800000 } from './migrations/1767484800000-framework-holder-backfill.js';
 import { SCHEMA } from './schema.js';
 import { createStores, type PortfolioStores } from './stores.js';
 
@@ -26,7 +27,7 @@ export const PORTFOLIO_SERVICE_NAME = 'greenimpact.portfolio.v1.PortfolioService
 export const portfolioSchema: ServiceSchema = {
   schema: SCHEMA,
   entities: portfolioEntities,
-  migrations: [InitPortfolio1763942400000, ImpactRowSets1766102400000, ImpactRecomputeJobs1766275200000, RecomputeActingPerson1767312000000, ImpactsCascadeByStatement1767398400000],
+  migrations: [InitPortfolio1763942400000, ImpactRowSets1766102400000, ImpactRecomputeJobs1766275200000, RecomputeActingPerson1767312000000, ImpactsCascadeByStatement1767398400000, FrameworkHolderBackfill1767484800000],
 };
 
 export interface PortfolioServiceOptions {
@@ -53,7 +54,45 @@ export interface PortfolioService {
   dataSource: DataSource;
   /** Checks stored impacts against the taxonomy now (as an announcement would); absent without a bus. */
   staleFollower: StaleImpactFollower | undefined;
+  /**
+   * The first start's recording of every asset's framework with taxonomy (AssetStore.recordEveryHolder),
+   * retried until it succeeds: how many it recorded, undefined when done before or stopped by close.
+   */
+  holderBackfill: Promise<number | undefined>;
   close(): Promise<void>;
+}
+
+const HOLDER_BACKFILL_RETRY_MS = 30_000;
+
+/** Runs recordEveryHolder in the background until it succeeds (taxonomy may come up after this service) or `stop`. */
+function backfillHolders(stores: PortfolioStores, log: Logger): { done: Promise<number | undefined>; stop(): Promise<void> } {
+  const abort = new AbortController();
+  let wake: (() => void) | undefined;
+  let timer: NodeJS.Timeout | undefined;
+  const done = (async () => {
+    for (;;) {
+      try {
+        return await stores.assets.recordEveryHolder(abort.signal);
+      } catch (err) {
+        if (abort.signal.aborted) return undefined;
+        log.warn({ err }, "recording the assets' framework references failed; retrying");
+        await new Promise<void>((resolve) => {
+          wake = resolve;
+          timer = setTimeout(resolve, HOLDER_BACKFILL_RETRY_MS);
+        });
+        if (abort.signal.aborted) return undefined;
+      }
+    }
+  })();
+  return {
+    done,
+    async stop() {
+      abort.abort();
+      clearTimeout(timer);
+      wake?.();
+      await done;
+    },
+  };
 }
 
 /** Opens the portfolio schema (running migrations), connects to the taxonomy service and builds the gRPC service. */
@@ -69,6 +108,7 @@ export async function createPortfolioService(opts: PortfolioServiceOptions): Pro
   const taxonomy = createTaxonomyClient(opts.taxonomyAddress, { issuer: 'portfolio' });
   const stores = createStores(ds, new TaxonomyFrameworkSource(taxonomy), opts.log, opts.recompute, opts.limits);
   let staleFollower: StaleImpactFollower | undefined;
+  const holderBackfill = backfillHolders(stores, opts.log.child({ component: 'framework-holders' }));
   try {
     stores.recomputeRunner.start();
     if (opts.bus) {
@@ -76,6 +116,7 @@ export async function createPortfolioService(opts: PortfolioServiceOptions): Pro
       await staleFollower.follow(opts.bus);
     }
   } catch (err) {
+    await holderBackfill.stop();
     await stores.recomputeRunner.close();
     taxonomy.close();
     await ds.destroy();
@@ -90,7 +131,9 @@ export async function createPortfolioService(opts: PortfolioServiceOptions): Pro
     stores,
     dataSource: ds,
     staleFollower,
+    holderBackfill: holderBackfill.done,
     async close() {
+      await holderBackfill.stop();
       await staleFollower?.close();
       await stores.recomputeRunner.close();
       taxonomy.close();

@@ -18,6 +18,7 @@ import { IndicatorValueMetadata1763856000004 } from './migrations/1763856000004-
 import { SignedUnits1763856000005 } from './migrations/1763856000005-signed-units.js';
 import { BondReportFields1763856000006 } from './migrations/1763856000006-bond-report-fields.js';
 import { TaxonomyLayer1763856000007 } from './migrations/1763856000007-taxonomy-layer.js';
+import { FrameworkHolders1763856000008 } from './migrations/1763856000008-framework-holders.js';
 import { projectEntities } from './projects/entities.js';
 import { referenceEntities } from './reference/entities.js';
 import { SCHEMA } from './schema.js';
@@ -30,7 +31,7 @@ export const TAXONOMY_SERVICE_NAME = 'greenimpact.taxonomy.v1.TaxonomyService';
 export const taxonomySchema: ServiceSchema = {
   schema: SCHEMA,
   entities: [...referenceEntities, ...taxonomyItemEntities, ...currencyEntities, ...frameworkEntities, ...projectEntities],
-  migrations: [InitTaxonomy1763856000000, SeedReferenceData1763856000001, FrameworksProjects1763856000002, ProjectFinancing1763856000003, IndicatorValueMetadata1763856000004, SignedUnits1763856000005, BondReportFields1763856000006, TaxonomyLayer1763856000007],
+  migrations: [InitTaxonomy1763856000000, SeedReferenceData1763856000001, FrameworksProjects1763856000002, ProjectFinancing1763856000003, IndicatorValueMetadata1763856000004, SignedUnits1763856000005, BondReportFields1763856000006, TaxonomyLayer1763856000007, FrameworkHolders1763856000008],
 };
 
 export interface TaxonomyServiceOptions {

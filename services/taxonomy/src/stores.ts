@@ -8,6 +8,7 @@ import { CurrencyStore } from './currencies/currencies.js';
 import { FxRateStore } from './currencies/fx-rates.js';
 import { FrameworkDocuments } from './documents/framework-documents.js';
 import { FrameworkStore } from './frameworks/frameworks.js';
+import { FrameworkHolderStore } from './frameworks/holders.js';
 import { FRAMEWORK, PROJECT } from './frameworks/owned.js';
 import { OwnedRowStore } from './frameworks/owned-rows.js';
 import { FrameworkReader } from './frameworks/reads.js';
@@ -41,6 +42,7 @@ export interface TaxonomyStores {
   currencies: CurrencyStore;
   fxRates: FxRateStore;
   frameworks: FrameworkStore;
+  frameworkHolders: FrameworkHolderStore;
   frameworkRows: OwnedRowStore;
   frameworkReader: FrameworkReader;
   frameworkDocuments: FrameworkDocuments;
@@ -71,6 +73,7 @@ export async function createStores(ds: DataSource, limits: ListingLimits = DEFAU
     currencies: new CurrencyStore(ds),
     fxRates: new FxRateStore(ds),
     frameworks: new FrameworkStore(ds, limits.maxPublicItemsPerAccount),
+    frameworkHolders: new FrameworkHolderStore(ds),
     frameworkRows: new OwnedRowStore(ds, FRAMEWORK),
     frameworkReader,
     frameworkDocuments: new FrameworkDocuments(frameworkReader, languages),

@@ -10,7 +10,7 @@ import { PortfolioServiceService } from '@green-impact/proto/greenimpact/portfol
 import { ChainServiceService, JobStatus, type Job } from '@green-impact/proto/greenimpact/chain/v1/chain';
 import type { Caller } from '@green-impact/shared/caller';
 import { createEventBus } from '@green-impact/shared/bus/create-bus';
-import { startEmbeddedPostgres } from '@green-impact/shared/db/embedded-postgres';
+import { startEmbeddedPostgres, type EmbeddedPostgres } from '@green-impact/shared/db/embedded-postgres';
 import { createGrpcClient, type TypedClient } from '@green-impact/shared/grpc/client';
 import { startGrpcServer, type GrpcServiceRegistration } from '@green-impact/shared/grpc/server';
 import { createLogger, type Logger } from '@green-impact/shared/logger';
@@ -21,6 +21,7 @@ import type { OperationTable } from '@green-impact/gateway/v1/operation-table';
 import type { LoadSummary } from '@green-impact/taxonomy/example/example-loader';
 import type { NftOptions } from '@green-impact/chain/nfts/nft-options';
 import type { NetworkSpec } from '@green-impact/chain/networks/network-spec';
+import type { TestDatabase } from '../shared/databases.js';
 import { tapRegistration, type ServiceTap } from './service-tap.js';
 
 /**
@@ -115,6 +116,8 @@ export interface AnotherGateway {
 }
 
 export interface TestGatewayOptions {
+  /** The database every service's schema lives in; one in-memory PGlite unless given (testDatabases). */
+  database?: TestDatabase;
   taxonomy?: boolean;
   portfolio?: boolean;
   chain?: boolean;
@@ -151,12 +154,8 @@ export async function startTestGateway(env: Record<string, string> = {}, options
     const reserved = await bindLoopbackPort();
     stack.push(() => reserved.release());
     const baseUrl = `http://127.0.0.1:${reserved.port}`;
-    // initdb is most of a database's start: the first database of this process is dumped fresh, and later
-    // ones start from that dump.
-    const fresh = freshDataDir;
-    const db = await startEmbeddedPostgres(fresh ? { loadDataDir: await fresh } : {});
+    const db = options.database ? await options.database.start() : await freshEmbeddedPostgres();
     stack.push(() => db.stop());
-    if (!fresh) await (freshDataDir = db.dumpDataDir());
     const bus = createEventBus({ clientId: 'gateway-test', logger: log });
     stack.push(() => bus.close());
     const common = { databaseUrl: db.url, bus, log, poolSize: 4 };
@@ -314,6 +313,17 @@ export async function startTestGateway(env: Record<string, string> = {}, options
     await stop();
     throw err;
   }
+}
+
+/**
+ * An in-memory PGlite. initdb is most of a database's start: the first database of this process is dumped
+ * fresh, and later ones start from that dump.
+ */
+async function freshEmbeddedPostgres(): Promise<EmbeddedPostgres> {
+  const fresh = freshDataDir;
+  const db = await startEmbeddedPostgres(fresh ? { loadDataDir: await fresh } : {});
+  if (!fresh) await (freshDataDir = db.dumpDataDir());
+  return db;
 }
 
 /** A freshly initialised data directory, dumped by this process's first test database. */

@@ -89,63 +89,133 @@ export class AssetStore {
 
     const framework = await this.frameworks.visibleFramework(caller, frameworkIdentifier);
     if (!framework) throw new NotFoundError(MSG.noSuchFramework(frameworkIdentifier));
-
-    return this.ds.transaction(async (m) => {
-      // Two attempts: a concurrent add of the same identifier makes the insert find a row after all.
-      for (let attempt = 0; attempt < 2; attempt++) {
-        const existing = await this.ownAsset(m, caller, assetIdentifier, true);
-        const visibility = input.visibility ?? existing?.visibility ?? 'private';
-        if (visibility === 'public' && existing?.visibility !== 'public') {
-          await checkPublicLimit(m, 'portfolio.assets', caller.accountId, 'asset', this.limits.maxPublicItemsPerAccount);
-        }
-        const issuerName =
-          givenIssuerName ??
-          (existing && existing.issuerIdentifier === issuerIdentifier ? existing.issuerName : undefined) ??
-          (await this.knownIssuerName(m, caller, issuerIdentifier)) ??
-          issuerIdentifier;
-        const issued = dateIssued ?? existing?.dateIssued ?? null;
-        const maturity = dateMaturity ?? existing?.dateMaturity ?? null;
-        if (issued && maturity && maturity < issued) throw new InvalidArgumentError(MSG.datesReversed);
-        const values = [
-          assetName,
-          issuerIdentifier,
-          issuerName,
-          framework.frameworkId,
-          framework.frameworkIdentifier,
-          framework.frameworkName,
-          valueOutstanding ?? existing?.valueOutstanding ?? null,
-          currencyCode,
-          issued,
-          maturity,
-          visibility,
-        ];
-        if (existing) {
-          await this.keepKeyFieldsHeldByOthers(m, caller, existing, framework.frameworkId, currencyCode);
-          await m.query(
-            `UPDATE portfolio.assets SET asset_name = $2, issuer_identifier = $3, issuer_name = $4, framework_id = $5,
-               framework_identifier = $6, framework_name = $7, value_outstanding = $8, currency_code = $9,
-               date_issued = $10, date_maturity = $11, visibility = $12, updated_at = now()
-             WHERE id = $1`,
-            [existing.id, ...values],
+    const frameworkId = Number(framework.frameworkId);
+    // Another account's framework: the reference is recorded with its publisher's service before the
+    // write, so the framework's currency cannot change while this commits (docs/decisions.md "Holders
+    // keep a public framework's currency"). Outside the transaction: embedded, the taxonomy service
+    // shares PGlite's one session, which an open transaction here would hold.
+    const othersFramework = !framework.owned;
+    if (othersFramework) await this.frameworks.recordHolder(caller, assetIdentifier, frameworkId, false);
+    let previousFrameworkId: number | undefined;
+    try {
+      return await this.ds.transaction(async (m) => {
+        // Two attempts: a concurrent add of the same identifier makes the insert find a row after all.
+        for (let attempt = 0; attempt < 2; attempt++) {
+          const existing = await this.ownAsset(m, caller, assetIdentifier, true);
+          previousFrameworkId = existing ? Number(existing.frameworkId) : undefined;
+          const visibility = input.visibility ?? existing?.visibility ?? 'private';
+          if (visibility === 'public' && existing?.visibility !== 'public') {
+            await checkPublicLimit(m, 'portfolio.assets', caller.accountId, 'asset', this.limits.maxPublicItemsPerAccount);
+          }
+          const issuerName =
+            givenIssuerName ??
+            (existing && existing.issuerIdentifier === issuerIdentifier ? existing.issuerName : undefined) ??
+            (await this.knownIssuerName(m, caller, issuerIdentifier)) ??
+            issuerIdentifier;
+          const issued = dateIssued ?? existing?.dateIssued ?? null;
+          const maturity = dateMaturity ?? existing?.dateMaturity ?? null;
+          if (issued && maturity && maturity < issued) throw new InvalidArgumentError(MSG.datesReversed);
+          const values = [
+            assetName,
+            issuerIdentifier,
+            issuerName,
+            framework.frameworkId,
+            framework.frameworkIdentifier,
+            framework.frameworkName,
+            valueOutstanding ?? existing?.valueOutstanding ?? null,
+            currencyCode,
+            issued,
+            maturity,
+            visibility,
+          ];
+          if (existing) {
+            await this.keepKeyFieldsHeldByOthers(m, caller, existing, framework.frameworkId, currencyCode);
+            await m.query(
+              `UPDATE portfolio.assets SET asset_name = $2, issuer_identifier = $3, issuer_name = $4, framework_id = $5,
+                 framework_identifier = $6, framework_name = $7, value_outstanding = $8, currency_code = $9,
+                 date_issued = $10, date_maturity = $11, visibility = $12, updated_at = now()
+               WHERE id = $1`,
+              [existing.id, ...values],
+            );
+            return { id: existing.id, created: false };
+          }
+          const inserted: { id: number }[] = await m.query(
+            `INSERT INTO portfolio.assets (account_id, asset_identifier, asset_name, issuer_identifier, issuer_name, framework_id,
+               framework_identifier, framework_name, value_outstanding, currency_code, date_issued, date_maturity, visibility)
+             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)
+             ON CONFLICT (account_id, asset_identifier) DO NOTHING RETURNING id`,
+            [caller.accountId, assetIdentifier, ...values],
           );
-          return { id: existing.id, created: false };
+          if (inserted[0]) return { id: inserted[0].id, created: true };
         }
-        const inserted: { id: number }[] = await m.query(
-          `INSERT INTO portfolio.assets (account_id, asset_identifier, asset_name, issuer_identifier, issuer_name, framework_id,
-             framework_identifier, framework_name, value_outstanding, currency_code, date_issued, date_maturity, visibility)
-           VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)
-           ON CONFLICT (account_id, asset_identifier) DO NOTHING RETURNING id`,
-          [caller.accountId, assetIdentifier, ...values],
-        );
-        if (inserted[0]) return { id: inserted[0].id, created: true };
-      }
-      throw new Error(`asset ${assetIdentifier} neither inserted nor found`);
-    });
+        throw new Error(`asset ${assetIdentifier} neither inserted nor found`);
+      });
+    } finally {
+      // What the asset refers to now, once committed (or rolled back): a new asset, a changed framework.
+      if (previousFrameworkId === undefined ? othersFramework : previousFrameworkId !== frameworkId) await this.restateHolder(caller, assetIdentifier);
+    }
   }
 
-  /** Refused while positions (of any account) hold the asset: their impacts are made of it. */
+  /**
+   * Refused while positions (of any account) hold the asset: their impacts are made of it. Once removed,
+   * the framework it referred to is no longer held by it (restateHolder).
+   */
   async remove(caller: Caller, assetIdentifier: string): Promise<number> {
     const identifier = v.text('asset_identifier', assetIdentifier);
+    const id = await this.removeOwn(caller, identifier);
+    await this.restateHolder(caller, identifier);
+    return id;
+  }
+
+  /**
+   * Tells the taxonomy service which framework the caller's asset refers to now (none when it is gone),
+   * dropping its other references. Read outside any transaction, after the write committed. A failure
+   * leaves a reference too many, which only keeps a framework's currency longer than needed; the asset's
+   * next write states it again, so it is logged, not answered.
+   */
+  private async restateHolder(caller: Caller, assetIdentifier: string): Promise<void> {
+    try {
+      const rows: { frameworkId: number }[] = await this.ds.query(
+        `SELECT framework_id AS "frameworkId" FROM portfolio.assets WHERE account_id = $1 AND asset_identifier = $2`,
+        [caller.accountId, assetIdentifier],
+      );
+      await this.frameworks.recordHolder(caller, assetIdentifier, Number(rows[0]?.frameworkId ?? 0), true);
+    } catch (err) {
+      this.log.warn({ err }, 'framework reference of an asset not restated; its framework keeps its currency until the asset is written again');
+    }
+  }
+
+  /**
+   * Records every asset's framework with the taxonomy service, once: assets written before
+   * RecordFrameworkHolder existed have no reference there (docs/decisions.md "Holders keep a public
+   * framework's currency"). Adds only, in id order, as each asset's account; taxonomy keeps none for an
+   * account's own framework. Then notes it done, so a later start skips it; undefined when it was done
+   * already, else how many assets it recorded. A write racing it can leave a reference too many (kept
+   * until that asset's next write), never one too few. Several replicas may run it at once: recording is
+   * idempotent. An aborted run stops between pages and notes nothing.
+   */
+  async recordEveryHolder(signal?: AbortSignal): Promise<number | undefined> {
+    if ((await this.ds.query(`SELECT 1 FROM portfolio.framework_holder_backfill`)).length) return undefined;
+    let recorded = 0;
+    for (let after = 0; ; ) {
+      if (signal?.aborted) return undefined;
+      const rows: { id: number; accountId: string; assetIdentifier: string; frameworkId: number }[] = await this.ds.query(
+        `SELECT id, account_id AS "accountId", asset_identifier AS "assetIdentifier", framework_id AS "frameworkId"
+         FROM portfolio.assets WHERE id > $1 ORDER BY id LIMIT 500`,
+        [after],
+      );
+      if (rows.length === 0) break;
+      for (const r of rows) {
+        await this.frameworks.recordHolder({ accountId: r.accountId, role: 'user' }, r.assetIdentifier, Number(r.frameworkId), false);
+        recorded++;
+      }
+      after = Number(rows.at(-1)!.id);
+    }
+    await this.ds.query(`INSERT INTO portfolio.framework_holder_backfill DEFAULT VALUES ON CONFLICT DO NOTHING`);
+    return recorded;
+  }
+
+  private removeOwn(caller: Caller, identifier: string): Promise<number> {
     return this.ds.transaction(async (m) => {
       const asset = await this.ownAsset(m, caller, identifier, true);
       if (!asset) {

@@ -46,8 +46,14 @@ const REFERENCE_WRITES = new Set([
   'removeCurrency', 'removeFxRate',
 ]);
 
+/**
+ * Writes that change nothing a reader sees: which frameworks other accounts' assets hold (issue 46) only
+ * decides whether a later currency change is refused, so no cache has anything to drop.
+ */
+const UNSEEN_WRITES = new Set(['recordFrameworkHolder']);
+
 /** What a taxonomy method changes when it succeeds; undefined for methods that change nothing. */
 export function changeScopeOf(method: string): TaxonomyChangeScope | undefined {
-  if (READ.test(method)) return undefined;
+  if (READ.test(method) || UNSEEN_WRITES.has(method)) return undefined;
   return REFERENCE_WRITES.has(method) ? 'reference' : 'frameworks';
 }

@@ -10,12 +10,13 @@ export const GATEWAY_ISSUER = 'gateway';
 /**
  * What an issuer other than the gateway may ask of a service for its callers, by service and method. The
  * portfolio service reads frameworks and FX rates from taxonomy, also in background jobs long after the
- * gateway's token expired, so it signs as itself; a stolen portfolio key can then read taxonomy as any
- * account, but change no reference data and reach no other service.
+ * gateway's token expired, so it signs as itself; it also records which frameworks its assets refer to
+ * (RecordFrameworkHolder, issue 46). A stolen portfolio key can then read taxonomy as any account and
+ * record references that hold a framework's currency, but change no reference data and reach no other service.
  */
 export const RELAY_GRANTS: Readonly<Record<string, Readonly<Record<string, readonly string[]>>>> = {
   portfolio: {
-    'greenimpact.taxonomy.v1.TaxonomyService': ['GetFrameworksByIdentifiers', 'GetFrameworkYearSpecifics', 'GetFrameworkDetails', 'ConvertAmounts'],
+    'greenimpact.taxonomy.v1.TaxonomyService': ['GetFrameworksByIdentifiers', 'GetFrameworkYearSpecifics', 'GetFrameworkDetails', 'ConvertAmounts', 'RecordFrameworkHolder'],
   },
 };
 

@@ -51,6 +51,7 @@ describe('signed callers', () => {
     const taxonomy = implement(TAXONOMY, TaxonomyServiceService, {
       convertAmounts: async (_req, ctx) => (await record(ctx), { conversions: [] }),
       addUnit: async (_req, ctx) => (await record(ctx), {}) as never,
+      recordFrameworkHolder: async (_req, ctx) => record(ctx),
     }, log);
     server = await startGrpcServer({
       services: [
@@ -132,9 +133,11 @@ describe('signed callers', () => {
     assert.match(e2!.details, /does not trust/);
   });
 
-  it('lets portfolio sign for its callers only the taxonomy reads it needs, with its own key', async () => {
+  it('lets portfolio sign for its callers only the taxonomy reads it needs, and the holder records of its assets, with its own key', async () => {
     const asPortfolio = createGrpcClient(TaxonomyServiceService, server.address, { issuer: 'portfolio' });
     assert.deepEqual(await asPortfolio.convertAmounts({ reportingYear: 2024, conversions: [] }, { caller: operator }), { conversions: [] });
+    assert.deepEqual(await asPortfolio.recordFrameworkHolder({ assetIdentifier: 'SE1', frameworkId: 1, exclusive: false }, { caller: operator }), {});
+    assert.deepEqual(seen.at(-1), { ...operator, requestId: (seen.at(-1) as { requestId?: string }).requestId });
     await assert.rejects(asPortfolio.addUnit({ unitName: 'kWh', reportingYear: 2024 }, { caller: operator }), { code: 'UNAUTHENTICATED' });
     asPortfolio.close();
     const toIdentity = createGrpcClient(IdentityServiceService, server.address, { issuer: 'portfolio' });

@@ -7,6 +7,7 @@ import { pgErrorCode } from '../taxonomy/items.js';
 import type { Outcome } from '../taxonomy/year-named.js';
 import * as v from '../validation.js';
 import * as bond from './bond-report.js';
+import { keepCurrencyHeldByOthers } from './holders.js';
 import * as input from './inputs.js';
 import { OWNED_MSG } from './messages.js';
 import { accountOf, checkPublishing, FRAMEWORK, requireOwned } from './owned.js';
@@ -47,7 +48,8 @@ export class FrameworkStore {
 
   /**
    * Adds the caller's framework of that identifier, or updates its name, currency and (when given)
-   * visibility. Stored amounts are not converted when the currency changes.
+   * visibility. Stored amounts are not converted when the currency changes. The currency stays while
+   * other accounts' assets hold the framework (holders.ts).
    */
   async add(caller: Caller, req: AddFrameworkInput): Promise<Outcome> {
     const account = accountOf(caller);
@@ -61,6 +63,7 @@ export class FrameworkStore {
     return this.ds.transaction(async (m) => {
       await requireCurrency(m, currency);
       await checkPublishing(m, FRAMEWORK, account, identifier, visibility, this.maxPublic);
+      await keepCurrencyHeldByOthers(m, account, identifier, currency);
       const rows: { id: number; inserted: boolean }[] = await m.query(
         `INSERT INTO taxonomy.frameworks (account_id, identifier, name, currency_code, visibility, issuer_lei, external_reviewer, approving_authority)
          VALUES ($1, $2, $3, $4, COALESCE($5::varchar, 'private'), $6, $7, $8)

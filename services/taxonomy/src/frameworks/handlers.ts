@@ -77,6 +77,10 @@ export function frameworkHandlers(s: TaxonomyStores): Partial<UnaryHandlers<type
     async removeFrameworkYearSpecifics(req, ctx) {
       return s.frameworkRows.removeYearSpecifics(requireCaller(ctx.caller), req.frameworkIdentifier, req.reportingYear);
     },
+    async recordFrameworkHolder(req, ctx) {
+      await s.frameworkHolders.record(requireCaller(ctx.caller), req.assetIdentifier, req.frameworkId, req.exclusive);
+      return {};
+    },
     async removeFramework(req, ctx) {
       return s.frameworks.remove(requireCaller(ctx.caller), req.frameworkIdentifier);
     },

@@ -47,6 +47,8 @@ export const OWNED_MSG = {
     if (others) users.push(others === 1 ? '1 project of another account' : `${others} projects of other accounts`);
     return `Framework ${q(identifier)} is still used by ${joinAnd(users)}; remove those first.`;
   },
+  frameworkCurrencyHeld: (identifier: string, currency: string) =>
+    `Framework ${q(identifier)} is held by other accounts' assets: its currency (${currency}) stays as it is. Add a framework under a new identifier instead.`,
   frameworkStillInUse: (identifier: string) => `Framework ${q(identifier)} is still in use; remove what uses it first.`,
   buildNeedsYearSpecifics: (identifier: string, year: number) =>
     `Framework ${q(identifier)} has no year specifics for ${year}; add them with addYearSpecificsToFramework before building.`,
