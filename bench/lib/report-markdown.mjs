@@ -121,6 +121,7 @@ export function reportMarkdown(report, { concurrency: CONCURRENCY, seconds: SECO
   if (report.chainReplicas) out.push('', chainReplicasMarkdown(report.chainReplicas));
   if (report.chain?.batched) out.push('', chainBatchedMarkdown(report.chain.batched));
   if (report.readMix) out.push('', ...readMixMarkdown(report.readMix, CONCURRENCY, report.settings?.warmupSeconds ?? 1));
+  if (report.idle) out.push('', ...idleMarkdown(report.idle));
   if (report.notes.length) out.push('', '## Notes', '', ...report.notes.map((n) => `- ${n}`));
   out.push('');
   return out.join('\n');
@@ -184,4 +185,17 @@ function readMixMarkdown({ saturated: c, openLoop: o, requestsInMix }, concurren
     for (const [run, cpu] of runs) out.push(`| ${run} | ${present.map((p) => cpu[p] ?? '—').join(' | ')} | ${cpu.total} |`);
   }
   return out;
+}
+
+/** The production shape left alone (lib/idle.mjs): % of one core per process over the quiet window. */
+function idleMarkdown(idle) {
+  if (idle.skipped) return [`Idle: skipped (${idle.skipped}).`];
+  const names = Object.keys(idle.cpuPercentByProcess);
+  return [
+    `### Idle: CPU per process over a quiet ${idle.seconds} s (goal: ${idle.goal}; ${idle.met ? 'met' : 'not met'})`,
+    '',
+    `| ${names.join(' | ')} |`,
+    `|${names.map(() => '---:').join('|')}|`,
+    `| ${names.map((n) => (typeof idle.cpuPercentByProcess[n] === 'number' ? `${idle.cpuPercentByProcess[n]} %` : idle.cpuPercentByProcess[n])).join(' | ')} |`,
+  ];
 }

@@ -33,6 +33,11 @@ interface OutboxRow {
   headers: Record<string, string> | null;
 }
 
+/** The safety poll of an idle relay: a commit in this process wakes it at once (JobStore.committed). */
+const RELAY_IDLE_POLL_MS = 15_000;
+/** publishBatch's answer when another replica's relay holds the lock. */
+const LOCKED_OUT = -1;
+
 /** Any constant: the advisory lock that makes one relay (of all replicas) publish at a time. */
 const RELAY_LOCK = 0x6368_6169; // "chai"
 
@@ -49,9 +54,14 @@ export class OutboxRelay {
     private readonly ds: DataSource,
     private readonly bus: EventBus,
     private readonly log: Logger,
-    private readonly opts: { pollIntervalMs: number; batchSize?: number },
+    /**
+     * pollIntervalMs: while rows wait for another replica's relay; idlePollMs (default 15 s): with the
+     * outbox empty, the safety poll (a commit of this process wakes the relay at once).
+     */
+    private readonly opts: { pollIntervalMs: number; idlePollMs?: number; batchSize?: number },
   ) {
-    this.loop = new WakeableLoop(() => this.pass(), { pollIntervalMs: opts.pollIntervalMs, firstBackoffMs: 500, maxBackoffMs: 30_000 }, (err, failures) =>
+    const timing = { pollIntervalMs: opts.pollIntervalMs, idlePollMs: Math.max(opts.pollIntervalMs, opts.idlePollMs ?? RELAY_IDLE_POLL_MS), firstBackoffMs: 500, maxBackoffMs: 30_000 };
+    this.loop = new WakeableLoop(() => this.pass(), timing, (err, failures) =>
       this.log.warn({ err, failures }, 'outbox relay could not publish; retrying'),
     );
   }
@@ -87,15 +97,21 @@ export class OutboxRelay {
     }
   }
 
-  private async pass(): Promise<void> {
-    while (!this.stopped && (await this.publishBatch()) === (this.opts.batchSize ?? 200));
+  /** Publishes until the outbox is empty; false then (idle), true when another replica's relay held the lock. */
+  private async pass(): Promise<boolean> {
+    for (;;) {
+      if (this.stopped) return false;
+      const published = await this.publishBatch();
+      if (published === LOCKED_OUT) return true;
+      if (published < (this.opts.batchSize ?? 200)) return false;
+    }
   }
 
-  /** One batch in one transaction; returns how many rows it published. */
+  /** One batch in one transaction; returns how many rows it published (LOCKED_OUT: another relay is publishing). */
   private publishBatch(): Promise<number> {
     return this.ds.transaction(async (m) => {
       const [{ locked }] = (await m.query(`SELECT pg_try_advisory_xact_lock($1) AS locked`, [RELAY_LOCK])) as [{ locked: boolean }];
-      if (!locked) return 0;
+      if (!locked) return LOCKED_OUT;
       const rows: OutboxRow[] = await m.query(
         `SELECT id, topic, message_key, payload, headers FROM chain.outbox ORDER BY id LIMIT $1`,
         [this.opts.batchSize ?? 200],

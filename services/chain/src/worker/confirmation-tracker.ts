@@ -43,7 +43,9 @@ export class ConfirmationTracker {
     private readonly inFlight: (jobId: string) => boolean = () => false,
   ) {
     const poll = network.tuning.pollIntervalMs;
-    this.loop = new WakeableLoop(() => this.tick(), { pollIntervalMs: poll, firstBackoffMs: poll, maxBackoffMs: poll }, (err) =>
+    // With nothing submitted the tracker waits for a wake (the sender's broadcast or read); a dead replica's
+    // jobs become claimable only once their lease expires, so polling for them more often buys nothing.
+    this.loop = new WakeableLoop(() => this.tick(), { pollIntervalMs: poll, idlePollMs: Math.max(poll, leaseMs), firstBackoffMs: poll, maxBackoffMs: poll }, (err) =>
       this.log.warn({ err, network: this.network.name }, 'receipt check failed; retrying'),
     );
   }
@@ -62,12 +64,13 @@ export class ConfirmationTracker {
     this.loop.wake();
   }
 
-  /** One pass over the network's SUBMITTED jobs this worker holds (or may take over). */
-  async tick(): Promise<void> {
+  /** One pass over the network's SUBMITTED jobs this worker holds (or may take over); false when there were none. */
+  async tick(): Promise<boolean> {
     const t0 = performance.now();
     // Claimed all the same, so the lease of a job still drawing is renewed.
-    const jobs = (await this.claim()).filter((j) => !this.inFlight(j.id) && !this.drawing.has(j.id));
-    if (jobs.length === 0) return;
+    const claimed = await this.claim();
+    const jobs = claimed.filter((j) => !this.inFlight(j.id) && !this.drawing.has(j.id));
+    if (jobs.length === 0) return claimed.length > 0 || this.drawing.size > 0;
     const latest = await this.network.provider.getBlockNumber();
     // One count per signer tells which nonces are mined: only those jobs can have a receipt.
     const signers = [...new Set(jobs.filter((j) => j.signer && j.nonce !== null).map((j) => j.signer!))];
@@ -92,6 +95,7 @@ export class ConfirmationTracker {
       { network: this.network.name, jobs: jobs.length, completed: completed.size, checkMs: Math.round(t1 - t0), ms: Math.round(performance.now() - t0) },
       'receipts checked',
     );
+    return true;
   }
 
   private async claim(): Promise<JobRow[]> {
