@@ -12,15 +12,24 @@ export async function enqueueOutbox(m: EntityManager, topic: string, key: string
   await enqueueOutboxMany(m, topic, [{ key, payload }]);
 }
 
-/** Several messages of one topic in one INSERT, in the given order. */
-export async function enqueueOutboxMany(m: EntityManager, topic: string, messages: { key: string | null; payload: unknown }[]): Promise<void> {
+/**
+ * Several messages of one topic in one INSERT, in the given order. A message's own `headers` (the trace
+ * context of the request it belongs to, taken when a batch of requests is written together) go with it;
+ * the others carry the active trace context.
+ */
+export async function enqueueOutboxMany(
+  m: EntityManager,
+  topic: string,
+  messages: { key: string | null; payload: unknown; headers?: Record<string, string> | undefined }[],
+): Promise<void> {
   if (messages.length === 0) return;
-  const headers = traceHeaders();
-  const headerText = Object.keys(headers).length ? JSON.stringify(headers) : null;
-  const params: unknown[] = [topic, headerText];
-  const rows = messages.map(({ key, payload }) => {
-    params.push(key, JSON.stringify(payload));
-    return `($1, $${params.length - 1}, $${params.length}, $2)`;
+  const headerText = (headers: Record<string, string>) => (Object.keys(headers).length ? JSON.stringify(headers) : null);
+  const active = headerText(traceHeaders());
+  const params: unknown[] = [topic];
+  const rows = messages.map(({ key, payload, headers }) => {
+    params.push(key, JSON.stringify(payload), headers ? headerText(headers) : active);
+    const at = params.length;
+    return `($1, $${at - 2}, $${at - 1}, $${at}::jsonb)`;
   });
   await m.query(`INSERT INTO chain.outbox (topic, message_key, payload, headers) VALUES ${rows.join(', ')}`, params);
 }

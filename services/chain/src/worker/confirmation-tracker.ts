@@ -43,8 +43,8 @@ export class ConfirmationTracker {
     private readonly inFlight: (jobId: string) => boolean = () => false,
   ) {
     const poll = network.tuning.pollIntervalMs;
-    // With nothing submitted the tracker waits for a wake (the sender's broadcast or read); a dead replica's
-    // jobs become claimable only once their lease expires, so polling for them more often buys nothing.
+    // With nothing submitted on the network (by any worker) the tracker waits for a wake (the sender's
+    // broadcast or read), polling only every job lease; another worker's jobs keep it polling (tick).
     this.loop = new WakeableLoop(() => this.tick(), { pollIntervalMs: poll, idlePollMs: Math.max(poll, leaseMs), firstBackoffMs: poll, maxBackoffMs: poll }, (err) =>
       this.log.warn({ err, network: this.network.name }, 'receipt check failed; retrying'),
     );
@@ -70,7 +70,7 @@ export class ConfirmationTracker {
     // Claimed all the same, so the lease of a job still drawing is renewed.
     const claimed = await this.claim();
     const jobs = claimed.filter((j) => !this.inFlight(j.id) && !this.drawing.has(j.id));
-    if (jobs.length === 0) return claimed.length > 0 || this.drawing.size > 0;
+    if (jobs.length === 0) return claimed.length > 0 || this.drawing.size > 0 || (await this.othersSubmitted());
     const latest = await this.network.provider.getBlockNumber();
     // One count per signer tells which nonces are mined: only those jobs can have a receipt.
     const signers = [...new Set(jobs.filter((j) => j.signer && j.nonce !== null).map((j) => j.signer!))];
@@ -96,6 +96,18 @@ export class ConfirmationTracker {
       'receipts checked',
     );
     return true;
+  }
+
+  /**
+   * Whether the network has submitted jobs this worker could not claim (another worker's, leased): they
+   * are its to take over once that lease expires, so the tracker keeps polling rather than idling.
+   */
+  private async othersSubmitted(): Promise<boolean> {
+    const [row] = (await this.ds.query(
+      `SELECT EXISTS (SELECT 1 FROM chain.jobs WHERE status = 'submitted' AND chain_network = $1 AND batch_job_id IS NULL) AS others`,
+      [this.network.name],
+    )) as [{ others: boolean }];
+    return row.others;
   }
 
   private async claim(): Promise<JobRow[]> {
