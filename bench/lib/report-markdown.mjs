@@ -162,7 +162,7 @@ function recordsReadMarkdown(sc) {
   return out;
 }
 
-function readMixMarkdown({ saturated: c, openLoop: o, requestsInMix }, concurrency, warmupSeconds) {
+function readMixMarkdown({ saturated: c, openLoop: o, requestsInMix, perOperation }, concurrency, warmupSeconds) {
   const out = [
     '## (e) The read mix, closed and open loop',
     '',
@@ -183,6 +183,11 @@ function readMixMarkdown({ saturated: c, openLoop: o, requestsInMix }, concurren
     const present = PROCESSES.filter((p) => runs.some(([, cpu]) => cpu[p] !== undefined));
     out.push('', 'CPU time per request (ms):', '', `| run | ${present.join(' | ')} | total |`, `|---|${present.map(() => '---:').join('|')}|---:|`);
     for (const [run, cpu] of runs) out.push(`| ${run} | ${present.map((p) => cpu[p] ?? '—').join(' | ')} | ${cpu.total} |`);
+  }
+  if (perOperation) {
+    out.push('', 'Per request of the mix, by what it asks (each sent alone, one after another): SQL statements of every service and backend gRPC calls (services\' grpc_server_handled_total); share: of the mix\'s requests.', '');
+    out.push('| request | share | statements | backend calls |', '|---|---:|---:|---:|');
+    for (const [label, r] of Object.entries(perOperation)) out.push(`| ${label} | ${r.share} | ${r.statements} | ${r.backendCalls} |`);
   }
   return out;
 }
