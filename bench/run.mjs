@@ -33,6 +33,9 @@
 //  (d) chain jobs at the node's speed (lib/chain-replicas.mjs, also `npm run bench:chain`): 1 and 2
 //      chain-service processes on PostgreSQL with Kafka against the raw ethers rate on one JSON-RPC node,
 //      jobs/s, ratios and p50/p99 latency. BENCH_CHAIN_REPLICA_N jobs (default 200; 0 skips it).
+//  idle: the production shape left alone for a quiet BENCH_IDLE_SECONDS (default 10) after it started
+//      (lib/idle.mjs, also `npm run bench:idle`): idle.cpuPercentByProcess, % of one core per process (goal:
+//      each service under 1 %); skipped with BENCH_DISTRIBUTED=0.
 //  chain.batched: writes many per transaction (lib/chain-batched.mjs, also `npm run bench:chain-batched`):
 //      documents under Merkle roots and batched key-value inserts through 2 replicas on PostgreSQL against
 //      the raw rate on the same node; BENCH_CHAIN_BATCHED_N jobs of each kind (default 2000; 0 skips it).
@@ -57,6 +60,7 @@ import { httpClient, pool, retryingUnavailable } from './lib/http.mjs';
 import { machine } from './lib/machine.mjs';
 import { impactsAtScale, recordsReadInProductionShape } from './lib/impact-scale.mjs';
 import { impactsAt100k } from './lib/impact-scale100k.mjs';
+import { idleCpu } from './lib/idle.mjs';
 import { chainReplicas } from './lib/chain-replicas.mjs';
 import { chainBatched } from './lib/chain-batched.mjs';
 import { rawChain } from './lib/raw-chain.mjs';
@@ -255,6 +259,9 @@ try {
       report.readMix = distributed.readMix;
       report.notes.push(...distributed.notes);
     }
+  }
+  if (process.env.BENCH_DISTRIBUTED !== '0' && !ONLY_SCALE) {
+    report.idle = await idleCpu({ operatorKey: OPERATOR_KEY, seconds: Number(process.env.BENCH_IDLE_SECONDS ?? 10), settleSeconds: Number(process.env.BENCH_IDLE_SETTLE_SECONDS ?? 5), progress: (m) => progress(`[idle] ${m}`) });
   }
   const replicaJobs = Number(process.env.BENCH_CHAIN_REPLICA_N ?? 200);
   if (replicaJobs > 0 && !ONLY_SCALE) report.chainReplicas = await chainReplicas({ jobs: replicaJobs, progress });

@@ -67,6 +67,13 @@ export function loadMix(data, kind) {
   return Array.from({ length: 40 }, (_, i) => (kind === 'mixed' && i % 5 === 4 ? pick(writes)() : pick(reads)()));
 }
 
+/** A request of the mix by what it asks: the /v1/call operation, or `graphql` and the document's first root field. */
+export function requestLabel(request) {
+  const body = JSON.parse(request.body);
+  if (request.path !== '/graphql') return body.operation;
+  return `graphql ${/^\s*([A-Za-z]+)/.exec(body.query.slice(body.query.indexOf('{') + 1))?.[1] ?? '?'}`;
+}
+
 /**
  * Why an answer to `request` failed, or undefined when it succeeded: a non-2xx status, or (GraphQL answers
  * 200 with `errors` for a failed field) a GraphQL answer carrying errors or not JSON.

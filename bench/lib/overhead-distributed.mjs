@@ -16,7 +16,8 @@ import { join } from 'node:path';
 import { childProcesses, cpuProbe, pidsGroup, postgresBackendsGroup, procAvailable } from './cpu.mjs';
 import { httpClient } from './http.mjs';
 import { measure } from './harness.mjs';
-import { answerError, loadMix } from './load-mix.mjs';
+import { answerError, loadMix, requestLabel } from './load-mix.mjs';
+import { countsPerRequest } from './statements.mjs';
 import { openLoop } from './open-loop.mjs';
 import { measureOverhead, overheadReads } from './overhead.mjs';
 import { seedDataset } from './seed.mjs';
@@ -144,7 +145,17 @@ async function measureInTopology({ topology, createGrpcClient, taxonomyProto, po
       open = await openLoop({ url: topology.url, requests, rate: saturated.rps / 2, seconds, answerError, connections: concurrency * 4 });
       open.cpuMsPerRequest = cpu.perRequest(before, await cpu.sample({ clientFirst: true }), open.completed + open.errors);
     } else notes.push(`(e) open loop not run: the closed loop of the read mix answered nothing (${saturated.firstError ?? 'no call completed'}).`);
-    return { rows, readMix: { mix: 'read', requestsInMix: requests.length, saturated, openLoop: open }, notes };
+    progress('(e) statements and backend calls per request of the mix…');
+    const perOperation = {};
+    for (const r of requests) {
+      const label = requestLabel(r);
+      if (perOperation[label]) {
+        perOperation[label].share = Math.round((perOperation[label].share + 1 / requests.length) * 1000) / 1000;
+        continue;
+      }
+      perOperation[label] = { share: Math.round((1 / requests.length) * 1000) / 1000, ...(await countsPerRequest(metricsUrls, () => client.request(r.method, r.path, r.headers, r.body))) };
+    }
+    return { rows, readMix: { mix: 'read', requestsInMix: requests.length, saturated, openLoop: open, perOperation }, notes };
   } finally {
     await postgres?.close();
     client.close();

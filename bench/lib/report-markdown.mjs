@@ -121,6 +121,7 @@ export function reportMarkdown(report, { concurrency: CONCURRENCY, seconds: SECO
   if (report.chainReplicas) out.push('', chainReplicasMarkdown(report.chainReplicas));
   if (report.chain?.batched) out.push('', chainBatchedMarkdown(report.chain.batched));
   if (report.readMix) out.push('', ...readMixMarkdown(report.readMix, CONCURRENCY, report.settings?.warmupSeconds ?? 1));
+  if (report.idle) out.push('', ...idleMarkdown(report.idle));
   if (report.notes.length) out.push('', '## Notes', '', ...report.notes.map((n) => `- ${n}`));
   out.push('');
   return out.join('\n');
@@ -161,7 +162,7 @@ function recordsReadMarkdown(sc) {
   return out;
 }
 
-function readMixMarkdown({ saturated: c, openLoop: o, requestsInMix }, concurrency, warmupSeconds) {
+function readMixMarkdown({ saturated: c, openLoop: o, requestsInMix, perOperation }, concurrency, warmupSeconds) {
   const out = [
     '## (e) The read mix, closed and open loop',
     '',
@@ -183,5 +184,23 @@ function readMixMarkdown({ saturated: c, openLoop: o, requestsInMix }, concurren
     out.push('', 'CPU time per request (ms):', '', `| run | ${present.join(' | ')} | total |`, `|---|${present.map(() => '---:').join('|')}|---:|`);
     for (const [run, cpu] of runs) out.push(`| ${run} | ${present.map((p) => cpu[p] ?? '—').join(' | ')} | ${cpu.total} |`);
   }
+  if (perOperation) {
+    out.push('', 'Per request of the mix, by what it asks (each sent alone, one after another): SQL statements of every service and backend gRPC calls (services\' grpc_server_handled_total); share: of the mix\'s requests.', '');
+    out.push('| request | share | statements | backend calls |', '|---|---:|---:|---:|');
+    for (const [label, r] of Object.entries(perOperation)) out.push(`| ${label} | ${r.share} | ${r.statements} | ${r.backendCalls} |`);
+  }
   return out;
+}
+
+/** The production shape left alone (lib/idle.mjs): % of one core per process over the quiet window. */
+function idleMarkdown(idle) {
+  if (idle.skipped) return [`Idle: skipped (${idle.skipped}).`];
+  const names = Object.keys(idle.cpuPercentByProcess);
+  return [
+    `### Idle: CPU per process over a quiet ${idle.seconds} s (goal: ${idle.goal}; ${idle.met ? 'met' : 'not met'})`,
+    '',
+    `| ${names.join(' | ')} |`,
+    `|${names.map(() => '---:').join('|')}|`,
+    `| ${names.map((n) => (typeof idle.cpuPercentByProcess[n] === 'number' ? `${idle.cpuPercentByProcess[n]} %` : idle.cpuPercentByProcess[n])).join(' | ')} |`,
+  ];
 }

@@ -19,6 +19,7 @@ import type { GatewayConfig } from './config.js';
 import { corsAllowList } from './cors.js';
 import { errorHandler, notFound } from './error-handler.js';
 import { createGraphql } from './graphql/apollo.js';
+import type { DocumentCache } from './graphql/document-cache.js';
 import { explorerIssuer, explorerRoutes } from './graphql/explorer.js';
 import { DEFAULT_QUERY_LIMITS } from './graphql/limits.js';
 import { OpenSockets } from './graphql/subscriptions/open-sockets.js';
@@ -59,6 +60,8 @@ export interface Gateway {
    * the port before the gateway could be built. Resolves with the port it listens on.
    */
   listen(bound?: Server): Promise<{ port: number }>;
+  /** The parsed and validated GraphQL documents kept (graphql/document-cache.ts). */
+  graphqlDocuments: DocumentCache;
   /** Stops accepting, lets in-flight requests finish (up to shutdownGraceMs), stops Apollo and the limiter, closes owned clients. */
   close(): Promise<void>;
 }
@@ -176,6 +179,7 @@ export function createGateway(options: GatewayOptions): Gateway {
   });
   return {
     server,
+    graphqlDocuments: graphql.documents,
     async listen(bound) {
       await Promise.all([graphql.start(), limiter.start()]);
       // Joined before the first request, so no revocation can slip between a cached key and the listener.

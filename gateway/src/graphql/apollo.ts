@@ -14,10 +14,13 @@ import { MAX_QUERY_TOKENS, aliasError, nestingError, queryLimitRules, type Query
 import type { DocumentLinks } from '../document-links.js';
 import { countOperation, unresolvedLabel } from './graphql-metrics.js';
 import { graphqlMetricsPlugin, timeRootFields } from './graphql-metrics-plugin.js';
+import { DocumentCache } from './document-cache.js';
 
 export interface GraphqlEndpoint {
   /** Mount after a JSON body parser at /graphql. Answers 503 until start() has finished. */
   handler: RequestHandler;
+  /** The parsed and validated documents Apollo keeps (document-cache.ts). */
+  documents: DocumentCache;
   /** The shared pieces graphql-ws needs to serve the same schema the same way. */
   shared: { schema: typeof schema; formatError: ReturnType<typeof createFormatError>; validationRules: ReturnType<typeof queryLimitRules> };
   start(): Promise<void>;
@@ -33,7 +36,8 @@ export interface GraphqlEndpoint {
  *
  * Safety: CSRF prevention on; documents nested over MAX_NESTING brackets refused before parse and over
  * MAX_QUERY_TOKENS tokens at parse; depth and cost
- * limits as validation rules; introspection and schema hints off in production; no stack traces. Automatic
+ * limits as validation rules (a document is kept parsed and validated, document-cache.ts, only once it passed
+ * them); introspection and schema hints off in production; no stack traces. Automatic
  * persisted queries use Apollo's bounded in-memory cache (per replica: a client that meets
  * PERSISTED_QUERY_NOT_FOUND on another replica sends the query again, as the APQ protocol expects).
  * Apollo's own landing page (which loads from a CDN) is off: explorer.ts serves GraphiQL from here.
@@ -58,8 +62,10 @@ export function createGraphql(deps: {
   const formatError = createFormatError(log);
   const validationRules = queryLimitRules(deps.limits);
   timeRootFields(schema);
+  const documents = new DocumentCache();
   const apollo = new ApolloServer<GraphqlContext>({
     schema,
+    documentStore: documents,
     formatError,
     validationRules,
     parseOptions: { maxTokens: MAX_QUERY_TOKENS },
@@ -90,6 +96,7 @@ export function createGraphql(deps: {
       }
       return inner(req, res, next);
     },
+    documents,
     shared: { schema, formatError, validationRules },
     start: () =>
       (started ??= apollo.start().then(() => {

@@ -7,7 +7,7 @@ import { cappedListing, decodePageToken, pageOf, pageSize } from '@green-impact/
 import { cidOf, type ContentStore } from '../content/content-store.js';
 import { anchorIdOf, readAnchor, type Anchor } from '../contracts/document-registry.js';
 import { DocumentEntity, type DocumentRow, type JobRow } from '../jobs/entities.js';
-import type { JobStore } from '../jobs/job-store.js';
+import type { BatchedWrite, JobStore } from '../jobs/job-store.js';
 import { DOCUMENT_KINDS, JOB_STATUSES, type DocumentKindName, type DocumentPayload } from '../jobs/job-types.js';
 import type { NetworkRegistry } from '../networks/network-registry.js';
 import type { ChainNetwork } from '../networks/chain-network.js';
@@ -16,6 +16,52 @@ import { trustedContractOf, trustedSignerOf } from '../proofs/trust-anchor.js';
 import { ChainFactsCache } from './chain-facts.js';
 import { documentProofOf } from './document-proofs.js';
 import { documentKindName, FRAMEWORK_KINDS, isFrameworkKind, validContent, validReportingYear, validSubject } from './document-rules.js';
+
+/** A document's entry, written with its job (DOCUMENT_ENTRIES); documentId is set once it is written. */
+interface DocumentEntry extends Pick<DocumentRow, 'accountId' | 'kind' | 'cid' | 'sha256' | 'contentType' | 'size'> {
+  subject: { frameworkIdentifier?: string | undefined; investorIdentifier?: string | undefined; positionId?: number | undefined };
+  reportingYear: number | undefined;
+  languageCode: string | undefined;
+  isPublic: boolean;
+  actedBy: ReturnType<typeof actedByColumns>;
+  documentId?: number;
+}
+
+/**
+ * The entries of the documents accepted together (JobStore.accept): one INSERT of every entry, then one
+ * UPDATE giving each job its payload (entry id, anchor id, CID, hash, type, size).
+ */
+const DOCUMENT_ENTRIES: BatchedWrite<DocumentEntry> = {
+  async writeAll(m, items) {
+    const params: unknown[] = [];
+    const tuples = items.map(({ jobId, value: e }) => {
+      const values = [
+        jobId, e.accountId, e.kind, e.cid, e.sha256, e.contentType, e.size, e.subject.frameworkIdentifier ?? null,
+        e.subject.investorIdentifier ?? null, e.subject.positionId ?? null, e.reportingYear ?? null, e.languageCode ?? null, e.isPublic,
+        ...e.actedBy,
+      ];
+      const at = params.length;
+      params.push(...values);
+      return `(${values.map((_, i) => `$${at + i + 1}`).join(', ')})`;
+    });
+    const rows = (await m.query(
+      `INSERT INTO chain.documents (job_id, account_id, kind, cid, sha256, content_type, size, framework_identifier,
+         investor_identifier, position_id, reporting_year, language_code, public, acted_by_subject, acted_by_issuer)
+       VALUES ${tuples.join(', ')} RETURNING id, job_id`,
+      params,
+    )) as { id: string; job_id: string }[];
+    const idOf = new Map(rows.map((r) => [r.job_id, Number(r.id)]));
+    const payloads = items.map(({ jobId, value: e }) => {
+      e.documentId = idOf.get(jobId)!;
+      const payload: DocumentPayload = { documentId: e.documentId, anchorId: anchorIdOf(jobId), cid: e.cid, sha256: e.sha256, contentType: e.contentType, size: e.size };
+      return [jobId, JSON.stringify(payload)];
+    });
+    await m.query(
+      `UPDATE chain.jobs AS j SET payload = v.payload::jsonb FROM (VALUES ${payloads.map((_, i) => `($${2 * i + 1}::uuid, $${2 * i + 2})`).join(', ')}) AS v(id, payload) WHERE j.id = v.id`,
+      payloads.flat(),
+    );
+  },
+};
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
@@ -57,7 +103,10 @@ export class Documents {
     const isPublic = req.public === true && isFrameworkKind(kind);
     // Content first: it is addressed by its hash, so a write that fails afterwards leaves only a harmless file.
     const stored = await this.content.put(content, contentType);
-    let documentId = 0;
+    const entry: DocumentEntry = {
+      accountId: caller.accountId, kind, cid: stored.cid, sha256: stored.sha256, contentType, size: stored.size, subject,
+      reportingYear, languageCode, isPublic, actedBy: actedByColumns(caller),
+    };
     const { job, replayed } = await this.store.create(
       {
         caller,
@@ -72,24 +121,9 @@ export class Documents {
         idempotencyKey: req.idempotencyKey,
         subject: { ...subject, reportingYear, languageCode },
       },
-      async (m, jobId) => {
-        const [row] = (await m.query(
-          `INSERT INTO chain.documents (job_id, account_id, kind, cid, sha256, content_type, size, framework_identifier,
-             investor_identifier, position_id, reporting_year, language_code, public, acted_by_subject, acted_by_issuer)
-           VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15) RETURNING id`,
-          [
-            jobId, caller.accountId, kind, stored.cid, stored.sha256, contentType, stored.size, subject.frameworkIdentifier ?? null,
-            subject.investorIdentifier ?? null, subject.positionId ?? null, reportingYear ?? null, languageCode ?? null, isPublic,
-            ...actedByColumns(caller),
-          ],
-        )) as [{ id: string }];
-        documentId = Number(row.id);
-        const payload: DocumentPayload = {
-          documentId, anchorId: anchorIdOf(jobId), cid: stored.cid, sha256: stored.sha256, contentType, size: stored.size,
-        };
-        await m.query(`UPDATE chain.jobs SET payload = $2 WHERE id = $1`, [jobId, JSON.stringify(payload)]);
-      },
+      { write: DOCUMENT_ENTRIES, value: entry },
     );
+    let documentId = entry.documentId ?? 0;
     if (replayed) documentId = (job.payload as unknown as DocumentPayload).documentId;
     return { job, documentId, replayed };
   }

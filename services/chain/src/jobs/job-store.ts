@@ -5,7 +5,9 @@ import { FailedPreconditionError, InvalidArgumentError, NotFoundError, truncate 
 import { TOPIC_JOB_EVENTS, TOPIC_JOBS } from '../schema.js';
 import { JobEntity, type JobRow } from './entities.js';
 import { BATCH_KINDS, type DocumentKindName, type JobEvent, type JobKindName, type JobMessage, type JobStatusName } from './job-types.js';
-import { enqueueOutbox, enqueueOutboxMany } from './outbox.js';
+import { enqueueOutboxMany } from './outbox.js';
+import { outsidePoolCaller } from '@green-impact/shared/db/pool-share';
+import { traceHeaders } from '@green-impact/shared/tracing/carriers';
 import { jobTraces } from '../worker/job-traces.js';
 
 export interface JobSubject {
@@ -34,6 +36,36 @@ export interface NewJob {
   subject?: JobSubject;
 }
 
+/**
+ * Rows of another table written for many jobs at once, in the transaction that accepts them (documents'
+ * entries): called once per batch with the jobs of the batch that carry it and their values.
+ */
+export interface BatchedWrite<T> {
+  writeAll(m: EntityManager, items: { jobId: string; value: T }[]): Promise<void>;
+}
+
+/** A job's part of a BatchedWrite. */
+export interface WithBatch<T> {
+  write: BatchedWrite<T>;
+  value: T;
+}
+
+/** A job waiting to be accepted (JobStore.accept). */
+interface Intake {
+  id: string;
+  input: NewJob;
+  key: string | undefined;
+  requestHash: string;
+  /** The trace context of the request, for its outbox rows (written in whichever request's turn). */
+  headers: Record<string, string> | undefined;
+  extra?: WithBatch<unknown>;
+  resolve: (job: JobRow | undefined) => void;
+  reject: (err: unknown) => void;
+}
+
+/** Most jobs accepted in one transaction (a bigger burst goes in several). */
+const MAX_ACCEPT_BATCH = 256;
+
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const MAX_IDEMPOTENCY_KEY = 255;
 
@@ -50,6 +82,9 @@ export type JobTransitionHook = (m: EntityManager, before: JobRow, after: JobRow
  */
 export class JobStore {
   private readonly hooks: JobTransitionHook[] = [];
+  /** Jobs waiting for the next accepting batch (accept). */
+  private readonly intake: Intake[] = [];
+  private draining = false;
 
   constructor(
     private readonly ds: DataSource,
@@ -64,43 +99,126 @@ export class JobStore {
 
   /**
    * Creates a queued job, or answers the existing job of the same idempotency key (replayed). `within`
-   * runs in the same transaction, after the job row exists (documents add their entry there).
+   * runs in the same transaction, after the job row exists: a function (NFTs lock and change their own
+   * rows there) makes the job's own transaction; a BatchedWrite (documents add their entry there), or
+   * nothing, lets the job be accepted together with the others arriving meanwhile (see accept).
    */
-  async create(input: NewJob, within?: (m: EntityManager, jobId: string) => Promise<void>): Promise<{ job: JobRow; replayed: boolean }> {
+  async create<T>(input: NewJob, within?: ((m: EntityManager, jobId: string) => Promise<void>) | WithBatch<T>): Promise<{ job: JobRow; replayed: boolean }> {
     const key = idempotencyKey(input.idempotencyKey);
     const requestHash = fingerprintHash(input.fingerprint);
     const id = randomUUID();
-    const s = input.subject ?? {};
-    const created = await this.ds.transaction(async (m) => {
-      const inserted: { id: string }[] = await m.query(
-        `INSERT INTO chain.jobs (id, account_id, kind, document_kind, network, chain_network, status, request, payload,
-           request_hash, idempotency_key, signer, framework_identifier, position_id, investor_identifier,
-           reporting_year, language_code, kv_key, acted_by_subject, acted_by_issuer)
-         VALUES ($1, $2, $3, $4, $5, $6, 'queued', $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19)
-         ON CONFLICT (account_id, idempotency_key) WHERE idempotency_key IS NOT NULL DO NOTHING
-         RETURNING id`,
-        [
-          id, input.caller.accountId, input.kind, input.documentKind ?? null, input.network, input.chainNetwork,
-          JSON.stringify(input.request), JSON.stringify(input.payload), requestHash, key ?? null, input.signer,
-          s.frameworkIdentifier ?? null, s.positionId ?? null, s.investorIdentifier ?? null, s.reportingYear ?? null,
-          s.languageCode ?? null, s.kvKey ?? null, ...actedByColumns(input.caller),
-        ],
-      );
-      if (inserted.length === 0) return undefined;
-      await within?.(m, id);
-      const job = await m.getRepository(JobEntity).findOneByOrFail({ id });
-      const message: JobMessage = { jobId: id, network: input.chainNetwork, signer: input.signer };
-      await enqueueOutbox(m, TOPIC_JOBS, `${input.chainNetwork}:${input.signer}`, message);
-      await enqueueOutbox(m, TOPIC_JOB_EVENTS, id, jobEvent(job, null));
-      return job;
-    });
+    const created =
+      typeof within === 'function'
+        ? await this.ds.transaction(async (m) => (await this.insertJobs(m, [{ id, input, key, requestHash, headers: undefined }], async (ids) => {
+            for (const jobId of ids) await within(m, jobId);
+          })).get(id))
+        : await this.accept({ id, input, key, requestHash, headers: traceHeaders(), ...(within ? { extra: within as WithBatch<unknown> } : {}) });
     if (created) {
       // Its broadcast, later and elsewhere in this process, continues this request's trace.
       jobTraces.remember(created.id);
-      this.onOutbox();
+      if (typeof within === 'function') this.onOutbox();
       return { job: created, replayed: false };
     }
     return (await this.replay(input.caller, key!, requestHash))!;
+  }
+
+  /**
+   * Accepts a job together with every other arriving while the batch before it is being written: one
+   * transaction, one multi-row INSERT of the jobs, one write per BatchedWrite, one SELECT of the rows, one
+   * INSERT per outbox topic, however many jobs the burst holds, so a burst costs a handful of statements
+   * rather than six to eight per job. One batch is written at a time (the next collects meanwhile), outside
+   * any caller's pool share: it serves many callers and holds one connection. A batch that fails is written
+   * again job by job, so only the job at fault fails. Answers the job, or undefined when its idempotency key
+   * was taken (by an earlier job or by one of the same batch).
+   */
+  private accept(item: Omit<Intake, 'resolve' | 'reject'>): Promise<JobRow | undefined> {
+    return new Promise((resolve, reject) => {
+      this.intake.push({ ...item, resolve, reject });
+      if (this.draining) return;
+      this.draining = true;
+      // The requests that arrived in this turn of the event loop join the first batch.
+      outsidePoolCaller(() => setImmediate(() => void this.drain()));
+    });
+  }
+
+  private async drain(): Promise<void> {
+    try {
+      while (this.intake.length > 0) await this.writeBatch(this.intake.splice(0, MAX_ACCEPT_BATCH));
+    } finally {
+      this.draining = false;
+    }
+  }
+
+  private async writeBatch(batch: Intake[]): Promise<void> {
+    let created: Map<string, JobRow>;
+    try {
+      created = await this.ds.transaction((m) =>
+        this.insertJobs(m, batch, async (ids) => {
+          // Each BatchedWrite once, with the jobs of the batch that carry it.
+          const writes = new Map<BatchedWrite<unknown>, { jobId: string; value: unknown }[]>();
+          const inserted = new Set(ids);
+          for (const item of batch) {
+            if (!item.extra || !inserted.has(item.id)) continue;
+            const list = writes.get(item.extra.write) ?? [];
+            list.push({ jobId: item.id, value: item.extra.value });
+            writes.set(item.extra.write, list);
+          }
+          for (const [write, items] of writes) await write.writeAll(m, items);
+        }),
+      );
+    } catch (err) {
+      if (batch.length === 1) return batch[0]!.reject(err);
+      for (const item of batch) await this.writeBatch([item]);
+      return;
+    }
+    if (created.size > 0) this.onOutbox();
+    for (const item of batch) item.resolve(created.get(item.id));
+  }
+
+  /**
+   * The jobs' rows (one INSERT; an idempotency key already taken skips its row), `within` with the ids
+   * inserted, then the rows as stored and their chain.jobs messages and first events (one INSERT per topic).
+   */
+  private async insertJobs(m: EntityManager, items: Omit<Intake, 'resolve' | 'reject'>[], within: (ids: string[]) => Promise<void>): Promise<Map<string, JobRow>> {
+    const params: unknown[] = [];
+    const tuples = items.map(({ id, input, key, requestHash }) => {
+      const s = input.subject ?? {};
+      const values = [
+        id, input.caller.accountId, input.kind, input.documentKind ?? null, input.network, input.chainNetwork,
+        JSON.stringify(input.request), JSON.stringify(input.payload), requestHash, key ?? null, input.signer,
+        s.frameworkIdentifier ?? null, s.positionId ?? null, s.investorIdentifier ?? null, s.reportingYear ?? null,
+        s.languageCode ?? null, s.kvKey ?? null, ...actedByColumns(input.caller),
+      ];
+      const at = params.length;
+      params.push(...values);
+      const p = values.map((_, i) => `$${at + i + 1}`);
+      return `(${p.slice(0, 6).join(', ')}, 'queued', ${p.slice(6).join(', ')})`;
+    });
+    const inserted: { id: string }[] = await m.query(
+      `INSERT INTO chain.jobs (id, account_id, kind, document_kind, network, chain_network, status, request, payload,
+         request_hash, idempotency_key, signer, framework_identifier, position_id, investor_identifier,
+         reporting_year, language_code, kv_key, acted_by_subject, acted_by_issuer)
+       VALUES ${tuples.join(', ')}
+       ON CONFLICT (account_id, idempotency_key) WHERE idempotency_key IS NOT NULL DO NOTHING
+       RETURNING id`,
+      params,
+    );
+    const created = new Map<string, JobRow>();
+    if (inserted.length === 0) return created;
+    const ids = inserted.map((r) => r.id);
+    await within(ids);
+    for (const job of await m.getRepository(JobEntity).findBy({ id: In(ids) })) created.set(job.id, job);
+    const kept = items.filter((i) => created.has(i.id));
+    await enqueueOutboxMany(
+      m,
+      TOPIC_JOBS,
+      kept.map(({ id, input, headers }) => {
+        const message: JobMessage = { jobId: id, network: input.chainNetwork, signer: input.signer };
+        return { key: `${input.chainNetwork}:${input.signer}`, payload: message, headers };
+      }),
+    );
+    await enqueueOutboxMany(m, TOPIC_JOB_EVENTS, kept.map(({ id, headers }) => ({ key: id, payload: jobEvent(created.get(id)!, null), headers })));
+    return created;
   }
 
   /**

@@ -12,15 +12,24 @@ export async function enqueueOutbox(m: EntityManager, topic: string, key: string
   await enqueueOutboxMany(m, topic, [{ key, payload }]);
 }
 
-/** Several messages of one topic in one INSERT, in the given order. */
-export async function enqueueOutboxMany(m: EntityManager, topic: string, messages: { key: string | null; payload: unknown }[]): Promise<void> {
+/**
+ * Several messages of one topic in one INSERT, in the given order. A message's own `headers` (the trace
+ * context of the request it belongs to, taken when a batch of requests is written together) go with it;
+ * the others carry the active trace context.
+ */
+export async function enqueueOutboxMany(
+  m: EntityManager,
+  topic: string,
+  messages: { key: string | null; payload: unknown; headers?: Record<string, string> | undefined }[],
+): Promise<void> {
   if (messages.length === 0) return;
-  const headers = traceHeaders();
-  const headerText = Object.keys(headers).length ? JSON.stringify(headers) : null;
-  const params: unknown[] = [topic, headerText];
-  const rows = messages.map(({ key, payload }) => {
-    params.push(key, JSON.stringify(payload));
-    return `($1, $${params.length - 1}, $${params.length}, $2)`;
+  const headerText = (headers: Record<string, string>) => (Object.keys(headers).length ? JSON.stringify(headers) : null);
+  const active = headerText(traceHeaders());
+  const params: unknown[] = [topic];
+  const rows = messages.map(({ key, payload, headers }) => {
+    params.push(key, JSON.stringify(payload), headers ? headerText(headers) : active);
+    const at = params.length;
+    return `($1, $${at - 2}, $${at - 1}, $${at}::jsonb)`;
   });
   await m.query(`INSERT INTO chain.outbox (topic, message_key, payload, headers) VALUES ${rows.join(', ')}`, params);
 }
@@ -32,6 +41,11 @@ interface OutboxRow {
   payload: unknown;
   headers: Record<string, string> | null;
 }
+
+/** The safety poll of an idle relay: a commit in this process wakes it at once (JobStore.committed). */
+const RELAY_IDLE_POLL_MS = 15_000;
+/** publishBatch's answer when another replica's relay holds the lock. */
+const LOCKED_OUT = -1;
 
 /** Any constant: the advisory lock that makes one relay (of all replicas) publish at a time. */
 const RELAY_LOCK = 0x6368_6169; // "chai"
@@ -49,9 +63,14 @@ export class OutboxRelay {
     private readonly ds: DataSource,
     private readonly bus: EventBus,
     private readonly log: Logger,
-    private readonly opts: { pollIntervalMs: number; batchSize?: number },
+    /**
+     * pollIntervalMs: while rows wait for another replica's relay; idlePollMs (default 15 s): with the
+     * outbox empty, the safety poll (a commit of this process wakes the relay at once).
+     */
+    private readonly opts: { pollIntervalMs: number; idlePollMs?: number; batchSize?: number },
   ) {
-    this.loop = new WakeableLoop(() => this.pass(), { pollIntervalMs: opts.pollIntervalMs, firstBackoffMs: 500, maxBackoffMs: 30_000 }, (err, failures) =>
+    const timing = { pollIntervalMs: opts.pollIntervalMs, idlePollMs: Math.max(opts.pollIntervalMs, opts.idlePollMs ?? RELAY_IDLE_POLL_MS), firstBackoffMs: 500, maxBackoffMs: 30_000 };
+    this.loop = new WakeableLoop(() => this.pass(), timing, (err, failures) =>
       this.log.warn({ err, failures }, 'outbox relay could not publish; retrying'),
     );
   }
@@ -87,15 +106,21 @@ export class OutboxRelay {
     }
   }
 
-  private async pass(): Promise<void> {
-    while (!this.stopped && (await this.publishBatch()) === (this.opts.batchSize ?? 200));
+  /** Publishes until the outbox is empty; false then (idle), true when another replica's relay held the lock. */
+  private async pass(): Promise<boolean> {
+    for (;;) {
+      if (this.stopped) return false;
+      const published = await this.publishBatch();
+      if (published === LOCKED_OUT) return true;
+      if (published < (this.opts.batchSize ?? 200)) return false;
+    }
   }
 
-  /** One batch in one transaction; returns how many rows it published. */
+  /** One batch in one transaction; returns how many rows it published (LOCKED_OUT: another relay is publishing). */
   private publishBatch(): Promise<number> {
     return this.ds.transaction(async (m) => {
       const [{ locked }] = (await m.query(`SELECT pg_try_advisory_xact_lock($1) AS locked`, [RELAY_LOCK])) as [{ locked: boolean }];
-      if (!locked) return 0;
+      if (!locked) return LOCKED_OUT;
       const rows: OutboxRow[] = await m.query(
         `SELECT id, topic, message_key, payload, headers FROM chain.outbox ORDER BY id LIMIT $1`,
         [this.opts.batchSize ?? 200],

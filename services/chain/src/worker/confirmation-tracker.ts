@@ -38,7 +38,9 @@ export class ConfirmationTracker {
     private readonly inFlight: (jobId: string) => boolean = () => false,
   ) {
     const poll = network.tuning.pollIntervalMs;
-    this.loop = new WakeableLoop(() => this.tick(), { pollIntervalMs: poll, firstBackoffMs: poll, maxBackoffMs: poll }, (err) =>
+    // With nothing submitted on the network (by any worker) the tracker waits for a wake (the sender's
+    // broadcast or read), polling only every job lease; another worker's jobs keep it polling (tick).
+    this.loop = new WakeableLoop(() => this.tick(), { pollIntervalMs: poll, idlePollMs: Math.max(poll, leaseMs), firstBackoffMs: poll, maxBackoffMs: poll }, (err) =>
       this.log.warn({ err, network: this.network.name }, 'receipt check failed; retrying'),
     );
   }
@@ -56,11 +58,12 @@ export class ConfirmationTracker {
     this.loop.wake();
   }
 
-  /** One pass over the network's SUBMITTED jobs this worker holds (or may take over). */
-  async tick(): Promise<void> {
+  /** One pass over the network's SUBMITTED jobs this worker holds (or may take over); false when there were none. */
+  async tick(): Promise<boolean> {
     const t0 = performance.now();
-    const jobs = (await this.claim()).filter((j) => !this.inFlight(j.id));
-    if (jobs.length === 0) return;
+    const claimed = await this.claim();
+    const jobs = claimed.filter((j) => !this.inFlight(j.id));
+    if (jobs.length === 0) return claimed.length > 0 || (await this.othersSubmitted());
     const latest = await this.network.provider.getBlockNumber();
     // One count per signer tells which nonces are mined: only those jobs can have a receipt.
     const signers = [...new Set(jobs.filter((j) => j.signer && j.nonce !== null).map((j) => j.signer!))];
@@ -85,6 +88,19 @@ export class ConfirmationTracker {
       { network: this.network.name, jobs: jobs.length, completed: completed.size, checkMs: Math.round(t1 - t0), ms: Math.round(performance.now() - t0) },
       'receipts checked',
     );
+    return true;
+  }
+
+  /**
+   * Whether the network has submitted jobs this worker could not claim (another worker's, leased): they
+   * are its to take over once that lease expires, so the tracker keeps polling rather than idling.
+   */
+  private async othersSubmitted(): Promise<boolean> {
+    const [row] = (await this.ds.query(
+      `SELECT EXISTS (SELECT 1 FROM chain.jobs WHERE status = 'submitted' AND chain_network = $1 AND batch_job_id IS NULL) AS others`,
+      [this.network.name],
+    )) as [{ others: boolean }];
+    return row.others;
   }
 
   private async claim(): Promise<JobRow[]> {

@@ -134,6 +134,12 @@ export class JobSender {
     return moved + signed.length;
   }
 
+  /** Whether the network has queued jobs (held back by another worker's signer lease, say): the pump keeps polling then. */
+  async hasQueued(network: ChainNetwork): Promise<boolean> {
+    const [row] = (await this.ds.query(`SELECT EXISTS (SELECT 1 FROM chain.jobs WHERE status = 'queued' AND chain_network = $1) AS queued`, [network.name])) as [{ queued: boolean }];
+    return row.queued;
+  }
+
   private wakeAfter(network: ChainNetwork, ms: number): void {
     if (this.windowTimers.has(network.name)) return;
     const timer = setTimeout(() => {

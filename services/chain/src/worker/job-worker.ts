@@ -5,6 +5,7 @@ import type { Logger } from '@green-impact/shared/logger';
 import { annotateActiveSpan } from '@green-impact/shared/tracing/tracer';
 import { jobTraces } from './job-traces.js';
 import type { NetworkRegistry } from '../networks/network-registry.js';
+import type { ChainNetwork } from '../networks/chain-network.js';
 import type { JobStore } from '../jobs/job-store.js';
 import type { JobMessage } from '../jobs/job-types.js';
 import { TOPIC_JOBS } from '../schema.js';
@@ -57,7 +58,13 @@ export class JobWorker {
     this.trackers = networks.networks().map((n) => {
       const t = new ConfirmationTracker(ds, store, n, this.queues, this.workerId, log, planners, tuning.jobLeaseMs, (id) => this.sender.isInFlight(id));
       trackerOf.set(n.name, t);
-      this.pumps.set(n.name, new SendPump(n, (net) => this.sender.sendQueued(net), log));
+      // A round that moved jobs wakes the tracker too: reads become SUBMITTED without a broadcast.
+      const round = async (net: ChainNetwork) => {
+        const moved = await this.sender.sendQueued(net);
+        if (moved > 0) t.wake();
+        return moved;
+      };
+      this.pumps.set(n.name, new SendPump(n, round, (net) => this.sender.hasQueued(net), tuning.signerLeaseMs, log));
       return t;
     });
   }

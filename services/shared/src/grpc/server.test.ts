@@ -42,6 +42,7 @@ function listServices(address: string): Promise<string[]> {
 describe('gRPC server helper', () => {
   let server: StartedGrpcServer;
   let slowCalls = 0;
+  const signals: AbortSignal[] = [];
 
   before(async () => {
     const log = createLogger('grpc-test');
@@ -49,6 +50,16 @@ describe('gRPC server helper', () => {
       async getGroups(_req, ctx) {
         if (!ctx.caller) throw new NotFoundError('No caller.');
         return { groups: [{ id: 1, group: ctx.caller.accountId }] };
+      },
+      async getUsers(_req, ctx) {
+        signals.push(ctx.signal);
+        return { users: [], nextPageToken: '' };
+      },
+      async listApiKeys(_req, ctx) {
+        signals.push(ctx.signal);
+        // Answers only once its caller gave up.
+        await new Promise((resolve) => ctx.signal.addEventListener('abort', resolve, { once: true }));
+        return { keys: [] };
       },
       async listAccounts() {
         slowCalls++;
@@ -81,6 +92,21 @@ describe('gRPC server helper', () => {
     const client = createGrpcClient(IdentityServiceService, server.address, { deadlineMs: 100 });
     await assert.rejects(client.listAccounts({}), { code: 'DEADLINE_EXCEEDED' });
     assert.equal(slowCalls, 1);
+    client.close();
+  });
+
+  it("aborts a call's signal when its caller cancels it, never once it was answered", async () => {
+    const client = createGrpcClient(IdentityServiceService, server.address, { deadlineMs: 100 });
+    const caller = { caller: { accountId: 'acc-1', role: 'user' as const } };
+    await client.getUsers({}, caller);
+    await assert.rejects(client.listApiKeys({}, caller), { code: 'DEADLINE_EXCEEDED' });
+    // Both calls are over on the server once the second one's handler returned (its signal aborted); a few
+    // turns of the event loop more let grpc-js emit everything it emits after a call.
+    await new Promise((resolve) => setImmediate(resolve));
+    await new Promise((resolve) => setImmediate(resolve));
+    assert.equal(signals.length, 2);
+    assert.equal(signals[0]!.aborted, false, 'the answered call was not aborted afterwards');
+    assert.equal(signals[1]!.aborted, true, 'the call its caller gave up on was aborted');
     client.close();
   });
 
