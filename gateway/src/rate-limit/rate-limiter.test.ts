@@ -7,6 +7,10 @@ import { deadPort } from '@green-impact/testing/gateway/dead-port';
 import { redisSkipReason, takeRedisKeys, TEST_REDIS_URL, uniqueRedisPrefix } from '@green-impact/testing/gateway/redis';
 import { bucketName, RateLimiter, type Refusal } from './rate-limiter.js';
 
+// Resolved before any test is declared: under npm test's --test-force-exit a file whose declared tests have
+// all finished exits, so a test declared after a later top-level await would silently never run.
+const redisSkip = await redisSkipReason();
+
 const rules = {
   perKey: { perSecond: 1, burst: 2 },
   perAddress: { perSecond: 1, burst: 2 },
@@ -58,7 +62,7 @@ test('Redis unreachable: limits hold in memory, one warning per outage, every fa
   }
 });
 
-test('keys and addresses reach Redis only as hashes', { skip: await redisSkipReason() }, async () => {
+test('keys and addresses reach Redis only as hashes', { skip: redisSkip }, async () => {
   const prefix = uniqueRedisPrefix();
   const limiter = new RateLimiter({ ...rules, redisUrl: TEST_REDIS_URL, redisPrefix: prefix }, capturingLog().log);
   try {

@@ -41,3 +41,17 @@ export async function takeRedisKeys(prefix: string, url = TEST_REDIS_URL): Promi
     redis.disconnect();
   }
 }
+
+/**
+ * Moves a Redis bucket (redis-buckets.ts: a hash of tokens and `at`, Redis's TIME in ms) `ms` into the
+ * past, as if that long had passed since it was last taken from: the tests' clock for buckets whose clock
+ * is Redis's own.
+ */
+export async function rewindRedisBucket(key: string, ms: number, url = TEST_REDIS_URL): Promise<void> {
+  const redis = new Redis(url);
+  try {
+    if ((await redis.hincrby(key, 'at', -ms)) <= 0) throw new Error(`no bucket ${key}`);
+  } finally {
+    redis.disconnect();
+  }
+}
