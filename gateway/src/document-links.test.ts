@@ -1,5 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
 import { DocumentLinks, type DocumentLinkSettings } from './document-links.js';
 
 const JOB = '6f1c2f0e-8a51-4c39-9d0b-2d5c9a3f7e10';
@@ -71,4 +72,26 @@ test('a query is judged as a link as soon as it carries any link parameter', () 
   assert.equal(DocumentLinks.isLinkQuery({}), false);
   assert.equal(DocumentLinks.isLinkQuery({ lang: 'en' }), false);
   for (const name of ['v', 'exp', 'sig']) assert.equal(DocumentLinks.isLinkQuery({ [name]: '' }), true);
+});
+
+/** Known answers computed with node:crypto after docs/decisions.md, not with this code (scripts/known-answers/make-vectors.mjs). */
+const vectors = JSON.parse(readFileSync(new URL('../test-vectors/signed-links.json', import.meta.url), 'utf8')) as {
+  secret: string;
+  documentLinks: { jobId: string; linkEpoch: number; exp: number; sig: string }[];
+  reportLinks: { subject: (string | number)[]; accountId: string; exp: number; sig: string }[];
+};
+
+test('document and report links sign as the known answers say, and those answers check out', () => {
+  const ttlSeconds = 3600;
+  for (const v of vectors.documentLinks) {
+    const known = new DocumentLinks(settings({ secret: Buffer.from(vectors.secret), ttlSeconds }), () => (v.exp - ttlSeconds) * 1000);
+    assert.equal(known.sign('https://x.example/p', v.jobId, v.linkEpoch), `https://x.example/p?v=${v.linkEpoch}&exp=${v.exp}&sig=${v.sig}`);
+    const atStart = new DocumentLinks(settings({ secret: Buffer.from(vectors.secret) }), () => (v.exp - 1) * 1000);
+    assert.deepEqual(atStart.check(v.jobId, { v: String(v.linkEpoch), exp: String(v.exp), sig: v.sig }), { ok: true, linkEpoch: v.linkEpoch });
+  }
+  for (const v of vectors.reportLinks) {
+    const known = new DocumentLinks(settings({ secret: Buffer.from(vectors.secret), ttlSeconds }), () => (v.exp - ttlSeconds) * 1000);
+    assert.equal(known.signReport('https://x.example/r', v.subject, v.accountId), `https://x.example/r?acct=${encodeURIComponent(v.accountId)}&exp=${v.exp}&sig=${v.sig}`);
+    assert.deepEqual(known.checkReport(v.subject, { acct: v.accountId, exp: String(v.exp), sig: v.sig }), { ok: true, accountId: v.accountId });
+  }
 });

@@ -40,7 +40,7 @@ describe('with REQUEST_DEADLINE_MS 1500 and HTTP_HEADERS_TIMEOUT_MS 300', () => 
   let t: TestGateway;
   let slow: TestAccount;
   before(async () => {
-    t = await startTestGateway({ REQUEST_DEADLINE_MS: String(BUDGET_MS), HTTP_HEADERS_TIMEOUT_MS: '300', HTTP_REQUEST_TIMEOUT_MS: '1000' });
+    t = await startTestGateway({ REQUEST_DEADLINE_MS: String(BUDGET_MS), HTTP_HEADERS_TIMEOUT_MS: '300', HTTP_REQUEST_TIMEOUT_MS: '60000' });
     slow = await slowAccount(t);
   });
   after(async () => {
@@ -49,12 +49,11 @@ describe('with REQUEST_DEADLINE_MS 1500 and HTTP_HEADERS_TIMEOUT_MS 300', () => 
 
   test('a request over REQUEST_DEADLINE_MS answers 504 in time and cancels its backend call', async () => {
     const cancelledBefore = t.identity.cancelled.length;
-    const started = Date.now();
+    // The held call is never answered, so any answer at all is the deadline's doing (its text names the
+    // budget); how long it took is not asserted (a loaded machine answers later), the cancellation is.
     const res = await postCall(t.baseUrl, GROUPS, jsonHeaders(slow.apiKey));
-    const took = Date.now() - started;
     assert.equal(res.status, 504);
     assert.deepEqual(res.json, { message: OVER_BUDGET, code: 'DEADLINE_EXCEEDED' });
-    assert.ok(took >= BUDGET_MS - 20 && took < BUDGET_MS + 3_000, `answered after ${took} ms`);
     await eventually(() => t.identity.cancelled.slice(cancelledBefore).some((c) => c.method === 'getGroups'));
 
     // The connection and the gateway go on serving; a fast request is not affected by the budget.
@@ -75,20 +74,21 @@ describe('with REQUEST_DEADLINE_MS 1500 and HTTP_HEADERS_TIMEOUT_MS 300', () => 
     await eventually(() => t.identity.cancelled.slice(cancelledBefore).some((c) => c.method === 'getGroups'));
   });
 
-  test('slow headers (slowloris) are cut after HTTP_HEADERS_TIMEOUT_MS with 408', async () => {
+  test('slow headers (slowloris) are cut after HTTP_HEADERS_TIMEOUT_MS with 408', { timeout: 20_000 }, async () => {
     const { port } = new URL(t.baseUrl);
     const socket = net.connect(Number(port), '127.0.0.1');
-    const started = Date.now();
     socket.write(`POST /v1/call HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Api-Key: ${t.userKey}\r\n`);
-    // Trickle one more header line, never finishing the headers.
+    // Trickle one more header line, never finishing the headers: only the server can end this exchange.
+    let trickling = true;
     const trickle = setInterval(() => socket.write('X-Slow: 1\r\n'), 100);
     let answer = '';
     socket.on('data', (chunk: Buffer) => (answer += chunk.toString()));
-    await new Promise<void>((resolve) => socket.once('close', () => resolve()));
+    const closedBy = await new Promise<string>((resolve) => socket.once('close', () => resolve(trickling ? 'the server' : 'the client')));
+    trickling = false;
     clearInterval(trickle);
-    const took = Date.now() - started;
+    assert.equal(closedBy, 'the server');
     assert.match(answer, /^HTTP\/1\.1 408 /);
-    assert.ok(took >= 300 && took < 2_500, `closed after ${took} ms`);
+    // The whole-request limit is a minute, past this test's own timeout: the headers limit cut it.
   });
 });
 

@@ -5,7 +5,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { postgresAvailable } from '@green-impact/testing/shared/databases';
+import { skipReason, testDatabases } from '@green-impact/testing/shared/databases';
 
 /**
  * `npm run bench` and `npm run load` keep working: each runs end to end with tiny settings (a broken
@@ -34,7 +34,7 @@ function run(script: string, env: Record<string, string>, timeoutMs: number): Pr
   });
 }
 
-describe('benchmarks run end to end', { timeout: 600_000, skip: (await postgresAvailable()) ?? false }, () => {
+describe('benchmarks run end to end', { timeout: 600_000, skip: await skipReason(testDatabases.find((d) => d.name === 'postgresql')!) }, () => {
   it('npm run bench writes its report with every section', async () => {
     const dir = mkdtempSync(path.join(tmpdir(), 'bench-smoke-'));
     try {

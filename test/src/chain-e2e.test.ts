@@ -6,7 +6,7 @@ import type { Caller } from '@green-impact/shared/caller';
 import { createGrpcClient } from '@green-impact/shared/grpc/client';
 import { skipReason, testDatabases } from '@green-impact/testing/shared/databases';
 import type { RunningSystem } from '@green-impact/embedded/system';
-import { rawCidOf } from './support/cid.js';
+import { rawCidOf } from '@green-impact/testing/shared/cid-by-hand';
 import { createHash } from 'node:crypto';
 import { Contract, JsonRpcProvider, keccak256, toUtf8Bytes } from 'ethers';
 import { jsonRpcOver, verifyDocumentProof } from '@green-impact/chain/proofs/document-proof';

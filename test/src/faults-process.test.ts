@@ -19,8 +19,6 @@ const DEADLINE_MS = 8_000;
  * after the service is back.
  */
 const DOWN_MS = 8_000;
-/** The gateway's longest reconnect backoff (2 s) with its jitter and some scheduling slack. */
-const RECONNECT_BOUND_MS = 4_000;
 
 /**
  * A service process killed (SIGKILL: no drain, no goodbye) behind the gateway and started again. Identity,
@@ -114,9 +112,10 @@ describe('a service process killed and restarted behind the gateway', { skip: aw
       const servingAt = Date.now();
       // ... and the gateway's channel finds it by itself, within its reconnect backoff (shared/grpc/client.ts).
       await until(async () => load.sent.some((s) => s.startedAt >= servingAt && succeeded(s.outcome)), Boolean, 'a write after the restart', 15_000, 25);
+      // How soon is reported, not asserted (a loaded machine is slower): the channel's backoff cap is
+      // configuration (shared/grpc/client.ts), and the figure belongs to a benchmark.
       const reconnectMs = Date.now() - servingAt;
       t.diagnostic(`portfolio down ${restartedAt - killedAt} ms, serving ${servingAt - restartedAt} ms after its start, reached through the gateway ${reconnectMs} ms later`);
-      assert.ok(reconnectMs < RECONNECT_BOUND_MS, `the gateway took ${reconnectMs} ms to reach the restarted service`);
       await load.succeeded(12);
       assert.deepEqual(await readyz(), { status: 200, body: { status: 'ready', backends: { identity: 'SERVING', taxonomy: 'SERVING', portfolio: 'SERVING' } } });
     } finally {

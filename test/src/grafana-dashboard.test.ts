@@ -4,9 +4,9 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { stringify } from 'yaml';
-import { hasCommand, repoRoot } from './support/infra/manifests.js';
+import { repoRoot, skipWithoutKubectl } from './support/infra/manifests.js';
 import { renderWithComponents } from './support/infra/components.js';
-import { PROMTOOL_MISSING, promtool, runPromtool } from './support/infra/promtool.js';
+import { runPromtool, skipWithoutPromtool } from './support/infra/promtool.js';
 import { promqlProblems } from './support/infra/promql-references.js';
 import { registeredMetrics } from './support/infra/registered-metrics.js';
 
@@ -73,7 +73,7 @@ describe(`Grafana dashboard (${DASHBOARD})`, () => {
     }
   });
 
-  describe('queries parse as PromQL (promtool check rules, each query as a recording rule)', { skip: promtool ? false : PROMTOOL_MISSING }, () => {
+  describe('queries parse as PromQL (promtool check rules, each query as a recording rule)', { skip: skipWithoutPromtool }, () => {
     it('promtool accepts every query', () => {
       const dir = mkdtempSync(join(tmpdir(), 'dashboard-promql-'));
       after(() => rmSync(dir, { recursive: true, force: true }));
@@ -84,7 +84,7 @@ describe(`Grafana dashboard (${DASHBOARD})`, () => {
     });
   });
 
-  it('ships as a ConfigMap Grafana\'s sidecar loads (label grafana_dashboard), holding this file', { skip: hasCommand('kubectl', ['version', '--client']) ? false : 'kubectl is not on PATH' }, () => {
+  it('ships as a ConfigMap Grafana\'s sidecar loads (label grafana_dashboard), holding this file', { skip: skipWithoutKubectl }, () => {
     const map = renderWithComponents().find((o) => o.kind === 'ConfigMap' && o.metadata.name === 'green-impact-grafana-dashboard');
     assert.ok(map, 'no dashboard ConfigMap rendered');
     assert.equal(map.metadata['labels']?.['grafana_dashboard'], '1');

@@ -6,7 +6,7 @@ import { join, relative } from 'node:path';
 import { contextFiles, copyContext, runBuildStages } from './support/infra/image-build.js';
 import { TESTING_PACKAGE, testingCodeIn, testOnlyModules, unneededPackages, workspaceOutputs } from './support/infra/image-contents.js';
 import { imageFileList } from './support/infra/image-layout.js';
-import { repoRoot } from './support/infra/manifests.js';
+import { repoRoot, skipUnbuilt } from './support/infra/manifests.js';
 
 const DOCKERFILE = join(repoRoot, 'infra/docker/Dockerfile');
 const ENTRIES: Record<string, string> = {
@@ -26,14 +26,12 @@ function filesUnder(dir: string, at = dir): string[] {
   });
 }
 
-const built = existsSync(join(repoRoot, 'gateway/dist/index.js'));
-
 /**
  * What an image holds is the output of its workspaces' production projects (tsconfig.json) and nothing of
  * their test projects (tsconfig.test.json) or of the test support workspace (testing/). Checked here on the
  * local build, through assemble.mjs --list, and below on the images the replayed Dockerfile assembles.
  */
-describe('no testing code in any image', { skip: built ? false : 'needs npm run build' }, () => {
+describe('no testing code in any image', { skip: skipUnbuilt('gateway/dist/index.js') }, () => {
   const projects = workspaceOutputs(repoRoot);
 
   it('each image lists only outputs of production projects, none importing test support', () => {

@@ -9,7 +9,7 @@ import { accessLogProblems } from './support/infra/access-log-invariants.js';
 import { ingressProblems, type IngressSpec } from './support/infra/ingress-invariants.js';
 import { imageFileList, missingAtRuntime } from './support/infra/image-layout.js';
 import {
-  generatedObjects, hasCommand, kustomizationResources, readKustomization, readYamlFile, renderWith, repoRoot, type K8sObject,
+  generatedObjects, kustomizationResources, readKustomization, readYamlFile, renderWith, repoRoot, skipUnbuilt, skipWithoutKubectl, type K8sObject,
 } from './support/infra/manifests.js';
 import { allowedEdges, egressTo, openEgressRules, reachableFrom, STRANGER, workloadsOf, type Outsider, type Workload } from './support/infra/network-policy.js';
 import { runtimeProblems, type RuntimeSpec } from './support/infra/runtime-invariants.js';
@@ -82,8 +82,7 @@ function collectorEgress(objects: K8sObject[], tracing: boolean): Record<string,
 }
 
 const infra = (...p: string[]) => join(repoRoot, 'infra', ...p);
-const kubectl = hasCommand('kubectl', ['version', '--client']);
-const built = existsSync(join(repoRoot, 'services/identity/dist/index.js'));
+const skipUnbuiltServices = skipUnbuilt('services/identity/dist/index.js');
 const operationsDoc = existsSync(join(repoRoot, 'docs/operations.md')) ? readFileSync(join(repoRoot, 'docs/operations.md'), 'utf8') : '';
 
 /**
@@ -179,7 +178,7 @@ describe('container image (infra/docker/Dockerfile, read statically: no Docker e
     for (const p of ['**/node_modules', '**/dist', '.git', 'data']) assert.ok(ignored.includes(p), `${p} must be ignored`);
   });
 
-  it('each image holds its entry, proto sources, contracts and every import it makes, and no tests', { skip: built ? false : 'needs npm run build' }, () => {
+  it('each image holds its entry, proto sources, contracts and every import it makes, and no tests', { skip: skipUnbuiltServices }, () => {
     const healthcheck = { file: 'healthcheck.mjs', text: readFileSync(infra('docker/healthcheck.mjs'), 'utf8') };
     for (const name of Object.keys(WORKLOADS)) {
       const files = imageFileList(name);
@@ -193,7 +192,7 @@ describe('container image (infra/docker/Dockerfile, read statically: no Docker e
     }
   });
 
-  it('target pdf-renderer: Debian with chromium (a browser needs a distribution), non-root, the renderer entry and its files', { skip: built ? false : 'needs npm run build' }, () => {
+  it('target pdf-renderer: Debian with chromium (a browser needs a distribution), non-root, the renderer entry and its files', { skip: skipUnbuiltServices }, () => {
     const s = stage('pdf-renderer');
     assert.ok(s, 'no stage named pdf-renderer');
     assert.match(s.base, /^node:22-bookworm-slim(@sha256:|$)/, 'the build stages\' Debian Node image');
@@ -303,7 +302,7 @@ describe('Kubernetes manifests (infra/k8s)', () => {
     }
   });
 
-  describe('rendered with kubectl kustomize', { skip: kubectl ? false : 'kubectl is not on PATH: overlays checked structurally only' }, () => {
+  describe('rendered with kubectl kustomize', { skip: skipWithoutKubectl && `${skipWithoutKubectl}: overlays checked structurally only` }, () => {
     const render = (dir: string) => renderWith('kubectl', ['kustomize', dir], dir);
 
     it('ingress-nginx renders the controller\'s ConfigMap in its namespace with a log format without query strings', async () => {

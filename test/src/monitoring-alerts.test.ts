@@ -4,13 +4,12 @@ import { copyFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from '
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { stringify } from 'yaml';
-import { hasCommand, repoRoot } from './support/infra/manifests.js';
+import { repoRoot, skipWithoutKubectl } from './support/infra/manifests.js';
 import { renderWithComponents } from './support/infra/components.js';
-import { PROMTOOL_MISSING, promtool, runPromtool } from './support/infra/promtool.js';
+import { runPromtool, skipWithoutPromtool } from './support/infra/promtool.js';
 
-const kubectl = hasCommand('kubectl', ['version', '--client']);
 const TESTS = join(repoRoot, 'infra/prometheus/alerts.test.yaml');
-const skip = !kubectl ? 'kubectl is not on PATH' : !promtool ? PROMTOOL_MISSING : false;
+const skip = skipWithoutKubectl || skipWithoutPromtool;
 
 /**
  * The alert rules as Prometheus loads them: the PrometheusRule rendered from the monitoring component, its

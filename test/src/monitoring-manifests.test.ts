@@ -1,14 +1,13 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
-import { hasCommand, readYamlFile, repoRoot } from './support/infra/manifests.js';
+import { kubectl, readYamlFile, repoRoot, skipWithoutKubectl } from './support/infra/manifests.js';
 import { renderWithComponents } from './support/infra/components.js';
 import { promqlProblems } from './support/infra/promql-references.js';
 import { registeredMetrics } from './support/infra/registered-metrics.js';
 
-const kubectl = hasCommand('kubectl', ['version', '--client']);
 
-describe('optional components: ServiceMonitor, PrometheusRule, HTTPRoute (kubectl kustomize)', { skip: kubectl ? false : 'kubectl is not on PATH' }, () => {
+describe('optional components: ServiceMonitor, PrometheusRule, HTTPRoute (kubectl kustomize)', { skip: skipWithoutKubectl }, () => {
   const objects = kubectl ? renderWithComponents() : [];
   const ofKind = (kind: string) => objects.filter((o) => o.kind === kind);
   const services = ofKind('Service');

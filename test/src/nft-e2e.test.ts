@@ -5,7 +5,7 @@ import { Wallet } from 'ethers';
 import { SMTPServer } from 'smtp-server';
 import { skipReason, testDatabases } from '@green-impact/testing/shared/databases';
 import type { RunningSystem } from '@green-impact/embedded/system';
-import { rawCidOf } from './support/cid.js';
+import { rawCidOf } from '@green-impact/testing/shared/cid-by-hand';
 import { startImageServer, testPng } from './support/images.js';
 import { type CallResult, createUserAccount, graphqlClient, ok, startTestSystem } from './support/system.js';
 import { assertConformingAnswer } from './support/answer-conformance.js';

@@ -108,17 +108,26 @@ describe('jobUpdated', () => {
 
   test("without ids: every new job of the caller's account, and none of another account's", async () => {
     const client = connect(userKey);
+    // With the worker stopped each job changes once (queued), so the stream's events are exactly these
+    // inserts in order: another account's jobs before, between and after the caller's must all be unseen.
+    await t.chainLevers!.stopWorker();
     try {
       const updates = client.iterate<{ jobUpdated: { id: string; kind: string; status: string } }>({
         query: 'subscription { jobUpdated(kind: KV_INSERT_STRING) { id kind status } }',
       });
       await until(() => watches() === 1, 'the watch to open');
-      await insert('other-account', other.apiKey);
+      await insert('other-account-1', other.apiKey);
       const mine = await insert('sub-2');
-      const seen = await updates.next();
-      assert.deepEqual(seen.value?.data?.jobUpdated, { id: mine.id, kind: 'KV_INSERT_STRING', status: 'QUEUED' });
+      await insert('other-account-2', other.apiKey);
+      const last = await insert('sub-3');
+      const seen = (await updatesUntil(updates, (u) => u.jobUpdated.id === last.id)).map((u) => u.jobUpdated);
+      assert.deepEqual(seen, [
+        { id: mine.id, kind: 'KV_INSERT_STRING', status: 'QUEUED' },
+        { id: last.id, kind: 'KV_INSERT_STRING', status: 'QUEUED' },
+      ]);
       await updates.return?.();
     } finally {
+      await t.chainLevers!.startWorker();
       await client.dispose();
     }
     await until(() => watches() === 0, 'the gRPC stream to be cancelled on dispose');

@@ -16,14 +16,17 @@ export class MemoryBuckets implements BucketStore {
   private readonly buckets = new Map<string, Held>();
   private readonly sweeper: NodeJS.Timeout;
   private readonly maxBuckets: number;
+  private readonly now: () => number;
 
-  constructor(options: { maxBuckets?: number; sweepEveryMs?: number } = {}) {
+  /** `now`: the clock in ms (tests move one by hand, as AuthCache's). */
+  constructor(options: { maxBuckets?: number; sweepEveryMs?: number; now?: () => number } = {}) {
     this.maxBuckets = options.maxBuckets ?? 100_000;
-    this.sweeper = setInterval(() => this.sweep(Date.now()), options.sweepEveryMs ?? 10_000).unref();
+    this.now = options.now ?? Date.now;
+    this.sweeper = setInterval(() => this.sweep(this.now()), options.sweepEveryMs ?? 10_000).unref();
   }
 
   async take(takes: readonly BucketTake[]): Promise<Verdict> {
-    const now = Date.now();
+    const now = this.now();
     const tokens = takes.map((t) => tokensAt(this.buckets.get(t.key), t.rule, now));
     for (const [i, t] of takes.entries()) {
       const need = Math.max(t.cost, 1);

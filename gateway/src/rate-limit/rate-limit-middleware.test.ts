@@ -38,6 +38,9 @@ for (const backend of backends) {
         assert.equal(limited.headers.get('retry-after'), '1');
         assert.equal((await postCall(t.baseUrl, GROUPS, keyed(services.operatorKey))).status, 200, 'another key is not limited');
 
+        // Waiting what Retry-After says can only leave more time than it takes (a loaded machine waits
+        // longer, never shorter), so this holds however slow the machine; the refill itself is tested on a
+        // clock the test moves (bucket-stores.test).
         await new Promise((resolve) => setTimeout(resolve, Number(limited.headers.get('retry-after')) * 1000));
         assert.equal((await postCall(t.baseUrl, GROUPS, user())).status, 200, 'recovered after Retry-After');
 
@@ -77,7 +80,7 @@ describe('rate limits through HTTP: routes and addresses', () => {
     }
   });
 
-  test('guessing keys: refused keys close the address to further keys before identity is asked', async () => {
+  test('guessing keys: refused keys close the address to further keys before identity is asked', { timeout: 60_000 }, async () => {
     const t = await services.another(TIGHT);
     try {
       for (let i = 0; i < 3; i++) assert.equal((await postCall(t.baseUrl, GROUPS, keyed(`guess-${i}`))).status, 401);
@@ -91,12 +94,11 @@ describe('rate limits through HTTP: routes and addresses', () => {
       // A refused key in GraphQL counts the same: the address's next token (one a second) goes to a guess,
       // taken the moment it comes (polled: after a fixed pause a second one could be back), and then the
       // address waits again.
-      const deadline = Date.now() + 3_000;
+      // No deadline of its own: the token comes on the wall clock, and the test's timeout ends a wait that never would.
       for (let n = 4; ; n++) {
         const code = (await gqlAt(t.baseUrl, '{ me { id } }', {}, `guess-${n}`)).body.errors?.[0]?.extensions?.['code'];
         if (code === 'UNAUTHENTICATED') break;
         assert.equal(code, 'TOO_MANY_REQUESTS');
-        assert.ok(Date.now() < deadline, 'no token for the address within 3 s');
         await new Promise((resolve) => setTimeout(resolve, 20));
       }
       assert.equal((await postCall(t.baseUrl, GROUPS, user())).status, 429);

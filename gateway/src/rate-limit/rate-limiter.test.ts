@@ -1,4 +1,5 @@
 import { test } from 'node:test';
+import net from 'node:net';
 import assert from 'node:assert/strict';
 import { createLogger } from '@green-impact/shared/logger';
 import { metricsRegistry } from '@green-impact/shared/metrics';
@@ -6,6 +7,10 @@ import type { RateLimitSettings } from '../config.js';
 import { deadPort } from '@green-impact/testing/gateway/dead-port';
 import { redisSkipReason, takeRedisKeys, TEST_REDIS_URL, uniqueRedisPrefix } from '@green-impact/testing/gateway/redis';
 import { bucketName, RateLimiter, type Refusal } from './rate-limiter.js';
+
+// Resolved before any test is declared: under npm test's --test-force-exit a file whose declared tests have
+// all finished exits, so a test declared after a later top-level await would silently never run.
+const redisSkip = await redisSkipReason();
 
 const rules = {
   perKey: { perSecond: 1, burst: 2 },
@@ -58,7 +63,7 @@ test('Redis unreachable: limits hold in memory, one warning per outage, every fa
   }
 });
 
-test('keys and addresses reach Redis only as hashes', { skip: await redisSkipReason() }, async () => {
+test('keys and addresses reach Redis only as hashes', { skip: redisSkip }, async () => {
   const prefix = uniqueRedisPrefix();
   const limiter = new RateLimiter({ ...rules, redisUrl: TEST_REDIS_URL, redisPrefix: prefix }, capturingLog().log);
   try {
@@ -157,3 +162,90 @@ test('a key stops being known good when identity refuses it, when it is revoked,
 function pick(refusal: Refusal | undefined): Pick<Refusal, 'limit' | 'keyed'> | undefined {
   return refusal && { limit: refusal.limit, keyed: refusal.keyed };
 }
+
+/** A key's rule slow enough (a token a minute) that no token flows back while a test runs. */
+const slow = { ...rules, perKey: { perSecond: 1 / 60, burst: 2 } };
+
+test('two gateways sharing Redis spend one budget: a key\'s burst used through one is refused by the other', { skip: redisSkip }, async () => {
+  const prefix = uniqueRedisPrefix();
+  const [a, b] = [0, 1].map(() => new RateLimiter({ ...slow, redisUrl: TEST_REDIS_URL, redisPrefix: prefix }, capturingLog().log));
+  try {
+    for (const limiter of [a!, b!]) {
+      await limiter.start();
+      limiter.keyAccepted('gi_shared-key', ACCEPTED, limiter.knownKeysEpoch);
+    }
+    const request = { apiKey: 'gi_shared-key', address: '203.0.113.8' };
+    assert.equal(await a!.admit(request), undefined);
+    assert.equal(await b!.admit(request), undefined);
+    assert.equal((await a!.admit(request))?.limit, 'key', 'the burst of 2 is spent across both');
+    assert.equal((await b!.admit(request))?.limit, 'key');
+  } finally {
+    await Promise.all([a!.close(), b!.close()]);
+    await takeRedisKeys(prefix);
+  }
+});
+
+/** A TCP relay to Redis that the test takes down (every connection cut, the port closed) and brings back on the same port. */
+async function redisRelay() {
+  const target = new URL(TEST_REDIS_URL);
+  const sockets = new Set<net.Socket>();
+  const serve = () => {
+    const server = net.createServer((client) => {
+      const upstream = net.connect(Number(target.port || 6379), target.hostname);
+      for (const s of [client, upstream]) {
+        sockets.add(s);
+        s.on('close', () => sockets.delete(s)).on('error', () => undefined);
+      }
+      client.pipe(upstream).pipe(client);
+    });
+    return server;
+  };
+  let server = serve();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const port = (server.address() as net.AddressInfo).port;
+  return {
+    url: `redis://127.0.0.1:${port}`,
+    async down() {
+      await new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        for (const s of sockets) s.destroy();
+      });
+    },
+    async up() {
+      server = serve();
+      await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve));
+    },
+    close: () => new Promise<void>((resolve) => (server.listening ? server.close(() => resolve()) : resolve())),
+  };
+}
+
+test('after a Redis outage the limits go back to Redis: shared again, and said so once', { skip: redisSkip, timeout: 30_000 }, async () => {
+  const prefix = uniqueRedisPrefix();
+  const relay = await redisRelay();
+  const { log, lines } = capturingLog();
+  const limiter = new RateLimiter({ ...slow, redisUrl: relay.url, redisPrefix: prefix }, log);
+  const request = { apiKey: 'gi_outage-key', address: '203.0.113.9' };
+  try {
+    await limiter.start();
+    limiter.keyAccepted(request.apiKey, ACCEPTED, limiter.knownKeysEpoch);
+    assert.equal(await limiter.admit(request), undefined);
+    assert.deepEqual([...(await takeRedisKeys(prefix)).keys()].map((k) => k.split(':')[0]), ['key'], 'counted in Redis');
+    const errorsBefore = await storeErrors();
+    await relay.down();
+    assert.equal(await limiter.admit(request), undefined, 'answered from memory while Redis is away');
+    assert.ok((await storeErrors()) > errorsBefore);
+    await relay.up();
+    // The client reconnects by itself; the first check Redis answers is counted there again.
+    while ((await takeRedisKeys(prefix)).size === 0) {
+      await limiter.admit(request);
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    const back = lines.filter((l) => l.text.includes('Redis answers again'));
+    assert.equal(back.length, 1, 'the return is logged once');
+    assert.equal(lines.filter((l) => l.level === '40').length, 1, 'one warning for the one outage');
+  } finally {
+    await limiter.close();
+    await relay.close();
+    await takeRedisKeys(prefix);
+  }
+});

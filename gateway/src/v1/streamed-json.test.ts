@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { request } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import express from 'express';
+import express, { type Response } from 'express';
 import { JsonItems, sendStreamedJson, streamedJson, WHOLE_ANSWER_BYTES, type Batch } from './streamed-json.js';
 
 /** Serves one streamed answer at GET / from a real HTTP server; answers status, headers, body and the server's error if any. */
@@ -111,15 +111,32 @@ test('the next batch is asked for only when the socket took the last one (backpr
     }
   }
   const app = express();
-  const done = new Promise<void>((resolve) => app.get('/', (_req, res) => void sendStreamedJson(res, streamedJson(value, 'impacts', endless())).finally(resolve)));
+  let response: Response | undefined;
+  const done = new Promise<void>((resolve) =>
+    app.get('/', (_req, res) => {
+      response = res;
+      void sendStreamedJson(res, streamedJson(value, 'impacts', endless())).finally(resolve);
+    }),
+  );
   const server = app.listen(0, '127.0.0.1');
   await new Promise((resolve) => server.once('listening', resolve));
   const { port } = server.address() as AddressInfo;
-  const req = request({ host: '127.0.0.1', port, path: '/' }, (res) => res.pause()); // reads nothing
+  let client: import('node:http').IncomingMessage | undefined;
+  const req = request({ host: '127.0.0.1', port, path: '/' }, (res) => void (client = res).pause()); // reads nothing
   req.end();
-  await new Promise((resolve) => setTimeout(resolve, 500));
+  const turns = async (n: number) => {
+    for (let i = 0; i < n; i++) await new Promise((resolve) => setImmediate(resolve));
+  };
+  // The event that proves the point: the server's socket refuses more (a write answered false), not a pause.
+  while (!response?.writableNeedDrain) await turns(1);
+  const atStall = asked;
+  await turns(200);
+  assert.equal(asked, atStall, 'no batch is asked for while the socket still holds the last one');
   // 100 kB a batch: socket and kernel buffers hold a few MB at most, not the endless answer.
   assert.ok(asked < 100, `${asked} batches asked for while the client read nothing`);
+  // Reading again drains the socket, and the stream goes on: it waited for 'drain', it did not stop.
+  client!.resume();
+  while (asked === atStall) await turns(1);
   req.destroy();
   await done;
   assert.equal(finished, true, 'the batches were closed when the client went away');

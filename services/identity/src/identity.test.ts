@@ -1,6 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
+import { createDecipheriv, createHash } from 'node:crypto';
+import pg from 'pg';
 import { IdentityServiceService, AccountRole, UserRole } from '@green-impact/proto/greenimpact/identity/v1/identity';
 import { protoFiles, protoRoot } from '@green-impact/proto/paths';
 import { createGrpcClient, type TypedClient } from '@green-impact/shared/grpc/client';
@@ -18,6 +20,9 @@ const BOOTSTRAP = 'bootstrap-key-for-tests';
 for (const db of testDatabases) {
   describe(`identity service over gRPC on ${db.name}`, { skip: await skipReason(db) }, () => {
     let stopDb: () => Promise<void>;
+    let databaseUrl: string;
+    /** Every API key handed out here, to look for in the database. */
+    const issuedKeys: string[] = [BOOTSTRAP];
     let service: IdentityService;
     let server: StartedGrpcServer;
     let client: TypedClient<typeof IdentityServiceService>;
@@ -28,6 +33,7 @@ for (const db of testDatabases) {
     before(async () => {
       const started = await db.start();
       stopDb = started.stop;
+      databaseUrl = started.url;
       const log = createLogger('identity-test');
       service = await createIdentityService({ databaseUrl: started.url, bootstrapApiKey: BOOTSTRAP, log, poolSize: 4 });
       server = await startGrpcServer({
@@ -60,10 +66,12 @@ for (const db of testDatabases) {
     it('creates accounts whose keys work, and only operators may', async () => {
       const a = await client.createAccount({ name: 'Alice Issuer', role: AccountRole.ACCOUNT_ROLE_USER }, { caller: operator });
       assert.match(a.apiKey, /^gi_[A-Za-z0-9_-]{43}$/);
+      issuedKeys.push(a.apiKey);
       const authA = await client.authenticate({ apiKey: a.apiKey });
       assert.equal(authA.account!.name, 'Alice Issuer');
       alice = { accountId: authA.account!.id, role: 'user' };
       const b = await client.createAccount({ name: 'Bob Investor', role: AccountRole.ACCOUNT_ROLE_USER }, { caller: operator });
+      issuedKeys.push(b.apiKey);
       bob = { accountId: (await client.authenticate({ apiKey: b.apiKey })).account!.id, role: 'user' };
       await rejectsWith(client.createAccount({ name: 'x', role: AccountRole.ACCOUNT_ROLE_USER }, { caller: alice }), 'PERMISSION_DENIED', 'Not authorized.');
       await rejectsWith(client.listAccounts({}, { caller: alice }), 'PERMISSION_DENIED');
@@ -231,6 +239,41 @@ for (const db of testDatabases) {
       // A list read with the key opens the records it fits and leaves others as they are.
       const all = (await client.getUsers({ decryptionKey: key }, { caller: alice })).users;
       assert.equal(all.find((u) => u.userIdentifier === 'u1')!.userFirstName, 'Augusta');
+    });
+
+    it('holds PII only as AES-256-GCM ciphertext under the caller\'s key, and API keys only as SHA-256 hashes (read from the database)', async () => {
+      const { key } = await client.generateEncryptionKey({}, { caller: alice });
+      const person = { firstName: 'Ada', lastName: 'Lovelace', email: 'ada.lovelace@example.org' };
+      await client.addUser({ userIdentifier: 'at-rest', userFirstName: person.firstName, userLastName: person.lastName, userEmail: person.email, userRole: 0, encryptionKey: key }, { caller: alice });
+      const db = new pg.Client({ connectionString: databaseUrl });
+      await db.connect();
+      try {
+        const { rows: [row] } = await db.query(`SELECT * FROM identity.users WHERE user_identifier = 'at-rest'`);
+        const text = JSON.stringify(row);
+        for (const clear of [...Object.values(person), key]) assert.ok(!text.includes(clear), `the row holds ${clear} in clear`);
+        // Decrypted here with node:crypto after the documented layout (v1.base64(iv 12 ‖ tag 16 ‖ ciphertext),
+        // the field bound as AAD), not with the service's decryptField.
+        const open = (blob: string, field: string) => {
+          assert.match(blob, /^v1\.[A-Za-z0-9+/]+=*$/);
+          const raw = Buffer.from(blob.slice(3), 'base64');
+          const decipher = createDecipheriv('aes-256-gcm', Buffer.from(key, 'hex'), raw.subarray(0, 12));
+          decipher.setAAD(Buffer.from(`identity.users/at-rest/${field}`));
+          decipher.setAuthTag(raw.subarray(12, 28));
+          return Buffer.concat([decipher.update(raw.subarray(28)), decipher.final()]).toString('utf8');
+        };
+        assert.deepEqual(
+          { firstName: open(row.first_name, 'firstName'), lastName: open(row.last_name, 'lastName'), email: open(row.email, 'email') },
+          person,
+        );
+        const { rows: keys } = await db.query(`SELECT * FROM identity.api_keys`);
+        const stored = JSON.stringify(keys);
+        for (const apiKey of issuedKeys) {
+          assert.ok(!stored.includes(apiKey), 'an API key is stored in clear');
+          assert.ok(keys.some((k) => k.key_hash === createHash('sha256').update(apiKey, 'utf8').digest('hex')), 'each key is stored as its SHA-256');
+        }
+      } finally {
+        await db.end();
+      }
     });
 
     it('removes a user with its links', async () => {

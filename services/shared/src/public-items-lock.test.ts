@@ -3,7 +3,9 @@ import assert from 'node:assert/strict';
 import pg from 'pg';
 import { FailedPreconditionError } from './errors.js';
 import { checkPublicLimit } from './public-items.js';
-import { createScratchPostgresDatabase, postgresAvailable } from '@green-impact/testing/shared/databases';
+import { createScratchPostgresDatabase, skipReason, testDatabases } from '@green-impact/testing/shared/databases';
+
+const postgres = testDatabases.find((d) => d.name === 'postgresql')!;
 
 const ACCOUNT = 'a0000000-0000-4000-8000-000000000001';
 
@@ -16,7 +18,7 @@ const rowsOf = (client: pg.Client) => ({ query: async (sql: string, params?: unk
  * PostgreSQL only: PGlite has one connection, so its transactions never overlap. The wait is observed in
  * pg_locks (a lock not granted), not timed.
  */
-describe('checkPublicLimit under concurrent publications', { skip: (await postgresAvailable()) ?? false }, () => {
+describe('checkPublicLimit under concurrent publications', { skip: await skipReason(postgres) }, () => {
   let scratch: { url: string; stop(): Promise<void> };
   let first: pg.Client;
   let second: pg.Client;

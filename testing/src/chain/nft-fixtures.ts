@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import jpeg from 'jpeg-js';
 import { PNG } from 'pngjs';
 import { SMTPServer } from 'smtp-server';
-import { cidOf } from '@green-impact/chain/content/content-store';
+import { rawCidOf } from '../shared/cid-by-hand.js';
 
 /** A small JPEG (a colour gradient) made here, so no test image is shipped. */
 export function testJpeg(width = 96, height = 64, tint = 0): Buffer {
@@ -55,7 +55,10 @@ export async function startImageServer(routes: Record<string, { status?: number;
   return { url, hits, stop: () => (server.closeAllConnections(), close(server)) };
 }
 
-/** A stand-in for an IPFS node's /api/v0/block/put: answers the raw-block CID and remembers it. */
+/**
+ * A stand-in for an IPFS node's /api/v0/block/put: answers the raw-block CID and remembers it. The CID is
+ * computed as a node would, not with the service's cidOf, so a wrong CID in the service does not pass.
+ */
 export async function startFakeIpfsNode() {
   const pinned = new Map<string, Buffer>();
   const server = createServer(async (req, res) => {
@@ -69,7 +72,7 @@ export async function startFakeIpfsNode() {
     const form = await new Request('http://ipfs/', { method: 'POST', headers: { 'content-type': req.headers['content-type']! }, body: Buffer.concat(chunks) }).formData();
     const file = form.get('data') as Blob;
     const bytes = Buffer.from(await file.arrayBuffer());
-    const { cid } = cidOf(bytes);
+    const cid = rawCidOf(bytes);
     pinned.set(cid, bytes);
     res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ Key: cid, Size: bytes.length }));
   });

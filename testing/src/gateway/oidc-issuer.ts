@@ -31,6 +31,8 @@ export interface TestIssuer {
   mint(claims: TokenClaims): Promise<string>;
   /** The provider's published keys (its JWKS), as anyone can read them. */
   publicJwks(): Promise<{ keys: JWK[] }>;
+  /** How many times its JWKS (/jwks) was fetched, by anyone (publicJwks too). */
+  readonly jwksRequests: number;
   /** Replaces the provider's signing key with a fresh one (new kid): a key rotation. */
   rotateKeys(): Promise<void>;
   /** The explorer's public client (Authorization Code + PKCE, no secret). */
@@ -62,7 +64,11 @@ export async function startTestIssuer(): Promise<TestIssuer> {
   let explorerRedirectUris = ['http://127.0.0.1/graphql'];
   let signingKey = await newKey();
   let provider = build();
-  server.on('request', (req, res) => provider.callback()(req, res));
+  let jwksRequests = 0;
+  server.on('request', (req, res) => {
+    if (req.url?.startsWith('/jwks')) jwksRequests++;
+    provider.callback()(req, res);
+  });
 
   async function newKey(): Promise<JWK> {
     const { privateKey } = await generateKeyPair('RS256', { extractable: true });
@@ -121,6 +127,9 @@ export async function startTestIssuer(): Promise<TestIssuer> {
   return {
     issuer,
     explorerClientId: EXPLORER_CLIENT_ID,
+    get jwksRequests() {
+      return jwksRequests;
+    },
     mint(claims) {
       // One token at a time: the customizer reads the claims of the token being minted.
       const minted = queue.then(async () => {

@@ -9,6 +9,7 @@ import type { TestDatabase } from '../shared/databases.js';
 import { createTaxonomyService } from '@green-impact/taxonomy/service';
 import { createTaxonomyClient, type TaxonomyClient } from '@green-impact/shared/clients/taxonomy-client';
 import { InProcessBus } from '@green-impact/shared/bus/in-process-bus';
+import type { ListingLimits } from '@green-impact/shared/config';
 import type { RecomputeRunnerOptions } from '@green-impact/portfolio/jobs/recompute-runner';
 import { createPortfolioService, type PortfolioService } from '@green-impact/portfolio/service';
 
@@ -35,6 +36,8 @@ export interface HarnessOptions {
   /** An in-process bus between the two services: taxonomy writes are announced and impacts marked stale. */
   bus?: boolean;
   recompute?: RecomputeRunnerOptions;
+  /** MAX_LIST_ITEMS and MAX_PUBLIC_ITEMS_PER_ACCOUNT of the portfolio service. */
+  limits?: ListingLimits;
 }
 
 export async function startPortfolioHarness(db: TestDatabase, opts: HarnessOptions = {}): Promise<PortfolioHarness> {
@@ -57,6 +60,7 @@ export async function startPortfolioHarness(db: TestDatabase, opts: HarnessOptio
     poolSize: 4,
     bus,
     ...(opts.recompute ? { recompute: opts.recompute } : {}),
+    ...(opts.limits ? { limits: opts.limits } : {}),
   });
   const server = await startGrpcServer({
     services: [service.registration],

@@ -3,6 +3,7 @@ import { existsSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseAllDocuments } from 'yaml';
+import { skipUnless } from '@green-impact/testing/shared/skip-rule';
 
 /** The repository root (this file runs as test/dist/support/infra/manifests.js). */
 export const repoRoot = fileURLToPath(new URL('../../../../', import.meta.url));
@@ -64,6 +65,13 @@ export function generatedObjects(dir: string): K8sObject[] {
     ...((k['secretGenerator'] ?? []) as { name: string }[]).map((g) => make('Secret', g)),
   ];
 }
+
+/** kubectl, which CI does not install: the tests that render with it run where it is (suite skip rule, optional part). */
+export const kubectl = hasCommand('kubectl', ['version', '--client']);
+export const skipWithoutKubectl = skipUnless(kubectl, 'kubectl is not on PATH', 'optional');
+
+/** The `skip` option of a test that reads the build's output (npm test builds first; under CI a missing build fails). */
+export const skipUnbuilt = (file: string) => skipUnless(existsSync(join(repoRoot, file)), `needs npm run build (no ${file})`);
 
 /** Whether a command is on PATH (it answers `<cmd> <probe>` with exit 0). */
 export function hasCommand(cmd: string, probe: string[]): boolean {

@@ -1,4 +1,5 @@
 import { spawnSync } from 'node:child_process';
+import { skipUnless } from '@green-impact/testing/shared/skip-rule';
 import { hasCommand } from './manifests.js';
 
 /**
@@ -6,8 +7,8 @@ import { hasCommand } from './manifests.js';
  * installs it). Required under CI; a developer without it gets the rule tests skipped with this reason.
  */
 export const promtool = hasCommand('promtool', ['--version']);
-if (!promtool && process.env['CI']) throw new Error('promtool is required under CI (apt-get install prometheus; scripts/setup-test-machine.sh)');
-export const PROMTOOL_MISSING = 'promtool is not on PATH (sudo bash scripts/setup-test-machine.sh installs Debian\'s prometheus package)';
+/** The `skip` option of a promtool test (under CI, which installs it, a missing promtool throws). */
+export const skipWithoutPromtool = skipUnless(promtool, 'promtool is not on PATH (sudo bash scripts/setup-test-machine.sh installs Debian\'s prometheus package)');
 
 /** Runs promtool in `cwd`; its exit status and everything it printed. */
 export function runPromtool(args: string[], cwd: string): { status: number | null; output: string } {
