@@ -1,4 +1,5 @@
 import { UserRole, type User } from '@green-impact/proto/greenimpact/identity/v1/identity';
+import { userRow } from '../../generated/identity.js';
 import { InternalError } from '@green-impact/shared/errors';
 import { withInvestorDetails } from '../../composition/investor-details.js';
 import type { GraphqlContext } from '../../graphql/context.js';
@@ -28,19 +29,6 @@ const decryptionKey = text('decryption_key', {
   doc: "Key given to addUser's encryptionKey; without it encrypted names and e-mails come back masked.",
 });
 const filter = { userIdentifier: userIdentifier.with({ doc: 'Only the user with this identifier.' }).optional(), decryptionKey: decryptionKey.optional() };
-
-/** Spec §2.8 user row. Empty PII fields (never set) come out as null. */
-export function userRow(u: User) {
-  return {
-    user_id: u.userId,
-    user_identifier: u.userIdentifier,
-    user_first_name: u.userFirstName || null,
-    user_last_name: u.userLastName || null,
-    user_email: u.userEmail || null,
-    user_role: u.userRole === UserRole.USER_ROLE_ADMIN ? 'admin' : 'user',
-    user_groups: u.userGroups.map((g) => ({ group_id: g.id, group: g.group })),
-  };
-}
 
 export function toUserRole(role: 'user' | 'admin' | undefined): UserRole {
   if (role === 'admin') return UserRole.USER_ROLE_ADMIN;
@@ -78,6 +66,7 @@ export const getGroups = declare({
   service: 'identity',
   method: 'getGroups',
   request: () => ({}),
+  // A legacy quirk: the spec's getGroups names the group's id `id`, where a user's groups name it `group_id` (Group's row).
   v1: (res) => res.groups.map((g) => ({ id: g.id, group: g.group })),
   graphql: { root: 'Query', field: 'groups', returns: '[Group!]!', nested: false, render: async (call) => (await call()).groups },
 });
