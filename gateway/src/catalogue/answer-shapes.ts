@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { MAX_YEAR, MIN_YEAR } from '@green-impact/proto/rules';
 
 /**
  * The answer side of the catalogue: what every /v1/call operation answers with 200, as a zod 4 schema
@@ -40,8 +41,8 @@ export const SHARED_ANSWER_SHAPES: Readonly<Record<string, z.ZodType>> = shapes;
 
 /** A database id (int64, within JavaScript's safe integers). */
 export const id = () => z.int().min(1);
-/** A reporting year. */
-export const year = () => z.int().min(1000).max(9999);
+/** A reporting year, as the services take and store them. */
+export const year = () => z.int().min(MIN_YEAR).max(MAX_YEAR);
 /** An ISO 4217 currency code as stored (uppercase). */
 export const currencyCode = () => z.string().regex(/^[A-Z]{3}$/);
 /** A calendar date, YYYY-MM-DD. */
