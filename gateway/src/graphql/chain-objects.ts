@@ -9,7 +9,6 @@ import {
   type GetDocumentResponse,
   type Job,
   type KeyValueResult,
-  type Network,
   type TransactionLog,
   type TransactionReceipt,
 } from '@green-impact/proto/greenimpact/chain/v1/chain';
@@ -17,6 +16,7 @@ import type { ActingPerson } from '@green-impact/proto/greenimpact/common/v1/com
 import { InternalError } from '@green-impact/shared/errors';
 import { documentKindParts, jsonDocument, signedPageUrl } from '../catalogue/chain/job-shapes.js';
 import { deprecated, nodeId, objectType } from '../catalogue/objects.js';
+import { networkObject } from '../generated/chain.js';
 
 /**
  * The object types of ChainService's jobs, networks and written documents (chain-schema.ts,
@@ -46,7 +46,6 @@ export const jobKindFromGql = (k: string) => enumValue<JobKind>(JobKind, 'JOB_KI
 export const documentKindFromGql = (k: string) => enumValue<DocumentKind>(DocumentKind, 'DOCUMENT_KIND_', k);
 
 const contentUrl = (baseUrl: string, cid: string) => `${baseUrl}/ipfs/${cid}`;
-const orNull = (s: string | undefined) => s || null;
 
 /** A request parameter's value as text: a string as it is, anything else as JSON; null stays null. */
 function parameterText(value: unknown): string | null {
@@ -199,21 +198,6 @@ const documentResultType = objectType<DocumentResult & { jobId: string }>('Docum
   ),
 }));
 
-const networkType = objectType<Network>('Network', 'A network jobs can be sent to.', (field) => ({
-  name: field('String!', 'The name clients pass as network.', 'name'),
-  chainId: field('Float!', 'EVM chain id (an integer).', 'chainId'),
-  embedded: field('Boolean!', 'True for the local networks of the embedded default.', 'embedded'),
-  rpcUrl: field('String!', "JSON-RPC URL: the gateway's /rpc/<name> for embedded networks, else the node's origin.", 'rpcUrl'),
-  explorerUrl: field('String', 'Block explorer base URL; null when there is none.', (n) => orNull(n.explorerUrl)),
-  confirmations: field('Int!', 'Confirmations awaited before a job is COMPLETED.', 'confirmations'),
-  aliasOf: field('String', 'Set when this name is an alias kept for legacy clients: the network it stands for.', 'aliasOf'),
-  signerAddress: field('String!', 'Address the service signs with.', 'signerAddress'),
-  nativeCurrencySymbol: field('String!', 'Symbol of the native coin costs are given in (ETH, POL, …).', 'nativeCurrencySymbol'),
-  keyValueStoreAddress: field('String', 'Address of the key-value contract; null when not deployed.', (n) => orNull(n.keyValueStoreAddress)),
-  documentRegistryAddress: field('String', 'Address of the document registry contract; null when not deployed.', (n) => orNull(n.documentRegistryAddress)),
-  nftContractAddress: field('String', 'Address of the NFT contract; null when not deployed.', (n) => orNull(n.nftContractAddress)),
-}));
-
 const documentEntryType = objectType<DocumentJobEntry>('DocumentEntry', 'A written document about a framework or a position (spec job list entry: id and job_id).', (field) => ({
   id: field('ID!', 'Entry id (the legacy id).', 'id'),
   jobId: field('ID!', 'The job (the legacy job_id).', 'jobId'),
@@ -258,7 +242,7 @@ export const jobObjects = [requestParameterType, jobType, actingPersonType];
 export const jobOutcomeObjects = [transactionReceiptType, transactionLogType, keyValueResultType];
 export const documentOutcomeObjects = [documentProofType, documentResultType];
 /** Written by chain-schema.ts, in this order. */
-export const chainObjects = [networkType, documentEntryType, documentType];
+export const chainObjects = [networkObject, documentEntryType, documentType];
 
 function literal(node: ValueNode): unknown {
   switch (node.kind) {
