@@ -47,6 +47,8 @@ for (const file of image.file) {
 
 const moduleOf = (file) => `@green-impact/proto/${file.name.replace(/\.proto$/, '')}`;
 const lowerFirst = (s) => s[0].toLowerCase() + s.slice(1);
+/** The name of a message's /v1/call renderer: userRow for User, taxonomyRow for TaxonomyRow. */
+const rowName = (t) => lowerFirst(t.ts).replace(/(Row)?$/, 'Row');
 const str = (s) => JSON.stringify(s);
 const fail = (msg) => {
   throw new Error(`catalogue-generate: ${msg}`);
@@ -118,16 +120,22 @@ function messageCode(full) {
     const doc = comment(t.file, [...t.path, 2, i]);
     if (!doc) fail(`${full}.${f.name} has no comment: the proto comment is the field's one description`);
     const prop = f.jsonName;
-    const repeated = f.label === 'LABEL_REPEATED';
-    const optional = !!f.proto3Optional;
     const target = f.typeName ? types.get(f.typeName) : undefined;
-    if (target) deps.push(f.typeName);
+    const map = !!target?.d.options?.mapEntry;
+    const repeated = f.label === 'LABEL_REPEATED' && !map;
+    const optional = !!f.proto3Optional;
+    if (target && !map) deps.push(f.typeName);
     const kind = o.kind && o.kind !== 'KIND_UNSPECIFIED' ? KINDS[o.kind] : undefined;
     let named;
     let zod;
     let graphqlValue = (v) => v;
     let v1Value = (v) => v;
-    if (f.type === 'TYPE_ENUM') {
+    if (map) {
+      if (o.kind !== 'KIND_GOAL_MAP') fail(`${full}.${f.name}: a map needs its kind (KIND_GOAL_MAP)`);
+      if (object.graphql && !o.graphqlHidden) fail(`${full}.${f.name}: a goal map has no GraphQL mapping yet; hide it (graphql_hidden)`);
+      zod = 'goalMap';
+      v1Value = (v) => `goals(${v})`;
+    } else if (f.type === 'TYPE_ENUM') {
       const e = enumCode(f.typeName);
       need(f.typeName, 'enum');
       named = e.graphqlName ?? fail(`${f.typeName} (of ${full}.${f.name}) has no GraphQL name`);
@@ -138,14 +146,15 @@ function messageCode(full) {
       const to = target.d.options?.[`${OPT}object]`] ?? fail(`${f.typeName} (of ${full}.${f.name}) is not annotated`);
       named = to.graphql;
       zod = `${lowerFirst(target.ts)}Answer`;
-      v1Value = (v) => `${lowerFirst(target.ts)}Row(${v})`;
+      v1Value = (v) => `${rowName(target)}(${v})`;
     } else {
       const s = SCALARS[f.type] ?? fail(`${full}.${f.name}: no mapping for ${f.type}`);
       named = kind?.graphql ?? s.graphql;
       zod = kind ? kind.zod(f) : s.zod;
     }
-    const nullable = o.graphqlNullable ?? (optional || !!o.emptyAsNull || (f.type === 'TYPE_MESSAGE' && !repeated));
-    const read = (v) => (o.emptyAsNull ? `${v} || null` : optional || (f.type === 'TYPE_MESSAGE' && !repeated) ? `${v} ?? null` : v);
+    const single = f.type === 'TYPE_MESSAGE' && !repeated && !map;
+    const nullable = o.graphqlNullable ?? (optional || !!o.emptyAsNull || single);
+    const read = (v) => (o.emptyAsNull ? `${v} || null` : optional || single ? `${v} ?? null` : v);
     if (!o.graphqlHidden) {
       const gqlType = repeated ? `[${named}!]!` : `${named}${nullable ? '' : '!'}`;
       const changes = o.emptyAsNull || graphqlValue('x') !== 'x';
@@ -160,19 +169,21 @@ function messageCode(full) {
       const key = o.v1Key || f.name;
       let value;
       if (repeated) value = v1Value('x') === 'x' ? `s.${prop}` : `s.${prop}.map((v) => ${v1Value('v')})`;
-      else if (f.type === 'TYPE_MESSAGE') value = `s.${prop} ? ${v1Value(`s.${prop}`)} : null`;
+      else if (f.type === 'TYPE_MESSAGE' && !map) value = `s.${prop} ? ${v1Value(`s.${prop}`)} : null`;
       else value = read(v1Value(`s.${prop}`));
       v1Keys.push(`    ${key}: ${value},`);
-      const nullableV1 = !repeated && (optional || !!o.emptyAsNull || f.type === 'TYPE_MESSAGE');
-      zodKeys.push(`  ${key}: ${repeated ? `z.array(${zod})` : zod}${nullableV1 ? '.nullable()' : ''}.meta({ description: ${str(doc)} }),`);
+      const nullableV1 = !repeated && (optional || !!o.emptyAsNull || single);
+      // A shared component (goalMap) is referenced as it is: its own description says what it is.
+      const described = map ? '' : `.meta({ description: ${str(doc)} })`;
+      zodKeys.push(`  ${key}: ${repeated ? `z.array(${zod})` : zod}${nullableV1 ? '.nullable()' : ''}${described},`);
     }
   });
   need(full, 'type');
   let code = '';
   if (object.v1) {
     code +=
-      `/** ${t.d.name}'s /v1/call row: its OpenAPI answer schema. */\nexport const ${objectName}Answer = z.strictObject({\n${zodKeys.join('\n')}\n});\n\n` +
-      `/** ${t.d.name}'s /v1/call row. */\nexport function ${objectName}Row(s: ${t.ts}): z.output<typeof ${objectName}Answer> {\n  return {\n${v1Keys.join('\n')}\n  };\n}\n\n`;
+      `/** ${t.d.name}'s /v1/call row: its OpenAPI answer schema${object.component ? ` (the component ${object.component})` : ''}. */\nexport const ${objectName}Answer = ${object.component ? `shared(${str(object.component)}, ` : ''}z.strictObject({\n${zodKeys.join('\n')}\n})${object.component ? ')' : ''};\n\n` +
+      `/** ${t.d.name}'s /v1/call row. */\nexport function ${rowName(t)}(s: ${t.ts}): z.output<typeof ${objectName}Answer> {\n  return {\n${v1Keys.join('\n')}\n  };\n}\n\n`;
   }
   if (object.graphql) {
     const fields = [...(object.node ? ['  nodeId: nodeId(),'] : []), ...gqlFields].join('\n');
@@ -226,7 +237,8 @@ for (const file of image.file) {
     names.add(what.has('enum') ? t.ts : `type ${t.ts}`);
     imports.set(moduleOf(t.file), names);
   }
-  const shapes = ['id', 'isoDate', 'timestamp', 'year'].filter((s) => body.includes(`${s}()`));
+  const shapes = ['goals', 'id', 'isoDate', 'shared', 'timestamp', 'year'].filter((s) => body.includes(`${s}(`));
+  if (/\bgoalMap\b/.test(body)) shapes.splice(1, 0, 'goalMap');
   const text =
     `// Generated by scripts/catalogue-generate.mjs from ${file.name}: do not edit, change the proto.\n` +
     (body.includes('z.') ? "import { z } from 'zod';\n" : '') +

@@ -71,6 +71,12 @@ export function confirmation<V extends z.ZodType>(value: V, description: string)
     .meta({ description, minProperties: 1, maxProperties: 1 });
 }
 
+/** A goal map as /v1/call answers it (number → name): keys in goal-number order. */
+export function goals(map: Readonly<Record<string, string>> | undefined): Record<string, string> {
+  const entries = Object.entries(map ?? {}).sort(([a], [b]) => Number(a) - Number(b) || a.localeCompare(b));
+  return Object.fromEntries(entries);
+}
+
 /** A goal map: goal (or objective) number → its name in the answer's language. */
 export const goalMap = shared(
   'GoalMap',

@@ -8,7 +8,7 @@ import type {
   ProjectSummary,
 } from '@green-impact/proto/greenimpact/taxonomy/v1/taxonomy';
 import { InternalError } from '@green-impact/shared/errors';
-import { goals } from '../taxonomy/rows.js';
+import { goals } from '../answer-shapes.js';
 
 /**
  * proto messages → the spec's JSON of frameworks (§2.3) and projects (§2.4), key for key and in the
