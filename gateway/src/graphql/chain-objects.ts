@@ -8,15 +8,12 @@ import {
   type DocumentResult,
   type GetDocumentResponse,
   type Job,
-  type KeyValueResult,
-  type TransactionLog,
-  type TransactionReceipt,
 } from '@green-impact/proto/greenimpact/chain/v1/chain';
-import type { ActingPerson } from '@green-impact/proto/greenimpact/common/v1/common';
 import { InternalError } from '@green-impact/shared/errors';
 import { documentKindParts, jsonDocument, signedPageUrl } from '../catalogue/chain/job-shapes.js';
 import { deprecated, nodeId, objectType } from '../catalogue/objects.js';
-import { networkObject } from '../generated/chain.js';
+import { keyValueResultObject, networkObject, transactionLogObject, transactionReceiptObject } from '../generated/chain.js';
+import { actingPersonObject } from '../generated/common.js';
 
 /**
  * The object types of ChainService's jobs, networks and written documents (chain-schema.ts,
@@ -109,50 +106,6 @@ const jobType = objectType<Job>('Job', 'A blockchain job: asynchronous, followed
   nft: field('Nft', 'Outcome of a completed NFT job: the NFT after it.', 'nft'),
 }), { implements: 'Node' });
 
-const actingPersonType = objectType<ActingPerson>(
-  'ActingPerson',
-  'The person who acted for an account: the subject and issuer of the bearer token that authenticated the request.',
-  (field) => ({
-    subject: field('String!', "The token's sub: the identity provider's stable id of the person.", 'subject'),
-    issuer: field('String!', "The token's iss: the issuer URL that vouched for the subject.", 'issuer'),
-  }),
-);
-
-const transactionReceiptType = objectType<TransactionReceipt>('TransactionReceipt', 'A transaction receipt (ethers v6 TransactionReceipt).', (field) => ({
-  blockHash: field('String!', 'Hash of the block.', 'blockHash'),
-  blockNumber: field('Int!', 'Number of the block.', 'blockNumber'),
-  contractAddress: field('String', 'Set only for contract creations.', 'contractAddress'),
-  cumulativeGasUsed: field('String!', 'Gas used in the block up to this transaction, decimal text.', 'cumulativeGasUsed'),
-  from: field('String!', "Sender: the service's signer.", 'from'),
-  gasPrice: field('String!', 'Effective gas price in wei, decimal text.', 'gasPrice'),
-  gasUsed: field('String!', 'Gas used, decimal text.', 'gasUsed'),
-  hash: field('String!', 'Transaction hash.', 'hash'),
-  index: field('Int!', 'Position of the transaction in its block.', 'index'),
-  logs: field('[TransactionLog!]!', 'Event logs.', 'logs'),
-  logsBloom: field('String!', 'Bloom filter of the logs.', 'logsBloom'),
-  status: field('Int!', '1 success, 0 reverted.', 'status'),
-  to: field('String', 'Contract called.', 'to'),
-}));
-
-const transactionLogType = objectType<TransactionLog>('TransactionLog', 'An event log of a receipt.', (field) => ({
-  address: field('String!', 'Contract that emitted it.', 'address'),
-  blockHash: field('String!', 'Hash of the block.', 'blockHash'),
-  blockNumber: field('Int!', 'Number of the block.', 'blockNumber'),
-  data: field('String!', '0x-prefixed hex data.', 'data'),
-  index: field('Int!', 'Position of the log in its block.', 'index'),
-  topics: field('[String!]!', '0x-prefixed 32-byte topics.', 'topics'),
-  transactionHash: field('String!', 'Transaction hash.', 'transactionHash'),
-  transactionIndex: field('Int!', 'Position of the transaction in its block.', 'transactionIndex'),
-}));
-
-const keyValueResultType = objectType<KeyValueResult>('KeyValueResult', 'Outcome of a key-value job.', (field) => ({
-  key: field('String!', 'The key, at most 32 characters.', 'key'),
-  value: field('String', 'Inserts: the value written. Selects: the value read; null when the key was never written.', 'value'),
-  valueHex: field('String', 'bytes32 jobs: the raw 32 bytes as 0x-prefixed hex.', 'valueHex'),
-  found: field('Boolean!', 'Selects: whether the key has a value.', 'found'),
-  contractAddress: field('String!', 'Address of the key-value contract.', 'contractAddress'),
-}));
-
 const documentProofType = objectType<DocumentProof>(
   'DocumentProof',
   "A document's proof: its hash, its Merkle path and root, the network, contract and transaction (docs/chain.md, Proofs). Anyone re-checks it with greenimpact-verify-document against a node of the network.",
@@ -238,8 +191,8 @@ const documentType = objectType<GetDocumentResponse & { job: Job }>('Document', 
 }));
 
 /** Written among job-schema.ts's types, in this order. */
-export const jobObjects = [requestParameterType, jobType, actingPersonType];
-export const jobOutcomeObjects = [transactionReceiptType, transactionLogType, keyValueResultType];
+export const jobObjects = [requestParameterType, jobType, actingPersonObject];
+export const jobOutcomeObjects = [transactionReceiptObject, transactionLogObject, keyValueResultObject];
 export const documentOutcomeObjects = [documentProofType, documentResultType];
 /** Written by chain-schema.ts, in this order. */
 export const chainObjects = [networkObject, documentEntryType, documentType];
