@@ -142,19 +142,6 @@ export function detailRow<K extends string>(currencyKey: K) {
   return z.strictObject({ ...rowFields, ...({ [currencyKey]: currencyCode() } as Record<K, z.ZodString>) });
 }
 
-/** A framework summary (§2.3); year figures are null without year specifics for the year. */
-export const frameworkSummaryFields = {
-  framework_id: id(),
-  framework_identifier: z.string(),
-  framework_name: z.string(),
-  framework_value_outstanding: z.number().nullable(),
-  framework_allocated_amount: z.number().nullable(),
-  framework_active_percentage: z.number().nullable(),
-  framework_currency_code: currencyCode(),
-  value_outstanding_framework: yesNo().nullable(),
-  framework_visibility: visibility(),
-};
-
 /** The framework summary the examples show. */
 export const exampleSummary = {
   framework_id: 9,

@@ -2,42 +2,20 @@ import { Visibility } from '@green-impact/proto/greenimpact/common/v1/common';
 import type {
   FrameworkDetail,
   FrameworkRow,
-  FrameworkSummary,
   ProjectDetail,
   ProjectRow,
-  ProjectSummary,
 } from '@green-impact/proto/greenimpact/taxonomy/v1/taxonomy';
 import { InternalError } from '@green-impact/shared/errors';
 import { goals } from '../answer-shapes.js';
+import { frameworkSummaryRow, projectSummaryRow } from '../../generated/taxonomy.js';
 
 /**
  * proto messages → the spec's JSON of frameworks (§2.3) and projects (§2.4), key for key and in the
- * spec's order. Year figures a framework or project lacks for the requested year are `null` (the key is
+ * spec's order (the summaries' rows are generated from taxonomy.proto: gateway/src/generated/taxonomy.ts). Year figures a framework or project lacks for the requested year are `null` (the key is
  * always there, so legacy clients can test it). The proto's extras (`owned`, `reporting_year`,
  * `language_code`) stay out of /v1/call answers.
  */
 
-/** The spec's visibility strings; the service never answers UNSPECIFIED, and private is the spec's default. */
-export function visibilityText(v: Visibility): 'public' | 'private' {
-  return v === Visibility.VISIBILITY_PUBLIC ? 'public' : 'private';
-}
-
-const orNull = <T>(value: T | undefined): T | null => (value === undefined ? null : value);
-const yesNo = (flag: boolean | undefined): 'yes' | 'no' | null => (flag === undefined ? null : flag ? 'yes' : 'no');
-
-export function frameworkSummaryRow(s: FrameworkSummary) {
-  return {
-    framework_id: s.frameworkId,
-    framework_identifier: s.frameworkIdentifier,
-    framework_name: s.frameworkName,
-    framework_value_outstanding: orNull(s.frameworkValueOutstanding),
-    framework_allocated_amount: orNull(s.frameworkAllocatedAmount),
-    framework_active_percentage: orNull(s.frameworkActivePercentage),
-    framework_currency_code: s.frameworkCurrencyCode,
-    value_outstanding_framework: yesNo(s.valueOutstandingFramework),
-    framework_visibility: visibilityText(s.frameworkVisibility),
-  };
-}
 
 /** What every framework, project and asset row has: all but the currency field, whose name differs. */
 export type RowFields = Omit<FrameworkRow, 'frameworkCurrencyCode'>;
@@ -76,19 +54,6 @@ export function frameworkDetailRow(r: FrameworkRow) {
 /** Framework detail (§2.3): the summary plus `framework`, its rows of the year. */
 export function frameworkDetail(d: FrameworkDetail) {
   return { ...frameworkSummaryRow(required(d.frameworkSummary, 'framework')), framework: d.framework.map(frameworkDetailRow) };
-}
-
-export function projectSummaryRow(s: ProjectSummary) {
-  return {
-    project_id: s.projectId,
-    project_identifier: s.projectIdentifier,
-    project_name: s.projectName,
-    project_allocated_amount: orNull(s.projectAllocatedAmount),
-    project_currency_code: s.projectCurrencyCode,
-    framework_identifier: s.frameworkIdentifier,
-    framework_name: s.frameworkName,
-    project_visibility: visibilityText(s.projectVisibility),
-  };
 }
 
 /** A project row: a framework row whose currency field is project_currency_code (§2.4). */

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { frameworkSummaryAnswer } from '../../generated/taxonomy.js';
 import { assetAnswer, investorAnswer, portfolioAnswer, portfolioPositionAnswer, positionAnswer } from '../../generated/portfolio.js';
 import {
   answer,
@@ -10,7 +11,6 @@ import {
   examplePath,
   exampleRowFields,
   exampleSummary,
-  frameworkSummaryFields,
   id,
   indicatorFields,
   shared,
@@ -35,7 +35,7 @@ const EXAMPLE_SIG = 'Qm9yZGVyLXNpZ25lZC1saW5rLWV4YW1wbGUtc2lnbmF0dXJl';
 
 /** The asset's framework: the framework summary of the year and its rows attributed to the asset. */
 const assetFrameworkDetail = z.strictObject({
-  ...frameworkSummaryFields,
+  ...frameworkSummaryAnswer.shape,
   framework: z.array(detailRow('currency_code')),
 });
 

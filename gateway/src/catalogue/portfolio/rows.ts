@@ -8,7 +8,8 @@ import {
   type ImpactTotal,
   type VolumeTotal,
 } from '@green-impact/proto/greenimpact/portfolio/v1/portfolio';
-import { frameworkSummaryRow, rowHead, rowTail } from '../frameworks/rows.js';
+import { frameworkSummaryRow } from '../../generated/taxonomy.js';
+import { rowHead, rowTail } from '../frameworks/rows.js';
 
 /**
  * The /v1/call answers of the portfolio domain: proto messages → the spec's JSON of assets (§2.5),
