@@ -126,22 +126,6 @@ export const examplePath = {
   unit_name: 'MWh',
 };
 
-/** What every framework, project and asset row has but its currency field (framework-shapes.ts). */
-const rowFields = {
-  ...taxonomyPathFields,
-  sub_category_volume: z.number(),
-  indicator_value: z.number(),
-  year: year(),
-  sdg: goalMap,
-  eu_objective: goalMap,
-  language: z.string(),
-};
-
-/** A (sub category, indicator) row whose currency field is named `currencyKey` (§2.3, §2.4). */
-export function detailRow<K extends string>(currencyKey: K) {
-  return z.strictObject({ ...rowFields, ...({ [currencyKey]: currencyCode() } as Record<K, z.ZodString>) });
-}
-
 /** The framework summary the examples show. */
 export const exampleSummary = {
   framework_id: 9,

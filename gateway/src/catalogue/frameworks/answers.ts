@@ -1,9 +1,8 @@
 import { z } from 'zod';
-import { frameworkSummaryAnswer, projectSummaryAnswer } from '../../generated/taxonomy.js';
+import { frameworkRowAnswer, frameworkSummaryAnswer, projectRowAnswer, projectSummaryAnswer } from '../../generated/taxonomy.js';
 import {
   answer,
   changed,
-  detailRow,
   exampleRowFields,
   exampleSummary,
   shared,
@@ -17,14 +16,14 @@ import {
  */
 
 export const frameworkSummary = frameworkSummaryAnswer;
-export const frameworkRow = shared('FrameworkRow', detailRow('framework_currency_code'));
+export const frameworkRow = frameworkRowAnswer;
 const frameworkDetail = shared(
   'FrameworkDetail',
   z.strictObject({ ...frameworkSummaryAnswer.shape, framework: z.array(frameworkRow) }),
 );
 
 const projectSummary = projectSummaryAnswer;
-const projectRow = detailRow('project_currency_code');
+const projectRow = projectRowAnswer;
 const projectDetail = shared('ProjectDetail', z.strictObject({ ...projectSummaryAnswer.shape, project: z.array(projectRow) }));
 
 const project = {

@@ -1,12 +1,11 @@
 import { z } from 'zod';
 import { frameworkSummaryAnswer } from '../../generated/taxonomy.js';
-import { assetAnswer, investorAnswer, portfolioAnswer, portfolioPositionAnswer, positionAnswer } from '../../generated/portfolio.js';
+import { assetAnswer, assetFrameworkRowAnswer, investorAnswer, portfolioAnswer, portfolioPositionAnswer, positionAnswer } from '../../generated/portfolio.js';
 import {
   answer,
   changed,
   confirmation,
   currencyCode,
-  detailRow,
   exampleIndicator,
   examplePath,
   exampleRowFields,
@@ -36,7 +35,7 @@ const EXAMPLE_SIG = 'Qm9yZGVyLXNpZ25lZC1saW5rLWV4YW1wbGUtc2lnbmF0dXJl';
 /** The asset's framework: the framework summary of the year and its rows attributed to the asset. */
 const assetFrameworkDetail = z.strictObject({
   ...frameworkSummaryAnswer.shape,
-  framework: z.array(detailRow('currency_code')),
+  framework: z.array(assetFrameworkRowAnswer),
 });
 
 /** One stored impact with every input of the formula, so a report can be audited. */

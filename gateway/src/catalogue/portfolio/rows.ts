@@ -3,13 +3,12 @@ import {
   RecomputeStatus,
   type ImpactRecomputeJob,
   type AssetFrameworkDetail,
-  type AssetFrameworkRow,
   type ImpactRecord,
   type ImpactTotal,
   type VolumeTotal,
 } from '@green-impact/proto/greenimpact/portfolio/v1/portfolio';
+import { assetFrameworkRow } from '../../generated/portfolio.js';
 import { frameworkSummaryRow } from '../../generated/taxonomy.js';
-import { rowHead, rowTail } from '../frameworks/rows.js';
 
 /**
  * The /v1/call answers of the portfolio domain: proto messages → the spec's JSON of assets (§2.5),
@@ -22,11 +21,6 @@ import { rowHead, rowTail } from '../frameworks/rows.js';
  */
 
 const yesNo = (flag: boolean): 'yes' | 'no' => (flag ? 'yes' : 'no');
-
-/** An asset-based framework row (§2.3): the framework row attributed to the asset, in `currency_code`. */
-export function assetFrameworkRow(r: AssetFrameworkRow) {
-  return { ...rowHead(r), currency_code: r.currencyCode, ...rowTail(r) };
-}
 
 /**
  * The asset's framework detail: the framework summary of the year plus `framework`, its rows attributed to
