@@ -1,3 +1,4 @@
+import { NETWORK_NAME } from '@green-impact/proto/rules';
 import express, { Router, type Request, type RequestHandler, type Response } from 'express';
 import type { GetDocumentResponse } from '@green-impact/proto/greenimpact/chain/v1/chain';
 import { InvalidArgumentError, NotFoundError } from '@green-impact/shared/errors';
@@ -24,7 +25,6 @@ export interface ChainRoutesOptions {
 
 /** CIDs are base-encoded multihashes: letters and digits only (CIDv1 base32 `bafk…`, CIDv0 `Qm…`). */
 const CID_TEXT = /^[A-Za-z0-9]{1,128}$/;
-const NETWORK_NAME = /^[A-Za-z0-9._-]{1,64}$/;
 /** Written documents are self-contained pages: no scripts, no requests, nothing framed. */
 const DOCUMENT_CSP = "default-src 'none'; style-src 'unsafe-inline'; img-src data:; sandbox";
 /** Content by CID never changes: a year, immutable (RFC 8246), as IPFS gateways serve it. */

@@ -1,3 +1,4 @@
+import { NETWORK_NAME, UUID } from '@green-impact/proto/rules';
 import express, { Router, type NextFunction, type Request, type RequestHandler, type Response } from 'express';
 import type { Nft } from '@green-impact/proto/greenimpact/chain/v1/chain';
 import { DomainError, InvalidArgumentError, NotAuthorizedError, NotFoundError, ResourceExhaustedError } from '@green-impact/shared/errors';
@@ -27,11 +28,10 @@ export interface NftRoutesOptions {
   nodeReads: NodeReadSettings;
 }
 
-/** NFT guids are UUIDs (the service's); anything else names no certificate. */
-const GUID = /^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$/;
+/** NFT guids are UUIDs as the service issues them; anything else names no certificate. */
+const GUID = UUID;
 /** Transfer codes are base64url; a query value of another shape is not one of ours and is dropped. */
 const CODE = /^[A-Za-z0-9_-]{1,128}$/;
-const NETWORK_NAME = /^[A-Za-z0-9._-]{1,64}$/;
 const TX_HASH = /^0x[0-9a-fA-F]{64}$/;
 /** Decimal, no sign or leading zeros, below 10^15: a block height any chain has, and exact as a number. */
 const BLOCK_NUMBER = /^(0|[1-9][0-9]{0,14})$/;

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { MAX_YEAR, MIN_YEAR } from '@green-impact/proto/rules';
 
 /**
  * The answer side of the catalogue: what every /v1/call operation answers with 200, as a zod 4 schema
@@ -40,8 +41,8 @@ export const SHARED_ANSWER_SHAPES: Readonly<Record<string, z.ZodType>> = shapes;
 
 /** A database id (int64, within JavaScript's safe integers). */
 export const id = () => z.int().min(1);
-/** A reporting year. */
-export const year = () => z.int().min(1000).max(9999);
+/** A reporting year, as the services take and store them. */
+export const year = () => z.int().min(MIN_YEAR).max(MAX_YEAR);
 /** An ISO 4217 currency code as stored (uppercase). */
 export const currencyCode = () => z.string().regex(/^[A-Z]{3}$/);
 /** A calendar date, YYYY-MM-DD. */
@@ -68,6 +69,12 @@ export function confirmation<V extends z.ZodType>(value: V, description: string)
     .record(z.string().min(1), value)
     .refine((o) => Object.keys(o).length === 1, 'A confirmation has exactly one key.')
     .meta({ description, minProperties: 1, maxProperties: 1 });
+}
+
+/** A goal map as /v1/call answers it (number → name): keys in goal-number order. */
+export function goals(map: Readonly<Record<string, string>> | undefined): Record<string, string> {
+  const entries = Object.entries(map ?? {}).sort(([a], [b]) => Number(a) - Number(b) || a.localeCompare(b));
+  return Object.fromEntries(entries);
 }
 
 /** A goal map: goal (or objective) number → its name in the answer's language. */
@@ -117,35 +124,6 @@ export const examplePath = {
   indicator_name: 'Annual electricity generated',
   unit_id: 2,
   unit_name: 'MWh',
-};
-
-/** What every framework, project and asset row has but its currency field (framework-shapes.ts). */
-const rowFields = {
-  ...taxonomyPathFields,
-  sub_category_volume: z.number(),
-  indicator_value: z.number(),
-  year: year(),
-  sdg: goalMap,
-  eu_objective: goalMap,
-  language: z.string(),
-};
-
-/** A (sub category, indicator) row whose currency field is named `currencyKey` (§2.3, §2.4). */
-export function detailRow<K extends string>(currencyKey: K) {
-  return z.strictObject({ ...rowFields, ...({ [currencyKey]: currencyCode() } as Record<K, z.ZodString>) });
-}
-
-/** A framework summary (§2.3); year figures are null without year specifics for the year. */
-export const frameworkSummaryFields = {
-  framework_id: id(),
-  framework_identifier: z.string(),
-  framework_name: z.string(),
-  framework_value_outstanding: z.number().nullable(),
-  framework_allocated_amount: z.number().nullable(),
-  framework_active_percentage: z.number().nullable(),
-  framework_currency_code: currencyCode(),
-  value_outstanding_framework: yesNo().nullable(),
-  framework_visibility: visibility(),
 };
 
 /** The framework summary the examples show. */

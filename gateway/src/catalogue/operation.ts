@@ -8,6 +8,7 @@ import type { PageRequest } from '../graphql/pagination.js';
 import type { KeylessOperationContext, OperationContext, Solution } from '../v1/operation.js';
 import type { Batch } from '../v1/streamed-json.js';
 import type { Fields, InputOf } from './fields.js';
+import { annotationOf } from './methods.js';
 
 /**
  * One operation, declared once (docs/gateway.md, "The catalogue"): the input it takes, the gRPC method it
@@ -182,7 +183,7 @@ export interface Declaration<F extends Fields, S extends ServiceName, M extends 
    * them there as they come, each already rendered. Absent, or `items` undefined: the answer is sent whole.
    */
   v1Streamed?: V1Streamed<InputOf<F>, ResponseOf<S, M>>;
-  graphql?: GraphqlFace<InputOf<F>, ResponseOf<S, M>>;
+  graphql?: DeclaredGraphqlFace<InputOf<F>, ResponseOf<S, M>>;
   /** Envelope fields the operation needs (Hash and NFT solutions). */
   envelope?: { version?: 'required'; network?: 'required' };
   /** What authorizes a call made without an API key (an NFT's transfer code); absent: the key does. */
@@ -193,6 +194,12 @@ export interface Declaration<F extends Fields, S extends ServiceName, M extends 
    */
   writesWhen?: (input: InputOf<F>) => boolean;
 }
+
+/**
+ * A GraphQL face as a declaration writes it: the root and the field's name may be left to the method's
+ * annotation in its proto (catalogue/methods.ts); a face naming its field is another face of the method.
+ */
+export type DeclaredGraphqlFace<I, R> = Omit<GraphqlFace<I, R>, 'root' | 'field'> & Partial<Pick<GraphqlFace<I, R>, 'root' | 'field'>>;
 
 /** A declaration with its types erased, as the adapters hold it. */
 export interface Operation {
@@ -217,10 +224,25 @@ export interface Declared<I, R> extends Operation {
   call(input: I, ctx: CallContext): Promise<R>;
 }
 
-/** Declares an operation, typed from its input fields and its gRPC method. */
+/**
+ * Declares an operation, typed from its input fields and its gRPC method. Where the method's proto
+ * annotates it (catalogue/methods.ts) and the declaration names no GraphQL field of its own, the
+ * annotation gives the /v1/call operation, the GraphQL field and its root (Mutation for a write), and a
+ * paged method must be declared paged.
+ */
 export function declare<const F extends Fields, S extends ServiceName, M extends MethodOf<S>>(d: Declaration<F, S, M>): Declared<InputOf<F>, ResponseOf<S, M>> {
   const call = async (input: InputOf<F>, ctx: CallContext) => callService(ctx, d.service, d.method, await d.request(input, ctx));
-  return { ...d, call, invoke: call } as unknown as Declared<InputOf<F>, ResponseOf<S, M>>;
+  const annotated = d.graphql?.field === undefined ? annotationOf(d.service, d.method) : undefined;
+  const where = `${d.service}.${d.method}`;
+  const graphql = d.graphql && {
+    ...d.graphql,
+    root: d.graphql.root ?? (annotated ? (annotated.kind === 'write' ? 'Mutation' : 'Query') : undefined),
+    field: d.graphql.field ?? (annotated?.graphql || undefined),
+  };
+  if (graphql && (graphql.field === undefined || graphql.root === undefined)) throw new Error(`${where}: its GraphQL face names no field and its method has no (greenimpact.options.v1.operation).graphql.`);
+  if (annotated && (annotated.kind === 'paged') !== (graphql?.paged !== undefined)) throw new Error(`${where}: the proto says the method is ${annotated.kind}, its GraphQL face ${graphql?.paged ? 'pages' : 'does not page'}.`);
+  const operation = d.operation ?? (annotated?.v1 || undefined);
+  return { ...d, operation, graphql, call, invoke: call } as unknown as Declared<InputOf<F>, ResponseOf<S, M>>;
 }
 
 /** The call context of a GraphQL request's caller (authenticating it, once per request). */

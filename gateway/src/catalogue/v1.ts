@@ -1,6 +1,7 @@
 import type { KeylessOperationContext, OperationContext, OperationEntry } from '../v1/operation.js';
 import type { CallContext, Operation } from './operation.js';
 import { streamedJson } from '../v1/streamed-json.js';
+import { annotationOf } from './methods.js';
 
 /**
  * /v1/call as an adapter over the catalogue: each declaration with a `v1` render becomes a row of the
@@ -35,9 +36,10 @@ export function v1Entries(operations: readonly Operation[]): OperationEntry[] {
 }
 
 /**
- * Whether an operation changes anything (a read-only bearer token is refused it), from the declarations:
- * its gRPC method writes when a declaration of that method is a GraphQL Mutation, reads when one is a
- * Query. A method no GraphQL face declares reads only by the gRPC naming convention (Get…, List…).
+ * Whether an operation changes anything (a read-only bearer token is refused it): the kind its proto
+ * annotates (catalogue/methods.ts); else, from the declarations, its gRPC method writes when a declaration
+ * of that method is a GraphQL Mutation, reads when one is a Query. A method no GraphQL face declares reads
+ * only by the gRPC naming convention (Get…, List…).
  */
 export function writingMethods(operations: readonly Operation[]): (op: Operation) => boolean {
   const byMethod = new Map<string, boolean>();
@@ -46,7 +48,11 @@ export function writingMethods(operations: readonly Operation[]): (op: Operation
     const key = `${o.service}.${o.method}`;
     byMethod.set(key, (byMethod.get(key) ?? false) || o.graphql.root === 'Mutation');
   }
-  return (op) => byMethod.get(`${op.service}.${op.method}`) ?? !/^(get|list)[A-Z]/.test(op.method);
+  return (op) => {
+    const kind = annotationOf(op.service, op.method)?.kind;
+    if (kind !== undefined) return kind === 'write';
+    return byMethod.get(`${op.service}.${op.method}`) ?? !/^(get|list)[A-Z]/.test(op.method);
+  };
 }
 
 /** What a declaration's call gets of a /v1/call: the caller, the checked envelope, the Idempotency-Key header (read when used). */

@@ -10,15 +10,12 @@ import {
   type DocumentResult,
   type GetDocumentResponse,
   type Job,
-  type KeyValueResult,
-  type Network,
-  type TransactionLog,
-  type TransactionReceipt,
 } from '@green-impact/proto/greenimpact/chain/v1/chain';
-import type { ActingPerson } from '@green-impact/proto/greenimpact/common/v1/common';
 import { InternalError } from '@green-impact/shared/errors';
 import { documentKindParts, jsonDocument, signedPageUrl } from '../catalogue/chain/job-shapes.js';
 import { deprecated, nodeId, objectType } from '../catalogue/objects.js';
+import { keyValueResultObject, networkObject, transactionLogObject, transactionReceiptObject } from '../generated/chain.js';
+import { actingPersonObject } from '../generated/common.js';
 
 /**
  * The object types of ChainService's jobs, networks and written documents (chain-schema.ts,
@@ -48,7 +45,6 @@ export const jobKindFromGql = (k: string) => enumValue<JobKind>(JobKind, 'JOB_KI
 export const documentKindFromGql = (k: string) => enumValue<DocumentKind>(DocumentKind, 'DOCUMENT_KIND_', k);
 
 const contentUrl = (baseUrl: string, cid: string) => `${baseUrl}/ipfs/${cid}`;
-const orNull = (s: string | undefined) => s || null;
 
 /** A request parameter's value as text: a string as it is, anything else as JSON; null stays null. */
 function parameterText(value: unknown): string | null {
@@ -112,50 +108,6 @@ const jobType = objectType<Job>('Job', 'A blockchain job: asynchronous, followed
   nft: field('Nft', 'Outcome of a completed NFT job: the NFT after it.', 'nft'),
 }), { implements: 'Node' });
 
-const actingPersonType = objectType<ActingPerson>(
-  'ActingPerson',
-  'The person who acted for an account: the subject and issuer of the bearer token that authenticated the request.',
-  (field) => ({
-    subject: field('String!', "The token's sub: the identity provider's stable id of the person.", 'subject'),
-    issuer: field('String!', "The token's iss: the issuer URL that vouched for the subject.", 'issuer'),
-  }),
-);
-
-const transactionReceiptType = objectType<TransactionReceipt>('TransactionReceipt', 'A transaction receipt (ethers v6 TransactionReceipt).', (field) => ({
-  blockHash: field('String!', 'Hash of the block.', 'blockHash'),
-  blockNumber: field('Int!', 'Number of the block.', 'blockNumber'),
-  contractAddress: field('String', 'Set only for contract creations.', 'contractAddress'),
-  cumulativeGasUsed: field('String!', 'Gas used in the block up to this transaction, decimal text.', 'cumulativeGasUsed'),
-  from: field('String!', "Sender: the service's signer.", 'from'),
-  gasPrice: field('String!', 'Effective gas price in wei, decimal text.', 'gasPrice'),
-  gasUsed: field('String!', 'Gas used, decimal text.', 'gasUsed'),
-  hash: field('String!', 'Transaction hash.', 'hash'),
-  index: field('Int!', 'Position of the transaction in its block.', 'index'),
-  logs: field('[TransactionLog!]!', 'Event logs.', 'logs'),
-  logsBloom: field('String!', 'Bloom filter of the logs.', 'logsBloom'),
-  status: field('Int!', '1 success, 0 reverted.', 'status'),
-  to: field('String', 'Contract called.', 'to'),
-}));
-
-const transactionLogType = objectType<TransactionLog>('TransactionLog', 'An event log of a receipt.', (field) => ({
-  address: field('String!', 'Contract that emitted it.', 'address'),
-  blockHash: field('String!', 'Hash of the block.', 'blockHash'),
-  blockNumber: field('Int!', 'Number of the block.', 'blockNumber'),
-  data: field('String!', '0x-prefixed hex data.', 'data'),
-  index: field('Int!', 'Position of the log in its block.', 'index'),
-  topics: field('[String!]!', '0x-prefixed 32-byte topics.', 'topics'),
-  transactionHash: field('String!', 'Transaction hash.', 'transactionHash'),
-  transactionIndex: field('Int!', 'Position of the transaction in its block.', 'transactionIndex'),
-}));
-
-const keyValueResultType = objectType<KeyValueResult>('KeyValueResult', 'Outcome of a key-value job.', (field) => ({
-  key: field('String!', 'The key, at most 32 characters.', 'key'),
-  value: field('String', 'Inserts: the value written. Selects: the value read; null when the key was never written.', 'value'),
-  valueHex: field('String', 'bytes32 jobs: the raw 32 bytes as 0x-prefixed hex.', 'valueHex'),
-  found: field('Boolean!', 'Selects: whether the key has a value.', 'found'),
-  contractAddress: field('String!', 'Address of the key-value contract.', 'contractAddress'),
-}));
-
 const documentProofType = objectType<DocumentProof>(
   'DocumentProof',
   "A document's proof: its hash, its Merkle path and root, the network, contract and transaction (docs/chain.md, Proofs). Anyone re-checks it with greenimpact-verify-document against a node of the network.",
@@ -201,21 +153,6 @@ const documentResultType = objectType<DocumentResult & { jobId: string }>('Docum
   ),
 }));
 
-const networkType = objectType<Network>('Network', 'A network jobs can be sent to.', (field) => ({
-  name: field('String!', 'The name clients pass as network.', 'name'),
-  chainId: field('Float!', 'EVM chain id (an integer).', 'chainId'),
-  embedded: field('Boolean!', 'True for the local networks of the embedded default.', 'embedded'),
-  rpcUrl: field('String!', "JSON-RPC URL: the gateway's /rpc/<name> for embedded networks, else the node's origin.", 'rpcUrl'),
-  explorerUrl: field('String', 'Block explorer base URL; null when there is none.', (n) => orNull(n.explorerUrl)),
-  confirmations: field('Int!', 'Confirmations awaited before a job is COMPLETED.', 'confirmations'),
-  aliasOf: field('String', 'Set when this name is an alias kept for legacy clients: the network it stands for.', 'aliasOf'),
-  signerAddress: field('String!', 'Address the service signs with.', 'signerAddress'),
-  nativeCurrencySymbol: field('String!', 'Symbol of the native coin costs are given in (ETH, POL, …).', 'nativeCurrencySymbol'),
-  keyValueStoreAddress: field('String', 'Address of the key-value contract; null when not deployed.', (n) => orNull(n.keyValueStoreAddress)),
-  documentRegistryAddress: field('String', 'Address of the document registry contract; null when not deployed.', (n) => orNull(n.documentRegistryAddress)),
-  nftContractAddress: field('String', 'Address of the NFT contract; null when not deployed.', (n) => orNull(n.nftContractAddress)),
-}));
-
 const documentEntryType = objectType<DocumentJobEntry>('DocumentEntry', 'A written document about a framework or a position (spec job list entry: id and job_id).', (field) => ({
   id: field('ID!', 'Entry id (the legacy id).', 'id'),
   jobId: field('ID!', 'The job (the legacy job_id).', 'jobId'),
@@ -256,11 +193,11 @@ const documentType = objectType<GetDocumentResponse & { job: Job }>('Document', 
 }));
 
 /** Written among job-schema.ts's types, in this order. */
-export const jobObjects = [requestParameterType, jobType, actingPersonType];
-export const jobOutcomeObjects = [transactionReceiptType, transactionLogType, keyValueResultType];
+export const jobObjects = [requestParameterType, jobType, actingPersonObject];
+export const jobOutcomeObjects = [transactionReceiptObject, transactionLogObject, keyValueResultObject];
 export const documentOutcomeObjects = [documentProofType, documentResultType];
 /** Written by chain-schema.ts, in this order. */
-export const chainObjects = [networkType, documentEntryType, documentType];
+export const chainObjects = [networkObject, documentEntryType, documentType];
 
 function literal(node: ValueNode): unknown {
   switch (node.kind) {

@@ -1,10 +1,11 @@
 import type { Nft, NftAttribute, NftMetadata, NftUrls } from '@green-impact/proto/greenimpact/chain/v1/chain';
 import { nftStatusName } from '../catalogue/chain/nft-shapes.js';
 import { deprecated, nodeId, objectType } from '../catalogue/objects.js';
+import { nftMetadataObject, nftUrlsObject } from '../generated/chain.js';
 
 /**
- * The object types of NFTs (nft-schema.ts), declared once (catalogue/objects.ts) and resolved from
- * ChainService's Nft messages. The service answers '' for what is not set yet; GraphQL answers null.
+ * The object types of NFTs (nft-schema.ts), declared once (catalogue/objects.ts; NftMetadata and NftUrls
+ * generated from chain.proto) and resolved from ChainService's Nft messages. The service answers '' for what is not set yet; GraphQL answers null.
  */
 
 const orNull = (s: string | undefined) => s || null;
@@ -37,13 +38,6 @@ const nftType = objectType<Nft>('Nft', 'An ERC-721 token minted by the service (
   transferJobId: field('ID', 'The last transfer or claim job.', 'transferJobId'),
 }), { implements: 'Node' });
 
-const nftMetadataType = objectType<NftMetadata>('NftMetadata', 'The ERC-721 metadata JSON.', (field) => ({
-  name: field('String!', 'Name of the NFT.', 'name'),
-  description: field('String!', 'Description of the NFT.', 'description'),
-  image: field('String!', 'ipfs://<image CID>.', 'image'),
-  attributes: field('[NftAttribute!]!', 'Attributes (traits), in the order given.', 'attributes'),
-}));
-
 const nftAttributeType = objectType<NftAttribute>('NftAttribute', 'One attribute of the metadata.', (field) => ({
   traitType: field('String!', "The metadata's trait_type.", 'traitType'),
   value: deprecated(field('JSON', 'A string, a number or a boolean.', 'value'), 'Untyped: read stringValue, numberValue or booleanValue, the one that is set.'),
@@ -51,16 +45,6 @@ const nftAttributeType = objectType<NftAttribute>('NftAttribute', 'One attribute
   numberValue: field('Float', 'The value when it is a number.', (a) => (typeof a.value === 'number' ? a.value : null)),
   booleanValue: field('Boolean', 'The value when it is a boolean.', (a) => (typeof a.value === 'boolean' ? a.value : null)),
   displayType: field('String', 'OpenSea display_type (number, boost_number, boost_percentage, date).', 'displayType'),
-}));
-
-const nftUrlsType = objectType<NftUrls>('NftUrls', "Where an NFT's files are (spec url).", (field) => ({
-  nft: field('String!', 'The metadata JSON, <base>/ipfs/<CID>.', 'nft'),
-  image: field('String!', 'The image, <base>/ipfs/<CID>.', 'image'),
-  transaction: field(
-    'String',
-    "The mint transaction on an explorer (the gateway's /explorer page for networks without one); null while minting.",
-    (u) => orNull(u.transaction),
-  ),
 }));
 
 const nftCertificateType = objectType<Nft>(
@@ -74,4 +58,4 @@ const nftCertificateType = objectType<Nft>(
 );
 
 /** In the order of the printed schema (nft-schema.ts). */
-export const nftObjects = [nftType, nftMetadataType, nftAttributeType, nftUrlsType, nftCertificateType];
+export const nftObjects = [nftType, nftMetadataObject, nftAttributeType, nftUrlsObject, nftCertificateType];

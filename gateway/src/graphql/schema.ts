@@ -8,6 +8,7 @@ import { chainTypeDefs } from './chain-schema.js';
 import { frameworkMutationTypeDefs } from './framework-mutations-schema.js';
 import { frameworkTypeDefs } from './framework-schema.js';
 import { accountObjects, userObjects } from './identity-objects.js';
+import { accountRoleEnumSdl, userRoleEnumSdl } from '../generated/identity.js';
 import { jobTypeDefs } from './job-schema.js';
 import { nftTypeDefs } from './nft-schema.js';
 import { portfolioMutationTypeDefs } from './portfolio-mutations-schema.js';
@@ -46,23 +47,7 @@ const identityTypeDefs = /* GraphQL */ `
   "Changes. Every field needs an X-Api-Key header."
   type Mutation {${rootFieldsSdl('Mutation', identityOperations)}
   }
-
-  "Role of an account of the service."
-  enum AccountRole {
-    "Administers accounts and changes shared reference data (taxonomy, currencies, FX rates)."
-    OPERATOR
-    "Owns its own frameworks, projects, assets, investors and users."
-    USER
-  }
-
-  "Role of a user within an account, as the spec names it (user_role)."
-  enum UserRole {
-    "An ordinary user."
-    USER
-    "An administrator of the account's users."
-    ADMIN
-  }
-
+${accountRoleEnumSdl}${userRoleEnumSdl}
 ${objectTypesSdl(accountObjects)}
   "A newly issued API key with its record."
   type ApiKeyPayload {

@@ -1,3 +1,4 @@
+import { NETWORK_NAME } from '@green-impact/proto/rules';
 import { InvalidArgumentError } from '@green-impact/shared/errors';
 import { SOLUTIONS, VERSIONED_SOLUTIONS, type OperationContext, type OperationEntry, type Solution } from './operation.js';
 import type { OperationTable } from './operation-table.js';
@@ -67,7 +68,7 @@ function readVersionAndNetwork(body: Record<string, unknown>): OperationContext[
   const network = body['network'];
   if (network !== undefined && network !== null && network !== '') {
     if (typeof network !== 'string') throw new InvalidArgumentError('network must be a string.');
-    if (network.length > 64 || !/^[A-Za-z0-9._-]+$/.test(network)) {
+    if (!NETWORK_NAME.test(network)) {
       throw new InvalidArgumentError('network must be a network name such as sepolia.');
     }
     out.network = network;

@@ -1,3 +1,4 @@
+import { NETWORK_NAME_PATTERN } from '@green-impact/proto/rules';
 import { z } from 'zod';
 import type { ErrorCode } from '@green-impact/shared/errors';
 import { SHARED_ANSWER_SHAPES } from '../catalogue/answer-shapes.js';
@@ -121,7 +122,7 @@ function callSchema(entry: OperationEntry): Schema {
   const versioned = VERSIONED_SOLUTIONS.has(entry.solution);
   const needs = entry.envelope ?? {};
   const version: Schema = { description: 'Always 1.', enum: [1, '1'] };
-  const network: Schema = { description: 'A network name such as sepolia; the default network when absent.', type: 'string', minLength: 1, maxLength: 64, pattern: '^[A-Za-z0-9._-]+$' };
+  const network: Schema = { description: 'A network name such as sepolia; the default network when absent.', type: 'string', minLength: 1, maxLength: 64, pattern: NETWORK_NAME_PATTERN };
   const required = ['solution', 'operation'];
   if (needs.version === 'required') required.push('version');
   if (needs.network === 'required') required.push('network');

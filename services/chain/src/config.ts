@@ -1,3 +1,4 @@
+import { NETWORK_NAME } from '@green-impact/proto/rules';
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { isAddress } from 'ethers';
@@ -56,7 +57,7 @@ export function loadChainConfig(env: EnvReader, environment: Env): ChainConfig {
   };
 }
 
-const NAME = /^[a-z0-9][a-z0-9_-]{0,63}$/;
+const NAME = NETWORK_NAME;
 const KEY = /^(0x)?[0-9a-fA-F]{64}$/;
 const REMOTE_FIELDS = new Set([
   'name', 'chainId', 'rpcUrl', 'explorerUrl', 'confirmations', 'nativeCurrencySymbol', 'signerKeyFile', 'signerKeyEnv',

@@ -7,8 +7,9 @@ import { InvalidArgumentError, truncate } from '@green-impact/shared/errors';
  * return the normalized value or throw INVALID_ARGUMENT with a message naming the parameter.
  */
 
-export const MIN_YEAR = 1900;
-export const MAX_YEAR = 2200;
+import { MAX_YEAR, MIN_YEAR } from '@green-impact/proto/rules';
+
+export { MAX_YEAR, MIN_YEAR };
 export const MAX_NAME_LENGTH = 255;
 /**
  * Largest amount, volume or indicator value of a framework or project: 10^15 (a thousand trillion) is

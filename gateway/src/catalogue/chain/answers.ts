@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { frameworkSummaryAnswer } from '../../generated/taxonomy.js';
 import {
   answer,
   changed,
@@ -6,7 +7,6 @@ import {
   examplePath,
   exampleRowFields,
   exampleSummary,
-  frameworkSummaryFields,
   goalMap,
   id,
   isoDate,
@@ -148,7 +148,7 @@ const frameworkDocument = z.strictObject({
   decimals: z.int().min(0),
   sdg_goals_included: yesNo(),
   eu_objectives_included: yesNo(),
-  ...frameworkSummaryFields,
+  ...frameworkSummaryAnswer.shape,
   framework: z.array(
     z.strictObject({
       ...taxonomyPathFields,

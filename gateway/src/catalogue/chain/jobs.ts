@@ -190,7 +190,7 @@ const networks = declare({
   service: 'chain',
   method: 'listNetworks',
   request: () => ({}),
-  graphql: { root: 'Query', field: 'networks', returns: '[Network!]!', nested: false, render: async (call) => (await call()).networks },
+  graphql: { returns: '[Network!]!', nested: false, render: async (call) => (await call()).networks },
 });
 
 /** One of the caller's jobs as GraphQL shows it, null when the account has none (a Job node's refetch). */

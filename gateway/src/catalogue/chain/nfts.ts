@@ -1,3 +1,4 @@
+import { UUID } from '@green-impact/proto/rules';
 import type { Nft, NftAttribute } from '@green-impact/proto/greenimpact/chain/v1/chain';
 import { InvalidArgumentError } from '@green-impact/shared/errors';
 import { pageFields, servicePageOf, type ServicePage } from '../../graphql/pagination.js';
@@ -29,7 +30,7 @@ import { legacyNft, nftAnswer, nftFetchAnswer, nftOf } from './nft-shapes.js';
 
 const JOB_ENVELOPE = { version: 'required', network: 'required' } as const;
 /** The ids of the NFTs connection (guids as the chain service answers them): a cursor of another list is refused. */
-const NFT_GUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+const NFT_GUID = UUID;
 
 const nftId = identifier('nftId', { doc: "The token id on the network, or the NFT's guid." });
 const address = identifier('address', { doc: 'A wallet address: 0x and 40 hex digits, any case.' });

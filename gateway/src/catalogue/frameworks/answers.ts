@@ -1,15 +1,11 @@
 import { z } from 'zod';
+import { frameworkRowAnswer, frameworkSummaryAnswer, projectRowAnswer, projectSummaryAnswer } from '../../generated/taxonomy.js';
 import {
   answer,
   changed,
-  currencyCode,
-  detailRow,
   exampleRowFields,
   exampleSummary,
-  frameworkSummaryFields,
-  id,
   shared,
-  visibility,
   type Answers,
 } from '../answer-shapes.js';
 
@@ -19,26 +15,16 @@ import {
  * project read, as the spec's "array of framework detail" says.
  */
 
-export const frameworkSummary = shared('FrameworkSummary', z.strictObject(frameworkSummaryFields));
-export const frameworkRow = shared('FrameworkRow', detailRow('framework_currency_code'));
+export const frameworkSummary = frameworkSummaryAnswer;
+export const frameworkRow = frameworkRowAnswer;
 const frameworkDetail = shared(
   'FrameworkDetail',
-  z.strictObject({ ...frameworkSummaryFields, framework: z.array(frameworkRow) }),
+  z.strictObject({ ...frameworkSummaryAnswer.shape, framework: z.array(frameworkRow) }),
 );
 
-const projectSummaryFields = {
-  project_id: id(),
-  project_identifier: z.string(),
-  project_name: z.string(),
-  project_allocated_amount: z.number().nullable(),
-  project_currency_code: currencyCode(),
-  framework_identifier: z.string(),
-  framework_name: z.string(),
-  project_visibility: visibility(),
-};
-const projectSummary = shared('ProjectSummary', z.strictObject(projectSummaryFields));
-const projectRow = detailRow('project_currency_code');
-const projectDetail = shared('ProjectDetail', z.strictObject({ ...projectSummaryFields, project: z.array(projectRow) }));
+const projectSummary = projectSummaryAnswer;
+const projectRow = projectRowAnswer;
+const projectDetail = shared('ProjectDetail', z.strictObject({ ...projectSummaryAnswer.shape, project: z.array(projectRow) }));
 
 const project = {
   project_id: 14,

@@ -32,7 +32,8 @@ import {
   yearChange,
   type Owner,
 } from './fields.js';
-import { frameworkDetail, frameworkSummaryRow, toVisibility } from './rows.js';
+import { frameworkSummaryRow } from '../../generated/taxonomy.js';
+import { frameworkDetail, toVisibility } from './rows.js';
 
 /**
  * Green frameworks (spec §4.6): reads of the frameworks a caller sees, their year specifics and (sub

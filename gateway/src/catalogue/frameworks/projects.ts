@@ -32,7 +32,8 @@ import {
 } from './fields.js';
 import { FRAMEWORK, frameworkOperations } from './frameworks.js';
 import { reportOperations } from './reports.js';
-import { projectDetail, projectSummaryRow, toVisibility } from './rows.js';
+import { projectSummaryRow } from '../../generated/taxonomy.js';
+import { projectDetail, toVisibility } from './rows.js';
 
 /**
  * Projects (spec §4.7): their year specifics and rows, and the build of a framework from them, served by

@@ -3,7 +3,8 @@ import assert from 'node:assert/strict';
 import { Visibility } from '@green-impact/proto/greenimpact/common/v1/common';
 import type { FrameworkRow, FrameworkSummary, ProjectSummary } from '@green-impact/proto/greenimpact/taxonomy/v1/taxonomy';
 import { InternalError } from '@green-impact/shared/errors';
-import { frameworkDetail, frameworkSummaryRow, projectDetail, projectSummaryRow, visibilityText } from './rows.js';
+import { frameworkSummaryRow, projectSummaryRow, visibilityV1 as visibilityText } from '../../generated/taxonomy.js';
+import { frameworkDetail, projectDetail } from './rows.js';
 
 /** deepEqual plus the key order of the spec's lists. */
 function same(actual: object, expected: object) {

@@ -31,8 +31,6 @@ export const listAccounts = declare({
   method: 'listAccounts',
   request: (_i, ctx) => pageFields(ctx.page),
   graphql: {
-    root: 'Query',
-    field: 'accounts',
     paged: { idOf: (a: Account) => a.id, idPattern: ACCOUNT_ID },
     returns: 'AccountConnection!',
     nested: false,
@@ -50,7 +48,7 @@ export const listApiKeys = declare({
   service: 'identity',
   method: 'listApiKeys',
   request: (i) => ({ accountId: i.accountId }),
-  graphql: { root: 'Query', field: 'apiKeys', returns: '[ApiKey!]!', nested: false, render: async (call) => (await call()).keys },
+  graphql: { returns: '[ApiKey!]!', nested: false, render: async (call) => (await call()).keys },
 });
 
 export const createAccount = declare({
@@ -64,8 +62,6 @@ export const createAccount = declare({
   method: 'createAccount',
   request: (i) => ({ name: i.name, role: i.role === 'OPERATOR' ? AccountRole.ACCOUNT_ROLE_OPERATOR : AccountRole.ACCOUNT_ROLE_USER }),
   graphql: {
-    root: 'Mutation',
-    field: 'createAccount',
     returns: 'CreateAccountPayload!',
     nested: true,
     render: async (call) => {
@@ -84,8 +80,6 @@ export const rotateApiKey = declare({
   method: 'rotateApiKey',
   request: (i) => ({ accountId: i.accountId }),
   graphql: {
-    root: 'Mutation',
-    field: 'rotateApiKey',
     returns: 'ApiKeyPayload!',
     nested: false,
     render: async (call) => {
@@ -103,8 +97,6 @@ export const issueApiKey = declare({
   method: 'issueApiKey',
   request: (i) => ({ accountId: i.accountId }),
   graphql: {
-    root: 'Mutation',
-    field: 'issueApiKey',
     returns: 'ApiKeyPayload!',
     nested: false,
     render: async (call) => {
@@ -121,7 +113,7 @@ export const revokeApiKey = declare({
   service: 'identity',
   method: 'revokeApiKey',
   request: (i) => ({ keyId: i.keyId }),
-  graphql: { root: 'Mutation', field: 'revokeApiKey', returns: 'RevokeApiKeyPayload!', nested: false, render: async (call) => ({ key: keyRecord((await call()).key) }) },
+  graphql: { returns: 'RevokeApiKeyPayload!', nested: false, render: async (call) => ({ key: keyRecord((await call()).key) }) },
 });
 
 export const accountOperations = [listAccounts, listApiKeys, createAccount, rotateApiKey, issueApiKey, revokeApiKey];

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { userAnswer } from '../../generated/identity.js';
 import { answer, changed, id, messageAnswer, type Answers } from '../answer-shapes.js';
 
 /**
@@ -7,16 +8,6 @@ import { answer, changed, id, messageAnswer, type Answers } from '../answer-shap
  * Names and e-mails never set are null; masked ones (no or a wrong decryption key) are the mask text.
  */
 
-const group = z.strictObject({ group_id: id(), group: z.string() });
-const user = z.strictObject({
-  user_id: id(),
-  user_identifier: z.string(),
-  user_first_name: z.string().nullable(),
-  user_last_name: z.string().nullable(),
-  user_email: z.string().nullable(),
-  user_role: z.enum(['user', 'admin']),
-  user_groups: z.array(group),
-});
 /** An investor the user may access; id and name are null when no investor record has the identifier. */
 const investorOfUser = z.strictObject({
   investor_id: id().nullable(),
@@ -28,7 +19,7 @@ const userWithInvestors = z.strictObject({ user_id: id(), user_identifier: z.str
 const noUsers = messageAnswer;
 
 export const identityAnswers = {
-  getUsers: answer(z.union([z.array(user), noUsers]), [
+  getUsers: answer(z.union([z.array(userAnswer), noUsers]), [
     {
       user_id: 4,
       user_identifier: 'ann.lee',

@@ -1,4 +1,5 @@
 import { UserRole, type User } from '@green-impact/proto/greenimpact/identity/v1/identity';
+import { userRow } from '../../generated/identity.js';
 import { InternalError } from '@green-impact/shared/errors';
 import { withInvestorDetails } from '../../composition/investor-details.js';
 import type { GraphqlContext } from '../../graphql/context.js';
@@ -29,19 +30,6 @@ const decryptionKey = text('decryption_key', {
 });
 const filter = { userIdentifier: userIdentifier.with({ doc: 'Only the user with this identifier.' }).optional(), decryptionKey: decryptionKey.optional() };
 
-/** Spec §2.8 user row. Empty PII fields (never set) come out as null. */
-export function userRow(u: User) {
-  return {
-    user_id: u.userId,
-    user_identifier: u.userIdentifier,
-    user_first_name: u.userFirstName || null,
-    user_last_name: u.userLastName || null,
-    user_email: u.userEmail || null,
-    user_role: u.userRole === UserRole.USER_ROLE_ADMIN ? 'admin' : 'user',
-    user_groups: u.userGroups.map((g) => ({ group_id: g.id, group: g.group })),
-  };
-}
-
 export function toUserRole(role: 'user' | 'admin' | undefined): UserRole {
   if (role === 'admin') return UserRole.USER_ROLE_ADMIN;
   if (role === 'user') return UserRole.USER_ROLE_USER;
@@ -50,7 +38,6 @@ export function toUserRole(role: 'user' | 'admin' | undefined): UserRole {
 
 export const getUsers = declare({
   solution: ESG,
-  operation: 'getUsers',
   summary: "Users of the caller's account, or the one named; names and e-mails masked unless the key opens them.",
   input: filter,
   service: 'identity',
@@ -58,8 +45,6 @@ export const getUsers = declare({
   request: (i, ctx) => ({ userIdentifier: i.userIdentifier, decryptionKey: i.decryptionKey, ...pageFields(ctx.page) }),
   v1: (res, _i, ctx) => (res.users.length === 0 ? NO_USERS : listed(ctx, res, res.users.map(userRow))),
   graphql: {
-    root: 'Query',
-    field: 'users',
     paged: { idOf: (u: User) => u.userId, idPattern: SERVICE_ID },
     returns: 'UserConnection!',
     nested: false,
@@ -72,14 +57,14 @@ export const getUsers = declare({
 
 export const getGroups = declare({
   solution: ESG,
-  operation: 'getGroups',
   summary: 'The groups a user can be put in.',
   input: {},
   service: 'identity',
   method: 'getGroups',
   request: () => ({}),
+  // A legacy quirk: the spec's getGroups names the group's id `id`, where a user's groups name it `group_id` (Group's row).
   v1: (res) => res.groups.map((g) => ({ id: g.id, group: g.group })),
-  graphql: { root: 'Query', field: 'groups', returns: '[Group!]!', nested: false, render: async (call) => (await call()).groups },
+  graphql: { returns: '[Group!]!', nested: false, render: async (call) => (await call()).groups },
 });
 
 /** The call context of composition (investor details from the portfolio service) for a GraphQL caller. */
@@ -90,7 +75,6 @@ async function composingAs(ctx: GraphqlContext) {
 /** The investors of each user (or the one named), details read from the portfolio service (composition/). */
 export const getInvestorsOfUser = declare({
   solution: ESG,
-  operation: 'getInvestorsOfUser',
   summary: 'For each user, the investors the user may access; investor names masked unless the key opens them.',
   input: { ...filter, decryptionKey: decryptionKey.with({ doc: 'Key that decrypts investor names encrypted at rest.' }).optional() },
   service: 'identity',
@@ -113,8 +97,6 @@ export const getInvestorsOfUser = declare({
     }));
   },
   graphql: {
-    root: 'Query',
-    field: 'investorsOfUser',
     returns: '[UserInvestors!]!',
     nested: false,
     render: async (call, i, ctx) => withInvestorDetails((await call()).users, { decryptionKey: i.decryptionKey }, await composingAs(ctx)),
@@ -149,7 +131,6 @@ const userInvestorsPayload = (ctx: GraphqlContext, answer: ServiceAnswer, identi
 
 export const addUser = declare({
   solution: ESG,
-  operation: 'addUser',
   summary: "Adds a user to the caller's account, or updates the one with the same identifier.",
   input: {
     userIdentifier: userIdentifier.with({ missingMessage: 'User identifier is missing.' }),
@@ -172,8 +153,6 @@ export const addUser = declare({
   }),
   v1: messageOnly,
   graphql: {
-    root: 'Mutation',
-    field: 'addUser',
     returns: 'UserPayload!',
     nested: true,
     render: async (call, i, ctx) => userPayload(ctx, await call(), i.userIdentifier, i.encryptionKey),
@@ -182,7 +161,6 @@ export const addUser = declare({
 
 export const removeUser = declare({
   solution: ESG,
-  operation: 'removeUser',
   summary: "Removes a user of the caller's account.",
   input: { userIdentifier },
   service: 'identity',
@@ -190,8 +168,6 @@ export const removeUser = declare({
   request: (i) => ({ userIdentifier: i.userIdentifier }),
   v1: messageOnly,
   graphql: {
-    root: 'Mutation',
-    field: 'removeUser',
     returns: 'RemovalPayload!',
     nested: false,
     // The id of the user a removal names is read before it, without a key.
@@ -203,57 +179,52 @@ const userGroup = { userIdentifier, group: text('group', { doc: 'Name of the gro
 
 export const addGroupToUser = declare({
   solution: ESG,
-  operation: 'addGroupToUser',
   summary: 'Puts a user in a group.',
   input: userGroup,
   service: 'identity',
   method: 'addGroupToUser',
   request: (i) => ({ userIdentifier: i.userIdentifier, group: i.group }),
   v1: messageOnly,
-  graphql: { root: 'Mutation', field: 'addGroupToUser', returns: 'UserPayload!', nested: false, render: async (call, i, ctx) => userPayload(ctx, await call(), i.userIdentifier) },
+  graphql: { returns: 'UserPayload!', nested: false, render: async (call, i, ctx) => userPayload(ctx, await call(), i.userIdentifier) },
 });
 
 export const removeGroupFromUser = declare({
   solution: ESG,
-  operation: 'removeGroupFromUser',
   summary: 'Takes a user out of a group.',
   input: userGroup,
   service: 'identity',
   method: 'removeGroupFromUser',
   request: (i) => ({ userIdentifier: i.userIdentifier, group: i.group }),
   v1: messageOnly,
-  graphql: { root: 'Mutation', field: 'removeGroupFromUser', returns: 'UserPayload!', nested: false, render: async (call, i, ctx) => userPayload(ctx, await call(), i.userIdentifier) },
+  graphql: { returns: 'UserPayload!', nested: false, render: async (call, i, ctx) => userPayload(ctx, await call(), i.userIdentifier) },
 });
 
 const userInvestor = { investorIdentifier: identifier('investor_identifier', { doc: 'Identifier of the investor.' }), userIdentifier };
 
 export const addInvestorToUser = declare({
   solution: ESG,
-  operation: 'addInvestorToUser',
   summary: 'Gives a user access to an investor.',
   input: userInvestor,
   service: 'identity',
   method: 'addInvestorToUser',
   request: (i) => ({ investorIdentifier: i.investorIdentifier, userIdentifier: i.userIdentifier }),
   v1: messageOnly,
-  graphql: { root: 'Mutation', field: 'addInvestorToUser', returns: 'UserInvestorsPayload!', nested: false, order: ['userIdentifier', 'investorIdentifier'], render: async (call, i, ctx) => userInvestorsPayload(ctx, await call(), i.userIdentifier) },
+  graphql: { returns: 'UserInvestorsPayload!', nested: false, order: ['userIdentifier', 'investorIdentifier'], render: async (call, i, ctx) => userInvestorsPayload(ctx, await call(), i.userIdentifier) },
 });
 
 export const removeInvestorFromUser = declare({
   solution: ESG,
-  operation: 'removeInvestorFromUser',
   summary: "Withdraws a user's access to an investor.",
   input: userInvestor,
   service: 'identity',
   method: 'removeInvestorFromUser',
   request: (i) => ({ investorIdentifier: i.investorIdentifier, userIdentifier: i.userIdentifier }),
   v1: messageOnly,
-  graphql: { root: 'Mutation', field: 'removeInvestorFromUser', returns: 'UserInvestorsPayload!', nested: false, order: ['userIdentifier', 'investorIdentifier'], render: async (call, i, ctx) => userInvestorsPayload(ctx, await call(), i.userIdentifier) },
+  graphql: { returns: 'UserInvestorsPayload!', nested: false, order: ['userIdentifier', 'investorIdentifier'], render: async (call, i, ctx) => userInvestorsPayload(ctx, await call(), i.userIdentifier) },
 });
 
 export const generateEncryptionKey = declare({
   solution: ESG,
-  operation: 'generateEncryptionKey',
   summary: 'A fresh 256-bit key (64 hex characters) for encrypting PII at rest. The service never stores it: keep it safe.',
   input: {},
   service: 'identity',
@@ -261,8 +232,6 @@ export const generateEncryptionKey = declare({
   request: () => ({}),
   v1: (res) => ({ message: res.key }),
   graphql: {
-    root: 'Mutation',
-    field: 'generateEncryptionKey',
     returns: 'GenerateEncryptionKeyPayload!',
     nested: false,
     render: async (call) => ({ encryptionKey: (await call()).key }),

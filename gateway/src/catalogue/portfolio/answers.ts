@@ -1,22 +1,20 @@
 import { z } from 'zod';
+import { frameworkSummaryAnswer } from '../../generated/taxonomy.js';
+import { assetAnswer, assetFrameworkRowAnswer, investorAnswer, portfolioAnswer, portfolioPositionAnswer, positionAnswer } from '../../generated/portfolio.js';
 import {
   answer,
   changed,
   confirmation,
   currencyCode,
-  detailRow,
   exampleIndicator,
   examplePath,
   exampleRowFields,
   exampleSummary,
-  frameworkSummaryFields,
   id,
   indicatorFields,
-  isoDate,
   shared,
   taxonomyPathFields,
   timestamp,
-  visibility,
   year,
   yesNo,
   type Answers,
@@ -34,61 +32,10 @@ const EXAMPLE_SIG = 'Qm9yZGVyLXNpZ25lZC1saW5rLWV4YW1wbGUtc2lnbmF0dXJl';
  * confirmation object: the service's success text as the one key.
  */
 
-const asset = z.strictObject({
-  asset_id: id(),
-  asset_identifier: z.string(),
-  asset_name: z.string(),
-  asset_value_outstanding: z.number().nullable(),
-  asset_currency_code: currencyCode(),
-  asset_date_issued: isoDate().nullable(),
-  asset_date_maturity: isoDate().nullable(),
-  issuer_identifier: z.string(),
-  issuer_name: z.string(),
-  framework_identifier: z.string(),
-  framework_name: z.string(),
-  asset_visibility: visibility(),
-});
 /** The asset's framework: the framework summary of the year and its rows attributed to the asset. */
 const assetFrameworkDetail = z.strictObject({
-  ...frameworkSummaryFields,
-  framework: z.array(detailRow('currency_code')),
-});
-const investor = z.strictObject({
-  investor_id: id(),
-  investor_identifier: z.string(),
-  investor_name: z.string(),
-  investor_currency_code: currencyCode(),
-  investor_email: z.string().nullable(),
-});
-const position = z.strictObject({
-  position_id: id(),
-  position_amount: z.number(),
-  position_currency_code: currencyCode(),
-  position_days: z.int(),
-  position_start_date: isoDate().nullable(),
-  investor_identifier: z.string(),
-  investor_name: z.string(),
-  asset_identifier: z.string(),
-  asset_name: z.string(),
-  issuer_identifier: z.string(),
-  issuer_name: z.string(),
-});
-const portfolio = z.strictObject({
-  portfolio_id: id(),
-  portfolio_identifier: z.string(),
-  investor_identifier: z.string(),
-  investor_name: z.string(),
-  assets: z.array(z.strictObject({ asset_identifier: z.string(), asset_name: z.string() })),
-});
-const portfolioPosition = z.strictObject({
-  position_id: id(),
-  position_amount: z.number(),
-  position_currency_code: currencyCode(),
-  position_days: z.int(),
-  asset_identifier: z.string(),
-  asset_name: z.string(),
-  issuer_identifier: z.string(),
-  issuer_name: z.string(),
+  ...frameworkSummaryAnswer.shape,
+  framework: z.array(assetFrameworkRowAnswer),
 });
 
 /** One stored impact with every input of the formula, so a report can be audited. */
@@ -217,7 +164,7 @@ const { started_at: _started, finished_at: _finished, ...created } = job;
 const queued = { ...created, status: 'queued' as const, done: 0, total: 0, attempts: 0 };
 
 export const portfolioAnswers = {
-  getAssets: answer(z.array(asset), [
+  getAssets: answer(z.array(assetAnswer), [
     {
       asset_id: 31,
       asset_identifier: 'DE000A3E5XK9',
@@ -239,7 +186,7 @@ export const portfolioAnswers = {
   addAsset: changed('Asset added with id 31.'),
   removeAsset: changed('Asset removed.'),
 
-  getInvestors: answer(z.array(investor), [
+  getInvestors: answer(z.array(investorAnswer), [
     { investor_id: 11, investor_identifier: INVESTOR, investor_name: 'Nordic Pension Fund', investor_currency_code: 'EUR', investor_email: null },
   ]),
   generateInvestorIdentifier: answer(z.strictObject({ investor_identifier: z.string().regex(/^inv_[a-z2-7]{20}$/) }), {
@@ -250,7 +197,7 @@ export const portfolioAnswers = {
     'Investor removed.': INVESTOR,
   }),
 
-  getPositions: answer(z.array(position), [
+  getPositions: answer(z.array(positionAnswer), [
     {
       position_id: 77,
       position_amount: 100_000,
@@ -268,7 +215,7 @@ export const portfolioAnswers = {
   addPosition: changed('Position added with id 77.'),
   removePosition: answer(confirmation(id(), 'The service\'s success text → the removed position\'s id.'), { 'Position removed.': 77 }),
 
-  getPortfolios: answer(z.array(portfolio), [
+  getPortfolios: answer(z.array(portfolioAnswer), [
     {
       portfolio_id: 6,
       portfolio_identifier: 'CORE-GREEN',
@@ -277,7 +224,7 @@ export const portfolioAnswers = {
       assets: [{ asset_identifier: 'DE000A3E5XK9', asset_name: 'Green bond 2031' }],
     },
   ]),
-  getPortfolioPositions: answer(z.array(portfolioPosition), [
+  getPortfolioPositions: answer(z.array(portfolioPositionAnswer), [
     {
       position_id: 77,
       position_amount: 100_000,

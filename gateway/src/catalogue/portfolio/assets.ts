@@ -10,7 +10,8 @@ import { withLabels } from '../graphql.js';
 import { declare } from '../operation.js';
 import { ESG } from '../renders.js';
 import { assetIdentifier, currencyCode, frameworkIdentifier, issuerIdentifier, pageFields, portfolioChange, reportingYear, SERVICE_ID, toVisibility, visibility } from './fields.js';
-import { assetFrameworkDetail, assetRow } from './rows.js';
+import { assetRow } from '../../generated/portfolio.js';
+import { assetFrameworkDetail } from './rows.js';
 
 /**
  * Assets tied to a framework (spec §4.8), served by PortfolioService. Visibility and ownership are the

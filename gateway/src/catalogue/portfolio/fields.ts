@@ -1,3 +1,4 @@
+import { UUID } from '@green-impact/proto/rules';
 import { Visibility } from '@green-impact/proto/greenimpact/common/v1/common';
 import { identifier, int, oneOf, text } from '../fields.js';
 import { messageChange } from '../renders.js';
@@ -34,7 +35,7 @@ export function toVisibility(value: 'public' | 'private' | undefined): Visibilit
 
 export { pageFields, SERVICE_ID } from '../../graphql/pagination.js';
 /** Recompute job ids (lower-case UUIDs, as the portfolio service answers them). */
-export const JOB_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+export const JOB_ID = UUID;
 
 /** A change of PortfolioService (renders.ts, messageChange). */
 export const portfolioChange = <M extends string>(method: M, summary: string) => messageChange('portfolio', method, summary);

@@ -10,7 +10,7 @@ import { withLabels } from '../graphql.js';
 import { declare } from '../operation.js';
 import { ESG } from '../renders.js';
 import { currencyCode, decryptionKey, investorIdentifier, pageFields, portfolioChange, SERVICE_ID } from './fields.js';
-import { investorRow } from './rows.js';
+import { investorRow } from '../../generated/portfolio.js';
 
 /**
  * Investors (spec §4.9) served by PortfolioService (generateEncryptionKey is identity's). Investors are

@@ -10,7 +10,7 @@ import { declare } from '../operation.js';
 import { ESG } from '../renders.js';
 import { assetIdentifier, decryptionKey, investorIdentifier, portfolioChange, portfolioIdentifier, positionId, SERVICE_ID, userIdentifier } from './fields.js';
 import { listingRequest, NO_INVESTOR_FILTER } from './investor-filter.js';
-import { portfolioPositionRow, portfolioRow } from './rows.js';
+import { portfolioPositionRow, portfolioRow } from '../../generated/portfolio.js';
 
 /**
  * Portfolios (spec §4.10), served by PortfolioService. Portfolio identifiers are unique per account

@@ -20,7 +20,7 @@ import {
   portfolioChange,
 } from './fields.js';
 import { listingRequest, type Listing } from './investor-filter.js';
-import { positionRow } from './rows.js';
+import { positionRow } from '../../generated/portfolio.js';
 
 /**
  * Positions (spec §4.10), served by PortfolioService. `user_identifier` limits a listing to the investors

@@ -2,16 +2,8 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { Visibility } from '@green-impact/proto/greenimpact/common/v1/common';
 import type { AssetFrameworkDetail, ImpactRecord } from '@green-impact/proto/greenimpact/portfolio/v1/portfolio';
-import {
-  assetFrameworkDetail,
-  assetRow,
-  impactRecordRow,
-  impactSummary,
-  investorRow,
-  portfolioPositionRow,
-  portfolioRow,
-  positionRow,
-} from './rows.js';
+import { assetRow, investorRow, portfolioPositionRow, portfolioRow, positionRow } from '../../generated/portfolio.js';
+import { assetFrameworkDetail, impactRecordRow, impactSummary } from './rows.js';
 
 /** deepEqual plus the key order of the spec's lists. */
 function same(actual: object, expected: object) {

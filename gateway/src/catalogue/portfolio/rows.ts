@@ -2,51 +2,25 @@ import {
   RecomputeScope,
   RecomputeStatus,
   type ImpactRecomputeJob,
-  type Asset,
   type AssetFrameworkDetail,
-  type AssetFrameworkRow,
   type ImpactRecord,
   type ImpactTotal,
-  type Investor,
-  type Portfolio,
-  type PortfolioPosition,
-  type Position,
   type VolumeTotal,
 } from '@green-impact/proto/greenimpact/portfolio/v1/portfolio';
-import { frameworkSummaryRow, rowHead, rowTail, visibilityText } from '../frameworks/rows.js';
+import { assetFrameworkRow } from '../../generated/portfolio.js';
+import { frameworkSummaryRow } from '../../generated/taxonomy.js';
 
 /**
  * The /v1/call answers of the portfolio domain: proto messages → the spec's JSON of assets (§2.5),
- * investors (§2.6), positions and portfolios (§2.7), key for key and in the spec's order; optional values the service leaves out are `null` (the key is
+ * investors (§2.6), positions and portfolios (§2.7), key for key and in the spec's order (assets', investors',
+ * positions', portfolios' and portfolio positions' rows are generated from portfolio.proto:
+ * gateway/src/generated/portfolio.ts); optional values the service leaves out are `null` (the key is
  * always there). The proto's extras (`owned`, `framework_id`, `masked`, `encrypted`, `impact_years`,
  * `position_ids`) stay out of /v1/call answers. Impacts are not spec resources: their JSON is the proto's
  * fields in snake_case.
  */
 
-const orNull = <T>(value: T | undefined): T | null => (value === undefined ? null : value);
 const yesNo = (flag: boolean): 'yes' | 'no' => (flag ? 'yes' : 'no');
-
-export function assetRow(a: Asset) {
-  return {
-    asset_id: a.assetId,
-    asset_identifier: a.assetIdentifier,
-    asset_name: a.assetName,
-    asset_value_outstanding: orNull(a.assetValueOutstanding),
-    asset_currency_code: a.assetCurrencyCode,
-    asset_date_issued: orNull(a.assetDateIssued),
-    asset_date_maturity: orNull(a.assetDateMaturity),
-    issuer_identifier: a.issuerIdentifier,
-    issuer_name: a.issuerName,
-    framework_identifier: a.frameworkIdentifier,
-    framework_name: a.frameworkName,
-    asset_visibility: visibilityText(a.assetVisibility),
-  };
-}
-
-/** An asset-based framework row (§2.3): the framework row attributed to the asset, in `currency_code`. */
-export function assetFrameworkRow(r: AssetFrameworkRow) {
-  return { ...rowHead(r), currency_code: r.currencyCode, ...rowTail(r) };
-}
 
 /**
  * The asset's framework detail: the framework summary of the year plus `framework`, its rows attributed to
@@ -55,55 +29,6 @@ export function assetFrameworkRow(r: AssetFrameworkRow) {
  */
 export function assetFrameworkDetail(d: AssetFrameworkDetail) {
   return { ...frameworkSummaryRow({ ...d, reportingYear: 0, owned: false }), framework: d.framework.map(assetFrameworkRow) };
-}
-
-export function investorRow(i: Investor) {
-  return {
-    investor_id: i.investorId,
-    investor_identifier: i.investorIdentifier,
-    investor_name: i.investorName,
-    investor_currency_code: i.investorCurrencyCode,
-    investor_email: orNull(i.investorEmail),
-  };
-}
-
-export function positionRow(p: Position) {
-  return {
-    position_id: p.positionId,
-    position_amount: p.positionAmount,
-    position_currency_code: p.positionCurrencyCode,
-    position_days: p.positionDays,
-    position_start_date: orNull(p.positionStartDate),
-    investor_identifier: p.investorIdentifier,
-    investor_name: p.investorName,
-    asset_identifier: p.assetIdentifier,
-    asset_name: p.assetName,
-    issuer_identifier: p.issuerIdentifier,
-    issuer_name: p.issuerName,
-  };
-}
-
-export function portfolioRow(p: Portfolio) {
-  return {
-    portfolio_id: p.portfolioId,
-    portfolio_identifier: p.portfolioIdentifier,
-    investor_identifier: p.investorIdentifier,
-    investor_name: p.investorName,
-    assets: p.assets.map((a) => ({ asset_identifier: a.assetIdentifier, asset_name: a.assetName })),
-  };
-}
-
-export function portfolioPositionRow(p: PortfolioPosition) {
-  return {
-    position_id: p.positionId,
-    position_amount: p.positionAmount,
-    position_currency_code: p.positionCurrencyCode,
-    position_days: p.positionDays,
-    asset_identifier: p.assetIdentifier,
-    asset_name: p.assetName,
-    issuer_identifier: p.issuerIdentifier,
-    issuer_name: p.issuerName,
-  };
 }
 
 /** One stored impact with every input of the formula, so a report can be audited. */

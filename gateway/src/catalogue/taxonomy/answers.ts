@@ -1,45 +1,21 @@
 import { z } from 'zod';
-import { answer, changed, currencyCode, exampleIndicator, examplePath, goalMap, id, indicatorFields, shared, taxonomyPathFields, year, type Answers } from '../answer-shapes.js';
+import {
+  categoryAnswer,
+  euObjectiveAnswer,
+  indicatorAnswer,
+  sdgAnswer,
+  subCategoryAnswer,
+  superIndicatorAnswer,
+  taxonomyRowAnswer,
+  unitAnswer,
+} from '../../generated/taxonomy.js';
+import { answer, changed, currencyCode, exampleIndicator, examplePath, id, year, type Answers } from '../answer-shapes.js';
 
 /**
  * 200 answers of the taxonomy operations (spec §4.3, §4.4, §4.5): reads answer arrays of the spec's rows
  * (§2.1, §2.2; empty when there is nothing), changes `{message}` with the service's text.
  */
 
-const sdgRow = z.strictObject({ sdg_id: id(), goal_no: z.string(), sdg: z.string(), language: z.string() });
-/** `eu_objectiv_id` as the spec spells it. */
-const euObjectiveRow = z.strictObject({ eu_objectiv_id: id(), objective_no: z.string(), objective: z.string(), language: z.string() });
-const categoryRow = z.strictObject({ category_id: id(), category_name: z.string(), language: z.string() });
-const subCategoryRow = z.strictObject({
-  sub_category_id: id(),
-  sub_category_name: z.string(),
-  category_id: id(),
-  category_name: z.string(),
-  sdg: goalMap,
-  eu_objective: goalMap,
-  language: z.string(),
-});
-const superIndicatorRow = z.strictObject({
-  super_indicator_id: id(),
-  super_indicator_name: z.string(),
-  category_id: id(),
-  category_name: z.string(),
-  language: z.string(),
-});
-const indicatorRow = z.strictObject({
-  ...indicatorFields,
-  language: z.string(),
-});
-const unitRow = z.strictObject({ unit_id: id(), unit_name: z.string(), language: z.string() });
-const taxonomyRow = shared(
-  'TaxonomyRow',
-  z.strictObject({
-    ...taxonomyPathFields,
-    sdg: goalMap,
-    eu_objective: goalMap,
-    language: z.string(),
-  }),
-);
 const languageRow = z.strictObject({ id: id(), language_code: z.string().min(1), language: z.string() });
 const currencyRow = z.strictObject({ id: id(), currency_code: currencyCode() });
 const fxRateRow = z.strictObject({
@@ -54,12 +30,12 @@ const goals = { '7': 'Affordable and clean energy', '13': 'Climate action' };
 const objectives = { '1': 'Climate change mitigation' };
 
 export const taxonomyAnswers = {
-  getSDGs: answer(z.array(sdgRow), [{ sdg_id: 7, goal_no: '7', sdg: 'Affordable and clean energy', language: 'English' }]),
-  getEUObjectives: answer(z.array(euObjectiveRow), [
+  getSDGs: answer(z.array(sdgAnswer), [{ sdg_id: 7, goal_no: '7', sdg: 'Affordable and clean energy', language: 'English' }]),
+  getEUObjectives: answer(z.array(euObjectiveAnswer), [
     { eu_objectiv_id: 1, objective_no: '1', objective: 'Climate change mitigation', language: 'English' },
   ]),
-  getCategories: answer(z.array(categoryRow), [{ category_id: 3, category_name: 'Renewable energy', language: 'English' }]),
-  getSubCategories: answer(z.array(subCategoryRow), [
+  getCategories: answer(z.array(categoryAnswer), [{ category_id: 3, category_name: 'Renewable energy', language: 'English' }]),
+  getSubCategories: answer(z.array(subCategoryAnswer), [
     {
       sub_category_id: 12,
       sub_category_name: 'Solar power',
@@ -70,12 +46,12 @@ export const taxonomyAnswers = {
       language: 'English',
     },
   ]),
-  getSuperIndicators: answer(z.array(superIndicatorRow), [
+  getSuperIndicators: answer(z.array(superIndicatorAnswer), [
     { super_indicator_id: 5, super_indicator_name: 'Renewable energy generated', category_id: 3, category_name: 'Renewable energy', language: 'English' },
   ]),
-  getIndicators: answer(z.array(indicatorRow), [{ ...exampleIndicator, language: 'English' }]),
-  getUnits: answer(z.array(unitRow), [{ unit_id: 2, unit_name: 'MWh', language: 'English' }]),
-  getTaxonomy: answer(z.array(taxonomyRow), [
+  getIndicators: answer(z.array(indicatorAnswer), [{ ...exampleIndicator, language: 'English' }]),
+  getUnits: answer(z.array(unitAnswer), [{ unit_id: 2, unit_name: 'MWh', language: 'English' }]),
+  getTaxonomy: answer(z.array(taxonomyRowAnswer), [
     {
       ...examplePath,
       sdg: goals,

@@ -1,16 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import {
-  categoryRow,
-  euObjectiveRow,
-  indicatorRow,
-  languageRow,
-  sdgRow,
-  subCategoryRow,
-  superIndicatorRow,
-  taxonomyRow,
-  unitRow,
-} from './rows.js';
+import { categoryRow, euObjectiveRow, indicatorRow, sdgRow, subCategoryRow, superIndicatorRow, taxonomyRow, unitRow } from '../../generated/taxonomy.js';
+import { languageRow } from './rows.js';
 
 const en = { language: 'English', languageCode: 'en' };
 

@@ -4,7 +4,7 @@ import { taxonomyReads, type Scope } from '../../graphql/taxonomy-reads.js';
 import { identifier, int, text, type Field } from '../fields.js';
 import { declare } from '../operation.js';
 import { ESG, messageChange } from '../renders.js';
-import { categoryRow, euObjectiveRow, indicatorRow, sdgRow, subCategoryRow, superIndicatorRow, taxonomyRow, unitRow } from './rows.js';
+import { categoryRow, euObjectiveRow, indicatorRow, sdgRow, subCategoryRow, superIndicatorRow, taxonomyRow, unitRow } from '../../generated/taxonomy.js';
 
 /**
  * The taxonomy (spec §4.3): reads of a year's items in a language, adds and renames, the goal and

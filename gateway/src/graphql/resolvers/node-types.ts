@@ -1,3 +1,4 @@
+import { UUID } from '@green-impact/proto/rules';
 import type { Job, Nft } from '@green-impact/proto/greenimpact/chain/v1/chain';
 import { AccountRole, type Account, type User } from '@green-impact/proto/greenimpact/identity/v1/identity';
 import { assetOf } from '../../catalogue/portfolio/assets.js';
@@ -41,7 +42,6 @@ export interface NodeType<T> {
 export class NotANodeId extends Error {}
 
 const SERIAL = /^[1-9][0-9]{0,14}$/;
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 const YEAR = /^[0-9]{4}$/;
 
 /** A key part of the given shape, else NotANodeId. */

@@ -1,3 +1,4 @@
+import { NETWORK_NAME } from '@green-impact/proto/rules';
 import { JobKind } from '@green-impact/proto/greenimpact/chain/v1/chain';
 import { InvalidArgumentError, NotFoundError } from '@green-impact/shared/errors';
 import { chainClient } from '../../clients.js';
@@ -28,8 +29,6 @@ function watchedId(value: unknown, label: string): string {
   if (id.length > MAX_ID_LENGTH) throw new InvalidArgumentError(`${label} must be at most ${MAX_ID_LENGTH} characters.`, { field: label });
   return id;
 }
-/** A network name as the chain service configures them (`sepolia`, `amoy`, `mumbai`, …). */
-const NETWORK_NAME = /^[A-Za-z0-9._-]{1,64}$/;
 
 function checkNetworkName(value: string, label: string): string {
   if (!NETWORK_NAME.test(value)) throw new InvalidArgumentError(`${label} must be a network name such as sepolia.`);

@@ -8,6 +8,7 @@ import { rawCidOf } from '@green-impact/testing/shared/cid-by-hand';
 import { anchorIdOf } from '../contracts/document-registry.js';
 import { documentLeaf, merkleTree, parentOf, rootOf } from './merkle.js';
 import { PROOF_FORMAT, contentCid, jsonRpcOver, verifyDocumentProof, type DocumentProof } from './document-proof.js';
+import type { TrustAnchor } from './trust-anchor.js';
 
 /**
  * The service's proofs against known answers computed without its code (scripts/known-answers/
@@ -53,23 +54,27 @@ describe('document proofs against known answers', () => {
     const dead = await deadPort();
     try {
       const rpc = jsonRpcOver(`http://127.0.0.1:${dead.port}/`, 5_000);
+      // The proofs name this contract; the anchor trusts it, so the checks below are the content's and the tree's.
+      const contract = `0x${'11'.repeat(20)}`;
+      const trust: TrustAnchor = { '11155111': { signer: `0x${'33'.repeat(20)}`, contracts: { documentRoots: contract } } };
       const t = vectors.trees.at(-1)!;
       const offline = (checks: { check: string; ok: boolean }[]) =>
-        Object.fromEntries(checks.filter((c) => c.check !== 'network' && c.check !== 'node').map((c) => [c.check, c.ok]));
+        Object.fromEntries(checks.filter((c) => c.check !== 'network' && c.check !== 'node' && c.check !== 'trusted contract').map((c) => [c.check, c.ok]));
       for (const [i, d] of vectors.documents.slice(0, t.leaves.length).entries()) {
         const proof: DocumentProof = {
           format: PROOF_FORMAT, method: 'merkle', documentSha256: d.sha256, cid: d.cid, anchorId: d.anchorId, leaf: d.leaf,
-          path: t.proofs[i]!, root: t.root, network: 'sepolia', chainId: 11155111, contract: `0x${'11'.repeat(20)}`,
+          path: t.proofs[i]!, root: t.root, network: 'sepolia', chainId: 11155111, contract,
           transaction: `0x${'22'.repeat(32)}`, blockNumber: 1,
         };
         const content = Buffer.from(d.contentBase64, 'base64');
-        const good = await verifyDocumentProof(proof, rpc, content);
+        const good = await verifyDocumentProof(proof, rpc, content, trust);
         assert.deepEqual(offline(good.checks), { 'content sha256': true, 'content cid': true, leaf: true, path: true }, JSON.stringify(good.checks));
+        assert.ok(good.checks.some((c) => c.check === 'trusted contract' && c.ok), 'the anchor trusts the proof\'s contract');
         assert.equal(good.verified, false, 'no node confirmed the root');
         assert.ok(good.checks.some((c) => c.check === 'node' && !c.ok));
-        const otherPath = await verifyDocumentProof({ ...proof, path: t.proofs[(i + 1) % t.leaves.length]! }, rpc, content);
+        const otherPath = await verifyDocumentProof({ ...proof, path: t.proofs[(i + 1) % t.leaves.length]! }, rpc, content, trust);
         assert.deepEqual(offline(otherPath.checks), { 'content sha256': true, 'content cid': true, leaf: true, path: false });
-        const altered = await verifyDocumentProof(proof, rpc, Buffer.concat([content, Buffer.from(' ')]));
+        const altered = await verifyDocumentProof(proof, rpc, Buffer.concat([content, Buffer.from(' ')]), trust);
         assert.deepEqual(offline(altered.checks), { 'content sha256': false, 'content cid': false, leaf: true, path: true });
       }
     } finally {
