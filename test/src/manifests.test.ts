@@ -413,6 +413,27 @@ describe('Kubernetes manifests (infra/k8s)', () => {
       assert.deepEqual(Object.values(egressTo(objects, KAFKA, ['9092/TCP'])).flat(), [], 'no egress left to the Strimzi pods');
     });
 
+    it('prod with components/deploy-contracts: a Job running the deployment command on the chain image with the chain\'s networks and signer keys', async () => {
+      const objects = renderOverlay(['overlays/prod'], ['components/deploy-contracts']);
+      await assertSchemaValid(objects);
+      const job = objects.find((o) => o.kind === 'Job' && o.metadata.name === 'chain-deploy-contracts');
+      assert.ok(job, 'the Job');
+      const pod = job['spec'].template.spec;
+      const chain = objects.find((o) => o.kind === 'Deployment' && o.metadata.name === 'chain')!['spec'].template.spec;
+      const [container] = pod.containers;
+      // Rendered here beside the overlay, so the overlay's images: rename does not reach it; inside an overlay's components it does.
+      assert.equal(container.image, chain.containers[0].image.replace(/^.*\/(green-impact\/)/, '$1'), 'the chain service\'s image and release');
+      assert.ok(existsSync(join(repoRoot, container.args[0].replace('/dist/', '/src/').replace(/\.js$/, '.ts'))), `${container.args[0]} has a source`);
+      const networks = container.env.find((e: { name: string }) => e.name === 'CHAIN_NETWORKS');
+      assert.deepEqual(networks.valueFrom.secretKeyRef, { name: 'chain-networks', key: 'networks.json' });
+      const mountOf = (spec: typeof pod, volume: string) => spec.containers[0].volumeMounts.find((m: { name: string }) => m.name === volume)?.mountPath;
+      assert.equal(mountOf(pod, 'signer-keys'), mountOf(chain, 'signer-keys'), 'signerKeyFile paths of networks.json resolve in the Job as in the service');
+      assert.equal(pod.volumes.find((v: { name: string }) => v.name === 'signer-keys').secret.secretName, 'chain-signer-keys');
+      assert.equal(pod.securityContext.runAsNonRoot, true);
+      assert.equal(container.securityContext.readOnlyRootFilesystem, true);
+      assert.equal(job.metadata['annotations']?.['argocd.argoproj.io/hook'], 'Sync');
+    });
+
     it('the managed-Kafka checks catch an optional Secret, a CA off its Secret and TLS turned off', () => {
       const objects = renderOverlay(['overlays/prod'], ['components/managed-kafka']);
       const chain = objects.find((o) => o.kind === 'Deployment' && o.metadata.name === 'chain')!['spec'].template.spec;
