@@ -434,6 +434,20 @@ describe('Kubernetes manifests (infra/k8s)', () => {
       assert.equal(job.metadata['annotations']?.['argocd.argoproj.io/hook'], 'Sync');
     });
 
+    it('prod with components/without-chain: no chain workload, no chain Secret referenced, the gateway without CHAIN_GRPC_ADDR', async () => {
+      const objects = renderOverlay(['overlays/prod'], ['components/without-chain']);
+      await assertSchemaValid(objects);
+      const workloads = objects.filter((o) => ['Deployment', 'Job', 'Service', 'HorizontalPodAutoscaler', 'PodDisruptionBudget', 'ServiceAccount'].includes(o.kind));
+      assert.deepEqual(workloads.filter((o) => o.metadata.name.startsWith('chain')).map((o) => `${o.kind}/${o.metadata.name}`), []);
+      const text = JSON.stringify(workloads);
+      for (const secret of ['chain-secrets', 'chain-networks', 'chain-signer-keys']) assert.ok(!text.includes(`"${secret}"`), `${secret} is not needed`);
+      const gateway = gatewayEnvOf(objects)!;
+      assert.equal(gateway.values['CHAIN_GRPC_ADDR'], '');
+      const { config } = gatewaySettings(gateway);
+      assert.ok(config, 'the gateway takes these settings');
+      assert.equal(config.backends.chain, undefined, 'no chain backend');
+    });
+
     it('the managed-Kafka checks catch an optional Secret, a CA off its Secret and TLS turned off', () => {
       const objects = renderOverlay(['overlays/prod'], ['components/managed-kafka']);
       const chain = objects.find((o) => o.kind === 'Deployment' && o.metadata.name === 'chain')!['spec'].template.spec;
