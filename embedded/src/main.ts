@@ -6,6 +6,10 @@ import { loadEmbeddedConfig } from './config.js';
 import { firstStartKey } from './first-start-key.js';
 import { documentLinkSecret } from './link-secret.js';
 import { pgliteDir, startSystem } from './system.js';
+import { oldNodeNotice, repositoryEngines } from './node-version.js';
+
+const oldNode = oldNodeNotice(process.versions.node, repositoryEngines());
+if (oldNode) process.stderr.write(`${oldNode}\n`);
 
 let config;
 try {
