@@ -7,6 +7,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import pg from 'pg';
 import { createScratchPostgresDatabase, skipReason, testDatabases } from '@green-impact/testing/shared/databases';
 import { openServiceDataSource, SchemaVersionError } from '@green-impact/shared/db/data-source';
+import { metricsRegistry } from '@green-impact/shared/metrics';
 import { taxonomySchema } from '@green-impact/taxonomy/service';
 import { topologyEnv, topologyPorts } from './support/distributed.js';
 
@@ -77,6 +78,10 @@ for (const db of testDatabases) {
         const before = await (await open('apply')).destroy();
         assert.equal(before, undefined);
         const checked = await open('check');
+        // Its pool is reported at each scrape (db_pool_connections: the saturation alert's series).
+        const pool = (await metricsRegistry.getSingleMetric('db_pool_connections')!.get()).values.filter((v) => v.labels['schema'] === 'taxonomy');
+        assert.deepEqual(pool.map((v) => v.labels['state']).sort(), ['idle', 'in_use', 'max', 'waiting']);
+        assert.equal(pool.find((v) => v.labels['state'] === 'max')!.value, 2);
         assert.deepEqual((await checked.query('SELECT name FROM taxonomy.typeorm_migrations ORDER BY id')).map((r: { name: string }) => r.name), names);
         // A later release's migration, applied by its Job: this version refuses to serve the schema.
         await checked.query('INSERT INTO taxonomy.typeorm_migrations ("timestamp", name) VALUES ($1, $2)', [9_999_999_999_999, 'FromTheFuture9999999999999']);

@@ -16,6 +16,7 @@ import { chainEntities } from './jobs/entities.js';
 import { JobStore } from './jobs/job-store.js';
 import { JobEventHub, watchJobsHandler } from './jobs/job-watch.js';
 import { registerChainMetrics } from './jobs/job-metrics.js';
+import { registerBalanceMetrics } from './networks/balance-metrics.js';
 import { OutboxRelay } from './jobs/outbox.js';
 import { KeyValueJobs } from './key-value/key-value-jobs.js';
 import { InitChain1764028800000 } from './migrations/1764028800000-init-chain.js';
@@ -128,6 +129,7 @@ export async function createChainService(opts: ChainServiceOptions): Promise<Cha
     relay.start();
     cleanup.push(() => relay.stop());
     cleanup.push(registerChainMetrics(ds, log));
+    cleanup.push(registerBalanceMetrics(networks, log));
 
     const nftModule = createNftModule({
       ds, jobs, networks, content, contentDir: opts.contentDir, publicBaseUrl: opts.publicBaseUrl, options: opts.nfts ?? {}, log,

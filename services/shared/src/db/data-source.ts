@@ -2,6 +2,7 @@ import { DataSource, type EntitySchema, type MigrationInterface } from 'typeorm'
 import type { Logger } from '../logger.js';
 import { statementCounter } from './statement-counter.js';
 import { poolShareOf, sharePoolPerCaller } from './pool-share.js';
+import { reportPool } from './pool-metrics.js';
 
 export interface ServiceDataSourceOptions {
   /** postgres:// URL (a PostgreSQL server, or the embedded PGlite socket). */
@@ -93,6 +94,7 @@ export async function openServiceDataSource(opts: ServiceDataSourceOptions): Pro
       throw err;
     }
     sharePoolPerCaller(ds, poolShareOf(poolSize));
+    reportPool(opts.schema, ds, poolSize);
     return ds;
   }
   // Replicas starting together on a fresh database take turns: one migrates, the others then find
@@ -111,6 +113,7 @@ export async function openServiceDataSource(opts: ServiceDataSourceOptions): Pro
     await lock.release().catch(() => undefined);
   }
   sharePoolPerCaller(ds, poolShareOf(poolSize));
+  reportPool(opts.schema, ds, poolSize);
   if (applied.length > 0) {
     opts.log?.info({ schema: opts.schema, migrations: applied.map((m) => m.name) }, 'migrations applied');
   }
