@@ -361,6 +361,20 @@ describe('Kubernetes manifests (infra/k8s)', () => {
       assert.equal(cors, '', 'CORS origins written out, none by default');
     });
 
+    it('small-prod: the prod overlay with one replica of each workload and no Redis, and the system\'s invariants kept', async () => {
+      const objects = render(infra('k8s/overlays/small-prod'));
+      await assertSchemaValid(objects);
+      assertSystem(objects, { externalSecrets: EXTERNAL_SECRETS, secretObjectsAllowed: false }, { edges: CALLS, chainEgress: ['465/TCP', '587/TCP'], postgresPod: false, tracing: true, redis: false });
+      const hpas = objects.filter((o) => o.kind === 'HorizontalPodAutoscaler');
+      assert.deepEqual(hpas.map((h) => [h.metadata.name, h['spec'].minReplicas, h['spec'].maxReplicas]).sort(), Object.keys(WORKLOADS).sort().map((n) => [n, 1, 1]));
+      const gateway = gatewayEnvOf(objects)!;
+      assert.equal(gateway.fromSecrets['REDIS_URL'], undefined, 'no REDIS_URL: limits in the one replica\'s memory');
+      assert.ok(gatewaySettings(gateway).config, 'the gateway takes these settings');
+      assert.equal(objects.find((o) => o.metadata.name === 'gateway-redis-egress'), undefined);
+      const chain = objects.find((o) => o.kind === 'Deployment' && o.metadata.name === 'chain')!['spec'].template.spec;
+      assert.equal(chain.containers[0].env.find((e: { name: string }) => e.name === 'CHAIN_NETWORKS').valueFrom.secretKeyRef.optional, false, 'real networks, as prod');
+    });
+
     it('prod with components/ingress: the ingress-nginx Ingresses, with the gateway\'s limits and WebSockets let through', async () => {
       const objects = renderOverlay(['overlays/prod'], ['components/ingress']);
       await assertSchemaValid(objects);
