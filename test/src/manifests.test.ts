@@ -22,6 +22,7 @@ import { callerTrust } from '@green-impact/shared/callers/caller-trust';
 import { loadCallerTrust } from '@green-impact/shared/callers/caller-trust-config';
 import { systemProblems, type SystemSpec } from './support/infra/system-invariants.js';
 import { renderOverlay } from './support/infra/components.js';
+import { CONTRACT_VERSION } from '@green-impact/gateway/v1/openapi';
 import { brokerPorts, managedKafkaProblems } from './support/infra/managed-kafka.js';
 
 // The system as the issue describes it; every check below compares the manifests with this.
@@ -361,6 +362,12 @@ describe('Kubernetes manifests (infra/k8s)', () => {
       assert.equal(cors, '', 'CORS origins written out, none by default');
     });
 
+    it('prod: every image is tagged with the API contract version it serves (CONTRACT_VERSION)', () => {
+      const objects = render(infra('k8s/overlays/prod'));
+      const tags = new Set(objects.flatMap((o) => (o['spec']?.template?.spec?.containers ?? []).map((c: { image: string }) => c.image.split(':').at(-1))));
+      assert.deepEqual([...tags], [CONTRACT_VERSION]);
+    });
+
     it('small-prod: the prod overlay with one replica of each workload and no Redis, and the system\'s invariants kept', async () => {
       const objects = render(infra('k8s/overlays/small-prod'));
       await assertSchemaValid(objects);
@@ -436,7 +443,7 @@ describe('Kubernetes manifests (infra/k8s)', () => {
       const chain = objects.find((o) => o.kind === 'Deployment' && o.metadata.name === 'chain')!['spec'].template.spec;
       const [container] = pod.containers;
       // Rendered here beside the overlay, so the overlay's images: rename does not reach it; inside an overlay's components it does.
-      assert.equal(container.image, chain.containers[0].image.replace(/^.*\/(green-impact\/)/, '$1'), 'the chain service\'s image and release');
+      assert.equal(container.image.split(':')[0], chain.containers[0].image.split(':')[0].replace(/^.*\/(green-impact\/)/, '$1'), 'the chain service\'s image');
       assert.ok(existsSync(join(repoRoot, container.args[0].replace('/dist/', '/src/').replace(/\.js$/, '.ts'))), `${container.args[0]} has a source`);
       const networks = container.env.find((e: { name: string }) => e.name === 'CHAIN_NETWORKS');
       assert.deepEqual(networks.valueFrom.secretKeyRef, { name: 'chain-networks', key: 'networks.json' });
