@@ -8,6 +8,7 @@ import '@green-impact/portfolio/jobs/recompute-runner';
 import '@green-impact/shared/db/pool-metrics';
 import '@green-impact/shared/bulkhead';
 import '@green-impact/shared/pdf/renderer';
+import '@green-impact/shared/bus/kafka-subscription';
 
 /** Labels every series gets from Prometheus and the ServiceMonitors, besides a metric's own. */
 export const TARGET_LABELS = ['namespace', 'service', 'pod', 'instance', 'job', 'container', 'endpoint'];
