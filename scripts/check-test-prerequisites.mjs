@@ -1,13 +1,16 @@
 #!/usr/bin/env node
-// Runs before `npm test` builds anything: checks that this machine has what the suite needs, and if not,
-// stops at once with the list of what is missing and the one command that installs it. Plain Node, no
-// dependencies, so it runs on an old Node too (and says so).
+// What `npm test` (scripts/test.mjs) checks before it builds anything: whether this machine has what the
+// suite needs. Run alone, it lists what is missing and exits 1. Plain Node, no dependencies, so it runs on
+// an old Node too (and says so).
 import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { connect } from 'node:net';
 import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 
-const SETUP = 'sudo bash scripts/setup-test-machine.sh';
+export const SETUP = 'sudo bash scripts/setup-test-machine.sh';
+/** package.json's engines.node (>=22.18). */
+export const MIN_NODE = [22, 18];
 
 function has(command, args = ['--version']) {
   try {
@@ -41,26 +44,38 @@ function answers(url, defaultPort) {
   });
 }
 
-const missing = [];
-const [major, minor] = process.versions.node.split('.').map(Number);
-if (major < 22 || (major === 22 && minor < 18)) {
-  missing.push(`Node.js 22.18 or later (this is ${process.version}); the setup installs Node 22 into .ci/node, then: export PATH="$PWD/.ci/node/node_modules/.bin:$PATH"`);
+/** Whether `version` (process.versions.node) is at least MIN_NODE. */
+export function nodeIsRecentEnough(version) {
+  const [major, minor] = version.split('.').map(Number);
+  return major > MIN_NODE[0] || (major === MIN_NODE[0] && minor >= MIN_NODE[1]);
 }
-if (!has('cc') || !has('make')) missing.push('a C compiler and make (the Kafka mock cluster is built from C)');
-const includeDir = output('pkg-config', ['--variable=includedir', 'rdkafka']);
-if (!includeDir || !existsSync(join(includeDir, 'librdkafka', 'rdkafka_mock.h'))) {
-  missing.push('librdkafka-dev with pkg-config (rdkafka_mock.h: the Kafka mock cluster)');
-}
-const chromium = process.env['CHROMIUM_PATH'] ?? '/usr/bin/chromium';
-if (!existsSync(chromium)) missing.push(`Chromium at ${chromium} (the browser tests)`);
-if (!has('promtool')) missing.push('promtool (Debian\'s prometheus package: the alert rules\' unit tests)');
-const postgresUrl = process.env['TEST_DATABASE_URL'] ?? 'postgres://postgres@127.0.0.1:5432/postgres';
-if (!(await answers(postgresUrl, 5432))) missing.push(`a PostgreSQL server at ${new URL(postgresUrl).host} (TEST_DATABASE_URL)`);
-const redisUrl = process.env['TEST_REDIS_URL'] ?? 'redis://127.0.0.1:6379';
-if (!(await answers(redisUrl, 6379))) missing.push(`a Redis server at ${new URL(redisUrl).host} (TEST_REDIS_URL)`);
 
-if (missing.length > 0) {
-  console.error(`npm test: this machine lacks what the tests need:\n${missing.map((m) => `  - ${m}`).join('\n')}`);
-  console.error(`Install and start them with one command (Debian, as root):\n  ${SETUP}`);
-  process.exit(1);
+/** What this machine lacks for the suite, one line each; `node` is the version the suite would run under. */
+export async function missingPrerequisites(env = process.env, node = process.versions.node) {
+  const missing = [];
+  if (!nodeIsRecentEnough(node)) {
+    missing.push(`Node.js ${MIN_NODE.join('.')} or later (this is v${node}); the setup installs Node 22 into .ci/node, which npm test then uses by itself`);
+  }
+  if (!has('cc') || !has('make')) missing.push('a C compiler and make (the Kafka mock cluster is built from C)');
+  const includeDir = output('pkg-config', ['--variable=includedir', 'rdkafka']);
+  if (!includeDir || !existsSync(join(includeDir, 'librdkafka', 'rdkafka_mock.h'))) {
+    missing.push('librdkafka-dev with pkg-config (rdkafka_mock.h: the Kafka mock cluster)');
+  }
+  const chromium = env['CHROMIUM_PATH'] ?? '/usr/bin/chromium';
+  if (!existsSync(chromium)) missing.push(`Chromium at ${chromium} (the browser tests)`);
+  if (!has('promtool')) missing.push('promtool (Debian\'s prometheus package: the alert rules\' unit tests)');
+  const postgresUrl = env['TEST_DATABASE_URL'] ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+  if (!(await answers(postgresUrl, 5432))) missing.push(`a PostgreSQL server at ${new URL(postgresUrl).host} (TEST_DATABASE_URL)`);
+  const redisUrl = env['TEST_REDIS_URL'] ?? 'redis://127.0.0.1:6379';
+  if (!(await answers(redisUrl, 6379))) missing.push(`a Redis server at ${new URL(redisUrl).host} (TEST_REDIS_URL)`);
+  return missing;
+}
+
+if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
+  const missing = await missingPrerequisites();
+  if (missing.length > 0) {
+    console.error(`this machine lacks what the tests need:\n${missing.map((m) => `  - ${m}`).join('\n')}`);
+    console.error(`Install and start them with one command (Debian, as root):\n  ${SETUP}`);
+    process.exit(1);
+  }
 }

@@ -34,8 +34,11 @@ export interface EmbeddedConfig {
   grpcBasePort: number;
   /** GRPC_REFLECTION: reflection on those ports (default on, off with NODE_ENV=production). */
   grpcReflection: boolean;
-  /** CHAIN_NETWORKS / CHAIN_NETWORKS_FILE, or the embedded networks when neither is set. */
-  chainNetworks: NetworkSpec[];
+  /**
+   * CHAIN_NETWORKS / CHAIN_NETWORKS_FILE, or the embedded networks when neither is set; undefined with
+   * CHAIN_ENABLED=false: no chain service at all (reports only; blockchain operations answer 503).
+   */
+  chainNetworks: NetworkSpec[] | undefined;
   /** NFT e-mail, pinning and image settings (SMTP_URL, IPFS_API_URL, NFT_…). */
   nfts: NftOptions;
   /** The public relay's own budget on each network (CHAIN_RELAY_*). */
@@ -74,7 +77,7 @@ export function loadEmbeddedConfig(env: Env): EmbeddedConfig {
     publicBaseUrl: read.url('PUBLIC_BASE_URL', ['http', 'https']),
     grpcBasePort: read.port('GRPC_BASE_PORT', 50051),
     grpcReflection: grpcReflection(read),
-    chainNetworks: loadNetworkSpecs(env),
+    chainNetworks: read.bool('CHAIN_ENABLED', true) ? loadNetworkSpecs(env) : undefined,
     nfts: { mailOutboxDir: resolve(read.string('DATA_DIR', './data'), 'mail-outbox'), ...loadNftSettings(read).nfts },
     chainRelayQuota: loadRelayQuota(read),
     gatewayLimits: loadGatewayLimits(env),

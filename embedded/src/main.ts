@@ -6,6 +6,10 @@ import { loadEmbeddedConfig } from './config.js';
 import { firstStartKey } from './first-start-key.js';
 import { documentLinkSecret } from './link-secret.js';
 import { pgliteDir, startSystem } from './system.js';
+import { oldNodeNotice, repositoryEngines } from './node-version.js';
+
+const oldNode = oldNodeNotice(process.versions.node, repositoryEngines());
+if (oldNode) process.stderr.write(`${oldNode}\n`);
 
 let config;
 try {
@@ -35,6 +39,7 @@ const system = await startSystem({
   kafkaBrokers: config.kafkaBrokers,
   contentDir: join(config.dataDir, 'content'),
   chainNetworks: config.chainNetworks,
+  chain: config.chainNetworks !== undefined,
   nfts: config.nfts,
   chainRelayQuota: config.chainRelayQuota,
   gatewayLimits: config.gatewayLimits,
@@ -60,7 +65,8 @@ const lines = [
   `  /v1/call   POST ${system.gatewayUrl}/v1/call`,
   `  GraphQL    ${system.gatewayUrl}/graphql${config.gatewayGraphql.explorer ? '  (open it in a browser for the explorer; subscriptions over WebSocket)' : ''}`,
   `  health     ${system.gatewayUrl}/healthz  ${system.gatewayUrl}/readyz  metrics: ${system.gatewayUrl}/metrics`,
-  `  gRPC       ${Object.entries(system.grpc).map(([k, v]) => `${k} ${v}`).join(', ')}`,
+  `  gRPC       ${Object.entries(system.grpc).filter(([, v]) => v).map(([k, v]) => `${k} ${v}`).join(', ')}`,
+  ...(system.grpc.chain ? [] : ['  chain      off (CHAIN_ENABLED=false): reports render, blockchain operations answer 503']),
   `  events     ${config.kafkaBrokers.length ? `Kafka ${config.kafkaBrokers.join(',')}` : 'in-process bus'}`,
   `  database   ${config.databaseUrl ? 'PostgreSQL (DATABASE_URL)' : `PGlite in ${pgliteDir(config.dataDir)}`}`,
   `  links      document links signed with the secret in ${links.source}`,

@@ -38,6 +38,8 @@ export interface SystemOptions {
   contentDir?: string | undefined;
   /** Chain networks (from CHAIN_NETWORKS…); the embedded networks when undefined. */
   chainNetworks?: NetworkSpec[] | undefined;
+  /** false (CHAIN_ENABLED=false): no chain service; the gateway answers its operations 503 and reports still render. */
+  chain?: boolean | undefined;
   /** NFT e-mail, pinning and image settings; .eml files in a temporary outbox when undefined. */
   nfts?: NftOptions | undefined;
   /** The public relay's own budget on each network; DEFAULT_RELAY_QUOTA when undefined. */
@@ -78,7 +80,7 @@ export interface SystemOptions {
 export interface RunningSystem {
   gatewayUrl: string;
   databaseUrl: string;
-  grpc: Record<'identity' | 'taxonomy' | 'portfolio' | 'chain', string>;
+  grpc: Record<'identity' | 'taxonomy' | 'portfolio', string> & { chain?: string | undefined };
   stop(): Promise<void>;
 }
 
@@ -157,27 +159,31 @@ export async function startSystem(opts: SystemOptions): Promise<RunningSystem> {
     const portfolioServer = await serve('portfolio', portfolio.registration, opts, grpcPort(2));
     stack.push(() => portfolioServer.shutdown());
 
-    let contentDir = opts.contentDir;
-    if (!contentDir) {
-      contentDir = await mkdtemp(join(tmpdir(), 'gi-content-'));
-      const dir = contentDir;
-      stack.push(() => rm(dir, { recursive: true, force: true }));
+    let chainServer: StartedGrpcServer | undefined;
+    if (opts.chain !== false) {
+      let contentDir = opts.contentDir;
+      if (!contentDir) {
+        contentDir = await mkdtemp(join(tmpdir(), 'gi-content-'));
+        const dir = contentDir;
+        stack.push(() => rm(dir, { recursive: true, force: true }));
+      }
+      const chain = await createChainService({
+        databaseUrl,
+        bus,
+        networks: opts.chainNetworks ?? loadNetworkSpecs({}),
+        contentDir,
+        log: opts.log.child({ component: 'chain' }),
+        poolSize: embedded ? 4 : 10,
+        publicBaseUrl,
+        nfts: opts.nfts ?? { mailOutboxDir: join(contentDir, '..', 'mail-outbox') },
+        relayQuota: opts.chainRelayQuota,
+        limits: opts.listingLimits,
+      });
+      stack.push(() => chain.close());
+      chainServer = await serve('chain', chain.registration, opts, grpcPort(3));
+      const started = chainServer;
+      stack.push(() => started.shutdown());
     }
-    const chain = await createChainService({
-      databaseUrl,
-      bus,
-      networks: opts.chainNetworks ?? loadNetworkSpecs({}),
-      contentDir,
-      log: opts.log.child({ component: 'chain' }),
-      poolSize: embedded ? 4 : 10,
-      publicBaseUrl,
-      nfts: opts.nfts ?? { mailOutboxDir: join(contentDir, '..', 'mail-outbox') },
-      relayQuota: opts.chainRelayQuota,
-      limits: opts.listingLimits,
-    });
-    stack.push(() => chain.close());
-    const chainServer = await serve('chain', chain.registration, opts, grpcPort(3));
-    stack.push(() => chainServer.shutdown());
 
     const gatewayConfig = loadGatewayConfig({
       PORT: String(port),
@@ -185,7 +191,7 @@ export async function startSystem(opts: SystemOptions): Promise<RunningSystem> {
       IDENTITY_GRPC_ADDR: identityServer.address,
       TAXONOMY_GRPC_ADDR: taxonomyServer.address,
       PORTFOLIO_GRPC_ADDR: portfolioServer.address,
-      CHAIN_GRPC_ADDR: chainServer.address,
+      CHAIN_GRPC_ADDR: chainServer?.address,
       NODE_ENV: opts.nodeEnv ?? 'development',
       PUBLIC_BASE_URL: publicBaseUrl,
       PDF_RENDERER_URL: opts.pdfRendererUrl,
@@ -209,7 +215,7 @@ export async function startSystem(opts: SystemOptions): Promise<RunningSystem> {
     return {
       gatewayUrl: `http://${shownHost}:${port}`,
       databaseUrl,
-      grpc: { identity: identityServer.address, taxonomy: taxonomyServer.address, portfolio: portfolioServer.address, chain: chainServer.address },
+      grpc: { identity: identityServer.address, taxonomy: taxonomyServer.address, portfolio: portfolioServer.address, chain: chainServer?.address },
       stop,
     };
   } catch (err) {

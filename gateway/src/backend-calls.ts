@@ -57,6 +57,7 @@ export function guardedClients(clients: GatewayClients, settings: BackendCallSet
   const perCaller = new KeyedBulkheads(
     settings.perCaller,
     `Too many backend calls of this account are in flight (at most ${settings.perCaller.limit}, BACKEND_CALLS_PER_CALLER); please retry.`,
+    'backend_per_caller',
   );
   const byRequest = new WeakMap<CallBudget, RequestCalls>();
   const requestCalls = (budget: CallBudget | undefined): RequestCalls | undefined => {
@@ -69,6 +70,7 @@ export function guardedClients(clients: GatewayClients, settings: BackendCallSet
         gate: new Bulkhead(
           { limit: settings.perRequest, maxQueue: Infinity, maxWaitMs: Infinity },
           'The request has too many backend calls waiting; please retry.',
+          'backend_per_request',
         ),
       };
       byRequest.set(budget, calls);

@@ -61,7 +61,7 @@ export function portfolioClient(clients: GatewayClients): PortfolioClient {
 /** The chain client, or 503 UNAVAILABLE when this gateway has no chain backend configured. */
 export function chainClient(clients: GatewayClients): ChainClient {
   if (!clients.chain) {
-    throw new UnavailableError('The chain service is not available: this gateway has no chain backend configured.');
+    throw new UnavailableError('The chain service is not available: this deployment runs without it (CHAIN_GRPC_ADDR is not set; npm start: CHAIN_ENABLED=false).');
   }
   return clients.chain;
 }

@@ -14,8 +14,8 @@
 // it; test/src/image-build.test.ts proves no testing code reaches an image. Run after `npm run build`:
 //   node infra/docker/assemble.mjs --service identity --out /out/identity [--deps /deps/identity]
 // With --list it prints the files it would copy instead (the manifest test uses that).
-import { cpSync, existsSync, mkdirSync, readFileSync, readdirSync, statSync } from 'node:fs';
-import { dirname, join, relative } from 'node:path';
+import { cpSync, existsSync, lstatSync, mkdirSync, readFileSync, readdirSync, readlinkSync, rmSync, statSync } from 'node:fs';
+import { dirname, join, relative, resolve as resolvePath } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 
@@ -82,6 +82,61 @@ export function imageFiles(service, repoRoot = root) {
   return files.sort();
 }
 
+/**
+ * The installed packages under `image`'s node_modules (any depth, scoped or not) that no production
+ * dependency of its workspaces reaches, following dependencies, installed optionalDependencies and
+ * peerDependencies as Node resolves them (the nearest node_modules upwards). npm's `--omit=optional` drops
+ * an optional package but keeps the dependencies it shares with packages of other workspaces (the chain's
+ * hardhat with the gateway's express), which nothing of the chain reaches.
+ */
+export function unreachedPackages(image, workspaceDirs) {
+  const installed = [];
+  const scan = (nm) => {
+    if (!existsSync(nm)) return;
+    for (const name of readdirSync(nm)) {
+      if (name.startsWith('.')) continue;
+      const p = join(nm, name);
+      if (name.startsWith('@')) for (const sub of readdirSync(p)) visit(join(p, sub));
+      else visit(p);
+    }
+  };
+  const visit = (p) => {
+    installed.push(p);
+    if (!lstatSync(p).isSymbolicLink()) scan(join(p, 'node_modules'));
+  };
+  for (const dir of ['.', ...workspaceDirs]) scan(join(image, dir, 'node_modules'));
+  const find = (fromDir, name) => {
+    for (let d = fromDir; ; d = dirname(d)) {
+      const candidate = join(d, 'node_modules', name);
+      if (existsSync(join(candidate, 'package.json')) || (existsSync(candidate) && lstatSync(candidate).isSymbolicLink())) return candidate;
+      if (d === image || !d.startsWith(image)) return undefined;
+    }
+  };
+  const own = new Set(workspaceDirs.map((d) => join(image, d)));
+  const reached = new Set(installed.filter((p) => lstatSync(p).isSymbolicLink() && own.has(resolvePath(dirname(p), readlinkSync(p)))));
+  const queue = [...own];
+  while (queue.length > 0) {
+    const dir = queue.shift();
+    const manifest = join(dir, 'package.json');
+    if (!existsSync(manifest)) continue;
+    const pkg = JSON.parse(readFileSync(manifest, 'utf8'));
+    for (const name of ['dependencies', 'optionalDependencies', 'peerDependencies'].flatMap((f) => Object.keys(pkg[f] ?? {}))) {
+      const found = find(dir, name);
+      if (found === undefined || reached.has(found)) continue;
+      reached.add(found);
+      if (!lstatSync(found).isSymbolicLink()) queue.push(found);
+    }
+  }
+  return installed.filter((p) => !reached.has(p));
+}
+
+/** Removes what unreachedPackages finds; answers it. */
+export function pruneUnreached(image, workspaceDirs) {
+  const unreached = unreachedPackages(image, workspaceDirs);
+  for (const p of unreached) rmSync(p, { recursive: true, force: true });
+  return unreached;
+}
+
 function main() {
   const { values } = parseArgs({
     options: { service: { type: 'string' }, out: { type: 'string' }, deps: { type: 'string' }, list: { type: 'boolean' } },
@@ -105,6 +160,8 @@ function main() {
       const nm = join(values.deps, dir, 'node_modules');
       if (existsSync(nm)) cpSync(nm, join(values.out, dir, 'node_modules'), { recursive: true, verbatimSymlinks: true });
     }
+    const pruned = pruneUnreached(values.out, workspaceClosure(service).map((w) => w.dir));
+    if (pruned.length) process.stdout.write(`${service}: left out ${pruned.length} packages no production dependency reaches\n`);
   }
   process.stdout.write(`${service}: ${files.length} files${values.deps ? ' and node_modules' : ''} in ${values.out}\n`);
 }

@@ -111,8 +111,8 @@ describe('container image build (infra/docker/Dockerfile replayed on its own bui
       const deps = Object.keys((JSON.parse(readFileSync(join(image, dir, 'package.json'), 'utf8')) as { dependencies?: Record<string, string> }).dependencies ?? {});
       const missing = deps.filter((d) => !d.startsWith('@green-impact/') && ![join(image, dir), image].some((at) => existsSync(join(at, 'node_modules', d, 'package.json'))));
       assert.deepEqual(missing, [], `${service}: production dependencies missing from the image`);
-      // Only the chain runs hardhat (its in-process EVM); the others never carry it (--workspace installs).
-      assert.equal(existsSync(join(image, 'node_modules/hardhat')), deps.includes('hardhat'), `${service}: hardhat in the image unless it depends on it`);
+      // No image carries Hardhat (the embedded EVM: the chain's optional dependency, omitted) or solc (build time only).
+      for (const tool of ['hardhat', 'solc', '@openzeppelin/contracts']) assert.ok(!existsSync(join(image, 'node_modules', tool)), `${service}: ${tool} in a production image`);
       // No testing code: every file of the image (node_modules aside) is an output of a production project
       // built from the context's own sources, none imports test support, no testing/ folder, no test; no
       // test support package and no dependency that production does not need (a devDependency) is installed.
@@ -124,5 +124,8 @@ describe('container image build (infra/docker/Dockerfile replayed on its own bui
       assert.deepEqual(unneededPackages(image, workspaces), [], `${service}: packages no production dependency needs`);
     }
     assert.ok(existsSync(join(out, 'chain/services/chain/generated/contracts.json')), 'chain: compiled contracts');
+    // The dev overlay's chain-embedded target: the chain's files plus Hardhat for the embedded networks.
+    assert.ok(existsSync(join(out, 'chain-embedded/node_modules/hardhat/package.json')), 'chain-embedded: hardhat');
+    assert.ok(!existsSync(join(out, 'chain-embedded/node_modules/solc')), 'chain-embedded: no solc');
   });
 });

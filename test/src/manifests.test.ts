@@ -22,6 +22,7 @@ import { callerTrust } from '@green-impact/shared/callers/caller-trust';
 import { loadCallerTrust } from '@green-impact/shared/callers/caller-trust-config';
 import { systemProblems, type SystemSpec } from './support/infra/system-invariants.js';
 import { renderOverlay } from './support/infra/components.js';
+import { CONTRACT_VERSION } from '@green-impact/gateway/v1/openapi';
 import { brokerPorts, managedKafkaProblems } from './support/infra/managed-kafka.js';
 
 // The system as the issue describes it; every check below compares the manifests with this.
@@ -360,6 +361,26 @@ describe('Kubernetes manifests (infra/k8s)', () => {
       assert.equal(cors, '', 'CORS origins written out, none by default');
     });
 
+    it('prod: every image is tagged with the API contract version it serves (CONTRACT_VERSION)', () => {
+      const objects = render(infra('k8s/overlays/prod'));
+      const tags = new Set(objects.flatMap((o) => (o['spec']?.template?.spec?.containers ?? []).map((c: { image: string }) => c.image.split(':').at(-1))));
+      assert.deepEqual([...tags], [CONTRACT_VERSION]);
+    });
+
+    it('small-prod: the prod overlay with one replica of each workload and no Redis, and the system\'s invariants kept', async () => {
+      const objects = render(infra('k8s/overlays/small-prod'));
+      await assertSchemaValid(objects);
+      assertSystem(objects, { externalSecrets: EXTERNAL_SECRETS, secretObjectsAllowed: false }, { edges: CALLS, chainEgress: ['465/TCP', '587/TCP'], postgresPod: false, tracing: true, redis: false });
+      const hpas = objects.filter((o) => o.kind === 'HorizontalPodAutoscaler');
+      assert.deepEqual(hpas.map((h) => [h.metadata.name, h['spec'].minReplicas, h['spec'].maxReplicas]).sort(), Object.keys(WORKLOADS).sort().map((n) => [n, 1, 1]));
+      const gateway = gatewayEnvOf(objects)!;
+      assert.equal(gateway.fromSecrets['REDIS_URL'], undefined, 'no REDIS_URL: limits in the one replica\'s memory');
+      assert.ok(gatewaySettings(gateway).config, 'the gateway takes these settings');
+      assert.equal(objects.find((o) => o.metadata.name === 'gateway-redis-egress'), undefined);
+      const chain = objects.find((o) => o.kind === 'Deployment' && o.metadata.name === 'chain')!['spec'].template.spec;
+      assert.equal(chain.containers[0].env.find((e: { name: string }) => e.name === 'CHAIN_NETWORKS').valueFrom.secretKeyRef.optional, false, 'real networks, as prod');
+    });
+
     it('prod with components/ingress: the ingress-nginx Ingresses, with the gateway\'s limits and WebSockets let through', async () => {
       const objects = renderOverlay(['overlays/prod'], ['components/ingress']);
       await assertSchemaValid(objects);
@@ -410,6 +431,41 @@ describe('Kubernetes manifests (infra/k8s)', () => {
       const expected = Object.fromEntries(workloadsOf(objects).map(({ name }) => [name, KAFKA_CLIENTS.includes(name) ? ports : []]));
       assert.deepEqual(egressTo(objects, STRANGER, kafkaPorts), expected, 'the egress port is the brokers\' port, for the Kafka clients only');
       assert.deepEqual(Object.values(egressTo(objects, KAFKA, ['9092/TCP'])).flat(), [], 'no egress left to the Strimzi pods');
+    });
+
+    it('prod with components/deploy-contracts: a Job running the deployment command on the chain image with the chain\'s networks and signer keys', async () => {
+      const objects = renderOverlay(['overlays/prod'], ['components/deploy-contracts']);
+      await assertSchemaValid(objects);
+      const job = objects.find((o) => o.kind === 'Job' && o.metadata.name === 'chain-deploy-contracts');
+      assert.ok(job, 'the Job');
+      const pod = job['spec'].template.spec;
+      const chain = objects.find((o) => o.kind === 'Deployment' && o.metadata.name === 'chain')!['spec'].template.spec;
+      const [container] = pod.containers;
+      // Rendered here beside the overlay, so the overlay's images: rename does not reach it; inside an overlay's components it does.
+      assert.equal(container.image.split(':')[0], chain.containers[0].image.split(':')[0].replace(/^.*\/(green-impact\/)/, '$1'), 'the chain service\'s image');
+      assert.ok(existsSync(join(repoRoot, container.args[0].replace('/dist/', '/src/').replace(/\.js$/, '.ts'))), `${container.args[0]} has a source`);
+      const networks = container.env.find((e: { name: string }) => e.name === 'CHAIN_NETWORKS');
+      assert.deepEqual(networks.valueFrom.secretKeyRef, { name: 'chain-networks', key: 'networks.json' });
+      const mountOf = (spec: typeof pod, volume: string) => spec.containers[0].volumeMounts.find((m: { name: string }) => m.name === volume)?.mountPath;
+      assert.equal(mountOf(pod, 'signer-keys'), mountOf(chain, 'signer-keys'), 'signerKeyFile paths of networks.json resolve in the Job as in the service');
+      assert.equal(pod.volumes.find((v: { name: string }) => v.name === 'signer-keys').secret.secretName, 'chain-signer-keys');
+      assert.equal(pod.securityContext.runAsNonRoot, true);
+      assert.equal(container.securityContext.readOnlyRootFilesystem, true);
+      assert.equal(job.metadata['annotations']?.['argocd.argoproj.io/hook'], 'Sync');
+    });
+
+    it('prod with components/without-chain: no chain workload, no chain Secret referenced, the gateway without CHAIN_GRPC_ADDR', async () => {
+      const objects = renderOverlay(['overlays/prod'], ['components/without-chain']);
+      await assertSchemaValid(objects);
+      const workloads = objects.filter((o) => ['Deployment', 'Job', 'Service', 'HorizontalPodAutoscaler', 'PodDisruptionBudget', 'ServiceAccount'].includes(o.kind));
+      assert.deepEqual(workloads.filter((o) => o.metadata.name.startsWith('chain')).map((o) => `${o.kind}/${o.metadata.name}`), []);
+      const text = JSON.stringify(workloads);
+      for (const secret of ['chain-secrets', 'chain-networks', 'chain-signer-keys']) assert.ok(!text.includes(`"${secret}"`), `${secret} is not needed`);
+      const gateway = gatewayEnvOf(objects)!;
+      assert.equal(gateway.values['CHAIN_GRPC_ADDR'], '');
+      const { config } = gatewaySettings(gateway);
+      assert.ok(config, 'the gateway takes these settings');
+      assert.equal(config.backends.chain, undefined, 'no chain backend');
     });
 
     it('the managed-Kafka checks catch an optional Secret, a CA off its Secret and TLS turned off', () => {

@@ -38,10 +38,15 @@ describe('optional components: ServiceMonitor, PrometheusRule, HTTPRoute (kubect
     const metrics = registeredMetrics();
     const [rule] = ofKind('PrometheusRule');
     assert.ok(rule, 'no PrometheusRule');
-    const rules = rule['spec'].groups.flatMap((g: { rules: { alert: string; expr: string; labels: { severity: string } }[] }) => g.rules);
+    const rules = rule['spec'].groups.flatMap((g: { rules: { alert?: string; record?: string; expr: string; labels?: { severity: string } }[] }) => g.rules);
     assert.ok(rules.length >= 3);
-    for (const r of rules) {
-      assert.match(r.labels.severity, /^(critical|warning)$/, r.alert);
+    // Recording rules (the SLOs' ratios) are series too, with the labels they aggregate by.
+    for (const r of rules.filter((x: { record?: string }) => x.record)) {
+      assert.deepEqual(promqlProblems(r.expr, metrics), [], r.record);
+      metrics.set(r.record!, [...r.expr.matchAll(/\bby \(([^)]*)\)/g)].flatMap((m) => m[1]!.split(',').map((l: string) => l.trim())));
+    }
+    for (const r of rules.filter((x: { alert?: string }) => x.alert)) {
+      assert.match(r.labels!.severity, /^(critical|warning)$/, r.alert);
       assert.deepEqual(promqlProblems(r.expr, metrics), [], r.alert);
     }
   });

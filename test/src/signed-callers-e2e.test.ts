@@ -53,7 +53,7 @@ describe('services trust only callers the gateway signed (whole system)', { skip
     { name: 'identity', address: system.grpc.identity, path: IdentityServiceService.listAccounts.path, read: IdentityServiceService.listAccounts.path, other: TaxonomyServiceService.getLanguages.path },
     { name: 'taxonomy', address: system.grpc.taxonomy, path: TaxonomyServiceService.addUnit.path, read: TaxonomyServiceService.getLanguages.path, other: IdentityServiceService.listAccounts.path },
     { name: 'portfolio', address: system.grpc.portfolio, path: PortfolioServiceService.getInvestors.path, read: PortfolioServiceService.getInvestors.path, other: ChainServiceService.listNetworks.path },
-    { name: 'chain', address: system.grpc.chain, path: ChainServiceService.listNetworks.path, read: ChainServiceService.listNetworks.path, other: PortfolioServiceService.getInvestors.path },
+    { name: 'chain', address: system.grpc.chain!, path: ChainServiceService.listNetworks.path, read: ChainServiceService.listNetworks.path, other: PortfolioServiceService.getInvestors.path },
   ];
 
   it('binds every gRPC port to loopback', () => {

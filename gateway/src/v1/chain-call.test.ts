@@ -286,12 +286,12 @@ describe('without a chain backend', () => {
     const bare = await t.another({ CHAIN_GRPC_ADDR: undefined });
     try {
       const write = await postCall(bare.baseUrl, { solution: ESG, operation: 'writeJsonFrameworkToBlockchain', parameters: WRITE }, ACME);
-      assertError(write, 503, 'UNAVAILABLE', 'The chain service is not available: this gateway has no chain backend configured.');
+      assertError(write, 503, 'UNAVAILABLE', 'The chain service is not available: this deployment runs without it (CHAIN_GRPC_ADDR is not set; npm start: CHAIN_ENABLED=false).');
       // What the gateway checks (types, required fields, the envelope) comes first; the bounds are the service's.
       const bad = await postCall(bare.baseUrl, { solution: HASH, version: 1, network: 'sepolia', operation: 'insertString', parameters: { key: 'k' } }, ACME);
       assertError(bad, 400, 'INVALID_ARGUMENT', 'value is required.');
       const unchecked = await postCall(bare.baseUrl, { solution: HASH, version: 1, network: 'sepolia', operation: 'insertString', parameters: { key: 'k'.repeat(33), value: 'v' } }, ACME);
-      assertError(unchecked, 503, 'UNAVAILABLE', 'The chain service is not available: this gateway has no chain backend configured.');
+      assertError(unchecked, 503, 'UNAVAILABLE', 'The chain service is not available: this deployment runs without it (CHAIN_GRPC_ADDR is not set; npm start: CHAIN_ENABLED=false).');
       const fetch = await postCall(bare.baseUrl, { solution: HASH, version: 1, operation: 'fetch', parameters: { jobId: 'x' } }, ACME);
       assert.equal(fetch.status, 503);
     } finally {

@@ -295,10 +295,10 @@ test('without a chain backend every NFT operation is 503 after validation', asyn
   try {
     const res = await postCall(bare.baseUrl, { solution: NFT, operation: 'claim', parameters: { receiverCode: 'c', address: WALLET } }, NO_KEY);
     assert.equal(res.status, 503, res.text);
-    assert.equal((res.json as any).message, 'The chain service is not available: this gateway has no chain backend configured.');
+    assert.equal((res.json as any).message, 'The chain service is not available: this deployment runs without it (CHAIN_GRPC_ADDR is not set; npm start: CHAIN_ENABLED=false).');
     // The spec's envelope besides {message, code}, so legacy clients reading statusCode see the failure.
     assert.deepEqual([(res.json as any).statusCode, (res.json as any).statusMessage, (res.json as any).code],
-      [503, 'The chain service is not available: this gateway has no chain backend configured.', 'UNAVAILABLE']);
+      [503, 'The chain service is not available: this deployment runs without it (CHAIN_GRPC_ADDR is not set; npm start: CHAIN_ENABLED=false).', 'UNAVAILABLE']);
     const bad = await postCall(bare.baseUrl, { solution: NFT, operation: 'list', parameters: { from: 'x' } }, ACME);
     assert.equal(bad.status, 400);
     assert.deepEqual([(bad.json as any).statusCode, (bad.json as any).statusMessage], [400, (bad.json as any).message]);

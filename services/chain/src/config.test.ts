@@ -66,6 +66,20 @@ describe('CHAIN_NETWORKS', () => {
     fails(() => loadNetworkSpecs({ CHAIN_NETWORKS: '[]', CHAIN_NETWORKS_FILE: '/x' }, noFiles), /not both/);
     fails(() => loadNetworkSpecs({ CHAIN_NETWORKS_FILE: '/etc/chain.json' }, noFiles), /CHAIN_NETWORKS_FILE \(\/etc\/chain.json\) cannot be read/);
   });
+
+  it('reads a remote signer instead of a key, exclusive with signerKeyFile / signerKeyEnv', () => {
+    const address = '0x70997970c51812dc3a010c7d01b50e0d17dc79c8';
+    const base = { name: 'sepolia', chainId: 11155111, rpcUrl: 'https://rpc.example' };
+    const [spec] = load([{ ...base, remoteSigner: { url: 'https://signer.example:9000', address, authorizationFile: '/run/token' } }], {}, { '/run/token': 'Bearer t0k\n' });
+    assert.ok(spec!.kind === 'remote');
+    assert.equal(spec.signerKey, undefined);
+    assert.deepEqual(spec.remoteSigner, { url: 'https://signer.example:9000/', address: '0x70997970C51812dc3A010C7d01b50e0d17dc79C8', timeoutMs: 15_000, authorization: 'Bearer t0k' });
+    fails(() => load([{ ...base, signerKeyEnv: 'K', remoteSigner: { url: 'https://s', address } }], { K: KEY }), /set remoteSigner or signerKeyFile \/ signerKeyEnv, not both/);
+    fails(() => load([{ ...base, remoteSigner: { url: 'ftp://s', address } }]), /remoteSigner.url must be the signer's http\(s\) JSON-RPC URL/);
+    fails(() => load([{ ...base, remoteSigner: { url: 'https://s', address: '0x12' } }]), /remoteSigner.address must be the signer's account/);
+    fails(() => load([{ ...base, remoteSigner: { url: 'https://s', address, key: KEY } }]), /remoteSigner: unknown field\(s\) key/);
+    fails(() => load([{ ...base, remoteSigner: { url: 'https://s', address, authorizationFile: '/nope' } }]), /authorizationFile \/nope cannot be read: ENOENT/);
+  });
 });
 
 describe('NFT settings', () => {
@@ -136,7 +150,7 @@ describe('the chain process (loadChainConfig)', () => {
       CHAIN_SIGNER_KEY_SEPOLIA: KEY,
     });
     assert.equal(remote.worker, false);
-    assert.deepEqual(remote.networks.map((n) => [n.name, n.kind === 'remote' ? n.signerKey.replace(/^0x/, '') : undefined]), [['sepolia', KEY]]);
+    assert.deepEqual(remote.networks.map((n) => [n.name, n.kind === 'remote' ? n.signerKey?.replace(/^0x/, '') : undefined]), [['sepolia', KEY]]);
   });
 
   it('refuses what cannot work, naming the variable', () => {

@@ -1,7 +1,7 @@
 import { NETWORK_NAME } from '@green-impact/proto/rules';
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { isAddress } from 'ethers';
+import { getAddress, isAddress } from 'ethers';
 import { ConfigError, listingLimits, serviceDatabase, type Env, type EnvReader, type ListingLimits, type ServiceDatabaseSettings } from '@green-impact/shared/config';
 import { DEFAULT_MAIL_FROM } from './mail/mailer.js';
 import { DEFAULT_IMAGE_FETCH } from './nfts/image-source.js';
@@ -9,6 +9,7 @@ import { DEFAULT_CODE_TTL_MS } from './nfts/transfer-codes.js';
 import { DEFAULT_PUBLIC_BASE_URL, type NftOptions } from './nfts/nft-options.js';
 import { DEFAULT_RELAY_QUOTA, type RelayQuotaSettings } from './networks/relay-quota.js';
 import { DEFAULT_RELAY_CALL_TIMEOUT_MS, DEFAULT_RELAY_MAX_GAS } from './networks/relay-bounds.js';
+import type { RemoteSignerSpec } from './networks/remote-signer.js';
 import type { SenderTuning } from './worker/job-sender.js';
 import { DEFAULT_BATCH_TUNING } from './worker/job-batches.js';
 import { DEFAULT_RPC_TIMEOUT_MS, DEFAULT_TUNING, embeddedNetworkSpecs, type NetworkSpec, type NetworkTuning, type RemoteNetworkSpec } from './networks/network-spec.js';
@@ -62,8 +63,9 @@ const KEY = /^(0x)?[0-9a-fA-F]{64}$/;
 const REMOTE_FIELDS = new Set([
   'name', 'chainId', 'rpcUrl', 'explorerUrl', 'confirmations', 'nativeCurrencySymbol', 'signerKeyFile', 'signerKeyEnv',
   'contracts', 'pollIntervalMs', 'stuckAfterMs', 'maxGasBumps', 'gasBumpPercent', 'maxStringValueBytes', 'networkFee',
-  'rpcTimeoutMs',
+  'rpcTimeoutMs', 'remoteSigner',
 ]);
+const REMOTE_SIGNER_FIELDS = ['url', 'address', 'timeoutMs', 'authorizationFile'];
 const CONTRACT_FIELDS = ['keyValueStore', 'documentRegistry', 'documentRoots', 'nft'] as const;
 
 /** The env variable a network's signer key is read from when neither signerKeyFile nor signerKeyEnv is set. */
@@ -186,11 +188,51 @@ function networkSpec(entry: unknown, at: string, env: Env, readFile: (path: stri
     rpcUrl: url('rpcUrl', true)!,
     explorerUrl: url('explorerUrl', false),
     nativeCurrencySymbol: symbol,
-    signerKey: signerKey(o, name, where, env, readFile),
+    ...(o['remoteSigner'] !== undefined ? { remoteSigner: remoteSigner(o, where, readFile) } : { signerKey: signerKey(o, name, where, env, readFile) }),
     contracts,
     rpcTimeoutMs: int('rpcTimeoutMs', DEFAULT_RPC_TIMEOUT_MS, 100, 300_000),
     ...tuning,
   };
+}
+
+/**
+ * remoteSigner: {url, address, timeoutMs?, authorizationFile?}: the key stays in a signer speaking
+ * Web3Signer's eth_signTransaction (remote-signer.ts); exclusive with signerKeyFile / signerKeyEnv.
+ */
+function remoteSigner(o: Record<string, unknown>, where: string, readFile: (path: string) => string): RemoteSignerSpec {
+  const r = o['remoteSigner'];
+  if (o['signerKeyFile'] !== undefined || o['signerKeyEnv'] !== undefined) {
+    throw new ConfigError(`${where}: set remoteSigner or signerKeyFile / signerKeyEnv, not both.`);
+  }
+  if (typeof r !== 'object' || r === null || Array.isArray(r)) throw new ConfigError(`${where}.remoteSigner must be an object {url, address}.`);
+  const s = r as Record<string, unknown>;
+  const unknown = Object.keys(s).filter((k) => !REMOTE_SIGNER_FIELDS.includes(k));
+  if (unknown.length) throw new ConfigError(`${where}.remoteSigner: unknown field(s) ${unknown.join(', ')}; known: ${REMOTE_SIGNER_FIELDS.join(', ')}.`);
+  let url: URL;
+  try {
+    url = new URL(String(s['url']));
+    if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new Error('protocol');
+  } catch {
+    throw new ConfigError(`${where}.remoteSigner.url must be the signer's http(s) JSON-RPC URL.`);
+  }
+  if (typeof s['address'] !== 'string' || !isAddress(s['address'])) {
+    throw new ConfigError(`${where}.remoteSigner.address must be the signer's account (0x + 40 hex digits).`);
+  }
+  const timeoutMs = s['timeoutMs'] ?? DEFAULT_RPC_TIMEOUT_MS;
+  if (typeof timeoutMs !== 'number' || !Number.isInteger(timeoutMs) || timeoutMs < 100 || timeoutMs > 300_000) {
+    throw new ConfigError(`${where}.remoteSigner.timeoutMs must be an integer from 100 to 300000.`);
+  }
+  let authorization: string | undefined;
+  const authFile = s['authorizationFile'];
+  if (authFile !== undefined) {
+    if (typeof authFile !== 'string' || !authFile) throw new ConfigError(`${where}.remoteSigner.authorizationFile must be a file path.`);
+    try {
+      authorization = readFile(authFile).trim();
+    } catch (err) {
+      throw new ConfigError(`${where}: remoteSigner.authorizationFile ${authFile} cannot be read: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}.`);
+    }
+  }
+  return { url: url.toString(), address: getAddress(s['address']), timeoutMs, authorization };
 }
 
 function signerKey(o: Record<string, unknown>, name: string, where: string, env: Env, readFile: (path: string) => string): string {

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { DataSource } from 'typeorm';
 import { ChainServiceService } from '@green-impact/proto/greenimpact/chain/v1/chain';
 import type { EventBus } from '@green-impact/shared/bus/event-bus';
-import { openServiceDataSource } from '@green-impact/shared/db/data-source';
+import { openServiceDataSource, type MigrationMode } from '@green-impact/shared/db/data-source';
 import type { ServiceSchema } from '@green-impact/shared/migrate-main';
 import { implement, type GrpcServiceRegistration } from '@green-impact/shared/grpc/server';
 import type { ListingLimits } from '@green-impact/shared/config';
@@ -16,6 +16,7 @@ import { chainEntities } from './jobs/entities.js';
 import { JobStore } from './jobs/job-store.js';
 import { JobEventHub, watchJobsHandler } from './jobs/job-watch.js';
 import { registerChainMetrics } from './jobs/job-metrics.js';
+import { registerBalanceMetrics } from './networks/balance-metrics.js';
 import { OutboxRelay } from './jobs/outbox.js';
 import { KeyValueJobs } from './key-value/key-value-jobs.js';
 import { InitChain1764028800000 } from './migrations/1764028800000-init-chain.js';
@@ -62,6 +63,8 @@ export interface ChainServiceOptions {
   contentStore?: 'folder' | 'database';
   log: Logger;
   poolSize?: number;
+  /** MIGRATIONS: apply pending migrations at start (default) or only check the schema's version. */
+  migrate?: MigrationMode | undefined;
   /** Run the chain worker in this process (default true); false for API-only replicas. */
   worker?: boolean | JobWorkerOptions;
   /** How often the outbox relay looks for rows written by other replicas (default 1000 ms). */
@@ -105,6 +108,7 @@ export async function createChainService(opts: ChainServiceOptions): Promise<Cha
     url: opts.databaseUrl,
     ...chainSchema,
     ...(opts.poolSize ? { poolSize: opts.poolSize } : {}),
+    ...(opts.migrate ? { migrate: opts.migrate } : {}),
     log,
   });
   const cleanup: (() => Promise<void> | void)[] = [() => ds.destroy()];
@@ -125,6 +129,7 @@ export async function createChainService(opts: ChainServiceOptions): Promise<Cha
     relay.start();
     cleanup.push(() => relay.stop());
     cleanup.push(registerChainMetrics(ds, log));
+    cleanup.push(registerBalanceMetrics(networks, log));
 
     const nftModule = createNftModule({
       ds, jobs, networks, content, contentDir: opts.contentDir, publicBaseUrl: opts.publicBaseUrl, options: opts.nfts ?? {}, log,

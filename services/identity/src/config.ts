@@ -1,11 +1,9 @@
-import { listingLimits, serviceDatabase, type EnvReader, type ListingLimits } from '@green-impact/shared/config';
+import { listingLimits, serviceDatabase, type EnvReader, type ListingLimits, type ServiceDatabaseSettings } from '@green-impact/shared/config';
 import { strongSecret } from '@green-impact/shared/secret-strength';
 
-export interface IdentityConfig {
-  databaseUrl: string;
+export interface IdentityConfig extends ServiceDatabaseSettings {
   /** The first operator's key, used once when no account exists; a weak one is refused (secret-strength.ts). */
   bootstrapApiKey: string | undefined;
-  poolSize: number;
   /** MAX_LIST_ITEMS (users, investors of a user). */
   limits: ListingLimits;
   /** MAX_API_KEYS_PER_ACCOUNT: the active keys an account may hold. */

@@ -9,8 +9,8 @@ await runServiceProcess({
   protoFile: protoFiles.identity,
   defaultPort: 50051,
   create: async (env, log) => {
-    const { databaseUrl, bootstrapApiKey, poolSize, limits, maxApiKeysPerAccount } = loadIdentityConfig(env);
+    const { databaseUrl, migrate, bootstrapApiKey, poolSize, limits, maxApiKeysPerAccount } = loadIdentityConfig(env);
     const bus = announcementBusFromEnv(env, 'identity', log);
-    return ownsBus(bus, () => createIdentityService({ databaseUrl, bootstrapApiKey, poolSize, bus, limits, maxApiKeysPerAccount, log }));
+    return ownsBus(bus, () => createIdentityService({ databaseUrl, bootstrapApiKey, poolSize, migrate, bus, limits, maxApiKeysPerAccount, log }));
   },
 });

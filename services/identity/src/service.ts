@@ -1,5 +1,5 @@
 import { IdentityServiceService } from '@green-impact/proto/greenimpact/identity/v1/identity';
-import { openServiceDataSource } from '@green-impact/shared/db/data-source';
+import { openServiceDataSource, type MigrationMode } from '@green-impact/shared/db/data-source';
 import type { ServiceSchema } from '@green-impact/shared/migrate-main';
 import { implement, type GrpcServiceRegistration } from '@green-impact/shared/grpc/server';
 import type { ListingLimits } from '@green-impact/shared/config';
@@ -25,6 +25,8 @@ export interface IdentityServiceOptions {
   databaseUrl: string;
   bootstrapApiKey?: string | undefined;
   poolSize?: number;
+  /** MIGRATIONS: apply pending migrations at start (default) or only check the schema's version. */
+  migrate?: MigrationMode | undefined;
   /** Where key revocations are announced to the gateways' authentication caches; none: they expire by TTL only. */
   bus?: EventBus | undefined;
   /** MAX_LIST_ITEMS (getUsers); its default when undefined. */
@@ -46,6 +48,7 @@ export async function createIdentityService(opts: IdentityServiceOptions): Promi
     url: opts.databaseUrl,
     ...identitySchema,
     ...(opts.poolSize ? { poolSize: opts.poolSize } : {}),
+    ...(opts.migrate ? { migrate: opts.migrate } : {}),
     log: opts.log,
   });
   const accounts = new AccountStore(ds, eventSink(opts.bus, opts.log), opts.maxApiKeysPerAccount);

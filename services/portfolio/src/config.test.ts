@@ -9,6 +9,7 @@ test('the portfolio process reads its database, the taxonomy address, the recomp
   assert.deepEqual(loadPortfolioConfig(envReader(base)), {
     databaseUrl: base.DATABASE_URL,
     poolSize: 10,
+    migrate: 'apply',
     taxonomyAddress: 'taxonomy:50052',
     recompute: { leaseMs: 30_000, pollMs: 5_000, batchSize: 1_000 },
     limits: { maxListItems: 2_000, maxPublicItemsPerAccount: 1_000 },
@@ -20,4 +21,6 @@ test('the portfolio process reads its database, the taxonomy address, the recomp
   refused({ ...base, RECOMPUTE_BATCH: '0' }, /^RECOMPUTE_BATCH must be at least 1, got 0\./);
   assert.equal(loadPortfolioConfig(envReader({ ...base, RECOMPUTE_BATCH: '50' })).recompute.batchSize, 50);
   refused({ ...base, MAX_LIST_ITEMS: 'many' }, /^MAX_LIST_ITEMS must be an integer/);
+  assert.equal(loadPortfolioConfig(envReader({ ...base, MIGRATIONS: 'check' })).migrate, 'check');
+  refused({ ...base, MIGRATIONS: 'later' }, /^MIGRATIONS must be one of apply, check, allow-newer/);
 });

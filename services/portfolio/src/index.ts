@@ -10,9 +10,9 @@ await runServiceProcess({
   defaultPort: 50053,
   callsServices: true,
   create: async (env, log) => {
-    const { databaseUrl, taxonomyAddress, poolSize, recompute, limits } = loadPortfolioConfig(env);
+    const { databaseUrl, migrate, taxonomyAddress, poolSize, recompute, limits } = loadPortfolioConfig(env);
     // taxonomy.changes over Kafka; without KAFKA_BROKERS this process hears no taxonomy writes.
     const bus = announcementBusFromEnv(env, 'portfolio', log);
-    return ownsBus(bus, () => createPortfolioService({ databaseUrl, taxonomyAddress, poolSize, bus, recompute, limits, log }));
+    return ownsBus(bus, () => createPortfolioService({ databaseUrl, taxonomyAddress, poolSize, migrate, bus, recompute, limits, log }));
   },
 });

@@ -1,6 +1,6 @@
 import type { DataSource } from 'typeorm';
 import { PortfolioServiceService } from '@green-impact/proto/greenimpact/portfolio/v1/portfolio';
-import { openServiceDataSource } from '@green-impact/shared/db/data-source';
+import { openServiceDataSource, type MigrationMode } from '@green-impact/shared/db/data-source';
 import type { ServiceSchema } from '@green-impact/shared/migrate-main';
 import { implement, type GrpcServiceRegistration } from '@green-impact/shared/grpc/server';
 import type { EventBus } from '@green-impact/shared/bus/event-bus';
@@ -35,6 +35,8 @@ export interface PortfolioServiceOptions {
   /** host:port of the taxonomy service (frameworks, FX rates). */
   taxonomyAddress: string;
   poolSize?: number;
+  /** MIGRATIONS: apply pending migrations at start (default) or only check the schema's version. */
+  migrate?: MigrationMode | undefined;
   log: Logger;
   /**
    * Where the taxonomy service announces its writes (taxonomy.changes): each one makes the service check its
@@ -101,6 +103,7 @@ export async function createPortfolioService(opts: PortfolioServiceOptions): Pro
     url: opts.databaseUrl,
     ...portfolioSchema,
     ...(opts.poolSize ? { poolSize: opts.poolSize } : {}),
+    ...(opts.migrate ? { migrate: opts.migrate } : {}),
     log: opts.log,
   });
   // Signed as portfolio, not as the gateway: background jobs read taxonomy long after the gateway's token

@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Bulkhead, KeyedBulkheads } from './bulkhead.js';
 import { DeadlineExceededError, DomainError } from './errors.js';
+import { metricsRegistry } from './metrics.js';
 
 const refusedWithRetry = (err: unknown) => err instanceof DomainError && err.code === 'UNAVAILABLE' && err.retryAfterSeconds === 1;
 
@@ -52,4 +53,15 @@ test('keyed: each key has its own places, and an idle key is forgotten', async (
   a();
   b();
   assert.equal(k.size, 0);
+});
+
+test('each refusal counts on bulkhead_refused_total under the bulkhead\'s name', async () => {
+  const count = async () => (await metricsRegistry.getSingleMetric('bulkhead_refused_total')!.get()).values.find((v) => v.labels['bulkhead'] === 'test_share')?.value ?? 0;
+  const before = await count();
+  const k = new KeyedBulkheads({ limit: 1, maxQueue: 0, maxWaitMs: 0 }, 'full', 'test_share');
+  const release = await k.acquire('a');
+  await assert.rejects(k.acquire('a'), refusedWithRetry);
+  await assert.rejects(k.acquire('a'), refusedWithRetry);
+  release();
+  assert.equal(await count(), before + 2);
 });

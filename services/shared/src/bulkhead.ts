@@ -1,4 +1,13 @@
+import { Counter } from 'prom-client';
 import { DomainError, UnavailableError } from './errors.js';
+import { metricsRegistry } from './metrics.js';
+
+const refusals = new Counter({
+  name: 'bulkhead_refused_total',
+  help: 'Calls refused 503 by a full bulkhead (db_pool_share: an account\'s share of the database pool; backend_per_caller: an account\'s backend calls at the gateway; pdf_renderer; backend_per_request).',
+  labelNames: ['bulkhead'] as const,
+  registers: [metricsRegistry],
+});
 
 /** How many may run at once, and how many may wait, for how long, when that many run. */
 export interface BulkheadSettings {
@@ -28,10 +37,11 @@ export class Bulkhead {
   private active = 0;
   private readonly queue: Waiter[] = [];
 
-  /** @param refusal the message a refused call gets; it names the limit. */
+  /** @param refusal the message a refused call gets; it names the limit. @param name its label on bulkhead_refused_total. */
   constructor(
     private readonly settings: BulkheadSettings,
     private readonly refusal: string,
+    private readonly name = 'other',
   ) {}
 
   /** Nothing runs and nothing waits: a keyed set may forget this one. */
@@ -87,6 +97,7 @@ export class Bulkhead {
   }
 
   private refused(): UnavailableError {
+    refusals.inc({ bulkhead: this.name });
     return new UnavailableError(this.refusal, { retryAfterSeconds: RETRY_AFTER_SECONDS });
   }
 }
@@ -108,6 +119,7 @@ export class KeyedBulkheads {
   constructor(
     private readonly settings: BulkheadSettings,
     private readonly refusal: string,
+    private readonly name = 'other',
   ) {}
 
   run<T>(key: string, fn: () => Promise<T>, signal?: AbortSignal): Promise<T> {
@@ -118,7 +130,7 @@ export class KeyedBulkheads {
   async acquire(key: string, signal?: AbortSignal): Promise<() => void> {
     let bulkhead = this.byKey.get(key);
     if (!bulkhead) {
-      bulkhead = new Bulkhead(this.settings, this.refusal);
+      bulkhead = new Bulkhead(this.settings, this.refusal, this.name);
       this.byKey.set(key, bulkhead);
     }
     const forget = (b: Bulkhead) => {

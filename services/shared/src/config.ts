@@ -125,10 +125,19 @@ export interface ServiceDatabaseSettings {
   databaseUrl: string;
   /** Connections of this process's pool. */
   poolSize: number;
+  /**
+   * MIGRATIONS: `apply` pending migrations at start (default), or only `check` the schema's version
+   * (Kubernetes: the Job migrates), or `allow-newer` (as check; a newer schema is served: rollbacks).
+   */
+  migrate: 'apply' | 'check' | 'allow-newer';
 }
 
 export function serviceDatabase(env: EnvReader): ServiceDatabaseSettings {
-  return { databaseUrl: env.string('DATABASE_URL'), poolSize: env.int('DATABASE_POOL_SIZE', 10, { min: 1, max: 200 }) };
+  return {
+    databaseUrl: env.string('DATABASE_URL'),
+    poolSize: env.int('DATABASE_POOL_SIZE', 10, { min: 1, max: 200 }),
+    migrate: env.oneOf('MIGRATIONS', ['apply', 'check', 'allow-newer'] as const, 'apply'),
+  };
 }
 
 /** Bounds of the account-owned listings and publications (taxonomy and portfolio; docs/configuration.md). */

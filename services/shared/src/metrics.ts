@@ -4,6 +4,11 @@ import { Counter, Histogram, Registry, collectDefaultMetrics } from 'prom-client
 export const metricsRegistry = new Registry();
 collectDefaultMetrics({ register: metricsRegistry });
 
+/** A counter in this process's registry, for services that do not depend on prom-client themselves. */
+export function serviceCounter<L extends string>(name: string, help: string, labelNames: readonly L[]): Counter<L> {
+  return new Counter({ name, help, labelNames, registers: [metricsRegistry] });
+}
+
 export const grpcMetrics = {
   handled: new Counter({
     name: 'grpc_server_handled_total',

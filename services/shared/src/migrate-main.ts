@@ -11,8 +11,8 @@ export interface ServiceSchema {
 
 /**
  * Applies one service's migrations to DATABASE_URL and exits: the entry of the Kubernetes migrations Job,
- * so an upgrade migrates once before new replicas start (each service also migrates at start, which is
- * then a no-op).
+ * so an upgrade migrates once before new replicas start (on Kubernetes the services only check the schema's
+ * version, MIGRATIONS=check; elsewhere they also migrate at start, which is then a no-op).
  */
 export async function runMigrationsProcess(name: string, definition: ServiceSchema): Promise<void> {
   let url: string;

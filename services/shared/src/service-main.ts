@@ -1,5 +1,6 @@
 import { protoRoot } from '@green-impact/proto/paths';
 import type { EventBus } from './bus/event-bus.js';
+import { SchemaVersionError } from './db/data-source.js';
 import { envReader, ConfigError, loadLogLevel, processEnvironment, type Env, type EnvReader } from './config.js';
 import { createLogger, type Logger } from './logger.js';
 import { startGrpcServer, type GrpcServiceRegistration } from './grpc/server.js';
@@ -82,6 +83,13 @@ export async function runServiceProcess(opts: {
       // Always shown, whatever LOG_LEVEL says: nothing started, and the operator must see why.
       process.stderr.write(`${opts.name}: configuration error: ${err.message}\n`);
       process.exitCode = 78; // EX_CONFIG
+      return;
+    }
+    if (err instanceof SchemaVersionError) {
+      // Not a crash: the schema is not this version's (MIGRATIONS=check). Kubernetes restarts the pod,
+      // which starts once the migrations Job has run (older) or not at all (newer), saying why each time.
+      process.stderr.write(`${opts.name}: ${err.message}\n`);
+      process.exitCode = 75; // EX_TEMPFAIL
       return;
     }
     throw err;

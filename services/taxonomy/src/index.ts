@@ -9,8 +9,8 @@ await runServiceProcess({
   protoFile: protoFiles.taxonomy,
   defaultPort: 50052,
   create: async (env, log) => {
-    const { databaseUrl, poolSize, limits } = loadTaxonomyConfig(env);
+    const { databaseUrl, migrate, poolSize, limits } = loadTaxonomyConfig(env);
     const bus = announcementBusFromEnv(env, 'taxonomy', log);
-    return ownsBus(bus, () => createTaxonomyService({ databaseUrl, poolSize, bus, limits, log }));
+    return ownsBus(bus, () => createTaxonomyService({ databaseUrl, poolSize, migrate, bus, limits, log }));
   },
 });

@@ -1,6 +1,6 @@
 import type { DataSource } from 'typeorm';
 import { TaxonomyServiceService } from '@green-impact/proto/greenimpact/taxonomy/v1/taxonomy';
-import { openServiceDataSource } from '@green-impact/shared/db/data-source';
+import { openServiceDataSource, type MigrationMode } from '@green-impact/shared/db/data-source';
 import type { ServiceSchema } from '@green-impact/shared/migrate-main';
 import { implement, type GrpcServiceRegistration } from '@green-impact/shared/grpc/server';
 import type { ListingLimits } from '@green-impact/shared/config';
@@ -37,6 +37,8 @@ export const taxonomySchema: ServiceSchema = {
 export interface TaxonomyServiceOptions {
   databaseUrl: string;
   poolSize?: number;
+  /** MIGRATIONS: apply pending migrations at start (default) or only check the schema's version. */
+  migrate?: MigrationMode | undefined;
   /** Where committed writes are announced (taxonomy.changes) for the gateways' caches; none: they expire by TTL. */
   bus?: EventBus | undefined;
   /** MAX_LIST_ITEMS and MAX_PUBLIC_ITEMS_PER_ACCOUNT; their defaults when undefined. */
@@ -58,6 +60,7 @@ export async function createTaxonomyService(opts: TaxonomyServiceOptions): Promi
     url: opts.databaseUrl,
     ...taxonomySchema,
     ...(opts.poolSize ? { poolSize: opts.poolSize } : {}),
+    ...(opts.migrate ? { migrate: opts.migrate } : {}),
     log: opts.log,
   });
   try {

@@ -4,7 +4,7 @@ import { createScratchPostgresDatabase, type TestDatabase } from '@green-impact/
 import { startSystem, type RunningSystem, type SystemOptions } from '@green-impact/embedded/system';
 
 /** What a suite may set besides the database: the NFT settings (SMTP server, image fetching), the link secret. */
-export type TestSystemOptions = Pick<SystemOptions, 'nfts' | 'gatewayDocumentLinks' | 'listingLimits' | 'pdfRenderer' | 'pdfRendererUrl'>;
+export type TestSystemOptions = Pick<SystemOptions, 'nfts' | 'gatewayDocumentLinks' | 'listingLimits' | 'pdfRenderer' | 'pdfRendererUrl' | 'chain'>;
 
 /** The whole system in this process (as `npm start` runs it) on the given test database. */
 export async function startTestSystem(db: TestDatabase, bootstrapApiKey: string, extra: TestSystemOptions = {}): Promise<RunningSystem> {

@@ -23,11 +23,12 @@ export interface RpcNode {
  * and serves every JSON-RPC method (single calls and batches) on 127.0.0.1:`port`. For tests that put a
  * chain service in front of a node they can take away (CHAIN_NETWORKS with this node's URL).
  */
-export async function startRpcNode(opts: { chainId: number; signerKey: string; port?: number }): Promise<RpcNode> {
+export async function startRpcNode(opts: { chainId: number; signerKey: string; port?: number; deploy?: boolean }): Promise<RpcNode> {
   const network = await startEmbeddedNetwork({
     kind: 'embedded', name: 'rpc-node', chainId: opts.chainId, nativeCurrencySymbol: 'ETH', signerKey: opts.signerKey, ...DEFAULT_TUNING,
   });
-  await deployEmbeddedContracts(network);
+  // deploy: false leaves the chain empty, as a fresh real network is (for the deployment command's tests).
+  if (opts.deploy !== false) await deployEmbeddedContracts(network);
   const call: RpcCall = async (method, params) => {
     const { id: _id, ...answer } = await callEip1193(network.edr!, 0, method, params);
     return answer;

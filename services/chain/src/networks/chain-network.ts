@@ -1,10 +1,11 @@
-import { FetchRequest, Network, Wallet, type JsonRpcApiProvider } from 'ethers';
+import { FetchRequest, Network, Wallet, type JsonRpcApiProvider, type Signer } from 'ethers';
 import { callEip1193, Eip1193JsonRpcProvider, TracedJsonRpcProvider, type Eip1193 } from './eip1193-provider.js';
 import { relayJsonRpc, type RpcCall } from './json-rpc-relay.js';
 import type { EmbeddedNetworkSpec, NetworkTuning, RemoteNetworkSpec } from './network-spec.js';
 import { DEFAULT_RELAY_QUOTA, type RelayQuotaSettings, type RelaySource } from './relay-quota.js';
 import { relayCalls } from './relay-bounds.js';
 import { startEmbeddedChain } from './embedded-chain.js';
+import { RemoteSigner } from './remote-signer.js';
 
 export interface ContractAddresses {
   keyValueStore?: string | undefined;
@@ -27,7 +28,8 @@ export interface ChainNetwork {
   readonly nativeCurrencySymbol: string;
   readonly tuning: NetworkTuning;
   readonly provider: JsonRpcApiProvider;
-  readonly wallet: Wallet;
+  /** Signs the network's transactions: a key in this process (Wallet) or a remote signer (remote-signer.ts). */
+  readonly wallet: Signer;
   readonly signerAddress: string;
   readonly contracts: ContractAddresses;
   /** Embedded networks only: the in-process EVM (tests drive mining through it). */
@@ -40,7 +42,7 @@ export interface ChainNetwork {
 
 class ConnectedNetwork implements ChainNetwork {
   readonly signerAddress: string;
-  readonly wallet: Wallet;
+  readonly wallet: Signer;
   readonly instanceId: string;
 
   constructor(
@@ -52,14 +54,20 @@ class ConnectedNetwork implements ChainNetwork {
     readonly nativeCurrencySymbol: string,
     readonly tuning: NetworkTuning,
     readonly provider: JsonRpcApiProvider,
-    signerKey: string,
+    signer: { key: string } | { remote: RemoteSigner },
     readonly contracts: ContractAddresses,
     /** The relay's way to the node, behind its quota: never the workers' provider. */
     private readonly relayCalls: Record<RelaySource, RpcCall>,
     readonly edr?: Eip1193,
   ) {
-    this.wallet = new Wallet(signerKey, provider);
-    this.signerAddress = this.wallet.address;
+    if ('key' in signer) {
+      const wallet = new Wallet(signer.key, provider);
+      this.wallet = wallet;
+      this.signerAddress = wallet.address;
+    } else {
+      this.wallet = signer.remote.connect(provider);
+      this.signerAddress = signer.remote.spec.address;
+    }
     this.instanceId = embedded ? `embedded:${name}` : `chain:${chainId}`;
   }
 
@@ -100,8 +108,14 @@ export function connectRemoteNetwork(spec: RemoteNetworkSpec, relayQuota: RelayQ
   };
   return new ConnectedNetwork(
     spec.name, spec.chainId, false, new URL(spec.rpcUrl).origin, spec.explorerUrl, spec.nativeCurrencySymbol,
-    spec, provider, spec.signerKey, { ...spec.contracts }, relayCalls(spec.name, rpcCall, relayQuota),
+    spec, provider, remoteSignerOrKey(spec), { ...spec.contracts }, relayCalls(spec.name, rpcCall, relayQuota),
   );
+}
+
+function remoteSignerOrKey(spec: RemoteNetworkSpec): { key: string } | { remote: RemoteSigner } {
+  if (spec.remoteSigner) return { remote: new RemoteSigner(spec.remoteSigner, spec.chainId) };
+  if (!spec.signerKey) throw new Error(`Network ${spec.name} has neither a signer key nor a remote signer`);
+  return { key: spec.signerKey };
 }
 
 /** Starts the in-process EVM; contracts are deployed afterwards (see deploy-contracts.ts). */
@@ -114,6 +128,6 @@ export async function startEmbeddedNetwork(spec: EmbeddedNetworkSpec, relayQuota
   };
   return new ConnectedNetwork(
     spec.name, spec.chainId, true, `/rpc/${spec.name}`, undefined, spec.nativeCurrencySymbol,
-    spec, provider, spec.signerKey, {}, relayCalls(spec.name, rpcCall, relayQuota), edr,
+    spec, provider, { key: spec.signerKey }, {}, relayCalls(spec.name, rpcCall, relayQuota), edr,
   );
 }

@@ -27,7 +27,17 @@ export const EMBEDDED_SECOND_DEPLOYER_KEY = '0x59c6995e998f97a5a0044966f0945389d
 export async function startEmbeddedChain(opts: { chainId: number; signerKey: string }): Promise<Eip1193> {
   // Hardhat 2 has no public entry point for a network without a project config; this is the function its
   // own `hre.network.provider` uses.
-  const mod = require('hardhat/internal/hardhat-network/provider/provider') as HardhatProviderModule;
+  let mod: HardhatProviderModule;
+  try {
+    mod = require('hardhat/internal/hardhat-network/provider/provider') as HardhatProviderModule;
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== 'MODULE_NOT_FOUND') throw err;
+    // Production images leave Hardhat out (an optional dependency): they run real networks only.
+    throw new Error(
+      'The embedded networks need Hardhat, which this installation leaves out (production images do): set CHAIN_NETWORKS ' +
+        'or CHAIN_NETWORKS_FILE to real networks (docs/chain.md), or use the chain-embedded image for development.',
+    );
+  }
   new Wallet(opts.signerKey); // throws early on a malformed key
   return mod.createHardhatNetworkProvider(
     {

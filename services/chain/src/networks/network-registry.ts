@@ -4,6 +4,7 @@ import { deployEmbeddedContracts } from '../contracts/deploy-contracts.js';
 import { connectRemoteNetwork, startEmbeddedNetwork, type ChainNetwork } from './chain-network.js';
 import type { NetworkSpec } from './network-spec.js';
 import { trustAnchorOf, type TrustAnchor } from '../proofs/trust-anchor.js';
+import { RemoteSigner } from './remote-signer.js';
 import { DEFAULT_RELAY_QUOTA, type RelayQuotaSettings } from './relay-quota.js';
 
 export interface NamedNetwork {
@@ -27,6 +28,7 @@ export class NetworkRegistry {
         const network = spec.kind === 'embedded' ? await startEmbeddedNetwork(spec, relayQuota) : connectRemoteNetwork(spec, relayQuota);
         opened.push(network);
         if (spec.kind === 'embedded') await deployEmbeddedContracts(network);
+        if (network.wallet instanceof RemoteSigner) await checkRemoteSigner(spec.name, network.wallet, log);
         byName.set(spec.name, { name: spec.name, aliasOf: undefined, network });
         log.info(
           { network: spec.name, chainId: spec.chainId, embedded: network.embedded, signer: network.signerAddress, contracts: network.contracts },
@@ -80,5 +82,23 @@ export class NetworkRegistry {
 
   close(): void {
     for (const n of this.networks()) n.close();
+  }
+}
+
+/**
+ * A remote signer that answers but does not hold the configured account is a configuration error: stop
+ * at start. One that does not answer yet is not (it may start after this service): jobs wait queued.
+ */
+async function checkRemoteSigner(name: string, signer: RemoteSigner, log: Logger): Promise<void> {
+  let accounts: string[];
+  try {
+    accounts = await signer.accounts();
+  } catch (err) {
+    log.warn({ network: name, err: (err as Error).message }, 'remote signer not reachable at start; jobs stay queued until it answers');
+    return;
+  }
+  const address = await signer.getAddress();
+  if (!accounts.includes(address)) {
+    throw new Error(`Network ${name}: the remote signer holds ${accounts.join(', ') || 'no account'}, not the configured ${address} (remoteSigner.address).`);
   }
 }

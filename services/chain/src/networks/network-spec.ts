@@ -1,3 +1,5 @@
+import type { RemoteSignerSpec } from './remote-signer.js';
+
 /**
  * What the service knows about a network before connecting to it: either a real EVM network reached
  * over JSON-RPC (configured by name, addresses of already deployed contracts) or an embedded local EVM
@@ -28,8 +30,10 @@ export interface RemoteNetworkSpec extends NetworkTuning {
   rpcUrl: string;
   explorerUrl?: string | undefined;
   nativeCurrencySymbol: string;
-  /** 0x-prefixed 32-byte hex; from a secret, never logged. */
-  signerKey: string;
+  /** 0x-prefixed 32-byte hex; from a secret, never logged. Unset when a remote signer holds the key. */
+  signerKey?: string | undefined;
+  /** The signer's key held by a remote signer (`eth_signTransaction`) instead of this process. */
+  remoteSigner?: RemoteSignerSpec | undefined;
   contracts: { keyValueStore?: string | undefined; documentRegistry?: string | undefined; documentRoots?: string | undefined; nft?: string | undefined };
   /**
    * How long any one JSON-RPC request may take. A node that takes connections but never answers would

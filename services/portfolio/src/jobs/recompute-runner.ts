@@ -10,6 +10,14 @@ import { RECOMPUTE_BATCH } from '../impacts/impact-service.js';
 import { selectPositions } from '../positions/position-reads.js';
 import { LostJobError, type RecomputeJobRow, type RecomputeJobStore } from './recompute-job-store.js';
 import { countScope, nextBatch, type ScopeItem } from './recompute-scope.js';
+import { serviceCounter } from '@green-impact/shared/metrics';
+
+/** recompute_jobs_failed_total{reason}: refused (a domain error, e.g. a missing FX rate) or internal (attempts used up). */
+const recomputeFailures = serviceCounter(
+  'recompute_jobs_failed_total',
+  'Impact recompute jobs that ended failed: refused (a domain error such as a missing FX rate) or internal (attempts used up).',
+  ['reason'] as const,
+);
 
 export interface RecomputeRunnerOptions {
   /** A running job whose heartbeat is older than this is taken over by another replica (default 30 s). */
@@ -125,10 +133,12 @@ export class RecomputeRunner {
         log.warn('recompute job left to the replica that took it over (or to the next one after a stop)');
       } else if (err instanceof DomainError && !TRANSIENT.has(err.code)) {
         await this.jobs.finish(job.id, this.owner, 'failed', err.message);
+        recomputeFailures.inc({ reason: 'refused' });
         log.info({ errorCode: err.code }, 'recompute job failed');
       } else if (job.attempts >= MAX_ATTEMPTS) {
         log.error({ err }, 'recompute job failed');
         await this.jobs.finish(job.id, this.owner, 'failed', 'Internal error while recomputing; the job may be started again.');
+        recomputeFailures.inc({ reason: 'internal' });
       } else {
         // Left running: another replica (or this one) takes it over once its lease expires.
         log.warn({ err }, 'recompute job interrupted; retried after its lease expires');

@@ -6,6 +6,7 @@ import { startKafkaMock, type KafkaMock } from '@green-impact/testing/shared/kaf
 import type { BusMessage, EventBus, Subscription } from './event-bus.js';
 import { InProcessBus } from './in-process-bus.js';
 import { KafkaBus, type KafkaBusOptions } from './kafka-bus.js';
+import { metricsRegistry } from '../metrics.js';
 
 /**
  * One contract, two adapters: every behaviour event-bus.ts promises is checked against the in-process bus
@@ -134,11 +135,12 @@ for (const adapter of [inProcess, kafka]) {
       await bus.publish(TOPICS.basic, values.map((v, i) => ({ key: `k${i}`, value: v })));
       const seen = new Map<string, BusMessage[]>([['a', []], ['b', []]]);
       const fences = new Map<string, BusMessage[]>([['a', []], ['b', []]]);
+      const groups = new Map([...seen.keys()].map((name) => [name, group(`basic-${name}`)]));
       await Promise.all(
         [...seen].map(([name, list]) =>
           bus.subscribe({
             topic: TOPICS.basic,
-            groupId: group(`basic-${name}`),
+            groupId: groups.get(name)!,
             fromBeginning: true,
             handler: async (m) => void (isFence(m) ? fences.get(name)! : list).push(m),
           }),
@@ -157,6 +159,15 @@ for (const adapter of [inProcess, kafka]) {
           const previous = lastOffset.get(m.partition) ?? -1n;
           assert.ok(BigInt(m.offset) > previous, 'offsets increase within a partition');
           lastOffset.set(m.partition, BigInt(m.offset));
+        }
+      }
+      if (adapter === kafka) {
+        // kafka_consumer_lag: each group caught up (its last batch ended at the partition's end) on every partition.
+        const lag = (await metricsRegistry.getSingleMetric('kafka_consumer_lag')!.get()).values.filter((v) => v.labels['topic'] === TOPICS.basic);
+        for (const groupId of groups.values()) {
+          const mine = lag.filter((v) => v.labels['group'] === groupId);
+          assert.deepEqual(mine.map((v) => v.labels['partition']).sort(), ['0', '1', '2'], `${groupId}: a lag per partition`);
+          assert.ok(mine.every((v) => v.value === 0), JSON.stringify(mine));
         }
       }
     });

@@ -2,6 +2,20 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type { Consumer, EachMessagePayload, IHeaders, Kafka } from 'kafkajs';
 import type { BusLogger, BusMessage, HandlerRetryOptions, SubscribeOptions, Subscription } from './event-bus.js';
 import { runHandlerWithRetry } from './handler-retry.js';
+import { Gauge } from 'prom-client';
+import { metricsRegistry } from '../metrics.js';
+
+/**
+ * kafka_consumer_lag{group, topic, partition}: messages of the partition after the last batch this consumer
+ * fetched (kafkajs' offsetLag at the end of each batch), as this process last saw it. Alert
+ * GreenImpactKafkaConsumerLag; every replica reports its own partitions (use max() across them).
+ */
+const consumerLag = new Gauge({
+  name: 'kafka_consumer_lag',
+  help: 'Messages behind the end of each partition this process consumes, after its last fetched batch.',
+  labelNames: ['group', 'topic', 'partition'] as const,
+  registers: [metricsRegistry],
+});
 
 /** Consumer timings; kafkajs defaults when absent. Tests shorten them (see the contract test). */
 export interface KafkaConsumerTuning {
@@ -164,6 +178,9 @@ export class KafkaSubscription implements Subscription {
     consumer.on(consumer.events.GROUP_JOIN, (event) => {
       if (this.positions.size > 0) this.seekPositions(consumer, event.payload.memberAssignment);
       this.onJoined?.();
+    });
+    consumer.on(consumer.events.END_BATCH_PROCESS, ({ payload }) => {
+      consumerLag.set({ group: this.opts.groupId, topic: payload.topic, partition: String(payload.partition) }, Number(payload.offsetLag));
     });
     consumer.on(consumer.events.CRASH, (event) => {
       if (!event.payload.restart) void this.relaunch(event.payload.error);

@@ -54,6 +54,7 @@ export function sharePoolPerCaller(ds: DataSource, share: BulkheadSettings): voi
     share,
     // Says what the caller can act on (its own requests, retry) and nothing of the service's insides.
     'This account has too many requests waiting for the database, so it is temporarily unavailable; please retry.',
+    'db_pool_share',
   );
   driver.obtainMasterConnection = async () => {
     const caller = callers.getStore();

@@ -54,7 +54,7 @@ export class PdfRenderer {
     private readonly settings: PdfRendererSettings,
     private readonly log: Logger,
   ) {
-    this.bulkhead = new Bulkhead({ limit: settings.concurrency, maxQueue: settings.maxQueue, maxWaitMs: settings.timeoutMs }, 'The PDF renderer is busy; try again in a moment.');
+    this.bulkhead = new Bulkhead({ limit: settings.concurrency, maxQueue: settings.maxQueue, maxWaitMs: settings.timeoutMs }, 'The PDF renderer is busy; try again in a moment.', 'pdf_renderer');
   }
 
   /** Starts Chromium (once; again after it died). */

@@ -1,7 +1,14 @@
-import { existsSync, lstatSync, readdirSync, readFileSync, readlinkSync } from 'node:fs';
-import { dirname, join, normalize, relative, resolve as resolvePath } from 'node:path';
+import { existsSync, readFileSync } from 'node:fs';
+import { dirname, join, normalize, relative } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import ts from 'typescript';
 import { importSpecifiers } from './image-layout.js';
+import { repoRoot } from './manifests.js';
+
+/** infra/docker/assemble.mjs: the image's own rule for what a production dependency reaches (it prunes the rest). */
+const assemble = (await import(pathToFileURL(join(repoRoot, 'infra/docker/assemble.mjs')).href)) as {
+  unreachedPackages(image: string, workspaceDirs: string[]): string[];
+};
 
 /** The test support workspace: a devDependency of the workspaces whose tests use it, in no image. */
 export const TESTING_PACKAGE = '@green-impact/testing';
@@ -140,45 +147,5 @@ export function testOnlyModules(root: string, projects: Map<string, WorkspaceOut
  * (the nearest node_modules upwards). A devDependency installed in the image shows up here.
  */
 export function unneededPackages(image: string, workspaceDirs: string[]): string[] {
-  const installed: string[] = [];
-  const scan = (nm: string) => {
-    if (!existsSync(nm)) return;
-    for (const name of readdirSync(nm)) {
-      if (name.startsWith('.')) continue;
-      const p = join(nm, name);
-      if (name.startsWith('@')) {
-        for (const sub of readdirSync(p)) visitPackage(join(p, sub));
-      } else visitPackage(p);
-    }
-  };
-  const visitPackage = (p: string) => {
-    installed.push(p);
-    if (!lstatSync(p).isSymbolicLink()) scan(join(p, 'node_modules'));
-  };
-  for (const dir of ['.', ...workspaceDirs]) scan(join(image, dir, 'node_modules'));
-
-  const resolve = (fromDir: string, name: string): string | undefined => {
-    for (let d = fromDir; ; d = dirname(d)) {
-      const candidate = join(d, 'node_modules', name);
-      if (existsSync(join(candidate, 'package.json')) || (existsSync(candidate) && lstatSync(candidate).isSymbolicLink())) return candidate;
-      if (d === image || !d.startsWith(image)) return undefined;
-    }
-  };
-  // The image's own workspaces are reached by definition (npm links each into node_modules).
-  const own = new Set(workspaceDirs.map((d) => join(image, d)));
-  const reached = new Set(installed.filter((p) => lstatSync(p).isSymbolicLink() && own.has(resolvePath(dirname(p), readlinkSync(p)))));
-  const queue: string[] = [...own];
-  while (queue.length > 0) {
-    const dir = queue.shift() as string;
-    const manifest = join(dir, 'package.json');
-    if (!existsSync(manifest)) continue;
-    const pkg = JSON.parse(readFileSync(manifest, 'utf8')) as Record<string, Record<string, string> | undefined>;
-    for (const name of ['dependencies', 'optionalDependencies', 'peerDependencies'].flatMap((f) => Object.keys(pkg[f] ?? {}))) {
-      const found = resolve(dir, name);
-      if (found === undefined || reached.has(found)) continue;
-      reached.add(found);
-      if (!lstatSync(found).isSymbolicLink()) queue.push(found);
-    }
-  }
-  return installed.filter((p) => !reached.has(p)).map((p) => relative(image, p)).sort();
+  return assemble.unreachedPackages(image, workspaceDirs).map((p) => relative(image, p)).sort();
 }

@@ -30,17 +30,21 @@ function packageName(specifier: string): string {
 
 /**
  * What the image would miss at run time: a relative import of a file left out, or a package that no
- * workspace in the image lists under dependencies (a devDependency is not installed there). Every file
+ * workspace in the image lists under dependencies (a devDependency is not installed there; an optional one
+ * may be absent, so its importer must handle MODULE_NOT_FOUND). Every file
  * the image holds is checked: no test support ships (image-contents.ts proves it), so none is exempt.
  */
 export function missingAtRuntime(files: string[], extraEntries: { file: string; text: string }[] = []): string[] {
   const listed = new Set(files);
   const deps = new Set<string>();
+  /** optionalDependencies: left out of the chain's image (hardhat); importable only where the absence is handled. */
+  const optional = new Set<string>();
   /** Workspace package name → [its folder, its exports map]: imports of workspaces resolve to listed files. */
   const workspaces = new Map<string, [string, Record<string, string>]>();
   for (const f of files.filter((f) => f.endsWith('package.json'))) {
-    const pkg = JSON.parse(readFileSync(join(repoRoot, f), 'utf8')) as { name?: string; dependencies?: Record<string, string>; exports?: Record<string, string> };
+    const pkg = JSON.parse(readFileSync(join(repoRoot, f), 'utf8')) as { name?: string; dependencies?: Record<string, string>; optionalDependencies?: Record<string, string>; exports?: Record<string, string> };
     for (const d of Object.keys(pkg.dependencies ?? {})) deps.add(d);
+    for (const d of Object.keys(pkg.optionalDependencies ?? {})) optional.add(d);
     if (pkg.name && f !== 'package.json') workspaces.set(pkg.name, [dirname(f), pkg.exports ?? {}]);
   }
   const workspaceFile = (spec: string): string | undefined => {
@@ -67,6 +71,8 @@ export function missingAtRuntime(files: string[], extraEntries: { file: string; 
       } else if (workspaces.has(packageName(spec))) {
         const target = workspaceFile(spec);
         if (!target || !listed.has(target)) problems.push(`${file} imports ${spec} (${target}), which the image leaves out`);
+      } else if (optional.has(packageName(spec))) {
+        if (!text.includes('MODULE_NOT_FOUND')) problems.push(`${file} imports the optional ${spec} without handling its absence (MODULE_NOT_FOUND)`);
       } else if (!spec.startsWith('node:') && !builtins.has(spec) && !deps.has(packageName(spec))) {
         problems.push(`${file} imports ${spec}, which is not a production dependency of the image's workspaces`);
       }

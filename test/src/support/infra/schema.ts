@@ -5,14 +5,16 @@ import type { K8sObject } from './manifests.js';
  * validators: offline; its README badge says 1.27, but the schemas carry later fields such as
  * lifecycle.preStop.sleep, 1.29+, and Lifecycle.stopSignal, 1.33). Types, enums, required fields and
  * formats (quantities, …) are checked; unknown fields are NOT (the schemas allow additional properties),
- * so the invariant checks name the fields they rely on. Strimzi's KafkaTopic and the Gateway API's HTTPRoute have
- * no schema there and are checked structurally.
+ * so the invariant checks name the fields they rely on. Strimzi's KafkaTopic, the Gateway API's HTTPRoute and the
+ * Prometheus Operator's ServiceMonitor and PrometheusRule have no schema there and are checked structurally
+ * (the rules' PromQL itself under promtool: monitoring-alerts.test.ts).
  */
 export async function schemaErrors(obj: K8sObject): Promise<string[]> {
   const where = `${obj.kind}/${obj.metadata?.name ?? '?'}`;
   if (typeof obj.apiVersion !== 'string' || typeof obj.kind !== 'string') return [`${where}: apiVersion and kind are required`];
   if (obj.apiVersion.startsWith('kafka.strimzi.io/')) return kafkaTopicErrors(obj).map((e) => `${where}: ${e}`);
   if (obj.apiVersion.startsWith('gateway.networking.k8s.io/')) return httpRouteErrors(obj).map((e) => `${where}: ${e}`);
+  if (obj.apiVersion.startsWith('monitoring.coreos.com/')) return monitoringErrors(obj).map((e) => `${where}: ${e}`);
   let Model: new (data: unknown) => { validate(): void };
   try {
     const mod = (await import(`kubernetes-models/${obj.apiVersion}/${obj.kind}`)) as Record<string, unknown>;
@@ -92,5 +94,37 @@ export function httpRouteErrors(obj: K8sObject): string[] {
       if (!Number.isInteger(b['port']) || (b['port'] as number) < 1 || (b['port'] as number) > 65535) errors.push(`spec.rules[${i}].backendRefs[${j}].port must be a port number`);
     });
   });
+  return errors;
+}
+
+/** The parts of the Prometheus Operator's ServiceMonitor and PrometheusRule (monitoring.coreos.com/v1) this project uses. */
+export function monitoringErrors(obj: K8sObject): string[] {
+  const errors: string[] = [];
+  if (obj.apiVersion !== 'monitoring.coreos.com/v1') errors.push(`apiVersion must be monitoring.coreos.com/v1, got ${obj.apiVersion}`);
+  const name = obj.metadata?.name;
+  if (typeof name !== 'string' || name.length > 253 || !DNS_SUBDOMAIN.test(name)) errors.push(`metadata.name ${name} is not a DNS subdomain`);
+  const spec = obj['spec'] as Record<string, any> | undefined;
+  if (!spec || typeof spec !== 'object') return [...errors, 'spec is required'];
+  if (obj.kind === 'ServiceMonitor') {
+    if (!spec['selector'] || typeof spec['selector'] !== 'object') errors.push('spec.selector is required');
+    const endpoints = spec['endpoints'];
+    if (!Array.isArray(endpoints) || endpoints.length === 0) errors.push('spec.endpoints must list at least one endpoint');
+    else endpoints.forEach((e: Record<string, unknown>, i: number) => { if (typeof e['port'] !== 'string') errors.push(`spec.endpoints[${i}].port must name a Service port`); });
+  } else if (obj.kind === 'PrometheusRule') {
+    const groups = spec['groups'];
+    if (!Array.isArray(groups) || groups.length === 0) return [...errors, 'spec.groups must list at least one group'];
+    const names = new Set<string>();
+    groups.forEach((g: Record<string, any>, i: number) => {
+      if (typeof g['name'] !== 'string' || names.has(g['name'])) errors.push(`spec.groups[${i}].name must be a unique name`);
+      names.add(g['name']);
+      ((g['rules'] ?? []) as Record<string, unknown>[]).forEach((r, j) => {
+        const kinds = ['alert', 'record'].filter((k) => typeof r[k] === 'string');
+        if (kinds.length !== 1) errors.push(`spec.groups[${i}].rules[${j}] must be an alert or a record`);
+        if (typeof r['expr'] !== 'string' || r['expr'] === '') errors.push(`spec.groups[${i}].rules[${j}].expr is required`);
+      });
+    });
+  } else {
+    errors.push(`kind ${obj.kind} is not one this project uses`);
+  }
   return errors;
 }
