@@ -1,6 +1,5 @@
 import type { DocumentProof, GetDocumentResponse, Job } from '@green-impact/proto/greenimpact/chain/v1/chain';
 import { documentProofSection } from './document-proof-section.js';
-import { blockPath } from './explorer-page.js';
 import { html, link, type Html } from './html.js';
 import { pdfLink, PDF_LINK_STYLE } from './pdf.js';
 
@@ -40,7 +39,7 @@ export function explorerLinks(job: Pick<Job, 'network' | 'txHash' | 'txUrl' | 'b
     return { tx: job.txUrl, ...(base && job.blockNumber !== undefined ? { block: `${base}/block/${job.blockNumber}` } : {}) };
   }
   // The gateway's own receipt and block pages.
-  return { tx: `/explorer/${encodeURIComponent(job.network)}/tx/${job.txHash}`, ...(job.blockNumber !== undefined ? { block: blockPath(job.network, job.blockNumber) } : {}) };
+  return { tx: `/explorer/${encodeURIComponent(job.network)}/tx/${job.txHash}`, ...(job.blockNumber !== undefined ? { block: `/explorer/${encodeURIComponent(job.network)}/block/${job.blockNumber}` } : {}) };
 }
 
 /** The panel itself: a landmark with a heading, the facts as a definition list, the verification status. */

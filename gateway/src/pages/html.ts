@@ -4,11 +4,11 @@
  * too) and the headers that keep it so. Escaping is the project's one escaper (shared/html.ts), re-exported
  * for the pages. Pure.
  */
-import { html, type Html } from '@green-impact/shared/html';
+import { html } from '@green-impact/shared/html';
 import { page } from '@green-impact/shared/page';
 
 export { escapeHtml, html, Html } from '@green-impact/shared/html';
-export { link, page } from '@green-impact/shared/page';
+export { link, page, row } from '@green-impact/shared/page';
 
 /**
  * The pages need nothing from anywhere: no script (but the claim page's own file, see pageHeaders), inline
@@ -37,10 +37,4 @@ export function pageHeaders(cache: string, options: { scripts?: boolean } = {}):
 export function errorPage(status: number, message: string): string {
   const title = status === 404 ? 'Not found' : status >= 500 ? 'Something went wrong' : 'That did not work';
   return page(title, html`<p class="error">${message}</p>`);
-}
-
-/** A row of a facts table; nothing when the value is empty. */
-export function row(label: string, value: unknown): Html {
-  if (value === undefined || value === null || value === '') return html``;
-  return html`<tr><th>${label}</th><td>${value}</td></tr>`;
 }

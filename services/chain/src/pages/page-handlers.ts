@@ -1,0 +1,89 @@
+import type { ChainServiceService } from '@green-impact/proto/greenimpact/chain/v1/chain';
+import { DomainError, InvalidArgumentError, NotFoundError } from '@green-impact/shared/errors';
+import type { UnaryHandlers } from '@green-impact/shared/grpc/server';
+import type { Logger } from '@green-impact/shared/logger';
+import type { NetworkRegistry } from '../networks/network-registry.js';
+import type { Nfts } from '../nfts/nfts.js';
+import { certificatePage, type ChainOwner } from './certificate-page.js';
+import { blockByNumber, ownerOf, relayCall, transactionKnown, transactionReceipt, type NodeRead } from './evm-reads.js';
+import { blockPage, pendingTransactionPage, receiptPage } from './explorer-page.js';
+import { NodeReadCache, type NodeReadSettings } from './node-read-cache.js';
+
+type Handlers = UnaryHandlers<typeof ChainServiceService>;
+
+export const HTML = 'text/html; charset=utf-8';
+/** What was read from the chain (a receipt, a block, a holder): a minute. */
+export const READ_NOW_CACHE = 'public, max-age=60';
+
+const NETWORK_NAME = /^[A-Za-z0-9._-]{1,64}$/;
+const TX_HASH = /^0x[0-9a-fA-F]{64}$/;
+/** Decimal, no sign or leading zeros, below 10^15: a block height any chain has, and exact as a number. */
+const BLOCK_NUMBER = /^(0|[1-9][0-9]{0,14})$/;
+
+/**
+ * The pages' chain reads: cached and joined (node-read-cache.ts), the rest through the network's relay on
+ * the pages' quota. One per service, shared by every page that reads the chain.
+ */
+export function pageNodeReads(networks: NetworkRegistry, settings: NodeReadSettings): NodeRead {
+  const cache = new NodeReadCache(settings);
+  return (network, method, params) => {
+    // Resolved first: an unknown network is the caller's mistake (INVALID_ARGUMENT), never a cached read.
+    const { network: chain } = networks.resolve(network);
+    return cache.read(network, method, params, () => relayCall(chain, network, method, params));
+  };
+}
+
+/** RenderExplorerPage: a transaction's or a block's page, for networks without an explorer. */
+export function explorerPageHandlers(read: NodeRead): Pick<Handlers, 'renderExplorerPage'> {
+  return {
+    async renderExplorerPage(req) {
+      const { network, txHash, blockNumber } = req;
+      const example = txHash ? 'tx/0x…' : 'block/12';
+      if (!NETWORK_NAME.test(network)) throw new InvalidArgumentError(`The path must name a network, such as /explorer/sepolia/${example}.`, { field: 'network' });
+      if ((txHash === '') === (blockNumber === '')) {
+        throw new InvalidArgumentError('An explorer page is of a transaction (tx_hash) or of a block (block_number): give exactly one.');
+      }
+      if (txHash) {
+        if (!TX_HASH.test(txHash)) throw new InvalidArgumentError('A transaction hash is 0x and 64 hex digits.', { field: 'tx_hash' });
+        const receipt = await transactionReceipt(read, network, txHash);
+        if (receipt) return rendered(receiptPage(network, receipt), READ_NOW_CACHE);
+        if (!(await transactionKnown(read, network, txHash))) throw new NotFoundError(`Network ${network} knows no transaction ${txHash}.`);
+        return rendered(pendingTransactionPage(network, txHash), 'no-cache');
+      }
+      if (!BLOCK_NUMBER.test(blockNumber)) throw new InvalidArgumentError('A block number is a whole number of at most 15 digits.', { field: 'block_number' });
+      const block = await blockByNumber(read, network, BigInt(blockNumber));
+      if (!block) throw new NotFoundError(`Network ${network} has no block ${blockNumber} yet.`);
+      return rendered(blockPage(network, block), READ_NOW_CACHE);
+    },
+  };
+}
+
+/** NFT guids are UUIDs (the service's); anything else names no certificate. */
+const GUID = /^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$/;
+
+/** RenderCertificatePage: an NFT's public landing page, its holder read from the chain now. */
+export function certificatePageHandlers(nfts: Nfts, read: NodeRead, log: Logger): Pick<Handlers, 'renderCertificatePage'> {
+  return {
+    async renderCertificatePage(req) {
+      if (!GUID.test(req.guid)) throw new NotFoundError(`No certificate ${req.guid.slice(0, 64)}.`);
+      // No caller: the public view (no e-mail recipient, no codes).
+      const nft = await nfts.get(undefined, { guid: req.guid });
+      let owner: ChainOwner | undefined;
+      if (nft.nftId && nft.contractAddress) {
+        try {
+          owner = { address: await ownerOf(read, nft.network, nft.contractAddress, nft.nftId) };
+        } catch (err) {
+          // The page still shows what the service recorded, and says that the chain could not be read.
+          log.warn({ err, network: nft.network }, 'ownerOf for a certificate page failed');
+          owner = { unreadable: err instanceof DomainError && err.code !== 'INTERNAL' ? err.message : 'no answer' };
+        }
+      }
+      return rendered(certificatePage(nft, owner), READ_NOW_CACHE);
+    },
+  };
+}
+
+/** A rendered page as the Render*Page methods answer it. */
+export function rendered(page: string, cacheControl: string): { content: Buffer; contentType: string; cacheControl: string } {
+  return { content: Buffer.from(page, 'utf8'), contentType: HTML, cacheControl };
+}
