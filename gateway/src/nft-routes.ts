@@ -1,17 +1,22 @@
 import express, { Router, type NextFunction, type Request, type RequestHandler, type Response } from 'express';
-import type { Nft } from '@green-impact/proto/greenimpact/chain/v1/chain';
+import type { Nft, RenderClaimPageRequest } from '@green-impact/proto/greenimpact/chain/v1/chain';
 import { InvalidArgumentError, NotAuthorizedError, NotFoundError, ResourceExhaustedError } from '@green-impact/shared/errors';
 import type { Logger } from '@green-impact/shared/logger';
 import { matchesEtag, param } from './chain-routes.js';
 import { chainClient, type GatewayClients } from './clients.js';
 import { describeError } from './http-errors.js';
 import { errorPage, pageHeaders } from './pages/html.js';
-import { CLAIM_SCRIPT, CLAIM_SCRIPT_PATH } from './pages/claim-script.js';
-import { claimAcceptedPage, claimPage, type ClaimForm } from './pages/nft-pages.js';
+import { CLAIM_SCRIPT, CLAIM_SCRIPT_PATH } from '@green-impact/shared/claim-script';
 import { locals, routeLabel } from './request-context.js';
 import { claim, claimFields, walletAddress } from './catalogue/chain/nfts.js';
-import { nftStatusName } from './catalogue/chain/nft-shapes.js';
 import { inputFromV1 } from './catalogue/parse.js';
+
+/** A page a chain service's Render*Page method answered. */
+interface RenderedPage {
+  content: Uint8Array;
+  contentType: string;
+  cacheControl: string;
+}
 
 export interface NftRoutesOptions {
   clients: GatewayClients;
@@ -24,8 +29,6 @@ export interface NftRoutesOptions {
 
 /** NFT guids are UUIDs (the service's); anything else names no certificate. */
 const GUID = /^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$/;
-/** Transfer codes are base64url; a query value of another shape is not one of ours and is dropped. */
-const CODE = /^[A-Za-z0-9_-]{1,128}$/;
 const FILES = { pdf: 'application/pdf', jpg: 'image/jpeg' } as const;
 /**
  * A certificate's bytes are stable (rendered from facts fixed at mint, dated by the block), but not
@@ -40,7 +43,8 @@ const CERTIFICATE_CACHE = 'public, max-age=86400';
  *   what was certified, the holder read from the chain now);
  * - `GET /claim?guid=#code=` and `POST /claim` — the claim form of an e-mailed NFT (ClaimNft; the receiver
  *   code is the credential, never logged or echoed; it comes in the link's fragment, which the page's
- *   script, `GET /claim/fill-code.js`, moves into the form; an older link's `&code=` is still read);
+ *   script, `GET /claim/fill-code.js`, moves into the form; an older link's `&code=` is still read); the
+ *   pages are rendered by the chain service (RenderClaimPage);
  * - `GET /explorer/<network>/tx/<hash>` and `GET /explorer/<network>/block/<number>` — a receipt page and
  *   a block page for networks without an explorer, rendered by the chain service (RenderExplorerPage),
  *   which reads the node itself with its reads cached (NODE_READ_CACHE_*) on the relay's pages quota.
@@ -125,22 +129,26 @@ export function nftRoutes(options: NftRoutesOptions): Router {
   }
 
   /** A page the chain service rendered, served as it is with the page headers and the freshness it gave. */
-  const serve = (res: Response, page: { content: Uint8Array; contentType: string; cacheControl: string }): void => {
-    res.status(200).set({ ...pageHeaders(page.cacheControl), 'Content-Type': page.contentType }).send(Buffer.from(page.content));
+  const serve = (res: Response, page: RenderedPage, headers: { scripts?: boolean } = {}, status = 200): void => {
+    res.status(status).set({ ...pageHeaders(page.cacheControl, headers), 'Content-Type': page.contentType }).send(Buffer.from(page.content));
   };
 
   const landing = pageRoute(async (req, res) => {
     serve(res, await chainClient(options.clients).renderCertificatePage({ guid: param(req, 'file') }, { requestId: locals(res).requestId }));
   });
 
+  /** The claim pages, rendered by the chain service (RenderClaimPage); the form's page loads the claim script. */
+  const claimPageOf = (res: Response, asked: Partial<RenderClaimPageRequest>) =>
+    chainClient(options.clients).renderClaimPage({ guid: '', receiverCode: '', address: '', refusal: '', transferJobId: '', ...asked }, { requestId: locals(res).requestId });
+
   router.get(
     '/claim',
     routeLabel('/claim'),
     limitPage,
     pageRoute(async (req, res) => {
-      const form = claimQuery(req);
-      const nft = form.guid ? await publicNft(form.guid, res) : undefined;
-      res.status(200).set(pageHeaders('no-store', { scripts: true })).send(claimPage(nft, form));
+      const query = (name: string) => (typeof req.query[name] === 'string' ? (req.query[name] as string).trim() : '');
+      // The link's guid, and the code of a link sent before codes moved to the fragment.
+      serve(res, await claimPageOf(res, { guid: query('guid'), receiverCode: query('code') }), { scripts: true });
     }),
   );
 
@@ -162,24 +170,25 @@ export function nftRoutes(options: NftRoutesOptions): Router {
       next();
     },
     formBody,
-    async (req, res) => {
+    pageRoute(async (req, res) => {
       const body = (typeof req.body === 'object' && req.body !== null ? req.body : {}) as Record<string, unknown>;
       const text = (v: unknown) => (typeof v === 'string' ? v.trim() : undefined);
-      const form: ClaimForm = { guid: text(body['guid']), code: text(body['code']), address: text(body['address']) };
+      const form = { guid: text(body['guid']), code: text(body['code']), address: text(body['address']) };
+      let accepted: Partial<RenderClaimPageRequest>;
       try {
         refuseCrossSite(req, options.publicBaseUrl);
         // The declared claim of /v1/call (the same echo: the code never goes into a job); refusals name the form's fields.
         const input = inputFromV1(claimFields, { receiverCode: form.code, address: form.address, guid: form.guid });
         const claimed = await claim.call(input, { requestId: locals(res).requestId, clients: options.clients });
-        const guid = input.guid ?? claimed.job?.nftGuid;
-        res.status(200).set(pageHeaders('no-store')).send(claimAcceptedPage(claimed.jobId, walletAddress(input.address), guid));
+        accepted = { transferJobId: claimed.jobId, address: walletAddress(input.address), guid: input.guid ?? claimed.job?.nftGuid ?? '' };
       } catch (err) {
         const { status, body: error } = described(formLabelled(err), res);
-        const nft = form.guid && GUID.test(form.guid) ? await publicNft(form.guid, res).catch(() => undefined) : undefined;
-        const waiting = nft && nftStatusName(nft.status) === 'emailed' ? nft : undefined;
-        res.status(status).set(pageHeaders('no-store', { scripts: true })).send(claimPage(waiting, { ...form, code: form.code && CODE.test(form.code) ? form.code : undefined, error: error.message }));
+        const again = await claimPageOf(res, { guid: form.guid ?? '', receiverCode: form.code ?? '', address: form.address ?? '', refusal: error.message });
+        serve(res, again, { scripts: true }, status);
+        return;
       }
-    },
+      serve(res, await claimPageOf(res, accepted));
+    }),
   );
 
   const explorerPage = (txHash: string, blockNumber: string) =>
@@ -191,13 +200,6 @@ export function nftRoutes(options: NftRoutesOptions): Router {
   router.get('/explorer/:network/block/:number', routeLabel('/explorer/:network/block/:number'), limitPage, explorerPage('', 'number'));
 
   return router;
-}
-
-/** The claim link's query: a guid, and the code of a link sent before codes moved to the fragment; of the right shapes, else nothing. */
-function claimQuery(req: Request): ClaimForm {
-  const value = (name: string) => (typeof req.query[name] === 'string' ? (req.query[name] as string).trim() : undefined);
-  const [guid, code] = [value('guid'), value('code')];
-  return { guid: guid && GUID.test(guid) ? guid : undefined, code: code && CODE.test(code) ? code : undefined };
 }
 
 /**

@@ -19,7 +19,7 @@ export const PAGE_CSP = "default-src 'none'; style-src 'unsafe-inline'; img-src 
 
 /**
  * Headers of every page; `cache` is the page's own Cache-Control. `scripts`: the page loads scripts from
- * this gateway (the claim page's, claim-script.ts) and nothing else, never inline.
+ * this gateway (the claim page's, shared/claim-script.ts) and nothing else, never inline.
  */
 export function pageHeaders(cache: string, options: { scripts?: boolean } = {}): Record<string, string> {
   return {

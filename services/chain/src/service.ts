@@ -12,7 +12,7 @@ import { FolderContentStore, type ContentStore } from './content/content-store.j
 import { DatabaseContentStore } from './content/database-content-store.js';
 import { Documents } from './documents/documents.js';
 import { chainHandlers } from './handlers.js';
-import { certificatePageHandlers, explorerPageHandlers, pageNodeReads } from './pages/page-handlers.js';
+import { certificatePageHandlers, claimPageHandlers, explorerPageHandlers, pageNodeReads } from './pages/page-handlers.js';
 import { DEFAULT_NODE_READS, type NodeReadSettings } from './pages/node-read-cache.js';
 import { chainEntities } from './jobs/entities.js';
 import { JobStore } from './jobs/job-store.js';
@@ -168,6 +168,7 @@ export async function createChainService(opts: ChainServiceOptions): Promise<Cha
         ...chainHandlers({ ds, jobs, documents, keyValue, networks, content: access, nfts: nftModule.nfts, nftTransfers: nftModule.transfers }),
         ...explorerPageHandlers(pageReads),
         ...certificatePageHandlers(nftModule.nfts, pageReads, log.child({ component: 'pages' })),
+        ...claimPageHandlers(nftModule.nfts),
       },
       log,
     );

@@ -4,7 +4,8 @@ import type { UnaryHandlers } from '@green-impact/shared/grpc/server';
 import type { Logger } from '@green-impact/shared/logger';
 import type { NetworkRegistry } from '../networks/network-registry.js';
 import type { Nfts } from '../nfts/nfts.js';
-import { certificatePage, type ChainOwner } from './certificate-page.js';
+import { certificatePage, nftStatusName, type ChainOwner } from './certificate-page.js';
+import { claimAcceptedPage, claimPage } from './claim-pages.js';
 import { blockByNumber, ownerOf, relayCall, transactionKnown, transactionReceipt, type NodeRead } from './evm-reads.js';
 import { blockPage, pendingTransactionPage, receiptPage } from './explorer-page.js';
 import { NodeReadCache, type NodeReadSettings } from './node-read-cache.js';
@@ -79,6 +80,26 @@ export function certificatePageHandlers(nfts: Nfts, read: NodeRead, log: Logger)
         }
       }
       return rendered(certificatePage(nft, owner), READ_NOW_CACHE);
+    },
+  };
+}
+
+/** Transfer codes are base64url; a value of another shape is not one of ours and is dropped. */
+const CODE = /^[A-Za-z0-9_-]{1,128}$/;
+
+/** RenderClaimPage: the claim form of an e-mailed NFT, again with a refusal, or the accepted claim's page. */
+export function claimPageHandlers(nfts: Nfts): Pick<Handlers, 'renderClaimPage'> {
+  const publicNft = (guid: string) => nfts.get(undefined, { guid });
+  return {
+    async renderClaimPage(req) {
+      const guid = GUID.test(req.guid) ? req.guid : undefined;
+      if (req.transferJobId) return rendered(claimAcceptedPage(req.transferJobId, req.address, guid), 'no-store');
+      const form = { guid, code: CODE.test(req.receiverCode) ? req.receiverCode : undefined, address: req.address || undefined };
+      if (!req.refusal) return rendered(claimPage(guid ? await publicNft(guid) : undefined, form), 'no-store');
+      // After a refusal: the form again, with the NFT only while it still waits for its claim.
+      const nft = guid ? await publicNft(guid).catch(() => undefined) : undefined;
+      const waiting = nft && nftStatusName(nft.status) === 'emailed' ? nft : undefined;
+      return rendered(claimPage(waiting, { ...form, error: req.refusal }), 'no-store');
     },
   };
 }

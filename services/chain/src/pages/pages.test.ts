@@ -2,10 +2,11 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { NftStatus, type Nft } from '@green-impact/proto/greenimpact/chain/v1/chain';
 import { certificatePage } from './certificate-page.js';
+import { claimPage } from './claim-pages.js';
 import { addressOfWord, ownerOfCalldata, quantity } from './evm-reads.js';
 import { formatUnits, receiptPage } from './explorer-page.js';
 
-/** The chain service's page renderers (pure): the explorer and certificate pages the gateway serves. */
+/** The chain service's page renderers (pure): the explorer, certificate and claim pages the gateway serves. */
 
 const EVIL = `<script>alert("x")</script>&'`;
 const nft: Nft = {
@@ -63,4 +64,15 @@ test('the receipt page names an ERC-721 Transfer', () => {
   assert.match(out, /Transfer<\/strong> of token 42 minted to <span class="mono">0xabab/);
   assert.match(out, /0.00005 \(native coin of sepolia\)/);
   assert.match(out, /1 gwei/);
+});
+
+test('the claim page: the code in a hidden field, escaped; an NFT not waiting for a claim has no form', () => {
+  const out = claimPage(nft, { guid: nft.guid, code: `"><script>`, address: EVIL, error: EVIL });
+  assert.match(out, /<input type="hidden" name="code" value="&quot;&gt;&lt;script&gt;">/);
+  assert.doesNotMatch(out, /<script>/);
+  assert.match(out, /<form method="post" action="claim">/);
+  assert.match(claimPage(undefined, {}), /<input type="text" id="code" name="code" required/);
+  const done = claimPage({ ...nft, status: NftStatus.NFT_STATUS_TRANSFERRED }, { code: 'c' });
+  assert.doesNotMatch(done, /<form/);
+  assert.match(done, /not waiting to be claimed: it is transferred/);
 });

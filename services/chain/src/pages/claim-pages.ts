@@ -1,20 +1,14 @@
 import type { Nft } from '@green-impact/proto/greenimpact/chain/v1/chain';
-import { nftStatusName } from '../catalogue/chain/nft-shapes.js';
-import { CLAIM_SCRIPT_PATH } from './claim-script.js';
-import { html, link, page, row } from './html.js';
+import { CLAIM_SCRIPT_PATH } from '@green-impact/shared/claim-script';
+import { html } from '@green-impact/shared/html';
+import { link, page, row } from '@green-impact/shared/page';
+import { nftStatusName, STATUS_TEXT } from './certificate-page.js';
 
 /**
- * The claim pages (pure renderers; nft-routes.ts reads the data): the claim form and its answer. Links are relative, so the pages work behind any base URL or path prefix; the one
- * picture is the NFT's image from this gateway's /ipfs.
+ * The claim pages the gateway serves at /claim (pure renderers; RenderClaimPage, page-handlers.ts, reads
+ * the data): the claim form and its answer. Links are relative, so the pages work behind any base URL or
+ * path prefix; the one picture is the NFT's image from the gateway's /ipfs.
  */
-
-const STATUS_TEXT: Record<string, string> = {
-  minting: 'being minted',
-  created: 'minted; held by the service',
-  transferring: 'being transferred',
-  transferred: 'transferred',
-  emailed: 'sent by e-mail; waiting to be claimed',
-};
 
 /** What the claim form is filled with (what was posted; the code of an old link's query). */
 export interface ClaimForm {
