@@ -11,8 +11,8 @@ import { ContentAccess } from './content/content-access.js';
 import { FolderContentStore, type ContentStore } from './content/content-store.js';
 import { DatabaseContentStore } from './content/database-content-store.js';
 import { Documents } from './documents/documents.js';
-import { chainHandlers } from './handlers.js';
-import { certificatePageHandlers, claimPageHandlers, explorerPageHandlers, pageNodeReads } from './pages/page-handlers.js';
+import { chainHandlers, jobView } from './handlers.js';
+import { certificatePageHandlers, claimPageHandlers, documentPageHandlers, explorerPageHandlers, pageNodeReads } from './pages/page-handlers.js';
 import { DEFAULT_NODE_READS, type NodeReadSettings } from './pages/node-read-cache.js';
 import { chainEntities } from './jobs/entities.js';
 import { JobStore } from './jobs/job-store.js';
@@ -169,6 +169,7 @@ export async function createChainService(opts: ChainServiceOptions): Promise<Cha
         ...explorerPageHandlers(pageReads),
         ...certificatePageHandlers(nftModule.nfts, pageReads, log.child({ component: 'pages' })),
         ...claimPageHandlers(nftModule.nfts),
+        ...documentPageHandlers(documents, jobView(networks)),
       },
       log,
     );

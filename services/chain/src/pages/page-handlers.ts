@@ -1,8 +1,14 @@
 import type { ChainServiceService } from '@green-impact/proto/greenimpact/chain/v1/chain';
-import { DomainError, InvalidArgumentError, NotFoundError } from '@green-impact/shared/errors';
+import { DocumentKind, type Job } from '@green-impact/proto/greenimpact/chain/v1/chain';
+import { DomainError, FailedPreconditionError, InvalidArgumentError, NotFoundError } from '@green-impact/shared/errors';
+import { requireCaller } from '@green-impact/shared/caller';
 import type { UnaryHandlers } from '@green-impact/shared/grpc/server';
 import type { Logger } from '@green-impact/shared/logger';
+import type { Documents } from '../documents/documents.js';
+import type { JobRow } from '../jobs/entities.js';
+import { DOCUMENT_KINDS } from '../jobs/job-types.js';
 import type { NetworkRegistry } from '../networks/network-registry.js';
+import { anchoringPanel, withAnchoring } from './anchoring.js';
 import type { Nfts } from '../nfts/nfts.js';
 import { certificatePage, nftStatusName, type ChainOwner } from './certificate-page.js';
 import { claimAcceptedPage, claimPage } from './claim-pages.js';
@@ -100,6 +106,43 @@ export function claimPageHandlers(nfts: Nfts): Pick<Handlers, 'renderClaimPage'>
       const nft = guid ? await publicNft(guid).catch(() => undefined) : undefined;
       const waiting = nft && nftStatusName(nft.status) === 'emailed' ? nft : undefined;
       return rendered(claimPage(waiting, { ...form, error: req.refusal }), 'no-store');
+    },
+  };
+}
+
+/** The kinds of documents written as HTML pages. */
+const HTML_KINDS: ReadonlySet<DocumentKind> = new Set(Object.entries(DOCUMENT_KINDS).filter(([name]) => name.endsWith('_html')).map(([, kind]) => kind));
+
+/**
+ * RenderDocumentPage: a written HTML document, verified against its anchor now (Documents.read, as
+ * GetDocument), with its anchoring facts around it (anchoring.ts), or its bytes alone.
+ */
+export function documentPageHandlers(documents: Documents, view: (row: JobRow) => Job): Pick<Handlers, 'renderDocumentPage'> {
+  return {
+    async renderDocumentPage(req, ctx) {
+      // With link_epoch and no caller: a signed link the gateway has checked (Documents.readByLink).
+      const { jobRow, ...doc } = req.linkEpoch !== undefined && !ctx.caller
+        ? await documents.readByLink(req.jobId, req.linkEpoch)
+        : await documents.read(requireCaller(ctx.caller), req.jobId);
+      const job = view(jobRow);
+      if (!HTML_KINDS.has(doc.kind)) throw new NotFoundError(`Job ${job.id} has no HTML document: it holds a JSON document.`);
+      if (!doc.verified && (doc.unverifiedReason === 'contract not trusted' || doc.unverifiedReason === 'writer not trusted')) {
+        throw new FailedPreconditionError(
+          `The document of job ${job.id} is not verified: ${doc.unverifiedReason} (its proof names ${doc.proof?.contract || 'a contract'} on network ${job.network}, not this deployment's trust anchor): it is not served.`,
+        );
+      }
+      if (!doc.verified) {
+        throw new FailedPreconditionError(
+          `The document of job ${job.id} does not match its anchor on network ${job.network} (content sha256 ${doc.sha256 || 'unknown'}, anchored ${doc.anchoredSha256 || 'unknown'}): it is not served.`,
+        );
+      }
+      const answer = { contentType: doc.contentType || HTML, cid: doc.cid, sha256: doc.sha256, jobId: job.id };
+      if (req.raw) return { ...answer, content: Buffer.from(doc.content) };
+      const panel = anchoringPanel({
+        job, cid: doc.cid, sha256: doc.sha256, anchoredSha256: doc.anchoredSha256, checkedAt: new Date(), rawUrl: req.rawUrl,
+        proof: doc.proof, chainReadAt: doc.chainReadAt || undefined, pdfUrl: req.pdfUrl || undefined,
+      });
+      return { ...answer, content: Buffer.from(withAnchoring(Buffer.from(doc.content).toString('utf8'), panel), 'utf8') };
     },
   };
 }

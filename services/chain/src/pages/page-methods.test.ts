@@ -1,6 +1,6 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { JobStatus, type Nft } from '@green-impact/proto/greenimpact/chain/v1/chain';
+import { DocumentKind, JobStatus, type Nft } from '@green-impact/proto/greenimpact/chain/v1/chain';
 import { metricsRegistry } from '@green-impact/shared/metrics';
 import { skipReason, testDatabases } from '@green-impact/testing/shared/databases';
 import { rejectsWith, startChainHarness, waitForJob, type ChainHarness } from '@green-impact/testing/chain/harness';
@@ -17,8 +17,8 @@ const UNKNOWN = '00000000-0000-4000-8000-000000000000';
 
 /**
  * The pages the chain service renders for the gateway, over real gRPC on its embedded sepolia: explorer
- * (a mined mint's receipt and block), an NFT's certificate landing page (its holder read from the chain)
- * and the claim pages; their rules refused as INVALID_ARGUMENT / NOT_FOUND. PGlite and PostgreSQL.
+ * (a mined mint's receipt and block), an NFT's certificate landing page (its holder read from the chain),
+ * the claim pages and a written document's page with its anchoring facts; their rules refused as INVALID_ARGUMENT / NOT_FOUND. PGlite and PostgreSQL.
  */
 for (const db of testDatabases) {
   describe(`Render*Page on ${db.name}`, { skip: await skipReason(db), timeout: 120_000 }, () => {
@@ -88,6 +88,24 @@ for (const db of testDatabases) {
       assert.match(accepted, /Your claim was accepted/);
       assert.match(accepted, new RegExp(`href="certificates/${nft.guid}"`));
       await rejectsWith(h.client.renderClaimPage({ guid: UNKNOWN, receiverCode: '', address: '', refusal: '', transferJobId: '' }, {}), 'NOT_FOUND');
+    });
+
+    it("renders a written HTML document verified now, with its anchoring facts or alone, to its account or a signed link's epoch", async () => {
+      const content = Buffer.from('<!doctype html><html><head><title>R</title></head><body><main>report</main></body></html>');
+      const { job } = await h.client.submitDocument({ kind: DocumentKind.DOCUMENT_KIND_FRAMEWORK_HTML, network: 'sepolia', content, contentType: 'text/html; charset=utf-8', frameworkIdentifier: 'FW-P' }, { caller: h.alice });
+      await waitForJob(h.client, h.alice, job!.id);
+      const ask = { jobId: job!.id, raw: false, rawUrl: `/jobs/${job!.id}.html?raw=1`, pdfUrl: `/jobs/${job!.id}.pdf` };
+      const page = await h.client.renderDocumentPage(ask, { caller: h.alice });
+      const { cid, sha256, linkEpoch } = await h.client.getDocument({ jobId: job!.id }, { caller: h.alice });
+      assert.deepEqual([page.contentType, page.cid, page.sha256, page.jobId], ['text/html; charset=utf-8', cid, sha256, job!.id]);
+      assert.match(text(page), /<body>\n<aside class="anchoring"[^]*<\/aside><main>report<\/main>/);
+      assert.ok(text(page).includes(`<a href="/jobs/${job!.id}.pdf">Download PDF</a>`));
+      assert.ok(text(page).includes(`<span class="mono">${sha256}</span>`));
+      const raw = await h.client.renderDocumentPage({ ...ask, raw: true }, { caller: h.alice });
+      assert.deepEqual(Buffer.from(raw.content), content, 'the anchored bytes exactly');
+      assert.match(text(await h.client.renderDocumentPage({ ...ask, linkEpoch }, {})), /Anchored on the blockchain/);
+      await rejectsWith(h.client.renderDocumentPage(ask, { caller: h.bob }), 'NOT_FOUND');
+      await rejectsWith(h.client.renderDocumentPage({ ...ask, linkEpoch: linkEpoch + 1 }, {}), 'NOT_FOUND');
     });
   });
 }

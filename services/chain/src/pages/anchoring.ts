@@ -1,13 +1,14 @@
-import type { DocumentProof, GetDocumentResponse, Job } from '@green-impact/proto/greenimpact/chain/v1/chain';
+import type { DocumentProof, Job } from '@green-impact/proto/greenimpact/chain/v1/chain';
+import { html, type Html } from '@green-impact/shared/html';
+import { link, pdfLink, PDF_LINK_STYLE } from '@green-impact/shared/page';
 import { documentProofSection } from './document-proof-section.js';
-import { html, link, type Html } from './html.js';
-import { pdfLink, PDF_LINK_STYLE } from './pdf.js';
+import { blockPath } from './explorer-page.js';
 
 /**
- * The anchoring facts of a served document (GET /jobs/<job_id>.html): on which network, in which
- * transaction and block the document's hash is anchored, the hash, and that the content verified against
- * the chain when it was served. They are only known after the write, so they cannot be part of the
- * anchored bytes: the gateway shows them *around* the document, in an `<aside>` put right after `<body>`,
+ * The anchoring facts of a served document (GET /jobs/<job_id>.html, RenderDocumentPage): on which network,
+ * in which transaction and block the document's hash is anchored, the hash, and that the content verified
+ * against the chain when it was served. They are only known after the write, so they cannot be part of the
+ * anchored bytes: the page shows them *around* the document, in an `<aside>` put right after `<body>`,
  * and leaves every byte of the document as it is (the bytes alone, whose SHA-256 the panel shows, are
  * served at the same address with `raw=1`). Pure.
  */
@@ -39,7 +40,7 @@ export function explorerLinks(job: Pick<Job, 'network' | 'txHash' | 'txUrl' | 'b
     return { tx: job.txUrl, ...(base && job.blockNumber !== undefined ? { block: `${base}/block/${job.blockNumber}` } : {}) };
   }
   // The gateway's own receipt and block pages.
-  return { tx: `/explorer/${encodeURIComponent(job.network)}/tx/${job.txHash}`, ...(job.blockNumber !== undefined ? { block: `/explorer/${encodeURIComponent(job.network)}/block/${job.blockNumber}` } : {}) };
+  return { tx: `/explorer/${encodeURIComponent(job.network)}/tx/${job.txHash}`, ...(job.blockNumber !== undefined ? { block: blockPath(job.network, job.blockNumber) } : {}) };
 }
 
 /** The panel itself: a landmark with a heading, the facts as a definition list, the verification status. */
@@ -118,9 +119,4 @@ export function withAnchoring(document: string, panel: Html): string {
   if (!body) return `${headEnd ? '' : style}\n${panel.text}\n${withStyle}`;
   const at = body.index + body[0].length;
   return `${withStyle.slice(0, at)}\n${panel.text}${withStyle.slice(at)}`;
-}
-
-/** GetDocument's answer as facts of the panel. */
-export function anchoringFacts(doc: GetDocumentResponse & { job: Job }, checkedAt: Date, rawUrl: string): AnchoringFacts {
-  return { job: doc.job, cid: doc.cid, sha256: doc.sha256, anchoredSha256: doc.anchoredSha256, checkedAt, rawUrl, proof: doc.proof, chainReadAt: doc.chainReadAt || undefined };
 }
