@@ -1,14 +1,12 @@
 /**
- * What every public HTML page of the gateway shares (certificates, claim, explorer): one self-contained page
- * shell (inline style, no inline script, no external asset; shared/page.ts, which the services' pages use
- * too) and the headers that keep it so. Escaping is the project's one escaper (shared/html.ts), re-exported
- * for the pages. Pure.
+ * What every HTML page the gateway serves shares (certificates, claim, explorer: rendered by the chain
+ * service in the shell of shared/page.ts): the headers that keep it self-contained, and the gateway's own
+ * error page in the same shell. Escaping is the project's one escaper (shared/html.ts). Pure.
  */
 import { html } from '@green-impact/shared/html';
 import { page } from '@green-impact/shared/page';
 
-export { escapeHtml, html, Html } from '@green-impact/shared/html';
-export { link, page, row } from '@green-impact/shared/page';
+export { escapeHtml } from '@green-impact/shared/html';
 
 /**
  * The pages need nothing from anywhere: no script (but the claim page's own file, see pageHeaders), inline

@@ -1,6 +1,9 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { escapeHtml, html, link, page } from './html.js';
+import { escapeHtml, html } from './html.js';
+import { link, page } from './page.js';
+
+/** The page shell every service's page uses: what it interpolates is escaped, its links are http(s) or relative. */
 
 const EVIL = `<script>alert("x")</script>&'`;
 
