@@ -1,15 +1,14 @@
 import { NETWORK_NAME } from '@green-impact/proto/rules';
 import express, { Router, type Request, type RequestHandler, type Response } from 'express';
-import type { GetDocumentResponse } from '@green-impact/proto/greenimpact/chain/v1/chain';
-import { InvalidArgumentError, NotFoundError } from '@green-impact/shared/errors';
+import type { RenderDocumentPageRequest } from '@green-impact/proto/greenimpact/chain/v1/chain';
+import type { Caller } from '@green-impact/shared/caller';
+import { InvalidArgumentError } from '@green-impact/shared/errors';
 import { API_KEY_HEADER, type Authenticate } from './auth.js';
-import { chainClient, type GatewayClients } from './clients.js';
+import { chainClient, type ChainClient, type GatewayClients } from './clients.js';
 import { DocumentLinks } from './document-links.js';
-import { anchoringFacts, anchoringPanel, withAnchoring } from './pages/anchoring.js';
 import { noRenderer, pageFormat, pdfHref, sendPdf, type PrintPdf } from './pages/pdf.js';
 import { asPages, openLink } from './pages/signed-link-pages.js';
 import { locals, routeLabel } from './request-context.js';
-import { documentKindParts, requireVerifiedDocument } from './catalogue/chain/job-shapes.js';
 
 export interface ChainRoutesOptions {
   authenticate: Authenticate;
@@ -34,8 +33,8 @@ const PRIVATE = 'private, no-cache';
 
 /**
  * The HTTP face of the chain service besides /v1/call and GraphQL:
- * - `GET /jobs/<job_id>.html` — a written HTML document, served only after ChainService.GetDocument
- *   verified it against its anchor on the chain now: to the account's X-Api-Key, or without any header
+ * - `GET /jobs/<job_id>.html` — a written HTML document, rendered by ChainService.RenderDocumentPage (with
+ *   its anchoring facts around it) only after it verified it against its anchor on the chain now: to the account's X-Api-Key, or without any header
  *   through a signed link (`?v=…&exp=…&sig=…`, document-links.ts) as getHtml*FromBlockchain hands out.
  *   `GET /jobs/<job_id>.pdf` (or `.html?format=pdf`) is the same page printed, authorized the same way.
  * - `GET /ipfs/<cid>` — content of the content-addressed store: public content to anyone; documents of
@@ -57,8 +56,7 @@ export function chainRoutes(options: ChainRoutesOptions): Router {
     const view = pageView(req, asked.pdf, options.printPdf);
     const { requestId } = locals(res);
     const { caller } = await options.authenticate(req.header(API_KEY_HEADER), requestId, locals(res).clientAddress);
-    const doc = await chainClient(options.clients).getDocument({ jobId }, { caller, requestId });
-    await sendPage(res, doc, jobId, PRIVATE, view);
+    await sendPage(chainClient(options.clients), res, { jobId }, caller, PRIVATE, view);
   });
 
   /**
@@ -69,9 +67,8 @@ export function chainRoutes(options: ChainRoutesOptions): Router {
     await asPages(res, async () => {
       const view = viewOf();
       const link = openLink(options.documentLinks.check(jobId, query), `No such job ${jobId.slice(0, 64)}.`);
-      const doc = await chainClient(options.clients).getDocument({ jobId, linkEpoch: link.linkEpoch }, { requestId: locals(res).requestId });
       // Never stored: a revoked link must stop opening, also from the browser's cache.
-      await sendPage(res, doc, jobId, 'private, no-store', view);
+      await sendPage(chainClient(options.clients), res, { jobId, linkEpoch: link.linkEpoch }, undefined, 'private, no-store', view);
     });
   }
 
@@ -143,23 +140,21 @@ function pageView(req: Request, pdf: boolean, printPdf: PrintPdf | undefined): P
 }
 
 /**
- * A verified HTML document page: the document as written, with the anchoring facts around it unless the
- * bytes alone were asked for; anything else about the job stays out of the answer.
+ * A verified HTML document page as the chain service rendered it (the anchoring facts around the document
+ * unless the bytes alone were asked for), with the headers that keep it self-contained and private.
  */
-async function sendPage(res: Response, doc: GetDocumentResponse, jobId: string, cache: string, view: PageView): Promise<void> {
-  const parts = documentKindParts(doc.kind);
-  if (parts?.format !== 'html') {
-    throw new NotFoundError(`Job ${doc.job?.id ?? jobId} has no HTML document${parts ? ': it holds a JSON document' : ''}.`);
-  }
-  const verified = requireVerifiedDocument(doc, { family: parts.family, format: 'html' });
-  const document = Buffer.from(verified.content).toString('utf8');
+async function sendPage(client: ChainClient, res: Response, asked: Pick<RenderDocumentPageRequest, 'jobId' | 'linkEpoch'>, caller: Caller | undefined, cache: string, view: PageView): Promise<void> {
+  const page = await client.renderDocumentPage(
+    // The page printed to PDF carries no link to itself.
+    { ...asked, raw: view.raw, rawUrl: view.rawUrl, pdfUrl: view.print ? '' : (view.pdfUrl ?? '') },
+    { caller, requestId: locals(res).requestId },
+  );
   if (view.print) {
-    const panel = anchoringPanel(anchoringFacts(verified, new Date(), view.rawUrl));
-    await sendPdf(res, view.print, withAnchoring(document, panel), `${verified.job.id || jobId}.pdf`, cache);
+    await sendPdf(res, view.print, Buffer.from(page.content).toString('utf8'), `${page.jobId || asked.jobId}.pdf`, cache);
     return;
   }
   // setHeader, not res.set: express would append a charset to the stored content type.
-  res.setHeader('Content-Type', verified.contentType || 'text/html; charset=utf-8');
+  res.setHeader('Content-Type', page.contentType);
   res.set({
     // Verified per request and private to the account or the link's holder.
     'Cache-Control': cache,
@@ -168,16 +163,12 @@ async function sendPage(res: Response, doc: GetDocumentResponse, jobId: string, 
     // A link's signature must not travel on to wherever the page's own links lead.
     'Referrer-Policy': 'no-referrer',
     'X-Robots-Tag': 'noindex',
-    'X-Document-Cid': verified.cid,
-    'X-Document-Sha256': verified.sha256,
+    'X-Document-Cid': page.cid,
+    'X-Document-Sha256': page.sha256,
   });
-  if (view.raw) {
-    res.status(200).set('ETag', `"${verified.cid}"`).send(Buffer.from(verified.content));
-    return;
-  }
-  // The answer carries the time of this verification: its ETag is not the bytes' CID.
-  const panel = anchoringPanel({ ...anchoringFacts(verified, new Date(), view.rawUrl), pdfUrl: view.pdfUrl });
-  res.status(200).send(Buffer.from(withAnchoring(document, panel)));
+  // The bytes alone are the CID's; the page carries the time of this verification, so no ETag.
+  if (view.raw) res.set('ETag', `"${page.cid}"`);
+  res.status(200).send(Buffer.from(page.content));
 }
 
 /** A named path parameter as one string ('' when absent; only wildcards give arrays). */

@@ -32,7 +32,6 @@ test('defaults', () => {
       redisPrefix: 'green-impact:rate-limit:',
     },
     backendCalls: { perRequest: 8, perCaller: { limit: 16, maxQueue: 64, maxWaitMs: 250 } },
-    nodeReads: { ttlMs: 10_000, minedTtlMs: 3_600_000, maxEntries: 10_000 },
   });
 });
 

@@ -4,7 +4,6 @@ import { ConfigError, envReader, type Env, type EnvReader } from '@green-impact/
 import type { AuthCacheSettings } from './auth-cache.js';
 import { loadOidcIssuers, type OidcIssuer } from './oidc/issuers.js';
 import type { CacheSettings } from './lru-cache.js';
-import type { NodeReadSettings } from './pages/node-read-cache.js';
 import { DEFAULT_LINK_TTL_SECONDS, MAX_LINK_TTL_SECONDS, MIN_SECRET_LENGTH, type DocumentLinkSettings } from './document-links.js';
 import type { ReferenceCacheSettings } from './reference-cache.js';
 import type { BackendCallSettings } from './backend-calls.js';
@@ -95,8 +94,6 @@ export interface GatewayLimits {
   rateLimit: RateLimitSettings;
   /** Shares of the backend calls per request and per account (backend-calls.ts, BACKEND_CALLS_*). */
   backendCalls: BackendCallSettings;
-  /** The cache of the anonymous pages' chain reads (NODE_READ_CACHE_*), which spares the relay's quota. */
-  nodeReads: NodeReadSettings;
 }
 
 
@@ -220,11 +217,6 @@ export function loadGatewayLimits(env: Env): GatewayLimits {
         maxQueue: read.int('BACKEND_CALLS_CALLER_QUEUE', 64, { min: 0, max: 100_000 }),
         maxWaitMs: read.int('BACKEND_CALLS_CALLER_WAIT_MS', 250, { min: 0, max: 60_000 }),
       },
-    },
-    nodeReads: {
-      ttlMs: read.int('NODE_READ_CACHE_TTL_MS', 10_000, { min: 0, max: 3_600_000 }),
-      minedTtlMs: read.int('NODE_READ_CACHE_MINED_TTL_MS', 3_600_000, { min: 0, max: 86_400_000 }),
-      maxEntries: read.int('NODE_READ_CACHE_MAX_ENTRIES', 10_000, { min: 1, max: 1_000_000 }),
     },
   };
 }

@@ -142,7 +142,7 @@ export function createGateway(options: GatewayOptions): Gateway {
   app.use(chainRoutes({ authenticate, clients, bodyLimitBytes: config.bodyLimitBytes, rateLimit: limit, documentLinks, printPdf }));
   app.use(reportRoutes({ authenticate, clients, rateLimit: limit, documentLinks, printPdf }));
   app.use(euGbsRoutes({ authenticate, clients, rateLimit: limit, documentLinks, printPdf }));
-  app.use(nftRoutes({ clients, log, publicBaseUrl: config.publicBaseUrl, rateLimit: limit, nodeReads: config.limits.nodeReads }));
+  app.use(nftRoutes({ clients, log, publicBaseUrl: config.publicBaseUrl, rateLimit: limit }));
   // Counted once for every /graphql request: the explorer's page and assets as well as the API.
   app.use('/graphql', routeLabel('/graphql'), limit);
   app.use(explorerRoutes(config.graphql.explorer, explorerIssuer(config.oidc?.issuers ?? [])));

@@ -10,7 +10,7 @@ export interface CacheSettings {
 
 const lookups = new Counter({
   name: 'gateway_cache_lookups_total',
-  help: 'Lookups in the gateway caches (auth: API keys, reference: shared taxonomy data, known_keys: keys identity accepted, node_reads: the pages\' chain reads, graphql_documents: parsed and validated GraphQL documents) by outcome (hit, miss).',
+  help: 'Lookups in the gateway caches (auth: API keys, reference: shared taxonomy data, known_keys: keys identity accepted, graphql_documents: parsed and validated GraphQL documents) by outcome (hit, miss).',
   labelNames: ['cache', 'outcome'] as const,
   registers: [metricsRegistry],
 });

@@ -4,6 +4,7 @@ import { JobStatus } from '@green-impact/proto/greenimpact/chain/v1/chain';
 import { serveNftImage } from '@green-impact/testing/gateway/nft-image';
 import { postCall } from '@green-impact/testing/gateway/v1-calls';
 import { jsonHeaders, startTestGateway, type TestGateway } from '@green-impact/testing/gateway/real-gateway';
+import { metricsRegistry } from '@green-impact/shared/metrics';
 
 /**
  * The public NFT pages against the real chain service (minting on its embedded amoy an image served on
@@ -53,6 +54,12 @@ async function minted(name: string, complete = true): Promise<{ guid: string; nf
   } finally {
     if (!complete) await t.chainLevers!.startWorker();
   }
+}
+
+/** The chain service's page reads by outcome (chain_page_node_reads_total; it runs in this process). */
+async function nodeReads(outcome: 'hit' | 'joined' | 'relayed'): Promise<number> {
+  const metric = await metricsRegistry.getSingleMetric('chain_page_node_reads_total')!.get();
+  return metric.values.find((v) => v.labels['outcome'] === outcome)?.value ?? 0;
 }
 
 const get = (path: string, headers: Record<string, string> = {}) => fetch(`${t.baseUrl}${path}`, { headers, redirect: 'manual' });
@@ -112,6 +119,7 @@ describe('GET /certificates/<guid>.pdf and .jpg', () => {
 
 describe('GET /certificates/<guid>', () => {
   test('the landing page: what was certified, escaped; network, contract, token, transaction; the owner read from the chain', async () => {
+    const relayedBefore = await nodeReads('relayed');
     const res = await get(`/certificates/${guid}`);
     assert.equal(res.status, 200);
     assertPageHeaders(res, 'public, max-age=60');
@@ -126,10 +134,9 @@ describe('GET /certificates/<guid>', () => {
     assert.match(body, new RegExp(`href="${guid}.pdf"`));
     assert.match(body, new RegExp(`href="${guid}.jpg"`));
     assert.match(body, /href="..\/ipfs\/bafkrei/);
-    const relayed = t.chain!.calls.filter((c) => c.method === 'relayJsonRpc').at(-1)!.request as { network: string; body: Uint8Array };
-    const rpc = JSON.parse(Buffer.from(relayed.body).toString('utf8'));
-    assert.equal(rpc.method, 'eth_call');
-    assert.equal(rpc.params[0].data, `0x6352211e${BigInt(nftId).toString(16).padStart(64, '0')}`);
+    // Rendered by the chain service, which read the holder (ownerOf) from the node itself.
+    assert.deepEqual(t.chain!.calls.filter((c) => c.method === 'renderCertificatePage').at(-1)!.request, { guid });
+    assert.equal((await nodeReads('relayed')) - relayedBefore, 1, 'one ownerOf eth_call');
   });
 
   test('an unknown NFT is a 404 page', async () => {
@@ -252,18 +259,19 @@ describe('GET /explorer/<network>/tx/<hash>', () => {
 
   test('the receipt page asks the node once however often it is opened, at once or later (cached, reads joined)', async () => {
     const { hash } = await minted('Hydro');
-    const relayed = () => t.chain!.calls.filter((c) => c.method === 'relayJsonRpc').length;
-    const before = relayed();
+    // The chain service renders the page and reads the node itself (its NodeReadCache), on the relay's
+    // pages quota: the gateway relays nothing, and the chain counts what reached the node.
+    const relayedByGateway = () => t.chain!.calls.filter((c) => c.method === 'relayJsonRpc').length;
+    const before = [relayedByGateway(), await nodeReads('relayed')];
     const pages = await Promise.all(Array.from({ length: 20 }, () => get(`/explorer/amoy/tx/${hash}`)));
     for (const page of pages) {
       assert.equal(page.status, 200);
       assert.match(await page.text(), /<span class="ok">success<\/span>/);
     }
     assert.equal((await get(`/explorer/amoy/tx/${hash}`)).status, 200);
-    assert.equal(relayed() - before, 1, 'one eth_getTransactionReceipt for 21 pages');
-    // The pages read on a relay quota of their own, apart from anonymous /rpc (issue 46).
-    const asked = t.chain!.calls.filter((c) => c.method === 'relayJsonRpc').slice(before).map((c) => (c.request as { forPages?: boolean }).forPages);
-    assert.deepEqual(asked, [true]);
+    assert.equal((await nodeReads('relayed')) - before[1]!, 1, 'one eth_getTransactionReceipt for 21 pages');
+    assert.equal(relayedByGateway() - before[0]!, 0);
+    assert.equal(t.chain!.calls.filter((c) => c.method === 'renderExplorerPage').length >= 21, true);
   });
 
   test('an unknown transaction is a 404 page, a malformed hash a 400 page, an unknown network the service\'s 400', async () => {

@@ -1,21 +1,23 @@
-import { NETWORK_NAME, UUID } from '@green-impact/proto/rules';
+import { UUID } from '@green-impact/proto/rules';
 import express, { Router, type NextFunction, type Request, type RequestHandler, type Response } from 'express';
-import type { Nft } from '@green-impact/proto/greenimpact/chain/v1/chain';
-import { DomainError, InvalidArgumentError, NotAuthorizedError, NotFoundError, ResourceExhaustedError } from '@green-impact/shared/errors';
+import type { Nft, RenderClaimPageRequest } from '@green-impact/proto/greenimpact/chain/v1/chain';
+import { InvalidArgumentError, NotAuthorizedError, NotFoundError, ResourceExhaustedError } from '@green-impact/shared/errors';
 import type { Logger } from '@green-impact/shared/logger';
 import { matchesEtag, param } from './chain-routes.js';
 import { chainClient, type GatewayClients } from './clients.js';
 import { describeError } from './http-errors.js';
 import { errorPage, pageHeaders } from './pages/html.js';
-import { blockByNumber, ownerOf, relayCall, transactionKnown, transactionReceipt, type NodeRead } from './pages/evm-reads.js';
-import { NodeReadCache, type NodeReadSettings } from './pages/node-read-cache.js';
-import { blockPage, pendingTransactionPage, receiptPage } from './pages/explorer-page.js';
-import { CLAIM_SCRIPT, CLAIM_SCRIPT_PATH } from './pages/claim-script.js';
-import { certificatePage, claimAcceptedPage, claimPage, type ChainOwner, type ClaimForm } from './pages/nft-pages.js';
+import { CLAIM_SCRIPT, CLAIM_SCRIPT_PATH } from '@green-impact/shared/claim-script';
 import { locals, routeLabel } from './request-context.js';
 import { claim, claimFields, walletAddress } from './catalogue/chain/nfts.js';
-import { nftStatusName } from './catalogue/chain/nft-shapes.js';
 import { inputFromV1 } from './catalogue/parse.js';
+
+/** A page a chain service's Render*Page method answered. */
+interface RenderedPage {
+  content: Uint8Array;
+  contentType: string;
+  cacheControl: string;
+}
 
 export interface NftRoutesOptions {
   clients: GatewayClients;
@@ -24,47 +26,35 @@ export interface NftRoutesOptions {
   publicBaseUrl?: string | undefined;
   /** The rate limits (rate-limit/rate-limit-middleware.ts): these pages are anonymous, so per address and in all. */
   rateLimit: RequestHandler;
-  /** The cache of the pages' chain reads (NODE_READ_CACHE_*). */
-  nodeReads: NodeReadSettings;
 }
 
 /** NFT guids are UUIDs as the service issues them; anything else names no certificate. */
 const GUID = UUID;
-/** Transfer codes are base64url; a query value of another shape is not one of ours and is dropped. */
-const CODE = /^[A-Za-z0-9_-]{1,128}$/;
-const TX_HASH = /^0x[0-9a-fA-F]{64}$/;
-/** Decimal, no sign or leading zeros, below 10^15: a block height any chain has, and exact as a number. */
-const BLOCK_NUMBER = /^(0|[1-9][0-9]{0,14})$/;
 const FILES = { pdf: 'application/pdf', jpg: 'image/jpeg' } as const;
 /**
  * A certificate's bytes are stable (rendered from facts fixed at mint, dated by the block), but not
  * immutable by construction like a CID: a day, then revalidated by its ETag (the file's CID).
  */
 const CERTIFICATE_CACHE = 'public, max-age=86400';
-/** The landing page shows the holder read from the chain now: a minute. */
-const LANDING_CACHE = 'public, max-age=60';
 
 /**
  * The public NFT pages, none of which takes an API key:
  * - `GET /certificates/<guid>.pdf|.jpg` — the certificate files (GetNft without caller → CID → GetContent);
- * - `GET /certificates/<guid>` — the landing page (what was certified; the holder via RelayJsonRpc ownerOf);
+ * - `GET /certificates/<guid>` — the landing page, rendered by the chain service (RenderCertificatePage:
+ *   what was certified, the holder read from the chain now);
  * - `GET /claim?guid=#code=` and `POST /claim` — the claim form of an e-mailed NFT (ClaimNft; the receiver
  *   code is the credential, never logged or echoed; it comes in the link's fragment, which the page's
- *   script, `GET /claim/fill-code.js`, moves into the form; an older link's `&code=` is still read);
- * - `GET /explorer/<network>/tx/<hash>` — a receipt page for networks without an explorer.
- * - `GET /explorer/<network>/block/<number>` — a block page for them, its transactions linked.
+ *   script, `GET /claim/fill-code.js`, moves into the form; an older link's `&code=` is still read); the
+ *   pages are rendered by the chain service (RenderClaimPage);
+ * - `GET /explorer/<network>/tx/<hash>` and `GET /explorer/<network>/block/<number>` — a receipt page and
+ *   a block page for networks without an explorer, rendered by the chain service (RenderExplorerPage),
+ *   which reads the node itself with its reads cached (NODE_READ_CACHE_*) on the relay's pages quota.
  * Pages answer failures as HTML pages with the status of the one error table; the files answer the JSON
  * error body like /ipfs.
  */
 export function nftRoutes(options: NftRoutesOptions): Router {
   const router = Router();
   const { log } = options;
-  const nodeReads = new NodeReadCache(options.nodeReads);
-  /** The pages' chain reads: cached, identical ones in flight joined, the rest through the relay. */
-  const nodeRead =
-    (res: Response): NodeRead =>
-    (network, method, params) =>
-      nodeReads.read(network, method, params, () => relayCall(chainClient(options.clients), network, method, params, locals(res).requestId));
 
   const errorPageOf = (err: unknown, res: Response): void => {
     const { status, body } = described(err, res);
@@ -139,30 +129,27 @@ export function nftRoutes(options: NftRoutesOptions): Router {
     res.status(200).send(Buffer.from(content));
   }
 
+  /** A page the chain service rendered, served as it is with the page headers and the freshness it gave. */
+  const serve = (res: Response, page: RenderedPage, headers: { scripts?: boolean } = {}, status = 200): void => {
+    res.status(status).set({ ...pageHeaders(page.cacheControl, headers), 'Content-Type': page.contentType }).send(Buffer.from(page.content));
+  };
+
   const landing = pageRoute(async (req, res) => {
-    const guid = param(req, 'file');
-    const nft = await publicNft(guid, res);
-    let owner: ChainOwner | undefined;
-    if (nft.nftId && nft.contractAddress) {
-      try {
-        owner = { address: await ownerOf(nodeRead(res), nft.network, nft.contractAddress, nft.nftId) };
-      } catch (err) {
-        // The page still shows what the service recorded, and says that the chain could not be read.
-        log.warn({ err, requestId: locals(res).requestId, network: nft.network }, 'ownerOf through the relay failed');
-        owner = { unreadable: err instanceof DomainError && err.code !== 'INTERNAL' ? err.message : 'no answer' };
-      }
-    }
-    res.status(200).set(pageHeaders(LANDING_CACHE)).send(certificatePage(nft, owner));
+    serve(res, await chainClient(options.clients).renderCertificatePage({ guid: param(req, 'file') }, { requestId: locals(res).requestId }));
   });
+
+  /** The claim pages, rendered by the chain service (RenderClaimPage); the form's page loads the claim script. */
+  const claimPageOf = (res: Response, asked: Partial<RenderClaimPageRequest>) =>
+    chainClient(options.clients).renderClaimPage({ guid: '', receiverCode: '', address: '', refusal: '', transferJobId: '', ...asked }, { requestId: locals(res).requestId });
 
   router.get(
     '/claim',
     routeLabel('/claim'),
     limitPage,
     pageRoute(async (req, res) => {
-      const form = claimQuery(req);
-      const nft = form.guid ? await publicNft(form.guid, res) : undefined;
-      res.status(200).set(pageHeaders('no-store', { scripts: true })).send(claimPage(nft, form));
+      const query = (name: string) => (typeof req.query[name] === 'string' ? (req.query[name] as string).trim() : '');
+      // The link's guid, and the code of a link sent before codes moved to the fragment.
+      serve(res, await claimPageOf(res, { guid: query('guid'), receiverCode: query('code') }), { scripts: true });
     }),
   );
 
@@ -184,67 +171,36 @@ export function nftRoutes(options: NftRoutesOptions): Router {
       next();
     },
     formBody,
-    async (req, res) => {
+    pageRoute(async (req, res) => {
       const body = (typeof req.body === 'object' && req.body !== null ? req.body : {}) as Record<string, unknown>;
       const text = (v: unknown) => (typeof v === 'string' ? v.trim() : undefined);
-      const form: ClaimForm = { guid: text(body['guid']), code: text(body['code']), address: text(body['address']) };
+      const form = { guid: text(body['guid']), code: text(body['code']), address: text(body['address']) };
+      let accepted: Partial<RenderClaimPageRequest>;
       try {
         refuseCrossSite(req, options.publicBaseUrl);
         // The declared claim of /v1/call (the same echo: the code never goes into a job); refusals name the form's fields.
         const input = inputFromV1(claimFields, { receiverCode: form.code, address: form.address, guid: form.guid });
         const claimed = await claim.call(input, { requestId: locals(res).requestId, clients: options.clients });
-        const guid = input.guid ?? claimed.job?.nftGuid;
-        res.status(200).set(pageHeaders('no-store')).send(claimAcceptedPage(claimed.jobId, walletAddress(input.address), guid));
+        accepted = { transferJobId: claimed.jobId, address: walletAddress(input.address), guid: input.guid ?? claimed.job?.nftGuid ?? '' };
       } catch (err) {
         const { status, body: error } = described(formLabelled(err), res);
-        const nft = form.guid && GUID.test(form.guid) ? await publicNft(form.guid, res).catch(() => undefined) : undefined;
-        const waiting = nft && nftStatusName(nft.status) === 'emailed' ? nft : undefined;
-        res.status(status).set(pageHeaders('no-store', { scripts: true })).send(claimPage(waiting, { ...form, code: form.code && CODE.test(form.code) ? form.code : undefined, error: error.message }));
-      }
-    },
-  );
-
-  router.get(
-    '/explorer/:network/tx/:hash',
-    routeLabel('/explorer/:network/tx/:hash'),
-    limitPage,
-    pageRoute(async (req, res) => {
-      const [network, hash] = [param(req, 'network'), param(req, 'hash')];
-      if (!NETWORK_NAME.test(network)) throw new InvalidArgumentError('The path must name a network, such as /explorer/sepolia/tx/0x….');
-      if (!TX_HASH.test(hash)) throw new InvalidArgumentError('A transaction hash is 0x and 64 hex digits.');
-      const read = nodeRead(res);
-      const receipt = await transactionReceipt(read, network, hash);
-      if (receipt) {
-        res.status(200).set(pageHeaders(LANDING_CACHE)).send(receiptPage(network, receipt));
+        const again = await claimPageOf(res, { guid: form.guid ?? '', receiverCode: form.code ?? '', address: form.address ?? '', refusal: error.message });
+        serve(res, again, { scripts: true }, status);
         return;
       }
-      if (!(await transactionKnown(read, network, hash))) throw new NotFoundError(`Network ${network} knows no transaction ${hash}.`);
-      res.status(200).set(pageHeaders('no-cache')).send(pendingTransactionPage(network, hash));
+      serve(res, await claimPageOf(res, accepted));
     }),
   );
 
-  router.get(
-    '/explorer/:network/block/:number',
-    routeLabel('/explorer/:network/block/:number'),
-    limitPage,
+  const explorerPage = (txHash: string, blockNumber: string) =>
     pageRoute(async (req, res) => {
-      const [network, number] = [param(req, 'network'), param(req, 'number')];
-      if (!NETWORK_NAME.test(network)) throw new InvalidArgumentError('The path must name a network, such as /explorer/sepolia/block/12.');
-      if (!BLOCK_NUMBER.test(number)) throw new InvalidArgumentError('A block number is a whole number of at most 15 digits.');
-      const block = await blockByNumber(nodeRead(res), network, BigInt(number));
-      if (!block) throw new NotFoundError(`Network ${network} has no block ${number} yet.`);
-      res.status(200).set(pageHeaders(LANDING_CACHE)).send(blockPage(network, block));
-    }),
-  );
+      const asked = { network: param(req, 'network'), txHash: txHash && param(req, txHash), blockNumber: blockNumber && param(req, blockNumber) };
+      serve(res, await chainClient(options.clients).renderExplorerPage(asked, { requestId: locals(res).requestId }));
+    });
+  router.get('/explorer/:network/tx/:hash', routeLabel('/explorer/:network/tx/:hash'), limitPage, explorerPage('hash', ''));
+  router.get('/explorer/:network/block/:number', routeLabel('/explorer/:network/block/:number'), limitPage, explorerPage('', 'number'));
 
   return router;
-}
-
-/** The claim link's query: a guid, and the code of a link sent before codes moved to the fragment; of the right shapes, else nothing. */
-function claimQuery(req: Request): ClaimForm {
-  const value = (name: string) => (typeof req.query[name] === 'string' ? (req.query[name] as string).trim() : undefined);
-  const [guid, code] = [value('guid'), value('code')];
-  return { guid: guid && GUID.test(guid) ? guid : undefined, code: code && CODE.test(code) ? code : undefined };
 }
 
 /**

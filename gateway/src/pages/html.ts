@@ -1,14 +1,12 @@
 /**
- * What every public HTML page of the gateway shares (certificates, claim, explorer): one self-contained page
- * shell (inline style, no inline script, no external asset; shared/page.ts, which the services' pages use
- * too) and the headers that keep it so. Escaping is the project's one escaper (shared/html.ts), re-exported
- * for the pages. Pure.
+ * What every HTML page the gateway serves shares (certificates, claim, explorer: rendered by the chain
+ * service in the shell of shared/page.ts): the headers that keep it self-contained, and the gateway's own
+ * error page in the same shell. Escaping is the project's one escaper (shared/html.ts). Pure.
  */
-import { html, type Html } from '@green-impact/shared/html';
+import { html } from '@green-impact/shared/html';
 import { page } from '@green-impact/shared/page';
 
-export { escapeHtml, html, Html } from '@green-impact/shared/html';
-export { link, page } from '@green-impact/shared/page';
+export { escapeHtml } from '@green-impact/shared/html';
 
 /**
  * The pages need nothing from anywhere: no script (but the claim page's own file, see pageHeaders), inline
@@ -19,7 +17,7 @@ export const PAGE_CSP = "default-src 'none'; style-src 'unsafe-inline'; img-src 
 
 /**
  * Headers of every page; `cache` is the page's own Cache-Control. `scripts`: the page loads scripts from
- * this gateway (the claim page's, claim-script.ts) and nothing else, never inline.
+ * this gateway (the claim page's, shared/claim-script.ts) and nothing else, never inline.
  */
 export function pageHeaders(cache: string, options: { scripts?: boolean } = {}): Record<string, string> {
   return {
@@ -37,10 +35,4 @@ export function pageHeaders(cache: string, options: { scripts?: boolean } = {}):
 export function errorPage(status: number, message: string): string {
   const title = status === 404 ? 'Not found' : status >= 500 ? 'Something went wrong' : 'That did not work';
   return page(title, html`<p class="error">${message}</p>`);
-}
-
-/** A row of a facts table; nothing when the value is empty. */
-export function row(label: string, value: unknown): Html {
-  if (value === undefined || value === null || value === '') return html``;
-  return html`<tr><th>${label}</th><td>${value}</td></tr>`;
 }

@@ -1,12 +1,12 @@
 import type { Request, Response } from 'express';
 import { InvalidArgumentError, UnavailableError } from '@green-impact/shared/errors';
-export { pdfLink, PDF_LINK_STYLE } from '@green-impact/shared/page';
 
 /**
  * PDFs of the gateway's HTML pages, printed from the very HTML the page serves (docs/decisions.md, "PDF
- * from the page through Chromium"): documents, impact reports, and any later page (EU GBS reports, issue 37)
- * through {@link wantsPdf}, {@link pdfHref}, {@link pdfLink} and {@link sendPdf}. The printing itself is the
- * renderer's (services/shared/src/pdf): over HTTP (PDF_RENDERER_URL), or in this process (embedded).
+ * from the page through Chromium"): documents, impact reports, EU GBS reports, through {@link pageFormat},
+ * {@link pdfHref} and {@link sendPdf} (the page's own link is shared/page.ts's pdfLink, drawn by the service
+ * that renders it). The printing itself is the renderer's (services/shared/src/pdf): over HTTP
+ * (PDF_RENDERER_URL), or in this process (embedded).
  */
 
 /** Prints an HTML page to PDF. */

@@ -143,6 +143,8 @@ describe('the chain process (loadChainConfig)', () => {
     assert.match(c.contentDir, /\/data\/content$/);
     assert.deepEqual(c.worker, { sender: { batchSize: 64, signerLeaseMs: 15_000, jobLeaseMs: 30_000, documentBatchSize: 512, documentBatchWindowMs: 50, keyValueBatchSize: 64, keyValueBatchWindowMs: 50, nftBatchSize: 16, nftBatchWindowMs: 50 } });
     assert.deepEqual(c.networks.map((n) => n.name), ['sepolia', 'amoy', 'mumbai']);
+    assert.deepEqual(c.nodeReads, { ttlMs: 10_000, minedTtlMs: 3_600_000, maxEntries: 10_000 });
+    assert.deepEqual(config({ DATABASE_URL, NODE_READ_CACHE_TTL_MS: '0', NODE_READ_CACHE_MINED_TTL_MS: '60000', NODE_READ_CACHE_MAX_ENTRIES: '50' }).nodeReads, { ttlMs: 0, minedTtlMs: 60_000, maxEntries: 50 });
     const remote = config({
       DATABASE_URL,
       CHAIN_WORKER: 'false',
@@ -159,5 +161,6 @@ describe('the chain process (loadChainConfig)', () => {
     fails(() => config({ DATABASE_URL, DATABASE_POOL_SIZE: '0' }), /^DATABASE_POOL_SIZE must be at least 1/);
     // More mints than a third of a block holds.
     fails(() => config({ DATABASE_URL, CHAIN_NFT_BATCH: '65' }), /^CHAIN_NFT_BATCH must be at most 64/);
+    fails(() => config({ DATABASE_URL, NODE_READ_CACHE_MAX_ENTRIES: '0' }), /^NODE_READ_CACHE_MAX_ENTRIES must be at least 1/);
   });
 });

@@ -8,6 +8,7 @@ import { DEFAULT_IMAGE_FETCH } from './nfts/image-source.js';
 import { DEFAULT_CODE_TTL_MS } from './nfts/transfer-codes.js';
 import { DEFAULT_PUBLIC_BASE_URL, type NftOptions } from './nfts/nft-options.js';
 import { DEFAULT_RELAY_QUOTA, type RelayQuotaSettings } from './networks/relay-quota.js';
+import { DEFAULT_NODE_READS, type NodeReadSettings } from './pages/node-read-cache.js';
 import { DEFAULT_RELAY_CALL_TIMEOUT_MS, DEFAULT_RELAY_MAX_GAS } from './networks/relay-bounds.js';
 import type { RemoteSignerSpec } from './networks/remote-signer.js';
 import type { SenderTuning } from './worker/job-sender.js';
@@ -27,6 +28,8 @@ export interface ChainConfig extends ServiceDatabaseSettings {
   nfts: NftOptions;
   relayQuota: RelayQuotaSettings;
   limits: ListingLimits;
+  /** The cache of the public pages' chain reads (NODE_READ_CACHE_*), which spares the relay's pages quota. */
+  nodeReads: NodeReadSettings;
 }
 
 /** Everything the chain service reads, checked before anything connects; `environment` for the signer keys' variables, named in CHAIN_NETWORKS. */
@@ -55,6 +58,11 @@ export function loadChainConfig(env: EnvReader, environment: Env): ChainConfig {
     ...loadNftSettings(env),
     relayQuota: loadRelayQuota(env),
     limits: listingLimits(env),
+    nodeReads: {
+      ttlMs: env.int('NODE_READ_CACHE_TTL_MS', DEFAULT_NODE_READS.ttlMs, { min: 0, max: 3_600_000 }),
+      minedTtlMs: env.int('NODE_READ_CACHE_MINED_TTL_MS', DEFAULT_NODE_READS.minedTtlMs, { min: 0, max: 86_400_000 }),
+      maxEntries: env.int('NODE_READ_CACHE_MAX_ENTRIES', DEFAULT_NODE_READS.maxEntries, { min: 1, max: 1_000_000 }),
+    },
   };
 }
 

@@ -1,4 +1,4 @@
-import type { ChainServiceService } from '@green-impact/proto/greenimpact/chain/v1/chain';
+import type { ChainServiceService, Job } from '@green-impact/proto/greenimpact/chain/v1/chain';
 import { requireCaller } from '@green-impact/shared/caller';
 import type { UnaryHandlers } from '@green-impact/shared/grpc/server';
 import type { ContentAccess } from './content/content-access.js';
@@ -28,8 +28,13 @@ export interface ChainHandlerDeps {
  * The ChainService's unary methods: jobs, documents, key-value, NFTs, networks, content and the relay.
  * WatchJobs is a stream and is served by jobs/job-watch.ts.
  */
+/** A stored job as the contract's Job, its transaction linked to its network's explorer. */
+export function jobView(networks: NetworkRegistry): (row: JobRow) => Job {
+  return (row) => toJob(row, (hash) => networks.byCanonicalName(row.chainNetwork)?.txUrl(hash));
+}
+
 export function chainHandlers(d: ChainHandlerDeps): Partial<UnaryHandlers<typeof ChainServiceService>> {
-  const view = (row: JobRow) => toJob(row, (hash) => d.networks.byCanonicalName(row.chainNetwork)?.txUrl(hash));
+  const view = jobView(d.networks);
   const keyValue = (op: KeyValueOperation) =>
     async (req: { network: string; key: string; value?: string; idempotencyKey?: string | undefined; requestEcho?: Record<string, unknown> | undefined }, ctx: { caller: Parameters<typeof requireCaller>[0] }) => {
       const { job, replayed } = await d.keyValue.submit(requireCaller(ctx.caller), op, req);

@@ -11,7 +11,9 @@ import { ContentAccess } from './content/content-access.js';
 import { FolderContentStore, type ContentStore } from './content/content-store.js';
 import { DatabaseContentStore } from './content/database-content-store.js';
 import { Documents } from './documents/documents.js';
-import { chainHandlers } from './handlers.js';
+import { chainHandlers, jobView } from './handlers.js';
+import { certificatePageHandlers, claimPageHandlers, documentPageHandlers, explorerPageHandlers, pageNodeReads } from './pages/page-handlers.js';
+import { DEFAULT_NODE_READS, type NodeReadSettings } from './pages/node-read-cache.js';
 import { chainEntities } from './jobs/entities.js';
 import { JobStore } from './jobs/job-store.js';
 import { JobEventHub, watchJobsHandler } from './jobs/job-watch.js';
@@ -79,6 +81,8 @@ export interface ChainServiceOptions {
   relayQuota?: RelayQuotaSettings | undefined;
   /** MAX_LIST_ITEMS (document entries); its default when undefined. */
   limits?: ListingLimits | undefined;
+  /** The cache of the public pages' chain reads (NODE_READ_CACHE_*); DEFAULT_NODE_READS when not given. */
+  nodeReads?: NodeReadSettings | undefined;
 }
 
 export interface ChainService {
@@ -160,10 +164,18 @@ export async function createChainService(opts: ChainServiceOptions): Promise<Cha
     const documents = new Documents(ds, jobs, networks, content, opts.limits?.maxListItems);
     const access = new ContentAccess(ds, content);
     const keyValue = new KeyValueJobs(jobs, networks);
+    // The public pages' chain reads, cached and on the relay's pages quota (pages/node-read-cache.ts).
+    const pageReads = pageNodeReads(networks, opts.nodeReads ?? DEFAULT_NODE_READS);
     const implementation = implement(
       CHAIN_SERVICE_NAME,
       ChainServiceService,
-      chainHandlers({ ds, jobs, documents, keyValue, networks, content: access, nfts: nftModule.nfts, nftTransfers: nftModule.transfers }),
+      {
+        ...chainHandlers({ ds, jobs, documents, keyValue, networks, content: access, nfts: nftModule.nfts, nftTransfers: nftModule.transfers }),
+        ...explorerPageHandlers(pageReads),
+        ...certificatePageHandlers(nftModule.nfts, pageReads, log.child({ component: 'pages' })),
+        ...claimPageHandlers(nftModule.nfts),
+        ...documentPageHandlers(documents, jobView(networks)),
+      },
       log,
     );
     implementation['watchJobs'] = watchJobsHandler(

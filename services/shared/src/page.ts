@@ -57,3 +57,9 @@ export function pdfLink(href: string): Html {
 
 /** Keeps the link out of print (and so out of the PDF). */
 export const PDF_LINK_STYLE = '@media print{.pdf-download{display:none}}';
+
+/** A row of a facts table; nothing when the value is empty. */
+export function row(label: string, value: unknown): Html {
+  if (value === undefined || value === null || value === '') return html``;
+  return html`<tr><th>${label}</th><td>${value}</td></tr>`;
+}

@@ -1,10 +1,11 @@
 import { UnavailableError } from '@green-impact/shared/errors';
-import type { ChainClient } from '../clients.js';
+import type { ChainNetwork } from '../networks/chain-network.js';
 
 /**
- * The few chain reads the public pages make, through ChainService.RelayJsonRpc (the same read-only relay
- * as /rpc/<network>): ERC-721 `ownerOf` and a transaction's receipt. The ABI of those two calls is small
- * enough to write out here (pure functions below), so the gateway needs no EVM library.
+ * The few chain reads the public pages make, through the network's read-only relay on the pages' own
+ * quota (CHAIN_RELAY_PAGES_*, relay-quota.ts), never the workers' provider: ERC-721 `ownerOf`, a
+ * transaction's receipt, a block. The ABI of those calls is small enough to write out here (pure
+ * functions below).
  */
 
 /** keccak256("ownerOf(uint256)")[0..4]. */
@@ -49,13 +50,13 @@ interface RpcAnswer {
 }
 
 /** One JSON-RPC call through the relay; a JSON-RPC error (the node's or the relay's) is UNAVAILABLE with its text. */
-export async function relayCall(client: ChainClient, network: string, method: string, params: unknown[], requestId: string): Promise<unknown> {
+export async function relayCall(chain: ChainNetwork, network: string, method: string, params: unknown[]): Promise<unknown> {
   const body = Buffer.from(JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }));
   // The pages' own quota: a flood of anonymous /rpc cannot break them for everyone.
-  const answer = await client.relayJsonRpc({ network, body, forPages: true }, { requestId });
+  const answer = await chain.relay(body, 'pages');
   let parsed: RpcAnswer;
   try {
-    parsed = JSON.parse(Buffer.from(answer.body).toString('utf8')) as RpcAnswer;
+    parsed = JSON.parse(answer.toString('utf8')) as RpcAnswer;
   } catch {
     throw new UnavailableError(`Network ${network} answered ${method} with something that is not JSON.`);
   }

@@ -1,5 +1,6 @@
 /**
- * The claim page's one script, served from this gateway (GET /claim/fill-code.js) so the page's CSP can
+ * The claim page's one script (the chain service renders the page, claim-pages.ts, which loads it), served
+ * by the gateway (GET /claim/fill-code.js) so the page's CSP can
  * stay `script-src 'self'`. The e-mailed link carries the receiver code in its fragment (`#code=…`),
  * which a browser never sends to a server: no access log, proxy or Referer sees it. The script moves it
  * into the form, which POSTs it, and takes it out of the address bar and the history. Without script the

@@ -1,14 +1,14 @@
-import type { DocumentProof, GetDocumentResponse, Job } from '@green-impact/proto/greenimpact/chain/v1/chain';
+import type { DocumentProof, Job } from '@green-impact/proto/greenimpact/chain/v1/chain';
+import { html, type Html } from '@green-impact/shared/html';
+import { link, pdfLink, PDF_LINK_STYLE } from '@green-impact/shared/page';
 import { documentProofSection } from './document-proof-section.js';
 import { blockPath } from './explorer-page.js';
-import { html, link, type Html } from './html.js';
-import { pdfLink, PDF_LINK_STYLE } from './pdf.js';
 
 /**
- * The anchoring facts of a served document (GET /jobs/<job_id>.html): on which network, in which
- * transaction and block the document's hash is anchored, the hash, and that the content verified against
- * the chain when it was served. They are only known after the write, so they cannot be part of the
- * anchored bytes: the gateway shows them *around* the document, in an `<aside>` put right after `<body>`,
+ * The anchoring facts of a served document (GET /jobs/<job_id>.html, RenderDocumentPage): on which network,
+ * in which transaction and block the document's hash is anchored, the hash, and that the content verified
+ * against the chain when it was served. They are only known after the write, so they cannot be part of the
+ * anchored bytes: the page shows them *around* the document, in an `<aside>` put right after `<body>`,
  * and leaves every byte of the document as it is (the bytes alone, whose SHA-256 the panel shows, are
  * served at the same address with `raw=1`). Pure.
  */
@@ -119,9 +119,4 @@ export function withAnchoring(document: string, panel: Html): string {
   if (!body) return `${headEnd ? '' : style}\n${panel.text}\n${withStyle}`;
   const at = body.index + body[0].length;
   return `${withStyle.slice(0, at)}\n${panel.text}${withStyle.slice(at)}`;
-}
-
-/** GetDocument's answer as facts of the panel. */
-export function anchoringFacts(doc: GetDocumentResponse & { job: Job }, checkedAt: Date, rawUrl: string): AnchoringFacts {
-  return { job: doc.job, cid: doc.cid, sha256: doc.sha256, anchoredSha256: doc.anchoredSha256, checkedAt, rawUrl, proof: doc.proof, chainReadAt: doc.chainReadAt || undefined };
 }

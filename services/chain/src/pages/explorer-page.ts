@@ -1,10 +1,12 @@
 import { addressOfWord, quantity, TRANSFER_TOPIC, type RpcBlock, type RpcReceipt } from './evm-reads.js';
-import { html, page, row, type Html } from './html.js';
+import { html, type Html } from '@green-impact/shared/html';
+import { page, row } from '@green-impact/shared/page';
 
 /**
- * GET /explorer/<network>/tx/<hash> and /explorer/<network>/block/<number>: a transaction's receipt and a
- * block for networks without a block explorer (the embedded ones), read through the JSON-RPC relay. Pure
- * renderers.
+ * The explorer pages the gateway serves at GET /explorer/<network>/tx/<hash> and
+ * /explorer/<network>/block/<number> (RenderExplorerPage, explorer-pages.ts): a transaction's receipt and
+ * a block for networks without a block explorer (the embedded ones), read through the JSON-RPC relay on
+ * the pages' quota. Pure renderers.
  */
 
 const mono = (v: unknown): Html | '' => (v === undefined || v === null || v === '' ? '' : html`<span class="mono">${v}</span>`);

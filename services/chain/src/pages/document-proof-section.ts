@@ -1,5 +1,6 @@
 import type { DocumentProof } from '@green-impact/proto/greenimpact/chain/v1/chain';
-import { html, row, type Html } from './html.js';
+import { html, type Html } from '@green-impact/shared/html';
+import { row } from '@green-impact/shared/page';
 
 /**
  * The proof section of a document's page (docs/chain.md "Proofs"): how the document is anchored, its

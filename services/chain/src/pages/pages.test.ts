@@ -1,10 +1,12 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { NftStatus, type Nft } from '@green-impact/proto/greenimpact/chain/v1/chain';
+import { certificatePage } from './certificate-page.js';
+import { claimPage } from './claim-pages.js';
 import { addressOfWord, ownerOfCalldata, quantity } from './evm-reads.js';
 import { formatUnits, receiptPage } from './explorer-page.js';
-import { escapeHtml, html, link, page } from './html.js';
-import { certificatePage, claimPage } from './nft-pages.js';
+
+/** The chain service's page renderers (pure): the explorer, certificate and claim pages the gateway serves. */
 
 const EVIL = `<script>alert("x")</script>&'`;
 const nft: Nft = {
@@ -22,20 +24,6 @@ const nft: Nft = {
   certificatePdfCid: 'bafkreipdf', certificateJpgCid: 'bafkreijpg',
   contractAddress: '0xcontract', ownerAddress: '0xCustody', mintJobId: 'job-1',
 };
-
-test('escaping: text and attribute values, templates escape what they interpolate', () => {
-  assert.equal(escapeHtml(EVIL), '&lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt;&amp;&#39;');
-  assert.equal(html`<p title="${EVIL}">${EVIL}</p>`.text, `<p title="${escapeHtml(EVIL)}">${escapeHtml(EVIL)}</p>`);
-  assert.equal(html`<p>${html`<b>${'<i>'}</b>`}${[1, '<', null, undefined, false]}</p>`.text, '<p><b>&lt;i&gt;</b>1&lt;</p>');
-  assert.doesNotMatch(page(EVIL, html``), /<script>/);
-});
-
-test('links: http(s) and relative only', () => {
-  assert.match(link('https://scan.org/tx/0x1', 'tx').text, /href="https:\/\/scan.org\/tx\/0x1"/);
-  assert.match(link('../ipfs/bafk', 'm').text, /href="..\/ipfs\/bafk"/);
-  assert.match(link('abc.pdf', 'm').text, /href="abc.pdf"/);
-  for (const bad of ['javascript:alert(1)', 'JavaScript:alert(1)', 'data:text/html,x', 'vbscript:x']) assert.match(link(bad, 'x').text, /href="#"/, bad);
-});
 
 test('ownerOf: calldata and the address word', () => {
   assert.equal(ownerOfCalldata('1'), `0x6352211e${'0'.repeat(63)}1`);
@@ -66,17 +54,6 @@ test('the certificate page escapes everything the minter chose and never links a
   assert.match(certificatePage(nft, { unreadable: 'no answer' }), /the chain could not be read now: no answer/);
 });
 
-test('the claim page: the code in a hidden field, escaped; an NFT not waiting for a claim has no form', () => {
-  const out = claimPage(nft, { guid: nft.guid, code: `"><script>`, address: EVIL, error: EVIL });
-  assert.match(out, /<input type="hidden" name="code" value="&quot;&gt;&lt;script&gt;">/);
-  assert.doesNotMatch(out, /<script>/);
-  assert.match(out, /<form method="post" action="claim">/);
-  assert.match(claimPage(undefined, {}), /<input type="text" id="code" name="code" required/);
-  const done = claimPage({ ...nft, status: NftStatus.NFT_STATUS_TRANSFERRED }, { code: 'c' });
-  assert.doesNotMatch(done, /<form/);
-  assert.match(done, /not waiting to be claimed: it is transferred/);
-});
-
 test('the receipt page names an ERC-721 Transfer', () => {
   const word = (hex: string) => `0x${hex.padStart(64, '0')}`;
   const out = receiptPage('sepolia', {
@@ -87,4 +64,15 @@ test('the receipt page names an ERC-721 Transfer', () => {
   assert.match(out, /Transfer<\/strong> of token 42 minted to <span class="mono">0xabab/);
   assert.match(out, /0.00005 \(native coin of sepolia\)/);
   assert.match(out, /1 gwei/);
+});
+
+test('the claim page: the code in a hidden field, escaped; an NFT not waiting for a claim has no form', () => {
+  const out = claimPage(nft, { guid: nft.guid, code: `"><script>`, address: EVIL, error: EVIL });
+  assert.match(out, /<input type="hidden" name="code" value="&quot;&gt;&lt;script&gt;">/);
+  assert.doesNotMatch(out, /<script>/);
+  assert.match(out, /<form method="post" action="claim">/);
+  assert.match(claimPage(undefined, {}), /<input type="text" id="code" name="code" required/);
+  const done = claimPage({ ...nft, status: NftStatus.NFT_STATUS_TRANSFERRED }, { code: 'c' });
+  assert.doesNotMatch(done, /<form/);
+  assert.match(done, /not waiting to be claimed: it is transferred/);
 });
