@@ -1,0 +1,201 @@
+import { setTimeout as sleep } from 'node:timers/promises';
+import { countsOf, listInvestorIdentifiers, listJobs, listUserIdentifiers } from './account-reads.js';
+import { assertOneTransactionPerJobOnChain } from './chain-reads.js';
+import { History, type HistoryCheck } from './history.js';
+import { startFaultTopology, type FaultTopology } from './netns-topology.js';
+import { graphqlCall, v1Call } from './outcomes.js';
+import { until } from './poll.js';
+import { createUserAccount } from './system.js';
+import type { Write } from './write-load.js';
+
+const OPERATOR = 'gi_6Ley_jbLN4XB3TPt6p9BzchDKJCHmJCQwCdMEf5uXCs'; // BOOTSTRAP_API_KEY: random (a weak one is refused at start)
+/** The gateway's per-call and per-request deadlines in these runs: short, so a silent link shows within seconds. */
+export const GRPC_DEADLINE_MS = 4_000;
+export const REQUEST_DEADLINE_MS = 6_000;
+
+/** What `npm run faults` writes per fault (bench/faults.json) and what the test asserts. */
+export interface FaultReport extends HistoryCheck {
+  fault: string;
+  /** Seconds the fault lasted. */
+  faultSeconds: number;
+  /** Seconds from the heal until every kind of write was acknowledged again. */
+  recoverySeconds: number;
+  /** Chain jobs present after the heal, and whether the node mined exactly one transaction per job. */
+  chainJobs: number;
+  minedOncePerJob: boolean;
+  /** Conditions of the run worth knowing (e.g. no sch_netem: loss without delay). */
+  notes: string[];
+}
+
+/** The topology the faults run against, with one client account writing users, investors and chain jobs. */
+export interface FaultSystem {
+  topology: FaultTopology;
+  apiKey: string;
+}
+
+export async function startFaultSystem(): Promise<FaultSystem> {
+  const topology = await startFaultTopology({
+    BOOTSTRAP_API_KEY: OPERATOR,
+    DATABASE_POOL_SIZE: '4',
+    // One transaction per insert job: the node's count of transactions is then the count of jobs.
+    CHAIN_KV_BATCH: '1',
+    GRPC_DEADLINE_MS: String(GRPC_DEADLINE_MS),
+    REQUEST_DEADLINE_MS: String(REQUEST_DEADLINE_MS),
+    LOG_LEVEL: 'warn',
+    NODE_ENV: 'test',
+  });
+  try {
+    return { topology, apiKey: await createUserAccount(topology.url, OPERATOR, 'Faults netns issuer') };
+  } catch (err) {
+    await topology.stop();
+    throw err;
+  }
+}
+
+type Kind = 'user' | 'investor' | 'job';
+const KINDS: Kind[] = ['user', 'investor', 'job'];
+
+function write(sys: FaultSystem, kind: Kind, name: string): Write {
+  const { url } = sys.topology;
+  if (kind === 'user') return { kind, name, send: () => v1Call(url, sys.apiKey, { solution: 'SVC.ESG.Credits', operation: 'addUser', parameters: { user_identifier: name } }) };
+  if (kind === 'investor') {
+    return {
+      kind,
+      name,
+      send: () =>
+        graphqlCall(url, sys.apiKey, 'mutation($i: AddInvestorInput!) { addInvestor(input: $i) { message } }', {
+          i: { identifier: name, name: `Investor ${name}`, currencyCode: 'EUR' },
+        }),
+    };
+  }
+  return {
+    kind,
+    name,
+    send: () =>
+      v1Call(
+        url,
+        sys.apiKey,
+        { solution: 'SVC.Blockchain.Hash', version: 1, network: 'sepolia', operation: 'insertString', parameters: { key: name, value: `v-${name}` } },
+        { 'idempotency-key': name },
+      ),
+  };
+}
+
+/** How often each name of `kind` is stored, read through the gateway. */
+async function present(sys: FaultSystem, kind: string): Promise<Map<string, number>> {
+  const { url } = sys.topology;
+  if (kind === 'user') return countsOf(await listUserIdentifiers(url, sys.apiKey));
+  if (kind === 'investor') return countsOf(await listInvestorIdentifiers(url, sys.apiKey));
+  return countsOf((await listJobs(url, sys.apiKey)).map((j) => j.key!));
+}
+
+export interface Fault {
+  name: string;
+  /** Applies the fault; returns notes on how it was applied. */
+  apply(sys: FaultSystem): Promise<string[]>;
+  /** How long the fault lasts under load. */
+  holdMs: number;
+}
+
+/** Every service that writes cut from PostgreSQL: transactions in flight lose their link mid-way, commits' answers included. */
+export const postgresPartition: Fault = {
+  name: 'services-cut-from-postgres',
+  holdMs: 10_000,
+  async apply({ topology }) {
+    const pg = topology.host('postgres');
+    for (const s of ['identity', 'portfolio', 'chain'] as const) await topology.net.cut(topology.host(s), pg);
+    return [];
+  },
+};
+
+/** The gateway cut from the portfolio service while it keeps running: its calls there end at their deadline. */
+export const gatewayPortfolioPartition: Fault = {
+  name: 'gateway-cut-from-portfolio',
+  holdMs: 8_000,
+  async apply({ topology }) {
+    await topology.net.cut(topology.host('gateway'), topology.host('portfolio'));
+    return ['one replica per service: the gateway has no other portfolio replica to move to'];
+  },
+};
+
+/** Every link slowed and lossy. */
+export const slowLossyLinks: Fault = {
+  name: 'all-links-200ms-5pct-loss',
+  holdMs: 12_000,
+  async apply({ topology }) {
+    const applied = await topology.net.impair({ delayMs: 200, lossPercent: 5 });
+    return applied.delayMs ? [] : ['this kernel has no sch_netem: 5 % loss applied (nftables), the 200 ms delay not'];
+  },
+};
+
+export const FAULTS = [postgresPartition, gatewayPortfolioPartition, slowLossyLinks];
+
+/**
+ * One fault under a steady load (one client per kind of write, each write once, a short back-off after a
+ * failure): load until every kind was acknowledged, apply the fault and hold it, heal, measure the recovery,
+ * let the clients retry what stayed in doubt, and check the history against what is stored.
+ */
+export async function runFault(sys: FaultSystem, fault: Fault, history = new History(REQUEST_DEADLINE_MS)): Promise<FaultReport> {
+  let stopped = false;
+  let n = 0;
+  const tag = fault.name.replace(/[^a-z]/g, '').slice(0, 12);
+  const loop = async (kind: Kind) => {
+    while (!stopped) {
+      const op = await history.invoke(write(sys, kind, `${tag}-${kind}-${n++}`));
+      if (op.result !== 'acknowledged') await sleep(200);
+    }
+  };
+  const loops = KINDS.map(loop);
+  const ackedSince = (since: number, kind: Kind) => history.since(since).some((o) => o.kind === kind && o.result === 'acknowledged');
+  let notes: string[] = [];
+  let faultAt = 0;
+  let healAt = 0;
+  let recoverySeconds = Number.NaN;
+  try {
+    const start = Date.now();
+    await until(async () => KINDS.every((k) => ackedSince(start, k)), Boolean, 'every kind of write acknowledged before the fault', 60_000, 100);
+    faultAt = Date.now();
+    notes = await fault.apply(sys);
+    await sleep(fault.holdMs);
+    healAt = Date.now();
+    await sys.topology.net.heal();
+    await until(async () => KINDS.every((k) => ackedSince(healAt, k)), Boolean, 'every kind of write acknowledged after the heal', 120_000, 100);
+    recoverySeconds = (Date.now() - healAt) / 1000;
+  } finally {
+    await sys.topology.net.heal();
+    stopped = true;
+    await Promise.all(loops);
+  }
+  // What a client does with an answer it could not trust: send it again (the same name, the same key).
+  for (const name of history.inDoubt()) {
+    const [kind] = name.split('-').slice(1) as [Kind];
+    await history.invoke(write(sys, kind, name), true);
+  }
+  // Chain jobs accepted must end; every job this account ever had is on the node once.
+  const jobs = await until(
+    () => listJobs(sys.topology.url, sys.apiKey),
+    (list) => list.every((j) => j.status === 'COMPLETED' || j.status === 'FAILED'),
+    'every chain job final',
+    120_000,
+  );
+  let minedOncePerJob = true;
+  const check = await history.check((kind) => present(sys, kind));
+  try {
+    await assertOneTransactionPerJobOnChain(sys.topology.url, 'sepolia', jobs);
+  } catch (err) {
+    minedOncePerJob = false;
+    check.violations.push(`chain: ${(err as Error).message}`);
+  }
+  return {
+    fault: fault.name,
+    ...check,
+    faultSeconds: (healAt - faultAt) / 1000,
+    recoverySeconds,
+    chainJobs: jobs.length,
+    minedOncePerJob,
+    notes,
+  };
+}
+
+/** Whether the report says nothing was lost, doubled or answered wrongly. */
+export const clean = (r: FaultReport) => !r.lost.length && !r.doubled.length && !r.refusedPresent.length && !r.violations.length && r.minedOncePerJob;

@@ -1,0 +1,188 @@
+import { execFile, type ChildProcess } from 'node:child_process';
+import { appendFileSync, chownSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { promisify } from 'node:util';
+import { everyBackendServing } from './http-probe.js';
+import { createNetwork, type Host, type Network } from './netns.js';
+import type { ListeningPorts, ProcessName } from './processes.js';
+
+const run = promisify(execFile);
+const root = fileURLToPath(new URL('../../../', import.meta.url));
+const GRPC_PORT = 50051;
+const HTTP_PORT = 8080;
+const PG_PORT = 5432;
+
+interface TopologyModule {
+  topologyProcesses(env: NodeJS.ProcessEnv): { name: ProcessName; entry: string; env(listening: Record<string, ListeningPorts>): Record<string, string> }[];
+  inheritedEnv(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv;
+  listeningPorts(child: ChildProcess, name: string, timeoutMs?: number): Promise<ListeningPorts>;
+}
+const topology = (await import(pathToFileURL(join(root, 'scripts/topology.mjs')).href)) as TopologyModule;
+
+export type ServiceHost = Exclude<ProcessName, 'taxonomy'>;
+
+/** The distributed topology, each part on a test host of its own (netns.ts). */
+export interface FaultTopology {
+  net: Network;
+  /** postgres, identity, portfolio, chain, gateway. */
+  host(name: 'postgres' | ServiceHost): Host;
+  /** The gateway's URL as the test client reaches it (a door outside the fault domain). */
+  url: string;
+  output(): string;
+  /** Exits of processes so far: a fault must not crash any. */
+  exits(): { name: string; code: number | null; signal: NodeJS.Signals | null }[];
+  /** SIGTERM to the gateway, then the services, then PostgreSQL; removes the hosts. Idempotent. */
+  stop(): Promise<{ name: string; code: number | null; signal: NodeJS.Signals | null }[]>;
+}
+
+/**
+ * Starts PostgreSQL (a private server of its own, initdb'd for this run: the machine's server cannot be moved
+ * into a namespace) and identity, portfolio, chain and the gateway (scripts/topology.mjs: their environment
+ * and caller keys), each in its own namespace, reaching one another by the hosts' addresses. The chain
+ * service runs its embedded EVM networks. `extra` is added to every process's environment.
+ */
+export async function startFaultTopology(extra: Record<string, string>): Promise<FaultTopology> {
+  const net = await createNetwork();
+  const hosts = new Map<string, Host>();
+  const children: { name: string; child: ChildProcess }[] = [];
+  const exits: { name: string; code: number | null; signal: NodeJS.Signals | null }[] = [];
+  let output = '';
+  const dirs: string[] = [];
+  const track = (name: string, child: ChildProcess) => {
+    for (const stream of [child.stdout, child.stderr]) {
+      let buf = '';
+      stream?.setEncoding('utf8').on('data', (chunk: string) => {
+        buf += chunk;
+        for (let i; (i = buf.indexOf('\n')) >= 0; buf = buf.slice(i + 1)) output = (output + `[${name}] ${buf.slice(0, i)}\n`).slice(-200_000);
+      });
+    }
+    child.once('exit', (code, signal) => exits.push({ name, code, signal }));
+    children.push({ name, child });
+    return child;
+  };
+  const running = (c: ChildProcess) => c.exitCode === null && c.signalCode === null;
+  const gone = (c: ChildProcess) => new Promise<void>((r) => (running(c) ? c.once('exit', () => r()) : r()));
+  let stopped: ReturnType<FaultTopology['stop']> | undefined;
+  const stop = () =>
+    (stopped ??= (async () => {
+      const before = exits.length;
+      for (const group of [['gateway'], ['identity', 'portfolio', 'chain'], ['postgres']]) {
+        const mine = children.filter((c) => group.includes(c.name) && running(c.child));
+        for (const c of mine) c.child.kill('SIGTERM');
+        await Promise.all(mine.map((c) => gone(c.child)));
+      }
+      await net.remove();
+      for (const d of dirs) rmSync(d, { recursive: true, force: true });
+      return exits.slice(before);
+    })());
+
+  try {
+    for (const name of ['postgres', 'identity', 'portfolio', 'chain', 'gateway']) hosts.set(name, await net.addHost(name));
+    const pg = hosts.get('postgres')!;
+    const pgDir = mkdtempSync(join(tmpdir(), `${net.prefix}-pg-`));
+    const contentDir = mkdtempSync(join(tmpdir(), `${net.prefix}-content-`));
+    dirs.push(pgDir, contentDir);
+    await startPostgres(net, pg, pgDir, track);
+
+    const env = {
+      ...process.env,
+      DATABASE_URL: `postgres://postgres@${pg.ip}:${PG_PORT}/postgres`,
+      CONTENT_DIR: contentDir,
+      ...extra,
+    };
+    const inherited = topology.inheritedEnv(env);
+    const listening = Object.fromEntries(['identity', 'portfolio', 'chain', 'taxonomy'].map((n) => [n, { grpc: GRPC_PORT }]));
+    const specs = topology.topologyProcesses(env);
+    const launch = async (name: ServiceHost) => {
+      const spec = specs.find((s) => s.name === name)!;
+      const own: Record<string, string> = { ...spec.env(listening), GRPC_HOST: '0.0.0.0', GRPC_PORT: String(GRPC_PORT), METRICS_PORT: String(GRPC_PORT + 1000) };
+      if (name === 'gateway') {
+        Object.assign(own, { PORT: String(HTTP_PORT) });
+        for (const b of ['identity', 'portfolio', 'chain']) own[`${b.toUpperCase()}_GRPC_ADDR`] = `${hosts.get(b)!.ip}:${GRPC_PORT}`;
+        delete own['TAXONOMY_GRPC_ADDR'];
+      }
+      const child = track(name, net.spawn(hosts.get(name)!, process.execPath, [spec.entry], { cwd: root, env: { ...inherited, ...own }, stdio: ['ignore', 'pipe', 'pipe', 'ipc'] }));
+      await topology.listeningPorts(child, name, 60_000);
+    };
+    await Promise.all((['identity', 'portfolio', 'chain'] as const).map(launch));
+    await launch('gateway');
+    const url = `http://127.0.0.1:${await net.door(hosts.get('gateway')!, HTTP_PORT)}`;
+    const deadline = Date.now() + 45_000;
+    while (!(await everyBackendServing(url).catch(() => false))) {
+      if (Date.now() > deadline) throw new Error('the topology was not ready within 45 s');
+      await new Promise((r) => setTimeout(r, 250));
+    }
+    return {
+      net,
+      url,
+      host: (name) => hosts.get(name)!,
+      output: () => output,
+      exits: () => [...exits],
+      stop,
+    };
+  } catch (err) {
+    await stop();
+    throw new Error(`${(err as Error).message}\n${output.slice(-4000)}`);
+  }
+}
+
+/** initdb (trust, for the run's subnet only) and the server, as the postgres user, listening on the host's address. */
+async function startPostgres(net: Network, host: Host, dir: string, track: (name: string, child: ChildProcess) => ChildProcess): Promise<void> {
+  const bin = postgresBin();
+  const data = join(dir, 'data');
+  chownSync(dir, ...postgresIds());
+  await run('runuser', ['-u', 'postgres', '--', join(bin, 'initdb'), '-D', data, '-U', 'postgres', '--auth=trust', '--no-sync', '-E', 'UTF8'], { cwd: dir });
+  appendFileSync(join(data, 'pg_hba.conf'), `host all all ${host.ip.replace(/\.\d+$/, '.0')}/24 trust\n`);
+  const child = track(
+    'postgres',
+    net.spawn(
+      host,
+      'runuser',
+      ['-u', 'postgres', '--', join(bin, 'postgres'), '-D', data, '-p', String(PG_PORT), '-c', `listen_addresses=${host.ip}`, '-c', `unix_socket_directories=${dir}`, '-c', 'fsync=off', '-c', 'max_connections=200'],
+      { cwd: dir, stdio: ['ignore', 'pipe', 'pipe'] },
+    ),
+  );
+  await new Promise<void>((resolve, reject) => {
+    let seen = '';
+    const timer = setTimeout(() => reject(new Error(`PostgreSQL did not start within 30 s: ${seen.slice(-2000)}`)), 30_000);
+    const onData = (c: Buffer) => {
+      seen += c.toString();
+      if (seen.includes('ready to accept connections')) {
+        clearTimeout(timer);
+        resolve();
+      }
+    };
+    child.stderr!.on('data', onData);
+    child.stdout!.on('data', onData);
+    child.once('exit', (code) => (clearTimeout(timer), reject(new Error(`PostgreSQL exited (${code}): ${seen.slice(-2000)}`))));
+  });
+}
+
+/** Why this machine cannot run a PostgreSQL server of the test's own (no server binaries, no postgres user), or false. */
+export function postgresServerSkipReason(): string | false {
+  let reason: string | false = false;
+  try {
+    postgresBin();
+    postgresIds();
+  } catch (err) {
+    reason = (err as Error).message;
+  }
+  if (reason && process.env['CI']) throw new Error(`${reason} (CI must run the fault tests)`);
+  return reason;
+}
+
+/** The newest installed server's bin directory (Debian: /usr/lib/postgresql/<major>/bin). */
+export function postgresBin(): string {
+  const majors = (existsSync('/usr/lib/postgresql') ? readdirSync('/usr/lib/postgresql') : []).filter((d) => /^\d+$/.test(d)).sort((a, b) => Number(b) - Number(a));
+  if (!majors.length) throw new Error('no PostgreSQL server under /usr/lib/postgresql');
+  return `/usr/lib/postgresql/${majors[0]}/bin`;
+}
+
+function postgresIds(): [number, number] {
+  const line = readFileSync('/etc/passwd', 'utf8').split('\n').find((l) => l.startsWith('postgres:'));
+  if (!line) throw new Error('no postgres user (Debian\'s postgresql package makes it)');
+  const [, , uid, gid] = line.split(':');
+  return [Number(uid), Number(gid)];
+}
