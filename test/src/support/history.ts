@@ -52,15 +52,17 @@ export function classify(outcome: Outcome): { result: OpResult; violation?: stri
   if (succeeded(outcome)) return { result: 'acknowledged' };
   if (!answered(outcome)) return { result: 'unknown', violation: `no answer (${outcome.error})` };
   const errors = outcome.body?.errors as { extensions?: { code?: string } }[] | undefined;
-  if (outcome.status === 200 && Array.isArray(errors)) {
+  // GraphQL: the error's code says what happened, whatever the HTTP status (200, or the gateway's 503 when
+  // the whole operation was refused for want of capacity).
+  if (Array.isArray(errors)) {
     const code = errors[0]?.extensions?.code ?? '';
-    if (GRAPHQL_UNKNOWN.has(code)) return { result: 'unknown' };
-    if (code === 'INTERNAL_SERVER_ERROR' || !code) return { result: 'unknown', violation: `GraphQL ${code || 'error without code'}` };
+    if (GRAPHQL_UNKNOWN.has(code) && (outcome.status === 200 || outcome.status === 503 || outcome.status === 504)) return { result: 'unknown' };
+    if (code === 'INTERNAL_SERVER_ERROR' || !code || outcome.status >= 500) return { result: 'unknown', violation: `GraphQL HTTP ${outcome.status} ${code || 'error without code'}` };
     return { result: 'refused' };
   }
   if (outcome.status >= 400 && outcome.status < 500) return { result: 'refused' };
   if (V1_UNKNOWN.get(outcome.status) === outcome.body?.code) return { result: 'unknown' };
-  return { result: 'unknown', violation: `HTTP ${outcome.status} ${JSON.stringify(outcome.body).slice(0, 200)}` };
+  return { result: 'unknown', violation: `HTTP ${outcome.status} ${JSON.stringify(outcome.body).slice(0, 400)}` };
 }
 
 export class History {
