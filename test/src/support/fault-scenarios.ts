@@ -20,6 +20,17 @@ export interface FaultReport extends HistoryCheck {
   faultSeconds: number;
   /** Seconds from the heal until every kind of write was acknowledged again. */
   recoverySeconds: number;
+  /**
+   * Chain jobs accepted but not yet final just before the heal (what an outbox cut from Kafka holds); null
+   * when the system could not list them then (the database cut away).
+   */
+  jobsPendingAtHeal: number | null;
+  /** Messages in the chain service's outbox just before the heal (held back from Kafka), and once drained. */
+  outboxAtHeal: number | null;
+  /** Seconds from the heal until the outbox was empty (every held message accepted by Kafka). */
+  outboxDrainedSeconds: number;
+  /** Seconds from the heal until every chain job was final (completed or failed), the clients' retries included. */
+  jobsSettledSeconds: number;
   /** Chain jobs present after the heal, and whether the node mined exactly one transaction per job. */
   chainJobs: number;
   minedOncePerJob: boolean;
@@ -27,11 +38,18 @@ export interface FaultReport extends HistoryCheck {
   notes: string[];
 }
 
-/** The topology the faults run against, with one client account writing users, investors and chain jobs. */
+/** The topology the faults run against. */
 export interface FaultSystem {
   topology: FaultTopology;
+}
+
+/** One fault's clients: they write as an account of their own. */
+interface Clients extends FaultSystem {
   apiKey: string;
 }
+
+/** Each client's pace: at most one write per this many ms (a steady load whose writes the checker can list in full). */
+const PACE_MS = 100;
 
 export async function startFaultSystem(): Promise<FaultSystem> {
   const topology = await startFaultTopology({
@@ -47,18 +65,13 @@ export async function startFaultSystem(): Promise<FaultSystem> {
     LOG_LEVEL: 'warn',
     NODE_ENV: 'test',
   });
-  try {
-    return { topology, apiKey: await createUserAccount(topology.url, OPERATOR, 'Faults netns issuer') };
-  } catch (err) {
-    await topology.stop();
-    throw err;
-  }
+  return { topology };
 }
 
 type Kind = 'user' | 'investor' | 'job';
 const KINDS: Kind[] = ['user', 'investor', 'job'];
 
-function write(sys: FaultSystem, kind: Kind, name: string): Write {
+function write(sys: Clients, kind: Kind, name: string): Write {
   const { url } = sys.topology;
   if (kind === 'user') return { kind, name, send: () => v1Call(url, sys.apiKey, { solution: 'SVC.ESG.Credits', operation: 'addUser', parameters: { user_identifier: name } }) };
   if (kind === 'investor') {
@@ -85,7 +98,7 @@ function write(sys: FaultSystem, kind: Kind, name: string): Write {
 }
 
 /** How often each name of `kind` is stored, read through the gateway. */
-async function present(sys: FaultSystem, kind: string): Promise<Map<string, number>> {
+async function present(sys: Clients, kind: string): Promise<Map<string, number>> {
   const { url } = sys.topology;
   if (kind === 'user') return countsOf(await listUserIdentifiers(url, sys.apiKey));
   if (kind === 'investor') return countsOf(await listInvestorIdentifiers(url, sys.apiKey));
@@ -98,6 +111,13 @@ export interface Fault {
   apply(sys: FaultSystem): Promise<string[]>;
   /** How long the fault lasts under load. */
   holdMs: number;
+  /** Why the run shows no sign of the fault, if it does not (a fault that changed nothing proves nothing). */
+  felt?(seen: { outboxAtHeal: number | null; unknown: number }): string | undefined;
+}
+
+/** Rows of the chain service's transactional outbox (chain.outbox), read on the PostgreSQL host. */
+async function outboxRows(sys: FaultSystem): Promise<number> {
+  return Number((await sys.topology.sql('SELECT count(*) FROM chain.outbox')).trim());
 }
 
 /** Every service that writes cut from PostgreSQL: transactions in flight lose their link mid-way, commits' answers included. */
@@ -109,6 +129,7 @@ export const postgresPartition: Fault = {
     for (const s of ['identity', 'portfolio', 'chain'] as const) await topology.net.cut(topology.host(s), pg);
     return [];
   },
+  felt: ({ unknown }) => (unknown > 0 ? undefined : 'no write ended in doubt'),
 };
 
 /** The gateway cut from the portfolio service while it keeps running: its calls there end at their deadline. */
@@ -119,6 +140,7 @@ export const gatewayPortfolioPartition: Fault = {
     await topology.net.cut(topology.host('gateway'), topology.host('portfolio'));
     return ['one replica per service: the gateway has no other portfolio replica to move to'];
   },
+  felt: ({ unknown }) => (unknown > 0 ? undefined : 'no write ended in doubt'),
 };
 
 /** Every link slowed and lossy. */
@@ -131,21 +153,34 @@ export const slowLossyLinks: Fault = {
   },
 };
 
-export const FAULTS = [postgresPartition, gatewayPortfolioPartition, slowLossyLinks];
+/** The chain service cut from Kafka: jobs are still accepted (job and outbox rows in one transaction), the outbox holds them and delivers after the heal. */
+export const chainKafkaPartition: Fault = {
+  name: 'chain-cut-from-kafka',
+  holdMs: 10_000,
+  async apply({ topology }) {
+    await topology.net.cut(topology.host('chain'), topology.host('kafka'));
+    return ['chain jobs keep moving while Kafka is away (the jobs table is the queue, chain.jobs only wakes the pump): what the outbox holds are the messages'];
+  },
+  felt: ({ outboxAtHeal }) => (outboxAtHeal ? undefined : `the outbox held ${outboxAtHeal} messages at the heal`),
+};
+
+export const FAULTS = [postgresPartition, chainKafkaPartition, gatewayPortfolioPartition, slowLossyLinks];
 
 /**
  * One fault under a steady load (one client per kind of write, each write once, a short back-off after a
  * failure): load until every kind was acknowledged, apply the fault and hold it, heal, measure the recovery,
  * let the clients retry what stayed in doubt, and check the history against what is stored.
  */
-export async function runFault(sys: FaultSystem, fault: Fault, history = new History(REQUEST_DEADLINE_MS)): Promise<FaultReport> {
+export async function runFault(system: FaultSystem, fault: Fault, history = new History(REQUEST_DEADLINE_MS)): Promise<FaultReport> {
+  // An account per fault: what the checker lists is this fault's writes only.
+  const sys: Clients = { ...system, apiKey: await createUserAccount(system.topology.url, OPERATOR, `Faults ${fault.name}`) };
   let stopped = false;
   let n = 0;
   const tag = fault.name.replace(/[^a-z]/g, '').slice(0, 12);
   const loop = async (kind: Kind) => {
     while (!stopped) {
       const op = await history.invoke(write(sys, kind, `${tag}-${kind}-${n++}`));
-      if (op.result !== 'acknowledged') await sleep(200);
+      await sleep(op.result !== 'acknowledged' ? 200 : Math.max(0, PACE_MS - (op.endedAt! - op.invokedAt)));
     }
   };
   const loops = KINDS.map(loop);
@@ -154,12 +189,19 @@ export async function runFault(sys: FaultSystem, fault: Fault, history = new His
   let faultAt = 0;
   let healAt = 0;
   let recoverySeconds = Number.NaN;
+  let jobsPendingAtHeal: number | null = null;
+  let outboxAtHeal: number | null = null;
   try {
     const start = Date.now();
     await until(async () => KINDS.every((k) => ackedSince(start, k)), Boolean, 'every kind of write acknowledged before the fault', 60_000, 100);
     faultAt = Date.now();
     notes = await fault.apply(sys);
     await sleep(fault.holdMs);
+    jobsPendingAtHeal = await listJobs(sys.topology.url, sys.apiKey).then(
+      (jobs) => jobs.filter((j) => j.status !== 'COMPLETED' && j.status !== 'FAILED').length,
+      () => null,
+    );
+    outboxAtHeal = await outboxRows(sys).catch(() => null);
     healAt = Date.now();
     await sys.topology.net.heal();
     await until(async () => KINDS.every((k) => ackedSince(healAt, k)), Boolean, 'every kind of write acknowledged after the heal', 120_000, 100);
@@ -181,8 +223,13 @@ export async function runFault(sys: FaultSystem, fault: Fault, history = new His
     'every chain job final',
     120_000,
   );
+  const jobsSettledSeconds = (Date.now() - healAt) / 1000;
+  await until(() => outboxRows(sys), (n) => n === 0, 'the outbox drained', 60_000, 200);
+  const outboxDrainedSeconds = (Date.now() - healAt) / 1000;
   let minedOncePerJob = true;
   const check = await history.check((kind) => present(sys, kind));
+  const unfelt = fault.felt?.({ outboxAtHeal, unknown: check.unknown });
+  if (unfelt) check.violations.push(`the fault was not felt: ${unfelt}`);
   try {
     await assertOneTransactionPerJobOnChain(sys.topology.url, 'sepolia', jobs);
   } catch (err) {
@@ -194,6 +241,10 @@ export async function runFault(sys: FaultSystem, fault: Fault, history = new His
     ...check,
     faultSeconds: (healAt - faultAt) / 1000,
     recoverySeconds,
+    jobsPendingAtHeal,
+    outboxAtHeal,
+    outboxDrainedSeconds,
+    jobsSettledSeconds,
     chainJobs: jobs.length,
     minedOncePerJob,
     notes,

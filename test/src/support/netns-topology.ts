@@ -26,11 +26,13 @@ export type ServiceHost = Exclude<ProcessName, 'taxonomy'>;
 /** The distributed topology, each part on a test host of its own (netns.ts). */
 export interface FaultTopology {
   net: Network;
-  /** postgres, identity, portfolio, chain, gateway. */
-  host(name: 'postgres' | ServiceHost): Host;
+  /** postgres, kafka, identity, portfolio, chain, gateway. */
+  host(name: 'postgres' | 'kafka' | ServiceHost): Host;
   /** The gateway's URL as the test client reaches it (a door outside the fault domain). */
   url: string;
   output(): string;
+  /** Runs `query` with psql on the PostgreSQL host (an observer's read, beside the services) and returns its rows, unaligned. */
+  sql(query: string): Promise<string>;
   /** Exits of processes so far: a fault must not crash any. */
   exits(): { name: string; code: number | null; signal: NodeJS.Signals | null }[];
   /** SIGTERM to the gateway, then the services, then PostgreSQL; removes the hosts. Idempotent. */
@@ -68,7 +70,7 @@ export async function startFaultTopology(extra: Record<string, string>): Promise
   const stop = () =>
     (stopped ??= (async () => {
       const before = exits.length;
-      for (const group of [['gateway'], ['identity', 'portfolio', 'chain'], ['postgres']]) {
+      for (const group of [['gateway'], ['identity', 'portfolio', 'chain'], ['postgres', 'kafka']]) {
         const mine = children.filter((c) => group.includes(c.name) && running(c.child));
         for (const c of mine) c.child.kill('SIGTERM');
         await Promise.all(mine.map((c) => gone(c.child)));
@@ -79,17 +81,22 @@ export async function startFaultTopology(extra: Record<string, string>): Promise
     })());
 
   try {
-    for (const name of ['postgres', 'identity', 'portfolio', 'chain', 'gateway']) hosts.set(name, await net.addHost(name));
+    for (const name of ['postgres', 'kafka', 'identity', 'portfolio', 'chain', 'gateway']) hosts.set(name, await net.addHost(name));
     const pg = hosts.get('postgres')!;
     const pgDir = mkdtempSync(join(tmpdir(), `${net.prefix}-pg-`));
     const contentDir = mkdtempSync(join(tmpdir(), `${net.prefix}-content-`));
     dirs.push(pgDir, contentDir);
-    await startPostgres(net, pg, pgDir, track);
+    const [, brokers] = await Promise.all([startPostgres(net, pg, pgDir, track), startKafka(net, hosts.get('kafka')!, track)]);
 
     const env = {
       ...process.env,
       DATABASE_URL: `postgres://postgres@${pg.ip}:${PG_PORT}/postgres`,
       CONTENT_DIR: contentDir,
+      KAFKA_BROKERS: brokers.join(','),
+      // librdkafka's mock: quick rebalances and fetches (testing/src/shared/kafka-mock.ts).
+      KAFKA_SESSION_TIMEOUT_MS: '6000',
+      KAFKA_HEARTBEAT_INTERVAL_MS: '500',
+      KAFKA_MAX_WAIT_MS: '100',
       ...extra,
     };
     const inherited = topology.inheritedEnv(env);
@@ -119,6 +126,7 @@ export async function startFaultTopology(extra: Record<string, string>): Promise
       url,
       host: (name) => hosts.get(name)!,
       output: () => output,
+      sql: (query) => net.exec(pg, join(postgresBin(), 'psql'), ['-h', pg.ip, '-p', String(PG_PORT), '-U', 'postgres', '-At', '-c', query]),
       exits: () => [...exits],
       stop,
     };
@@ -126,6 +134,28 @@ export async function startFaultTopology(extra: Record<string, string>): Promise
     await stop();
     throw new Error(`${(err as Error).message}\n${output.slice(-4000)}`);
   }
+}
+
+/**
+ * librdkafka's mock cluster and its wire proxy (testing/src/shared/kafka-mock.ts) in a process of their own on
+ * `host`, the proxy listening on and advertising the host's address; resolves with the brokers.
+ */
+async function startKafka(net: Network, host: Host, track: (name: string, child: ChildProcess) => ChildProcess): Promise<string[]> {
+  const mock = pathToFileURL(join(root, 'testing/dist/shared/kafka-mock.js')).href;
+  const script = [
+    `const { startKafkaMock } = await import(${JSON.stringify(mock)});`,
+    `const kafka = await startKafkaMock({ partitions: 3, host: ${JSON.stringify(host.ip)} });`,
+    'process.send({ brokers: kafka.brokers });',
+    'const stop = () => kafka.stop().then(() => process.exit(0), () => process.exit(1));',
+    "process.on('SIGTERM', stop);",
+    "process.on('disconnect', stop);",
+  ].join('\n');
+  const child = track('kafka', net.spawn(host, process.execPath, ['--input-type=module', '-e', script], { cwd: root, stdio: ['ignore', 'pipe', 'pipe', 'ipc'] }));
+  return new Promise<string[]>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error('the Kafka mock did not start within 30 s')), 30_000);
+    child.once('message', (m: { brokers: string[] }) => (clearTimeout(timer), resolve(m.brokers)));
+    child.once('exit', (code) => (clearTimeout(timer), reject(new Error(`the Kafka mock exited (${code})`))));
+  });
 }
 
 /** initdb (trust, for the run's subnet only) and the server, as the postgres user, listening on the host's address. */
