@@ -6,8 +6,8 @@ import { postgresServerSkipReason } from './support/netns-topology.js';
 
 /**
  * Issue 50, the shortest of the network faults (the rest run from `npm run faults`, bench/faults.mjs): the
- * distributed topology on test hosts of its own (network namespaces joined by veth pairs to a bridge, a
- * private PostgreSQL server on a host of its own), clients writing users (/v1/call), investors (GraphQL) and
+ * distributed topology on test hosts of its own (network namespaces joined by veth pairs to a bridge; a
+ * private PostgreSQL server, Kafka's mock cluster and a JSON-RPC node each on a host of its own), clients writing users (/v1/call), investors (GraphQL) and
  * chain jobs (/v1/call with Idempotency-Key), and every service that writes cut from PostgreSQL for a while
  * (packets dropped: transactions in flight, commits included, lose their link). After the heal every
  * acknowledged write is stored exactly once, no refused one is, each chain job's transaction is mined once,

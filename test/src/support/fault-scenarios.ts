@@ -112,7 +112,7 @@ export interface Fault {
   /** How long the fault lasts under load. */
   holdMs: number;
   /** Why the run shows no sign of the fault, if it does not (a fault that changed nothing proves nothing). */
-  felt?(seen: { outboxAtHeal: number | null; unknown: number }): string | undefined;
+  felt?(seen: { outboxAtHeal: number | null; jobsPendingAtHeal: number | null; unknown: number }): string | undefined;
 }
 
 /** Rows of the chain service's transactional outbox (chain.outbox), read on the PostgreSQL host. */
@@ -164,7 +164,18 @@ export const chainKafkaPartition: Fault = {
   felt: ({ outboxAtHeal }) => (outboxAtHeal ? undefined : `the outbox held ${outboxAtHeal} messages at the heal`),
 };
 
-export const FAULTS = [postgresPartition, chainKafkaPartition, gatewayPortfolioPartition, slowLossyLinks];
+/** The chain service cut from the node while jobs are sent: sends whose answer never came, receipts not yet read. */
+export const chainNodePartition: Fault = {
+  name: 'chain-cut-from-node',
+  holdMs: 10_000,
+  async apply({ topology }) {
+    await topology.net.cut(topology.host('chain'), topology.host('evm'));
+    return [];
+  },
+  felt: ({ jobsPendingAtHeal }) => (jobsPendingAtHeal ? undefined : `${jobsPendingAtHeal} jobs were waiting for the node at the heal`),
+};
+
+export const FAULTS = [postgresPartition, chainKafkaPartition, chainNodePartition, gatewayPortfolioPartition, slowLossyLinks];
 
 /**
  * One fault under a steady load (one client per kind of write, each write once, a short back-off after a
@@ -228,7 +239,7 @@ export async function runFault(system: FaultSystem, fault: Fault, history = new 
   const outboxDrainedSeconds = (Date.now() - healAt) / 1000;
   let minedOncePerJob = true;
   const check = await history.check((kind) => present(sys, kind));
-  const unfelt = fault.felt?.({ outboxAtHeal, unknown: check.unknown });
+  const unfelt = fault.felt?.({ outboxAtHeal, jobsPendingAtHeal, unknown: check.unknown });
   if (unfelt) check.violations.push(`the fault was not felt: ${unfelt}`);
   try {
     await assertOneTransactionPerJobOnChain(sys.topology.url, 'sepolia', jobs);

@@ -7,12 +7,14 @@ import { promisify } from 'node:util';
 import { everyBackendServing } from './http-probe.js';
 import { createNetwork, type Host, type Network } from './netns.js';
 import type { ListeningPorts, ProcessName } from './processes.js';
+import { NODE_SIGNER_KEY } from './rpc-node.js';
 
 const run = promisify(execFile);
 const root = fileURLToPath(new URL('../../../', import.meta.url));
 const GRPC_PORT = 50051;
 const HTTP_PORT = 8080;
 const PG_PORT = 5432;
+const NODE_CHAIN_ID = 31337;
 
 interface TopologyModule {
   topologyProcesses(env: NodeJS.ProcessEnv): { name: ProcessName; entry: string; env(listening: Record<string, ListeningPorts>): Record<string, string> }[];
@@ -26,8 +28,8 @@ export type ServiceHost = Exclude<ProcessName, 'taxonomy'>;
 /** The distributed topology, each part on a test host of its own (netns.ts). */
 export interface FaultTopology {
   net: Network;
-  /** postgres, kafka, identity, portfolio, chain, gateway. */
-  host(name: 'postgres' | 'kafka' | ServiceHost): Host;
+  /** postgres, kafka, evm (the JSON-RPC node), identity, portfolio, chain, gateway. */
+  host(name: 'postgres' | 'kafka' | 'evm' | ServiceHost): Host;
   /** The gateway's URL as the test client reaches it (a door outside the fault domain). */
   url: string;
   output(): string;
@@ -70,7 +72,7 @@ export async function startFaultTopology(extra: Record<string, string>): Promise
   const stop = () =>
     (stopped ??= (async () => {
       const before = exits.length;
-      for (const group of [['gateway'], ['identity', 'portfolio', 'chain'], ['postgres', 'kafka']]) {
+      for (const group of [['gateway'], ['identity', 'portfolio', 'chain'], ['postgres', 'kafka', 'evm']]) {
         const mine = children.filter((c) => group.includes(c.name) && running(c.child));
         for (const c of mine) c.child.kill('SIGTERM');
         await Promise.all(mine.map((c) => gone(c.child)));
@@ -81,12 +83,18 @@ export async function startFaultTopology(extra: Record<string, string>): Promise
     })());
 
   try {
-    for (const name of ['postgres', 'kafka', 'identity', 'portfolio', 'chain', 'gateway']) hosts.set(name, await net.addHost(name));
+    for (const name of ['postgres', 'kafka', 'evm', 'identity', 'portfolio', 'chain', 'gateway']) hosts.set(name, await net.addHost(name));
     const pg = hosts.get('postgres')!;
     const pgDir = mkdtempSync(join(tmpdir(), `${net.prefix}-pg-`));
     const contentDir = mkdtempSync(join(tmpdir(), `${net.prefix}-content-`));
     dirs.push(pgDir, contentDir);
-    const [, brokers] = await Promise.all([startPostgres(net, pg, pgDir, track), startKafka(net, hosts.get('kafka')!, track)]);
+    const [, brokers, node] = await Promise.all([
+      startPostgres(net, pg, pgDir, track),
+      startKafka(net, hosts.get('kafka')!, track),
+      startNode(net, hosts.get('evm')!, track),
+    ]);
+    // The chain service's sepolia is the node on its own host (no embedded EVM): a link that can be cut.
+    const sepolia = { name: 'sepolia', chainId: NODE_CHAIN_ID, rpcUrl: node.url, confirmations: 1, pollIntervalMs: 200, rpcTimeoutMs: 1_500, contracts: node.contracts };
 
     const env = {
       ...process.env,
@@ -97,6 +105,8 @@ export async function startFaultTopology(extra: Record<string, string>): Promise
       KAFKA_SESSION_TIMEOUT_MS: '6000',
       KAFKA_HEARTBEAT_INTERVAL_MS: '500',
       KAFKA_MAX_WAIT_MS: '100',
+      CHAIN_NETWORKS: JSON.stringify([sepolia]),
+      CHAIN_SIGNER_KEY_SEPOLIA: NODE_SIGNER_KEY,
       ...extra,
     };
     const inherited = topology.inheritedEnv(env);
@@ -134,6 +144,25 @@ export async function startFaultTopology(extra: Record<string, string>): Promise
     await stop();
     throw new Error(`${(err as Error).message}\n${output.slice(-4000)}`);
   }
+}
+
+/** A JSON-RPC node (Hardhat's EVM, the contracts deployed: testing/src/chain/rpc-node-main.ts) on `host`. */
+async function startNode(net: Network, host: Host, track: (name: string, child: ChildProcess) => ChildProcess): Promise<{ url: string; contracts: unknown }> {
+  const env = { ...process.env, RPC_NODE_CHAIN_ID: String(NODE_CHAIN_ID), RPC_NODE_SIGNER_KEY: NODE_SIGNER_KEY, RPC_NODE_HOST: host.ip, RPC_NODE_PORT: '8545' };
+  const child = track('evm', net.spawn(host, process.execPath, [join(root, 'testing/dist/chain/rpc-node-main.js')], { cwd: root, env, stdio: ['ignore', 'pipe', 'pipe'] }));
+  return new Promise((resolve, reject) => {
+    let seen = '';
+    const timer = setTimeout(() => reject(new Error(`the node did not serve within 60 s: ${seen.slice(-2000)}`)), 60_000);
+    child.stdout!.on('data', (c: Buffer) => {
+      seen += c.toString();
+      const line = seen.split('\n').find((l) => l.startsWith('{'));
+      if (line && seen.includes('\n')) {
+        clearTimeout(timer);
+        resolve(JSON.parse(line) as { url: string; contracts: unknown });
+      }
+    });
+    child.once('exit', (code) => (clearTimeout(timer), reject(new Error(`the node exited (${code}): ${seen.slice(-2000)}`))));
+  });
 }
 
 /**
