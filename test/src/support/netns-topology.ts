@@ -28,8 +28,8 @@ export type ServiceHost = Exclude<ProcessName, 'taxonomy'>;
 /** The distributed topology, each part on a test host of its own (netns.ts). */
 export interface FaultTopology {
   net: Network;
-  /** postgres, kafka, evm (the JSON-RPC node), identity, portfolio, chain, gateway. */
-  host(name: 'postgres' | 'kafka' | 'evm' | ServiceHost): Host;
+  /** postgres, kafka, evm (the JSON-RPC node), identity, portfolio and portfolio2 (its two replicas), chain, gateway. */
+  host(name: 'postgres' | 'kafka' | 'evm' | 'portfolio2' | ServiceHost): Host;
   /** The gateway's URL as the test client reaches it (a door outside the fault domain). */
   url: string;
   output(): string;
@@ -72,7 +72,7 @@ export async function startFaultTopology(extra: Record<string, string>): Promise
   const stop = () =>
     (stopped ??= (async () => {
       const before = exits.length;
-      for (const group of [['gateway'], ['identity', 'portfolio', 'chain'], ['postgres', 'kafka', 'evm']]) {
+      for (const group of [['gateway'], ['identity', 'portfolio', 'portfolio2', 'chain'], ['postgres', 'kafka', 'evm']]) {
         const mine = children.filter((c) => group.includes(c.name) && running(c.child));
         for (const c of mine) c.child.kill('SIGTERM');
         await Promise.all(mine.map((c) => gone(c.child)));
@@ -83,7 +83,7 @@ export async function startFaultTopology(extra: Record<string, string>): Promise
     })());
 
   try {
-    for (const name of ['postgres', 'kafka', 'evm', 'identity', 'portfolio', 'chain', 'gateway']) hosts.set(name, await net.addHost(name));
+    for (const name of ['postgres', 'kafka', 'evm', 'identity', 'portfolio', 'portfolio2', 'chain', 'gateway']) hosts.set(name, await net.addHost(name));
     const pg = hosts.get('postgres')!;
     const pgDir = mkdtempSync(join(tmpdir(), `${net.prefix}-pg-`));
     const contentDir = mkdtempSync(join(tmpdir(), `${net.prefix}-content-`));
@@ -112,18 +112,23 @@ export async function startFaultTopology(extra: Record<string, string>): Promise
     const inherited = topology.inheritedEnv(env);
     const listening = Object.fromEntries(['identity', 'portfolio', 'chain', 'taxonomy'].map((n) => [n, { grpc: GRPC_PORT }]));
     const specs = topology.topologyProcesses(env);
-    const launch = async (name: ServiceHost) => {
+    const launch = async (name: ServiceHost, on: string = name) => {
       const spec = specs.find((s) => s.name === name)!;
       const own: Record<string, string> = { ...spec.env(listening), GRPC_HOST: '0.0.0.0', GRPC_PORT: String(GRPC_PORT), METRICS_PORT: String(GRPC_PORT + 1000) };
       if (name === 'gateway') {
         Object.assign(own, { PORT: String(HTTP_PORT) });
-        for (const b of ['identity', 'portfolio', 'chain']) own[`${b.toUpperCase()}_GRPC_ADDR`] = `${hosts.get(b)!.ip}:${GRPC_PORT}`;
+        for (const b of ['identity', 'chain']) own[`${b.toUpperCase()}_GRPC_ADDR`] = `${hosts.get(b)!.ip}:${GRPC_PORT}`;
+        // Portfolio scales: one name with both replicas' addresses, as a headless Service resolves, which
+        // the gateway's round-robin channel balances over.
+        own['PORTFOLIO_GRPC_ADDR'] = `portfolio.faults:${GRPC_PORT}`;
         delete own['TAXONOMY_GRPC_ADDR'];
       }
-      const child = track(name, net.spawn(hosts.get(name)!, process.execPath, [spec.entry], { cwd: root, env: { ...inherited, ...own }, stdio: ['ignore', 'pipe', 'pipe', 'ipc'] }));
-      await topology.listeningPorts(child, name, 60_000);
+      const child = track(on, net.spawn(hosts.get(on)!, process.execPath, [spec.entry], { cwd: root, env: { ...inherited, ...own }, stdio: ['ignore', 'pipe', 'pipe', 'ipc'] }));
+      await topology.listeningPorts(child, on, 60_000);
     };
-    await Promise.all((['identity', 'portfolio', 'chain'] as const).map(launch));
+    net.names(hosts.get('gateway')!, { 'portfolio.faults': [hosts.get('portfolio')!.ip, hosts.get('portfolio2')!.ip] });
+    // The second replica once the first migrated (they would take turns on the migration lock anyway).
+    await Promise.all([launch('identity'), launch('portfolio').then(() => launch('portfolio', 'portfolio2')), launch('chain')]);
     await launch('gateway');
     const url = `http://127.0.0.1:${await net.door(hosts.get('gateway')!, HTTP_PORT)}`;
     const deadline = Date.now() + 45_000;

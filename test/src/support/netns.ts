@@ -1,5 +1,6 @@
 import { execFile, execFileSync, spawn, type ChildProcess, type SpawnOptions } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, connect, type AddressInfo, type Server } from 'node:net';
 import { promisify } from 'node:util';
 
@@ -29,6 +30,11 @@ export interface Network {
   /** Whether this kernel has sch_netem: without it `impair` can drop packets but not delay them. */
   netemAvailable: boolean;
   addHost(name: string): Promise<Host>;
+  /**
+   * Names `host` resolves (its /etc/hosts, which `ip netns exec` mounts from /etc/netns/<ns>/hosts): a name
+   * with several addresses, as a headless Service's, for round-robin clients. Set before spawning there.
+   */
+  names(host: Host, entries: Record<string, string[]>): void;
   /** Spawns `command` inside `host`'s namespace (the file system and environment are the caller's). */
   spawn(host: Host, command: string, args: string[], options: SpawnOptions): ChildProcess;
   /** Runs `command` inside `host`'s namespace and resolves with its stdout. */
@@ -142,6 +148,11 @@ export async function createNetwork(): Promise<Network> {
       await apply(host);
       return host;
     },
+    names(host, entries) {
+      mkdirSync(`/etc/netns/${host.ns}`, { recursive: true });
+      const lines = ['127.0.0.1 localhost', ...Object.entries(entries).flatMap(([name, ips]) => ips.map((a) => `${a} ${name}`))];
+      writeFileSync(`/etc/netns/${host.ns}/hosts`, lines.join('\n') + '\n');
+    },
     spawn: (host, command, args, options) => spawn('ip', ['netns', 'exec', host.ns, command, ...args], options),
     exec: async (host, command, args) => (await nsExec(host, command, args)).stdout,
     async cut(a, b) {
@@ -190,7 +201,10 @@ export async function createNetwork(): Promise<Network> {
         child.kill('SIGKILL');
       }
       // Removing a namespace takes its end of each veth with it, and so the pair.
-      for (const ns of [...[...hosts.values()].map((h) => h.ns), hub]) await ip('netns', 'del', ns).catch(() => undefined);
+      for (const ns of [...[...hosts.values()].map((h) => h.ns), hub]) {
+        await ip('netns', 'del', ns).catch(() => undefined);
+        rmSync(`/etc/netns/${ns}`, { recursive: true, force: true });
+      }
     },
   };
   // A runner that dies (timeout, Ctrl-C) must not leave namespaces behind.
@@ -198,6 +212,7 @@ export async function createNetwork(): Promise<Network> {
     if (removed) return;
     for (const ns of [...[...hosts.values()].map((h) => h.ns), hub]) {
       try {
+        rmSync(`/etc/netns/${ns}`, { recursive: true, force: true });
         execFileSync('ip', ['netns', 'del', ns], { stdio: 'ignore' });
       } catch {
         // already gone
