@@ -117,6 +117,18 @@ export interface Fault {
   felt?(seen: { outboxAtHeal: number | null; jobsPendingAtHeal: number | null; unknown: number; duringFault: Record<Kind, number> }): string | undefined;
 }
 
+/**
+ * A read of the checker's, undefined while it fails: a system that just healed may still refuse a read for a
+ * moment (503, its pool's connections recovering), which is no answer about the data.
+ */
+async function readable<T>(read: () => Promise<T>): Promise<T | undefined> {
+  try {
+    return await read();
+  } catch {
+    return undefined;
+  }
+}
+
 /** Rows of the chain service's transactional outbox (chain.outbox), read on the PostgreSQL host. */
 async function outboxRows(sys: FaultSystem): Promise<number> {
   return Number((await sys.topology.sql('SELECT count(*) FROM chain.outbox')).trim());
@@ -233,17 +245,17 @@ export async function runFault(system: FaultSystem, fault: Fault, history = new 
     await history.invoke(write(sys, kind, name), true);
   }
   // Chain jobs accepted must end; every job this account ever had is on the node once.
-  const jobs = await until(
-    () => listJobs(sys.topology.url, sys.apiKey),
-    (list) => list.every((j) => j.status === 'COMPLETED' || j.status === 'FAILED'),
+  const jobs = (await until(
+    () => readable(() => listJobs(sys.topology.url, sys.apiKey)),
+    (list) => list !== undefined && list.every((j) => j.status === 'COMPLETED' || j.status === 'FAILED'),
     'every chain job final',
     120_000,
-  );
+  ))!;
   const jobsSettledSeconds = (Date.now() - healAt) / 1000;
-  await until(() => outboxRows(sys), (n) => n === 0, 'the outbox drained', 60_000, 200);
+  await until(() => readable(() => outboxRows(sys)), (n) => n === 0, 'the outbox drained', 60_000, 200);
   const outboxDrainedSeconds = (Date.now() - healAt) / 1000;
   let minedOncePerJob = true;
-  const check = await history.check((kind) => present(sys, kind));
+  const check = await history.check(async (kind) => (await until(() => readable(() => present(sys, kind)), Boolean, `${kind}s listed`))!);
   const during = history.ops.filter((o) => o.invokedAt >= faultAt && o.endedAt! <= healAt && o.result === 'acknowledged');
   const duringFault = Object.fromEntries(KINDS.map((k) => [k, during.filter((o) => o.kind === k).length])) as Record<Kind, number>;
   const unfelt = fault.felt?.({ outboxAtHeal, jobsPendingAtHeal, unknown: check.unknown, duringFault });
