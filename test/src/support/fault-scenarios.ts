@@ -33,6 +33,8 @@ export interface FaultReport extends HistoryCheck {
   jobsSettledSeconds: number;
   /** Writes of each kind acknowledged while the fault lasted. */
   duringFault: Record<Kind, number>;
+  /** Messages read from chain.job-events after the heal (every run so far); each completed job's must be among them. */
+  jobEvents: number;
   /** Chain jobs present after the heal, and whether the node mined exactly one transaction per job. */
   chainJobs: number;
   minedOncePerJob: boolean;
@@ -254,10 +256,15 @@ export async function runFault(system: FaultSystem, fault: Fault, history = new 
   const jobsSettledSeconds = (Date.now() - healAt) / 1000;
   await until(() => readable(() => outboxRows(sys)), (n) => n === 0, 'the outbox drained', 60_000, 200);
   const outboxDrainedSeconds = (Date.now() - healAt) / 1000;
+  // Every job's completion was delivered on chain.job-events at least once (through the outbox, whatever the fault).
+  const events = await sys.topology.jobEvents();
+  const completedEvents = new Set(events.filter((e) => e.status.toLowerCase() === 'completed').map((e) => e.jobId));
+  const undelivered = jobs.filter((j) => j.status === 'COMPLETED' && !completedEvents.has(j.id)).map((j) => j.id);
   let minedOncePerJob = true;
   const check = await history.check(async (kind) => (await until(() => readable(() => present(sys, kind)), Boolean, `${kind}s listed`))!);
   const during = history.ops.filter((o) => o.invokedAt >= faultAt && o.endedAt! <= healAt && o.result === 'acknowledged');
   const duringFault = Object.fromEntries(KINDS.map((k) => [k, during.filter((o) => o.kind === k).length])) as Record<Kind, number>;
+  if (undelivered.length) check.violations.push(`${undelivered.length} completed jobs without a completed event on chain.job-events: ${undelivered.slice(0, 5).join(', ')}`);
   const unfelt = fault.felt?.({ outboxAtHeal, jobsPendingAtHeal, unknown: check.unknown, duringFault });
   if (unfelt) check.violations.push(`the fault was not felt: ${unfelt}`);
   try {
@@ -276,6 +283,7 @@ export async function runFault(system: FaultSystem, fault: Fault, history = new 
     outboxAtHeal,
     outboxDrainedSeconds,
     jobsSettledSeconds,
+    jobEvents: events.length,
     chainJobs: jobs.length,
     minedOncePerJob,
     notes,

@@ -35,6 +35,11 @@ export interface FaultTopology {
   output(): string;
   /** Runs `query` with psql on the PostgreSQL host (an observer's read, beside the services) and returns its rows, unaligned. */
   sql(query: string): Promise<string>;
+  /**
+   * Every message on chain.job-events from the beginning ({ jobId, status }), read by a consumer of its own
+   * on the Kafka host (kafkajs, as the services) until none came for 3 s.
+   */
+  jobEvents(): Promise<{ jobId: string; status: string }[]>;
   /** Exits of processes so far: a fault must not crash any. */
   exits(): { name: string; code: number | null; signal: NodeJS.Signals | null }[];
   /** SIGTERM to the gateway, then the services, then PostgreSQL; removes the hosts. Idempotent. */
@@ -143,6 +148,7 @@ export async function startFaultTopology(extra: Record<string, string>): Promise
       output: () => output,
       sql: (query) => net.exec(pg, join(postgresBin(), 'psql'), ['-h', pg.ip, '-p', String(PG_PORT), '-U', 'postgres', '-At', '-c', query]),
       exits: () => [...exits],
+      jobEvents: () => readJobEvents(net, hosts.get('kafka')!, brokers),
       stop,
     };
   } catch (err) {
@@ -190,6 +196,29 @@ async function startKafka(net: Network, host: Host, track: (name: string, child:
     child.once('message', (m: { brokers: string[] }) => (clearTimeout(timer), resolve(m.brokers)));
     child.once('exit', (code) => (clearTimeout(timer), reject(new Error(`the Kafka mock exited (${code})`))));
   });
+}
+
+async function readJobEvents(net: Network, host: Host, brokers: string[]): Promise<{ jobId: string; status: string }[]> {
+  const script = [
+    "const { Kafka, logLevel } = await import('kafkajs');",
+    `const kafka = new Kafka({ clientId: 'fault-checker', brokers: ${JSON.stringify(brokers)}, logLevel: logLevel.NOTHING });`,
+    `const consumer = kafka.consumer({ groupId: 'fault-checker-' + Date.now(), sessionTimeout: 6000, heartbeatInterval: 500, maxWaitTimeInMs: 100 });`,
+    'const seen = []; let last = Date.now();',
+    "await consumer.connect(); await consumer.subscribe({ topic: 'chain.job-events', fromBeginning: true });",
+    'await consumer.run({ eachMessage: async ({ message }) => { const e = JSON.parse(message.value.toString()); seen.push({ jobId: e.jobId, status: e.status }); last = Date.now(); } });',
+    'const started = Date.now();',
+    'while (Date.now() - last < 3000 || Date.now() - started < 8000) await new Promise((r) => setTimeout(r, 200));',
+    'await consumer.disconnect();',
+    'process.stdout.write(JSON.stringify(seen));',
+  ].join('\n');
+  const child = net.spawn(host, process.execPath, ['--input-type=module', '-e', script], { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
+  let out = '';
+  let err = '';
+  child.stdout!.setEncoding('utf8').on('data', (c: string) => (out += c));
+  child.stderr!.setEncoding('utf8').on('data', (c: string) => (err += c));
+  const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));
+  if (code !== 0) throw new Error(`the job-events reader exited (${code}): ${err.slice(-2000)}`);
+  return JSON.parse(out) as { jobId: string; status: string }[];
 }
 
 /** initdb (trust, for the run's subnet only) and the server, as the postgres user, listening on the host's address. */
