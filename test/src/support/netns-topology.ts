@@ -48,9 +48,10 @@ export interface FaultTopology {
 
 /**
  * Starts PostgreSQL (a private server of its own, initdb'd for this run: the machine's server cannot be moved
- * into a namespace) and identity, portfolio, chain and the gateway (scripts/topology.mjs: their environment
- * and caller keys), each in its own namespace, reaching one another by the hosts' addresses. The chain
- * service runs its embedded EVM networks. `extra` is added to every process's environment.
+ * into a namespace), Kafka's mock cluster, a JSON-RPC node (the chain service's sepolia), and identity,
+ * portfolio (two replicas, behind one name on the gateway's host), chain and the gateway (scripts/topology.mjs:
+ * their environment and caller keys), each in its own namespace, reaching one another by the hosts'
+ * addresses. `extra` is added to every process's environment.
  */
 export async function startFaultTopology(extra: Record<string, string>): Promise<FaultTopology> {
   const net = await createNetwork();
