@@ -68,6 +68,9 @@ export async function missingPrerequisites(env = process.env, node = process.ver
   if (!(await answers(postgresUrl, 5432))) missing.push(`a PostgreSQL server at ${new URL(postgresUrl).host} (TEST_DATABASE_URL)`);
   const redisUrl = env['TEST_REDIS_URL'] ?? 'redis://127.0.0.1:6379';
   if (!(await answers(redisUrl, 6379))) missing.push(`a Redis server at ${new URL(redisUrl).host} (TEST_REDIS_URL)`);
+  // The network fault tests (test/src/faults-network.test.ts) make namespaces, veth pairs and nftables rules.
+  if (process.platform === 'linux' && !has('ip', ['-V'])) missing.push("ip (Debian's iproute2: the network fault tests' namespaces)");
+  if (process.platform === 'linux' && !has('nft', ['-v'])) missing.push("nft (Debian's nftables: the network fault tests' partitions)");
   return missing;
 }
 

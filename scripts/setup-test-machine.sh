@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Installs and starts what `npm test` needs on a Debian machine (run as root): librdkafka-dev, a C toolchain
 # and pkg-config (the Kafka mock cluster), Chromium (browser tests), Redis (shared rate limits), promtool
-# from Debian's prometheus package (the alert rules' unit tests; the server it brings is stopped), PostgreSQL
+# from Debian's prometheus package (the alert rules' unit tests; the server it brings is stopped), iproute2 and
+# nftables (the network fault tests' namespaces and partitions), PostgreSQL
 # (every persistence suite runs on it as well as on PGlite), and Node 22 into .ci/node when the machine's
 # Node is older. `npm test` names this script when something is missing; .ci/run calls it first.
 set -euo pipefail
@@ -16,6 +17,9 @@ command -v make >/dev/null 2>&1 || need_apt+=(make)
 [ -x /usr/bin/chromium ] || need_apt+=(chromium)
 command -v redis-server >/dev/null 2>&1 || need_apt+=(redis-server)
 command -v promtool >/dev/null 2>&1 || need_apt+=(prometheus)
+# The network fault tests (issue 50): namespaces, veth pairs and bridges (ip), partitions and loss (nft).
+command -v ip >/dev/null 2>&1 || need_apt+=(iproute2)
+command -v nft >/dev/null 2>&1 || need_apt+=(nftables)
 if [ ${#need_apt[@]} -gt 0 ]; then
   echo "setup: installing ${need_apt[*]}"
   apt-get update -qq

@@ -1,9 +1,17 @@
 import assert from 'node:assert/strict';
 import type { ListedJob } from './account-reads.js';
 
+const RELAY_MAX_BATCH = 100;
+
 /** JSON-RPC calls in one batch through the gateway's public read-only relay (POST /rpc/<network>); the results in order. */
 export async function relayBatch(baseUrl: string, network: string, calls: [method: string, params: unknown[]][]): Promise<any[]> {
   if (calls.length === 0) return [];
+  // The relay takes at most 100 calls per batch (JSON-RPC -32600 beyond).
+  if (calls.length > RELAY_MAX_BATCH) {
+    const out: any[] = [];
+    for (let i = 0; i < calls.length; i += RELAY_MAX_BATCH) out.push(...(await relayBatch(baseUrl, network, calls.slice(i, i + RELAY_MAX_BATCH))));
+    return out;
+  }
   const res = await fetch(`${baseUrl}/rpc/${network}`, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
@@ -12,6 +20,7 @@ export async function relayBatch(baseUrl: string, network: string, calls: [metho
   const text = await res.text();
   assert.equal(res.status, 200, text);
   const answers = JSON.parse(text) as { id: number; result?: unknown; error?: unknown }[];
+  assert.ok(Array.isArray(answers), `a batch of ${calls.length} calls answered ${text.slice(0, 500)}`);
   return calls.map((_, id) => {
     const answer = answers.find((a) => a.id === id);
     assert.ok(answer && answer.error === undefined, `${calls[id]![0]}: ${JSON.stringify(answer)}`);

@@ -20,10 +20,10 @@ export interface RpcNode {
 
 /**
  * Starts Hardhat's EVM (EDR, automine) with `signerKey` funded, deploys the service's contracts with it
- * and serves every JSON-RPC method (single calls and batches) on 127.0.0.1:`port`. For tests that put a
+ * and serves every JSON-RPC method (single calls and batches) on `host` (127.0.0.1):`port`. For tests that put a
  * chain service in front of a node they can take away (CHAIN_NETWORKS with this node's URL).
  */
-export async function startRpcNode(opts: { chainId: number; signerKey: string; port?: number; deploy?: boolean }): Promise<RpcNode> {
+export async function startRpcNode(opts: { chainId: number; signerKey: string; port?: number; host?: string; deploy?: boolean }): Promise<RpcNode> {
   const network = await startEmbeddedNetwork({
     kind: 'embedded', name: 'rpc-node', chainId: opts.chainId, nativeCurrencySymbol: 'ETH', signerKey: opts.signerKey, ...DEFAULT_TUNING,
   });
@@ -40,9 +40,10 @@ export async function startRpcNode(opts: { chainId: number; signerKey: string; p
       void relayJsonRpc(Buffer.concat(chunks), call, 'any').then((answer) => res.writeHead(200, { 'content-type': 'application/json' }).end(answer));
     });
   });
-  await new Promise<void>((resolve) => server.listen(opts.port ?? 0, '127.0.0.1', resolve));
+  const host = opts.host ?? '127.0.0.1';
+  await new Promise<void>((resolve) => server.listen(opts.port ?? 0, host, resolve));
   return {
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    url: `http://${host}:${(server.address() as AddressInfo).port}`,
     chainId: opts.chainId,
     network,
     contracts: { ...network.contracts },

@@ -53,6 +53,8 @@ export interface KafkaMockOptions {
    * straight to the mock, where a broker taken down refuses connections.
    */
   proxy?: boolean;
+  /** The address the wire proxy listens on and advertises (default 127.0.0.1; needs the proxy). */
+  host?: string;
 }
 
 export class KafkaMockUnavailableError extends Error {
@@ -88,7 +90,7 @@ export async function startKafkaMock(options: KafkaMockOptions = {}): Promise<Ka
   let proxy: KafkaWireProxy | undefined;
   if (options.proxy ?? true) {
     try {
-      proxy = await startKafkaWireProxy(brokers);
+      proxy = await startKafkaWireProxy(brokers, options.host);
     } catch (err) {
       child.kill('SIGKILL');
       await exited;

@@ -93,7 +93,12 @@ interface PendingRequest {
   syncGroup?: SyncGroupRequest;
 }
 
-export async function startKafkaWireProxy(upstream: string[]): Promise<KafkaWireProxy> {
+/**
+ * `host`: the address the proxies listen on and advertise (default 127.0.0.1); the network fault tests run
+ * the cluster on a test host of its own and give that host's address, so clients on other hosts reach it.
+ */
+export async function startKafkaWireProxy(upstream: string[], host = '127.0.0.1'): Promise<KafkaWireProxy> {
+  const listenHost = host;
   const servers: Server[] = [];
   const sockets = new Set<Socket>();
   const errors: Error[] = [];
@@ -110,7 +115,7 @@ export async function startKafkaWireProxy(upstream: string[]): Promise<KafkaWire
     address(host: string, port: number): { host: string; port: number } {
       const mapped = proxyPort.get(`${host}:${port}`);
       if (mapped === undefined) throw new Error(`broker ${host}:${port} has no proxy (proxies: ${[...proxyPort.keys()].join(', ')})`);
-      return { host: '127.0.0.1', port: mapped };
+      return { host: listenHost, port: mapped };
     },
   };
 
@@ -214,7 +219,7 @@ export async function startKafkaWireProxy(upstream: string[]): Promise<KafkaWire
       servers.push(server);
       await new Promise<void>((resolve, reject) => {
         server.once('error', reject);
-        server.listen(0, '127.0.0.1', () => {
+        server.listen(0, host, () => {
           server.off('error', reject);
           resolve();
         });
@@ -232,7 +237,7 @@ export async function startKafkaWireProxy(upstream: string[]): Promise<KafkaWire
   return {
     brokers: upstream.map((address) => {
       const { host, port } = parseAddress(address);
-      return `127.0.0.1:${proxyPort.get(`${host}:${port}`)}`;
+      return `${listenHost}:${proxyPort.get(`${host}:${port}`)}`;
     }),
     upstream: [...upstream],
     dropProduceResponses: (count = 1) => void (dropsLeft += count),

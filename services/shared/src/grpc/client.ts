@@ -64,7 +64,13 @@ export function createGrpcClient<D extends Record<string, MethodDef>>(
     // Every address the name resolves to gets calls in turn (a headless Service answers with every ready
     // pod); grpc-js's default, pick_first, would send them all down one connection to one pod.
     'grpc.service_config': ROUND_ROBIN,
-    'grpc.keepalive_time_ms': 30_000,
+    // A replica that went silent (a network partition: no reset, no FIN) is found by the keepalive ping,
+    // after which round-robin moves its calls to the replicas that answer. grpc-js's ping timeout is 20 s,
+    // and with a 30 s interval half of a service's calls waited for their deadline on a cut replica for up to
+    // 50 s (issue 50, gateway-cut-from-one-portfolio-replica): now at most 10 s. Pings go only while calls
+    // are active; grpc-js servers do not limit their rate.
+    'grpc.keepalive_time_ms': 5_000,
+    'grpc.keepalive_timeout_ms': 5_000,
     'grpc.max_receive_message_length': 64 * 1024 * 1024,
     'grpc.enable_retries': 1,
     'grpc.initial_reconnect_backoff_ms': 500,
