@@ -365,11 +365,21 @@ describe('chain replicas on PostgreSQL and Kafka: killed mid-batch, refused tran
     replicas.push(first);
     const fromBlock = (await chain.getBlockNumber()) + 1;
     const N = 240;
-    const submitting = submit([clientOf(first)], 'many', N).catch(() => undefined);
     const inserts = async () =>
       (await sql.query<{ id: string; status: string; kv_key: string; tx_hash: string | null; batch_job_id: string | null }>(
         `SELECT id, status, kv_key, tx_hash, batch_job_id FROM chain.jobs WHERE kv_key LIKE 'many-%'`,
       )).rows;
+    // A first part, then the rest once some of it completed: the intake takes a burst of inserts faster than
+    // the first batches complete, so without the pause every insert could be accepted before the first
+    // completion and the kill would find nothing still to come.
+    const FIRST = 60;
+    const someCompleted = until(inserts, (r) => r.filter((j) => j.status === 'completed').length >= 16, 'some inserts completed', 60_000, 5);
+    someCompleted.catch(() => undefined); // awaited below; a time-out fails killMidwayAndRestart's own wait
+    const submitting = (async () => {
+      await submit([clientOf(first)], 'many', FIRST);
+      await someCompleted;
+      await submit([clientOf(first)], 'many-late', N - FIRST);
+    })().catch(() => undefined);
     const { second, done } = await killMidwayAndRestart(first, batchedEnv, submitting, inserts, N, 'inserts', t);
 
     // On the node: every transaction of the signer since is a key-value write that succeeded, each key in exactly one.
