@@ -11,10 +11,17 @@ import {
   type GetDocumentResponse,
   type Job,
 } from '@green-impact/proto/greenimpact/chain/v1/chain';
-import { InternalError } from '@green-impact/shared/errors';
 import { documentKindParts, jsonDocument, signedPageUrl } from '../catalogue/chain/job-shapes.js';
-import { deprecated, nodeId, objectType } from '../catalogue/objects.js';
-import { keyValueResultObject, networkObject, transactionLogObject, transactionReceiptObject } from '../generated/chain.js';
+import { deprecated, objectType } from '../catalogue/objects.js';
+import {
+  documentKindGraphql,
+  jobObjectWith,
+  jobStatusGraphql,
+  keyValueResultObject,
+  networkObject,
+  transactionLogObject,
+  transactionReceiptObject,
+} from '../generated/chain.js';
 import { actingPersonObject } from '../generated/common.js';
 
 /**
@@ -23,23 +30,11 @@ import { actingPersonObject } from '../generated/common.js';
  * GraphQL names them, and the JSON scalar.
  */
 
-/** A proto enum value as its GraphQL name: the proto name without its prefix (JOB_STATUS_COMPLETED → COMPLETED). */
-function enumName(names: Record<number, string>, prefix: string, value: number): string {
-  const name = names[value];
-  if (name === undefined || name.endsWith('_UNSPECIFIED')) {
-    throw new InternalError('Internal error.', { cause: new Error(`${prefix}${value} from the chain service`) });
-  }
-  return name.slice(prefix.length);
-}
-
 /** The proto enum value of a GraphQL enum name (GraphQL has checked it is one of the schema's). */
 function enumValue<E extends number>(names: Record<string, E | string>, prefix: string, name: string): E {
   return names[`${prefix}${name}`] as E;
 }
 
-export const jobStatusToGql = (s: JobStatus) => enumName(JobStatus, 'JOB_STATUS_', s);
-export const jobKindToGql = (k: JobKind) => enumName(JobKind, 'JOB_KIND_', k);
-export const documentKindToGql = (k: DocumentKind) => enumName(DocumentKind, 'DOCUMENT_KIND_', k);
 export const jobStatusFromGql = (s: string) => enumValue<JobStatus>(JobStatus, 'JOB_STATUS_', s);
 export const jobKindFromGql = (k: string) => enumValue<JobKind>(JobKind, 'JOB_KIND_', k);
 export const documentKindFromGql = (k: string) => enumValue<DocumentKind>(DocumentKind, 'DOCUMENT_KIND_', k);
@@ -57,56 +52,20 @@ const requestParameterType = objectType<{ name: string; value: string | null }>(
   value: field('String', 'The value as text: a string as it is, a number or boolean in JSON, a list or object as JSON text; null when null.', 'value'),
 }));
 
-const jobType = objectType<Job>('Job', 'A blockchain job: asynchronous, followed by its status.', (field) => ({
-  nodeId: nodeId(),
-  id: field('ID!', 'UUID; the legacy info.jobId.', 'id'),
-  kind: field('JobKind!', 'What the job does.', (j) => jobKindToGql(j.kind)),
-  documentKind: field('DocumentKind', 'Document jobs: which report they write.', (j) => (j.documentKind ? documentKindToGql(j.documentKind) : null)),
-  network: field('String!', 'Network name as requested.', 'network'),
-  status: field('JobStatus!', 'Where the job is: QUEUED, SUBMITTED, COMPLETED or FAILED.', (j) => jobStatusToGql(j.status)),
-  request: deprecated(field('JSON', 'Echo of the call that created the job (the legacy info.request).', 'request'), 'Untyped: read requestParameters.'),
-  requestParameters: field(
-    '[RequestParameter!]!',
-    'The parameters of the call that created the job (the legacy info.request) by name, in the order given; each value as text (JSON text for a list or an object).',
-    (j) => Object.entries(j.request ?? {}).map(([name, value]) => ({ name, value: parameterText(value) })),
-  ),
-  txHash: field('String', 'Hash of the (last) transaction; set from SUBMITTED on. Selects send none.', 'txHash'),
-  txUrl: field('String', 'Explorer URL of the transaction, when the network has an explorer.', 'txUrl'),
-  blockNumber: field('Int', 'Block of the transaction, once mined.', 'blockNumber'),
-  receipt: field('TransactionReceipt', 'Receipt of the transaction, once completed (or reverted).', 'receipt'),
-  gasUsed: field('String', 'Gas used, decimal text.', (j) => (j.gasUsed === undefined ? null : String(j.gasUsed))),
-  gasPrice: field('String', 'Effective gas price in wei, decimal text.', 'gasPrice'),
-  networkCost: field('Decimal', "Gas used × gas price, in the network's native coin.", 'networkCost'),
-  networkFee: field('Decimal', 'What the service charges on top, in the native coin.', 'networkFee'),
-  networkTotal: field('Decimal', 'networkCost + networkFee.', 'networkTotal'),
-  result: deprecated(
-    field('JSON', 'The result in the legacy info.result shape; keyValue and document are its typed form.', 'result'),
-    'Untyped: read keyValue, document or nft, its typed forms.',
-  ),
-  error: field('String', 'Why the job failed.', 'error'),
-  attempts: field('Int!', 'Submissions so far (resubmissions with a gas bump count).', 'attempts'),
-  createdAt: field('DateTime!', 'RFC 3339.', 'createdAt'),
-  updatedAt: field('DateTime!', 'RFC 3339; the last status change.', 'updatedAt'),
-  completedAt: field('DateTime', 'RFC 3339; set when COMPLETED.', 'completedAt'),
-  idempotencyKey: field('String', 'The Idempotency-Key the job was created with.', 'idempotencyKey'),
-  frameworkIdentifier: field('String', 'Document jobs about a framework: its identifier.', 'frameworkIdentifier'),
-  positionId: field('ID', 'Document jobs about a position: its id.', 'positionId'),
-  investorIdentifier: field('String', 'Document jobs about a position: its investor.', 'investorIdentifier'),
-  reportingYear: field('Int', 'Document jobs: the reporting year written.', 'reportingYear'),
-  languageCode: field('String', 'Document jobs: the language the document was rendered in.', 'languageCode'),
-  key: field('String', 'Key-value jobs: the key.', 'key'),
-  keyValue: field('KeyValueResult', 'Outcome of a completed key-value job.', 'keyValue'),
+/** Job is generated from chain.proto; the gateway adds its request parameters and its document's job id. */
+const jobType = jobObjectWith((field) => ({
+  after: {
+    request: {
+      requestParameters: field(
+        '[RequestParameter!]!',
+        'The parameters of the call that created the job (the legacy info.request) by name, in the order given; each value as text (JSON text for a list or an object).',
+        (j) => Object.entries(j.request ?? {}).map(([name, value]) => ({ name, value: parameterText(value) })),
+      ),
+    },
+  },
   // The outcome carries its job's id, which its page's address names (documentResultType).
-  document: field('DocumentResult', 'Outcome of a completed document job.', (j) => (j.document ? { ...j.document, jobId: j.id } : null)),
-  actedBy: field(
-    'ActingPerson',
-    'Who asked for the job: set when an OpenID Connect bearer token authenticated the request, null for an API key.',
-    'actedBy',
-  ),
-  nftGuid: field('ID', "NFT jobs: the NFT's guid.", 'nftGuid'),
-  nftId: field('String', 'NFT jobs: the token id, once minted.', 'nftId'),
-  nft: field('Nft', 'Outcome of a completed NFT job: the NFT after it.', 'nft'),
-}), { implements: 'Node' });
+  resolve: { document: (j) => (j.document ? { ...j.document, jobId: j.id } : null) },
+}));
 
 const documentProofType = objectType<DocumentProof>(
   'DocumentProof',
@@ -134,7 +93,7 @@ const CONTENT_URL_DOC =
 
 const documentResultType = objectType<DocumentResult & { jobId: string }>('DocumentResult', 'Outcome of a document job.', (field) => ({
   documentId: field('ID!', 'Entry id of the document (the id of documents entries).', 'documentId'),
-  kind: field('DocumentKind!', 'Which report.', (d) => documentKindToGql(d.kind)),
+  kind: field('DocumentKind!', 'Which report.', (d) => documentKindGraphql(d.kind)),
   cid: field('String!', 'CID of the content in the content-addressed store.', 'cid'),
   sha256: field('String!', 'Lower-case hex SHA-256 of the content, as anchored.', 'sha256'),
   contentType: field('String!', 'application/json or text/html; charset=utf-8.', 'contentType'),
@@ -156,8 +115,8 @@ const documentResultType = objectType<DocumentResult & { jobId: string }>('Docum
 const documentEntryType = objectType<DocumentJobEntry>('DocumentEntry', 'A written document about a framework or a position (spec job list entry: id and job_id).', (field) => ({
   id: field('ID!', 'Entry id (the legacy id).', 'id'),
   jobId: field('ID!', 'The job (the legacy job_id).', 'jobId'),
-  kind: field('DocumentKind!', 'Which report.', (e) => documentKindToGql(e.kind)),
-  status: field('JobStatus!', 'Status of the job.', (e) => jobStatusToGql(e.status)),
+  kind: field('DocumentKind!', 'Which report.', (e) => documentKindGraphql(e.kind)),
+  status: field('JobStatus!', 'Status of the job.', (e) => jobStatusGraphql(e.status)),
   network: field('String!', 'Network name as requested.', 'network'),
   reportingYear: field('Int', 'Reporting year written.', 'reportingYear'),
   createdAt: field('DateTime!', 'RFC 3339.', 'createdAt'),
@@ -166,7 +125,7 @@ const documentEntryType = objectType<DocumentJobEntry>('DocumentEntry', 'A writt
 /** A document that passed requireVerifiedDocument. */
 const documentType = objectType<GetDocumentResponse & { job: Job }>('Document', 'A written document, verified against its anchor on the chain.', (field) => ({
   job: field('Job!', 'The job that wrote it.', 'job'),
-  kind: field('DocumentKind!', 'Which report.', (d) => documentKindToGql(d.kind)),
+  kind: field('DocumentKind!', 'Which report.', (d) => documentKindGraphql(d.kind)),
   contentType: field('String!', 'application/json or text/html; charset=utf-8.', 'contentType'),
   cid: field('String!', 'CID of the content, as anchored.', 'cid'),
   sha256: field('String!', 'SHA-256 of the content read, equal to anchoredSha256.', 'sha256'),
