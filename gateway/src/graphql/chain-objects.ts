@@ -5,8 +5,6 @@ import {
   DocumentKind,
   JobKind,
   JobStatus,
-  type DocumentJobEntry,
-  type DocumentProof,
   type DocumentResult,
   type GetDocumentResponse,
   type Job,
@@ -14,9 +12,11 @@ import {
 import { documentKindParts, jsonDocument, signedPageUrl } from '../catalogue/chain/job-shapes.js';
 import { deprecated, objectType } from '../catalogue/objects.js';
 import {
+  documentJobEntryObject,
   documentKindGraphql,
+  documentProofObjectWith,
+  documentResultObjectWith,
   jobObjectWith,
-  jobStatusGraphql,
   keyValueResultObject,
   networkObject,
   transactionLogObject,
@@ -67,59 +67,29 @@ const jobType = jobObjectWith((field) => ({
   resolve: { document: (j) => (j.document ? { ...j.document, jobId: j.id } : null) },
 }));
 
-const documentProofType = objectType<DocumentProof>(
-  'DocumentProof',
-  "A document's proof: its hash, its Merkle path and root, the network, contract and transaction (docs/chain.md, Proofs). Anyone re-checks it with greenimpact-verify-document against a node of the network.",
-  (field) => ({
-    // The proto spells the format and method as /v1/call does; GraphQL types them as enum values.
-    format: field('DocumentProofFormat!', "The proof's format.", (p) => (p.format === 'greenimpact-document-proof/1' ? 'GREENIMPACT_DOCUMENT_PROOF_1' : p.format)),
-    method: field('DocumentProofMethod!', 'How the document is anchored.', (p) => p.method.toUpperCase()),
-    documentSha256: field('String!', 'Lower-case hex SHA-256 of the content.', 'documentSha256'),
-    cid: field('String!', 'CID of the content in the content-addressed store.', 'cid'),
-    anchorId: field('ID!', "0x + 64 hex: the job UUID's 16 bytes right-padded, the document's id on chain.", 'anchorId'),
-    leaf: field('String!', 'MERKLE: keccak256(anchorId ‖ sha256 ‖ cid); empty for ANCHOR.', 'leaf'),
-    path: field('[String!]!', 'MERKLE: sibling hashes from the leaf up, each pair hashed smaller first.', 'path'),
-    root: field('String!', 'MERKLE: the root recorded on chain; empty for ANCHOR.', 'root'),
-    network: field('String!', 'The network the anchoring transaction is on.', 'network'),
-    chainId: field('Int!', "The network's EIP-155 chain id.", 'chainId'),
-    contract: field('String!', 'Address of the contract holding the root (DocumentRoots) or the anchor (DocumentRegistry).', 'contract'),
-    transaction: field('String!', 'Hash of the anchoring transaction.', 'transaction'),
-    blockNumber: field('Int!', 'Number of the block that holds the anchoring transaction.', 'blockNumber'),
-  }),
-);
+/** DocumentProof is generated from chain.proto; the proto spells the format and method as /v1/call does, GraphQL types them as enum values. */
+const documentProofType = documentProofObjectWith(() => ({
+  resolve: {
+    format: (p) => (p.format === 'greenimpact-document-proof/1' ? 'GREENIMPACT_DOCUMENT_PROOF_1' : p.format),
+    method: (p) => p.method.toUpperCase(),
+  },
+}));
 
 const CONTENT_URL_DOC =
   "Where the gateway serves the content: <base>/ipfs/<cid>, to anyone for a public framework's document, else with the account's X-Api-Key.";
 
-const documentResultType = objectType<DocumentResult & { jobId: string }>('DocumentResult', 'Outcome of a document job.', (field) => ({
-  documentId: field('ID!', 'Entry id of the document (the id of documents entries).', 'documentId'),
-  kind: field('DocumentKind!', 'Which report.', (d) => documentKindGraphql(d.kind)),
-  cid: field('String!', 'CID of the content in the content-addressed store.', 'cid'),
-  sha256: field('String!', 'Lower-case hex SHA-256 of the content, as anchored.', 'sha256'),
-  contentType: field('String!', 'application/json or text/html; charset=utf-8.', 'contentType'),
-  size: field('Int!', 'Size in bytes.', 'size'),
-  registryAddress: field(
-    'String!',
-    'Address of the contract the anchor is on: DocumentRoots for a document anchored in a batch, DocumentRegistry for one anchored alone.',
-    'registryAddress',
-  ),
-  proof: field('DocumentProof', 'How anyone checks the document against the chain without this service (docs/chain.md, Proofs); null until completed.', 'proof'),
-  contentUrl: field('String!', CONTENT_URL_DOC, (d, _, ctx) => contentUrl(ctx.baseUrl, d.cid)),
-  pageUrl: field(
-    'String',
-    "HTML documents: the verified page, <base>/jobs/<job id>.html, opened with the account's X-Api-Key; document(jobId) { pageUrl } gives a link that opens in a browser.",
-    (d, _, ctx) => (documentKindParts(d.kind)?.format === 'html' ? `${ctx.baseUrl}/jobs/${d.jobId}.html` : null),
-  ),
-}));
-
-const documentEntryType = objectType<DocumentJobEntry>('DocumentEntry', 'A written document about a framework or a position (spec job list entry: id and job_id).', (field) => ({
-  id: field('ID!', 'Entry id (the legacy id).', 'id'),
-  jobId: field('ID!', 'The job (the legacy job_id).', 'jobId'),
-  kind: field('DocumentKind!', 'Which report.', (e) => documentKindGraphql(e.kind)),
-  status: field('JobStatus!', 'Status of the job.', (e) => jobStatusGraphql(e.status)),
-  network: field('String!', 'Network name as requested.', 'network'),
-  reportingYear: field('Int', 'Reporting year written.', 'reportingYear'),
-  createdAt: field('DateTime!', 'RFC 3339.', 'createdAt'),
+/** DocumentResult is generated from chain.proto; its addresses are the gateway's, the page's named after its job (jobType's document). */
+const documentResultType = documentResultObjectWith((field) => ({
+  after: {
+    proof: {
+      contentUrl: field('String!', CONTENT_URL_DOC, (d, _, ctx) => contentUrl(ctx.baseUrl, d.cid)),
+      pageUrl: field(
+        'String',
+        "HTML documents: the verified page, <base>/jobs/<job id>.html, opened with the account's X-Api-Key; document(jobId) { pageUrl } gives a link that opens in a browser.",
+        (d, _, ctx) => (documentKindParts(d.kind)?.format === 'html' ? `${ctx.baseUrl}/jobs/${(d as DocumentResult & { jobId: string }).jobId}.html` : null),
+      ),
+    },
+  },
 }));
 
 /** A document that passed requireVerifiedDocument. */
@@ -156,7 +126,7 @@ export const jobObjects = [requestParameterType, jobType, actingPersonObject];
 export const jobOutcomeObjects = [transactionReceiptObject, transactionLogObject, keyValueResultObject];
 export const documentOutcomeObjects = [documentProofType, documentResultType];
 /** Written by chain-schema.ts, in this order. */
-export const chainObjects = [networkObject, documentEntryType, documentType];
+export const chainObjects = [networkObject, documentJobEntryObject, documentType];
 
 function literal(node: ValueNode): unknown {
   switch (node.kind) {

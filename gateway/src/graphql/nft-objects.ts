@@ -1,6 +1,6 @@
-import type { Nft, NftAttribute, NftMetadata, NftUrls } from '@green-impact/proto/greenimpact/chain/v1/chain';
-import { deprecated, objectType } from '../catalogue/objects.js';
-import { nftMetadataObject, nftObjectWith, nftUrlsObject } from '../generated/chain.js';
+import type { Nft, NftMetadata, NftUrls } from '@green-impact/proto/greenimpact/chain/v1/chain';
+import { objectType } from '../catalogue/objects.js';
+import { nftAttributeObjectWith, nftMetadataObject, nftObjectWith, nftUrlsObject } from '../generated/chain.js';
 
 /**
  * The object types of NFTs (nft-schema.ts), declared once (catalogue/objects.ts; NftMetadata and NftUrls
@@ -24,13 +24,15 @@ const nftType = nftObjectWith((field) => ({
   },
 }));
 
-const nftAttributeType = objectType<NftAttribute>('NftAttribute', 'One attribute of the metadata.', (field) => ({
-  traitType: field('String!', "The metadata's trait_type.", 'traitType'),
-  value: deprecated(field('JSON', 'A string, a number or a boolean.', 'value'), 'Untyped: read stringValue, numberValue or booleanValue, the one that is set.'),
-  stringValue: field('String', 'The value when it is a string.', (a) => (typeof a.value === 'string' ? a.value : null)),
-  numberValue: field('Float', 'The value when it is a number.', (a) => (typeof a.value === 'number' ? a.value : null)),
-  booleanValue: field('Boolean', 'The value when it is a boolean.', (a) => (typeof a.value === 'boolean' ? a.value : null)),
-  displayType: field('String', 'OpenSea display_type (number, boost_number, boost_percentage, date).', 'displayType'),
+/** NftAttribute is generated from chain.proto; the gateway adds the typed forms of its value. */
+const nftAttributeType = nftAttributeObjectWith((field) => ({
+  after: {
+    value: {
+      stringValue: field('String', 'The value when it is a string.', (a) => (typeof a.value === 'string' ? a.value : null)),
+      numberValue: field('Float', 'The value when it is a number.', (a) => (typeof a.value === 'number' ? a.value : null)),
+      booleanValue: field('Boolean', 'The value when it is a boolean.', (a) => (typeof a.value === 'boolean' ? a.value : null)),
+    },
+  },
 }));
 
 const nftCertificateType = objectType<Nft>(
