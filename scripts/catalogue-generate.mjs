@@ -105,6 +105,8 @@ const SCALARS = {
   TYPE_UINT64: { graphql: 'Float', zod: 'z.int()' },
   TYPE_DOUBLE: { graphql: 'Float', zod: 'z.number()' },
   TYPE_FLOAT: { graphql: 'Float', zod: 'z.number()' },
+  // Bytes have no one reading: GraphQL's String, which a composed type resolves (a document's text).
+  TYPE_BYTES: { graphql: 'String' },
 };
 const KINDS = {
   KIND_ID: { graphql: 'ID', zod: (f) => (f.type === 'TYPE_STRING' ? 'z.string()' : 'id()') },
@@ -166,6 +168,7 @@ function messageCode(full) {
       }
     } else {
       const s = SCALARS[f.type] ?? fail(`${full}.${f.name}: no mapping for ${f.type}`);
+      if (!s.zod && object.v1 && !o.v1Hidden) fail(`${full}.${f.name}: ${f.type} has no /v1/call mapping; hide it (v1_hidden)`);
       named = o.graphqlType || kind?.graphql || s.graphql;
       zod = kind ? kind.zod(f) : s.zod;
       if (kind?.v1) v1Value = (v) => kind.v1(v);

@@ -13,9 +13,9 @@ import { documentKindParts, jsonDocument, signedPageUrl } from '../catalogue/cha
 import { deprecated, objectType } from '../catalogue/objects.js';
 import {
   documentJobEntryObject,
-  documentKindGraphql,
   documentProofObjectWith,
   documentResultObjectWith,
+  getDocumentResponseObjectWith,
   jobObjectWith,
   keyValueResultObject,
   networkObject,
@@ -92,33 +92,24 @@ const documentResultType = documentResultObjectWith((field) => ({
   },
 }));
 
-/** A document that passed requireVerifiedDocument. */
-const documentType = objectType<GetDocumentResponse & { job: Job }>('Document', 'A written document, verified against its anchor on the chain.', (field) => ({
-  job: field('Job!', 'The job that wrote it.', 'job'),
-  kind: field('DocumentKind!', 'Which report.', (d) => documentKindGraphql(d.kind)),
-  contentType: field('String!', 'application/json or text/html; charset=utf-8.', 'contentType'),
-  cid: field('String!', 'CID of the content, as anchored.', 'cid'),
-  sha256: field('String!', 'SHA-256 of the content read, equal to anchoredSha256.', 'sha256'),
-  anchoredSha256: field('String!', 'SHA-256 read from the registry contract now.', 'anchoredSha256'),
-  verified: field('Boolean!', 'Always true: a document that does not verify is an error, never an answer.', 'verified'),
-  proof: field(
-    'DocumentProof',
-    'The proof checked for verified: anyone re-checks it with greenimpact-verify-document against a node of the network.',
-    'proof',
-  ),
-  documentId: field('ID!', 'Entry id of the document.', 'documentId'),
-  content: field('String!', 'The content as text (UTF-8).', (d) => Buffer.from(d.content).toString('utf8')),
-  json: deprecated(
-    field('JSON', 'JSON documents: the content parsed.', (d) => (documentKindParts(d.kind)?.format === 'json' ? jsonDocument(d) : null)),
-    "Untyped: parse content, the exact text that was anchored (its SHA-256 is sha256); the framework and position-impacts documents' shapes are in docs/chain.md.",
-  ),
-  contentUrl: field('String!', CONTENT_URL_DOC, (d, _, ctx) => contentUrl(ctx.baseUrl, d.cid)),
-  // Signed, so it opens in a browser.
-  pageUrl: field(
-    'String',
-    'HTML documents: the verified page as a signed, expiring link that opens in a browser without a key (revokeDocumentLinks ends it).',
-    (d, _, ctx) => (documentKindParts(d.kind)?.format === 'html' ? signedPageUrl(ctx.documentLinks, ctx.baseUrl, d) : null),
-  ),
+/** A document that passed requireVerifiedDocument: generated from chain.proto, its text, JSON and addresses the gateway's. */
+const documentType = getDocumentResponseObjectWith((field) => ({
+  resolve: { content: (d) => Buffer.from(d.content).toString('utf8') },
+  after: {
+    content: {
+      json: deprecated(
+        field('JSON', 'JSON documents: the content parsed.', (d) => (documentKindParts(d.kind)?.format === 'json' ? jsonDocument(d) : null)),
+        "Untyped: parse content, the exact text that was anchored (its SHA-256 is sha256); the framework and position-impacts documents' shapes are in docs/chain.md.",
+      ),
+      contentUrl: field('String!', CONTENT_URL_DOC, (d, _, ctx) => contentUrl(ctx.baseUrl, d.cid)),
+      // Signed, so it opens in a browser.
+      pageUrl: field(
+        'String',
+        'HTML documents: the verified page as a signed, expiring link that opens in a browser without a key (revokeDocumentLinks ends it).',
+        (d, _, ctx) => (documentKindParts(d.kind)?.format === 'html' ? signedPageUrl(ctx.documentLinks, ctx.baseUrl, d as GetDocumentResponse & { job: Job }) : null),
+      ),
+    },
+  },
 }));
 
 /** Written among job-schema.ts's types, in this order. */
