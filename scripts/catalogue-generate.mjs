@@ -69,17 +69,24 @@ function enumValues(t) {
 const used = new Map(); // full name → what a module needs of it
 const need = (full, what) => used.set(full, new Set([...(used.get(full) ?? []), what]));
 
-/** The TypeScript of an enum's mapping to the faces' names (zero and unknown values read as the default). */
+/**
+ * The TypeScript of an enum's mapping to the faces' names: zero and unknown values read as the default, or,
+ * for an enum without one, are the service's breach of its contract (an internal error, never shown).
+ */
 function enumCode(full) {
   const t = types.get(full);
   const values = enumValues(t);
-  const fallback = values.find((v) => v.isDefault) ?? fail(`${full} has no value marked (greenimpact.options.v1.value).default`);
+  const fallback = values.find((v) => v.isDefault);
+  const otherwise = (face) =>
+    fallback
+      ? `      return ${str(fallback[face])};\n`
+      : `      throw new InternalError('Internal error.', { cause: new Error(\`${t.d.name} \${value} from the service\`) });\n`;
   const fn = (face) =>
     `/** ${t.d.name} as ${face === 'graphql' ? 'GraphQL' : '/v1/call'} names it. */\nexport function ${lowerFirst(t.ts)}${face === 'graphql' ? 'Graphql' : 'V1'}(value: ${t.ts}): ${values.map((v) => str(v[face])).join(' | ')} {\n` +
     `  switch (value) {\n${values
       .filter((v) => v !== fallback)
       .map((v) => `    case ${t.ts}.${v.name}:\n      return ${str(v[face])};\n`)
-      .join('')}    default:\n      return ${str(fallback[face])};\n  }\n}\n`;
+      .join('')}    default:\n${otherwise(face)}  }\n}\n`;
   const graphqlName = t.d.options?.[`${OPT}enum]`]?.graphql;
   const sdl = graphqlName
     ? `\nexport const ${lowerFirst(t.ts)}EnumSdl = ${str(`\n  ${str(t.doc)}\n  enum ${graphqlName} {\n${values.map((v) => `    ${str(v.doc)}\n    ${v.graphql}\n`).join('')}  }\n`)};\n`
@@ -98,6 +105,8 @@ const SCALARS = {
   TYPE_UINT64: { graphql: 'Float', zod: 'z.int()' },
   TYPE_DOUBLE: { graphql: 'Float', zod: 'z.number()' },
   TYPE_FLOAT: { graphql: 'Float', zod: 'z.number()' },
+  // Bytes have no one reading: GraphQL's String, which a composed type resolves (a document's text).
+  TYPE_BYTES: { graphql: 'String' },
 };
 const KINDS = {
   KIND_ID: { graphql: 'ID', zod: (f) => (f.type === 'TYPE_STRING' ? 'z.string()' : 'id()') },
@@ -145,16 +154,21 @@ function messageCode(full) {
       need(f.typeName, 'enum');
       named = e.graphqlName ?? (object.graphql && !o.graphqlHidden ? fail(`${f.typeName} (of ${full}.${f.name}) has no GraphQL name`) : undefined);
       zod = `z.enum([${e.values.map((v) => str(v.v1)).join(', ')}])`;
-      graphqlValue = (v) => `${lowerFirst(target.ts)}Graphql(${v})`;
+      // An optional enum's absence (or zero, UNSPECIFIED) is null on GraphQL.
+      graphqlValue = optional ? (v) => `${v} ? ${lowerFirst(target.ts)}Graphql(${v}) : null` : (v) => `${lowerFirst(target.ts)}Graphql(${v})`;
       v1Value = (v) => `${lowerFirst(target.ts)}V1(${v})`;
     } else if (f.type === 'TYPE_MESSAGE') {
       // A message written by hand on GraphQL (graphql_type) needs no annotation of its own there.
-      const to = target.d.options?.[`${OPT}object]`] ?? (o.graphqlType && !object.v1 ? {} : fail(`${f.typeName} (of ${full}.${f.name}) is not annotated`));
+      // So does one of another package (google.protobuf.Struct: JSON), on a GraphQL-only type.
+      const to = target?.d.options?.[`${OPT}object]`] ?? (o.graphqlType && !object.v1 ? {} : fail(`${f.typeName} (of ${full}.${f.name}) is not annotated`));
       named = o.graphqlType || to.graphql;
-      zod = `${lowerFirst(target.ts)}Answer`;
-      v1Value = (v) => `${rowName(target)}(${v})`;
+      if (target) {
+        zod = `${lowerFirst(target.ts)}Answer`;
+        v1Value = (v) => `${rowName(target)}(${v})`;
+      }
     } else {
       const s = SCALARS[f.type] ?? fail(`${full}.${f.name}: no mapping for ${f.type}`);
+      if (!s.zod && object.v1 && !o.v1Hidden) fail(`${full}.${f.name}: ${f.type} has no /v1/call mapping; hide it (v1_hidden)`);
       named = o.graphqlType || kind?.graphql || s.graphql;
       zod = kind ? kind.zod(f) : s.zod;
       if (kind?.v1) v1Value = (v) => kind.v1(v);
@@ -170,7 +184,8 @@ function messageCode(full) {
         : repeated
           ? `(s) => s.${prop}.map((v) => ${graphqlValue('v')})`
           : `(s) => ${o.emptyAsNull ? `s.${prop} || null` : graphqlValue(`s.${prop}`)}`;
-      gqlFields.push(`  ${o.graphqlName || prop}: field(${str(gqlType)}, ${str(doc)}, ${from}),`);
+      const made = `field(${str(gqlType)}, ${str(doc)}, ${from})`;
+      gqlFields.push(`  ${o.graphqlName || prop}: ${o.deprecated ? `deprecated(${made}, ${str(o.deprecated)})` : made},`);
     }
     if (object.v1 && !o.v1Hidden) {
       const key = o.v1Key || f.name;
@@ -195,7 +210,12 @@ function messageCode(full) {
   }
   if (object.graphql) {
     const fields = [...(object.node ? ['  nodeId: nodeId(),'] : []), ...gqlFields].join('\n');
-    code += `/** ${t.d.name}'s GraphQL object type. */\nexport const ${objectName}Object = objectType<${t.ts}>(${str(object.graphql)}, ${str(t.doc)}, (field) => ({\n${fields}\n})${object.node ? ", { implements: 'Node' }" : ''});\n\n`;
+    const implemented = object.node ? ", { implements: 'Node' }" : '';
+    code += object.composed
+      ? `/** ${t.d.name}'s GraphQL object type, completed by the gateway's hand-written fields \`more\` (catalogue/objects.ts, completed). */\n` +
+        `export const ${objectName}ObjectWith = (more: (field: FieldOf<${t.ts}>) => Completion<${t.ts}>) =>\n` +
+        `  objectType<${t.ts}>(${str(object.graphql)}, ${str(t.doc)}, (field) => completed({\n${fields}\n}, more(field))${implemented});\n\n`
+      : `/** ${t.d.name}'s GraphQL object type. */\nexport const ${objectName}Object = objectType<${t.ts}>(${str(object.graphql)}, ${str(t.doc)}, (field) => ({\n${fields}\n})${implemented});\n\n`;
   }
   return { code, deps };
 }
@@ -259,7 +279,19 @@ for (const file of image.file) {
       })
       .join('') +
     (shapes.length ? `import { ${shapes.join(', ')} } from '../catalogue/answer-shapes.js';\n` : '') +
-    (body.includes('objectType<') ? `import { ${body.includes('nodeId()') ? 'nodeId, ' : ''}objectType } from '../catalogue/objects.js';\n` : '') +
+    (body.includes('objectType<')
+      ? `import { ${[
+          body.includes('completed(') && 'completed',
+          body.includes('deprecated(') && 'deprecated',
+          body.includes('nodeId()') && 'nodeId',
+          'objectType',
+          body.includes('Completion<') && 'type Completion',
+          body.includes('FieldOf<') && 'type FieldOf',
+        ]
+          .filter(Boolean)
+          .join(', ')} } from '../catalogue/objects.js';\n`
+      : '') +
+    (body.includes('new InternalError(') ? "import { InternalError } from '@green-impact/shared/errors';\n" : '') +
     `\n${body}`;
   const header = `// Generated by scripts/catalogue-generate.mjs from ${file.name}: do not edit, change the proto.\n`;
   // The methods' table imports nothing, so catalogue/methods.ts (read by declare) closes no import circle.

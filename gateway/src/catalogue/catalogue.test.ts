@@ -144,13 +144,18 @@ test('every declaration is on the faces it names: a /v1/call row and a field of 
   // differ (computePositionImpacts takes the investor on /v1/call only); each face names it once.
   const names = new Set<string>();
   for (const op of catalogue) {
-    const keys = [...(op.operation ? [`v1:${op.solution}/${op.operation}`] : []), ...(op.graphql ? [`graphql:${op.graphql.root}.${op.graphql.field}`] : [])];
+    const keys = [
+      ...(op.operation ? [`v1:${op.solution}/${op.operation}`] : []),
+      ...(op.v1Also ?? []).map((a) => `v1:${a.solution}/${a.operation}`),
+      ...(op.graphql ? [`graphql:${op.graphql.root}.${op.graphql.field}`] : []),
+    ];
     assert.ok(keys.length > 0, 'an operation names itself on at least one face');
     for (const key of keys) {
       assert.ok(!names.has(key), `${key} declared twice`);
       names.add(key);
     }
     if (op.operation && op.v1) assert.equal(operationTable.find(op.solution, op.operation)?.input, op.input, `${op.operation} is not this declaration's row`);
+    for (const a of op.v1Also ?? []) assert.equal(operationTable.find(a.solution, a.operation)?.input, a.input ?? op.input, `${a.solution}/${a.operation} is not this declaration's alias`);
     if (op.graphql) {
       const root = op.graphql.root === 'Query' ? schema.getQueryType() : schema.getMutationType();
       const field = root?.getFields()[op.graphql.field];

@@ -77,6 +77,30 @@ export const nodeId = (doc = NODE_ID_DOC): ObjectField => ({ type: 'ID!', doc })
 /** The field, deprecated for `reason`. */
 export const deprecated = (f: ObjectField, reason: string): ObjectField => ({ ...f, deprecated: reason });
 
+/**
+ * What the gateway adds by hand to a type generated from its proto ((object).composed): `resolve` says
+ * where a proto field's value comes from when it is not the message's own (its type and description stay
+ * the proto's), `after` places fields the proto has no counterpart of after the named field.
+ */
+export interface Completion<S> {
+  resolve?: Record<string, Resolver<S>>;
+  after?: Record<string, Record<string, ObjectField>>;
+}
+
+/** The generated `fields` completed by `more`, in the order of the schema. */
+export function completed<S>(fields: Record<string, ObjectField>, more: Completion<S>): Record<string, ObjectField> {
+  for (const name of [...Object.keys(more.resolve ?? {}), ...Object.keys(more.after ?? {})]) {
+    if (!Object.hasOwn(fields, name)) throw new Error(`completed: the proto has no field ${name}`);
+  }
+  return Object.fromEntries(
+    Object.entries(fields).flatMap(([name, f]) => {
+      const resolve = more.resolve?.[name];
+      const own: [string, ObjectField] = [name, resolve ? { type: f.type, doc: f.doc, resolve: resolve as Resolver<never, never>, ...(f.deprecated ? { deprecated: f.deprecated } : {}) } : f];
+      return [own, ...Object.entries(more.after?.[name] ?? {})];
+    }),
+  );
+}
+
 export interface ObjectType<S> {
   name: string;
   sdl: string;

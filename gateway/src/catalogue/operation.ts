@@ -111,6 +111,20 @@ export interface V1Streamed<I, R> {
   items(response: R, input: I, ctx: CallContext): AsyncIterable<Batch> | undefined;
 }
 
+/**
+ * Another /v1/call operation that makes the same call (the spec names one call in several solutions, as
+ * GetJob is getJobStatusFromBlockchain, Hash `fetch` and NFT `fetch`): its solution, name and render, and
+ * its input and envelope where they are not the declaration's (an input keyed as the declaration's, so its
+ * `request` reads it; only the /v1/call names differ).
+ */
+export interface V1Alias<I, R, F extends Fields = Fields> {
+  solution: Solution;
+  operation: string;
+  input?: F;
+  envelope?: { version?: 'required'; network?: 'required' };
+  v1: V1Render<I, R>;
+}
+
 /** How the operation answers as a GraphQL root field. */
 export interface GraphqlFace<I, R> {
   root: 'Query' | 'Mutation';
@@ -177,6 +191,8 @@ export interface Declaration<F extends Fields, S extends ServiceName, M extends 
   /** The gRPC request built from the checked input. */
   request(input: InputOf<F>, ctx: CallContext): RequestOf<S, M> | Promise<RequestOf<S, M>>;
   v1?: V1Render<InputOf<F>, ResponseOf<S, M>>;
+  /** The same call under other /v1/call names (V1Alias). */
+  v1Also?: readonly V1Alias<InputOf<F>, ResponseOf<S, M>, F>[];
   /**
    * An array of the /v1/call answer too long to hold (v1/streamed-json.ts): the render's answer holds `key`
    * in its place, and when `items` answers batches (a service's stream, streamService) the adapter writes
@@ -215,6 +231,7 @@ export interface Operation {
   /** Builds the request and makes the call. */
   invoke(input: Record<string, unknown>, ctx: CallContext): Promise<unknown>;
   v1?: V1Render<Record<string, unknown>, unknown> | undefined;
+  v1Also?: readonly V1Alias<Record<string, unknown>, unknown>[] | undefined;
   v1Streamed?: V1Streamed<Record<string, unknown>, unknown> | undefined;
   graphql?: GraphqlFace<Record<string, unknown>, unknown> | undefined;
 }

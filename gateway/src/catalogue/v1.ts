@@ -11,7 +11,9 @@ import { annotationOf } from './methods.js';
  */
 export function v1Entries(operations: readonly Operation[]): OperationEntry[] {
   const writes = writingMethods(operations);
-  return operations.flatMap((op): OperationEntry[] => {
+  // An alias (V1Alias) is a row of its own making the declaration's call.
+  const rows = operations.flatMap((op) => [op, ...(op.v1Also ?? []).map((a): Operation => ({ ...op, ...a, input: a.input ?? op.input, envelope: a.envelope ?? op.envelope }))]);
+  return rows.flatMap((op): OperationEntry[] => {
     const render = op.v1;
     if (op.operation === undefined || render === undefined) return [];
     const row = {

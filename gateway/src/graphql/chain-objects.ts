@@ -5,16 +5,23 @@ import {
   DocumentKind,
   JobKind,
   JobStatus,
-  type DocumentJobEntry,
-  type DocumentProof,
   type DocumentResult,
   type GetDocumentResponse,
   type Job,
 } from '@green-impact/proto/greenimpact/chain/v1/chain';
-import { InternalError } from '@green-impact/shared/errors';
 import { documentKindParts, jsonDocument, signedPageUrl } from '../catalogue/chain/job-shapes.js';
-import { deprecated, nodeId, objectType } from '../catalogue/objects.js';
-import { keyValueResultObject, networkObject, transactionLogObject, transactionReceiptObject } from '../generated/chain.js';
+import { deprecated, objectType } from '../catalogue/objects.js';
+import {
+  documentJobEntryObject,
+  documentProofObjectWith,
+  documentResultObjectWith,
+  getDocumentResponseObjectWith,
+  jobObjectWith,
+  keyValueResultObject,
+  networkObject,
+  transactionLogObject,
+  transactionReceiptObject,
+} from '../generated/chain.js';
 import { actingPersonObject } from '../generated/common.js';
 
 /**
@@ -23,23 +30,11 @@ import { actingPersonObject } from '../generated/common.js';
  * GraphQL names them, and the JSON scalar.
  */
 
-/** A proto enum value as its GraphQL name: the proto name without its prefix (JOB_STATUS_COMPLETED → COMPLETED). */
-function enumName(names: Record<number, string>, prefix: string, value: number): string {
-  const name = names[value];
-  if (name === undefined || name.endsWith('_UNSPECIFIED')) {
-    throw new InternalError('Internal error.', { cause: new Error(`${prefix}${value} from the chain service`) });
-  }
-  return name.slice(prefix.length);
-}
-
 /** The proto enum value of a GraphQL enum name (GraphQL has checked it is one of the schema's). */
 function enumValue<E extends number>(names: Record<string, E | string>, prefix: string, name: string): E {
   return names[`${prefix}${name}`] as E;
 }
 
-export const jobStatusToGql = (s: JobStatus) => enumName(JobStatus, 'JOB_STATUS_', s);
-export const jobKindToGql = (k: JobKind) => enumName(JobKind, 'JOB_KIND_', k);
-export const documentKindToGql = (k: DocumentKind) => enumName(DocumentKind, 'DOCUMENT_KIND_', k);
 export const jobStatusFromGql = (s: string) => enumValue<JobStatus>(JobStatus, 'JOB_STATUS_', s);
 export const jobKindFromGql = (k: string) => enumValue<JobKind>(JobKind, 'JOB_KIND_', k);
 export const documentKindFromGql = (k: string) => enumValue<DocumentKind>(DocumentKind, 'DOCUMENT_KIND_', k);
@@ -57,139 +52,64 @@ const requestParameterType = objectType<{ name: string; value: string | null }>(
   value: field('String', 'The value as text: a string as it is, a number or boolean in JSON, a list or object as JSON text; null when null.', 'value'),
 }));
 
-const jobType = objectType<Job>('Job', 'A blockchain job: asynchronous, followed by its status.', (field) => ({
-  nodeId: nodeId(),
-  id: field('ID!', 'UUID; the legacy info.jobId.', 'id'),
-  kind: field('JobKind!', 'What the job does.', (j) => jobKindToGql(j.kind)),
-  documentKind: field('DocumentKind', 'Document jobs: which report they write.', (j) => (j.documentKind ? documentKindToGql(j.documentKind) : null)),
-  network: field('String!', 'Network name as requested.', 'network'),
-  status: field('JobStatus!', 'Where the job is: QUEUED, SUBMITTED, COMPLETED or FAILED.', (j) => jobStatusToGql(j.status)),
-  request: deprecated(field('JSON', 'Echo of the call that created the job (the legacy info.request).', 'request'), 'Untyped: read requestParameters.'),
-  requestParameters: field(
-    '[RequestParameter!]!',
-    'The parameters of the call that created the job (the legacy info.request) by name, in the order given; each value as text (JSON text for a list or an object).',
-    (j) => Object.entries(j.request ?? {}).map(([name, value]) => ({ name, value: parameterText(value) })),
-  ),
-  txHash: field('String', 'Hash of the (last) transaction; set from SUBMITTED on. Selects send none.', 'txHash'),
-  txUrl: field('String', 'Explorer URL of the transaction, when the network has an explorer.', 'txUrl'),
-  blockNumber: field('Int', 'Block of the transaction, once mined.', 'blockNumber'),
-  receipt: field('TransactionReceipt', 'Receipt of the transaction, once completed (or reverted).', 'receipt'),
-  gasUsed: field('String', 'Gas used, decimal text.', (j) => (j.gasUsed === undefined ? null : String(j.gasUsed))),
-  gasPrice: field('String', 'Effective gas price in wei, decimal text.', 'gasPrice'),
-  networkCost: field('Decimal', "Gas used × gas price, in the network's native coin.", 'networkCost'),
-  networkFee: field('Decimal', 'What the service charges on top, in the native coin.', 'networkFee'),
-  networkTotal: field('Decimal', 'networkCost + networkFee.', 'networkTotal'),
-  result: deprecated(
-    field('JSON', 'The result in the legacy info.result shape; keyValue and document are its typed form.', 'result'),
-    'Untyped: read keyValue, document or nft, its typed forms.',
-  ),
-  error: field('String', 'Why the job failed.', 'error'),
-  attempts: field('Int!', 'Submissions so far (resubmissions with a gas bump count).', 'attempts'),
-  createdAt: field('DateTime!', 'RFC 3339.', 'createdAt'),
-  updatedAt: field('DateTime!', 'RFC 3339; the last status change.', 'updatedAt'),
-  completedAt: field('DateTime', 'RFC 3339; set when COMPLETED.', 'completedAt'),
-  idempotencyKey: field('String', 'The Idempotency-Key the job was created with.', 'idempotencyKey'),
-  frameworkIdentifier: field('String', 'Document jobs about a framework: its identifier.', 'frameworkIdentifier'),
-  positionId: field('ID', 'Document jobs about a position: its id.', 'positionId'),
-  investorIdentifier: field('String', 'Document jobs about a position: its investor.', 'investorIdentifier'),
-  reportingYear: field('Int', 'Document jobs: the reporting year written.', 'reportingYear'),
-  languageCode: field('String', 'Document jobs: the language the document was rendered in.', 'languageCode'),
-  key: field('String', 'Key-value jobs: the key.', 'key'),
-  keyValue: field('KeyValueResult', 'Outcome of a completed key-value job.', 'keyValue'),
+/** Job is generated from chain.proto; the gateway adds its request parameters and its document's job id. */
+const jobType = jobObjectWith((field) => ({
+  after: {
+    request: {
+      requestParameters: field(
+        '[RequestParameter!]!',
+        'The parameters of the call that created the job (the legacy info.request) by name, in the order given; each value as text (JSON text for a list or an object).',
+        (j) => Object.entries(j.request ?? {}).map(([name, value]) => ({ name, value: parameterText(value) })),
+      ),
+    },
+  },
   // The outcome carries its job's id, which its page's address names (documentResultType).
-  document: field('DocumentResult', 'Outcome of a completed document job.', (j) => (j.document ? { ...j.document, jobId: j.id } : null)),
-  actedBy: field(
-    'ActingPerson',
-    'Who asked for the job: set when an OpenID Connect bearer token authenticated the request, null for an API key.',
-    'actedBy',
-  ),
-  nftGuid: field('ID', "NFT jobs: the NFT's guid.", 'nftGuid'),
-  nftId: field('String', 'NFT jobs: the token id, once minted.', 'nftId'),
-  nft: field('Nft', 'Outcome of a completed NFT job: the NFT after it.', 'nft'),
-}), { implements: 'Node' });
+  resolve: { document: (j) => (j.document ? { ...j.document, jobId: j.id } : null) },
+}));
 
-const documentProofType = objectType<DocumentProof>(
-  'DocumentProof',
-  "A document's proof: its hash, its Merkle path and root, the network, contract and transaction (docs/chain.md, Proofs). Anyone re-checks it with greenimpact-verify-document against a node of the network.",
-  (field) => ({
-    // The proto spells the format and method as /v1/call does; GraphQL types them as enum values.
-    format: field('DocumentProofFormat!', "The proof's format.", (p) => (p.format === 'greenimpact-document-proof/1' ? 'GREENIMPACT_DOCUMENT_PROOF_1' : p.format)),
-    method: field('DocumentProofMethod!', 'How the document is anchored.', (p) => p.method.toUpperCase()),
-    documentSha256: field('String!', 'Lower-case hex SHA-256 of the content.', 'documentSha256'),
-    cid: field('String!', 'CID of the content in the content-addressed store.', 'cid'),
-    anchorId: field('ID!', "0x + 64 hex: the job UUID's 16 bytes right-padded, the document's id on chain.", 'anchorId'),
-    leaf: field('String!', 'MERKLE: keccak256(anchorId ‖ sha256 ‖ cid); empty for ANCHOR.', 'leaf'),
-    path: field('[String!]!', 'MERKLE: sibling hashes from the leaf up, each pair hashed smaller first.', 'path'),
-    root: field('String!', 'MERKLE: the root recorded on chain; empty for ANCHOR.', 'root'),
-    network: field('String!', 'The network the anchoring transaction is on.', 'network'),
-    chainId: field('Int!', "The network's EIP-155 chain id.", 'chainId'),
-    contract: field('String!', 'Address of the contract holding the root (DocumentRoots) or the anchor (DocumentRegistry).', 'contract'),
-    transaction: field('String!', 'Hash of the anchoring transaction.', 'transaction'),
-    blockNumber: field('Int!', 'Number of the block that holds the anchoring transaction.', 'blockNumber'),
-  }),
-);
+/** DocumentProof is generated from chain.proto; the proto spells the format and method as /v1/call does, GraphQL types them as enum values. */
+const documentProofType = documentProofObjectWith(() => ({
+  resolve: {
+    format: (p) => (p.format === 'greenimpact-document-proof/1' ? 'GREENIMPACT_DOCUMENT_PROOF_1' : p.format),
+    method: (p) => p.method.toUpperCase(),
+  },
+}));
 
 const CONTENT_URL_DOC =
   "Where the gateway serves the content: <base>/ipfs/<cid>, to anyone for a public framework's document, else with the account's X-Api-Key.";
 
-const documentResultType = objectType<DocumentResult & { jobId: string }>('DocumentResult', 'Outcome of a document job.', (field) => ({
-  documentId: field('ID!', 'Entry id of the document (the id of documents entries).', 'documentId'),
-  kind: field('DocumentKind!', 'Which report.', (d) => documentKindToGql(d.kind)),
-  cid: field('String!', 'CID of the content in the content-addressed store.', 'cid'),
-  sha256: field('String!', 'Lower-case hex SHA-256 of the content, as anchored.', 'sha256'),
-  contentType: field('String!', 'application/json or text/html; charset=utf-8.', 'contentType'),
-  size: field('Int!', 'Size in bytes.', 'size'),
-  registryAddress: field(
-    'String!',
-    'Address of the contract the anchor is on: DocumentRoots for a document anchored in a batch, DocumentRegistry for one anchored alone.',
-    'registryAddress',
-  ),
-  proof: field('DocumentProof', 'How anyone checks the document against the chain without this service (docs/chain.md, Proofs); null until completed.', 'proof'),
-  contentUrl: field('String!', CONTENT_URL_DOC, (d, _, ctx) => contentUrl(ctx.baseUrl, d.cid)),
-  pageUrl: field(
-    'String',
-    "HTML documents: the verified page, <base>/jobs/<job id>.html, opened with the account's X-Api-Key; document(jobId) { pageUrl } gives a link that opens in a browser.",
-    (d, _, ctx) => (documentKindParts(d.kind)?.format === 'html' ? `${ctx.baseUrl}/jobs/${d.jobId}.html` : null),
-  ),
+/** DocumentResult is generated from chain.proto; its addresses are the gateway's, the page's named after its job (jobType's document). */
+const documentResultType = documentResultObjectWith((field) => ({
+  after: {
+    proof: {
+      contentUrl: field('String!', CONTENT_URL_DOC, (d, _, ctx) => contentUrl(ctx.baseUrl, d.cid)),
+      pageUrl: field(
+        'String',
+        "HTML documents: the verified page, <base>/jobs/<job id>.html, opened with the account's X-Api-Key; document(jobId) { pageUrl } gives a link that opens in a browser.",
+        (d, _, ctx) => (documentKindParts(d.kind)?.format === 'html' ? `${ctx.baseUrl}/jobs/${(d as DocumentResult & { jobId: string }).jobId}.html` : null),
+      ),
+    },
+  },
 }));
 
-const documentEntryType = objectType<DocumentJobEntry>('DocumentEntry', 'A written document about a framework or a position (spec job list entry: id and job_id).', (field) => ({
-  id: field('ID!', 'Entry id (the legacy id).', 'id'),
-  jobId: field('ID!', 'The job (the legacy job_id).', 'jobId'),
-  kind: field('DocumentKind!', 'Which report.', (e) => documentKindToGql(e.kind)),
-  status: field('JobStatus!', 'Status of the job.', (e) => jobStatusToGql(e.status)),
-  network: field('String!', 'Network name as requested.', 'network'),
-  reportingYear: field('Int', 'Reporting year written.', 'reportingYear'),
-  createdAt: field('DateTime!', 'RFC 3339.', 'createdAt'),
-}));
-
-/** A document that passed requireVerifiedDocument. */
-const documentType = objectType<GetDocumentResponse & { job: Job }>('Document', 'A written document, verified against its anchor on the chain.', (field) => ({
-  job: field('Job!', 'The job that wrote it.', 'job'),
-  kind: field('DocumentKind!', 'Which report.', (d) => documentKindToGql(d.kind)),
-  contentType: field('String!', 'application/json or text/html; charset=utf-8.', 'contentType'),
-  cid: field('String!', 'CID of the content, as anchored.', 'cid'),
-  sha256: field('String!', 'SHA-256 of the content read, equal to anchoredSha256.', 'sha256'),
-  anchoredSha256: field('String!', 'SHA-256 read from the registry contract now.', 'anchoredSha256'),
-  verified: field('Boolean!', 'Always true: a document that does not verify is an error, never an answer.', 'verified'),
-  proof: field(
-    'DocumentProof',
-    'The proof checked for verified: anyone re-checks it with greenimpact-verify-document against a node of the network.',
-    'proof',
-  ),
-  documentId: field('ID!', 'Entry id of the document.', 'documentId'),
-  content: field('String!', 'The content as text (UTF-8).', (d) => Buffer.from(d.content).toString('utf8')),
-  json: deprecated(
-    field('JSON', 'JSON documents: the content parsed.', (d) => (documentKindParts(d.kind)?.format === 'json' ? jsonDocument(d) : null)),
-    "Untyped: parse content, the exact text that was anchored (its SHA-256 is sha256); the framework and position-impacts documents' shapes are in docs/chain.md.",
-  ),
-  contentUrl: field('String!', CONTENT_URL_DOC, (d, _, ctx) => contentUrl(ctx.baseUrl, d.cid)),
-  // Signed, so it opens in a browser.
-  pageUrl: field(
-    'String',
-    'HTML documents: the verified page as a signed, expiring link that opens in a browser without a key (revokeDocumentLinks ends it).',
-    (d, _, ctx) => (documentKindParts(d.kind)?.format === 'html' ? signedPageUrl(ctx.documentLinks, ctx.baseUrl, d) : null),
-  ),
+/** A document that passed requireVerifiedDocument: generated from chain.proto, its text, JSON and addresses the gateway's. */
+const documentType = getDocumentResponseObjectWith((field) => ({
+  resolve: { content: (d) => Buffer.from(d.content).toString('utf8') },
+  after: {
+    content: {
+      json: deprecated(
+        field('JSON', 'JSON documents: the content parsed.', (d) => (documentKindParts(d.kind)?.format === 'json' ? jsonDocument(d) : null)),
+        "Untyped: parse content, the exact text that was anchored (its SHA-256 is sha256); the framework and position-impacts documents' shapes are in docs/chain.md.",
+      ),
+      contentUrl: field('String!', CONTENT_URL_DOC, (d, _, ctx) => contentUrl(ctx.baseUrl, d.cid)),
+      // Signed, so it opens in a browser.
+      pageUrl: field(
+        'String',
+        'HTML documents: the verified page as a signed, expiring link that opens in a browser without a key (revokeDocumentLinks ends it).',
+        (d, _, ctx) => (documentKindParts(d.kind)?.format === 'html' ? signedPageUrl(ctx.documentLinks, ctx.baseUrl, d as GetDocumentResponse & { job: Job }) : null),
+      ),
+    },
+  },
 }));
 
 /** Written among job-schema.ts's types, in this order. */
@@ -197,7 +117,7 @@ export const jobObjects = [requestParameterType, jobType, actingPersonObject];
 export const jobOutcomeObjects = [transactionReceiptObject, transactionLogObject, keyValueResultObject];
 export const documentOutcomeObjects = [documentProofType, documentResultType];
 /** Written by chain-schema.ts, in this order. */
-export const chainObjects = [networkObject, documentEntryType, documentType];
+export const chainObjects = [networkObject, documentJobEntryObject, documentType];
 
 function literal(node: ValueNode): unknown {
   switch (node.kind) {

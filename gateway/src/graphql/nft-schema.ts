@@ -1,6 +1,7 @@
 import { nftOperations } from '../catalogue/chain/nfts.js';
 import { objectTypesSdl } from '../catalogue/objects.js';
 import { inputTypesSdl, orderTypesSdl, rootFieldsSdl } from '../catalogue/sdl.js';
+import { nftStatusEnumSdl } from '../generated/chain.js';
 import { nftObjects } from './nft-objects.js';
 import { connectionType } from './pagination.js';
 import { USER_ERRORS_FIELD } from './user-errors.js';
@@ -19,20 +20,7 @@ ${orderTypesSdl(nftOperations)}
   extend type Mutation {${rootFieldsSdl('Mutation', nftOperations)}
   }
 
-  "Where an NFT is."
-  enum NftStatus {
-    "Mint job queued or submitted."
-    MINTING
-    "Minted, held by the service's custody wallet."
-    CREATED
-    "Transfer or claim job queued or submitted."
-    TRANSFERRING
-    "Held by transferredTo."
-    TRANSFERRED
-    "Claim link e-mailed; waiting for the claim or a revoke."
-    EMAILED
-  }
-
+${nftStatusEnumSdl}
 ${objectTypesSdl(nftObjects)}
   "Answer of sendNft: the NFT, EMAILED, and the codes of the send, in clear this once (only their hashes are kept)."
   type NftSendPayload {

@@ -10,6 +10,7 @@ import {
 } from '@green-impact/proto/greenimpact/chain/v1/chain';
 import { FailedPreconditionError, InternalError } from '@green-impact/shared/errors';
 import type { DocumentLinks } from '../../document-links.js';
+import { jobStatusV1 } from '../../generated/chain.js';
 
 /**
  * Chain proto messages → the spec's JSON for the blockchain operations (§4.2, §4.12, §4.13 fetch), the
@@ -82,25 +83,6 @@ export function requestEcho(
   };
 }
 
-/** `info.status.Value` of a job: the status' lower-case name (docs/api-operations.md). */
-export type JobStatusName = 'queued' | 'submitted' | 'completed' | 'failed';
-
-export function jobStatusName(status: JobStatus): JobStatusName {
-  switch (status) {
-    case JobStatus.JOB_STATUS_QUEUED:
-      return 'queued';
-    case JobStatus.JOB_STATUS_SUBMITTED:
-      return 'submitted';
-    case JobStatus.JOB_STATUS_COMPLETED:
-      return 'completed';
-    case JobStatus.JOB_STATUS_FAILED:
-      return 'failed';
-    default:
-      // The chain service never stores a job without a status; answering one would be a contract breach.
-      throw new InternalError('Internal error.', { cause: new Error(`job status ${status} from the chain service`) });
-  }
-}
-
 /** The answer of a job-creating Hash (and NFT) call, spec §4.12: `{statusCode, statusMessage, info: {jobId}}`. */
 export function jobAccepted(jobId: string) {
   return { statusCode: 200, statusMessage: '', info: { jobId } };
@@ -160,7 +142,7 @@ export function fetchAnswer(job: Job) {
     statusCode: 200,
     statusMessage: failed ? (job.error ?? 'The job failed.') : '',
     info: {
-      status: { Value: jobStatusName(job.status) },
+      status: { Value: jobStatusV1(job.status) },
       request: job.request ?? null,
       result: job.result ?? null,
       hash: job.txHash ?? null,

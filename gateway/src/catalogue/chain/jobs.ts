@@ -18,8 +18,9 @@ import { orNull } from '../../graphql/resolvers/or-null.js';
 import { identifier, int, json, text } from '../fields.js';
 import type { GraphqlContext } from '../../graphql/context.js';
 import { callerOf, declare } from '../operation.js';
-import { ESG, HASH } from '../renders.js';
+import { ESG, HASH, NFT } from '../renders.js';
 import { fetchAnswer, jobOf } from './job-shapes.js';
+import { nftFetchAnswer } from './nft-shapes.js';
 
 /**
  * Blockchain jobs and networks (spec §4.2 getJobStatusFromBlockchain, §4.12 fetch; GraphQL's jobs, job and
@@ -30,36 +31,40 @@ import { fetchAnswer, jobOf } from './job-shapes.js';
 /** A job UUID, or the decimal `id` of a getBlockchainJobsFor* entry. */
 const jobId = identifier('job_id', { doc: "The job's id (UUID), or the id of a document entry.", graphql: 'ID' });
 
-/** Not shown in the spec: the `fetch` answer of the job (docs/api-operations.md). */
-const getJobStatusFromBlockchain = declare({
-  solution: ESG,
-  operation: 'getJobStatusFromBlockchain',
-  summary: "A job's status and outcome, as Hash fetch answers it.",
-  input: { jobId },
-  service: 'chain',
-  method: 'getJob',
-  request: (i) => ({ jobId: i.jobId }),
-  v1: (res) => fetchAnswer(jobOf(res)),
-});
-
 /** The job a `fetch` reads: `jobId`, as info.jobId names it; `job_id` as the ESG solution spells it. */
-export const fetchJobId = identifier('jobId', { aliases: ['job_id'], doc: 'The job id a call answered.' });
+const fetchJobId = identifier('jobId', { aliases: ['job_id'], doc: 'The job id a call answered.' });
 
 /**
- * Hash `fetch` (unnamed in the spec): any job of the account, whatever its kind (a document write's too):
- * `{statusCode, statusMessage, info}`. version is required as on every Hash call (spec §4.1); network is
- * not: the job knows its network. `jobId`, as info.jobId names it; `job_id` as the ESG solution spells it.
+ * GetJob, one declaration for its four faces: getJobStatusFromBlockchain (not shown in the spec: the
+ * `fetch` answer of the job, docs/api-operations.md); Hash `fetch` (unnamed in the spec), any job of the
+ * account whatever its kind, with version required as on every Hash call (spec §4.1) and no network (the
+ * job knows its network); NFT `fetch`, whose mint answers its certificate keys from the start; and
+ * GraphQL's `job`, null when the account has none. `jobId`, as info.jobId names it, on the fetches;
+ * `job_id` as the ESG solution spells it (an alias there).
  */
-const hashFetch = declare({
-  solution: HASH,
-  operation: 'fetch',
-  summary: "A job's status and outcome; for selects the value read.",
-  input: { jobId: fetchJobId },
+const job = declare({
+  solution: ESG,
+  operation: 'getJobStatusFromBlockchain',
+  summary: "One of the caller's jobs, by its id (UUID) or the id of a document entry. Null when the account has none.",
+  input: { id: jobId },
   service: 'chain',
   method: 'getJob',
-  envelope: { version: 'required' },
-  request: (i) => ({ jobId: i.jobId }),
+  request: (i) => ({ jobId: i.id }),
   v1: (res) => fetchAnswer(jobOf(res)),
+  v1Also: [
+    { solution: HASH, operation: 'fetch', input: { id: fetchJobId }, envelope: { version: 'required' }, v1: (res) => fetchAnswer(jobOf(res)) },
+    { solution: NFT, operation: 'fetch', input: { id: fetchJobId }, v1: (res) => nftFetchAnswer(jobOf(res)) },
+  ],
+  graphql: {
+    root: 'Query',
+    field: 'job',
+    returns: 'Job',
+    nested: false,
+    render: async (call) => {
+      const res = await orNull(call());
+      return res?.job ?? null;
+    },
+  },
 });
 
 /**
@@ -163,26 +168,6 @@ const jobs = declare({
   },
 });
 
-/** One of the caller's jobs by its id or an entry's; null when the account has none. */
-const job = declare({
-  solution: ESG,
-  summary: "One of the caller's jobs, by its id (UUID) or the id of a document entry. Null when the account has none.",
-  input: { id: jobId },
-  service: 'chain',
-  method: 'getJob',
-  request: (i) => ({ jobId: i.id }),
-  graphql: {
-    root: 'Query',
-    field: 'job',
-    returns: 'Job',
-    nested: false,
-    render: async (call) => {
-      const res = await orNull(call());
-      return res?.job ?? null;
-    },
-  },
-});
-
 const networks = declare({
   solution: ESG,
   summary: 'The networks jobs can be sent to, aliases kept for legacy clients (mumbai) included.',
@@ -199,4 +184,4 @@ export async function jobById(ctx: GraphqlContext, id: string) {
   return res?.job ?? null;
 }
 
-export const jobOperations = [getJobStatusFromBlockchain, hashFetch, jobs, job, networks];
+export const jobOperations = [jobs, job, networks];

@@ -1,26 +1,16 @@
-import { JobKind, NftStatus, type Job, type Nft } from '@green-impact/proto/greenimpact/chain/v1/chain';
+import { JobKind, type Job, type Nft } from '@green-impact/proto/greenimpact/chain/v1/chain';
 import { InternalError } from '@green-impact/shared/errors';
+import { nftStatusV1 } from '../../generated/chain.js';
 import { fetchAnswer } from './job-shapes.js';
 
 /** Chain proto messages → the spec's JSON for SVC.NFT.zK (§2.10, §4.13). Pure. */
 
-/** The legacy `status` of an NFT: the spec's `created`, `transferred`, `emailed`, and the pending states. */
-export type NftStatusName = 'minting' | 'created' | 'transferring' | 'transferred' | 'emailed';
-
-const STATUS_NAMES: Readonly<Record<number, NftStatusName>> = {
-  [NftStatus.NFT_STATUS_MINTING]: 'minting',
-  [NftStatus.NFT_STATUS_CREATED]: 'created',
-  [NftStatus.NFT_STATUS_TRANSFERRING]: 'transferring',
-  [NftStatus.NFT_STATUS_TRANSFERRED]: 'transferred',
-  [NftStatus.NFT_STATUS_EMAILED]: 'emailed',
-};
-
-export function nftStatusName(status: NftStatus): NftStatusName {
-  const name = STATUS_NAMES[status];
-  // The chain service never answers an NFT without a status; one would be a contract breach.
-  if (!name) throw new InternalError('Internal error.', { cause: new Error(`NFT status ${status} from the chain service`) });
-  return name;
-}
+/**
+ * The legacy `status` of an NFT: the spec's `created`, `transferred`, `emailed`, and the pending states
+ * (NftStatus's /v1/call names, generated from chain.proto; an unknown status is a contract breach).
+ */
+export const nftStatusName = nftStatusV1;
+export type NftStatusName = ReturnType<typeof nftStatusV1>;
 
 /** The NFT of a chain answer; the contract always sets it, so its absence is a breach, not a client error. */
 export function nftOf(res: { nft?: Nft | undefined }): Nft {

@@ -7,10 +7,9 @@ import { identifier, json, text, wideInt } from '../fields.js';
 import type { GraphqlContext } from '../../graphql/context.js';
 import { callerOf, declare, type CallContext } from '../operation.js';
 import { NFT } from '../renders.js';
-import { jobOf, requestEcho } from './job-shapes.js';
+import { requestEcho } from './job-shapes.js';
 import { jobAnswer, queuedJob } from './faces.js';
-import { fetchJobId } from './jobs.js';
-import { legacyNft, nftAnswer, nftFetchAnswer, nftOf } from './nft-shapes.js';
+import { legacyNft, nftAnswer, nftOf } from './nft-shapes.js';
 
 /**
  * NFTs (spec §4.13, SVC.NFT.zK) on ChainService's NFT methods (rules: docs/nfts.md). `new` and `transfer`
@@ -267,17 +266,6 @@ const send = declare({
   },
 });
 
-const fetchJob = declare({
-  solution: NFT,
-  operation: 'fetch',
-  summary: "A job's status and outcome; a mint's answers its certificate keys from the start.",
-  input: { jobId: fetchJobId },
-  service: 'chain',
-  method: 'getJob',
-  request: (i) => ({ jobId: i.jobId }),
-  v1: (res) => nftFetchAnswer(jobOf(res)),
-});
-
 /** What a claim takes (the claim page's form too, nft-routes.ts). */
 export const claimFields = {
   receiverCode: identifier('receiverCode', { aliases: ['receiver_code', 'code'], doc: 'The receiver code of the e-mailed send.' }),
@@ -324,4 +312,4 @@ export async function nftByGuid(ctx: GraphqlContext, guid: string) {
   return found?.nft ?? null;
 }
 
-export const nftOperations = [mint, mintNft, list, nfts, nft, transfer, send, fetchJob, claim, revoke];
+export const nftOperations = [mint, mintNft, list, nfts, nft, transfer, send, claim, revoke];

@@ -1,4 +1,5 @@
 import { DocumentKind } from '@green-impact/proto/greenimpact/chain/v1/chain';
+import { MAX_YEAR, MIN_YEAR } from '@green-impact/proto/rules';
 import { DomainError, InvalidArgumentError, truncate } from '@green-impact/shared/errors';
 import { nameOf, DOCUMENT_KINDS, type DocumentKindName } from '../jobs/job-types.js';
 
@@ -61,6 +62,9 @@ export function validContent(kind: DocumentKindName, content: Buffer, contentTyp
 
 export function validReportingYear(year: number | undefined): number | undefined {
   if (year === undefined || year === 0) return undefined;
-  if (!Number.isInteger(year) || year < 1000 || year > 9999) throw new InvalidArgumentError('reporting_year must be a 4-digit year.', { field: 'reporting_year' });
+  // The years the taxonomy and portfolio services take (proto/src/rules.ts), so no document names a year they refuse.
+  if (!Number.isInteger(year) || year < MIN_YEAR || year > MAX_YEAR) {
+    throw new InvalidArgumentError(`reporting_year must be a 4-digit year from ${MIN_YEAR} to ${MAX_YEAR}, got ${year}.`, { field: 'reporting_year' });
+  }
   return year;
 }

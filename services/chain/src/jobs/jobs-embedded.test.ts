@@ -129,6 +129,14 @@ describe('chain jobs on the embedded network (PGlite, in-process bus)', { timeou
     await rejectsWith(h.client.submitDocument({ ...base, frameworkIdentifier: '' }, alice()), 'INVALID_ARGUMENT', /framework_identifier is required/);
     await rejectsWith(h.client.submitDocument({ ...base, content: Buffer.from('<html>') }, alice()), 'INVALID_ARGUMENT', /valid JSON/);
     await rejectsWith(h.client.submitDocument({ ...base, sha256: '00'.repeat(32) }, alice()), 'INVALID_ARGUMENT', /sha256 does not match/);
+    // The years the taxonomy and portfolio services take (proto/src/rules.ts), not any 4-digit number.
+    for (const reportingYear of [1899, 2201]) {
+      await rejectsWith(
+        h.client.submitDocument({ ...base, reportingYear }, alice()),
+        'INVALID_ARGUMENT',
+        `reporting_year must be a 4-digit year from 1900 to 2200, got ${reportingYear}.`,
+      );
+    }
     await rejectsWith(
       h.client.submitDocument({ ...base, kind: DocumentKind.DOCUMENT_KIND_POSITION_IMPACTS_HTML, contentType: 'text/html', investorIdentifier: 'INV-1' }, alice()),
       'INVALID_ARGUMENT',
