@@ -61,9 +61,11 @@ describe('signed links to pages', () => {
     assert.equal(res.headers.get('referrer-policy'), 'no-referrer');
     // The taxonomy service's rendering of the framework.
     assert.match(await res.text(), /<title>Private Framework \(GBF-PRIV\), reporting year 2024<\/title>/);
-    const read = t.chain!.calls.filter((c) => c.method === 'getDocument').at(-1)!;
+    // The chain service renders the page (RenderDocumentPage), asked as a link: no caller, the link's epoch.
+    const read = t.chain!.calls.filter((c) => c.method === 'renderDocumentPage').at(-1)!;
     assert.equal(read.caller, undefined, 'read as a link, not as an account');
-    assert.deepEqual(read.request, { jobId: privateJob, linkEpoch: 0 });
+    const { jobId, linkEpoch } = read.request as { jobId: string; linkEpoch?: number };
+    assert.deepEqual({ jobId, linkEpoch }, { jobId: privateJob, linkEpoch: 0 });
     // A key alongside changes nothing: the link is judged by its signature.
     assert.equal((await open(url, { 'x-api-key': strangerKey })).status, 200);
   });
