@@ -85,7 +85,8 @@ describe('latency proxy', () => {
   });
 
   it('carries 4 MiB through a 64 KiB bound intact while the reader is slow', async () => {
-    await withProxy({ latencyMs: 5, maxBufferedBytes: 64 * 1024 }, async (proxy) => {
+    const bound = 64 * 1024;
+    await withProxy({ latencyMs: 5, maxBufferedBytes: bound }, async (proxy) => {
       const payload = randomBytes(4 << 20);
       const client = connect(proxy.port, proxy.host);
       await once(client, 'connect');
@@ -98,6 +99,9 @@ describe('latency proxy', () => {
       const { bytes } = await answer;
       assert.equal(bytes.length, payload.length);
       assert.equal(sha(bytes), sha(payload), 'the same bytes in the same order');
+      // It stops reading at the bound: at most one read (a socket reads up to 64 KiB at once) past it.
+      assert.ok(proxy.peakBufferedBytes() >= bound, 'the bound was reached (the reader was slow enough to matter)');
+      assert.ok(proxy.peakBufferedBytes() < bound + 64 * 1024, `held ${proxy.peakBufferedBytes()} bytes at once`);
     });
   });
 

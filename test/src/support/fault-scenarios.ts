@@ -121,7 +121,13 @@ export interface Fault {
   /** How long the fault lasts under load. */
   holdMs: number;
   /** Why the run shows no sign of the fault, if it does not (a fault that changed nothing proves nothing). */
-  felt?(seen: { outboxAtHeal: number | null; jobsPendingAtHeal: number | null; unknown: number; duringFault: Record<Kind, number> }): string | undefined;
+  felt?(seen: {
+    outboxAtHeal: number | null;
+    jobsPendingAtHeal: number | null;
+    unknown: number;
+    duringFault: Record<Kind, number>;
+    medianAckMs: FaultReport['medianAckMs'];
+  }): string | undefined;
 }
 
 /**
@@ -168,11 +174,15 @@ export const gatewayPortfolioPartition: Fault = {
 };
 
 /** Every link slowed and lossy. */
+const SLOW_LINK_MS = 200;
 export const slowLossyLinks: Fault = {
   name: 'all-links-200ms-5pct-loss',
   holdMs: 12_000,
+  // A write crosses at least the gateway's link to a service and back: a lower bound, never an upper one.
+  felt: ({ medianAckMs }) =>
+    medianAckMs.duringFault !== null && medianAckMs.duringFault >= 2 * SLOW_LINK_MS ? undefined : `the median write was acknowledged in ${medianAckMs.duringFault} ms`,
   async apply({ topology }) {
-    const applied = await topology.net.impair({ delayMs: 200, lossPercent: 5 });
+    const applied = await topology.net.impair({ delayMs: SLOW_LINK_MS, lossPercent: 5 });
     return applied.delayBy === 'latency-proxy'
       ? ['this kernel has no sch_netem: the 200 ms are the latency proxies\' (each chunk, each direction, of every connection to a served port), the 5 % loss nftables\'']
       : [];
@@ -276,7 +286,7 @@ export async function runFault(system: FaultSystem, fault: Fault, history = new 
   const beforeFault = history.ops.filter((o) => o.endedAt! < faultAt && o.result === 'acknowledged');
   const medianAckMs = { beforeFault: median(beforeFault.map((o) => o.endedAt! - o.invokedAt)), duringFault: median(during.map((o) => o.endedAt! - o.invokedAt)) };
   if (undelivered.length) check.violations.push(`${undelivered.length} completed jobs without a completed event on chain.job-events: ${undelivered.slice(0, 5).join(', ')}`);
-  const unfelt = fault.felt?.({ outboxAtHeal, jobsPendingAtHeal, unknown: check.unknown, duringFault });
+  const unfelt = fault.felt?.({ outboxAtHeal, jobsPendingAtHeal, unknown: check.unknown, duringFault, medianAckMs });
   if (unfelt) check.violations.push(`the fault was not felt: ${unfelt}`);
   try {
     await assertOneTransactionPerJobOnChain(sys.topology.url, 'sepolia', jobs);

@@ -9,6 +9,8 @@ export interface LatencyProxy {
   setLatency(ms: number): void;
   /** Connections open now. */
   connections(): number;
+  /** The most bytes one direction of one connection held waiting at once so far (the bound's check). */
+  peakBufferedBytes(): number;
   /** Stops listening and destroys every open connection (both sides). */
   close(): Promise<void>;
 }
@@ -36,6 +38,7 @@ export async function startLatencyProxy(opts: LatencyProxyOptions): Promise<Late
   let latencyMs = opts.latencyMs ?? 0;
   const maxBuffered = opts.maxBufferedBytes ?? 1 << 20;
   const open = new Set<[Socket, Socket]>();
+  let peak = 0;
 
   /** One direction of one connection: `from`'s chunks written to `to`, each when its time comes. */
   const forward = (from: Socket, to: Socket) => {
@@ -70,7 +73,7 @@ export async function startLatencyProxy(opts: LatencyProxyOptions): Promise<Late
       // Order holds when the latency is lowered: nothing is due before what was read earlier.
       const due = Math.max(performance.now() + latencyMs, queue.at(-1)?.due ?? 0);
       queue.push({ due, chunk });
-      if (chunk) buffered += chunk.length;
+      if (chunk) peak = Math.max(peak, (buffered += chunk.length));
       if (buffered >= maxBuffered) from.pause();
       if (!timer) flush();
     };
@@ -112,6 +115,7 @@ export async function startLatencyProxy(opts: LatencyProxyOptions): Promise<Late
       latencyMs = ms;
     },
     connections: () => open.size,
+    peakBufferedBytes: () => peak,
     close: () =>
       new Promise<void>((resolve) => {
         server.close(() => resolve());
