@@ -3,6 +3,7 @@ import { countsOf, listInvestorIdentifiers, listJobs, listUserIdentifiers } from
 import { assertOneTransactionPerJobOnChain } from './chain-reads.js';
 import { History, type HistoryCheck } from './history.js';
 import { startFaultTopology, type FaultTopology } from './netns-topology.js';
+import type { Impairment } from './netns.js';
 import { graphqlCall, v1Call } from './outcomes.js';
 import { until } from './poll.js';
 import { createUserAccount } from './system.js';
@@ -33,12 +34,16 @@ export interface FaultReport extends HistoryCheck {
   jobsSettledSeconds: number;
   /** Writes of each kind acknowledged while the fault lasted. */
   duringFault: Record<Kind, number>;
+  /** The median time, in ms, from sending a write to its acknowledgement, before the fault and during it. */
+  medianAckMs: { beforeFault: number | null; duringFault: number | null };
   /** Messages read from chain.job-events after the heal (every run so far); each completed job's must be among them. */
   jobEvents: number;
   /** Chain jobs present after the heal, and whether the node mined exactly one transaction per job. */
   chainJobs: number;
   minedOncePerJob: boolean;
-  /** Conditions of the run worth knowing (e.g. no sch_netem: loss without delay). */
+  /** The link impairment in force during the fault (the slow-link fault's), with what delayed the packets; null for none. */
+  impairment: Impairment | null;
+  /** Conditions of the run worth knowing. */
   notes: string[];
 }
 
@@ -116,7 +121,13 @@ export interface Fault {
   /** How long the fault lasts under load. */
   holdMs: number;
   /** Why the run shows no sign of the fault, if it does not (a fault that changed nothing proves nothing). */
-  felt?(seen: { outboxAtHeal: number | null; jobsPendingAtHeal: number | null; unknown: number; duringFault: Record<Kind, number> }): string | undefined;
+  felt?(seen: {
+    outboxAtHeal: number | null;
+    jobsPendingAtHeal: number | null;
+    unknown: number;
+    duringFault: Record<Kind, number>;
+    medianAckMs: FaultReport['medianAckMs'];
+  }): string | undefined;
 }
 
 /**
@@ -163,12 +174,18 @@ export const gatewayPortfolioPartition: Fault = {
 };
 
 /** Every link slowed and lossy. */
+const SLOW_LINK_MS = 200;
 export const slowLossyLinks: Fault = {
   name: 'all-links-200ms-5pct-loss',
   holdMs: 12_000,
+  // A write crosses at least the gateway's link to a service and back: a lower bound, never an upper one.
+  felt: ({ medianAckMs }) =>
+    medianAckMs.duringFault !== null && medianAckMs.duringFault >= 2 * SLOW_LINK_MS ? undefined : `the median write was acknowledged in ${medianAckMs.duringFault} ms`,
   async apply({ topology }) {
-    const applied = await topology.net.impair({ delayMs: 200, lossPercent: 5 });
-    return applied.delayMs ? [] : ['this kernel has no sch_netem: 5 % loss applied (nftables), the 200 ms delay not'];
+    const applied = await topology.net.impair({ delayMs: SLOW_LINK_MS, lossPercent: 5 });
+    return applied.delayBy === 'latency-proxy'
+      ? ['this kernel has no sch_netem: the 200 ms are the latency proxies\' (each chunk, each direction, of every connection to a served port), the 5 % loss nftables\'']
+      : [];
   },
 };
 
@@ -221,6 +238,7 @@ export async function runFault(system: FaultSystem, fault: Fault, history = new 
   let recoverySeconds = Number.NaN;
   let jobsPendingAtHeal: number | null = null;
   let outboxAtHeal: number | null = null;
+  let impairment: Impairment | null = null;
   try {
     const start = Date.now();
     await until(async () => KINDS.every((k) => ackedSince(start, k)), Boolean, 'every kind of write acknowledged before the fault', 60_000, 100);
@@ -232,6 +250,7 @@ export async function runFault(system: FaultSystem, fault: Fault, history = new 
       () => null,
     );
     outboxAtHeal = await outboxRows(sys).catch(() => null);
+    impairment = sys.topology.net.impaired() ?? null;
     healAt = Date.now();
     await sys.topology.net.heal();
     await until(async () => KINDS.every((k) => ackedSince(healAt, k)), Boolean, 'every kind of write acknowledged after the heal', 120_000, 100);
@@ -264,8 +283,10 @@ export async function runFault(system: FaultSystem, fault: Fault, history = new 
   const check = await history.check(async (kind) => (await until(() => readable(() => present(sys, kind)), Boolean, `${kind}s listed`))!);
   const during = history.ops.filter((o) => o.invokedAt >= faultAt && o.endedAt! <= healAt && o.result === 'acknowledged');
   const duringFault = Object.fromEntries(KINDS.map((k) => [k, during.filter((o) => o.kind === k).length])) as Record<Kind, number>;
+  const beforeFault = history.ops.filter((o) => o.endedAt! < faultAt && o.result === 'acknowledged');
+  const medianAckMs = { beforeFault: median(beforeFault.map((o) => o.endedAt! - o.invokedAt)), duringFault: median(during.map((o) => o.endedAt! - o.invokedAt)) };
   if (undelivered.length) check.violations.push(`${undelivered.length} completed jobs without a completed event on chain.job-events: ${undelivered.slice(0, 5).join(', ')}`);
-  const unfelt = fault.felt?.({ outboxAtHeal, jobsPendingAtHeal, unknown: check.unknown, duringFault });
+  const unfelt = fault.felt?.({ outboxAtHeal, jobsPendingAtHeal, unknown: check.unknown, duringFault, medianAckMs });
   if (unfelt) check.violations.push(`the fault was not felt: ${unfelt}`);
   try {
     await assertOneTransactionPerJobOnChain(sys.topology.url, 'sepolia', jobs);
@@ -279,6 +300,7 @@ export async function runFault(system: FaultSystem, fault: Fault, history = new 
     faultSeconds: (healAt - faultAt) / 1000,
     recoverySeconds,
     duringFault,
+    medianAckMs,
     jobsPendingAtHeal,
     outboxAtHeal,
     outboxDrainedSeconds,
@@ -286,8 +308,14 @@ export async function runFault(system: FaultSystem, fault: Fault, history = new 
     jobEvents: events.length,
     chainJobs: jobs.length,
     minedOncePerJob,
+    impairment,
     notes,
   };
+}
+
+function median(values: number[]): number | null {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted.length ? sorted[Math.floor(sorted.length / 2)]! : null;
 }
 
 /** Whether the report says nothing was lost, doubled or answered wrongly. */

@@ -14,6 +14,7 @@ const root = fileURLToPath(new URL('../../../', import.meta.url));
 const GRPC_PORT = 50051;
 const HTTP_PORT = 8080;
 const PG_PORT = 5432;
+const NODE_PORT = 8545;
 const NODE_CHAIN_ID = 31337;
 
 interface TopologyModule {
@@ -94,9 +95,16 @@ export async function startFaultTopology(extra: Record<string, string>): Promise
     const pgDir = mkdtempSync(join(tmpdir(), `${net.prefix}-pg-`));
     const contentDir = mkdtempSync(join(tmpdir(), `${net.prefix}-content-`));
     dirs.push(pgDir, contentDir);
+    // The ports each host serves to the others (the latency proxies' places where the kernel has no netem).
+    await Promise.all([
+      net.serve(pg, [PG_PORT]),
+      net.serve(hosts.get('evm')!, [NODE_PORT]),
+      ...(['identity', 'portfolio', 'portfolio2', 'chain'] as const).map((n) => net.serve(hosts.get(n)!, [GRPC_PORT])),
+    ]);
+    const kafka = hosts.get('kafka')!;
     const [, brokers, node] = await Promise.all([
       startPostgres(net, pg, pgDir, track),
-      startKafka(net, hosts.get('kafka')!, track),
+      startKafka(net, kafka, track).then(async (b) => (await net.serve(kafka, b.map((a) => Number(a.split(':').pop()))), b)),
       startNode(net, hosts.get('evm')!, track),
     ]);
     // The chain service's sepolia is the node on its own host (no embedded EVM): a link that can be cut.
@@ -160,7 +168,7 @@ export async function startFaultTopology(extra: Record<string, string>): Promise
 
 /** A JSON-RPC node (Hardhat's EVM, the contracts deployed: testing/src/chain/rpc-node-main.ts) on `host`. */
 async function startNode(net: Network, host: Host, track: (name: string, child: ChildProcess) => ChildProcess): Promise<{ url: string; contracts: unknown }> {
-  const env = { ...process.env, RPC_NODE_CHAIN_ID: String(NODE_CHAIN_ID), RPC_NODE_SIGNER_KEY: NODE_SIGNER_KEY, RPC_NODE_HOST: host.ip, RPC_NODE_PORT: '8545' };
+  const env = { ...process.env, RPC_NODE_CHAIN_ID: String(NODE_CHAIN_ID), RPC_NODE_SIGNER_KEY: NODE_SIGNER_KEY, RPC_NODE_HOST: host.ip, RPC_NODE_PORT: String(NODE_PORT) };
   const child = track('evm', net.spawn(host, process.execPath, [join(root, 'testing/dist/chain/rpc-node-main.js')], { cwd: root, env, stdio: ['ignore', 'pipe', 'pipe'] }));
   return new Promise((resolve, reject) => {
     let seen = '';

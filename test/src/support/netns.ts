@@ -11,8 +11,9 @@ const run = promisify(execFile);
  * veth pair to a bridge that lives in a hub namespace of the same run. Nothing is added to the machine's
  * own namespace, so the 10.x addresses and every packet between the hosts stay inside namespaces the run
  * made and removes. Faults are nftables rules inside the hosts' namespaces (a partition drops packets, so
- * both ends see a silent link, as on a real network, not a reset); latency needs the kernel's sch_netem,
- * used where the kernel has it (`netemAvailable`).
+ * both ends see a silent link, as on a real network, not a reset). Latency is the kernel's sch_netem where
+ * the kernel has it; without it, a latency proxy (latency-proxy.ts) in each serving host's namespace stands
+ * in front of the ports it serves (`serve`), and `impair` sets their delay.
  *
  * Names carry a prefix unique to the run (`gi` + pid + random), so parallel runs never meet.
  */
@@ -27,8 +28,10 @@ export interface Host {
 export interface Network {
   prefix: string;
   hosts: Map<string, Host>;
-  /** Whether this kernel has sch_netem: without it `impair` can drop packets but not delay them. */
+  /** Whether this kernel has sch_netem. */
   netemAvailable: boolean;
+  /** What delays packets when `impair` asks for latency: netem on each link, or the latency proxies. */
+  delayBy: DelayBy;
   addHost(name: string): Promise<Host>;
   /**
    * Names `host` resolves (its /etc/hosts, which `ip netns exec` mounts from /etc/netns/<ns>/hosts): a name
@@ -37,6 +40,14 @@ export interface Network {
   names(host: Host, entries: Record<string, string[]>): void;
   /** Spawns `command` inside `host`'s namespace (the file system and environment are the caller's). */
   spawn(host: Host, command: string, args: string[], options: SpawnOptions): ChildProcess;
+  /**
+   * Declares TCP ports `host` serves to the other hosts. Without sch_netem a latency proxy in `host`'s
+   * namespace stands in front of them from now on: an nftables redirect sends what arrives on the link for
+   * each port to the proxy, which forwards it to the port on the host's address. Every connection, one
+   * opened before a fault included, then passes through it, and `impair` can delay it. A no-op with netem.
+   * Declare before the clients connect.
+   */
+  serve(host: Host, ports: number[]): Promise<void>;
   /** Runs `command` inside `host`'s namespace and resolves with its stdout. */
   exec(host: Host, command: string, args: string[]): Promise<string>;
   /** Partitions `a` from `b` (both directions, every port): packets are dropped, nothing answers. */
@@ -44,10 +55,14 @@ export interface Network {
   /** Lifts every partition and impairment. */
   heal(): Promise<void>;
   /**
-   * Every link impaired: each host drops `lossPercent` of the packets it sends (nftables' numgen), and, where
-   * the kernel has sch_netem, delays each by `delayMs`. Returns what was applied.
+   * Every link impaired: each host drops `lossPercent` of the packets it sends on its link (nftables'
+   * numgen) and delays them by `delayMs`: netem delays each packet a host sends; the latency proxies delay
+   * each chunk in each direction of every connection to a served port, as much per crossing. Returns what
+   * was applied.
    */
-  impair(opts: { delayMs: number; lossPercent: number }): Promise<{ delayMs: number; lossPercent: number }>;
+  impair(opts: { delayMs: number; lossPercent: number }): Promise<Impairment>;
+  /** The impairment in force, if any. */
+  impaired(): Impairment | undefined;
   /**
    * A TCP port on 127.0.0.1 of the machine's own namespace that leads to `port` on 127.0.0.1 inside `host`
    * (through a Unix socket in the shared file system): the test client's door to the gateway. This path
@@ -56,6 +71,14 @@ export interface Network {
   door(host: Host, port: number): Promise<number>;
   /** Stops the doors and removes every namespace (and with them their links and rules); idempotent. */
   remove(): Promise<void>;
+}
+
+export type DelayBy = 'netem' | 'latency-proxy';
+export interface Impairment {
+  delayMs: number;
+  lossPercent: number;
+  /** What delayed the packets (none when `delayMs` is 0). */
+  delayBy: DelayBy | 'none';
 }
 
 /** Why this machine cannot make namespaces (not root, no ip or nft), or false. Under CI a reason is an error. */
@@ -91,20 +114,34 @@ export async function createNetwork(): Promise<Network> {
   const hosts = new Map<string, Host>();
   const doors: { server: Server; child: ChildProcess }[] = [];
   const cuts: [Host, Host][] = [];
-  let impairment: { delayMs: number; lossPercent: number } | undefined;
+  let impairment: Impairment | undefined;
+  /** One latency-proxy process per serving host (without netem), told each latency change over IPC. */
+  const proxies: ChildProcess[] = [];
   let removed = false;
 
   await ip('netns', 'add', hub);
   await ip('-n', hub, 'link', 'add', 'br0', 'type', 'bridge');
   await ip('-n', hub, 'link', 'set', 'br0', 'up');
   const netemAvailable = await probeNetem(hub);
+  const delayBy: DelayBy = netemAvailable ? 'netem' : 'latency-proxy';
+  const setLatency = (ms: number) =>
+    Promise.all(
+      proxies.map(
+        (child) =>
+          new Promise<void>((resolve, reject) => {
+            child.once('message', () => resolve());
+            child.send({ latencyMs: ms }, (err) => err && reject(err));
+          }),
+      ),
+    );
 
   const nsExec = (host: Host, command: string, args: string[]) => run('ip', ['netns', 'exec', host.ns, command, ...args]);
   /** One host's rules, rendered whole each time: its partitions and the shared impairment. */
   const rules = (host: Host) => {
     const peers = cuts.flatMap(([a, b]) => (a === host ? [b] : b === host ? [a] : [])).map((p) => p.ip);
     const set = peers.length ? `{ ${peers.join(', ')} }` : undefined;
-    const loss = impairment?.lossPercent ? `    numgen random mod 100 < ${impairment.lossPercent} drop\n` : '';
+    // On the link only: a host's loopback (a proxy to its server, the gateway's door) is no link.
+    const loss = impairment?.lossPercent ? `    oifname "eth0" numgen random mod 100 < ${impairment.lossPercent} drop\n` : '';
     return [
       'table inet faults',
       'delete table inet faults',
@@ -121,20 +158,22 @@ export async function createNetwork(): Promise<Network> {
       '}',
     ].join('\n');
   };
-  const apply = async (host: Host) => {
+  const nft = async (host: Host, ruleset: string) => {
     const child = spawn('ip', ['netns', 'exec', host.ns, 'nft', '-f', '-'], { stdio: ['pipe', 'ignore', 'pipe'] });
     let err = '';
     child.stderr!.setEncoding('utf8').on('data', (c: string) => (err += c));
-    child.stdin!.end(rules(host) + '\n');
+    child.stdin!.end(ruleset + '\n');
     const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));
     if (code !== 0) throw new Error(`nft in ${host.name}: ${err}`);
   };
+  const apply = (host: Host) => nft(host, rules(host));
   const applyAll = () => Promise.all([...hosts.values()].map(apply));
 
   const network: Network = {
     prefix,
     hosts,
     netemAvailable,
+    delayBy,
     async addHost(name) {
       const n = hosts.size + 1;
       const host: Host = { name, ns: `${prefix}-${name}`, ip: `10.88.0.${n}` };
@@ -154,6 +193,25 @@ export async function createNetwork(): Promise<Network> {
       writeFileSync(`/etc/netns/${host.ns}/hosts`, lines.join('\n') + '\n');
     },
     spawn: (host, command, args, options) => spawn('ip', ['netns', 'exec', host.ns, command, ...args], options),
+    async serve(host, ports) {
+      if (netemAvailable || !ports.length) return;
+      const module = new URL('./latency-proxy.js', import.meta.url).href;
+      const script = [
+        `const { startLatencyProxy } = await import(${JSON.stringify(module)});`,
+        `const proxies = await Promise.all(${JSON.stringify(ports)}.map((port) => startLatencyProxy({ target: { host: ${JSON.stringify(host.ip)}, port }, listen: { host: ${JSON.stringify(host.ip)} }, latencyMs: ${impairment?.delayMs ?? 0} })));`,
+        'process.send(proxies.map((p) => p.port));',
+        "process.on('message', (m) => { for (const p of proxies) p.setLatency(m.latencyMs); process.send('set'); });",
+        "process.on('disconnect', () => process.exit(0));",
+      ].join('\n');
+      const child = network.spawn(host, process.execPath, ['--input-type=module', '-e', script], { stdio: ['ignore', 'ignore', 'inherit', 'ipc'] });
+      const listening = await new Promise<number[]>((resolve, reject) => {
+        child.once('message', (m) => resolve(m as number[]));
+        child.once('exit', (code) => reject(new Error(`the latency proxy in ${host.name} exited (${code})`)));
+      });
+      proxies.push(child);
+      const redirects = ports.map((port, i) => `add rule inet latency pre iifname "eth0" tcp dport ${port} redirect to :${listening[i]}`);
+      await nft(host, ['table inet latency {', '  chain pre {', '    type nat hook prerouting priority dstnat; policy accept;', '  }', '}', ...redirects].join('\n'));
+    },
     exec: async (host, command, args) => (await nsExec(host, command, args)).stdout,
     async cut(a, b) {
       cuts.push([a, b]);
@@ -161,19 +219,22 @@ export async function createNetwork(): Promise<Network> {
     },
     async heal() {
       cuts.length = 0;
-      const delayed = impairment?.delayMs && netemAvailable;
+      const delayed = impairment?.delayBy;
       impairment = undefined;
-      if (delayed) await Promise.all([...hosts.values()].map((h) => nsExec(h, 'tc', ['qdisc', 'del', 'dev', 'eth0', 'root']).catch(() => undefined)));
+      if (delayed === 'netem') await Promise.all([...hosts.values()].map((h) => nsExec(h, 'tc', ['qdisc', 'del', 'dev', 'eth0', 'root']).catch(() => undefined)));
+      if (delayed === 'latency-proxy') await setLatency(0);
       await applyAll();
     },
     async impair({ delayMs, lossPercent }) {
-      impairment = { delayMs: netemAvailable ? delayMs : 0, lossPercent };
-      if (impairment.delayMs) {
+      impairment = { delayMs, lossPercent, delayBy: delayMs ? delayBy : 'none' };
+      if (impairment.delayBy === 'netem') {
         await Promise.all([...hosts.values()].map((h) => nsExec(h, 'tc', ['qdisc', 'replace', 'dev', 'eth0', 'root', 'netem', 'delay', `${delayMs}ms`])));
       }
+      if (impairment.delayBy === 'latency-proxy') await setLatency(delayMs);
       await applyAll();
       return { ...impairment };
     },
+    impaired: () => (impairment ? { ...impairment } : undefined),
     async door(host, port) {
       const socket = `/tmp/${prefix}-${host.name}-${port}.sock`;
       // Inside the host: a Unix socket (the file system is shared) piped to 127.0.0.1:port there.
@@ -200,6 +261,7 @@ export async function createNetwork(): Promise<Network> {
         server.close();
         child.kill('SIGKILL');
       }
+      for (const child of proxies) child.kill('SIGKILL');
       // Removing a namespace takes its end of each veth with it, and so the pair.
       for (const ns of [...[...hosts.values()].map((h) => h.ns), hub]) {
         await ip('netns', 'del', ns).catch(() => undefined);
