@@ -312,21 +312,35 @@ describe('chain replicas on PostgreSQL and Kafka: killed mid-batch, refused tran
     const N = 160;
     const content = (i: number) => Buffer.from(`<html><body><p>document ${i} of the crash test</p></body></html>`);
     const client = clientOf(first);
-    let next = 0;
-    const submitting = Promise.allSettled(
-      Array.from({ length: 8 }, async () => {
-        for (let i; (i = next++) < N; ) {
-          await client.submitDocument(
-            { kind: DocumentKind.DOCUMENT_KIND_FRAMEWORK_HTML, network: 'sepolia', content: content(i), contentType: 'text/html', frameworkIdentifier: `CRASH-${i}` },
-            { caller },
-          );
-        }
-      }),
-    );
     const crashDocs = async () =>
       (await sql.query<{ id: string; status: string; framework_identifier: string; proof: { root: string } | null; batch_job_id: string | null }>(
         `SELECT id, status, framework_identifier, proof, batch_job_id FROM chain.jobs WHERE kind = 'document' AND framework_identifier LIKE 'CRASH-%'`,
       )).rows;
+    // A first part, then the rest once some of it completed: the set-based intake accepts a burst faster than
+    // the first batches complete, so without the pause every document could be accepted before the first
+    // completion and the kill would find nothing still to come (as in the key-value test below).
+    const FIRST = 48;
+    const someCompleted = until(crashDocs, (r) => r.filter((j) => j.status === 'completed').length >= 16, 'some documents completed', 60_000, 5);
+    someCompleted.catch(() => undefined); // awaited below; a time-out fails killMidwayAndRestart's own wait
+    /** Documents from..to-1, eight at a time. */
+    const submitRange = (from: number, to: number) => {
+      let next = from;
+      return Promise.allSettled(
+        Array.from({ length: 8 }, async () => {
+          for (let i; (i = next++) < to; ) {
+            await client.submitDocument(
+              { kind: DocumentKind.DOCUMENT_KIND_FRAMEWORK_HTML, network: 'sepolia', content: content(i), contentType: 'text/html', frameworkIdentifier: `CRASH-${i}` },
+              { caller },
+            );
+          }
+        }),
+      );
+    };
+    const submitting = (async () => {
+      await submitRange(0, FIRST);
+      await someCompleted;
+      await submitRange(FIRST, N);
+    })().catch(() => undefined);
     const { second, done } = await killMidwayAndRestart(first, batchEnv, submitting, crashDocs, N, 'documents', t);
 
     // On the node: every transaction of the signer since is one anchorRoot that succeeded, no root twice.

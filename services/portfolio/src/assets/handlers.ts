@@ -1,3 +1,4 @@
+import * as v from '../validation.js';
 import type { Asset, PortfolioServiceService } from '@green-impact/proto/greenimpact/portfolio/v1/portfolio';
 import { requireAccount } from '../caller.js';
 import type { UnaryHandlers } from '@green-impact/shared/grpc/server';
@@ -15,8 +16,8 @@ export function assetHandlers(s: PortfolioStores): Pick<Handlers, 'getAssets' | 
       const caller = requireAccount(ctx.caller);
       const filter = {
         visibility: visibilityName(req.issuerVisibility, 'issuer_visibility'),
-        issuerIdentifier: req.issuerIdentifier,
-        frameworkIdentifier: req.frameworkIdentifier,
+        issuerIdentifier: v.optionalText('issuer_identifier', req.issuerIdentifier),
+        frameworkIdentifier: v.optionalText('framework_identifier', req.frameworkIdentifier),
       };
       // No page asked for: the whole list up to MAX_LIST_ITEMS (/v1/call's getAssets); total_count says it was cut.
       if (req.pageSize === undefined) {

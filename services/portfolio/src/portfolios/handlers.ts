@@ -16,8 +16,8 @@ export function portfolioHandlers(
     async getPortfolios(req, ctx) {
       const caller = requireAccount(ctx.caller);
       const filter = {
-        investorIdentifier: req.investorIdentifier,
-        assetIdentifier: req.assetIdentifier,
+        investorIdentifier: v.optionalText('investor_identifier', req.investorIdentifier),
+        assetIdentifier: v.optionalText('asset_identifier', req.assetIdentifier),
         investorsAllowed: req.investorFilterActive ? req.investorIdentifiersAllowed : undefined,
       };
       // No page asked for: the whole list up to MAX_LIST_ITEMS (/v1/call's getPortfolios); total_count says it was cut.

@@ -14,9 +14,9 @@ export function positionHandlers(s: PortfolioStores): Pick<Handlers, 'getPositio
     async getPositions(req, ctx) {
       const caller = requireAccount(ctx.caller);
       const filter = {
-        investorIdentifier: req.investorIdentifier,
-        assetIdentifier: req.assetIdentifier,
-        issuerIdentifier: req.issuerIdentifier,
+        investorIdentifier: v.optionalText('investor_identifier', req.investorIdentifier),
+        assetIdentifier: v.optionalText('asset_identifier', req.assetIdentifier),
+        issuerIdentifier: v.optionalText('issuer_identifier', req.issuerIdentifier),
         investorsAllowed: req.investorFilterActive ? req.investorIdentifiersAllowed : undefined,
       };
       if (req.pageSize === undefined) {
